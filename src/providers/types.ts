@@ -1,0 +1,25 @@
+/**
+ * The assistant interface (DESIGN §2): every provider streams text deltas and ends with usage.
+ */
+import type { Message, Usage } from '../session/types.js';
+
+/** One streamed event. A stream is text deltas followed by at most one `usage` event. */
+export type StreamEvent = { type: 'text'; text: string } | { type: 'usage'; usage: Usage };
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  model?: string | null;
+  /** System prompt text (not a message). */
+  system?: string | null;
+}
+
+export interface Provider {
+  /** `echo`, `anthropic`, `openai`. */
+  readonly name: string;
+  /** The model in use, or null for echo. */
+  readonly model: string | null;
+  /** For the banner: `echo (offline)`, `anthropic claude-sonnet-4-5`. */
+  readonly label: string;
+  /** Streams a reply to the whole conversation. Throws `ProviderError` for failures a user can act on. */
+  stream(messages: readonly Message[], options?: StreamOptions): AsyncIterable<StreamEvent>;
+}

@@ -1,0 +1,118 @@
+/**
+ * Errors a user (or an embedding program's user) can cause. Each carries a message written
+ * for the user and the process exit code the CLI uses for it (DESIGN §1: 2 bad usage or
+ * input, 3 session in use). Anything that is not a `ChatkeepError` is a bug.
+ */
+export class ChatkeepError extends Error {
+  /** Stable machine-readable code, e.g. `E_UNKNOWN_SESSION`. */
+  readonly code: string;
+  /** Exit code the CLI uses when this error ends the program. */
+  readonly exitCode: number;
+  constructor(message: string, code: string, exitCode: number) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.exitCode = exitCode;
+  }
+}
+
+/** Bad usage or bad input: exit code 2. */
+export class UserError extends ChatkeepError {
+  constructor(message: string, code = 'E_USAGE', exitCode = 2) {
+    super(message, code, exitCode);
+  }
+}
+
+/** An ID from outside that does not match the allowed pattern; refused before any path is built. */
+export class InvalidIdError extends UserError {
+  constructor(readonly id: string) {
+    super(
+      `Invalid session ID \`${printable(id)}\`: IDs are 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
+      'E_INVALID_ID',
+    );
+  }
+}
+
+/** No session has this ID or ID prefix. */
+export class UnknownSessionError extends UserError {
+  constructor(readonly id: string) {
+    super(`No session \`${printable(id)}\`. List sessions with: chatkeep sessions list --all`, 'E_UNKNOWN_SESSION');
+  }
+}
+
+/** An ID prefix that matches more than one session. */
+export class AmbiguousIdError extends UserError {
+  constructor(
+    readonly prefix: string,
+    readonly matches: string[],
+  ) {
+    super(
+      `Session ID prefix \`${printable(prefix)}\` matches ${matches.length} sessions (${matches.slice(0, 3).join(', ')}${matches.length > 3 ? ', …' : ''}): type more of it.`,
+      'E_AMBIGUOUS_ID',
+    );
+  }
+}
+
+/** Who holds a session's lock, as recorded in `lock.owner.json`. */
+export interface LockOwner {
+  pid: number;
+  host: string;
+  /** When the holder took the lock (ISO string). */
+  startedAt: string;
+}
+
+/** The session is held by another live process: exit code 3. */
+export class SessionInUseError extends ChatkeepError {
+  constructor(
+    readonly id: string,
+    readonly owner: LockOwner | undefined,
+  ) {
+    const who = owner ? `process ${owner.pid} on ${owner.host} (since ${owner.startedAt})` : 'another process';
+    super(`Session ${id} is in use by ${who}. Quit it there first, or open another session.`, 'E_SESSION_IN_USE', 3);
+  }
+}
+
+/** A file written by a newer chatkeep: refused, and never overwritten. */
+export class FutureSchemaError extends UserError {
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `\`${file}\` has schemaVersion ${found}, newer than this chatkeep understands (${known}). Upgrade chatkeep to open it; the file was left untouched.`,
+      'E_FUTURE_SCHEMA',
+    );
+  }
+}
+
+/** A write was attempted while the session's lock is lost (compromised): nothing was written. */
+export class ReadOnlySessionError extends ChatkeepError {
+  constructor(readonly id: string) {
+    super(
+      `Session ${id} is read-only: its lock was lost, so nothing is written until it is held again.`,
+      'E_READ_ONLY',
+      1,
+    );
+  }
+}
+
+/** A bad `--autosave` spec (invalid, or a cron expression that never fires). */
+export class AutosaveSpecError extends UserError {
+  constructor(
+    readonly spec: string,
+    reason: string,
+  ) {
+    super(
+      `Bad autosave schedule \`${printable(spec)}\`: ${reason}. Use off, a duration such as 30s or 5m, or a cron expression such as "*/5 * * * *".`,
+      'E_AUTOSAVE_SPEC',
+    );
+  }
+}
+
+/** Shows control characters and over-long input safely inside a one-line message. */
+export function printable(text: string, max = 60): string {
+  // eslint-disable-next-line no-control-regex
+  const shown = JSON.stringify(text).slice(1, -1).replace(/[\u0000-\u001f\u007f]/g, '?');
+  return shown.length > max ? `${shown.slice(0, max)}…` : shown;
+}

@@ -1,0 +1,237 @@
+/**
+ * The session library's data model and public interfaces (DESIGN §1 library, §3 storage).
+ * Everything here is terminal-free: the REPL and other embedders build on it.
+ */
+import type { LockOwner } from './errors.js';
+
+export type Role = 'user' | 'assistant' | 'tool';
+
+/** Token counts reported by a provider for one reply. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A tool call made by the assistant. `arguments` is a JSON *string* (superjson refuses keys such as `__proto__`). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One message of a conversation, as stored. */
+export interface Message {
+  role: Role;
+  content: string;
+  timestamp: Date;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  usage?: Usage;
+  /** The reply was cut short (Ctrl-C, a stream cut, a crash mid-stream); `content` holds what arrived. */
+  interrupted?: boolean;
+}
+
+/** What `append()` takes: a message whose timestamp defaults to now. */
+export type NewMessage = Omit<Message, 'timestamp'> & { timestamp?: Date };
+
+export type SessionStatus = 'open' | 'closed' | 'interrupted';
+
+/** Where a configuration value came from. */
+export type ConfigSource = 'flag' | 'env' | 'project' | 'user' | 'default' | 'session';
+
+/** One effective configuration value and its source. */
+export interface ConfigValue {
+  value: string | number | boolean | null;
+  source: ConfigSource;
+}
+
+/** The project (working directory) a session belongs to. */
+export interface ProjectInfo {
+  /** Directory name under `projects/`. */
+  slug: string;
+  /** The real absolute path of the working directory. */
+  path: string;
+  /** `<home>/projects/<slug>` */
+  dir: string;
+}
+
+/** A segment of conversation cleared by `/reset`, kept inside the session. */
+export interface ArchivedSegment {
+  archivedAt: Date;
+  messages: Message[];
+  summary: string | null;
+  stats: SessionStats;
+}
+
+export interface SessionStats {
+  messageCount: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** The system prompt is not a message: only its path and hash are stored. */
+export interface SystemPromptRef {
+  path: string;
+  sha256: string;
+}
+
+/** The snapshot file (`session.json`), decoded. DESIGN §3. */
+export interface SessionSnapshot {
+  format: 'chatkeep.session';
+  schemaVersion: number;
+  id: string;
+  title: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  status: SessionStatus;
+  /** The project's real path. */
+  project: string;
+  host: string;
+  pid: number;
+  toolVersion: string;
+  provider: { name: string; model: string | null };
+  systemPrompt: SystemPromptRef | null;
+  config: Record<string, ConfigValue>;
+  messages: Message[];
+  summary: string | null;
+  archived: ArchivedSegment[];
+  stats: SessionStats;
+  /** The last journal `seq` this snapshot contains. */
+  journalSeq: number;
+}
+
+/** One row of a listing (`/sessions`, `chatkeep sessions list --json`). */
+export interface SessionSummary {
+  id: string;
+  title: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  messageCount: number;
+  status: SessionStatus;
+  /** The project's real path. */
+  project: string;
+  provider?: { name: string; model: string | null };
+  usage?: { inputTokens: number; outputTokens: number };
+}
+
+export interface ListOptions {
+  /** Every project, not just this one. */
+  all?: boolean;
+  /** Case-insensitive filter on ID and title. */
+  query?: string;
+}
+
+export interface SaveResult {
+  /** False when nothing had changed since the last snapshot (and `force` was not set). */
+  saved: boolean;
+  id: string;
+  messageCount: number;
+  /** Path of `session.json`. */
+  path: string;
+}
+
+/** What resuming found, for the user to be told. */
+export interface ResumeReport {
+  /** Messages recovered from the journal past the snapshot (a crash, `kill -9`). */
+  recoveredMessages: number;
+  /** The session had been left open with no live holder. */
+  wasInterrupted: boolean;
+  /** One line per damaged file quarantined as `*.corrupt-<time>`, saying what was recovered. */
+  notices: string[];
+  /** The session lives in another project than the one opened (its real path). */
+  otherProject?: string;
+}
+
+/** A live reply being streamed into the session: partial text is journaled as it arrives. */
+export interface ReplyWriter {
+  /** Adds text; written to the journal (no fsync) before it resolves, so a crash keeps it. */
+  push(text: string): Promise<void>;
+  /** Completes the reply as one assistant message, fdatasync'ed. */
+  finish(extra?: { usage?: Usage; interrupted?: boolean; toolCalls?: ToolCall[] }): Promise<Message>;
+}
+
+/** A session held open by this process (it holds the cross-process lock). */
+export interface Session {
+  readonly id: string;
+  readonly dir: string;
+  readonly project: ProjectInfo;
+  readonly messages: readonly Message[];
+  readonly title: string | null;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly provider: { name: string; model: string | null };
+  readonly stats: Readonly<SessionStats>;
+  readonly archived: readonly ArchivedSegment[];
+  /** True once the lock was lost: nothing is written until it is held again. */
+  readonly readOnly: boolean;
+  /** True when something changed since the last snapshot. */
+  readonly dirty: boolean;
+  /** What resume found (zeroes for a new session). */
+  readonly resumeReport: ResumeReport;
+
+  /** Appends one message; durable (journaled and fdatasync'ed) once it resolves. Secrets are redacted first. */
+  append(message: NewMessage): Promise<Message>;
+  /** Starts a streamed assistant reply. */
+  beginReply(): ReplyWriter;
+  setTitle(title: string | null): Promise<void>;
+  setProvider(provider: { name: string; model: string | null }, source?: ConfigSource): Promise<void>;
+  setConfig(key: string, value: ConfigValue): Promise<void>;
+  setSystemPrompt(ref: SystemPromptRef | null): Promise<void>;
+  /** Writes a snapshot (atomic) and truncates the journal. With `ifChanged`, does nothing when clean. */
+  save(options?: { title?: string; ifChanged?: boolean }): Promise<SaveResult>;
+  /** Saves, then archives the live conversation inside the session and clears it; the ID stays. */
+  reset(): Promise<void>;
+  /** Saves, marks the session closed, releases the lock. Idempotent. */
+  close(): Promise<SaveResult>;
+  /** Runs `fn` under the session's conversation mutex (the one every write takes). */
+  runExclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** Warnings that arise between calls (lock compromised, autosave failure). */
+  onWarning(listener: (message: string) => void): () => void;
+}
+
+export interface OpenSessionsOptions {
+  /** The data directory (e.g. `~/.chatkeep`). Created 0700 when missing. */
+  home: string;
+  /** The working directory whose project this is. */
+  cwd: string;
+  /** Replace secrets before writing (default true). */
+  redact?: boolean;
+  /** Environment whose secret-named values are redacted (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** Recorded in snapshots (default: this package's version). */
+  toolVersion?: string;
+  /** Clock, for tests. */
+  now?: () => Date;
+  /** proper-lockfile `stale` in ms (default 20000). */
+  lockStaleMs?: number;
+}
+
+/** One project's sessions, plus lookups across every project. */
+export interface SessionManager {
+  readonly home: string;
+  readonly project: ProjectInfo;
+  /** Creates a new session in this project, holding its lock. */
+  create(options?: { title?: string; provider?: { name: string; model: string | null } }): Promise<Session>;
+  /** Resumes by ID or unique ID prefix, found in any project; takes the lock (SessionInUseError, exit 3). */
+  resume(idOrPrefix: string): Promise<Session>;
+  /** Resolves an ID or unique prefix across projects, without opening it. */
+  resolve(idOrPrefix: string): Promise<{ id: string; project: string; dir: string }>;
+  /** Reads a session (snapshot + journal) without taking its lock: for `sessions show`. */
+  read(idOrPrefix: string): Promise<SessionSnapshot>;
+  /** Newest first. */
+  list(options?: ListOptions): Promise<SessionSummary[]>;
+  /** This project's most recently updated session, for `--continue`. */
+  latest(): Promise<SessionSummary | undefined>;
+  /** Who holds a session's lock, if anyone alive does. */
+  holder(id: string): Promise<LockOwner | undefined>;
+}
+
+/** A running autosave schedule. */
+export interface Autosave {
+  /** Human description for the banner, e.g. `every 5 min`, `off`. */
+  readonly description: string;
+  /** Next time it fires, or null when off. */
+  nextDate(): Date | null;
+  /** Stops the timer and waits for a running tick to finish. */
+  stop(): Promise<void>;
+}
