@@ -224,7 +224,19 @@ export interface SessionManager {
   latest(): Promise<SessionSummary | undefined>;
   /** Who holds a session's lock, if anyone alive does. */
   holder(id: string): Promise<LockOwner | undefined>;
+  /** This project's input history (`projects/<slug>/history`, mode 0600, redacted), oldest first. */
+  readonly history: {
+    load(): Promise<string[]>;
+    append(line: string): Promise<void>;
+  };
+  /** Raw config objects: `<home>/config.json` (user) and `projects/<slug>/config.json` (project); `{}` when missing. A corrupt file is a UserError naming it. */
+  readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }>;
 }
+
+/** A parsed `--autosave` spec. Durations become cron expressions (`30s` becomes a 6-field expression firing every 30 seconds). */
+export type AutosaveSchedule =
+  | { kind: 'off'; description: 'off' }
+  | { kind: 'cron'; expression: string; description: string };
 
 /** A running autosave schedule. */
 export interface Autosave {

@@ -1,0 +1,5 @@
+/**
+ * chatkeep's embeddable session manager. Placeholder: the library issue fills this in.
+ */
+export * from './session/types.js';
+export * from './session/errors.js';
