@@ -127,6 +127,15 @@ describe('anthropic provider', () => {
     expect(server.requests[0]?.clientGone).toBe(true);
   });
 
+  it('abort before any text: ends quietly with nothing', async () => {
+    const { server, provider } = await serve({ text: pieces, hangAfter: 0 });
+    const controller = new AbortController();
+    const streaming = consume(provider.stream(conversation, { signal: controller.signal }));
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(await streaming).toMatchObject({ pieces: [], error: undefined });
+  });
+
   it('connection refused: names the URL and ANTHROPIC_BASE_URL', async () => {
     const url = await refusedURL();
     const { error } = await consume((await providerFor(url)).stream(conversation));
