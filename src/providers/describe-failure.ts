@@ -25,7 +25,7 @@ export interface FailureContext {
   /** `anthropic` or `openai`. */
   provider: string;
   model: string;
-  /** The base URL in use (the default or `*_BASE_URL`). */
+  /** The base URL in use (the default or `*_BASE_URL`), as `shownURL` gives it. */
   baseURL: string;
   keyVar: string;
   baseVar: string;
@@ -94,6 +94,29 @@ export function retryAfterSeconds(headers: Headers | undefined, now = Date.now()
   if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** `host:port` of a URL, for labels (`openai llama3 (localhost:11434)`); the URL itself if it does not parse. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** A URL fit to show: without user name, password, query or fragment. */
+export function shownURL(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
+    return parsed.href.replace(/\/$/, '');
+  } catch {
+    return printable(url);
+  }
 }
 
 /** The human message inside an error body (`{error: {message}}` or `{message}`), or ''. */

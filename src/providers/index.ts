@@ -3,7 +3,7 @@
  * provider is created, so start-up stays fast and echo never loads one.
  */
 import { UserError } from '../session/errors.js';
-import { API_KEY_VARS, type ProviderChoice } from './choose-provider.js';
+import { API_KEY_VARS, DEFAULT_MODELS, type ProviderChoice } from './choose-provider.js';
 import { EchoProvider, echoDelayFrom } from './echo.js';
 import type { Provider } from './types.js';
 
@@ -59,7 +59,7 @@ export async function createProvider(
   const settings: SdkProviderSettings = {
     apiKey,
     baseURL,
-    model: choice.model ?? (choice.name === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'),
+    model: choice.model ?? DEFAULT_MODELS[choice.name] ?? '',
     maxRetries: options.maxRetries ?? retriesFrom(env),
     timeoutMs: options.timeoutMs,
   };

@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import type { Message, Usage } from '../session/types.js';
-import { describeFailure, type FailureContext } from './describe-failure.js';
+import { describeFailure, hostOf, shownURL, type FailureContext } from './describe-failure.js';
 import type { SdkProviderSettings } from './index.js';
 import { textTurns } from './message-text.js';
 import { ProviderError } from './provider-error.js';
@@ -26,8 +26,8 @@ export class OpenAIProvider implements Provider {
     baseURL: string,
     apiKey: string,
   ) {
-    this.label = `openai ${model}`;
-    this.failure = { provider: 'openai', model, baseURL, keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', apiKey };
+    this.label = baseURL === OPENAI_DEFAULT_BASE_URL ? `openai ${model}` : `openai ${model} (${hostOf(baseURL)})`;
+    this.failure = { provider: 'openai', model, baseURL: shownURL(baseURL), keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', apiKey };
   }
 
   /** Builds the provider; key and base URL are explicit so the SDK does not read them from `process.env`. */

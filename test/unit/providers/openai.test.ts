@@ -22,8 +22,8 @@ async function serve(replies: FakeReply | FakeReply[]) {
 
 describe('openai provider', () => {
   it('streams the reply in pieces that concatenate exactly, then reports usage from the last chunk', async () => {
-    const { provider } = await serve({ text: pieces, usage: { input: 42, output: 17 } });
-    expect(provider).toMatchObject({ name: 'openai', model: 'gpt-test', label: 'openai gpt-test' });
+    const { server, provider } = await serve({ text: pieces, usage: { input: 42, output: 17 } });
+    expect(provider).toMatchObject({ name: 'openai', model: 'gpt-test', label: `openai gpt-test (${new URL(server.origin).host})` });
     const seen = await consume(provider.stream(conversation));
     expect(seen.error).toBeUndefined();
     expect(seen.pieces).toEqual(pieces);
@@ -148,6 +148,14 @@ describe('openai provider', () => {
     const url = `${await refusedURL()}/v1`;
     const { error } = await consume((await providerFor(url)).stream(conversation));
     expect((error as Error).message).toBe(`cannot reach ${url}: check OPENAI_BASE_URL or your network`);
+  });
+
+  it('never shows a user name or password from OPENAI_BASE_URL', async () => {
+    const url = new URL(`${await refusedURL()}/v1`);
+    url.username = 'me';
+    url.password = 'hunter2';
+    const { error } = await consume((await providerFor(url.href)).stream(conversation));
+    expect((error as Error).message).toBe(`cannot reach http://${url.host}/v1: check OPENAI_BASE_URL or your network`);
   });
 
   it('needs OPENAI_API_KEY, except for a local server set by OPENAI_BASE_URL', async () => {
