@@ -19,6 +19,7 @@ export {
 } from './choose-provider.js';
 export { EchoProvider, echoReply, splitWords, countWords } from './echo.js';
 export { ProviderError, type ProviderErrorKind } from './provider-error.js';
+export { loadSystemPrompt, MAX_SYSTEM_PROMPT_BYTES, type LoadedSystemPrompt } from './system-prompt.js';
 export type { Provider, StreamEvent, StreamOptions } from './types.js';
 
 /** Options for `createProvider`, mostly for tests. */
