@@ -72,7 +72,11 @@ function describeStatus(error: SdkApiError, ctx: FailureContext): ProviderError 
     if (/model/i.test(said)) {
       return new ProviderError(`unknown model "${printable(ctx.model)}" (404): pick one with --model`, 'unknown-model', status);
     }
-    return new ProviderError(`nothing found at ${ctx.baseURL} (404): check ${ctx.baseVar}`, 'unknown-model', status);
+    return new ProviderError(`nothing found at ${ctx.baseURL} (404): check ${ctx.baseVar}`, 'not-found', status);
+  }
+  // OpenAI answers 429 both for "slow down" and for "out of credit"; only the body tells them apart.
+  if (status === 402 || (status === 429 && /insufficient_quota|quota|billing/i.test(`${said} ${errorCode(error)}`))) {
+    return new ProviderError(`out of credit (${status}): check the plan and billing of the account behind ${ctx.keyVar}`, 'quota', status);
   }
   if (status === 429) {
     const wait = retryAfterSeconds(error.headers);
@@ -125,6 +129,15 @@ function serverMessage(body: unknown): string {
   const inner = 'error' in body ? body.error : undefined;
   if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string') return inner.message;
   return 'message' in body && typeof body.message === 'string' ? body.message : '';
+}
+
+/** `code` or `type` from an error body, where the API gives one. */
+function errorCode(error: SdkApiError): string {
+  const body = error.error;
+  if (typeof body !== 'object' || body === null) return '';
+  const inner = 'error' in body && typeof body.error === 'object' && body.error !== null ? body.error : body;
+  const code = 'code' in inner ? inner.code : 'type' in inner ? inner.type : undefined;
+  return typeof code === 'string' ? code : '';
 }
 
 /** One line, short, and never the API key. */

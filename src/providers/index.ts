@@ -2,7 +2,7 @@
  * The assistants (DESIGN §2): choose one, create it. SDKs are imported only when their
  * provider is created, so start-up stays fast and echo never loads one.
  */
-import { UserError } from '../session/errors.js';
+import { UserError, printable } from '../session/errors.js';
 import { API_KEY_VARS, DEFAULT_MODELS, type ProviderChoice } from './choose-provider.js';
 import { EchoProvider, echoDelayFrom } from './echo.js';
 import type { Provider } from './types.js';
@@ -54,6 +54,10 @@ export async function createProvider(
   const keyVar = API_KEY_VARS[choice.name];
   const baseVar = choice.name === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL';
   const baseURL = env[baseVar]?.trim() || undefined;
+  if (baseURL !== undefined && !/^https?:\/\/[^/]/i.test(baseURL)) {
+    const example = choice.name === 'anthropic' ? 'https://api.anthropic.com' : 'http://localhost:11434/v1';
+    throw new UserError(`${baseVar} \`${printable(baseURL)}\` is not an http(s) URL: set it to one such as ${example}`, 'E_BASE_URL');
+  }
   let apiKey = env[keyVar]?.trim();
   if (!apiKey && choice.name === 'openai' && baseURL) apiKey = 'none';
   if (!apiKey) throw new UserError(`${keyVar} is not set: export it, or use --provider echo`, 'E_NO_API_KEY');

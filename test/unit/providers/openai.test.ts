@@ -80,6 +80,12 @@ describe('openai provider', () => {
     expect((error as Error).message).toBe('rate limited (429): try again in 7 s');
   });
 
+  it('429 for an exhausted quota: says it is credit, not speed', async () => {
+    const { provider } = await serve({ status: 429, message: 'You exceeded your current quota, please check your plan and billing details.' });
+    const { error } = await consume(provider.stream(conversation));
+    expect((error as Error).message).toBe('out of credit (429): check the plan and billing of the account behind OPENAI_API_KEY');
+  });
+
   it('500: a server error to try again, after the SDK used up its retries', async () => {
     const server = await startFakeLlmServer('openai', { status: 500, headers: { 'retry-after-ms': '1' } });
     const provider = await providerFor(server.baseURL, 1);
@@ -156,6 +162,14 @@ describe('openai provider', () => {
     url.password = 'hunter2';
     const { error } = await consume((await providerFor(url.href)).stream(conversation));
     expect((error as Error).message).toBe(`cannot reach http://${url.host}/v1: check OPENAI_BASE_URL or your network`);
+  });
+
+  it('refuses an OPENAI_BASE_URL that is not an http(s) URL', async () => {
+    const creating = createProvider({ name: 'openai', model: 'llama3', source: 'flag' }, { OPENAI_BASE_URL: 'localhost:11434' });
+    await expect(creating).rejects.toThrow(UserError);
+    await expect(creating).rejects.toThrow(
+      'OPENAI_BASE_URL `localhost:11434` is not an http(s) URL: set it to one such as http://localhost:11434/v1',
+    );
   });
 
   it('needs OPENAI_API_KEY, except for a local server set by OPENAI_BASE_URL', async () => {
