@@ -42,6 +42,23 @@ export class OpenAIProvider implements Provider {
     return new OpenAIProvider(client, settings.model, baseURL, settings.apiKey);
   }
 
+  /** Starts the streamed request; asks for usage, unless the server refuses that option (some older compatible servers do). */
+  private async open(
+    model: string,
+    messages: OpenAI.ChatCompletionMessageParam[],
+    signal: AbortSignal | undefined,
+  ): Promise<AsyncIterable<OpenAI.ChatCompletionChunk>> {
+    try {
+      return await this.client.chat.completions.create(
+        { model, messages, stream: true, stream_options: { include_usage: true } },
+        { signal },
+      );
+    } catch (error) {
+      if (!(error instanceof OpenAI.BadRequestError && /stream_options/i.test(error.message))) throw error;
+      return await this.client.chat.completions.create({ model, messages, stream: true }, { signal });
+    }
+  }
+
   /**
    * Yields text deltas, then usage when the server reports it. An abort ends the stream
    * quietly (the caller sees `signal.aborted`); any other failure is a ProviderError, after
@@ -57,10 +74,7 @@ export class OpenAIProvider implements Provider {
     ];
     let chunks: AsyncIterable<OpenAI.ChatCompletionChunk>;
     try {
-      chunks = await this.client.chat.completions.create(
-        { model, messages: wire, stream: true, stream_options: { include_usage: true } },
-        { signal },
-      );
+      chunks = await this.open(model, wire, signal);
     } catch (error) {
       if (signal?.aborted) return;
       throw describeFailure(error, OpenAI, failure, 'request') ?? error;

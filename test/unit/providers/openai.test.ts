@@ -61,6 +61,17 @@ describe('openai provider', () => {
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
+  it('asks again without stream_options when an older server refuses it', async () => {
+    const server = await startFakeLlmServer('openai', (request) =>
+      request.body.stream_options
+        ? { status: 400, message: 'Unrecognized request argument supplied: stream_options' }
+        : { text: ['still ', 'here'] },
+    );
+    const seen = await consume((await providerFor(server.baseURL)).stream(conversation));
+    expect(seen).toMatchObject({ text: 'still here', error: undefined, usage: undefined });
+    expect(server.requests.map((r) => 'stream_options' in r.body)).toEqual([true, false]);
+  });
+
   it('sends no system message without a system prompt', async () => {
     const { server, provider } = await serve({ text: ['ok'] });
     await consume(provider.stream(conversation.slice(0, 1)));
