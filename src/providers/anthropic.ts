@@ -65,8 +65,9 @@ export class AnthropicProvider implements Provider {
         { signal },
       );
     } catch (error) {
-      if (signal?.aborted) return;
-      throw describeFailure(error, Anthropic, failure, 'request') ?? error;
+      const described = signal?.aborted ? null : describeFailure(error, Anthropic, failure, 'request');
+      if (described === null) return;
+      throw described;
     }
     const usage: Usage = { inputTokens: 0, outputTokens: 0 };
     let stopped = false;
@@ -89,8 +90,7 @@ export class AnthropicProvider implements Provider {
         }
       }
     } catch (error) {
-      if (signal?.aborted) return;
-      const described = describeFailure(error, Anthropic, failure, 'stream');
+      const described = signal?.aborted ? null : describeFailure(error, Anthropic, failure, 'stream');
       if (described === null) return;
       throw described;
     }

@@ -76,8 +76,9 @@ export class OpenAIProvider implements Provider {
     try {
       chunks = await this.open(model, wire, signal);
     } catch (error) {
-      if (signal?.aborted) return;
-      throw describeFailure(error, OpenAI, failure, 'request') ?? error;
+      const described = signal?.aborted ? null : describeFailure(error, OpenAI, failure, 'request');
+      if (described === null) return;
+      throw described;
     }
     let usage: Usage | undefined;
     let finished = false;
@@ -90,8 +91,7 @@ export class OpenAIProvider implements Provider {
         if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       }
     } catch (error) {
-      if (signal?.aborted) return;
-      const described = describeFailure(error, OpenAI, failure, 'stream');
+      const described = signal?.aborted ? null : describeFailure(error, OpenAI, failure, 'stream');
       if (described === null) return;
       throw described;
     }
