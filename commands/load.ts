@@ -1,4 +1,4 @@
-import { ChatkeepError } from '../src/session/errors.js';
+import { ChatkeepError, printable, UnknownSessionError } from '../src/session/errors.js';
 import { plural } from '../src/repl/format.js';
 import type { CommandContext, CommandResult, SlashCommand } from '../src/repl/types.js';
 
@@ -28,7 +28,9 @@ export const load: SlashCommand = {
       };
     } catch (err) {
       if (!(err instanceof ChatkeepError)) throw err;
-      return { type: 'message', level: 'error', content: `${err.message} Still in ${current.id}.` };
+      // The library's advice names the shell command; inside the REPL, /sessions is nearer.
+      const why = err instanceof UnknownSessionError ? `No session \`${printable(wanted)}\`. Find IDs with /sessions --all.` : err.message;
+      return { type: 'message', level: 'error', content: `${why} Still in ${current.id}.` };
     }
   },
 };

@@ -31,9 +31,7 @@ export function formatRows(rows: readonly SessionSummary[], options: { currentId
   ]);
   const widths = [1, 2, 3, 4].map((col) => Math.max(...cells.map((c) => c[col]!.length)));
   return cells.map((c) =>
-    [c[0], c[1]!.padEnd(widths[0]!), c[2]!.padEnd(widths[1]!), c[3]!.padStart(widths[2]!), c[4]!.padEnd(widths[3]!), c[5]]
-      .join('  ')
-      .trimEnd(),
+    `${c[0]} ${[c[1]!.padEnd(widths[0]!), c[2]!.padEnd(widths[1]!), c[3]!.padStart(widths[2]!), c[4]!.padEnd(widths[3]!), c[5]].join('  ')}`.trimEnd(),
   );
 }
 

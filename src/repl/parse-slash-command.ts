@@ -41,6 +41,8 @@ export function suggestCommand(name: string, commands: readonly SlashCommand[]):
   for (const command of commands) {
     for (const candidate of [command.name, ...(command.aliases ?? [])]) {
       const distance = editDistance(name, candidate);
+      // Replacing every letter of a short alias is no "near miss".
+      if (distance >= candidate.length) continue;
       if (!best || distance < best.distance) best = { name: command.name, distance };
     }
   }

@@ -113,6 +113,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       for (const warning of warnings.splice(0)) screen.warn(warning);
       if (quitting) break;
       const line = await reader.read();
+      // Warnings that arrived while the user was typing: shown now rather than over the typing.
+      for (const warning of warnings.splice(0)) screen.warn(warning);
       if (line === null || quitting) break;
       if (line.trim() !== '') armed = false;
       if (screen.terminal && line.trim() !== '') sessions.history.append(line).catch(() => {});
@@ -164,6 +166,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     options.signals?.off('SIGINT', onPipedInterrupt);
     reader.close();
   }
+  for (const warning of warnings.splice(0)) screen.warn(warning);
   return finish(screen, session, autosave, stopWarnings);
 }
 
