@@ -80,7 +80,6 @@ export function createLineReader(options: LineReaderOptions): LineReader {
         if (pasted && rl.line === '') {
           const message = pasted.join('\n');
           pasted = undefined;
-          output?.write('\n');
           deliver(message);
         }
       }

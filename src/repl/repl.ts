@@ -75,6 +75,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
 
   let turn: AbortController | undefined;
   let quitting = false;
+  // Leaving from the prompt (Ctrl-D, Ctrl-C twice, a signal) needs a newline after it.
+  let atPrompt = false;
   let armed = false;
   const leave = (): void => {
     quitting = true;
@@ -112,7 +114,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     for (;;) {
       for (const warning of warnings.splice(0)) screen.warn(warning);
       if (quitting) break;
+      atPrompt = true;
       const line = await reader.read();
+      atPrompt = line === null;
       // Warnings that arrived while the user was typing: shown now rather than over the typing.
       for (const warning of warnings.splice(0)) screen.warn(warning);
       if (line === null || quitting) break;
@@ -166,6 +170,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     options.signals?.off('SIGINT', onPipedInterrupt);
     reader.close();
   }
+  if (atPrompt) screen.raw('\n');
   for (const warning of warnings.splice(0)) screen.warn(warning);
   return finish(screen, session, autosave, stopWarnings);
 }
