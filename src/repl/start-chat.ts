@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { builtinCommands } from '../../commands/index.js';
 import { chooseProvider, createProvider } from '../providers/index.js';
-import { isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
+import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { Session, SessionManager, SystemPromptRef } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
@@ -16,9 +16,6 @@ import { formatRows } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';
 import type { Screen } from './screen.js';
-
-/** The default autosave schedule (DESIGN §5): every five minutes. */
-export const DEFAULT_AUTOSAVE = '*/5 * * * *';
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
 export interface ChatEnvironment {
@@ -52,7 +49,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
 
   const sessions = await openSessions({ home, cwd, env, redact: flags['no-redact'] !== true });
   const config = await sessions.readConfig();
-  const schedule = flagSchedule ?? parseAutosaveSpec(configAutosave(config) ?? DEFAULT_AUTOSAVE);
+  const schedule = flagSchedule ?? parseAutosaveSpec(configAutosave(config) ?? DEFAULT_AUTOSAVE_SPEC);
   const prompterFor = screen.terminal ? createTtyPrompter.bind(null, environment.stdin) : () => nonInteractivePrompter;
 
   let resumedId = id;

@@ -11,6 +11,7 @@ describe('autosave and interruptions', () => {
     const home = tmpHome();
     const run = spawnPty(['--autosave', '1s'], { home, cwd: tmpHome('chatkeep-project-') });
     const id = bannerId(await run.waitFor('autosave every'));
+    await run.prompt();
     run.line('keep this');
     await run.waitFor('Echo: keep this (read 1 messages)');
     const snapshot = (): string | undefined => {
@@ -23,6 +24,7 @@ describe('autosave and interruptions', () => {
     expect(snapshot()).toBeDefined();
     const shown = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd: tmpHome('chatkeep-other-') });
     expect(shown.stdout).toContain('Echo: keep this (read 1 messages)');
+    await run.prompt();
     run.line('/quit');
     expect(await run.exited).toBe(0);
   });
@@ -32,10 +34,12 @@ describe('autosave and interruptions', () => {
     const cwd = tmpHome('chatkeep-project-');
     const run = spawnPty([], { home, cwd, env: { CHATKEEP_ECHO_DELAY_MS: '200' } });
     const id = bannerId(await run.waitFor('Type a message'));
+    await run.prompt();
     run.line('alpha beta gamma delta epsilon zeta eta theta');
     await run.waitFor('Echo: alpha ');
     run.write('\x03');
     await run.waitFor('[interrupted]');
+    await run.prompt();
     run.line('/quit');
     expect(await run.exited).toBe(0);
 
@@ -51,6 +55,7 @@ describe('autosave and interruptions', () => {
   it('SIGTERM saves and prints the way back', async () => {
     const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     const id = bannerId(await run.waitFor('Type a message'));
+    await run.prompt();
     run.line('hi');
     await run.waitFor('Echo: hi');
     process.kill(run.pid, 'SIGTERM');

@@ -16,6 +16,7 @@ describe('one session, one process', () => {
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
     expect(second.stderr).toContain(`Session ${id} is in use by process ${holder.pid} on `);
 
+    await holder.prompt();
     holder.line('/quit');
     expect(await holder.exited).toBe(0);
   });
@@ -25,8 +26,10 @@ describe('one session, one process', () => {
     const cwd = tmpHome('chatkeep-project-');
     const run = spawnPty(['--autosave', 'off'], { home, cwd });
     const id = bannerId(await run.waitFor('Type a message'));
+    await run.prompt();
     run.line('first words');
     await run.waitFor('Echo: first words (read 1 messages)');
+    await run.prompt();
     run.line('second words');
     await run.waitFor('Echo: second words (read 3 messages)');
     process.kill(run.pid, 'SIGKILL');

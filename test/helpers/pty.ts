@@ -37,6 +37,8 @@ export interface PtyRun {
   line(text: string): void;
   /** Resolves with the screen text once it contains `what` (after `from`, an offset into the screen). */
   waitFor(what: string | RegExp, options?: { timeout?: number; from?: number }): Promise<string>;
+  /** Resolves once the REPL waits at its prompt (`› ` ends the screen): typing is safe, raw mode is on. */
+  prompt(options?: { timeout?: number }): Promise<string>;
   /** Everything printed so far, ANSI escapes removed, `\r\n` as `\n`. */
   screen(): string;
   /** Resolves to the exit code (or 128 + signal). */
@@ -78,6 +80,9 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
     screen,
     exited,
     kill: (signal) => term.kill(signal),
+    prompt(options) {
+      return this.waitFor(/› $/, options);
+    },
     waitFor(what, { timeout = 10_000, from = 0 } = {}) {
       const found = (): boolean => {
         const text = screen().slice(from);
