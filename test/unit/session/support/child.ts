@@ -1,12 +1,19 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const repo = resolve(import.meta.dirname, '../../../..');
 let built: string | undefined;
+const cleanup: string[] = [];
+
+/** Removes the private build and child scripts (call from `afterAll`). */
+export function removeBuilds(): void {
+  for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
+  built = undefined;
+}
 
 /**
  * Compiles the library (src/index.ts and what it imports) into a private directory, once per
@@ -16,6 +23,7 @@ let built: string | undefined;
 export function buildLibrary(): string {
   if (built) return built;
   const out = mkdtempSync(join(tmpdir(), 'chatkeep-lib-'));
+  cleanup.push(out);
   // Bare imports from the compiled files resolve through this link to the repo's packages.
   symlinkSync(join(repo, 'node_modules'), join(out, 'node_modules'), 'dir');
   const config = join(out, 'tsconfig.json');
@@ -48,6 +56,7 @@ export interface Child {
 export function startChild(code: string, env: Record<string, string> = {}): Child {
   const lib = buildLibrary();
   const dir = mkdtempSync(join(tmpdir(), 'chatkeep-child-'));
+  cleanup.push(dir);
   const file = join(dir, 'child.mjs');
   writeFileSync(file, `const LIB = ${JSON.stringify(lib)};\n${code}`);
   const proc = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
