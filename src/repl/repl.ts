@@ -8,7 +8,8 @@ import type { Provider } from '../providers/types.js';
 import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { runChatTurn } from './chat-turn.js';
 import { completeLine } from './complete.js';
-import { formatRows, loadFormatting, plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
+import { formatRows, loadFormatting } from './format.js';
+import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './repl-errors.js';
@@ -182,28 +183,4 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   if (atPrompt) screen.raw('\n');
   for (const warning of warnings.splice(0)) screen.warn(warning);
   return finish(screen, session, autosave, stopWarnings);
-}
-
-function showResumed(screen: Screen, session: Session, now: Date): void {
-  screen.status(resumedLine(session, now));
-  for (const notice of resumeNotices(session)) screen.warn(notice);
-  const tail = transcriptTail(session.messages);
-  if (tail.length > 0) screen.info(tail.join('\n'));
-}
-
-/** Stops autosave, closes the session (save, status closed, lock released) and prints the way back. */
-async function finish(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
-  await autosave?.stop().catch(() => {});
-  stopWarnings();
-  try {
-    const result = await session.close();
-    screen.status(`Saved ${result.id} (${plural(result.messageCount, 'message')}).`);
-  } catch (err) {
-    screen.error(describeReplError(err));
-    screen.status(`Everything shown was journaled; resume to recover it.`);
-    screen.status(`Resume with: chatkeep --session-id ${session.id}`);
-    return 1;
-  }
-  screen.status(`Resume with: chatkeep --session-id ${session.id}`);
-  return 0;
 }
