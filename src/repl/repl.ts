@@ -175,12 +175,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
     }
   } finally {
-    options.signals?.off('SIGTERM', onSignal);
-    options.signals?.off('SIGHUP', onSignal);
-    options.signals?.off('SIGINT', onPipedInterrupt);
     reader.close();
   }
   if (atPrompt) screen.raw('\n');
   for (const warning of warnings.splice(0)) screen.warn(warning);
-  return finish(screen, session, autosave, stopWarnings);
+  try {
+    return await finish(screen, session, autosave, stopWarnings);
+  } finally {
+    // Only now: a second SIGTERM while saving must not kill the process half-way.
+    options.signals?.off('SIGTERM', onSignal);
+    options.signals?.off('SIGHUP', onSignal);
+    options.signals?.off('SIGINT', onPipedInterrupt);
+  }
 }
