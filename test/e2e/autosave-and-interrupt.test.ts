@@ -14,7 +14,7 @@ describe('autosave and interruptions', () => {
     await run.prompt();
     run.line('keep this');
     await run.waitFor('Echo: keep this (read 1 messages)');
-    // session.json exists from the start; wait for a snapshot that holds the reply.
+    // Wait for a snapshot that holds the reply (the journal has it already; only a save writes session.json).
     const snapshot = (): string => {
       const file = join(sessionDir(home, id) ?? home, 'session.json');
       return existsSync(file) ? readFileSync(file, 'utf8') : '';
