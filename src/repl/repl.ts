@@ -81,7 +81,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
 
   let turn: AbortController | undefined;
   let quitting = false;
-  // Leaving from the prompt (Ctrl-D, Ctrl-C twice, a signal) needs a newline after it.
   let atPrompt = false;
   let armed = false;
   const leave = (): void => {
@@ -120,12 +119,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     for (;;) {
       for (const warning of warnings.splice(0)) screen.warn(warning);
       if (quitting) break;
-      atPrompt = true;
+      // Leaving from a visible prompt (Ctrl-D, Ctrl-C twice, a signal) needs a newline after it.
+      const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
       formatting ??= loadFormatting();
       autosave ??= startAutosave(session);
       const line = await reading;
-      atPrompt = line === null;
+      atPrompt = line === null && prompted;
       // Warnings that arrived while the user was typing: shown now rather than over the typing.
       for (const warning of warnings.splice(0)) screen.warn(warning);
       if (line === null || quitting) break;
