@@ -13,7 +13,8 @@ import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
 import type { HeldLock } from './lock.js';
-import { acquireLock, inspectLock, loadLockfile } from './lock.js';
+import { acquireLock, inspectLock } from './lock.js';
+import { afterFirstPrompt } from './defer.js';
 import { openProject } from './project.js';
 import { createRedactor, noRedaction } from './redact.js';
 import type { Located } from './resolve.js';
@@ -69,7 +70,6 @@ class Manager implements SessionManager {
 
   async create(options: { title?: string; provider?: { name: string; model: string | null } } = {}): Promise<Session> {
     const at = this.now();
-    loadLockfile().catch(() => undefined); // loads while the ID is reserved; a failure resurfaces at lock time
     const { id, dir } = await reserveId(layout.ids(this.home), layout.sessions(this.project.dir), at);
     const state = blankSnapshot(id, this.project.path, at, this.toolVersion);
     // No snapshot yet: the session exists through its directory, lock and journal, and the first
@@ -133,7 +133,7 @@ class Manager implements SessionManager {
     // waits for it. A resumed session arrives with its lock held.
     const lock = options.lock
       ? Promise.resolve(options.lock)
-      : acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised });
+      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised }));
     let journal: JournalWriter | undefined;
     try {
       journal = await JournalWriter.open(layout.journal(where.dir));
