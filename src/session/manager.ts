@@ -110,6 +110,7 @@ class Manager implements SessionManager {
         lock,
         after: loaded.damaged || loaded.replay.unfinishedReplies.length > 0 ? 'persist' : 'touch',
         dirty: loaded.replay.applied > 0,
+        savedStatus: loaded.damaged ? undefined : loaded.savedStatus,
       });
       return session;
     } catch (err) {
@@ -123,7 +124,7 @@ class Manager implements SessionManager {
     where: Located,
     state: SessionSnapshot,
     report: SessionImpl['resumeReport'],
-    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean },
+    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean; savedStatus?: SessionSnapshot['status'] },
   ): Promise<SessionImpl> {
     let session: SessionImpl | undefined;
     let lostEarly: Error | undefined;
@@ -149,6 +150,7 @@ class Manager implements SessionManager {
         toolVersion: this.toolVersion,
         updateRow: async (row) => (await lazy.index()).updateIndexRow(where.project.dir, row),
         dirty: options.dirty ?? false,
+        savedStatus: options.savedStatus,
       });
       if (lostEarly) session.markLockLost(lostEarly);
       if (options.after === 'persist') await session.persist();
