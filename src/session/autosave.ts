@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Autosave, AutosaveSchedule, SaveResult, Session } from './types.js';
 import { AutosaveSpecError } from './errors.js';
+import { afterFirstPrompt } from './defer.js';
 
 type CronModule = typeof import('cron');
 const require = createRequire(import.meta.url);
@@ -101,7 +102,7 @@ export function startAutosave(
 ): Autosave {
   if (schedule.kind === 'off') {
     const off: Autosave = { description: 'off', nextDate: () => null, stop: () => Promise.resolve() };
-    started.set(off, Promise.resolve());
+    started.set(off, { ready: Promise.resolve(), startNow: () => undefined });
     return off;
   }
   let warned = false;
@@ -125,31 +126,38 @@ export function startAutosave(
       unrefTimeout: true,
       errorHandler: report,
     });
-  // cron and luxon take tens of milliseconds to load: when they are not loaded yet, the job
-  // starts a moment later, off the path to the first prompt.
+  // cron and luxon take tens of milliseconds to load: unless already loaded, they load (and
+  // the job starts) a moment later, off the path to the first prompt.
   let job = cronModule ? build(cronModule) : undefined;
+  let startNow: () => void = () => undefined;
   const ready = job
     ? Promise.resolve()
-    : import('cron').then((mod) => {
-        cronModule ??= mod as CronModule;
-        job = build(cronModule);
-      }, report);
+    : Promise.race([afterFirstPrompt({ unref: true }), new Promise<void>((resolve) => (startNow = resolve))])
+        .then(() => (stopped ? undefined : import('cron')))
+        .then((mod) => {
+          if (!mod || stopped) return;
+          cronModule ??= mod as CronModule;
+          job = build(cronModule);
+        }, report);
   const autosave: Autosave = {
     description: schedule.description,
     nextDate: () => (job ? job.nextDate().toJSDate() : new (cron().CronTime)(schedule.expression).sendAt().toJSDate()),
     stop: async () => {
       stopped = true;
+      startNow(); // a stop before the deferred start ends the wait (and loads nothing)
       await ready;
       await job?.stop();
     },
   };
-  started.set(autosave, ready);
+  started.set(autosave, { ready, startNow: () => startNow() });
   return autosave;
 }
 
-const started = new WeakMap<Autosave, Promise<void>>();
+const started = new WeakMap<Autosave, { ready: Promise<void>; startNow(): void }>();
 
-/** Resolves once the autosave's timer is running (tests; the start is deferred while cron loads). */
+/** Starts the deferred timer now and resolves once it runs (for tests under fake timers). */
 export function autosaveStarted(autosave: Autosave): Promise<void> {
-  return started.get(autosave) ?? Promise.resolve();
+  const entry = started.get(autosave);
+  entry?.startNow();
+  return entry?.ready ?? Promise.resolve();
 }

@@ -13,7 +13,8 @@ import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
 import type { HeldLock } from './lock.js';
-import { acquireLock, inspectLock, loadLockfile } from './lock.js';
+import { acquireLock, inspectLock } from './lock.js';
+import { afterFirstPrompt } from './defer.js';
 import { openProject } from './project.js';
 import { createRedactor, noRedaction } from './redact.js';
 import type { Located } from './resolve.js';
@@ -69,7 +70,6 @@ class Manager implements SessionManager {
 
   async create(options: { title?: string; provider?: { name: string; model: string | null } } = {}): Promise<Session> {
     const at = this.now();
-    loadLockfile().catch(() => undefined); // loads while the ID is reserved; a failure resurfaces at lock time
     const { id, dir } = await reserveId(layout.ids(this.home), layout.sessions(this.project.dir), at);
     const state = blankSnapshot(id, this.project.path, at, this.toolVersion);
     // No snapshot yet: the session exists through its directory, lock and journal, and the first
@@ -110,6 +110,7 @@ class Manager implements SessionManager {
         lock,
         after: loaded.damaged || loaded.replay.unfinishedReplies.length > 0 ? 'persist' : 'touch',
         dirty: loaded.replay.applied > 0,
+        savedStatus: loaded.damaged ? undefined : loaded.savedStatus,
       });
       return session;
     } catch (err) {
@@ -123,7 +124,7 @@ class Manager implements SessionManager {
     where: Located,
     state: SessionSnapshot,
     report: SessionImpl['resumeReport'],
-    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean },
+    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean; savedStatus?: SessionSnapshot['status'] },
   ): Promise<SessionImpl> {
     let session: SessionImpl | undefined;
     let lostEarly: Error | undefined;
@@ -133,7 +134,7 @@ class Manager implements SessionManager {
     // waits for it. A resumed session arrives with its lock held.
     const lock = options.lock
       ? Promise.resolve(options.lock)
-      : acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised });
+      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised }));
     let journal: JournalWriter | undefined;
     try {
       journal = await JournalWriter.open(layout.journal(where.dir));
@@ -149,6 +150,7 @@ class Manager implements SessionManager {
         toolVersion: this.toolVersion,
         updateRow: async (row) => (await lazy.index()).updateIndexRow(where.project.dir, row),
         dirty: options.dirty ?? false,
+        savedStatus: options.savedStatus,
       });
       if (lostEarly) session.markLockLost(lostEarly);
       if (options.after === 'persist') await session.persist();

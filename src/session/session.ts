@@ -37,6 +37,8 @@ export interface SessionDeps {
   updateRow: (row: IndexRow) => Promise<void>;
   /** Something changed that no snapshot holds yet (journal lines replayed on resume). */
   dirty?: boolean;
+  /** The status recorded in session.json on disk (undefined: no snapshot yet). */
+  savedStatus?: SessionSnapshot['status'];
 }
 
 /** A session held open by this process. See `Session` in types.ts. */
@@ -61,6 +63,7 @@ export class SessionImpl implements Session {
   private changed: boolean;
   private lost: Error | undefined;
   private closed: SaveResult | undefined;
+  private savedStatus: SessionSnapshot['status'] | undefined;
 
   constructor(deps: SessionDeps) {
     this.id = deps.state.id;
@@ -80,6 +83,7 @@ export class SessionImpl implements Session {
     this.updateRow = deps.updateRow;
     this.seq = deps.state.journalSeq;
     this.changed = deps.dirty ?? false;
+    this.savedStatus = deps.savedStatus;
   }
 
   get messages(): readonly Message[] { return this.state.messages; }
@@ -239,7 +243,9 @@ export class SessionImpl implements Session {
         await this.journal.close().catch(() => undefined);
         return this.closed;
       }
-      await this.snapshot('closed');
+      // Resumed, read, left as it was: the closed snapshot on disk already says it all.
+      if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed');
+      else await this.updateRow(rowFromSnapshot(this.state, 'closed')).catch(() => undefined);
       await this.journal.close().catch(() => undefined);
       await (await this.lock).release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
       this.closed = this.result(true);
@@ -302,6 +308,7 @@ export class SessionImpl implements Session {
     const { encodeSnapshot } = await import('./codec.js');
     await writeFileAtomic(layout.snapshot(this.dir), await encodeSnapshot(snapshot));
     this.state = snapshot;
+    this.savedStatus = status;
     this.changed = false;
     try {
       await this.journal.truncate();

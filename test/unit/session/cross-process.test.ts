@@ -23,15 +23,15 @@ setInterval(() => {}, 1000);
 `;
 }
 
-/** A child that tries to resume `id` and reports the outcome as one JSON line. */
-function resumeScript(home: string, cwd: string, id: string): string {
+/** A child that tries to resume `id` and reports the outcome as one JSON line (a winner closes after `holdMs`). */
+function resumeScript(home: string, cwd: string, id: string, holdMs = 300): string {
   return `
 const { openSessions } = await import(LIB);
 const sessions = await openSessions({ home: ${JSON.stringify(home)}, cwd: ${JSON.stringify(cwd)} });
 try {
   const s = await sessions.resume(${JSON.stringify(id)});
   console.log('RESULT ' + JSON.stringify({ ok: true, pid: process.pid, messages: s.messages, report: s.resumeReport }));
-  setTimeout(async () => { await s.close(); process.exit(0); }, 300);
+  setTimeout(async () => { await s.close(); process.exit(0); }, ${holdMs});
 } catch (err) {
   console.log('RESULT ' + JSON.stringify({ ok: false, pid: process.pid, name: err.name, exitCode: err.exitCode, owner: err.owner ?? null, message: err.message }));
 }
@@ -130,8 +130,10 @@ console.log('READY ' + s.id);
     const id = (await holder.waitFor('READY ')).split(' ')[1];
     holder.proc.kill('SIGKILL');
     await holder.exited;
-    const racers = [startChild(resumeScript(home, cwd, id)), startChild(resumeScript(home, cwd, id)), startChild(resumeScript(home, cwd, id))];
+    // A winner holds on until every racer has answered (a slow starter must meet it, not its close).
+    const racers = [1, 2, 3].map(() => startChild(resumeScript(home, cwd, id, 600_000)));
     const outcomes = await Promise.all(racers.map(async (c) => result(await c.waitFor('RESULT '))));
+    for (const c of racers) c.proc.kill('SIGTERM');
     await Promise.all(racers.map((c) => c.exited));
     const winners = outcomes.filter((o) => o.ok);
     const losers = outcomes.filter((o) => !o.ok);
