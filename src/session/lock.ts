@@ -1,0 +1,173 @@
+import { hostname } from 'node:os';
+import { readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { LockOwner } from './errors.js';
+import { SessionInUseError } from './errors.js';
+import { FILE_MODE } from './atomic-write.js';
+import { errno } from './ids.js';
+import { GuardBusyError, isPidAlive, withGuard } from './guard.js';
+import { layout } from './layout.js';
+
+/** `lock.owner.json`: the holder, plus the inode of the lock directory it describes. */
+interface OwnerRecord extends LockOwner {
+  lockIno: number;
+}
+
+export { isPidAlive };
+
+/** What a session's lock looks like from outside. */
+export type LockState =
+  | { state: 'free' }
+  | { state: 'held'; owner: LockOwner | undefined }
+  | { state: 'dead'; owner: LockOwner | undefined; sameHost: boolean };
+
+/** A lock this process holds. */
+export interface HeldLock {
+  readonly owner: LockOwner;
+  /** Removes the owner file, then the lock. */
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  staleMs: number;
+  /** Called (never throwing) when proper-lockfile finds the lock lost. */
+  onCompromised(err: Error): void;
+  now(): Date;
+}
+
+const HOST = hostname();
+
+/** Reads who holds a session's lock and whether they are still alive; takes nothing. */
+export async function inspectLock(sessionDir: string, staleMs: number): Promise<LockState> {
+  let lockStat;
+  try {
+    lockStat = await stat(layout.lock(sessionDir));
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return { state: 'free' };
+    throw err;
+  }
+  const record = await readOwner(sessionDir);
+  // The owner file describes this lock only if it names this lock directory's inode.
+  const owner = record && record.lockIno === lockStat.ino ? ownerOf(record) : undefined;
+  const stale = lockStat.mtimeMs < Date.now() - staleMs;
+  if (owner && owner.host === HOST) {
+    return isPidAlive(owner.pid) ? { state: 'held', owner } : { state: 'dead', owner, sameHost: true };
+  }
+  return stale ? { state: 'dead', owner, sameHost: false } : { state: 'held', owner };
+}
+
+/**
+ * Takes a session's cross-process lock (DESIGN §4). A live holder → `SessionInUseError` with
+ * its owner; a holder whose pid is dead on this host is taken over at once.
+ *
+ * Every acquisition, takeover and release runs under a short exclusive `mkdir` guard
+ * (`lock.takeover`), so under the guard a lock always has its owner file: a lock without one
+ * was left by a process that died while taking it, and is taken over too. Of processes racing
+ * for one session exactly one wins; the others learn the winner.
+ */
+export async function acquireLock(id: string, sessionDir: string, options: LockOptions): Promise<HeldLock> {
+  let outcome: Awaited<ReturnType<typeof tryAcquire>>;
+  try {
+    outcome = await withGuard(layout.takeoverGuard(sessionDir), () => tryAcquire(sessionDir, options));
+  } catch (err) {
+    if (err instanceof GuardBusyError) throw new SessionInUseError(id, undefined);
+    throw err;
+  }
+  if ('release' in outcome) return outcome;
+  throw new SessionInUseError(id, outcome.owner);
+}
+
+async function tryAcquire(sessionDir: string, options: LockOptions): Promise<HeldLock | { owner: LockOwner | undefined }> {
+  try {
+    return await lockNow(sessionDir, options);
+  } catch (err) {
+    if (errno(err) !== 'ELOCKED') throw err;
+  }
+  const state = await inspectLock(sessionDir, options.staleMs);
+  const orphaned = state.state !== 'free' && state.owner === undefined;
+  if ((state.state === 'dead' && state.sameHost) || orphaned) {
+    // Move the dead lock aside (its owner file first, so nobody trusts it again), then lock.
+    await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
+    const aside = `${layout.lock(sessionDir)}.dead-${randomBytes(4).toString('hex')}`;
+    await rename(layout.lock(sessionDir), aside).catch((err: unknown) => {
+      if (errno(err) !== 'ENOENT') throw err;
+    });
+    await rm(aside, { recursive: true, force: true });
+    return lockNow(sessionDir, options);
+  }
+  if (state.state === 'free') return lockNow(sessionDir, options);
+  return { owner: state.owner };
+}
+
+type Lockfile = typeof import('proper-lockfile');
+let lockfileModule: Promise<Lockfile> | undefined;
+/** Starts loading proper-lockfile, so that it overlaps other start-up work. */
+export function loadLockfile(): Promise<Lockfile> {
+  lockfileModule ??= import('proper-lockfile');
+  return lockfileModule;
+}
+
+async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLock> {
+  const lockfile = await loadLockfile();
+  const lockPath = layout.lock(sessionDir);
+  const release = await lockfile.lock(sessionDir, {
+    lockfilePath: lockPath,
+    realpath: false,
+    stale: options.staleMs,
+    retries: 0,
+    onCompromised: (err) => {
+      try {
+        options.onCompromised(err);
+      } catch {
+        // proper-lockfile calls this from a timer: a throw here would kill the process.
+      }
+    },
+  });
+  const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: options.now().toISOString() };
+  try {
+    const { ino } = await stat(lockPath);
+    const record: OwnerRecord = { ...owner, lockIno: ino };
+    // Advisory, and meaningless after a power cut (the lock with it): no fsync needed.
+    await writeOwner(sessionDir, record);
+  } catch (err) {
+    await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
+    await release().catch(() => undefined);
+    throw err;
+  }
+  return {
+    owner,
+    release: () =>
+      withGuard(layout.takeoverGuard(sessionDir), async () => {
+        await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
+        await release();
+      }),
+  };
+}
+
+/** Written whole then renamed, so a reader never sees half a record. */
+async function writeOwner(sessionDir: string, record: OwnerRecord): Promise<void> {
+  const path = layout.lockOwner(sessionDir);
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await writeFile(tmp, `${JSON.stringify(record)}\n`, { mode: FILE_MODE });
+  await rename(tmp, path).catch(async (err: unknown) => {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  });
+}
+
+async function readOwner(sessionDir: string): Promise<OwnerRecord | undefined> {
+  try {
+    const value: unknown = JSON.parse(await readFile(layout.lockOwner(sessionDir), 'utf8'));
+    const r = value as Partial<OwnerRecord>;
+    if (typeof r.pid === 'number' && typeof r.host === 'string' && typeof r.startedAt === 'string' && typeof r.lockIno === 'number') {
+      return r as OwnerRecord;
+    }
+  } catch {
+    // missing or half-written: unknown owner
+  }
+  return undefined;
+}
+
+function ownerOf(record: OwnerRecord): LockOwner {
+  return { pid: record.pid, host: record.host, startedAt: record.startedAt };
+}

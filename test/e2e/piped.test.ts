@@ -1,0 +1,92 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPiped, spawnPiped } from '../helpers/pty.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+describe('piped stdin', () => {
+  it("prints only the assistant's text on stdout and the status lines on stderr", async () => {
+    const result = await runPiped([], 'hi\nhow are you\n/quit\n', { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Echo: hi (read 1 messages)\nEcho: how are you (read 3 messages)\n');
+    const id = /· session (\S+) ·/.exec(result.stderr)?.[1];
+    expect(result.stderr).toBe(
+      [
+        `chatkeep 0.1.0 · session ${id} · echo (offline) · autosave every 5 min`,
+        'Type a message, or /help for commands.',
+        `Saved ${id} (4 messages).`,
+        `Resume with: chatkeep --session-id ${id}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('quits at end of input and ignores colour requests only when told', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const plain = await runPiped([], 'x\n', { home, cwd });
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).not.toContain('\x1b[');
+    expect(plain.stderr).toMatch(/Resume with: chatkeep --session-id \S+\n$/);
+    const forced = await runPiped([], '/nope\n', { home, cwd, env: { FORCE_COLOR: '1' } });
+    expect(forced.stderr).toContain('\x1b[');
+    const noColor = await runPiped([], '/nope\n', { home, cwd, env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+    expect(noColor.stderr).not.toContain('\x1b[');
+    expect(noColor.stderr).toContain('Unknown command /nope. Type /help.\n');
+  });
+});
+
+describe('signals with a pipe that stays open', () => {
+  it('SIGTERM saves and exits at once, without waiting for the end of input', async () => {
+    const run = spawnPiped([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    run.child.stdin.write('still typing\n');
+    let seen = '';
+    await new Promise<void>((resolve) =>
+      run.child.stdout.on('data', (d: Buffer) => {
+        seen += d.toString();
+        if (seen.endsWith('(read 1 messages)\n')) resolve();
+      }),
+    );
+    run.child.kill('SIGTERM');
+    // A second signal while it saves must not cut the save short.
+    run.child.kill('SIGTERM');
+    const result = await run.result;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Echo: still typing (read 1 messages)\n');
+    expect(result.stderr).toMatch(/Saved \S+ \(2 messages\)\.\nResume with: chatkeep --session-id \S+\n$/);
+  });
+});
+
+describe('redaction', () => {
+  it('stores secrets redacted by default and as typed with --no-redact', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const env = { DEMO_SERVICE_TOKEN: 'tok-4f9a8b7c6d5e4f3a2b1c' };
+    const redacted = await runPiped([], 'my token is tok-4f9a8b7c6d5e4f3a2b1c ok\n', { home, cwd, env });
+    const plain = await runPiped(['--no-redact'], 'my token is tok-4f9a8b7c6d5e4f3a2b1c ok\n', { home, cwd, env });
+    const show = async (stderr: string): Promise<string> => {
+      const id = /Saved (\S+) /.exec(stderr)?.[1];
+      return (await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env })).stdout;
+    };
+    const stored = await show(redacted.stderr);
+    expect(stored).not.toContain('tok-4f9a8b7c6d5e4f3a2b1c');
+    expect(stored).toContain('REDACTED');
+    expect(await show(plain.stderr)).toContain('my token is tok-4f9a8b7c6d5e4f3a2b1c ok');
+  });
+});
+
+describe('config', () => {
+  it('takes the autosave schedule and provider from config.json, flags winning', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ autosave: '30s', provider: 'echo' }));
+    const fromConfig = await runPiped([], '', { home, cwd });
+    expect(fromConfig.stderr).toMatch(/ · echo \(offline\) · autosave every 30 s\n/);
+    const fromFlag = await runPiped(['--autosave', 'off'], '', { home, cwd });
+    expect(fromFlag.stderr).toMatch(/ · autosave off\n/);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ autosave: 'whenever' }));
+    const bad = await runPiped([], '', { home, cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^chatkeep: Bad autosave schedule `whenever`: .*\n$/);
+  });
+});
