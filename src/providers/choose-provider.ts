@@ -15,7 +15,7 @@ export const PROVIDER_NAMES: readonly ProviderName[] = ['echo', 'anthropic', 'op
 /** The model used when none is given by flag, session or config. */
 export const DEFAULT_MODELS: Readonly<Record<ProviderName, string | null>> = {
   echo: null,
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-5-5',
   openai: 'gpt-4o-mini',
 };
 

@@ -18,7 +18,7 @@ export interface Provider {
   readonly name: string;
   /** The model in use, or null for echo. */
   readonly model: string | null;
-  /** For the banner: `echo (offline)`, `anthropic claude-sonnet-4-5`. */
+  /** For the banner: `echo (offline)`, `anthropic claude-sonnet-5-5`. */
   readonly label: string;
   /**
    * Streams a reply to the whole conversation. Throws `ProviderError` for failures a user can

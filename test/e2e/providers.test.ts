@@ -17,7 +17,9 @@ describe('a real provider behind the REPL', () => {
     expect(result.stdout).toBe('Hello from the fake\n');
     const errors = result.stderr.split('\n').filter((line) => line.startsWith('chatkeep: '));
     expect(errors).toHaveLength(1);
-    expect(result.stderr).toMatch(/· anthropic claude-sonnet-4-5\b.* · autosave/);
+    expect(result.stderr).toMatch(/· anthropic claude-sonnet-5-5\b.* · autosave/);
+    // The SDK warns on stderr about deprecated models: the default must not be one.
+    expect(result.stderr).not.toMatch(/deprecated/i);
     expect(errors[0]).toBe('chatkeep: the API key was rejected (401): check ANTHROPIC_API_KEY');
     // The second request carried both user messages: the first was kept despite the failure.
     const sent = server.requests[1]?.body.messages as { role: string; content: unknown }[];
@@ -27,7 +29,7 @@ describe('a real provider behind the REPL', () => {
     const id = /Saved (\S+) /.exec(result.stderr)?.[1];
     const shown = await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env });
     const session = JSON.parse(shown.stdout) as { provider: unknown; messages: { role: string; content: string }[] };
-    expect(session.provider).toEqual({ name: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(session.provider).toEqual({ name: 'anthropic', model: 'claude-sonnet-5-5' });
     expect(session.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'first'],
       ['user', 'second'],

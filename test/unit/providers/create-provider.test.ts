@@ -49,7 +49,7 @@ describe('createProvider', () => {
 
   it('uses the default model when the choice has none', async () => {
     const provider = await createProvider({ name: 'anthropic', model: null, source: 'env' }, { ANTHROPIC_API_KEY: 'k' });
-    expect(provider.model).toBe('claude-sonnet-4-5');
-    expect(provider.label).toBe('anthropic claude-sonnet-4-5');
+    expect(provider.model).toBe('claude-sonnet-5-5');
+    expect(provider.label).toBe('anthropic claude-sonnet-5-5');
   });
 });
