@@ -35,7 +35,7 @@ export function formatRows(rows: readonly SessionSummary[], options: { currentId
     row.id === options.currentId ? '*' : ' ',
     row.id,
     relativeTime(row.updatedAt, options.now),
-    plural(row.messageCount, 'message'),
+    plural(row.messageCount, 'message') + tokens(row.usage),
     row.status,
     (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
   ]);
@@ -43,6 +43,14 @@ export function formatRows(rows: readonly SessionSummary[], options: { currentId
   return cells.map((c) =>
     `${c[0]} ${[c[1]!.padEnd(widths[0]!), c[2]!.padEnd(widths[1]!), c[3]!.padStart(widths[2]!), c[4]!.padEnd(widths[3]!), c[5]].join('  ')}`.trimEnd(),
   );
+}
+
+/** ` · 1.2k tokens` (input + output) when a provider reported any, else nothing. */
+export function tokens(usage: { inputTokens: number; outputTokens: number } | undefined): string {
+  const total = usage ? usage.inputTokens + usage.outputTokens : 0;
+  if (total === 0) return '';
+  const shown = total < 1000 ? String(total) : total < 1e6 ? `${(total / 1000).toFixed(1)}k` : `${(total / 1e6).toFixed(1)}M`;
+  return ` · ${shown} tokens`;
 }
 
 /** The first line of `Resumed session …` (DESIGN §1). */

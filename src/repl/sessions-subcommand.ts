@@ -9,7 +9,7 @@ import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
 import type { SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
 import { sessionsHelp } from './cli-options.js';
-import { formatMessage, formatRows, loadFormatting, plural, relativeTime } from './format.js';
+import { formatMessage, formatRows, loadFormatting, plural, relativeTime, tokens } from './format.js';
 
 type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 
@@ -58,6 +58,7 @@ function listRow(row: SessionSummary): Record<string, unknown> {
     messageCount: row.messageCount,
     status: row.status,
     project: row.project,
+    ...(row.usage ? { usage: row.usage } : {}),
   };
 }
 
@@ -73,10 +74,12 @@ function showJson(s: SessionSnapshot): Record<string, unknown> {
     provider: s.provider,
     messageCount: s.messages.length,
     archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
+    usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
     messages: s.messages.map((m) => ({
       role: m.role,
       content: m.content,
       timestamp: m.timestamp.toISOString(),
+      ...(m.usage ? { usage: m.usage } : {}),
       ...(m.interrupted ? { interrupted: true } : {}),
     })),
   };
@@ -85,7 +88,7 @@ function showJson(s: SessionSnapshot): Record<string, unknown> {
 function showText(s: SessionSnapshot, now: Date): string {
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
-    `  project ${s.project} · ${s.status} · ${plural(s.messages.length, 'message')} · last active ${relativeTime(s.updatedAt, now)}`,
+    `  project ${s.project} · ${s.status} · ${plural(s.messages.length, 'message')}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
     '',
   ];
   const body = s.messages.flatMap((m) => [...formatMessage(m), '']);
