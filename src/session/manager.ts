@@ -73,6 +73,20 @@ async function ensureHome(home: string): Promise<string> {
   return realpath(absolute);
 }
 
+/** Routes proper-lockfile's `onCompromised` to the session, also when it fires before the session exists. */
+class LossRelay {
+  private session: SessionImpl | undefined;
+  private early: Error | undefined;
+  readonly report = (err: Error): void => {
+    if (this.session) this.session.markLockLost(err);
+    else this.early ??= err;
+  };
+  attach(session: SessionImpl): void {
+    this.session = session;
+    if (this.early) session.markLockLost(this.early);
+  }
+}
+
 class Manager implements SessionManager {
   readonly history: SessionManager['history'];
 
@@ -110,11 +124,8 @@ class Manager implements SessionManager {
     const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
     const before = await inspectLock(where.dir, this.staleMs);
     let session: SessionImpl | undefined;
-    const lock = await acquireLock(where.id, where.dir, {
-      staleMs: this.staleMs,
-      now: this.now,
-      onCompromised: (err) => session?.markLockLost(err),
-    });
+    const loss = new LossRelay();
+    const lock = await acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report });
     try {
       const { loadSession } = await lazy.load();
       const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: true });
@@ -127,6 +138,7 @@ class Manager implements SessionManager {
       };
       session = await this.open(where, loaded.snapshot, report, {
         lock,
+        loss,
         after: loaded.damaged || loaded.replay.unfinishedReplies.length > 0 ? 'persist' : 'touch',
         dirty: loaded.replay.applied > 0,
         savedStatus: loaded.damaged ? undefined : loaded.savedStatus,
@@ -143,21 +155,19 @@ class Manager implements SessionManager {
     where: Located,
     state: SessionSnapshot,
     report: SessionImpl['resumeReport'],
-    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean; savedStatus?: SessionSnapshot['status'] },
+    options: { lock?: HeldLock; loss?: LossRelay; after: 'persist' | 'touch' | 'none'; dirty?: boolean; savedStatus?: SessionSnapshot['status'] },
   ): Promise<SessionImpl> {
-    let session: SessionImpl | undefined;
-    let lostEarly: Error | undefined;
-    const onCompromised = (err: Error) => (session ? session.markLockLost(err) : (lostEarly = err));
+    const loss = options.loss ?? new LossRelay();
     // A new session's directory was just made by our exclusive mkdir, so nobody can hold its
     // lock: it is taken in the background (proper-lockfile loads meanwhile) and every write
     // waits for it. A resumed session arrives with its lock held.
     const lock = options.lock
       ? Promise.resolve(options.lock)
-      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised }));
+      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report }));
     let journal: JournalWriter | undefined;
     try {
       journal = await JournalWriter.open(layout.journal(where.dir));
-      session = new SessionImpl({
+      const session = new SessionImpl({
         dir: where.dir,
         project: where.project,
         state,
@@ -171,7 +181,7 @@ class Manager implements SessionManager {
         dirty: options.dirty ?? false,
         savedStatus: options.savedStatus,
       });
-      if (lostEarly) session.markLockLost(lostEarly);
+      loss.attach(session);
       if (options.after === 'persist') await session.persist();
       else if (options.after === 'touch') await session.touchRow();
       return session;
