@@ -1,14 +1,11 @@
-import { chmod, mkdir, realpath } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
 import type { LockOwner } from './errors.js';
-import { UserError } from './errors.js';
 import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionSnapshot, SessionSummary,
 } from './types.js';
-import { DIR_MODE } from './atomic-write.js';
 import { createHistory } from './history.js';
 import { readConfigFile } from './config-files.js';
-import { assertValidId, errno, reserveId } from './ids.js';
+import { assertValidId, reserveId } from './ids.js';
+import { ensureHome, storageProblem } from './home.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
@@ -50,27 +47,6 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
   const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
   const toolVersion = options.toolVersion ?? (await packageVersion());
   return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? DEFAULT_STALE_MS);
-}
-
-/** Permission and space problems with the data directory are the user's to fix: say so in one line. */
-function storageProblem(home: string, err: unknown): unknown {
-  const code = errno(err);
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOSPC' || code === 'ENOTDIR' || code === 'EEXIST') {
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'it, or a directory above it, is not a directory' : (err as Error).message;
-    return new UserError(
-      `Cannot use the data directory \`${home}\`: ${reason}. Fix its permissions or free space, or choose another with --home or CHATKEEP_HOME.`,
-      'E_HOME',
-    );
-  }
-  return err;
-}
-
-async function ensureHome(home: string): Promise<string> {
-  const absolute = resolvePath(home);
-  const created = await mkdir(absolute, { recursive: true, mode: DIR_MODE });
-  // mkdir's mode is filtered by the umask: set it exactly on what we created.
-  if (created !== undefined) await chmod(absolute, DIR_MODE);
-  return realpath(absolute);
 }
 
 /** Routes proper-lockfile's `onCompromised` to the session, also when it fires before the session exists. */
