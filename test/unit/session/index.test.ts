@@ -108,6 +108,20 @@ describe('the session index', () => {
     expect((await openSessions({ home, cwd: join(base, 'a', 'b') })).project.dir).toBe(two.project.dir);
   });
 
+  it('moves a damaged project.json aside instead of overwriting it', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome();
+    const first = await openSessions({ home, cwd });
+    const file = join(first.project.dir, 'project.json');
+    writeFileSync(file, '{"path": ');
+    const again = await openSessions({ home, cwd });
+    expect(again.project.dir).toBe(first.project.dir);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'chatkeep.project', path: cwd });
+    const aside = readdirSync(first.project.dir).filter((n) => n.startsWith('project.json.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(first.project.dir, aside[0]), 'utf8')).toBe('{"path": ');
+  });
+
   it('resolves IDs and unique prefixes across projects, and says which project', async () => {
     const home = tmpHome();
     const here = await openSessions({ home, cwd: tmpHome(), now: () => new Date('2026-11-21T09:00:00.000Z') });
