@@ -59,7 +59,7 @@ async function validate(json: unknown): Promise<string | undefined> {
  * Encodes a snapshot as superjson text. A snapshot of the known shape (Dates exactly where the
  * model has them, plain JSON elsewhere) is written directly in superjson's format, which is
  * twice as fast for a 10 MB session as superjson's generic walk; anything else goes through
- * superjson. Reading always goes through superjson.
+ * superjson. `decodeSnapshot` mirrors this.
  */
 export async function encodeSnapshot(snapshot: SessionSnapshot): Promise<string> {
   const values = dateAnnotations(snapshot);
@@ -102,7 +102,7 @@ function dateAnnotations(s: SessionSnapshot): Record<string, ['Date']> | undefin
 /**
  * Decodes `session.json` text: refuses a newer schemaVersion (`FutureSchemaError`), migrates
  * an older one, validates against the schema. Throws `DamagedFileError` for anything that
- * does not parse or validate.
+ * does not parse or validate. superjson decodes anything beyond the model's own Dates.
  */
 export async function decodeSnapshot(text: string, file: string): Promise<SessionSnapshot> {
   let raw: unknown;
