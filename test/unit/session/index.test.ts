@@ -76,6 +76,17 @@ describe('the session index', () => {
     expect(plain(await sessions.list())).toEqual(truth);
   });
 
+  it('lists from the session files when the index cannot be read or written', async () => {
+    const { sessions } = await populate(tmpHome(), tmpHome());
+    const truth = plain(await sessions.list());
+    const index = join(sessions.project.dir, 'index.json');
+    rmSync(index);
+    mkdirSync(index); // unreadable as a file, and nothing can be renamed over it
+    expect(plain(await sessions.list())).toEqual(truth);
+    expect(readdirSync(index)).toEqual([]);
+    expect(readdirSync(sessions.project.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
+  });
+
   it('a listing reads the index, not the sessions', async () => {
     const { sessions, ids } = await populate(tmpHome(), tmpHome());
     await sessions.list();
