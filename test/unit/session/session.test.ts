@@ -31,22 +31,60 @@ describe('a session', () => {
     const order: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let appended!: () => void;
+    const userIn = new Promise<void>((r) => (appended = r));
     const turn = s.runExclusive(async () => {
       await s.append({ role: 'user', content: 'question' });
       order.push('turn: user');
+      appended();
       await gate;
       const reply = s.beginReply();
       await reply.push('answer');
       await reply.finish();
       order.push('turn: reply');
     });
+    await userIn;
     const autosave = s.save({ ifChanged: true }).then((r) => order.push(`save: ${r.messageCount}`));
-    await new Promise((r) => setTimeout(r, 50));
+    // Give the save every chance to run early; it must wait for the turn.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(order).toEqual(['turn: user']);
     release();
     await Promise.all([turn, autosave]);
     expect(order).toEqual(['turn: user', 'turn: reply', 'save: 2']);
     await s.close();
+  });
+
+  it('a snapshot taken mid-reply keeps the streamed text in the journal', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'long answer please' });
+    const reply = s.beginReply();
+    await reply.push('First part, ');
+    await s.save(); // an autosave tick lands mid-stream: the journal is truncated…
+    await reply.push('second part. ');
+    await simulateCrash(s); // …and the process dies before finish()
+    const again = await sessions.resume(s.id);
+    expect(again.messages.map((m) => [m.role, m.content, m.interrupted ?? false])).toEqual([
+      ['user', 'long answer please', false],
+      ['assistant', 'First part, second part. ', true],
+    ]);
+    await again.close();
+  });
+
+  it('a finished reply replaces its deltas: one message, not two', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    const reply = s.beginReply();
+    await reply.push('all ');
+    await reply.push('of it');
+    const message = await reply.finish({ usage: { inputTokens: 3, outputTokens: 4 } });
+    expect(message).toMatchObject({ role: 'assistant', content: 'all of it', usage: { inputTokens: 3, outputTokens: 4 } });
+    await simulateCrash(s);
+    const again = await sessions.resume(s.id);
+    expect(again.messages.map((m) => m.content)).toEqual(['all of it']);
+    expect(again.messages[0].interrupted).toBeUndefined();
+    expect(again.stats).toEqual({ messageCount: 1, inputTokens: 3, outputTokens: 4 });
+    await again.close();
   });
 
   it('reset archives the conversation inside the session and keeps the ID', async () => {
