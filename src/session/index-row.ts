@@ -14,6 +14,9 @@ export interface IndexRow {
   status: SessionStatus;
   project: string;
   journalSeq: number;
+  /** Token totals of the live conversation (absent in rows written before they were kept). */
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 /** The row describing a snapshot. */
@@ -27,6 +30,8 @@ export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): Inde
     status,
     project: s.project,
     journalSeq: s.journalSeq,
+    inputTokens: s.stats.inputTokens,
+    outputTokens: s.stats.outputTokens,
   };
 }
 
@@ -40,6 +45,9 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
     messageCount: row.messageCount,
     status: row.status,
     project: row.project,
+    ...(row.inputTokens || row.outputTokens
+      ? { usage: { inputTokens: row.inputTokens ?? 0, outputTokens: row.outputTokens ?? 0 } }
+      : {}),
   };
 }
 

@@ -60,8 +60,17 @@ function summarizeEvents(row: IndexRow, events: readonly JournalEvent[]): IndexR
     if (e.type === 'message') {
       next.messageCount++;
       if (typeof p.replyId === 'string') replies.delete(p.replyId);
+      const usage = p.usage as { inputTokens?: unknown; outputTokens?: unknown } | undefined;
+      if (usage && typeof usage.inputTokens === 'number' && typeof usage.outputTokens === 'number') {
+        next.inputTokens = (next.inputTokens ?? 0) + usage.inputTokens;
+        next.outputTokens = (next.outputTokens ?? 0) + usage.outputTokens;
+      }
     } else if (e.type === 'delta') replies.add(String(p.replyId));
-    else if (e.type === 'reset') next.messageCount = 0;
+    else if (e.type === 'reset') {
+      next.messageCount = 0;
+      next.inputTokens = 0;
+      next.outputTokens = 0;
+    }
     else if (e.type === 'title') next.title = typeof p.title === 'string' ? p.title : null;
   }
   next.messageCount += replies.size;

@@ -20,6 +20,7 @@ describe('chatkeep sessions', () => {
         messageCount: 2,
         status: 'closed',
         project: cwd,
+        usage: { inputTokens: 1, outputTokens: 5 },
       },
     ]);
 
@@ -29,11 +30,17 @@ describe('chatkeep sessions', () => {
     expect(session).toMatchObject({ id, title: 'my title', status: 'closed', project: cwd });
     expect(session.messages).toEqual([
       { role: 'user', content: 'question', timestamp: expect.stringMatching(/Z$/) },
-      { role: 'assistant', content: 'Echo: question (read 1 messages)', timestamp: expect.stringMatching(/Z$/) },
+      {
+        role: 'assistant',
+        content: 'Echo: question (read 1 messages)',
+        timestamp: expect.stringMatching(/Z$/),
+        usage: { inputTokens: 1, outputTokens: 5 },
+      },
     ]);
+    expect(session.usage).toEqual({ inputTokens: 1, outputTokens: 5 });
 
     const text = await runPiped(['sessions', 'list'], '', { home, cwd });
-    expect(text.stdout).toMatch(new RegExp(`^  ${id}\\s+less than a minute ago\\s+2 messages\\s+closed\\s+my title\\n$`));
+    expect(text.stdout).toMatch(new RegExp(`^  ${id}\\s+less than a minute ago\\s+2 messages · 6 tokens\\s+closed\\s+my title\\n$`));
     const other = await runPiped(['sessions', 'list', '--json'], '', { home, cwd: tmpHome('chatkeep-other-') });
     expect(JSON.parse(other.stdout)).toEqual([]);
     const all = await runPiped(['sessions', 'list', '--all', '--json'], '', { home, cwd: tmpHome('chatkeep-other-') });

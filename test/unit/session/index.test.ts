@@ -41,6 +41,26 @@ describe('the session index', () => {
     expect((await sessions.latest())?.id).toBe(ids[2]);
   });
 
+  it('lists token usage from snapshots and from the journal of a crashed session; a reset clears it', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const saved = await sessions.create();
+    await saved.append({ role: 'user', content: 'q' });
+    await saved.append({ role: 'assistant', content: 'a', usage: { inputTokens: 10, outputTokens: 4 } });
+    await saved.close();
+    const crashed = await sessions.create();
+    await crashed.append({ role: 'assistant', content: 'b', usage: { inputTokens: 7, outputTokens: 3 } });
+    await simulateCrash(crashed); // only the journal holds this usage
+    const usage = async () => Object.fromEntries((await sessions.list()).map((r) => [r.id, r.usage]));
+    expect(await usage()).toEqual({
+      [saved.id]: { inputTokens: 10, outputTokens: 4 },
+      [crashed.id]: { inputTokens: 7, outputTokens: 3 },
+    });
+    const again = await sessions.resume(saved.id);
+    await again.reset();
+    await again.close();
+    expect((await usage())[saved.id]).toBeUndefined();
+  });
+
   it('rebuilds a deleted, damaged or stale index, and the listing equals the rebuilt truth', async () => {
     const { sessions } = await populate(tmpHome(), tmpHome());
     const truth = plain(await sessions.list());
