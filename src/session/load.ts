@@ -1,4 +1,4 @@
-import { copyFile, rename } from 'node:fs/promises';
+import { copyFile, rename, stat } from 'node:fs/promises';
 import { readWhole } from './read-whole.js';
 import type { SessionSnapshot } from './types.js';
 import { DamagedFileError, decodeSnapshot } from './codec.js';
@@ -79,4 +79,29 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
     notices.push(`Recovered ${result.recoveredMessages} message(s) from the journal; messages saved only in the damaged snapshot are in the file moved aside.`);
   }
   return { snapshot, savedStatus, replay: result, notices, damaged };
+}
+
+/** Which snapshot file is in place: a new one is renamed over it, so its inode changes. */
+async function snapshotIdentity(dir: string): Promise<string> {
+  try {
+    const s = await stat(layout.snapshot(dir));
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return 'missing';
+    throw err;
+  }
+}
+
+/**
+ * Loads without the lock while a holder may be saving: a save renames a new snapshot in and
+ * then truncates the journal, so a snapshot and a journal read on either side of it do not
+ * belong together (messages would be missed). Reads again until the snapshot in place did
+ * not change across the read.
+ */
+export async function loadSessionStable(dir: string, options: LoadOptions): Promise<LoadedSession> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await snapshotIdentity(dir);
+    const loaded = await loadSession(dir, options);
+    if ((await snapshotIdentity(dir)) === before || attempt >= 50) return loaded;
+  }
 }

@@ -177,8 +177,8 @@ class Manager implements SessionManager {
   async read(idOrPrefix: string): Promise<SessionSnapshot> {
     const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
     const lock = await inspectLock(where.dir, this.staleMs);
-    const [{ loadSession }, { statusFrom }] = await Promise.all([lazy.load(), lazy.summary()]);
-    const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: false });
+    const [{ loadSessionStable }, { statusFrom }] = await Promise.all([lazy.load(), lazy.summary()]);
+    const loaded = await loadSessionStable(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: false });
     return { ...loaded.snapshot, status: statusFrom(loaded.savedStatus, lock, loaded.replay.applied > 0) };
   }
 

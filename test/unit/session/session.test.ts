@@ -54,6 +54,35 @@ describe('a session', () => {
     await s.close();
   });
 
+  it('a lock-free read never misses messages while the holder saves (snapshot and journal read as one)', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome();
+    const holder = await (await openSessions({ home, cwd })).create();
+    const reader = await openSessions({ home, cwd });
+    let done = false;
+    const writing = (async () => {
+      for (let i = 0; i < 150; i++) {
+        await holder.append({ role: 'user', content: `m${i}` });
+        await holder.save();
+      }
+      done = true;
+    })();
+    let reads = 0;
+    let seen = 0;
+    while (!done) {
+      const snapshot = await reader.read(holder.id);
+      const contents = snapshot.messages.map((m) => m.content);
+      // Every read is a prefix of what was written, never shorter than an earlier read.
+      expect(contents).toEqual(Array.from({ length: contents.length }, (_, i) => `m${i}`));
+      expect(contents.length).toBeGreaterThanOrEqual(seen);
+      seen = contents.length;
+      reads++;
+    }
+    await writing;
+    await holder.close();
+    expect(reads).toBeGreaterThan(10);
+  });
+
   it('a snapshot taken mid-reply keeps the streamed text in the journal', async () => {
     const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
     const s = await sessions.create();
