@@ -1,0 +1,101 @@
+/**
+ * The `anthropic` provider through the official `@anthropic-ai/sdk` (imported only when this
+ * module is: `createProvider` loads it lazily). Streams `messages.create({stream: true})`.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { Message, Usage } from '../session/types.js';
+import { describeFailure, type FailureContext } from './describe-failure.js';
+import type { SdkProviderSettings } from './index.js';
+import { textTurns } from './message-text.js';
+import { ProviderError } from './provider-error.js';
+import type { Provider, StreamEvent, StreamOptions } from './types.js';
+
+/** The public API's address, used when `ANTHROPIC_BASE_URL` is not set. */
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** Upper bound on a reply's length; the API requires one. */
+export const ANTHROPIC_MAX_TOKENS = 8192;
+
+/** Claude through the Messages API, streamed. */
+export class AnthropicProvider implements Provider {
+  readonly name = 'anthropic';
+  readonly label: string;
+  private readonly failure: FailureContext;
+
+  private constructor(
+    private readonly client: Anthropic,
+    readonly model: string,
+    baseURL: string,
+    apiKey: string,
+  ) {
+    this.label = `anthropic ${model}`;
+    this.failure = { provider: 'anthropic', model, baseURL, keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', apiKey };
+  }
+
+  /** Builds the provider; every setting is explicit so the SDK reads nothing else from the environment. */
+  static create(settings: SdkProviderSettings): AnthropicProvider {
+    const baseURL = settings.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL;
+    const client = new Anthropic({
+      apiKey: settings.apiKey,
+      baseURL,
+      maxRetries: settings.maxRetries,
+      ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
+    });
+    return new AnthropicProvider(client, settings.model, baseURL, settings.apiKey);
+  }
+
+  /**
+   * Yields text deltas, then usage. An abort ends the stream quietly (the caller sees
+   * `signal.aborted`); any other failure is a ProviderError, after the text that did arrive.
+   */
+  async *stream(messages: readonly Message[], options: StreamOptions = {}): AsyncIterable<StreamEvent> {
+    const { signal } = options;
+    const model = options.model ?? this.model;
+    const failure = { ...this.failure, model };
+    let events: AsyncIterable<Anthropic.MessageStreamEvent>;
+    try {
+      events = await this.client.messages.create(
+        {
+          model,
+          max_tokens: ANTHROPIC_MAX_TOKENS,
+          messages: textTurns(messages),
+          ...(options.system ? { system: options.system } : {}),
+          stream: true,
+        },
+        { signal },
+      );
+    } catch (error) {
+      if (signal?.aborted) return;
+      throw describeFailure(error, Anthropic, failure, 'request') ?? error;
+    }
+    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+    let stopped = false;
+    try {
+      for await (const event of events) {
+        if (event.type === 'message_start') {
+          const u = event.message.usage;
+          usage.inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+          usage.outputTokens = u.output_tokens;
+        } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+          yield { type: 'text', text: event.delta.text };
+        } else if (event.type === 'message_delta') {
+          const u = event.usage;
+          if (typeof u.input_tokens === 'number') {
+            usage.inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+          }
+          usage.outputTokens = u.output_tokens;
+        } else if (event.type === 'message_stop') {
+          stopped = true;
+        }
+      }
+    } catch (error) {
+      if (signal?.aborted) return;
+      const described = describeFailure(error, Anthropic, failure, 'stream');
+      if (described === null) return;
+      throw described;
+    }
+    if (signal?.aborted) return;
+    if (!stopped) throw new ProviderError('the reply was cut off mid-stream: the partial reply is kept', 'cut-off');
+    yield { type: 'usage', usage };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The assistants (DESIGN §2): choose one, create it. SDKs are imported only when their
+ * provider is created, so start-up stays fast and echo never loads one.
+ */
+import { UserError } from '../session/errors.js';
+import { API_KEY_VARS, type ProviderChoice } from './choose-provider.js';
+import { EchoProvider, echoDelayFrom } from './echo.js';
+import type { Provider } from './types.js';
+
+export {
+  API_KEY_VARS,
+  DEFAULT_MODELS,
+  PROVIDER_NAMES,
+  chooseProvider,
+  parseProviderName,
+  type ChooseProviderInput,
+  type ProviderChoice,
+  type ProviderName,
+} from './choose-provider.js';
+export { EchoProvider, echoReply, splitWords, countWords } from './echo.js';
+export { ProviderError, type ProviderErrorKind } from './provider-error.js';
+export type { Provider, StreamEvent, StreamOptions } from './types.js';
+
+/** Options for `createProvider`, mostly for tests. */
+export interface CreateProviderOptions {
+  /** SDK retries on connection errors, 408/409/429/5xx (default `CHATKEEP_MAX_RETRIES`, else 2). */
+  maxRetries?: number;
+  /** Request timeout in ms (default 10 min, the SDKs' own). */
+  timeoutMs?: number;
+}
+
+/** Settings an SDK provider is built from. */
+export interface SdkProviderSettings {
+  apiKey: string;
+  baseURL: string | undefined;
+  model: string;
+  maxRetries: number;
+  timeoutMs: number | undefined;
+}
+
+/**
+ * Creates the chosen provider, importing its SDK lazily. A missing API key for the chosen
+ * provider is a UserError: `ANTHROPIC_API_KEY is not set: export it, or use --provider echo`.
+ * `OPENAI_API_KEY` may be missing when `OPENAI_BASE_URL` points at a local server (Ollama,
+ * llama.cpp, vLLM, LM Studio), which needs none.
+ */
+export async function createProvider(
+  choice: ProviderChoice,
+  env: Record<string, string | undefined>,
+  options: CreateProviderOptions = {},
+): Promise<Provider> {
+  if (choice.name === 'echo') return new EchoProvider(echoDelayFrom(env));
+  const keyVar = API_KEY_VARS[choice.name];
+  const baseVar = choice.name === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL';
+  const baseURL = env[baseVar]?.trim() || undefined;
+  let apiKey = env[keyVar]?.trim();
+  if (!apiKey && choice.name === 'openai' && baseURL) apiKey = 'none';
+  if (!apiKey) throw new UserError(`${keyVar} is not set: export it, or use --provider echo`, 'E_NO_API_KEY');
+  const settings: SdkProviderSettings = {
+    apiKey,
+    baseURL,
+    model: choice.model ?? (choice.name === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'),
+    maxRetries: options.maxRetries ?? retriesFrom(env),
+    timeoutMs: options.timeoutMs,
+  };
+  if (choice.name === 'anthropic') {
+    const { AnthropicProvider } = await import('./anthropic.js');
+    return AnthropicProvider.create(settings);
+  }
+  const { OpenAIProvider } = await import('./openai.js');
+  return OpenAIProvider.create(settings);
+}
+
+function retriesFrom(env: Record<string, string | undefined>): number {
+  const n = Number(env.CHATKEEP_MAX_RETRIES);
+  return env.CHATKEEP_MAX_RETRIES?.trim() && Number.isInteger(n) && n >= 0 ? n : 2;
+}

@@ -1,0 +1,89 @@
+/**
+ * The `openai` provider through the official `openai` SDK (imported only when this module is:
+ * `createProvider` loads it lazily). Speaks Chat Completions, so it works with OpenAI and any
+ * compatible server behind `OPENAI_BASE_URL` (Ollama, llama.cpp, vLLM, LM Studio).
+ */
+import OpenAI from 'openai';
+import type { Message, Usage } from '../session/types.js';
+import { describeFailure, type FailureContext } from './describe-failure.js';
+import type { SdkProviderSettings } from './index.js';
+import { textTurns } from './message-text.js';
+import { ProviderError } from './provider-error.js';
+import type { Provider, StreamEvent, StreamOptions } from './types.js';
+
+/** The public API's address, used when `OPENAI_BASE_URL` is not set. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** Chat Completions, streamed, with usage in a final chunk. */
+export class OpenAIProvider implements Provider {
+  readonly name = 'openai';
+  readonly label: string;
+  private readonly failure: FailureContext;
+
+  private constructor(
+    private readonly client: OpenAI,
+    readonly model: string,
+    baseURL: string,
+    apiKey: string,
+  ) {
+    this.label = `openai ${model}`;
+    this.failure = { provider: 'openai', model, baseURL, keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', apiKey };
+  }
+
+  /** Builds the provider; key and base URL are explicit so the SDK does not read them from `process.env`. */
+  static create(settings: SdkProviderSettings): OpenAIProvider {
+    const baseURL = settings.baseURL ?? OPENAI_DEFAULT_BASE_URL;
+    const client = new OpenAI({
+      apiKey: settings.apiKey,
+      baseURL,
+      maxRetries: settings.maxRetries,
+      ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
+    });
+    return new OpenAIProvider(client, settings.model, baseURL, settings.apiKey);
+  }
+
+  /**
+   * Yields text deltas, then usage when the server reports it. An abort ends the stream
+   * quietly (the caller sees `signal.aborted`); any other failure is a ProviderError, after
+   * the text that did arrive.
+   */
+  async *stream(messages: readonly Message[], options: StreamOptions = {}): AsyncIterable<StreamEvent> {
+    const { signal } = options;
+    const model = options.model ?? this.model;
+    const failure = { ...this.failure, model };
+    const wire: OpenAI.ChatCompletionMessageParam[] = [
+      ...(options.system ? [{ role: 'system' as const, content: options.system }] : []),
+      ...textTurns(messages),
+    ];
+    let chunks: AsyncIterable<OpenAI.ChatCompletionChunk>;
+    try {
+      chunks = await this.client.chat.completions.create(
+        { model, messages: wire, stream: true, stream_options: { include_usage: true } },
+        { signal },
+      );
+    } catch (error) {
+      if (signal?.aborted) return;
+      throw describeFailure(error, OpenAI, failure, 'request') ?? error;
+    }
+    let usage: Usage | undefined;
+    let finished = false;
+    try {
+      for await (const chunk of chunks) {
+        const choice = chunk.choices[0];
+        const text = choice?.delta?.content;
+        if (text) yield { type: 'text', text };
+        if (choice?.finish_reason) finished = true;
+        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      }
+    } catch (error) {
+      if (signal?.aborted) return;
+      const described = describeFailure(error, OpenAI, failure, 'stream');
+      if (described === null) return;
+      throw described;
+    }
+    if (signal?.aborted) return;
+    // Without [DONE] the SDK just ends; a reply with no finish_reason was cut short.
+    if (!finished) throw new ProviderError('the reply was cut off mid-stream: the partial reply is kept', 'cut-off');
+    if (usage) yield { type: 'usage', usage };
+  }
+}
