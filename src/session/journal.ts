@@ -62,6 +62,24 @@ function parseLine(line: string): JournalEvent | undefined {
   }
 }
 
+/** Length of the file up to and including its last newline. */
+async function completeLength(handle: FileHandle, size: number): Promise<number> {
+  if (size === 0) return 0;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return size;
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const nl = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (nl !== -1) return start + nl + 1;
+    end = start;
+  }
+  return 0;
+}
+
 /**
  * The append side of a journal. One `write` per event (a whole line), `fdatasync` for events
  * that must survive power loss. A failed write is cut back so no partial line is left in the
@@ -73,11 +91,24 @@ export class JournalWriter {
     private size: number,
   ) {}
 
-  /** Opens (creating, 0600) the journal for appending. */
+  /**
+   * Opens (creating, 0600) the journal for appending. A torn last line (a write cut short by a
+   * crash, never acknowledged) is cut off, so the next line does not glue onto it.
+   */
   static async open(path: string): Promise<JournalWriter> {
-    const handle = await open(path, 'a', FILE_MODE);
-    const { size } = await handle.stat();
-    return new JournalWriter(handle, size);
+    const handle = await open(path, 'a+', FILE_MODE);
+    try {
+      const { size } = await handle.stat();
+      const end = await completeLength(handle, size);
+      if (end !== size) {
+        await handle.truncate(end);
+        await handle.datasync();
+      }
+      return new JournalWriter(handle, end);
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
   }
 
   /** Appends one event; with `sync` (the default) resolves only once it is on disk. O(event). */
