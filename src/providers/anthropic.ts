@@ -4,7 +4,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message, Usage } from '../session/types.js';
-import { describeFailure, type FailureContext } from './describe-failure.js';
+import { describeFailure, hostOf, shownURL, type FailureContext } from './describe-failure.js';
 import type { SdkProviderSettings } from './index.js';
 import { textTurns } from './message-text.js';
 import { ProviderError } from './provider-error.js';
@@ -28,8 +28,8 @@ export class AnthropicProvider implements Provider {
     baseURL: string,
     apiKey: string,
   ) {
-    this.label = `anthropic ${model}`;
-    this.failure = { provider: 'anthropic', model, baseURL, keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', apiKey };
+    this.label = baseURL === ANTHROPIC_DEFAULT_BASE_URL ? `anthropic ${model}` : `anthropic ${model} (${hostOf(baseURL)})`;
+    this.failure = { provider: 'anthropic', model, baseURL: shownURL(baseURL), keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', apiKey };
   }
 
   /** Builds the provider; every setting is explicit so the SDK reads nothing else from the environment. */
@@ -65,8 +65,9 @@ export class AnthropicProvider implements Provider {
         { signal },
       );
     } catch (error) {
-      if (signal?.aborted) return;
-      throw describeFailure(error, Anthropic, failure, 'request') ?? error;
+      const described = signal?.aborted ? null : describeFailure(error, Anthropic, failure, 'request');
+      if (described === null) return;
+      throw described;
     }
     const usage: Usage = { inputTokens: 0, outputTokens: 0 };
     let stopped = false;
@@ -89,8 +90,7 @@ export class AnthropicProvider implements Provider {
         }
       }
     } catch (error) {
-      if (signal?.aborted) return;
-      const described = describeFailure(error, Anthropic, failure, 'stream');
+      const described = signal?.aborted ? null : describeFailure(error, Anthropic, failure, 'stream');
       if (described === null) return;
       throw described;
     }

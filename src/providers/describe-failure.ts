@@ -25,7 +25,7 @@ export interface FailureContext {
   /** `anthropic` or `openai`. */
   provider: string;
   model: string;
-  /** The base URL in use (the default or `*_BASE_URL`). */
+  /** The base URL in use (the default or `*_BASE_URL`), as `shownURL` gives it. */
   baseURL: string;
   keyVar: string;
   baseVar: string;
@@ -72,7 +72,11 @@ function describeStatus(error: SdkApiError, ctx: FailureContext): ProviderError 
     if (/model/i.test(said)) {
       return new ProviderError(`unknown model "${printable(ctx.model)}" (404): pick one with --model`, 'unknown-model', status);
     }
-    return new ProviderError(`nothing found at ${ctx.baseURL} (404): check ${ctx.baseVar}`, 'unknown-model', status);
+    return new ProviderError(`nothing found at ${ctx.baseURL} (404): check ${ctx.baseVar}`, 'not-found', status);
+  }
+  // OpenAI answers 429 both for "slow down" and for "out of credit"; only the body tells them apart.
+  if (status === 402 || (status === 429 && /insufficient_quota|quota|billing/i.test(`${said} ${errorCode(error)}`))) {
+    return new ProviderError(`out of credit (${status}): check the plan and billing of the account behind ${ctx.keyVar}`, 'quota', status);
   }
   if (status === 429) {
     const wait = retryAfterSeconds(error.headers);
@@ -96,12 +100,44 @@ export function retryAfterSeconds(headers: Headers | undefined, now = Date.now()
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/** `host:port` of a URL, for labels (`openai llama3 (localhost:11434)`); the URL itself if it does not parse. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** A URL fit to show: without user name, password, query or fragment. */
+export function shownURL(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
+    return parsed.href.replace(/\/$/, '');
+  } catch {
+    return printable(url);
+  }
+}
+
 /** The human message inside an error body (`{error: {message}}` or `{message}`), or ''. */
 function serverMessage(body: unknown): string {
   if (typeof body !== 'object' || body === null) return typeof body === 'string' ? body : '';
   const inner = 'error' in body ? body.error : undefined;
   if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string') return inner.message;
   return 'message' in body && typeof body.message === 'string' ? body.message : '';
+}
+
+/** `code` or `type` from an error body, where the API gives one. */
+function errorCode(error: SdkApiError): string {
+  const body = error.error;
+  if (typeof body !== 'object' || body === null) return '';
+  const inner = 'error' in body && typeof body.error === 'object' && body.error !== null ? body.error : body;
+  const code = 'code' in inner ? inner.code : 'type' in inner ? inner.type : undefined;
+  return typeof code === 'string' ? code : '';
 }
 
 /** One line, short, and never the API key. */

@@ -2,8 +2,8 @@
  * The assistants (DESIGN §2): choose one, create it. SDKs are imported only when their
  * provider is created, so start-up stays fast and echo never loads one.
  */
-import { UserError } from '../session/errors.js';
-import { API_KEY_VARS, type ProviderChoice } from './choose-provider.js';
+import { UserError, printable } from '../session/errors.js';
+import { API_KEY_VARS, DEFAULT_MODELS, type ProviderChoice } from './choose-provider.js';
 import { EchoProvider, echoDelayFrom } from './echo.js';
 import type { Provider } from './types.js';
 
@@ -19,6 +19,7 @@ export {
 } from './choose-provider.js';
 export { EchoProvider, echoReply, splitWords, countWords } from './echo.js';
 export { ProviderError, type ProviderErrorKind } from './provider-error.js';
+export { loadSystemPrompt, MAX_SYSTEM_PROMPT_BYTES, type LoadedSystemPrompt } from './system-prompt.js';
 export type { Provider, StreamEvent, StreamOptions } from './types.js';
 
 /** Options for `createProvider`, mostly for tests. */
@@ -53,13 +54,17 @@ export async function createProvider(
   const keyVar = API_KEY_VARS[choice.name];
   const baseVar = choice.name === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL';
   const baseURL = env[baseVar]?.trim() || undefined;
+  if (baseURL !== undefined && !/^https?:\/\/[^/]/i.test(baseURL)) {
+    const example = choice.name === 'anthropic' ? 'https://api.anthropic.com' : 'http://localhost:11434/v1';
+    throw new UserError(`${baseVar} \`${printable(baseURL)}\` is not an http(s) URL: set it to one such as ${example}`, 'E_BASE_URL');
+  }
   let apiKey = env[keyVar]?.trim();
   if (!apiKey && choice.name === 'openai' && baseURL) apiKey = 'none';
   if (!apiKey) throw new UserError(`${keyVar} is not set: export it, or use --provider echo`, 'E_NO_API_KEY');
   const settings: SdkProviderSettings = {
     apiKey,
     baseURL,
-    model: choice.model ?? (choice.name === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini'),
+    model: choice.model ?? DEFAULT_MODELS[choice.name] ?? '',
     maxRetries: options.maxRetries ?? retriesFrom(env),
     timeoutMs: options.timeoutMs,
   };

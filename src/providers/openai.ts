@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import type { Message, Usage } from '../session/types.js';
-import { describeFailure, type FailureContext } from './describe-failure.js';
+import { describeFailure, hostOf, shownURL, type FailureContext } from './describe-failure.js';
 import type { SdkProviderSettings } from './index.js';
 import { textTurns } from './message-text.js';
 import { ProviderError } from './provider-error.js';
@@ -26,8 +26,8 @@ export class OpenAIProvider implements Provider {
     baseURL: string,
     apiKey: string,
   ) {
-    this.label = `openai ${model}`;
-    this.failure = { provider: 'openai', model, baseURL, keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', apiKey };
+    this.label = baseURL === OPENAI_DEFAULT_BASE_URL ? `openai ${model}` : `openai ${model} (${hostOf(baseURL)})`;
+    this.failure = { provider: 'openai', model, baseURL: shownURL(baseURL), keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', apiKey };
   }
 
   /** Builds the provider; key and base URL are explicit so the SDK does not read them from `process.env`. */
@@ -40,6 +40,23 @@ export class OpenAIProvider implements Provider {
       ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
     });
     return new OpenAIProvider(client, settings.model, baseURL, settings.apiKey);
+  }
+
+  /** Starts the streamed request; asks for usage, unless the server refuses that option (some older compatible servers do). */
+  private async open(
+    model: string,
+    messages: OpenAI.ChatCompletionMessageParam[],
+    signal: AbortSignal | undefined,
+  ): Promise<AsyncIterable<OpenAI.ChatCompletionChunk>> {
+    try {
+      return await this.client.chat.completions.create(
+        { model, messages, stream: true, stream_options: { include_usage: true } },
+        { signal },
+      );
+    } catch (error) {
+      if (!(error instanceof OpenAI.BadRequestError && /stream_options/i.test(error.message))) throw error;
+      return await this.client.chat.completions.create({ model, messages, stream: true }, { signal });
+    }
   }
 
   /**
@@ -57,13 +74,11 @@ export class OpenAIProvider implements Provider {
     ];
     let chunks: AsyncIterable<OpenAI.ChatCompletionChunk>;
     try {
-      chunks = await this.client.chat.completions.create(
-        { model, messages: wire, stream: true, stream_options: { include_usage: true } },
-        { signal },
-      );
+      chunks = await this.open(model, wire, signal);
     } catch (error) {
-      if (signal?.aborted) return;
-      throw describeFailure(error, OpenAI, failure, 'request') ?? error;
+      const described = signal?.aborted ? null : describeFailure(error, OpenAI, failure, 'request');
+      if (described === null) return;
+      throw described;
     }
     let usage: Usage | undefined;
     let finished = false;
@@ -76,8 +91,7 @@ export class OpenAIProvider implements Provider {
         if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       }
     } catch (error) {
-      if (signal?.aborted) return;
-      const described = describeFailure(error, OpenAI, failure, 'stream');
+      const described = signal?.aborted ? null : describeFailure(error, OpenAI, failure, 'stream');
       if (described === null) return;
       throw described;
     }

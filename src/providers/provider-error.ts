@@ -9,6 +9,8 @@ export type ProviderErrorKind =
   | 'unreachable'
   | 'unauthorized'
   | 'unknown-model'
+  | 'not-found'
+  | 'quota'
   | 'rate-limited'
   | 'server'
   | 'bad-request'

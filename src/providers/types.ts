@@ -20,6 +20,10 @@ export interface Provider {
   readonly model: string | null;
   /** For the banner: `echo (offline)`, `anthropic claude-sonnet-4-5`. */
   readonly label: string;
-  /** Streams a reply to the whole conversation. Throws `ProviderError` for failures a user can act on. */
+  /**
+   * Streams a reply to the whole conversation. Throws `ProviderError` for failures a user can
+   * act on (after yielding the text that did arrive). When `signal` aborts, the stream ends
+   * without an error and without usage: check `signal.aborted` to mark the reply interrupted.
+   */
   stream(messages: readonly Message[], options?: StreamOptions): AsyncIterable<StreamEvent>;
 }

@@ -4,6 +4,7 @@
  * and onto the screen.
  */
 import type { Provider } from '../providers/types.js';
+import { safeBoundary } from '../session/reply-boundary.js';
 import type { ReplyWriter, Session, Usage } from '../session/types.js';
 import type { Screen } from './screen.js';
 import { startSpinner } from './spinner.js';
@@ -32,6 +33,11 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   // The writer starts with the first piece of text, so a reply that fails before any text
   // leaves no empty assistant message behind.
   let writer: ReplyWriter | undefined;
+  // Only text that is on disk is shown. The library journals a streamed reply up to a safe
+  // boundary (whole words, so a secret is never split past its redaction) and the rest when
+  // the reply finishes; the screen follows the same boundary, lagging by at most a word.
+  let received = '';
+  let shown = 0;
   let usage: Usage | undefined;
   let failure: unknown;
   const spinner = startSpinner(screen);
@@ -47,7 +53,10 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       spinner.stop();
       writer ??= session.beginReply();
       await writer.push(event.text);
-      screen.reply(event.text);
+      received += event.text;
+      const durable = safeBoundary(received, shown);
+      if (durable > shown) screen.reply(received.slice(shown, durable));
+      shown = Math.max(shown, durable);
     }
   } catch (err) {
     if (!signal.aborted) failure = err;
@@ -57,7 +66,8 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   const interrupted = signal.aborted || failure !== undefined;
   if (writer) {
     await writer.finish({ ...(usage ? { usage } : {}), ...(interrupted ? { interrupted: true } : {}) });
-    screen.endReply(interrupted ? ' [interrupted]' : undefined);
+    if (received.length > shown) screen.reply(received.slice(shown));
+    screen.endReply(interrupted ? `${/\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
   } else if (signal.aborted) {
     screen.warn('[interrupted]');
   }

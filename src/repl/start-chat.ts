@@ -8,17 +8,14 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { builtinCommands } from '../../commands/index.js';
 import { chooseProvider, createProvider } from '../providers/index.js';
-import { isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
+import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { Session, SessionManager, SystemPromptRef } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
-import { formatRows } from './format.js';
+import { formatRows, loadFormatting } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';
 import type { Screen } from './screen.js';
-
-/** The default autosave schedule (DESIGN §5): every five minutes. */
-export const DEFAULT_AUTOSAVE = '*/5 * * * *';
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
 export interface ChatEnvironment {
@@ -52,7 +49,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
 
   const sessions = await openSessions({ home, cwd, env, redact: flags['no-redact'] !== true });
   const config = await sessions.readConfig();
-  const schedule = flagSchedule ?? parseAutosaveSpec(configAutosave(config) ?? DEFAULT_AUTOSAVE);
+  const schedule = flagSchedule ?? parseAutosaveSpec(configAutosave(config) ?? DEFAULT_AUTOSAVE_SPEC);
   const prompterFor = screen.terminal ? createTtyPrompter.bind(null, environment.stdin) : () => nonInteractivePrompter;
 
   let resumedId = id;
@@ -88,6 +85,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       commands: builtinCommands,
       prompter: (reader) => prompterFor(() => reader()?.rl),
       startAutosave: (s, onError) => startAutosave(s, schedule, { onError }),
+      autosaveDescription: schedule.description,
       version: environment.version,
       signals: environment.signals,
     });
@@ -135,6 +133,7 @@ async function pickId(
 ): Promise<string> {
   const rows = await sessions.list({ all: false });
   if (rows.length === 0) throw noSessionYet(sessions.project.path);
+  await loadFormatting();
   const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date() });
   const index = prompterFor(() => undefined).pick(lines, 'Resume which session?');
   // Cancelling is not a failure: exit 0, having created nothing.

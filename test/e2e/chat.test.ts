@@ -15,13 +15,17 @@ describe('chatting in a terminal', () => {
     expect(banner).toMatch(new RegExp(`^chatkeep 0\\.1\\.0 · session ${id} · echo \\(offline\\) · autosave every 5 min\\n`));
     expect(id).toMatch(/^session-\d{8}-\d{6}$/);
 
+    await run.prompt();
     run.line('hello there');
     await run.waitFor('Echo: hello there (read 1 messages)');
+    await run.prompt();
     run.line('/save first chat');
     await run.waitFor(`Saved ${id} as "first chat" (2 messages) to `);
     expect(run.screen()).toContain(join(sessionDir(home, id)!, 'session.json'));
+    await run.prompt();
     run.line('/sessions');
-    await run.waitFor(new RegExp(`\\* ${id}\\s+just now\\s+2 messages\\s+open\\s+first chat`));
+    await run.waitFor(new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages\\s+open\\s+first chat`));
+    await run.prompt();
     run.line('/quit');
     expect(await run.exited).toBe(0);
     expect(run.screen()).toContain(`Saved ${id} (2 messages).\nResume with: chatkeep --session-id ${id}\n`);
@@ -31,10 +35,12 @@ describe('chatting in a terminal', () => {
 
     const again = spawnPty(['--session-id', id.slice(0, -2)], { home, cwd });
     const resumed = await again.waitFor(/Resumed session .*\n[\s\S]*Echo: hello there \(read 1 messages\)\n/);
-    expect(resumed).toContain(`Resumed session ${id} (2 messages, last active just now, project ${cwd})`);
+    expect(resumed).toContain(`Resumed session ${id} (2 messages, last active less than a minute ago, project ${cwd})`);
     expect(resumed).toContain('› hello there\n');
+    await again.prompt();
     again.line('and again');
     await again.waitFor('Echo: and again (read 3 messages)');
+    await again.prompt();
     again.write('\x04');
     expect(await again.exited).toBe(0);
     expect(again.screen()).toContain(`Saved ${id} (4 messages).`);
@@ -50,17 +56,23 @@ describe('chatting in a terminal', () => {
     const run = spawnPty([], { home, cwd });
     const id = bannerId(await run.waitFor('Type a message'));
     expect(id).not.toBe(firstId);
+    await run.prompt();
     run.line('one');
     await run.waitFor('Echo: one (read 1 messages)');
+    await run.prompt();
     run.line(`/load ${id}`);
     await run.waitFor(`Already in session ${id}.`);
+    await run.prompt();
     run.line(`/load ${firstId}`);
     await run.waitFor(`Saved ${id} (2 messages). Switched to ${firstId}.`);
     await run.waitFor(`Resumed session ${firstId} (2 messages`);
+    await run.prompt();
     run.line('/reset');
     await run.waitFor(`Archived 2 messages inside ${firstId}; the conversation starts afresh.`);
+    await run.prompt();
     run.line('fresh');
     await run.waitFor('Echo: fresh (read 1 messages)');
+    await run.prompt();
     run.line('/exit');
     expect(await run.exited).toBe(0);
     expect(run.screen()).toContain(`Resume with: chatkeep --session-id ${firstId}`);
@@ -74,14 +86,17 @@ describe('chatting in a terminal', () => {
   it('sends a multi-line paste as one message and completes commands with Tab', async () => {
     const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     await run.waitFor('Type a message');
+    await run.prompt();
     run.write('\x1b[200~line one\rline two\x1b[201~');
     run.write('\r');
     await run.waitFor('Echo: line one\nline two (read 1 messages)');
     const from = run.screen().length;
+    await run.prompt();
     run.write('/sess\t');
     await run.waitFor('/sessions ', { from });
     run.write('\r');
-    await run.waitFor('1 message', { from });
+    await run.waitFor('2 messages', { from });
+    await run.prompt();
     run.line('/quit');
     expect(await run.exited).toBe(0);
   });
@@ -89,11 +104,13 @@ describe('chatting in a terminal', () => {
   it('clears the line on Ctrl-C and leaves on a second Ctrl-C at an empty prompt', async () => {
     const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     const id = bannerId(await run.waitFor('Type a message'));
+    await run.prompt();
     run.write('half typed');
     await run.waitFor('half typed');
     run.write('\x03');
     run.write('\x03');
     await run.waitFor('(To leave, press Ctrl-C again, Ctrl-D, or type /quit.)');
+    await run.prompt();
     run.write('\x03');
     expect(await run.exited).toBe(0);
     expect(run.screen()).toContain(`Saved ${id} (0 messages).\nResume with: chatkeep --session-id ${id}\n`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPiped } from '../helpers/pty.js';
+import { runPiped, spawnPiped } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 describe('piped stdin', () => {
@@ -31,5 +31,44 @@ describe('piped stdin', () => {
     const noColor = await runPiped([], '/nope\n', { home, cwd, env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
     expect(noColor.stderr).not.toContain('\x1b[');
     expect(noColor.stderr).toContain('Unknown command /nope. Type /help.\n');
+  });
+});
+
+describe('signals with a pipe that stays open', () => {
+  it('SIGTERM saves and exits at once, without waiting for the end of input', async () => {
+    const run = spawnPiped([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    run.child.stdin.write('still typing\n');
+    let seen = '';
+    await new Promise<void>((resolve) =>
+      run.child.stdout.on('data', (d: Buffer) => {
+        seen += d.toString();
+        if (seen.endsWith('(read 1 messages)\n')) resolve();
+      }),
+    );
+    run.child.kill('SIGTERM');
+    // A second signal while it saves must not cut the save short.
+    run.child.kill('SIGTERM');
+    const result = await run.result;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Echo: still typing (read 1 messages)\n');
+    expect(result.stderr).toMatch(/Saved \S+ \(2 messages\)\.\nResume with: chatkeep --session-id \S+\n$/);
+  });
+});
+
+describe('redaction', () => {
+  it('stores secrets redacted by default and as typed with --no-redact', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const env = { DEMO_SERVICE_TOKEN: 'tok-4f9a8b7c6d5e4f3a2b1c' };
+    const redacted = await runPiped([], 'my token is tok-4f9a8b7c6d5e4f3a2b1c ok\n', { home, cwd, env });
+    const plain = await runPiped(['--no-redact'], 'my token is tok-4f9a8b7c6d5e4f3a2b1c ok\n', { home, cwd, env });
+    const show = async (stderr: string): Promise<string> => {
+      const id = /Saved (\S+) /.exec(stderr)?.[1];
+      return (await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env })).stdout;
+    };
+    const stored = await show(redacted.stderr);
+    expect(stored).not.toContain('tok-4f9a8b7c6d5e4f3a2b1c');
+    expect(stored).toContain('REDACTED');
+    expect(await show(plain.stderr)).toContain('my token is tok-4f9a8b7c6d5e4f3a2b1c ok');
   });
 });

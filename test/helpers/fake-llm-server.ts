@@ -18,6 +18,13 @@ export interface FakeStream {
   cutAfter?: number;
   /** After this many pieces, send nothing more until the client goes away or `drop()` cuts the connection. */
   hangAfter?: number;
+  /** After this many pieces, send the API's mid-stream `error` event (Anthropic only), then end. */
+  errorEventAfter?: number;
+}
+
+/** No answer at all, not even headers, until the client gives up. */
+export interface FakeSilence {
+  silent: true;
 }
 
 /** An error answer: the API's JSON error body with this status. */
@@ -28,7 +35,7 @@ export interface FakeError {
   message?: string;
 }
 
-export type FakeReply = FakeStream | FakeError;
+export type FakeReply = FakeStream | FakeError | FakeSilence;
 
 /** One request the server received. */
 export interface FakeRequest {
@@ -91,6 +98,7 @@ export async function startFakeLlmServer(
         }),
       );
       const reply = pick(request, index);
+      if ('silent' in reply) return;
       if ('status' in reply) sendError(api, res, reply);
       else sendStream(api, res, reply, String(request.body.model ?? 'fake-model'));
     });
@@ -147,9 +155,14 @@ function sendStream(api: FakeApi, res: ServerResponse, reply: FakeStream, model:
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.socket?.setNoDelay(true);
   const frames = api === 'anthropic' ? anthropicFrames(reply, model) : openaiFrames(reply, model);
-  const stopAt = reply.cutAfter ?? reply.hangAfter;
+  const stopAt = reply.cutAfter ?? reply.hangAfter ?? reply.errorEventAfter;
   for (const frame of frames) {
     if (stopAt !== undefined && frame.piece === stopAt) {
+      if (reply.errorEventAfter !== undefined) {
+        const error = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
+        res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+        return;
+      }
       if (reply.hangAfter === undefined) res.end(); // a cut: no closing events
       return; // a hang: the client gives up, or the test drops the connection
     }

@@ -22,8 +22,8 @@ async function serve(replies: FakeReply | FakeReply[]) {
 
 describe('anthropic provider', () => {
   it('streams the reply in pieces that concatenate exactly, then reports usage', async () => {
-    const { provider } = await serve({ text: pieces, usage: { input: 42, output: 17 } });
-    expect(provider).toMatchObject({ name: 'anthropic', model: 'claude-test-1', label: 'anthropic claude-test-1' });
+    const { server, provider } = await serve({ text: pieces, usage: { input: 42, output: 17 } });
+    expect(provider).toMatchObject({ name: 'anthropic', model: 'claude-test-1', label: `anthropic claude-test-1 (${new URL(server.origin).host})` });
     const seen = await consume(provider.stream(conversation));
     expect(seen.error).toBeUndefined();
     expect(seen.pieces).toEqual(pieces);
@@ -117,6 +117,13 @@ describe('anthropic provider', () => {
     expect((seen.error as Error).message).toBe('the reply was cut off mid-stream: the partial reply is kept');
   });
 
+  it('an error event mid-stream (overloaded): the partial text arrives, then the cut-off error', async () => {
+    const { provider } = await serve({ text: pieces, errorEventAfter: 2 });
+    const seen = await consume(provider.stream(conversation));
+    expect(seen.text).toBe('Your name is');
+    expect((seen.error as Error).message).toBe('the reply was cut off mid-stream: the partial reply is kept');
+  });
+
   it('abort: the stream ends quietly after the text so far, and the connection is closed', async () => {
     const { server, provider } = await serve({ text: pieces, hangAfter: 1 });
     const controller = new AbortController();
@@ -127,10 +134,30 @@ describe('anthropic provider', () => {
     expect(server.requests[0]?.clientGone).toBe(true);
   });
 
+  it('abort before any text: ends quietly with nothing', async () => {
+    const { server, provider } = await serve({ text: pieces, hangAfter: 0 });
+    const controller = new AbortController();
+    const streaming = consume(provider.stream(conversation, { signal: controller.signal }));
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(await streaming).toMatchObject({ pieces: [], error: undefined });
+  });
+
   it('connection refused: names the URL and ANTHROPIC_BASE_URL', async () => {
     const url = await refusedURL();
     const { error } = await consume((await providerFor(url)).stream(conversation));
     expect((error as Error).message).toBe(`cannot reach ${url}: check ANTHROPIC_BASE_URL or your network`);
+  });
+
+  it('a server that never answers: times out with a one-line message', async () => {
+    const server = await startFakeLlmServer('anthropic', { silent: true });
+    const provider = await createProvider(
+      { name: 'anthropic', model: 'claude-test-1', source: 'flag' },
+      { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL },
+      { maxRetries: 0, timeoutMs: 50 },
+    );
+    const { error } = await consume(provider.stream(conversation));
+    expect((error as Error).message).toBe(`no answer from ${server.origin} in time: try again, or check ANTHROPIC_BASE_URL`);
   });
 
   it('refuses to start without ANTHROPIC_API_KEY', async () => {

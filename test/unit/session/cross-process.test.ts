@@ -1,7 +1,10 @@
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
+import { simulateCrash } from './support/crash.js';
 import { openSessions, ReadOnlySessionError, SessionInUseError } from '../../../src/index.js';
 import { buildLibrary, removeBuilds, runChild, startChild } from './support/child.js';
 
@@ -135,9 +138,36 @@ console.log('READY ' + s.id);
     expect(winners).toHaveLength(1);
     expect(losers).toHaveLength(2);
     for (const l of losers) {
-      expect(l.name).toBe('SessionInUseError');
+      expect(l.name, String(l.message)).toBe("SessionInUseError");
       expect((l.owner as { pid: number } | null)?.pid).toBe(winners[0].pid);
     }
+  });
+
+  it('takes over at once from a process that died while taking the lock', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome();
+    const sessions = await openSessions({ home, cwd });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'kept' });
+    await simulateCrash(s);
+    // What a death between the lock's mkdir and its owner file leaves: the takeover guard with a
+    // dead holder, and a fresh lock directory without an owner file.
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    mkdirSync(join(s.dir, 'lock'));
+    mkdirSync(join(s.dir, 'lock.takeover'));
+    writeFileSync(join(s.dir, 'lock.takeover', 'holder'), `${deadPid} ${hostname()}\n`);
+    const resumed = await sessions.resume(s.id);
+    expect(resumed.messages.map((m) => m.content)).toEqual(['kept']);
+    expect(await sessions.holder(s.id)).toMatchObject({ pid: process.pid });
+    expect(existsSync(join(s.dir, 'lock.takeover'))).toBe(false);
+    await resumed.close();
+
+    // A guard with no readable holder is broken once it is old enough to be a crash's leftover.
+    mkdirSync(join(s.dir, 'lock.takeover'));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(s.dir, 'lock.takeover'), old, old);
+    const again = await sessions.resume(s.id);
+    await again.close();
   });
 
   it('kill -9 in the middle of a reply keeps the streamed text as an interrupted message', async () => {
@@ -176,6 +206,7 @@ console.log('READY ' + s.id);
     const sessions = await openSessions({ home, cwd, lockStaleMs: 2000 });
     const s = await sessions.create();
     await s.append({ role: 'user', content: 'before' });
+    await s.save();
     const warnings: string[] = [];
     s.onWarning((w) => warnings.push(w));
     rmSync(join(s.dir, 'lock'), { recursive: true, force: true });
