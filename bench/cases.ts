@@ -1,0 +1,176 @@
+/**
+ * The operations of DESIGN §7, each timed beside its floor, and the ways other tools store
+ * sessions (rewrite the whole file per turn, list by reading every file) side by side.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile, open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { layout } from '../src/session/layout.js';
+import type { BenchConfig } from './run.js';
+import { makeMessages } from './data.js';
+import { idAt, manySessions, openProject, writeSession } from './fixtures.js';
+import { measure, measurePair, median, row, type BenchRow } from './harness.js';
+import { timeNodeStart, timeToPrompt } from './startup.js';
+
+let counter = 0;
+/** A fresh home and project directory under the scratch root. */
+async function scratch(config: BenchConfig): Promise<{ home: string; cwd: string }> {
+  const dir = join(config.root, `case-${++counter}`);
+  await mkdir(dir, { recursive: true });
+  return { home: join(dir, 'home'), cwd: join(dir, 'project') };
+}
+
+function fsyncWrite(path: string, data: string): void {
+  const fd = openSync(path, 'w', 0o600);
+  try {
+    writeSync(fd, data);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function benchStartup(config: BenchConfig): Promise<BenchRow[]> {
+  const { home, cwd } = await scratch(config);
+  await mkdir(cwd, { recursive: true });
+  const { ms, floorMs } = await measurePair(() => timeToPrompt(home, cwd), () => timeNodeStart(), config);
+  return [row('start to first prompt', 1, ms, floorMs, 2, { note: 'floor: node -e 0' })];
+}
+
+export async function benchList(config: BenchConfig, n: number): Promise<BenchRow[]> {
+  const { home, cwd } = await scratch(config);
+  const { manager, template } = await openProject(home, cwd);
+  await manySessions(manager, template, n - 1);
+  const rows = await manager.list(); // the first listing builds the index
+  const rowsFile = join(home, 'rows.json');
+  await writeFile(rowsFile, JSON.stringify(rows));
+  const { ms, floorMs } = await measurePair(
+    () => manager.list(),
+    async () => JSON.parse(await readFile(rowsFile, 'utf8')) as unknown,
+    config,
+  );
+  const out = [row(`list sessions`, rows.length, ms, floorMs, 3, { limitMs: 50 })];
+  // What tools without an index do: read and parse every session file.
+  const sessionsDir = layout.sessions(manager.project.dir);
+  const naive = await measure(async () => {
+    const names = await readdir(sessionsDir);
+    await Promise.all(names.map(async (name) => JSON.parse(await readFile(join(sessionsDir, name, 'session.json'), 'utf8')) as unknown));
+  }, { runs: 3, warmup: 1 });
+  out.push(row(`  other tools: list by reading every file`, rows.length, naive, floorMs, 3, { informational: true, note: 'for comparison' }));
+  return out;
+}
+
+/** A session of `count` messages (~avgBytes each), closed, and its snapshot's bytes. */
+async function bigSession(config: BenchConfig, count: number, avgBytes: number) {
+  const { home, cwd } = await scratch(config);
+  const { manager, template } = await openProject(home, cwd);
+  const id = idAt(10_000_000);
+  const dir = await writeSession(manager, template, id, makeMessages(count, avgBytes, 42));
+  const text = await readFile(layout.snapshot(dir), 'utf8');
+  return { manager, id, dir, text, home, cwd };
+}
+
+export async function benchResume(
+  config: BenchConfig,
+  count: number,
+  avgBytes: number,
+  options: { limitMs?: number; headline?: boolean } = {},
+): Promise<BenchRow[]> {
+  const { manager, id, text } = await bigSession(config, count, avgBytes);
+  const opTimes: number[] = [];
+  const floorTimes: number[] = [];
+  for (let i = 0; i < config.warmup + config.runs; i++) {
+    let start = performance.now();
+    const session = await manager.resume(id);
+    const ms = performance.now() - start;
+    await session.close(); // outside the timing: quitting writes the snapshot back
+    start = performance.now();
+    JSON.parse(text);
+    const floorMs = performance.now() - start;
+    if (i >= config.warmup) {
+      opTimes.push(ms);
+      floorTimes.push(floorMs);
+    }
+  }
+  const mb = (Buffer.byteLength(text) / 2 ** 20).toFixed(1);
+  const name = options.headline ? `resume a ${mb} MB session` : `resume (${mb} MB)`;
+  // DESIGN §7 sets the target for the 10 MB session; smaller sizes show the growth curve.
+  const extra = options.headline ? { limitMs: options.limitMs } : { informational: true, note: 'growth curve' };
+  return [row(name, count, median(opTimes), median(floorTimes), 2, extra)];
+}
+
+export async function benchTurn(config: BenchConfig, count: number): Promise<BenchRow[]> {
+  const { manager, id, dir, text } = await bigSession(config, count, 300);
+  const session = await manager.resume(id);
+  const message = { role: 'user' as const, content: makeMessages(1, 500, 7)[0].content };
+  const line = `${JSON.stringify({ seq: 1, ts: new Date().toISOString(), type: 'message', payload: { ...message, timestamp: new Date() } })}\n`;
+  const floorPath = join(dir, 'floor.jsonl');
+  const fd = await open(floorPath, 'a', 0o600);
+  const runs = Math.max(config.runs, 15);
+  const { ms, floorMs } = await measurePair(
+    () => session.append(message),
+    async () => {
+      await fd.write(line);
+      await fd.datasync();
+    },
+    { runs, warmup: config.warmup + 2 },
+  );
+  await fd.close();
+  // What tools that keep one file per session do on every turn: rewrite all of it.
+  const whole = JSON.parse(text) as unknown;
+  const rewritePath = join(dir, 'rewrite.json');
+  const rewrite = await measure(() => fsyncWrite(rewritePath, JSON.stringify(whole)), { runs: 5, warmup: 1 });
+  await session.close();
+  return [
+    row('one turn: durable write', count, ms, floorMs, 1.3, { note: 'floor: append + fdatasync' }),
+    row('  other tools: rewrite the session per turn', count, rewrite, floorMs, 1.3, { informational: true, note: 'for comparison' }),
+  ];
+}
+
+export async function benchSnapshot(config: BenchConfig, count: number): Promise<BenchRow[]> {
+  const { manager, id, dir, text } = await bigSession(config, count, 2_000);
+  const session = await manager.resume(id);
+  const data = JSON.parse(text) as unknown;
+  const floorPath = join(dir, 'floor.json');
+  const stalls: number[] = [];
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  const { ms, floorMs } = await measurePair(
+    async () => {
+      delay.reset();
+      delay.enable();
+      await session.save();
+      delay.disable();
+      stalls.push(delay.max / 1e6);
+    },
+    () => fsyncWrite(floorPath, JSON.stringify(data)),
+    config,
+  );
+  await session.close();
+  const mb = (Buffer.byteLength(text) / 2 ** 20).toFixed(1);
+  const size = (await stat(layout.snapshot(dir))).size;
+  return [
+    row(`snapshot a ${mb} MB session`, count, ms, floorMs, 2, {
+      note: `longest event-loop stall ${median(stalls).toFixed(0)} ms; ${(size / 2 ** 20).toFixed(1)} MB written`,
+    }),
+  ];
+}
+
+const RSS_SCRIPT = fileURLToPath(new URL('./rss-child.js', import.meta.url));
+
+/** Peak RSS of a child that resumes the session, beside one that only parses its bytes. */
+export async function benchMemory(config: BenchConfig, count: number): Promise<BenchRow[]> {
+  const { home, cwd, id, dir } = await bigSession(config, count, 2_000);
+  const peak = (mode: string): number => {
+    const out = spawnSync(process.execPath, [RSS_SCRIPT, mode, home, cwd, id, layout.snapshot(dir)], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`rss child failed: ${out.stderr}`);
+    return Number(out.stdout.trim());
+  };
+  const rss = median([peak('resume'), peak('resume'), peak('resume')]);
+  const floor = median([peak('parse'), peak('parse'), peak('parse')]);
+  return [row('peak RSS resuming it (MB, not ms)', count, rss, floor, 2, { informational: true, note: 'floor: read + JSON.parse' })];
+}
+
+

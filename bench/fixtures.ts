@@ -1,0 +1,61 @@
+/**
+ * Builds benchmark homes on disk: one project of many sessions, and single large sessions.
+ * Files are written in the real snapshot format through the library's own codec (without the
+ * per-file fsync of the real store: generating 10,000 sessions must not take minutes).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openSessions } from '../src/index.js';
+import { encodeSnapshot } from '../src/session/codec.js';
+import { layout } from '../src/session/layout.js';
+import type { Message, SessionManager, SessionSnapshot } from '../src/session/types.js';
+import { makeMessages } from './data.js';
+
+/** `session-YYYYMMDD-HHmmss` for `base + seconds` (UTC). */
+export function idAt(seconds: number, base = Date.UTC(2025, 0, 1)): string {
+  const iso = new Date(base + seconds * 1000).toISOString();
+  return `session-${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}`;
+}
+
+/** A manager on a fresh project, and the template snapshot of an empty session. */
+export async function openProject(home: string, cwd: string): Promise<{ manager: SessionManager; template: SessionSnapshot }> {
+  await mkdir(cwd, { recursive: true });
+  const manager = await openSessions({ home, cwd });
+  const first = await manager.create();
+  await first.close();
+  const template = await manager.read(first.id);
+  return { manager, template };
+}
+
+/** Writes one session's snapshot directly in the store's format. */
+export async function writeSession(manager: SessionManager, template: SessionSnapshot, id: string, messages: Message[]): Promise<string> {
+  const dir = join(layout.sessions(manager.project.dir), id);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const last = messages.at(-1)?.timestamp ?? template.createdAt;
+  const snapshot: SessionSnapshot = {
+    ...template,
+    id,
+    title: messages[0]?.content.slice(0, 40) ?? null,
+    createdAt: messages[0]?.timestamp ?? template.createdAt,
+    updatedAt: last,
+    status: 'closed',
+    messages,
+    stats: { messageCount: messages.length, inputTokens: 0, outputTokens: 0 },
+    journalSeq: 0,
+  };
+  await writeFile(layout.snapshot(dir), await encodeSnapshot(snapshot), { mode: 0o600 });
+  return dir;
+}
+
+/** `count` sessions of mixed sizes (2 to 40 short messages) in one project. */
+export async function manySessions(manager: SessionManager, template: SessionSnapshot, count: number): Promise<void> {
+  const batch = 200;
+  for (let start = 0; start < count; start += batch) {
+    const jobs: Promise<string>[] = [];
+    for (let i = start; i < Math.min(count, start + batch); i++) {
+      const size = 2 + ((i * 7919) % 39);
+      jobs.push(writeSession(manager, template, idAt(i * 60), makeMessages(size, 300, i + 1, Date.UTC(2025, 0, 1) + i * 60_000)));
+    }
+    await Promise.all(jobs);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * `npm run bench [-- --quick]`: every operation of DESIGN §7 beside its floor, measured in one
+ * process run; prints the table and writes `bench/results.json`.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir, cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatTable, type BenchRow } from './harness.js';
+import { benchList, benchResume, benchTurn, benchSnapshot, benchMemory, benchStartup } from './cases.js';
+
+export interface BenchConfig {
+  quick: boolean;
+  runs: number;
+  warmup: number;
+  /** Scratch space, removed at the end. */
+  root: string;
+}
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
+  const root = await mkdtemp(join(tmpdir(), 'chatkeep-bench-'));
+  const config: BenchConfig = { quick, runs: quick ? 5 : 7, warmup: quick ? 1 : 2, root };
+  const rows: BenchRow[] = [];
+  const started = Date.now();
+  const step = async (label: string, fn: () => Promise<BenchRow[]>): Promise<void> => {
+    process.stderr.write(`bench: ${label}…\n`);
+    rows.push(...(await fn()));
+  };
+  try {
+    await step('start to first prompt', () => benchStartup(config));
+    for (const n of quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000]) await step(`list ${n} sessions`, () => benchList(config, n));
+    for (const n of quick ? [10, 1_000] : [10, 1_000, 10_000]) await step(`resume and one turn at ${n} messages`, async () => [
+      ...(await benchResume(config, n, 300)),
+      ...(await benchTurn(config, n)),
+    ]);
+    const big = quick ? 1_000 : 5_000;
+    await step(`resume a ${quick ? '2' : '10'} MB session`, () => benchResume(config, big, 2_000, { limitMs: 100, headline: true }));
+    await step(`snapshot a ${quick ? '2' : '10'} MB session`, () => benchSnapshot(config, big));
+    await step('peak memory resuming it', () => benchMemory(config, big));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+  console.log(formatTable(rows));
+  const misses = rows.filter((r) => r.pass === false).length;
+  console.log(
+    `\n${rows.filter((r) => r.pass !== undefined).length - misses} PASS, ${misses} MISS · ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version} · ${quick ? 'quick' : 'full'} run in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+  const out = fileURLToPath(new URL('../../bench/results.json', import.meta.url));
+  await writeFile(out, `${JSON.stringify(rows, null, 2)}\n`);
+  console.log(`wrote ${out}`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});
