@@ -99,6 +99,10 @@ export async function listProject(projectDir: string, projectPath: string, stale
   let rows: IndexRow[];
   if (read.kind === 'ok' && read.index.sessionsMtimeMs === mtime) {
     rows = read.index.rows;
+  } else if (read.kind === 'ok' && !isSettled(mtime) && (await sameSessions(projectDir, read.index.rows))) {
+    // Changed moments ago (a session was just created here) but the index already has every
+    // session: nothing to write; a later listing records the mtime once it has settled.
+    rows = read.index.rows;
   } else if (read.kind === 'unreadable') {
     rows = await rebuildIndex(projectDir, projectPath, staleMs, false);
   } else {
@@ -121,9 +125,21 @@ async function rebuildIndex(projectDir: string, projectPath: string, staleMs: nu
   const rows = await reconcile(projectDir, projectPath, before, staleMs);
   // Directory mtimes are coarse (a few ms): a creation right after this readdir could keep the
   // same mtime. Until the mtime is old enough to be settled, the next listing looks again.
-  const settled = Date.now() - seen > MTIME_SETTLE_MS;
-  if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: settled ? seen : -1, rows });
+  if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows });
   return rows;
+}
+
+/** Directory mtimes are coarse (a few ms): one taken moments ago may not show a creation that follows. */
+function isSettled(mtimeMs: number): boolean {
+  return Date.now() - mtimeMs > MTIME_SETTLE_MS;
+}
+
+/** True when the sessions directory holds exactly the sessions the rows describe. */
+async function sameSessions(projectDir: string, rows: readonly IndexRow[]): Promise<boolean> {
+  const names = (await readdir(layout.sessions(projectDir)).catch(() => [] as string[])).filter(isValidId);
+  if (names.length !== rows.length) return false;
+  const ids = new Set(rows.map((r) => r.id));
+  return names.every((name) => ids.has(name));
 }
 
 /** Keeps rows whose directory exists, adds rows for directories the index lacks. */
