@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The launcher: imports the compiled CLI so start-up never compiles TypeScript.
-import { main } from '../dist/src/cli.js';
+// The launcher: imports the bundled CLI (npm run build) so start-up never compiles TypeScript.
+import { main } from '../dist/bundle/cli.js';
 
 main(process.argv.slice(2)).then(
   (code) => {

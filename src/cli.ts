@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './repl/cli-options.js';
 import { describeError } from './repl/report-error.js';
-import { packageVersion } from './repl/version.js';
+import { packageVersion } from './session/version.js';
 
 /**
  * Runs chatkeep with `argv` (the arguments after the program name); resolves to the exit code

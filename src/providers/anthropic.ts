@@ -2,7 +2,10 @@
  * The `anthropic` provider through the official `@anthropic-ai/sdk` (imported only when this
  * module is: `createProvider` loads it lazily). Streams `messages.create({stream: true})`.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+
+/** The SDK's client class, loaded by `create()`: a static import would put it on the start-up path. */
+type Sdk = typeof import('@anthropic-ai/sdk').default;
 import type { Message, Usage } from '../session/types.js';
 import { describeFailure, hostOf, shownURL, type FailureContext } from './describe-failure.js';
 import type { SdkProviderSettings } from './index.js';
@@ -23,6 +26,7 @@ export class AnthropicProvider implements Provider {
   private readonly failure: FailureContext;
 
   private constructor(
+    private readonly sdk: Sdk,
     private readonly client: Anthropic,
     readonly model: string,
     baseURL: string,
@@ -33,15 +37,16 @@ export class AnthropicProvider implements Provider {
   }
 
   /** Builds the provider; every setting is explicit so the SDK reads nothing else from the environment. */
-  static create(settings: SdkProviderSettings): AnthropicProvider {
+  static async create(settings: SdkProviderSettings): Promise<AnthropicProvider> {
+    const { default: AnthropicSdk } = await import('@anthropic-ai/sdk');
     const baseURL = settings.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL;
-    const client = new Anthropic({
+    const client = new AnthropicSdk({
       apiKey: settings.apiKey,
       baseURL,
       maxRetries: settings.maxRetries,
       ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
     });
-    return new AnthropicProvider(client, settings.model, baseURL, settings.apiKey);
+    return new AnthropicProvider(AnthropicSdk, client, settings.model, baseURL, settings.apiKey);
   }
 
   /**
@@ -65,7 +70,7 @@ export class AnthropicProvider implements Provider {
         { signal },
       );
     } catch (error) {
-      const described = signal?.aborted ? null : describeFailure(error, Anthropic, failure, 'request');
+      const described = signal?.aborted ? null : describeFailure(error, this.sdk, failure, 'request');
       if (described === null) return;
       throw described;
     }
@@ -90,7 +95,7 @@ export class AnthropicProvider implements Provider {
         }
       }
     } catch (error) {
-      const described = signal?.aborted ? null : describeFailure(error, Anthropic, failure, 'stream');
+      const described = signal?.aborted ? null : describeFailure(error, this.sdk, failure, 'stream');
       if (described === null) return;
       throw described;
     }

@@ -3,7 +3,10 @@
  * `createProvider` loads it lazily). Speaks Chat Completions, so it works with OpenAI and any
  * compatible server behind `OPENAI_BASE_URL` (Ollama, llama.cpp, vLLM, LM Studio).
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+
+/** The SDK's client class, loaded by `create()`: a static import would put it on the start-up path. */
+type Sdk = typeof import('openai').default;
 import type { Message, Usage } from '../session/types.js';
 import { describeFailure, hostOf, shownURL, type FailureContext } from './describe-failure.js';
 import type { SdkProviderSettings } from './index.js';
@@ -21,6 +24,7 @@ export class OpenAIProvider implements Provider {
   private readonly failure: FailureContext;
 
   private constructor(
+    private readonly sdk: Sdk,
     private readonly client: OpenAI,
     readonly model: string,
     baseURL: string,
@@ -31,15 +35,16 @@ export class OpenAIProvider implements Provider {
   }
 
   /** Builds the provider; key and base URL are explicit so the SDK does not read them from `process.env`. */
-  static create(settings: SdkProviderSettings): OpenAIProvider {
+  static async create(settings: SdkProviderSettings): Promise<OpenAIProvider> {
+    const { default: OpenAISdk } = await import('openai');
     const baseURL = settings.baseURL ?? OPENAI_DEFAULT_BASE_URL;
-    const client = new OpenAI({
+    const client = new OpenAISdk({
       apiKey: settings.apiKey,
       baseURL,
       maxRetries: settings.maxRetries,
       ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
     });
-    return new OpenAIProvider(client, settings.model, baseURL, settings.apiKey);
+    return new OpenAIProvider(OpenAISdk, client, settings.model, baseURL, settings.apiKey);
   }
 
   /** Starts the streamed request; asks for usage, unless the server refuses that option (some older compatible servers do). */
@@ -54,7 +59,7 @@ export class OpenAIProvider implements Provider {
         { signal },
       );
     } catch (error) {
-      if (!(error instanceof OpenAI.BadRequestError && /stream_options/i.test(error.message))) throw error;
+      if (!(error instanceof this.sdk.BadRequestError && /stream_options/i.test(error.message))) throw error;
       return await this.client.chat.completions.create({ model, messages, stream: true }, { signal });
     }
   }
@@ -76,7 +81,7 @@ export class OpenAIProvider implements Provider {
     try {
       chunks = await this.open(model, wire, signal);
     } catch (error) {
-      const described = signal?.aborted ? null : describeFailure(error, OpenAI, failure, 'request');
+      const described = signal?.aborted ? null : describeFailure(error, this.sdk, failure, 'request');
       if (described === null) return;
       throw described;
     }
@@ -91,7 +96,7 @@ export class OpenAIProvider implements Provider {
         if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       }
     } catch (error) {
-      const described = signal?.aborted ? null : describeFailure(error, OpenAI, failure, 'stream');
+      const described = signal?.aborted ? null : describeFailure(error, this.sdk, failure, 'stream');
       if (described === null) return;
       throw described;
     }

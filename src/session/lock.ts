@@ -103,7 +103,8 @@ type Lockfile = typeof import('proper-lockfile');
 let lockfileModule: Promise<Lockfile> | undefined;
 /** Starts loading proper-lockfile, so that it overlaps other start-up work. */
 export function loadLockfile(): Promise<Lockfile> {
-  lockfileModule ??= import('proper-lockfile');
+  // A CommonJS module: its exports are the namespace's default, both in Node and in the bundle.
+  lockfileModule ??= import('proper-lockfile').then((m) => (m as Lockfile & { default?: Lockfile }).default ?? m);
   return lockfileModule;
 }
 

@@ -45,7 +45,7 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
     throw storageProblem(options.home, err);
   }
   const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
-  const toolVersion = options.toolVersion ?? (await packageVersion());
+  const toolVersion = options.toolVersion ?? packageVersion();
   return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? DEFAULT_STALE_MS);
 }
 

@@ -24,7 +24,7 @@ describe('chatting in a terminal', () => {
     expect(run.screen()).toContain(join(sessionDir(home, id)!, 'session.json'));
     await run.prompt();
     run.line('/sessions');
-    await run.waitFor(new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages\\s+open\\s+first chat`));
+    await run.waitFor(new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages · 8 tokens\\s+open\\s+first chat`));
     await run.prompt();
     run.line('/quit');
     expect(await run.exited).toBe(0);

@@ -19,17 +19,19 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** vitest globalSetup: compiles with tsconfig.build.json when dist is missing or stale. */
+/** vitest globalSetup: builds (tsc, then the CLI bundle) when dist is missing or stale. */
 export default function setup(): void {
-  const built = join(root, 'dist', 'src', 'cli.js');
+  const built = join(root, 'dist', 'bundle', 'cli.js');
   const sources = Math.max(
     ...['src', 'commands'].map((d) => newestSource(join(root, d))),
     statSync(join(root, 'package.json')).mtimeMs,
     statSync(join(root, 'tsconfig.build.json')).mtimeMs,
+    statSync(join(root, 'scripts', 'bundle.mjs')).mtimeMs,
   );
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'inherit',
   });
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
 }
