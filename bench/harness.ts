@@ -109,7 +109,7 @@ export function formatTable(rows: BenchRow[]): string {
     r.floorMs.toFixed(2),
     `${r.ratio.toFixed(2)}×`,
     `≤ ${r.target}×${r.limitMs !== undefined ? `, ≤ ${r.limitMs} ms` : ''}`,
-    r.pass === undefined ? (r.note ?? '—') : r.pass ? 'PASS' : 'MISS',
+    (r.pass === undefined ? '' : r.pass ? 'PASS' : 'MISS') + (r.note ? `${r.pass === undefined ? '' : ' · '}${r.note}` : ''),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
   const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
