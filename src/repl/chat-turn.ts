@@ -4,7 +4,6 @@
  * and onto the screen.
  */
 import type { Provider } from '../providers/types.js';
-import { safeBoundary } from '../session/reply-boundary.js';
 import type { ReplyWriter, Session, Usage } from '../session/types.js';
 import type { Screen } from './screen.js';
 import { startSpinner } from './spinner.js';
@@ -52,9 +51,9 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       if (event.text === '') continue;
       spinner.stop();
       writer ??= session.beginReply();
-      await writer.push(event.text);
       received += event.text;
-      const durable = safeBoundary(received, shown);
+      // Show only what is on disk: nothing on screen is lost if this process dies.
+      const durable = await writer.push(event.text);
       if (durable > shown) screen.reply(received.slice(shown, durable));
       shown = Math.max(shown, durable);
     }

@@ -28,9 +28,11 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
         if (finished) throw new Error('push() after finish()');
         text += chunk;
         const cut = safeBoundary(text, committed);
-        if (cut <= committed) return;
-        await host.journalDelta(replyId, host.redact(text.slice(committed, cut)));
-        committed = cut;
+        if (cut > committed) {
+          await host.journalDelta(replyId, host.redact(text.slice(committed, cut)));
+          committed = cut;
+        }
+        return committed;
       }),
     finish: (extra = {}) =>
       host.runExclusive(async () => {

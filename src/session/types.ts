@@ -144,8 +144,13 @@ export interface ResumeReport {
 
 /** A live reply being streamed into the session: partial text is journaled as it arrives. */
 export interface ReplyWriter {
-  /** Adds text; written to the journal (no fsync) before it resolves, so a crash keeps it. */
-  push(text: string): Promise<void>;
+  /**
+   * Adds text and journals it (no fsync: a crash of this process keeps it). Text is journaled
+   * up to a point where no secret can be split (the end of the last whole word), so the
+   * promise resolves with how many characters of the reply so far are on disk: show only
+   * that much, and the screen never holds what a crash would lose.
+   */
+  push(text: string): Promise<number>;
   /** Completes the reply as one assistant message, fdatasync'ed. */
   finish(extra?: { usage?: Usage; interrupted?: boolean; toolCalls?: ToolCall[] }): Promise<Message>;
 }

@@ -88,6 +88,7 @@ export class FakeSession implements Session {
     return {
       push: async (piece) => {
         text += piece;
+        return text.length;
       },
       finish: async (extra) => this.append({ role: 'assistant', content: text, ...(extra ?? {}) }),
     };

@@ -83,6 +83,18 @@ describe('a session', () => {
     expect(reads).toBeGreaterThan(10);
   });
 
+  it('push() resolves with how much of the reply is on disk: whole words only', async () => {
+    const session = await (await openSessions({ home: tmpHome(), cwd: tmpHome() })).create();
+    const reply = session.beginReply();
+    expect(await reply.push('Hello wor')).toBe('Hello '.length);
+    expect(await reply.push('ld, how')).toBe('Hello world, '.length);
+    expect(await reply.push(' are you? ')).toBe('Hello world, how are you? '.length);
+    const journal = await readJournal(join(session.dir, 'journal.jsonl'));
+    expect(journal.events.map((e) => e.payload.text).join('')).toBe('Hello world, how are you? ');
+    await reply.finish();
+    await session.close();
+  });
+
   it('a snapshot taken mid-reply keeps the streamed text in the journal', async () => {
     const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
     const s = await sessions.create();
