@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { layout } from '../src/session/layout.js';
 import type { BenchConfig } from './run.js';
-import { makeMessages } from './data.js';
+import { makeMessages, TEN_MB_AVG_BYTES } from './data.js';
 import { idAt, manySessions, openProject, writeSession } from './fixtures.js';
 import { measure, measurePair, median, row, type BenchRow } from './harness.js';
 import { timeNodeStart, timeToPrompt } from './startup.js';
@@ -142,7 +142,7 @@ export async function benchTurn(config: BenchConfig, count: number): Promise<Ben
 }
 
 export async function benchSnapshot(config: BenchConfig, count: number): Promise<BenchRow[]> {
-  const { manager, id, dir, text } = await bigSession(config, count, 2_000);
+  const { manager, id, dir, text } = await bigSession(config, count, TEN_MB_AVG_BYTES);
   const session = await manager.resume(id);
   const data = JSON.parse(text) as unknown;
   const floorPath = join(dir, 'floor.json');
@@ -173,7 +173,7 @@ const RSS_SCRIPT = fileURLToPath(new URL('./rss-child.js', import.meta.url));
 
 /** Peak RSS of a child that resumes the session, beside one that only parses its bytes. */
 export async function benchMemory(config: BenchConfig, count: number): Promise<BenchRow[]> {
-  const { home, cwd, id, dir } = await bigSession(config, count, 2_000);
+  const { home, cwd, id, dir } = await bigSession(config, count, TEN_MB_AVG_BYTES);
   const peak = (mode: string): number => {
     const out = spawnSync(process.execPath, [RSS_SCRIPT, mode, home, cwd, id, layout.snapshot(dir)], { encoding: 'utf8' });
     if (out.status !== 0) throw new Error(`rss child failed: ${out.stderr}`);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTable, type BenchRow } from './harness.js';
 import { benchList, benchResume, benchTurn, benchSnapshot, benchMemory, benchStartup } from './cases.js';
+import { TEN_MB_AVG_BYTES } from './data.js';
 
 export interface BenchConfig {
   quick: boolean;
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
       ...(await benchTurn(config, n)),
     ]);
     const big = quick ? 1_000 : 5_000;
-    await step(`resume a ${quick ? '2' : '10'} MB session`, () => benchResume(config, big, 2_000, { limitMs: 100, headline: true }));
+    await step(`resume a ${quick ? '2' : '10'} MB session`, () => benchResume(config, big, TEN_MB_AVG_BYTES, { limitMs: 100, headline: true }));
     await step(`snapshot a ${quick ? '2' : '10'} MB session`, () => benchSnapshot(config, big));
     await step('peak memory resuming it', () => benchMemory(config, big));
   } finally {
