@@ -1,6 +1,7 @@
 /** Small helpers shared by the provider tests. */
-import type { StreamEvent } from '../../../src/providers/types.js';
+import type { Provider, StreamEvent } from '../../../src/providers/types.js';
 import type { Message } from '../../../src/session/types.js';
+import { startFakeLlmServer, type FakeApi, type FakeLlmServer, type FakeReply } from '../../helpers/fake-llm-server.js';
 
 /** What a consumer of a stream saw: the text pieces, the usage, and the error it ended with. */
 export interface Seen {
@@ -46,3 +47,17 @@ export const conversation: Message[] = [
 
 /** The pieces a fake server streams: whitespace, newlines and non-ASCII must survive intact. */
 export const pieces = ['Your ', 'name is', ' Ada', '.\n\n', 'Grüße 🙂', ' — bye'];
+
+/** Builds a provider of one API against a fake server's base URL, with this many SDK retries. */
+export type ProviderFor = (baseURL: string, maxRetries?: number) => Promise<Provider>;
+
+/** A fake server of `api` answering with `replies`, and a provider pointed at it. */
+export type Serve = (replies: FakeReply | FakeReply[]) => Promise<{ server: FakeLlmServer; provider: Provider }>;
+
+/** The `serve` of one API: starts its fake server, then builds the provider with `providerFor`. */
+export function serveWith(api: FakeApi, providerFor: ProviderFor): Serve {
+  return async (replies) => {
+    const server = await startFakeLlmServer(api, replies);
+    return { server, provider: await providerFor(server.baseURL) };
+  };
+}
