@@ -1,29 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/providers/index.js';
-import type { Provider } from '../../../src/providers/types.js';
 import { UserError } from '../../../src/session/errors.js';
 import { startFakeLlmServer } from '../../helpers/fake-llm-server.js';
 import { describeStreamContract } from './stream-contract.js';
-import { consume, conversation, pieces, serveWith } from './stream-helpers.js';
+import { consume, conversation, pieces, sdkProviderFor } from './stream-helpers.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 
-async function providerFor(baseURL: string, maxRetries = 0): Promise<Provider> {
-  return createProvider(
-    { name: 'anthropic', model: 'claude-test-1', source: 'flag' },
-    { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: baseURL },
-    { maxRetries },
-  );
-}
-
-const serve = serveWith('anthropic', providerFor);
+const { providerFor, serve } = sdkProviderFor('anthropic', 'claude-test-1', KEY);
 
 describe('anthropic provider', () => {
   describeStreamContract('anthropic', {
     model: 'claude-test-1',
     key: KEY,
-    providerFor,
-    serve,
     keyRejected: `invalid x-api-key ${KEY}`,
     modelNotFound: 'model: claude-test-1',
     endOfStream: 'message_stop',

@@ -1,29 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/providers/index.js';
-import type { Provider } from '../../../src/providers/types.js';
 import { UserError } from '../../../src/session/errors.js';
 import { refusedURL, startFakeLlmServer } from '../../helpers/fake-llm-server.js';
 import { describeStreamContract } from './stream-contract.js';
-import { consume, conversation, serveWith } from './stream-helpers.js';
+import { consume, conversation, sdkProviderFor } from './stream-helpers.js';
 
 const KEY = 'sk-proj-test-0123456789abcdef';
 
-async function providerFor(baseURL: string, maxRetries = 0): Promise<Provider> {
-  return createProvider(
-    { name: 'openai', model: 'gpt-test', source: 'flag' },
-    { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: baseURL },
-    { maxRetries },
-  );
-}
-
-const serve = serveWith('openai', providerFor);
+const { providerFor, serve } = sdkProviderFor('openai', 'gpt-test', KEY);
 
 describe('openai provider', () => {
   describeStreamContract('openai', {
     model: 'gpt-test',
     key: KEY,
-    providerFor,
-    serve,
     keyRejected: `Incorrect API key provided: ${KEY}`,
     modelNotFound: 'The model `gpt-test` does not exist',
     endOfStream: 'a finish_reason',

@@ -7,16 +7,14 @@
 import { expect, it } from 'vitest';
 import { ProviderError } from '../../../src/providers/index.js';
 import { refusedURL, startFakeLlmServer, type FakeApi } from '../../helpers/fake-llm-server.js';
-import { consume, conversation, pieces, type ProviderFor, type Serve } from './stream-helpers.js';
+import { consume, conversation, pieces, sdkProviderFor } from './stream-helpers.js';
 
 /** The provider under test, and the few things its API says or does its own way. */
 export interface StreamContractSubject {
-  /** The model `providerFor` and `serve` build the provider with. */
+  /** The model the provider is built with. */
   model: string;
-  /** The API key they use, which no message may show. */
+  /** The API key it is given, which no message may show. */
   key: string;
-  providerFor: ProviderFor;
-  serve: Serve;
   /** What the API's server says in a 401, with the key in it. */
   keyRejected: string;
   /** What the API's server says in a 404 about an unknown `model`. */
@@ -29,7 +27,8 @@ export interface StreamContractSubject {
 
 /** Registers the streaming contract's cases for `api` in the current `describe`. */
 export function describeStreamContract(api: FakeApi, subject: StreamContractSubject): void {
-  const { model, providerFor, serve } = subject;
+  const { model } = subject;
+  const { providerFor, serve } = sdkProviderFor(api, model, subject.key);
   const keyVar = `${api.toUpperCase()}_API_KEY`;
   const baseVar = `${api.toUpperCase()}_BASE_URL`;
   const cutOff = 'the reply was cut off mid-stream: the partial reply is kept';

@@ -1,4 +1,5 @@
 /** Small helpers shared by the provider tests. */
+import { createProvider } from '../../../src/providers/index.js';
 import type { Provider, StreamEvent } from '../../../src/providers/types.js';
 import type { Message } from '../../../src/session/types.js';
 import { startFakeLlmServer, type FakeApi, type FakeLlmServer, type FakeReply } from '../../helpers/fake-llm-server.js';
@@ -51,13 +52,24 @@ export const pieces = ['Your ', 'name is', ' Ada', '.\n\n', 'Grüße 🙂', ' �
 /** Builds a provider of one API against a fake server's base URL, with this many SDK retries. */
 export type ProviderFor = (baseURL: string, maxRetries?: number) => Promise<Provider>;
 
-/** A fake server of `api` answering with `replies`, and a provider pointed at it. */
+/** A fake server of one API answering with `replies`, and a provider pointed at it. */
 export type Serve = (replies: FakeReply | FakeReply[]) => Promise<{ server: FakeLlmServer; provider: Provider }>;
 
-/** The `serve` of one API: starts its fake server, then builds the provider with `providerFor`. */
-export function serveWith(api: FakeApi, providerFor: ProviderFor): Serve {
-  return async (replies) => {
+/**
+ * How the tests of `api` build its provider: `providerFor` sets the API's own key and base URL
+ * variables, `serve` starts a fake server of that API first.
+ */
+export function sdkProviderFor(api: FakeApi, model: string, key: string): { providerFor: ProviderFor; serve: Serve } {
+  const prefix = api.toUpperCase();
+  const providerFor: ProviderFor = async (baseURL, maxRetries = 0) =>
+    createProvider(
+      { name: api, model, source: 'flag' },
+      { [`${prefix}_API_KEY`]: key, [`${prefix}_BASE_URL`]: baseURL },
+      { maxRetries },
+    );
+  const serve: Serve = async (replies) => {
     const server = await startFakeLlmServer(api, replies);
     return { server, provider: await providerFor(server.baseURL) };
   };
+  return { providerFor, serve };
 }
