@@ -7,10 +7,11 @@ import type Anthropic from '@anthropic-ai/sdk';
 /** The SDK's client class, loaded by `create()`: a static import would put it on the start-up path. */
 type Sdk = typeof import('@anthropic-ai/sdk').default;
 import type { Message, Usage } from '../session/types.js';
-import { describeFailure, hostOf, shownURL, type FailureContext } from './describe-failure.js';
+import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
 import type { SdkProviderSettings } from './index.js';
 import { textTurns } from './message-text.js';
 import { ProviderError } from './provider-error.js';
+import { sdkProviderSetup } from './sdk-provider.js';
 import type { Provider, StreamEvent, StreamOptions } from './types.js';
 
 /** The public API's address, used when `ANTHROPIC_BASE_URL` is not set. */
@@ -22,31 +23,20 @@ export const ANTHROPIC_MAX_TOKENS = 8192;
 /** Claude through the Messages API, streamed. */
 export class AnthropicProvider implements Provider {
   readonly name = 'anthropic';
-  readonly label: string;
-  private readonly failure: FailureContext;
 
   private constructor(
     private readonly sdk: Sdk,
     private readonly client: Anthropic,
     readonly model: string,
-    baseURL: string,
-    apiKey: string,
-  ) {
-    this.label = baseURL === ANTHROPIC_DEFAULT_BASE_URL ? `anthropic ${model}` : `anthropic ${model} (${hostOf(baseURL)})`;
-    this.failure = { provider: 'anthropic', model, baseURL: shownURL(baseURL), keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', apiKey };
-  }
+    readonly label: string,
+    private readonly failure: FailureContext,
+  ) {}
 
-  /** Builds the provider; every setting is explicit so the SDK reads nothing else from the environment. */
+  /** Builds the provider, loading the SDK only now. */
   static async create(settings: SdkProviderSettings): Promise<AnthropicProvider> {
     const { default: AnthropicSdk } = await import('@anthropic-ai/sdk');
-    const baseURL = settings.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL;
-    const client = new AnthropicSdk({
-      apiKey: settings.apiKey,
-      baseURL,
-      maxRetries: settings.maxRetries,
-      ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
-    });
-    return new AnthropicProvider(AnthropicSdk, client, settings.model, baseURL, settings.apiKey);
+    const setup = sdkProviderSetup('anthropic', settings, ANTHROPIC_DEFAULT_BASE_URL);
+    return new AnthropicProvider(AnthropicSdk, new AnthropicSdk(setup.clientOptions), settings.model, setup.label, setup.failure);
   }
 
   /**
@@ -70,9 +60,8 @@ export class AnthropicProvider implements Provider {
         { signal },
       );
     } catch (error) {
-      const described = signal?.aborted ? null : describeFailure(error, this.sdk, failure, 'request');
-      if (described === null) return;
-      throw described;
+      throwUnlessAborted(error, this.sdk, failure, 'request', signal);
+      return;
     }
     const usage: Usage = { inputTokens: 0, outputTokens: 0 };
     let stopped = false;
@@ -95,9 +84,8 @@ export class AnthropicProvider implements Provider {
         }
       }
     } catch (error) {
-      const described = signal?.aborted ? null : describeFailure(error, this.sdk, failure, 'stream');
-      if (described === null) return;
-      throw described;
+      throwUnlessAborted(error, this.sdk, failure, 'stream', signal);
+      return;
     }
     if (signal?.aborted) return;
     if (!stopped) throw new ProviderError('the reply was cut off mid-stream: the partial reply is kept', 'cut-off');

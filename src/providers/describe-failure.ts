@@ -34,6 +34,22 @@ export interface FailureContext {
 }
 
 /**
+ * A provider's `catch` around its request or its stream: throws the described failure, or
+ * returns when the caller aborted (`signal.aborted`) or the error is an abort, for the
+ * stream to end quietly.
+ */
+export function throwUnlessAborted(
+  error: unknown,
+  sdk: SdkErrorClasses,
+  ctx: FailureContext,
+  phase: 'request' | 'stream',
+  signal: AbortSignal | undefined,
+): void {
+  const described = signal?.aborted ? null : describeFailure(error, sdk, ctx, phase);
+  if (described !== null) throw described;
+}
+
+/**
  * Describes `error`, thrown while sending the request (`phase: 'request'`) or while reading
  * the streamed reply (`phase: 'stream'`). Returns null for an abort: nothing to explain.
  */

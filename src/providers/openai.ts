@@ -8,10 +8,11 @@ import type OpenAI from 'openai';
 /** The SDK's client class, loaded by `create()`: a static import would put it on the start-up path. */
 type Sdk = typeof import('openai').default;
 import type { Message, Usage } from '../session/types.js';
-import { describeFailure, hostOf, shownURL, type FailureContext } from './describe-failure.js';
+import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
 import type { SdkProviderSettings } from './index.js';
 import { textTurns } from './message-text.js';
 import { ProviderError } from './provider-error.js';
+import { sdkProviderSetup } from './sdk-provider.js';
 import type { Provider, StreamEvent, StreamOptions } from './types.js';
 
 /** The public API's address, used when `OPENAI_BASE_URL` is not set. */
@@ -20,31 +21,20 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** Chat Completions, streamed, with usage in a final chunk. */
 export class OpenAIProvider implements Provider {
   readonly name = 'openai';
-  readonly label: string;
-  private readonly failure: FailureContext;
 
   private constructor(
     private readonly sdk: Sdk,
     private readonly client: OpenAI,
     readonly model: string,
-    baseURL: string,
-    apiKey: string,
-  ) {
-    this.label = baseURL === OPENAI_DEFAULT_BASE_URL ? `openai ${model}` : `openai ${model} (${hostOf(baseURL)})`;
-    this.failure = { provider: 'openai', model, baseURL: shownURL(baseURL), keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', apiKey };
-  }
+    readonly label: string,
+    private readonly failure: FailureContext,
+  ) {}
 
-  /** Builds the provider; key and base URL are explicit so the SDK does not read them from `process.env`. */
+  /** Builds the provider, loading the SDK only now. */
   static async create(settings: SdkProviderSettings): Promise<OpenAIProvider> {
     const { default: OpenAISdk } = await import('openai');
-    const baseURL = settings.baseURL ?? OPENAI_DEFAULT_BASE_URL;
-    const client = new OpenAISdk({
-      apiKey: settings.apiKey,
-      baseURL,
-      maxRetries: settings.maxRetries,
-      ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
-    });
-    return new OpenAIProvider(OpenAISdk, client, settings.model, baseURL, settings.apiKey);
+    const setup = sdkProviderSetup('openai', settings, OPENAI_DEFAULT_BASE_URL);
+    return new OpenAIProvider(OpenAISdk, new OpenAISdk(setup.clientOptions), settings.model, setup.label, setup.failure);
   }
 
   /** Starts the streamed request; asks for usage, unless the server refuses that option (some older compatible servers do). */
@@ -81,9 +71,8 @@ export class OpenAIProvider implements Provider {
     try {
       chunks = await this.open(model, wire, signal);
     } catch (error) {
-      const described = signal?.aborted ? null : describeFailure(error, this.sdk, failure, 'request');
-      if (described === null) return;
-      throw described;
+      throwUnlessAborted(error, this.sdk, failure, 'request', signal);
+      return;
     }
     let usage: Usage | undefined;
     let finished = false;
@@ -96,9 +85,8 @@ export class OpenAIProvider implements Provider {
         if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
       }
     } catch (error) {
-      const described = signal?.aborted ? null : describeFailure(error, this.sdk, failure, 'stream');
-      if (described === null) return;
-      throw described;
+      throwUnlessAborted(error, this.sdk, failure, 'stream', signal);
+      return;
     }
     if (signal?.aborted) return;
     // Without [DONE] the SDK just ends; a reply with no finish_reason was cut short.

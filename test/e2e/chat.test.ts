@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPiped, spawnPty } from '../helpers/pty.js';
+import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
 import { bannerId, sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
@@ -15,19 +15,11 @@ describe('chatting in a terminal', () => {
     expect(banner).toMatch(new RegExp(`^chatkeep 0\\.1\\.0 · session ${id} · echo \\(offline\\) · autosave every 5 min\\n`));
     expect(id).toMatch(/^session-\d{8}-\d{6}$/);
 
-    await run.prompt();
-    run.line('hello there');
-    await run.waitFor('Echo: hello there (read 1 messages)');
-    await run.prompt();
-    run.line('/save first chat');
-    await run.waitFor(`Saved ${id} as "first chat" (2 messages) to `);
+    await run.say('hello there', 'Echo: hello there (read 1 messages)');
+    await run.say('/save first chat', `Saved ${id} as "first chat" (2 messages) to `);
     expect(run.screen()).toContain(join(sessionDir(home, id)!, 'session.json'));
-    await run.prompt();
-    run.line('/sessions');
-    await run.waitFor(new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages · 8 tokens\\s+open\\s+first chat`));
-    await run.prompt();
-    run.line('/quit');
-    expect(await run.exited).toBe(0);
+    await run.say('/sessions', new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages · 8 tokens\\s+open\\s+first chat`));
+    expect(await run.quit()).toBe(0);
     expect(run.screen()).toContain(`Saved ${id} (2 messages).\nResume with: chatkeep --session-id ${id}\n`);
 
     const snapshot = readFileSync(join(sessionDir(home, id)!, 'session.json'), 'utf8');
@@ -37,9 +29,7 @@ describe('chatting in a terminal', () => {
     const resumed = await again.waitFor(/Resumed session .*\n[\s\S]*Echo: hello there \(read 1 messages\)\n/);
     expect(resumed).toContain(`Resumed session ${id} (2 messages, last active less than a minute ago, project ${cwd})`);
     expect(resumed).toContain('› hello there\n');
-    await again.prompt();
-    again.line('and again');
-    await again.waitFor('Echo: and again (read 3 messages)');
+    await again.say('and again', 'Echo: and again (read 3 messages)');
     await again.prompt();
     again.write('\x04');
     expect(await again.exited).toBe(0);
@@ -53,25 +43,14 @@ describe('chatting in a terminal', () => {
     const firstId = /Saved (\S+) /.exec(first.stderr)?.[1];
     expect(first.code).toBe(0);
 
-    const run = spawnPty([], { home, cwd });
-    const id = bannerId(await run.waitFor('Type a message'));
+    const { run, id } = await startAtPrompt([], { home, cwd });
     expect(id).not.toBe(firstId);
-    await run.prompt();
-    run.line('one');
-    await run.waitFor('Echo: one (read 1 messages)');
-    await run.prompt();
-    run.line(`/load ${id}`);
-    await run.waitFor(`Already in session ${id}.`);
-    await run.prompt();
-    run.line(`/load ${firstId}`);
-    await run.waitFor(`Saved ${id} (2 messages). Switched to ${firstId}.`);
+    await run.say('one', 'Echo: one (read 1 messages)');
+    await run.say(`/load ${id}`, `Already in session ${id}.`);
+    await run.say(`/load ${firstId}`, `Saved ${id} (2 messages). Switched to ${firstId}.`);
     await run.waitFor(`Resumed session ${firstId} (2 messages`);
-    await run.prompt();
-    run.line('/reset');
-    await run.waitFor(`Archived 2 messages inside ${firstId}; the conversation starts afresh.`);
-    await run.prompt();
-    run.line('fresh');
-    await run.waitFor('Echo: fresh (read 1 messages)');
+    await run.say('/reset', `Archived 2 messages inside ${firstId}; the conversation starts afresh.`);
+    await run.say('fresh', 'Echo: fresh (read 1 messages)');
     await run.prompt();
     run.line('/exit');
     expect(await run.exited).toBe(0);
@@ -84,9 +63,7 @@ describe('chatting in a terminal', () => {
   });
 
   it('sends a multi-line paste as one message and completes commands with Tab', async () => {
-    const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
-    await run.waitFor('Type a message');
-    await run.prompt();
+    const { run } = await startAtPrompt([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     run.write('\x1b[200~line one\rline two\x1b[201~');
     run.write('\r');
     await run.waitFor('Echo: line one\nline two (read 1 messages)');
@@ -96,15 +73,11 @@ describe('chatting in a terminal', () => {
     await run.waitFor('/sessions ', { from });
     run.write('\r');
     await run.waitFor('2 messages', { from });
-    await run.prompt();
-    run.line('/quit');
-    expect(await run.exited).toBe(0);
+    expect(await run.quit()).toBe(0);
   });
 
   it('clears the line on Ctrl-C and leaves on a second Ctrl-C at an empty prompt', async () => {
-    const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
-    const id = bannerId(await run.waitFor('Type a message'));
-    await run.prompt();
+    const { run, id } = await startAtPrompt([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     run.write('half typed');
     await run.waitFor('half typed');
     run.write('\x03');
@@ -117,16 +90,11 @@ describe('chatting in a terminal', () => {
   });
 
   it('holds what is typed during a reply and shows it at the next prompt', async () => {
-    const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), env: { CHATKEEP_ECHO_DELAY_MS: '60' } });
-    await run.waitFor('Type a message');
-    await run.prompt();
-    run.line('one two three four five');
-    await run.waitFor('Echo: one');
+    const { run } = await startAtPrompt([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), env: { CHATKEEP_ECHO_DELAY_MS: '60' } });
+    await run.say('one two three four five', 'Echo: one');
     run.line('typed ahead');
     await run.waitFor('Echo: typed ahead (read 3 messages)');
     expect(run.screen()).toContain('Echo: one two three four five (read 1 messages)\n› typed ahead\n');
-    await run.prompt();
-    run.line('/quit');
-    expect(await run.exited).toBe(0);
+    expect(await run.quit()).toBe(0);
   });
 });

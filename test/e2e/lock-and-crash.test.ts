@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { runPiped, spawnPty } from '../helpers/pty.js';
-import { bannerId } from '../helpers/session-files.js';
+import { runPiped, startAtPrompt } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 describe('one session, one process', () => {
   it('refuses a second REPL on a held session with exit 3, naming the holder', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const holder = spawnPty([], { home, cwd });
-    const id = bannerId(await holder.waitFor('Type a message'));
+    const { run: holder, id } = await startAtPrompt([], { home, cwd });
 
     const second = await runPiped(['--session-id', id], 'hi\n', { home, cwd });
     expect(second.code).toBe(3);
@@ -16,45 +14,28 @@ describe('one session, one process', () => {
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
     expect(second.stderr).toContain(`Session ${id} is in use by process ${holder.pid} on `);
 
-    await holder.prompt();
-    holder.line('/quit');
-    expect(await holder.exited).toBe(0);
+    expect(await holder.quit()).toBe(0);
   });
 
   it('/load refuses a session another REPL holds, naming it, and stays in the current one', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const holder = spawnPty([], { home, cwd });
-    const heldId = bannerId(await holder.waitFor('Type a message'));
-    const run = spawnPty([], { home, cwd });
-    const id = bannerId(await run.waitFor('Type a message'));
-    await run.prompt();
-    run.line(`/load ${heldId}`);
-    await run.waitFor(`Session ${heldId} is in use by process ${holder.pid} on `);
+    const { run: holder, id: heldId } = await startAtPrompt([], { home, cwd });
+    const { run, id } = await startAtPrompt([], { home, cwd });
+    await run.say(`/load ${heldId}`, `Session ${heldId} is in use by process ${holder.pid} on `);
     await run.waitFor(`Still in ${id}.`);
-    await run.prompt();
-    run.line('still here');
-    await run.waitFor('Echo: still here (read 1 messages)');
-    await run.prompt();
-    run.line('/quit');
-    expect(await run.exited).toBe(0);
+    await run.say('still here', 'Echo: still here (read 1 messages)');
+    expect(await run.quit()).toBe(0);
     expect(run.screen()).toContain(`Resume with: chatkeep --session-id ${id}\n`);
-    await holder.prompt();
-    holder.line('/quit');
-    expect(await holder.exited).toBe(0);
+    expect(await holder.quit()).toBe(0);
   });
 
   it('recovers every message shown on screen after kill -9, at once', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const run = spawnPty(['--autosave', 'off'], { home, cwd });
-    const id = bannerId(await run.waitFor('Type a message'));
-    await run.prompt();
-    run.line('first words');
-    await run.waitFor('Echo: first words (read 1 messages)');
-    await run.prompt();
-    run.line('second words');
-    await run.waitFor('Echo: second words (read 3 messages)');
+    const { run, id } = await startAtPrompt(['--autosave', 'off'], { home, cwd });
+    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('second words', 'Echo: second words (read 3 messages)');
     process.kill(run.pid, 'SIGKILL');
     await run.exited;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
-import { spawnPty, runPiped } from '../helpers/pty.js';
+import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 describe('chatting through an OpenAI-compatible server', () => {
@@ -14,27 +14,19 @@ describe('chatting through an OpenAI-compatible server', () => {
     // A local server needs no key: OPENAI_BASE_URL alone selects nothing, so name the provider.
     const env = { OPENAI_BASE_URL: server.baseURL, CHATKEEP_MAX_RETRIES: '0' };
 
-    const first = spawnPty(['--provider', 'openai', '--model', 'llama3.1'], { home, cwd, env });
-    await first.prompt();
+    const { run: first, id } = await startAtPrompt(['--provider', 'openai', '--model', 'llama3.1'], { home, cwd, env });
     expect(first.screen()).toMatch(/· openai llama3\.1 \(127\.0\.0\.1:\d+\) · autosave/);
-    first.line('What is the capital of France?');
-    await first.waitFor('The capital of France is Paris.');
-    await first.prompt();
-    first.line('/quit');
-    const saved = await first.waitFor(/Resume with: chatkeep --session-id (\S+)/);
-    expect(await first.exited).toBe(0);
-    const id = /Resume with: chatkeep --session-id (\S+)/.exec(saved)![1];
+    await first.say('What is the capital of France?', 'The capital of France is Paris.');
+    expect(await first.quit()).toBe(0);
+    expect(first.screen()).toContain(`Resume with: chatkeep --session-id ${id}\n`);
 
     // Resumed without flags: the session keeps its provider and model.
     const second = spawnPty(['--session-id', id], { home, cwd, env });
     await second.prompt();
     expect(second.screen()).toContain(`Resumed session ${id} (2 messages`);
     expect(second.screen()).toMatch(/· openai llama3\.1 /);
-    second.line('And what did I ask before?');
-    await second.waitFor('You asked about France.');
-    await second.prompt();
-    second.line('/quit');
-    expect(await second.exited).toBe(0);
+    await second.say('And what did I ask before?', 'You asked about France.');
+    expect(await second.quit()).toBe(0);
 
     // The model saw the whole conversation on the resumed turn, in order.
     expect(server.requests).toHaveLength(2);

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPiped, spawnPty } from '../helpers/pty.js';
-import { bannerId, sessionDir } from '../helpers/session-files.js';
+import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
+import { sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 describe('resuming and history', () => {
@@ -39,47 +39,33 @@ describe('resuming and history', () => {
     expect(run.screen()).toMatch(new RegExp(`\\[1\\]\\s+${id}\\s+less than a minute ago\\s+2 messages`));
     run.write('1');
     await run.waitFor(`Resumed session ${id} (2 messages`);
-    await run.prompt();
-    run.line('/quit');
-    expect(await run.exited).toBe(0);
+    expect(await run.quit()).toBe(0);
   });
 
   it('keeps input history per project across runs (up-arrow), in a 0600 file', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const first = spawnPty([], { home, cwd });
-    const id = bannerId(await first.waitFor('Type a message'));
-    await first.prompt();
-    first.line('remember this line');
-    await first.waitFor('Echo: remember this line');
-    await first.prompt();
-    first.line('/quit');
-    expect(await first.exited).toBe(0);
+    const { run: first, id } = await startAtPrompt([], { home, cwd });
+    await first.say('remember this line', 'Echo: remember this line');
+    expect(await first.quit()).toBe(0);
     const history = join(sessionDir(home, id)!, '..', '..', 'history');
     expect(statSync(history).mode & 0o777).toBe(0o600);
 
-    const second = spawnPty([], { home, cwd });
-    await second.waitFor('Type a message');
-    await second.prompt();
+    const { run: second } = await startAtPrompt([], { home, cwd });
     const from = second.screen().length;
     second.write('\x1b[A');
     second.write('\x1b[A');
     await second.waitFor('remember this line', { from });
     second.write('\r');
     await second.waitFor('Echo: remember this line (read 1 messages)');
-    await second.prompt();
-    second.line('/quit');
-    expect(await second.exited).toBe(0);
+    expect(await second.quit()).toBe(0);
   });
 
   it('SIGHUP (the terminal closed) saves like /quit', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const run = spawnPty([], { home, cwd });
-    const id = bannerId(await run.waitFor('Type a message'));
-    await run.prompt();
-    run.line('before hangup');
-    await run.waitFor('Echo: before hangup');
+    const { run, id } = await startAtPrompt([], { home, cwd });
+    await run.say('before hangup', 'Echo: before hangup');
     await run.prompt();
     process.kill(run.pid, 'SIGHUP');
     expect(await run.exited).toBe(0);

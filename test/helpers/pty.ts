@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import * as pty from 'node-pty';
 import { onTestFinished } from 'vitest';
+import { bannerId } from './session-files.js';
 
 /** The launcher under test. */
 export const BIN = fileURLToPath(new URL('../../bin/chatkeep.js', import.meta.url));
@@ -39,6 +40,10 @@ export interface PtyRun {
   waitFor(what: string | RegExp, options?: { timeout?: number; from?: number }): Promise<string>;
   /** Resolves once the REPL waits at its prompt (`› ` ends the screen): typing is safe, raw mode is on. */
   prompt(options?: { timeout?: number }): Promise<string>;
+  /** At the prompt, types `text` and presses Enter; resolves with the screen once it contains `until`. */
+  say(text: string, until: string | RegExp): Promise<string>;
+  /** At the prompt, types `/quit`; resolves to the exit code. */
+  quit(): Promise<number>;
   /** Everything printed so far, ANSI escapes removed, `\r\n` as `\n`. */
   screen(): string;
   /** Resolves to the exit code (or 128 + signal). */
@@ -83,6 +88,16 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
     prompt(options) {
       return this.waitFor(/› $/, options);
     },
+    async say(text, until) {
+      await this.prompt();
+      this.line(text);
+      return this.waitFor(until);
+    },
+    async quit() {
+      await this.prompt();
+      this.line('/quit');
+      return exited;
+    },
     waitFor(what, { timeout = 10_000, from = 0 } = {}) {
       const found = (): boolean => {
         const text = screen().slice(from);
@@ -108,6 +123,21 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
       });
     },
   };
+}
+
+/** A chatkeep started in a pseudo-terminal and waiting at its first prompt. */
+export interface StartedPty {
+  run: PtyRun;
+  /** The session ID its banner names. */
+  id: string;
+}
+
+/** Starts chatkeep in a pseudo-terminal and waits for its banner and its first prompt. */
+export async function startAtPrompt(args: string[], options: RunOptions): Promise<StartedPty> {
+  const run = spawnPty(args, options);
+  const id = bannerId(await run.waitFor('Type a message'));
+  await run.prompt();
+  return { run, id };
 }
 
 /** What a piped run printed. */

@@ -1,6 +1,8 @@
 /** Small helpers shared by the provider tests. */
-import type { StreamEvent } from '../../../src/providers/types.js';
+import { createProvider } from '../../../src/providers/index.js';
+import type { Provider, StreamEvent } from '../../../src/providers/types.js';
 import type { Message } from '../../../src/session/types.js';
+import { startFakeLlmServer, type FakeApi, type FakeLlmServer, type FakeReply } from '../../helpers/fake-llm-server.js';
 
 /** What a consumer of a stream saw: the text pieces, the usage, and the error it ended with. */
 export interface Seen {
@@ -46,3 +48,28 @@ export const conversation: Message[] = [
 
 /** The pieces a fake server streams: whitespace, newlines and non-ASCII must survive intact. */
 export const pieces = ['Your ', 'name is', ' Ada', '.\n\n', 'Grüße 🙂', ' — bye'];
+
+/** Builds a provider of one API against a fake server's base URL, with this many SDK retries. */
+export type ProviderFor = (baseURL: string, maxRetries?: number) => Promise<Provider>;
+
+/** A fake server of one API answering with `replies`, and a provider pointed at it. */
+export type Serve = (replies: FakeReply | FakeReply[]) => Promise<{ server: FakeLlmServer; provider: Provider }>;
+
+/**
+ * How the tests of `api` build its provider: `providerFor` sets the API's own key and base URL
+ * variables, `serve` starts a fake server of that API first.
+ */
+export function sdkProviderFor(api: FakeApi, model: string, key: string): { providerFor: ProviderFor; serve: Serve } {
+  const prefix = api.toUpperCase();
+  const providerFor: ProviderFor = async (baseURL, maxRetries = 0) =>
+    createProvider(
+      { name: api, model, source: 'flag' },
+      { [`${prefix}_API_KEY`]: key, [`${prefix}_BASE_URL`]: baseURL },
+      { maxRetries },
+    );
+  const serve: Serve = async (replies) => {
+    const server = await startFakeLlmServer(api, replies);
+    return { server, provider: await providerFor(server.baseURL) };
+  };
+  return { providerFor, serve };
+}
