@@ -34,6 +34,12 @@ export interface ReplOptions {
   startAutosave(session: Session, onError: (err: unknown) => void): Autosave;
   /** The schedule for the banner (`every 5 min`, `off`). */
   autosaveDescription: string;
+  /**
+   * Writes that must be done before the first line is handled (a new session's provider and
+   * system prompt). The banner and prompt do not wait for them: they queue on the session's
+   * mutex ahead of any chat turn, and a failure is shown as a warning.
+   */
+  ready?: Promise<void>;
   version: string;
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
@@ -55,6 +61,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     });
   // Started once the first prompt is up: loading the timer's library is not needed to show it.
   let autosave: Autosave | undefined;
+  let ready = options.ready;
   // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
   let formatting: Promise<void> | undefined = options.resumed ? loadFormatting() : undefined;
   await formatting;
@@ -125,6 +132,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       formatting ??= loadFormatting();
       autosave ??= startAutosave(session);
       const line = await reading;
+      if (ready) {
+        await ready.catch((err: unknown) => warnings.push(describeReplError(err)));
+        ready = undefined;
+      }
       atPrompt = line === null && prompted;
       // Warnings that arrived while the user was typing: shown now rather than over the typing.
       for (const warning of warnings.splice(0)) screen.warn(warning);

@@ -68,13 +68,20 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
     });
     const provider = await createProvider(choice, env);
     const chosen = { name: choice.name, model: choice.model };
-    const opened = session ?? (await sessions.create({ provider: chosen }));
+    const opened = session ?? (await sessions.create());
     session = opened;
-    if (opened.provider.name !== chosen.name || opened.provider.model !== chosen.model) {
-      await opened.setProvider(chosen, choice.source);
-    }
-    if (system) await opened.setSystemPrompt(system.ref);
+    // Recorded while the banner is shown: the writes wait for a new session's lock and the disk,
+    // and they queue on the session's mutex ahead of any chat turn.
+    const ready = (async () => {
+      if (opened.provider.name !== chosen.name || opened.provider.model !== chosen.model) {
+        await opened.setProvider(chosen, choice.source);
+      }
+      if (system) await opened.setSystemPrompt(system.ref);
+    })();
+    // The REPL reports a failure at its first line; this keeps one before that from being unhandled.
+    void ready.catch(() => undefined);
     return await runRepl({
+      ready,
       input: environment.stdin,
       output: environment.stdout,
       screen,

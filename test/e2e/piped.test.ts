@@ -21,6 +21,20 @@ describe('piped stdin', () => {
     );
   });
 
+  it('records the chosen provider even when the session is quit at once', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    writeFileSync(join(cwd, 'system.md'), 'Be brief.');
+    // A local server URL needs no key; nothing is sent before the first message.
+    const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const run = await runPiped(['--provider', 'openai', '--model', 'tiny', '--system', 'system.md'], '/quit\n', { home, cwd, env });
+    expect(run.code).toBe(0);
+    const id = /Saved (\S+) \(0 messages\)\./.exec(run.stderr)?.[1];
+    expect(id).toBeDefined();
+    const shown = await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env });
+    expect((JSON.parse(shown.stdout) as { provider: unknown }).provider).toEqual({ name: 'openai', model: 'tiny' });
+  });
+
   it('quits at end of input and ignores colour requests only when told', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
