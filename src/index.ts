@@ -1,5 +1,49 @@
 /**
- * chatkeep's embeddable session manager. Placeholder: the library issue fills this in.
+ * chatkeep's embeddable session manager (DESIGN §1 library): sessions that survive `/quit`,
+ * crashes, `kill -9` and power loss, for any Node REPL.
+ *
+ * @example
+ * ```ts
+ * import { openSessions } from 'chatkeep';
+ * const sessions = await openSessions({ home: '/home/ann/.chatkeep', cwd: process.cwd() });
+ * const session = await sessions.create();
+ * await session.append({ role: 'user', content: 'hi' }); // durable once it resolves
+ * await session.close();
+ * ```
  */
 export * from './session/types.js';
 export * from './session/errors.js';
+
+/**
+ * Opens the session store at `options.home` for the project of `options.cwd`.
+ * `create()`, `resume(idOrPrefix)`, `list()`, `read()`, `latest()`, `holder()`, `history`
+ * and `readConfig()` hang off the returned manager.
+ */
+export { openSessions } from './session/manager.js';
+
+/**
+ * Parses an `--autosave` spec (`off`, `30s`, `5m`, `2h`, or a 5/6-field cron expression) into a
+ * schedule whose `description` suits a banner (`every 5 min`). Throws `AutosaveSpecError`
+ * (exit code 2) for invalid specs and for expressions that never fire.
+ */
+export { parseAutosaveSpec, DEFAULT_AUTOSAVE_SPEC } from './session/autosave.js';
+
+/**
+ * Starts autosaving a session on a schedule: a cron job whose tick saves only when something
+ * changed, never overlaps another save and never keeps the process alive. `stop()` waits for
+ * a running tick.
+ */
+export { startAutosave } from './session/autosave.js';
+
+/**
+ * Builds the redactor chatkeep applies before writing: known secret formats and the values of
+ * environment variables named like `*KEY*`, `*TOKEN*`, `*SECRET*`, `*PASSWORD*` become
+ * `[REDACTED:<kind>]`.
+ */
+export { createRedactor } from './session/redact.js';
+
+/** True when a string may be used as a session ID (`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`). */
+export { isValidId } from './session/ids.js';
+
+/** The snapshot `schemaVersion` this build writes; older files are migrated on read. */
+export { SCHEMA_VERSION } from './session/migrations.js';

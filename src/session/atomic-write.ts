@@ -1,0 +1,53 @@
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/** File mode of everything chatkeep writes. */
+export const FILE_MODE = 0o600;
+/** Directory mode of everything chatkeep creates. */
+export const DIR_MODE = 0o700;
+
+/**
+ * Test seam: runs between the temp file's fsync and the rename, where a crash must leave the
+ * old file intact. Not exported from the package.
+ */
+export const atomicWriteHooks: { beforeRename?: (tmpPath: string, target: string) => void | Promise<void> } = {};
+
+/**
+ * Replaces `target` atomically: write a temp file beside it, fsync, rename over the target,
+ * fsync the directory. A crash at any point leaves either the old or the new file, whole.
+ * On failure the temp file is removed and the target is untouched.
+ */
+export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+  const tmp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await open(tmp, 'wx', FILE_MODE);
+  let closed = false;
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+    closed = true;
+    await handle.close();
+    await atomicWriteHooks.beforeRename?.(tmp, target);
+    await rename(tmp, target);
+  } catch (err) {
+    if (!closed) await handle.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await fsyncDir(dirname(target));
+}
+
+/** Makes a directory entry change (create, rename, unlink) durable. */
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** True for names `writeFileAtomic` leaves behind only when the process died mid-write. */
+export function isTempName(name: string): boolean {
+  return name.startsWith('.') && name.includes('.tmp-');
+}

@@ -1,0 +1,121 @@
+import { createRequire } from 'node:module';
+import type { Autosave, AutosaveSchedule, SaveResult, Session } from './types.js';
+import { AutosaveSpecError } from './errors.js';
+
+type CronModule = typeof import('cron');
+const require = createRequire(import.meta.url);
+let cronModule: CronModule | undefined;
+/** cron (and luxon under it) loads only when a schedule needs checking or running. */
+function cron(): CronModule {
+  cronModule ??= require('cron') as CronModule;
+  return cronModule;
+}
+
+/** The default `--autosave` spec (DESIGN §1). */
+export const DEFAULT_AUTOSAVE_SPEC = '*/5 * * * *';
+
+const UNITS = {
+  s: { name: 's', per: 60, next: 'm', cron: (n: number) => `*/${n} * * * * *` },
+  m: { name: 'min', per: 60, next: 'h', cron: (n: number) => `0 */${n} * * * *` },
+  h: { name: 'h', per: 24, next: undefined, cron: (n: number) => `0 0 */${n} * * *` },
+} as const;
+type Unit = keyof typeof UNITS;
+
+function divisors(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i + 1).filter((d) => n % d === 0);
+}
+
+/** A duration spec (`30s`, `5m`, `2h`) as an exact 6-field cron expression. */
+function parseDuration(spec: string, amount: number, unit: Unit): AutosaveSchedule {
+  const u = UNITS[unit];
+  if (amount === 0) throw new AutosaveSpecError(spec, 'a duration must be at least 1');
+  if (amount >= u.per && amount % u.per === 0 && u.next) {
+    return parseDuration(spec, amount / u.per, u.next);
+  }
+  if (amount > u.per || u.per % amount !== 0) {
+    const fits = divisors(u.per);
+    const nearest = fits.reduce((best, d) => (Math.abs(d - amount) < Math.abs(best - amount) ? d : best));
+    const suggestion = amount > u.per && u.next ? `${Math.round(amount / u.per) || 1}${u.next}` : `${nearest}${unit}`;
+    throw new AutosaveSpecError(spec, `${amount}${unit} does not divide ${u.per === 60 && unit === 's' ? 'a minute' : u.per === 60 ? 'an hour' : 'a day'} evenly (try ${suggestion})`);
+  }
+  const expression = amount === 1 ? u.cron(1).replace('*/1', '*') : u.cron(amount);
+  return { kind: 'cron', expression, description: `every ${amount} ${u.name}` };
+}
+
+/** Human text for a cron expression: `every 5 min` for the simple steps, else `cron <expr>`. */
+function describe(expression: string): string {
+  const f = expression.split(/\s+/);
+  const step = (field: string) => /^\*\/(\d+)$/.exec(field)?.[1] ?? (field === '*' ? '1' : undefined);
+  if (f.length === 5 && f.slice(1).every((x) => x === '*') && step(f[0])) return `every ${step(f[0])} min`;
+  if (f.length === 6 && f.slice(1).every((x) => x === '*') && step(f[0])) return `every ${step(f[0])} s`;
+  return `cron ${expression}`;
+}
+
+/**
+ * Parses an `--autosave` spec: `off`, a duration that divides its unit (`30s`, `5m`, `2h`),
+ * or a 5- or 6-field cron expression. Throws `AutosaveSpecError` (exit 2) for anything
+ * invalid, including expressions that validate but never fire (`0 0 31 2 *`).
+ */
+export function parseAutosaveSpec(spec: string): AutosaveSchedule {
+  const text = String(spec).trim();
+  if (text === '') throw new AutosaveSpecError(spec, 'it is empty');
+  if (text.toLowerCase() === 'off') return { kind: 'off', description: 'off' };
+  const duration = /^(\d+)\s*(s|sec|secs|m|min|mins|h|hr|hrs)$/i.exec(text);
+  if (duration) return parseDuration(spec, Number(duration[1]), duration[2][0].toLowerCase() as Unit);
+  const fields = text.split(/\s+/);
+  if (fields.length !== 5 && fields.length !== 6) {
+    throw new AutosaveSpecError(spec, `a cron expression has 5 or 6 fields, this has ${fields.length}`);
+  }
+  const expression = fields.join(' ');
+  const { validateCronExpression, CronTime } = cron();
+  const check = validateCronExpression(expression);
+  if (!check.valid) throw new AutosaveSpecError(spec, `not a valid cron expression (${check.error?.message ?? 'unknown error'})`);
+  try {
+    new CronTime(expression).sendAt();
+  } catch {
+    throw new AutosaveSpecError(spec, 'it never fires');
+  }
+  return { kind: 'cron', expression, description: describe(expression) };
+}
+
+/**
+ * Starts autosaving `session` on `schedule` (DESIGN §5): a cron CronJob that waits for a
+ * running tick, never holds the process open, and reports failures through `onError` (or the
+ * session's warnings) instead of throwing. A tick is `session.save({ ifChanged: true })`,
+ * which takes the session's mutex, so it never overlaps another save.
+ */
+export function startAutosave(
+  session: Session,
+  schedule: AutosaveSchedule,
+  options: { onError?(err: unknown): void; onSaved?(r: SaveResult): void } = {},
+): Autosave {
+  if (schedule.kind === 'off') {
+    return { description: 'off', nextDate: () => null, stop: () => Promise.resolve() };
+  }
+  let warned = false;
+  const report = (err: unknown) => {
+    if (options.onError) options.onError(err);
+    else if (!warned && 'warn' in session && typeof session.warn === 'function') {
+      warned = true; // once, quietly: the user keeps typing
+      (session as { warn(message: string): void }).warn(`Autosave failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  const job = cron().CronJob.from({
+    cronTime: schedule.expression,
+    onTick: async () => {
+      const result = await session.save({ ifChanged: true });
+      if (result.saved) options.onSaved?.(result);
+    },
+    start: true,
+    waitForCompletion: true,
+    unrefTimeout: true,
+    errorHandler: report,
+  });
+  return {
+    description: schedule.description,
+    nextDate: () => job.nextDate().toJSDate(),
+    stop: async () => {
+      await job.stop();
+    },
+  };
+}

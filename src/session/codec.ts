@@ -1,0 +1,96 @@
+import type { ValidateFunction } from 'ajv';
+import type { SessionSnapshot } from './types.js';
+import { FutureSchemaError } from './errors.js';
+import { migrate, SCHEMA_VERSION } from './migrations.js';
+import { sessionJsonSchema } from './schema.js';
+
+/** A snapshot file that does not parse or validate. */
+export class DamagedFileError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+    this.name = 'DamagedFileError';
+  }
+}
+
+type SuperJSON = typeof import('superjson').default;
+
+let superjsonPromise: Promise<SuperJSON> | undefined;
+/** superjson is loaded on first use: it is not needed before the first snapshot. */
+function loadSuperjson(): Promise<SuperJSON> {
+  superjsonPromise ??= import('superjson').then((m) => m.default);
+  return superjsonPromise;
+}
+
+let validator: ValidateFunction | undefined;
+/** The schema is compiled on the first read of a snapshot, never at import time. */
+async function validate(json: unknown): Promise<string | undefined> {
+  if (!validator) {
+    const { default: Ajv } = await import('ajv');
+    validator = new Ajv.default({ allErrors: false, strict: false }).compile(sessionJsonSchema);
+  }
+  if (validator(json)) return undefined;
+  const first = validator.errors?.[0];
+  return first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'does not match the schema';
+}
+
+/** Encodes a snapshot as superjson text. */
+export async function encodeSnapshot(snapshot: SessionSnapshot): Promise<string> {
+  const superjson = await loadSuperjson();
+  return superjson.stringify(snapshot);
+}
+
+/**
+ * Decodes `session.json` text: refuses a newer schemaVersion (`FutureSchemaError`), migrates
+ * an older one, validates against the schema. Throws `DamagedFileError` for anything that
+ * does not parse or validate.
+ */
+export async function decodeSnapshot(text: string, file: string): Promise<SessionSnapshot> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new DamagedFileError(file, `not JSON (${(err as Error).message})`);
+  }
+  if (!isObject(raw) || !isObject(raw.json)) throw new DamagedFileError(file, 'not a superjson document');
+  const json = raw.json;
+  const version = json.schemaVersion;
+  if (json.format !== 'chatkeep.session' || typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw new DamagedFileError(file, 'not a chatkeep session (format or schemaVersion missing)');
+  }
+  if (version > SCHEMA_VERSION) throw new FutureSchemaError(file, version, SCHEMA_VERSION);
+  const superjson = await loadSuperjson();
+  let decoded: Record<string, unknown>;
+  let jsonPart: unknown = json;
+  try {
+    decoded = superjson.deserialize({ json: json as never, meta: isObject(raw.meta) ? (raw.meta as never) : undefined });
+    if (version < SCHEMA_VERSION) {
+      decoded = migrate(decoded, version);
+      jsonPart = superjson.serialize(decoded).json;
+    }
+  } catch (err) {
+    throw new DamagedFileError(file, `cannot decode (${(err as Error).message})`);
+  }
+  const problem = await validate(jsonPart);
+  if (problem) throw new DamagedFileError(file, `invalid: ${problem}`);
+  return reviveDates(decoded as unknown as SessionSnapshot);
+}
+
+/** A damaged `meta` leaves ISO strings where Dates belong: the schema has vouched for their format. */
+function reviveDates(s: SessionSnapshot): SessionSnapshot {
+  const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+  s.createdAt = date(s.createdAt);
+  s.updatedAt = date(s.updatedAt);
+  for (const m of s.messages) m.timestamp = date(m.timestamp);
+  for (const a of s.archived) {
+    a.archivedAt = date(a.archivedAt);
+    for (const m of a.messages) m.timestamp = date(m.timestamp);
+  }
+  return s;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

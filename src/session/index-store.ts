@@ -1,0 +1,156 @@
+import { readdir, readFile, rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
+import { errno, isValidId } from './ids.js';
+import { inspectLock } from './lock.js';
+import { corruptName, layout } from './layout.js';
+import type { IndexRow } from './summary.js';
+import { applyJournalToRow, rowFromFiles } from './summary.js';
+
+/**
+ * `projects/<slug>/index.json`: the listing cache (DESIGN §3). The session files stay the
+ * truth. The index records the `sessions/` directory's mtime: a creation or removal changes
+ * it, and only the difference is reconciled. Snapshot writers update their own row.
+ */
+interface IndexFile {
+  format: 'chatkeep.index';
+  version: 1;
+  sessionsMtimeMs: number;
+  /** Newest first. */
+  rows: IndexRow[];
+}
+
+const INDEX_LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 5, maxTimeout: 100 };
+
+/** Runs `fn` holding the index's short lock (proper-lockfile on `index.json`). */
+async function withIndexLock<T>(projectDir: string, fn: () => Promise<T>): Promise<T> {
+  const lockfile = await import('proper-lockfile');
+  const path = layout.index(projectDir);
+  const release = await lockfile.lock(path, {
+    lockfilePath: `${path}.lock`,
+    realpath: false,
+    stale: 10_000,
+    retries: INDEX_LOCK_RETRIES,
+    onCompromised: () => undefined, // a lost index lock only risks a stale cache, which self-heals
+  });
+  try {
+    return await fn();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+type ReadResult = { kind: 'ok'; index: IndexFile } | { kind: 'missing' } | { kind: 'damaged' };
+
+async function readIndex(projectDir: string): Promise<ReadResult> {
+  let text: string;
+  try {
+    text = await readFile(layout.index(projectDir), 'utf8');
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return { kind: 'missing' };
+    throw err;
+  }
+  try {
+    const value = JSON.parse(text) as Partial<IndexFile>;
+    if (value.format === 'chatkeep.index' && value.version === 1 && Array.isArray(value.rows) && typeof value.sessionsMtimeMs === 'number') {
+      return { kind: 'ok', index: value as IndexFile };
+    }
+  } catch {
+    // falls through to damaged
+  }
+  return { kind: 'damaged' };
+}
+
+async function writeIndex(projectDir: string, index: IndexFile): Promise<void> {
+  index.rows.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  await writeFileAtomic(layout.index(projectDir), JSON.stringify(index));
+}
+
+async function sessionsMtime(projectDir: string): Promise<number | undefined> {
+  try {
+    return (await stat(layout.sessions(projectDir))).mtimeMs;
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Records a row written by a snapshot writer. A missing or damaged index is left for the next listing to rebuild. */
+export async function updateIndexRow(projectDir: string, row: IndexRow): Promise<void> {
+  await withIndexLock(projectDir, async () => {
+    const read = await readIndex(projectDir);
+    if (read.kind !== 'ok') return;
+    const rows = read.index.rows.filter((r) => r.id !== row.id);
+    rows.push(row);
+    await writeIndex(projectDir, { ...read.index, rows });
+  });
+}
+
+export interface ProjectListing {
+  rows: IndexRow[];
+}
+
+/**
+ * The project's rows, newest first, with live statuses. Reads one file in the common case;
+ * reconciles or rebuilds (under the index lock) when the index is missing, stale or damaged.
+ */
+export async function listProject(projectDir: string, projectPath: string, staleMs: number): Promise<IndexRow[]> {
+  const mtime = await sessionsMtime(projectDir);
+  if (mtime === undefined) return [];
+  let read = await readIndex(projectDir);
+  let rows: IndexRow[];
+  if (read.kind === 'ok' && read.index.sessionsMtimeMs === mtime) {
+    rows = read.index.rows;
+  } else {
+    rows = await withIndexLock(projectDir, async () => {
+      read = await readIndex(projectDir);
+      if (read.kind === 'damaged') await rename(layout.index(projectDir), corruptName(layout.index(projectDir), new Date()));
+      const before = read.kind === 'ok' ? read.index.rows : [];
+      const now = await sessionsMtime(projectDir);
+      const next = await reconcile(projectDir, projectPath, before, staleMs);
+      await writeIndex(projectDir, { format: 'chatkeep.index', version: 1, sessionsMtimeMs: now ?? mtime, rows: next });
+      return next;
+    });
+  }
+  return refreshLive(projectDir, projectPath, rows, staleMs);
+}
+
+/** Keeps rows whose directory exists, adds rows for directories the index lacks. */
+async function reconcile(projectDir: string, projectPath: string, rows: IndexRow[], staleMs: number): Promise<IndexRow[]> {
+  const sessionsDir = layout.sessions(projectDir);
+  const names = new Set((await readdir(sessionsDir).catch(() => [] as string[])).filter(isValidId));
+  const kept = rows.filter((r) => names.has(r.id));
+  const known = new Set(kept.map((r) => r.id));
+  for (const id of names) {
+    if (!known.has(id)) kept.push(await rowFromFiles(join(sessionsDir, id), id, projectPath, staleMs));
+  }
+  return kept.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+}
+
+/**
+ * Rows not known to be closed get their lock checked (few of them): held → open, with the
+ * journal's news applied; no live holder → interrupted, recomputed from the files once.
+ */
+async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], staleMs: number): Promise<IndexRow[]> {
+  const sessionsDir = layout.sessions(projectDir);
+  let changed: IndexRow[] | undefined;
+  const out = rows.slice();
+  for (let i = 0; i < out.length; i++) {
+    const row = out[i];
+    if (row.status === 'closed') continue;
+    const dir = join(sessionsDir, row.id);
+    const lock = await inspectLock(dir, staleMs);
+    if (lock.state === 'held') {
+      out[i] = { ...(await applyJournalToRow(row, dir).catch(() => row)), status: 'open' };
+    } else if (row.status === 'open') {
+      const truth = await rowFromFiles(dir, row.id, projectPath, staleMs);
+      out[i] = truth;
+      (changed ??= []).push(truth);
+    }
+  }
+  if (changed) {
+    for (const row of changed) await updateIndexRow(projectDir, row).catch(() => undefined);
+    out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+import { open, readFile } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { FILE_MODE } from './atomic-write.js';
+import { errno } from './ids.js';
+
+/** What a journal line records. */
+export type JournalEventType = 'message' | 'delta' | 'reset' | 'title' | 'config' | 'provider' | 'system';
+
+/** One journal line: `{seq, ts, type, payload}`. */
+export interface JournalEvent {
+  seq: number;
+  /** ISO time of the event. */
+  ts: string;
+  type: JournalEventType;
+  payload: Record<string, unknown>;
+}
+
+const TYPES = new Set<string>(['message', 'delta', 'reset', 'title', 'config', 'provider', 'system']);
+
+/** What reading a journal found. */
+export interface JournalContents {
+  events: JournalEvent[];
+  /** The last line was incomplete (a crash mid-write) and was ignored. */
+  tornTail: boolean;
+  /** 1-based numbers of complete lines that did not parse: damage, not a crash. */
+  damagedLines: number[];
+}
+
+/** Reads every readable event of a journal; a missing journal is empty. */
+export async function readJournal(path: string): Promise<JournalContents> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return { events: [], tornTail: false, damagedLines: [] };
+    throw err;
+  }
+  const lines = text.split('\n');
+  // Every write ends with '\n': a last piece without one is a write cut short.
+  const tail = lines.pop() ?? '';
+  const events: JournalEvent[] = [];
+  const damagedLines: number[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    const event = parseLine(line);
+    if (event) events.push(event);
+    else damagedLines.push(i + 1);
+  });
+  return { events, tornTail: tail.length > 0, damagedLines };
+}
+
+function parseLine(line: string): JournalEvent | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (typeof value !== 'object' || value === null) return undefined;
+    const e = value as Partial<JournalEvent>;
+    if (!Number.isInteger(e.seq) || typeof e.ts !== 'string' || !TYPES.has(String(e.type))) return undefined;
+    if (typeof e.payload !== 'object' || e.payload === null) return undefined;
+    return e as JournalEvent;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Length of the file up to and including its last newline. */
+async function completeLength(handle: FileHandle, size: number): Promise<number> {
+  if (size === 0) return 0;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return size;
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const nl = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (nl !== -1) return start + nl + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/**
+ * The append side of a journal. One `write` per event (a whole line), `fdatasync` for events
+ * that must survive power loss. A failed write is cut back so no partial line is left in the
+ * middle of the file.
+ */
+export class JournalWriter {
+  private constructor(
+    private readonly handle: FileHandle,
+    private size: number,
+  ) {}
+
+  /**
+   * Opens (creating, 0600) the journal for appending. A torn last line (a write cut short by a
+   * crash, never acknowledged) is cut off, so the next line does not glue onto it.
+   */
+  static async open(path: string): Promise<JournalWriter> {
+    const handle = await open(path, 'a+', FILE_MODE);
+    try {
+      const { size } = await handle.stat();
+      const end = await completeLength(handle, size);
+      if (end !== size) {
+        await handle.truncate(end);
+        await handle.datasync();
+      }
+      return new JournalWriter(handle, end);
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  /** Appends one event; with `sync` (the default) resolves only once it is on disk. O(event). */
+  async append(event: JournalEvent, sync = true): Promise<void> {
+    const line = Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
+    try {
+      const { bytesWritten } = await this.handle.write(line, 0, line.length);
+      if (bytesWritten !== line.length) throw new Error(`short write to the journal (${bytesWritten} of ${line.length} bytes)`);
+      if (sync) await this.handle.datasync();
+      this.size += line.length;
+    } catch (err) {
+      // ENOSPC and friends: remove whatever part of the line reached the file.
+      await this.handle.truncate(this.size).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Empties the journal (after a durable snapshot contains everything in it). */
+  async truncate(): Promise<void> {
+    await this.handle.truncate(0);
+    await this.handle.datasync();
+    this.size = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}

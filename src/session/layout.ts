@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+
+/** Where everything lives under the data home (DESIGN §3). One place builds these paths. */
+export const layout = {
+  projects: (home: string) => join(home, 'projects'),
+  ids: (home: string) => join(home, 'ids'),
+  trash: (home: string) => join(home, 'trash'),
+  userConfig: (home: string) => join(home, 'config.json'),
+
+  projectFile: (projectDir: string) => join(projectDir, 'project.json'),
+  index: (projectDir: string) => join(projectDir, 'index.json'),
+  sessions: (projectDir: string) => join(projectDir, 'sessions'),
+  history: (projectDir: string) => join(projectDir, 'history'),
+  projectConfig: (projectDir: string) => join(projectDir, 'config.json'),
+
+  snapshot: (sessionDir: string) => join(sessionDir, 'session.json'),
+  journal: (sessionDir: string) => join(sessionDir, 'journal.jsonl'),
+  lock: (sessionDir: string) => join(sessionDir, 'lock'),
+  lockOwner: (sessionDir: string) => join(sessionDir, 'lock.owner.json'),
+  takeoverGuard: (sessionDir: string) => join(sessionDir, 'lock.takeover'),
+};
+
+/** `<name>.corrupt-<time>`: where a damaged file is moved (never overwritten or deleted). */
+export function corruptName(path: string, now: Date): string {
+  return `${path}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
+}

@@ -1,0 +1,112 @@
+import { copyFile, readFile, rename } from 'node:fs/promises';
+import type { SessionSnapshot } from './types.js';
+import { DamagedFileError, decodeSnapshot } from './codec.js';
+import { errno } from './ids.js';
+import { readJournal } from './journal.js';
+import { corruptName, layout } from './layout.js';
+import { SCHEMA_VERSION } from './migrations.js';
+import { replay } from './replay.js';
+import type { ReplayResult } from './replay.js';
+
+/** A loaded session: snapshot with its journal applied, and what loading found. */
+export interface LoadedSession {
+  snapshot: SessionSnapshot;
+  /** The status the snapshot file recorded (before replay), or undefined without a snapshot. */
+  savedStatus: SessionSnapshot['status'] | undefined;
+  replay: ReplayResult;
+  /** One line per damaged file, saying where it went and what was recovered. */
+  notices: string[];
+  /** Something was damaged: a fresh snapshot should be written once the session is held. */
+  damaged: boolean;
+}
+
+export interface LoadOptions {
+  id: string;
+  projectPath: string;
+  now: Date;
+  /** Move damaged files aside (`*.corrupt-<time>`). False for lock-free reads, which change nothing. */
+  quarantine: boolean;
+}
+
+/** A blank snapshot for a session whose snapshot is missing or damaged. */
+export function blankSnapshot(id: string, projectPath: string, createdAt: Date, toolVersion = 'unknown'): SessionSnapshot {
+  return {
+    format: 'chatkeep.session',
+    schemaVersion: SCHEMA_VERSION,
+    id,
+    title: null,
+    createdAt,
+    updatedAt: createdAt,
+    status: 'open',
+    project: projectPath,
+    host: '',
+    pid: 0,
+    toolVersion,
+    provider: { name: 'echo', model: null },
+    systemPrompt: null,
+    config: {},
+    messages: [],
+    summary: null,
+    archived: [],
+    stats: { messageCount: 0, inputTokens: 0, outputTokens: 0 },
+    journalSeq: 0,
+  };
+}
+
+/** When an ID says it was made (`session-YYYYMMDD-HHmmss`), else undefined. */
+export function dateFromId(id: string): Date | undefined {
+  const m = /^session-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})/.exec(id);
+  return m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6])) : undefined;
+}
+
+/**
+ * Loads snapshot + journal (DESIGN §3). A newer schemaVersion throws `FutureSchemaError` and
+ * touches nothing. A damaged snapshot is moved aside and the session rebuilt from the journal;
+ * a journal with damaged lines is copied aside and every readable line is used.
+ */
+export async function loadSession(dir: string, options: LoadOptions): Promise<LoadedSession> {
+  const notices: string[] = [];
+  let damaged = false;
+  const file = layout.snapshot(dir);
+  let snapshot: SessionSnapshot | undefined;
+  let damage: string | undefined;
+  try {
+    snapshot = await decodeSnapshot(await readFile(file, 'utf8'), file);
+  } catch (err) {
+    if (err instanceof DamagedFileError) damage = err.message;
+    else if (errno(err) !== 'ENOENT') throw err;
+  }
+  const savedStatus = snapshot?.status;
+  if (damage !== undefined) {
+    damaged = true;
+    let where = 'left in place';
+    if (options.quarantine) {
+      const aside = corruptName(file, options.now);
+      await rename(file, aside);
+      where = `moved to ${aside}`;
+    }
+    notices.push(`The snapshot was damaged (${damage}); it was ${where}.`);
+  }
+  snapshot ??= blankSnapshot(options.id, options.projectPath, dateFromId(options.id) ?? options.now);
+
+  const journalPath = layout.journal(dir);
+  const journal = await readJournal(journalPath);
+  if (journal.damagedLines.length > 0) {
+    damaged = true;
+    let where = '';
+    if (options.quarantine) {
+      const copy = corruptName(journalPath, options.now);
+      await copyFile(journalPath, copy);
+      where = `; a copy is kept at ${copy}`;
+    }
+    const lines = journal.damagedLines.slice(0, 5).join(', ') + (journal.damagedLines.length > 5 ? ', …' : '');
+    notices.push(
+      `The journal had ${journal.damagedLines.length} damaged line(s) (line ${lines})${where}; every readable line was loaded.`,
+    );
+  }
+  const result = replay(snapshot, journal.events);
+  if (damage !== undefined) {
+    notices.push(`Recovered ${result.recoveredMessages} message(s) from the journal; messages saved only in the damaged snapshot are in the file moved aside.`);
+  }
+  return { snapshot, savedStatus, replay: result, notices, damaged };
+}

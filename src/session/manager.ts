@@ -1,0 +1,192 @@
+import { chmod, mkdir, realpath } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import type { LockOwner } from './errors.js';
+import { FutureSchemaError } from './errors.js';
+import type {
+  ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionSnapshot, SessionSummary,
+} from './types.js';
+import { DIR_MODE } from './atomic-write.js';
+import { createHistory } from './history.js';
+import { readConfigFile } from './config-files.js';
+import { assertValidId, reserveId } from './ids.js';
+import { listProject, updateIndexRow } from './index-store.js';
+import { JournalWriter } from './journal.js';
+import { layout } from './layout.js';
+import { blankSnapshot, loadSession } from './load.js';
+import type { HeldLock } from './lock.js';
+import { acquireLock, inspectLock } from './lock.js';
+import { openProject } from './project.js';
+import { createRedactor, noRedaction } from './redact.js';
+import { locate, projectsOf } from './resolve.js';
+import type { Located } from './resolve.js';
+import { SessionImpl } from './session.js';
+import { statusFrom, summaryFromRow } from './summary.js';
+import { packageVersion } from './version.js';
+
+const DEFAULT_STALE_MS = 20_000;
+
+/**
+ * Opens the session store at `home` for the project of `cwd` (both created as needed, 0700).
+ * The returned manager creates, resumes, lists and reads sessions.
+ */
+export async function openSessions(options: OpenSessionsOptions): Promise<SessionManager> {
+  const home = await ensureHome(options.home);
+  const now = options.now ?? (() => new Date());
+  const project = await openProject(home, options.cwd, now());
+  const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
+  const toolVersion = options.toolVersion ?? (await packageVersion());
+  return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? DEFAULT_STALE_MS);
+}
+
+async function ensureHome(home: string): Promise<string> {
+  const absolute = resolvePath(home);
+  const created = await mkdir(absolute, { recursive: true, mode: DIR_MODE });
+  // mkdir's mode is filtered by the umask: set it exactly on what we created.
+  if (created !== undefined) await chmod(absolute, DIR_MODE);
+  return realpath(absolute);
+}
+
+class Manager implements SessionManager {
+  readonly history: SessionManager['history'];
+
+  constructor(
+    readonly home: string,
+    readonly project: ProjectInfo,
+    private readonly redact: (text: string) => string,
+    private readonly now: () => Date,
+    private readonly toolVersion: string,
+    private readonly staleMs: number,
+  ) {
+    this.history = createHistory(layout.history(project.dir), redact);
+  }
+
+  async create(options: { title?: string; provider?: { name: string; model: string | null } } = {}): Promise<Session> {
+    const at = this.now();
+    const { id, dir } = await reserveId(layout.ids(this.home), layout.sessions(this.project.dir), at);
+    const state = blankSnapshot(id, this.project.path, at, this.toolVersion);
+    if (options.title) state.title = this.redact(options.title);
+    if (options.provider) state.provider = { ...options.provider };
+    return this.open({ id, dir, project: this.project }, state, { recoveredMessages: 0, wasInterrupted: false, notices: [] }, {
+      persist: true,
+    });
+  }
+
+  async resume(idOrPrefix: string): Promise<Session> {
+    const where = await locate(this.home, this.project, idOrPrefix);
+    const before = await inspectLock(where.dir, this.staleMs);
+    let session: SessionImpl | undefined;
+    const lock = await acquireLock(where.id, where.dir, {
+      staleMs: this.staleMs,
+      now: this.now,
+      onCompromised: (err) => session?.markLockLost(err),
+    });
+    try {
+      const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: true });
+      const report = {
+        recoveredMessages: loaded.replay.recoveredMessages,
+        wasInterrupted:
+          before.state === 'dead' || loaded.savedStatus === 'open' || loaded.savedStatus === 'interrupted' || loaded.replay.applied > 0,
+        notices: loaded.notices,
+        ...(where.project.slug !== this.project.slug ? { otherProject: where.project.path } : {}),
+      };
+      session = await this.open(where, loaded.snapshot, report, {
+        lock,
+        persist: loaded.damaged || loaded.replay.unfinishedReplies.length > 0,
+        dirty: loaded.replay.applied > 0,
+      });
+      return session;
+    } catch (err) {
+      if (!session) await lock.release().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Builds the live session around a held (or newly taken) lock. */
+  private async open(
+    where: Located,
+    state: SessionSnapshot,
+    report: SessionImpl['resumeReport'],
+    options: { lock?: HeldLock; persist: boolean; dirty?: boolean },
+  ): Promise<SessionImpl> {
+    let session: SessionImpl | undefined;
+    let lostEarly: Error | undefined;
+    const lock =
+      options.lock ??
+      (await acquireLock(where.id, where.dir, {
+        staleMs: this.staleMs,
+        now: this.now,
+        onCompromised: (err) => (session ? session.markLockLost(err) : (lostEarly = err)),
+      }));
+    let journal: JournalWriter | undefined;
+    try {
+      journal = await JournalWriter.open(layout.journal(where.dir));
+      session = new SessionImpl({
+        dir: where.dir,
+        project: where.project,
+        state,
+        journal,
+        lock,
+        report,
+        redact: this.redact,
+        now: this.now,
+        toolVersion: this.toolVersion,
+        updateRow: (row) => updateIndexRow(where.project.dir, row),
+        dirty: options.dirty ?? false,
+      });
+      if (lostEarly) session.markLockLost(lostEarly);
+      if (options.persist) await session.persist();
+      else await session.touchRow();
+      return session;
+    } catch (err) {
+      await journal?.close().catch(() => undefined);
+      await lock.release().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async resolve(idOrPrefix: string): Promise<{ id: string; project: string; dir: string }> {
+    const where = await locate(this.home, this.project, idOrPrefix);
+    return { id: where.id, project: where.project.path, dir: where.dir };
+  }
+
+  async read(idOrPrefix: string): Promise<SessionSnapshot> {
+    const where = await locate(this.home, this.project, idOrPrefix);
+    const lock = await inspectLock(where.dir, this.staleMs);
+    const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: false });
+    return { ...loaded.snapshot, status: statusFrom(loaded.savedStatus, lock, loaded.replay.applied > 0) };
+  }
+
+  async list(options: ListOptions = {}): Promise<SessionSummary[]> {
+    const projects = options.all ? await projectsOf(this.home, this.project) : [this.project];
+    const rows: SessionSummary[] = [];
+    for (const project of projects) {
+      for (const row of await listProject(project.dir, project.path, this.staleMs)) rows.push(summaryFromRow(row));
+    }
+    const query = options.query?.trim().toLowerCase();
+    const shown = query
+      ? rows.filter((r) => r.id.toLowerCase().includes(query) || (r.title ?? '').toLowerCase().includes(query))
+      : rows;
+    if (projects.length > 1) shown.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
+    return shown;
+  }
+
+  async latest(): Promise<SessionSummary | undefined> {
+    return (await this.list())[0];
+  }
+
+  async holder(id: string): Promise<LockOwner | undefined> {
+    assertValidId(id);
+    const where = await locate(this.home, this.project, id);
+    const lock = await inspectLock(where.dir, this.staleMs);
+    return lock.state === 'held' ? lock.owner : undefined;
+  }
+
+  async readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }> {
+    const [user, project] = await Promise.all([
+      readConfigFile(layout.userConfig(this.home)),
+      readConfigFile(layout.projectConfig(this.project.dir)),
+    ]);
+    return { user, project };
+  }
+}
+

@@ -1,0 +1,66 @@
+/**
+ * Snapshot migrations: pure functions from one schemaVersion's decoded object to the next.
+ * `MIGRATIONS[n]` turns version n into n + 1.
+ */
+
+/** The schemaVersion this build writes. */
+export const SCHEMA_VERSION = 2;
+
+type Json = Record<string, unknown>;
+
+/**
+ * Version 1 (chatkeep 0.0.x): `created`/`updated`, `cwd`, a `closed` flag, the provider as
+ * two strings, and messages as `{role, text, at, tokens?: {in, out}}`.
+ */
+function v1ToV2(old: Json): Json {
+  const messages = (Array.isArray(old.messages) ? old.messages : []).map((raw: Json) => {
+    const tokens = raw.tokens as { in?: number; out?: number } | undefined;
+    return {
+      role: raw.role,
+      content: raw.text ?? '',
+      timestamp: raw.at,
+      ...(tokens ? { usage: { inputTokens: tokens.in ?? 0, outputTokens: tokens.out ?? 0 } } : {}),
+    };
+  });
+  const usage = messages.reduce(
+    (sum, m) => ({
+      inputTokens: sum.inputTokens + (m.usage?.inputTokens ?? 0),
+      outputTokens: sum.outputTokens + (m.usage?.outputTokens ?? 0),
+    }),
+    { inputTokens: 0, outputTokens: 0 },
+  );
+  return {
+    format: 'chatkeep.session',
+    schemaVersion: 2,
+    id: old.id,
+    title: old.title ?? null,
+    createdAt: old.created,
+    updatedAt: old.updated ?? old.created,
+    status: old.closed === false ? 'interrupted' : 'closed',
+    project: old.cwd ?? '',
+    host: '',
+    pid: 0,
+    toolVersion: typeof old.version === 'string' ? old.version : 'unknown',
+    provider: { name: typeof old.provider === 'string' ? old.provider : 'echo', model: old.model ?? null },
+    systemPrompt: null,
+    config: {},
+    messages,
+    summary: null,
+    archived: [],
+    stats: { messageCount: messages.length, ...usage },
+    journalSeq: typeof old.journalSeq === 'number' ? old.journalSeq : 0,
+  };
+}
+
+const MIGRATIONS: Record<number, (old: Json) => Json> = { 1: v1ToV2 };
+
+/** Migrates a decoded snapshot of `from` to SCHEMA_VERSION. Pure: returns a new object. */
+export function migrate(snapshot: Json, from: number): Json {
+  let current = snapshot;
+  for (let version = from; version < SCHEMA_VERSION; version++) {
+    const step = MIGRATIONS[version];
+    if (!step) throw new Error(`no migration from schemaVersion ${version}`);
+    current = step(current);
+  }
+  return current;
+}

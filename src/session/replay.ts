@@ -1,0 +1,115 @@
+import type { ConfigValue, Message, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
+import type { JournalEvent } from './journal.js';
+
+/** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */
+export interface JournaledMessage extends Omit<Message, 'timestamp'> {
+  timestamp: string;
+}
+
+/** What replaying the journal over a snapshot recovered. */
+export interface ReplayResult {
+  /** Message events applied (including replies rebuilt from their deltas). */
+  recoveredMessages: number;
+  /** Events past the snapshot. */
+  applied: number;
+  /** Highest seq seen (at least the snapshot's). */
+  lastSeq: number;
+  /** Replies whose deltas were journaled but never finished, by reply id (rebuilt as interrupted messages). */
+  unfinishedReplies: { replyId: string; message: Message }[];
+}
+
+/** Adds a message to the live conversation and its counters. */
+export function addMessage(s: SessionSnapshot, message: Message): void {
+  s.messages.push(message);
+  s.stats.messageCount += 1;
+  if (message.usage) {
+    s.stats.inputTokens += message.usage.inputTokens;
+    s.stats.outputTokens += message.usage.outputTokens;
+  }
+}
+
+/** Moves the live conversation into `archived` and clears it (the ID stays). */
+export function archiveConversation(s: SessionSnapshot, at: Date): void {
+  s.archived.push({ archivedAt: at, messages: s.messages, summary: s.summary, stats: { ...s.stats } });
+  s.messages = [];
+  s.summary = null;
+  s.stats = { messageCount: 0, inputTokens: 0, outputTokens: 0 };
+}
+
+/** Turns a journaled message back into a message. */
+export function decodeMessage(m: JournaledMessage): Message {
+  const message: Message = { role: m.role, content: String(m.content ?? ''), timestamp: new Date(m.timestamp) };
+  if (Array.isArray(m.toolCalls)) message.toolCalls = m.toolCalls as ToolCall[];
+  if (typeof m.toolCallId === 'string') message.toolCallId = m.toolCallId;
+  if (m.usage) message.usage = m.usage as Usage;
+  if (m.interrupted) message.interrupted = true;
+  return message;
+}
+
+/** A message as a journal payload. */
+export function encodeMessage(m: Message): JournaledMessage {
+  return { ...m, timestamp: m.timestamp.toISOString() };
+}
+
+/**
+ * Applies the journal events past `s.journalSeq` to the snapshot, in place (DESIGN §3:
+ * loading = snapshot + the journal after its seq). Deltas of a reply that never finished
+ * become one assistant message marked `interrupted`, in the place the reply started.
+ */
+export function replay(s: SessionSnapshot, events: readonly JournalEvent[]): ReplayResult {
+  let recoveredMessages = 0;
+  let applied = 0;
+  let lastSeq = s.journalSeq;
+  const pending = new Map<string, { text: string; ts: string; index: number }>();
+  for (const event of events) {
+    if (event.seq <= s.journalSeq) continue;
+    applied++;
+    lastSeq = Math.max(lastSeq, event.seq);
+    const at = new Date(event.ts);
+    const p = event.payload;
+    switch (event.type) {
+      case 'message': {
+        const replyId = typeof p.replyId === 'string' ? p.replyId : undefined;
+        if (replyId) pending.delete(replyId);
+        addMessage(s, decodeMessage(p.message as JournaledMessage));
+        recoveredMessages++;
+        break;
+      }
+      case 'delta': {
+        const replyId = String(p.replyId);
+        const reply = pending.get(replyId) ?? { text: '', ts: event.ts, index: s.messages.length };
+        reply.text += String(p.text ?? '');
+        pending.set(replyId, reply);
+        break;
+      }
+      case 'reset':
+        archiveConversation(s, at);
+        break;
+      case 'title':
+        s.title = typeof p.title === 'string' ? p.title : null;
+        break;
+      case 'config':
+        s.config[String(p.key)] = p.value as ConfigValue;
+        break;
+      case 'provider':
+        s.provider = { name: String(p.name), model: typeof p.model === 'string' ? p.model : null };
+        break;
+      case 'system':
+        s.systemPrompt = (p.ref as SystemPromptRef | null) ?? null;
+        break;
+    }
+    if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;
+  }
+  const unfinishedReplies: ReplayResult['unfinishedReplies'] = [];
+  // Insert from the last position backwards so earlier indexes stay valid.
+  const ordered = [...pending.entries()].sort((a, b) => b[1].index - a[1].index);
+  for (const [replyId, reply] of ordered) {
+    const message: Message = { role: 'assistant', content: reply.text, timestamp: new Date(reply.ts), interrupted: true };
+    s.messages.splice(Math.min(reply.index, s.messages.length), 0, message);
+    s.stats.messageCount += 1;
+    recoveredMessages++;
+    unfinishedReplies.unshift({ replyId, message });
+  }
+  s.journalSeq = lastSeq;
+  return { recoveredMessages, applied, lastSeq, unfinishedReplies };
+}

@@ -1,0 +1,64 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProjectInfo } from './types.js';
+import { AmbiguousIdError, UnknownSessionError } from './errors.js';
+import { assertValidId, errno, isValidId } from './ids.js';
+import { layout } from './layout.js';
+import { readProjectPath } from './project.js';
+
+/** Where a session lives. */
+export interface Located {
+  id: string;
+  dir: string;
+  project: ProjectInfo;
+}
+
+/** Every project directory under the home, this one first. */
+export async function projectsOf(home: string, current: ProjectInfo): Promise<ProjectInfo[]> {
+  const root = layout.projects(home);
+  const names = await readdir(root).catch((err: unknown) => {
+    if (errno(err) === 'ENOENT') return [] as string[];
+    throw err;
+  });
+  const others: ProjectInfo[] = [];
+  for (const slug of names.sort()) {
+    if (slug === current.slug || slug.startsWith('.')) continue;
+    const dir = join(root, slug);
+    const path = await readProjectPath(dir);
+    if (path !== undefined) others.push({ slug, path, dir });
+  }
+  return [current, ...others];
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds a session by ID or unique ID prefix in any project (DESIGN §3). The input is
+ * validated before any path is built from it.
+ */
+export async function locate(home: string, current: ProjectInfo, idOrPrefix: string): Promise<Located> {
+  const wanted = assertValidId(idOrPrefix);
+  const projects = await projectsOf(home, current);
+  for (const project of projects) {
+    const dir = join(layout.sessions(project.dir), wanted);
+    if (await isDir(dir)) return { id: wanted, dir, project };
+  }
+  const matches: Located[] = [];
+  for (const project of projects) {
+    const names = await readdir(layout.sessions(project.dir)).catch(() => [] as string[]);
+    for (const name of names) {
+      if (name.startsWith(wanted) && isValidId(name)) {
+        matches.push({ id: name, dir: join(layout.sessions(project.dir), name), project });
+      }
+    }
+  }
+  if (matches.length === 1) return matches[0];
+  if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.map((m) => m.id).sort());
+  throw new UnknownSessionError(wanted);
+}

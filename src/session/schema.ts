@@ -1,0 +1,101 @@
+/**
+ * The JSON Schema of a snapshot's superjson `json` part (Dates appear as ISO strings there).
+ * Committed verbatim as `schema/session.schema.json`; a unit test keeps the two identical.
+ */
+const isoDate = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+
+const stats = {
+  type: 'object',
+  required: ['messageCount', 'inputTokens', 'outputTokens'],
+  properties: { messageCount: count, inputTokens: count, outputTokens: count },
+} as const;
+
+const message = {
+  type: 'object',
+  required: ['role', 'content', 'timestamp'],
+  properties: {
+    role: { enum: ['user', 'assistant', 'tool'] },
+    content: { type: 'string' },
+    timestamp: isoDate,
+    toolCalls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'arguments'],
+        properties: { id: { type: 'string' }, name: { type: 'string' }, arguments: { type: 'string' } },
+      },
+    },
+    toolCallId: { type: 'string' },
+    usage: {
+      type: 'object',
+      required: ['inputTokens', 'outputTokens'],
+      properties: { inputTokens: count, outputTokens: count },
+    },
+    interrupted: { type: 'boolean' },
+  },
+} as const;
+
+/** JSON Schema (draft-07) of `session.json`'s `json` part, schemaVersion 2. */
+export const sessionJsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://chatkeep.dev/schema/session.schema.json',
+  title: 'chatkeep session snapshot (superjson json part), schemaVersion 2',
+  type: 'object',
+  required: [
+    'format', 'schemaVersion', 'id', 'title', 'createdAt', 'updatedAt', 'status', 'project', 'host', 'pid',
+    'toolVersion', 'provider', 'systemPrompt', 'config', 'messages', 'summary', 'archived', 'stats', 'journalSeq',
+  ],
+  properties: {
+    format: { const: 'chatkeep.session' },
+    schemaVersion: { const: 2 },
+    id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' },
+    title: nullableString,
+    createdAt: isoDate,
+    updatedAt: isoDate,
+    status: { enum: ['open', 'closed', 'interrupted'] },
+    project: { type: 'string' },
+    host: { type: 'string' },
+    pid: count,
+    toolVersion: { type: 'string' },
+    provider: {
+      type: 'object',
+      required: ['name', 'model'],
+      properties: { name: { type: 'string' }, model: nullableString },
+    },
+    systemPrompt: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['path', 'sha256'],
+          properties: { path: { type: 'string' }, sha256: { type: 'string' } },
+        },
+      ],
+    },
+    config: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['value', 'source'],
+        properties: {
+          value: { type: ['string', 'number', 'boolean', 'null'] },
+          source: { enum: ['flag', 'env', 'project', 'user', 'default', 'session'] },
+        },
+      },
+    },
+    messages: { type: 'array', items: message },
+    summary: nullableString,
+    archived: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['archivedAt', 'messages', 'summary', 'stats'],
+        properties: { archivedAt: isoDate, messages: { type: 'array', items: message }, summary: nullableString, stats },
+      },
+    },
+    stats,
+    journalSeq: count,
+  },
+} as const;

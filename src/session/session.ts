@@ -1,0 +1,311 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { Mutex } from 'async-mutex';
+import type {
+  ArchivedSegment, ConfigSource, ConfigValue, Message, NewMessage, ProjectInfo, ReplyWriter, ResumeReport,
+  SaveResult, Session, SessionSnapshot, SessionStats, SystemPromptRef, ToolCall, Usage,
+} from './types.js';
+import { ReadOnlySessionError } from './errors.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { encodeSnapshot } from './codec.js';
+import { WarningChannel } from './emitter.js';
+import type { JournalEventType, JournalWriter } from './journal.js';
+import { layout } from './layout.js';
+import type { HeldLock } from './lock.js';
+import { SCHEMA_VERSION } from './migrations.js';
+import { addMessage, archiveConversation, encodeMessage } from './replay.js';
+import { safeBoundary } from './reply-boundary.js';
+import type { IndexRow } from './summary.js';
+import { rowFromSnapshot } from './summary.js';
+
+/** Which sessions' mutexes the current async context holds: lets a write nest inside `runExclusive`. */
+const held = new AsyncLocalStorage<ReadonlySet<object>>();
+
+/** What a `SessionImpl` needs from the manager. */
+export interface SessionDeps {
+  dir: string;
+  project: ProjectInfo;
+  state: SessionSnapshot;
+  journal: JournalWriter;
+  lock: HeldLock;
+  report: ResumeReport;
+  redact: (text: string) => string;
+  now: () => Date;
+  toolVersion: string;
+  /** Records the session's row in the project index; failures only warn. */
+  updateRow: (row: IndexRow) => Promise<void>;
+  /** Something changed that no snapshot holds yet (journal lines replayed on resume). */
+  dirty?: boolean;
+}
+
+/** A session held open by this process. See `Session` in types.ts. */
+export class SessionImpl implements Session {
+  readonly id: string;
+  readonly dir: string;
+  readonly project: ProjectInfo;
+  readonly resumeReport: ResumeReport;
+  private state: SessionSnapshot;
+  private readonly journal: JournalWriter;
+  private readonly lock: HeldLock;
+  private readonly redact: (text: string) => string;
+  private readonly now: () => Date;
+  private readonly toolVersion: string;
+  private readonly updateRow: (row: IndexRow) => Promise<void>;
+  private readonly mutex = new Mutex();
+  private readonly warnings = new WarningChannel();
+  /** Text journaled so far for each reply being streamed, by reply id. */
+  private readonly activeReplies = new Map<string, string>();
+  private seq: number;
+  private changed: boolean;
+  private lost: Error | undefined;
+  private closed: SaveResult | undefined;
+
+  constructor(deps: SessionDeps) {
+    this.id = deps.state.id;
+    this.dir = deps.dir;
+    this.project = deps.project;
+    this.state = deps.state;
+    this.journal = deps.journal;
+    this.lock = deps.lock;
+    this.resumeReport = deps.report;
+    this.redact = deps.redact;
+    this.now = deps.now;
+    this.toolVersion = deps.toolVersion;
+    this.updateRow = deps.updateRow;
+    this.seq = deps.state.journalSeq;
+    this.changed = deps.dirty ?? false;
+  }
+
+  get messages(): readonly Message[] { return this.state.messages; }
+  get title(): string | null { return this.state.title; }
+  get createdAt(): Date { return this.state.createdAt; }
+  get updatedAt(): Date { return this.state.updatedAt; }
+  get provider(): { name: string; model: string | null } { return this.state.provider; }
+  get stats(): Readonly<SessionStats> { return this.state.stats; }
+  get archived(): readonly ArchivedSegment[] { return this.state.archived; }
+  get readOnly(): boolean { return this.lost !== undefined; }
+  get dirty(): boolean { return this.changed; }
+
+  runExclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const mine = held.getStore();
+    if (mine?.has(this)) return fn();
+    return this.mutex.runExclusive(() => held.run(new Set([...(mine ?? []), this]), fn));
+  }
+
+  onWarning(listener: (message: string) => void): () => void {
+    return this.warnings.subscribe(listener);
+  }
+
+  /** Called when the cross-process lock is lost: from now on nothing is written. Never throws. */
+  markLockLost(err: Error): void {
+    if (this.lost || this.closed) return;
+    this.lost = err;
+    this.warnings.emit(
+      `Lost the lock on session ${this.id} (${err.message}): it is read-only now and nothing more is written. Resume it again to continue.`,
+    );
+  }
+
+  /** Writes a snapshot now, whatever changed: after recovering from damage or a crash mid-reply. */
+  persist(): Promise<void> {
+    return this.runExclusive(() => this.snapshot('open'));
+  }
+
+  /** Marks this session's index row open (it is held now); failures only warn. */
+  async touchRow(): Promise<void> {
+    await this.updateRow(rowFromSnapshot({ ...this.state, journalSeq: this.state.journalSeq }, 'open')).catch((err: unknown) =>
+      this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
+    );
+  }
+
+  /** Reports a failure that happened outside any caller's await (autosave). */
+  warn(message: string): void {
+    this.warnings.emit(message);
+  }
+
+  append(input: NewMessage): Promise<Message> {
+    return this.runExclusive(async () => {
+      const message = this.cleanMessage(input);
+      await this.write('message', { message: encodeMessage(message) });
+      addMessage(this.state, message);
+      return message;
+    });
+  }
+
+  beginReply(): ReplyWriter {
+    const replyId = `r-${randomBytes(6).toString('hex')}`;
+    let text = '';
+    let committed = 0;
+    let finished = false;
+    this.activeReplies.set(replyId, '');
+    return {
+      push: (chunk: string) =>
+        this.runExclusive(async () => {
+          if (finished) throw new Error('push() after finish()');
+          text += chunk;
+          const cut = safeBoundary(text, committed);
+          if (cut <= committed) return;
+          const delta = this.redact(text.slice(committed, cut));
+          // No fsync: a delta must survive kill -9 (the page cache has it), not a power cut.
+          await this.write('delta', { replyId, text: delta }, false);
+          committed = cut;
+          this.activeReplies.set(replyId, (this.activeReplies.get(replyId) ?? '') + delta);
+        }),
+      finish: (extra = {}) =>
+        this.runExclusive(async () => {
+          if (finished) throw new Error('finish() called twice');
+          const message = this.cleanMessage({
+            role: 'assistant',
+            content: text,
+            ...(extra.usage ? { usage: extra.usage } : {}),
+            ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}),
+            ...(extra.interrupted ? { interrupted: true } : {}),
+          });
+          await this.write('message', { message: encodeMessage(message), replyId });
+          finished = true;
+          this.activeReplies.delete(replyId);
+          addMessage(this.state, message);
+          return message;
+        }),
+    };
+  }
+
+  setTitle(title: string | null): Promise<void> {
+    return this.runExclusive(async () => {
+      const clean = title === null ? null : this.redact(title);
+      await this.write('title', { title: clean });
+      this.state.title = clean;
+    });
+  }
+
+  setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
+    return this.runExclusive(async () => {
+      await this.write('provider', { name: provider.name, model: provider.model, source });
+      this.state.provider = { name: provider.name, model: provider.model };
+    });
+  }
+
+  setConfig(key: string, value: ConfigValue): Promise<void> {
+    return this.runExclusive(async () => {
+      const clean: ConfigValue = typeof value.value === 'string' ? { ...value, value: this.redact(value.value) } : { ...value };
+      await this.write('config', { key, value: clean });
+      this.state.config[key] = clean;
+    });
+  }
+
+  setSystemPrompt(ref: SystemPromptRef | null): Promise<void> {
+    return this.runExclusive(async () => {
+      await this.write('system', { ref });
+      this.state.systemPrompt = ref;
+    });
+  }
+
+  save(options: { title?: string; ifChanged?: boolean } = {}): Promise<SaveResult> {
+    return this.runExclusive(async () => {
+      this.assertOpen();
+      if (options.title !== undefined) {
+        const title = this.redact(options.title.trim()) || null;
+        if (title !== this.state.title) {
+          await this.write('title', { title });
+          this.state.title = title;
+        }
+      }
+      if (options.ifChanged && !this.changed) return this.result(false);
+      await this.snapshot('open');
+      return this.result(true);
+    });
+  }
+
+  reset(): Promise<void> {
+    return this.runExclusive(async () => {
+      await this.write('reset', {});
+      archiveConversation(this.state, this.now());
+      await this.snapshot('open');
+    });
+  }
+
+  close(): Promise<SaveResult> {
+    return this.runExclusive(async () => {
+      if (this.closed) return this.closed;
+      if (this.lost) {
+        // Someone else may hold the lock now: release nothing, write nothing.
+        this.closed = this.result(false);
+        await this.journal.close().catch(() => undefined);
+        return this.closed;
+      }
+      await this.snapshot('closed');
+      await this.journal.close().catch(() => undefined);
+      await this.lock.release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
+      this.closed = this.result(true);
+      return this.closed;
+    });
+  }
+
+  /** A message as stored: timestamp set, secrets redacted in content and tool-call arguments. */
+  private cleanMessage(input: NewMessage): Message {
+    if (input.role !== 'user' && input.role !== 'assistant' && input.role !== 'tool') {
+      throw new TypeError(`message role must be user, assistant or tool, not ${String(input.role)}`);
+    }
+    if (typeof input.content !== 'string') throw new TypeError('message content must be a string');
+    const message: Message = { role: input.role, content: this.redact(input.content), timestamp: input.timestamp ?? this.now() };
+    if (input.toolCalls) {
+      message.toolCalls = input.toolCalls.map((c: ToolCall) => ({ id: c.id, name: c.name, arguments: this.redact(String(c.arguments)) }));
+    }
+    if (input.toolCallId !== undefined) message.toolCallId = input.toolCallId;
+    if (input.usage) message.usage = { inputTokens: input.usage.inputTokens, outputTokens: input.usage.outputTokens } satisfies Usage;
+    if (input.interrupted) message.interrupted = true;
+    return message;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`Session ${this.id} is closed.`);
+    if (this.lost) throw new ReadOnlySessionError(this.id);
+  }
+
+  /** One journal line; the in-memory state changes only after it is written. */
+  private async write(type: JournalEventType, payload: Record<string, unknown>, sync = true): Promise<void> {
+    this.assertOpen();
+    const at = this.now();
+    const seq = this.seq + 1;
+    await this.journal.append({ seq, ts: at.toISOString(), type, payload }, sync);
+    this.seq = seq;
+    this.changed = true;
+    if (at.getTime() > this.state.updatedAt.getTime()) this.state.updatedAt = at;
+  }
+
+  /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */
+  private async snapshot(status: 'open' | 'closed'): Promise<void> {
+    this.assertOpen();
+    const snapshot: SessionSnapshot = {
+      ...this.state,
+      format: 'chatkeep.session',
+      schemaVersion: SCHEMA_VERSION,
+      status,
+      host: hostname(),
+      pid: process.pid,
+      toolVersion: this.toolVersion,
+      journalSeq: this.seq,
+    };
+    await writeFileAtomic(layout.snapshot(this.dir), await encodeSnapshot(snapshot));
+    this.state = snapshot;
+    this.changed = false;
+    try {
+      await this.journal.truncate();
+      // A reply still streaming keeps what it has shown in the journal.
+      for (const [replyId, text] of this.activeReplies) {
+        if (text) await this.write('delta', { replyId, text }, false);
+      }
+      this.changed = false;
+    } catch (err) {
+      // The snapshot is durable; the old lines are ≤ its journalSeq and are skipped on load.
+      this.warn(`Could not truncate the journal of ${this.id}: ${String(err)}`);
+    }
+    await this.updateRow(rowFromSnapshot(snapshot, status)).catch((err: unknown) =>
+      this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
+    );
+  }
+
+  private result(saved: boolean): SaveResult {
+    return { saved, id: this.id, messageCount: this.state.stats.messageCount, path: layout.snapshot(this.dir) };
+  }
+}

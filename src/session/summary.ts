@@ -1,0 +1,119 @@
+import type { SessionSnapshot, SessionStatus, SessionSummary } from './types.js';
+import type { JournalEvent } from './journal.js';
+import { readJournal } from './journal.js';
+import { dateFromId, loadSession } from './load.js';
+import type { LockState } from './lock.js';
+import { inspectLock } from './lock.js';
+import { layout } from './layout.js';
+import { stat } from 'node:fs/promises';
+
+/** One row of `index.json`: a listing row with dates as ISO strings, plus the snapshot's seq. */
+export interface IndexRow {
+  id: string;
+  title: string | null;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  status: SessionStatus;
+  project: string;
+  provider?: { name: string; model: string | null };
+  usage?: { inputTokens: number; outputTokens: number };
+  /** The snapshot's journalSeq when the row was written. */
+  journalSeq: number;
+}
+
+/** The row describing a snapshot (as written by this process). */
+export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): IndexRow {
+  return {
+    id: s.id,
+    title: s.title,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+    messageCount: s.stats.messageCount,
+    status,
+    project: s.project,
+    provider: { ...s.provider },
+    usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
+    journalSeq: s.journalSeq,
+  };
+}
+
+/** A listing row for users. */
+export function summaryFromRow(row: IndexRow): SessionSummary {
+  const summary: SessionSummary = {
+    id: row.id,
+    title: row.title,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+    messageCount: row.messageCount,
+    status: row.status,
+    project: row.project,
+  };
+  if (row.provider) summary.provider = row.provider;
+  if (row.usage) summary.usage = row.usage;
+  return summary;
+}
+
+/**
+ * The status files say a session has (DESIGN §3–4): `open` while a live process holds its
+ * lock; `interrupted` when left open, or with a dead lock or unsaved journal lines; else closed.
+ */
+export function statusFrom(savedStatus: SessionStatus | undefined, lock: LockState, journalPending: boolean): SessionStatus {
+  if (lock.state === 'held') return 'open';
+  if (lock.state === 'dead' || savedStatus === 'open' || savedStatus === 'interrupted' || journalPending) return 'interrupted';
+  return savedStatus ?? 'interrupted';
+}
+
+/** The truth about one session, from its files (snapshot + journal + lock); reads, never writes. */
+export async function rowFromFiles(dir: string, id: string, projectPath: string, staleMs: number): Promise<IndexRow> {
+  const lock = await inspectLock(dir, staleMs);
+  try {
+    const loaded = await loadSession(dir, { id, projectPath, now: new Date(), quarantine: false });
+    const status = statusFrom(loaded.savedStatus, lock, loaded.replay.applied > 0);
+    return rowFromSnapshot(loaded.snapshot, status);
+  } catch {
+    // A newer schema or unreadable files: list it without content, rather than hide it.
+    const created = dateFromId(id) ?? (await stat(dir)).mtime;
+    return {
+      id,
+      title: null,
+      createdAt: created.toISOString(),
+      updatedAt: created.toISOString(),
+      messageCount: 0,
+      status: lock.state === 'held' ? 'open' : 'closed',
+      project: projectPath,
+      journalSeq: 0,
+    };
+  }
+}
+
+/** Brings a row of a live session up to date with its journal (cheap: the journal is short). */
+export async function applyJournalToRow(row: IndexRow, dir: string): Promise<IndexRow> {
+  const { events } = await readJournal(layout.journal(dir));
+  return summarizeEvents(row, events);
+}
+
+function summarizeEvents(row: IndexRow, events: readonly JournalEvent[]): IndexRow {
+  const next = { ...row, usage: { ...(row.usage ?? { inputTokens: 0, outputTokens: 0 }) } };
+  const replies = new Set<string>();
+  for (const e of events) {
+    if (e.seq <= row.journalSeq) continue;
+    if (e.ts > next.updatedAt) next.updatedAt = e.ts;
+    const p = e.payload;
+    if (e.type === 'message') {
+      next.messageCount++;
+      if (typeof p.replyId === 'string') replies.delete(p.replyId);
+      const usage = (p.message as { usage?: { inputTokens: number; outputTokens: number } }).usage;
+      if (usage) {
+        next.usage.inputTokens += usage.inputTokens;
+        next.usage.outputTokens += usage.outputTokens;
+      }
+    } else if (e.type === 'delta') replies.add(String(p.replyId));
+    else if (e.type === 'reset') {
+      next.messageCount = 0;
+      next.usage = { inputTokens: 0, outputTokens: 0 };
+    } else if (e.type === 'title') next.title = typeof p.title === 'string' ? p.title : null;
+  }
+  next.messageCount += replies.size;
+  return next;
+}

@@ -1,0 +1,128 @@
+import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tmpHome } from '../../helpers/tmp-home.js';
+import { FutureSchemaError, openSessions, SCHEMA_VERSION } from '../../../src/index.js';
+import { decodeSnapshot, encodeSnapshot } from '../../../src/session/codec.js';
+import { sessionJsonSchema } from '../../../src/session/schema.js';
+
+const fixtures = join(import.meta.dirname, '../../fixtures');
+
+describe('snapshot codec and versions', () => {
+  it('validates with the committed JSON Schema file', () => {
+    const committed: unknown = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schema/session.schema.json'), 'utf8'));
+    expect(committed).toEqual(sessionJsonSchema);
+    expect(SCHEMA_VERSION).toBe(2);
+  });
+
+  it('round-trips Dates through superjson', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create({ title: 'dates' });
+    await s.append({ role: 'user', content: 'hi', timestamp: new Date('2026-01-02T03:04:05.678Z') });
+    await s.close();
+    const snap = await decodeSnapshot(readFileSync(join(s.dir, 'session.json'), 'utf8'), 'session.json');
+    expect(snap.messages[0].timestamp).toBeInstanceOf(Date);
+    expect(snap.messages[0].timestamp.toISOString()).toBe('2026-01-02T03:04:05.678Z');
+    expect(snap.status).toBe('closed');
+    const again = await decodeSnapshot(await encodeSnapshot(snap), 'x');
+    expect(again).toEqual(snap);
+  });
+
+  it('migrates the version-1 fixture on read', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const host = await sessions.create();
+    await host.close();
+    const id = 'session-20250314-091500';
+    const dir = join(sessions.project.dir, 'sessions', id);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dir, { mode: 0o700 });
+    copyFileSync(join(fixtures, 'session-v1.json'), join(dir, 'session.json'));
+
+    const snap = await sessions.read(id);
+    expect(snap.schemaVersion).toBe(2);
+    expect(snap.title).toBe('Fixing the auth bug');
+    expect(snap.status).toBe('closed');
+    expect(snap.provider).toEqual({ name: 'anthropic', model: 'claude-3-5-sonnet-latest' });
+    expect(snap.project).toBe('/home/ann/work/api');
+    expect(snap.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Why does login fail after the token refresh?'],
+      ['assistant', 'The refresh handler stores the new token before the old request retries.'],
+      ['user', 'Fix it please.'],
+      ['assistant', 'Done: the retry now reads the token at send time.'],
+    ]);
+    expect(snap.messages[1].usage).toEqual({ inputTokens: 1200, outputTokens: 340 });
+    expect(snap.messages[3].timestamp).toEqual(new Date('2025-03-14T09:20:41.250Z'));
+    expect(snap.stats).toEqual({ messageCount: 4, inputTokens: 2850, outputTokens: 550 });
+    expect(snap.createdAt).toEqual(new Date('2025-03-14T09:15:00.000Z'));
+
+    // Resuming and saving writes the current version.
+    const s = await sessions.resume(id);
+    expect(s.messages).toHaveLength(4);
+    await s.append({ role: 'user', content: 'thanks' });
+    await s.close();
+    const raw = JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { json: { schemaVersion: number; messages: unknown[] } };
+    expect(raw.json.schemaVersion).toBe(2);
+    expect(raw.json.messages).toHaveLength(5);
+  });
+
+  it('refuses a newer schemaVersion and leaves the file byte-identical', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'from the future' });
+    await s.close();
+    const file = join(s.dir, 'session.json');
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as { json: { schemaVersion: number } };
+    raw.json.schemaVersion = 999;
+    writeFileSync(file, JSON.stringify(raw));
+    const bytes = readFileSync(file);
+
+    const err = await sessions.resume(s.id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FutureSchemaError);
+    expect((err as FutureSchemaError).exitCode).toBe(2);
+    expect((err as Error).message).toBe(
+      `\`${file}\` has schemaVersion 999, newer than this chatkeep understands (2). Upgrade chatkeep to open it; the file was left untouched.`,
+    );
+    await expect(sessions.read(s.id)).rejects.toBeInstanceOf(FutureSchemaError);
+    // The refused resume released its lock: trying again gives the same answer, not "in use".
+    await expect(sessions.resume(s.id)).rejects.toBeInstanceOf(FutureSchemaError);
+    expect((await sessions.list()).map((r) => r.id)).toContain(s.id);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(readdirSync(s.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
+  });
+
+  it('moves a damaged snapshot aside and rebuilds the session from the journal', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create({ title: 'precious' });
+    await s.append({ role: 'user', content: 'one' });
+    await s.append({ role: 'assistant', content: 'two' });
+    // Simulate a crash: the journal holds the turns, the process never closed.
+    const file = join(s.dir, 'session.json');
+    writeFileSync(file, '{"json":{"format":"chatkeep.session","schemaVersion":2,"id":12}}');
+    const damaged = readFileSync(file);
+    await forceUnlock(s);
+
+    const resumed = await sessions.resume(s.id);
+    expect(resumed.messages.map((m) => m.content)).toEqual(['one', 'two']);
+    expect(resumed.resumeReport.notices).toHaveLength(2);
+    expect(resumed.resumeReport.notices[0]).toMatch(/^The snapshot was damaged \(.*\); it was moved to .*session\.json\.corrupt-/);
+    expect(resumed.resumeReport.notices[1]).toMatch(/^Recovered 2 message\(s\) from the journal/);
+    const aside = readdirSync(s.dir).filter((n) => n.startsWith('session.json.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(s.dir, aside[0])).equals(damaged)).toBe(true);
+    // A fresh, valid snapshot was written at once.
+    const fresh = await decodeSnapshot(readFileSync(file, 'utf8'), file);
+    expect(fresh.messages).toHaveLength(2);
+    await resumed.close();
+  });
+});
+
+/** Drops a live session's lock and journal handle as a crash would (the lock dir stays). */
+async function forceUnlock(session: unknown): Promise<void> {
+  const s = session as { lock: { release(): Promise<void> }; journal: { close(): Promise<void> } };
+  await s.journal.close();
+  await s.lock.release();
+}

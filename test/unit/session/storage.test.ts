@@ -1,0 +1,138 @@
+import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tmpHome } from '../../helpers/tmp-home.js';
+import { openSessions } from '../../../src/index.js';
+import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
+import { readJournal } from '../../../src/session/journal.js';
+import { allFiles, modeOf } from './support/files.js';
+
+afterEach(() => {
+  delete atomicWriteHooks.beforeRename;
+});
+
+/** Drops a live session's lock and journal handle as a crash would. */
+async function crash(session: unknown): Promise<void> {
+  const s = session as { lock: { release(): Promise<void> }; journal: { close(): Promise<void> } };
+  await s.journal.close();
+  await s.lock.release();
+}
+
+describe('storage: snapshot, journal, permissions', () => {
+  it('writes files 0600 and directories 0700', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home: join(home, 'data'), cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'hi' });
+    await sessions.history.append('hi');
+    await s.close();
+    await sessions.list();
+    const root = join(home, 'data');
+    expect(modeOf(root)).toBe(0o700);
+    for (const file of allFiles(root)) expect(modeOf(file), file).toBe(0o600);
+    for (const dir of [join(root, 'projects'), sessions.project.dir, join(sessions.project.dir, 'sessions'), s.dir]) {
+      expect(modeOf(dir), dir).toBe(0o700);
+    }
+  });
+
+  it('a crash between writing the temp file and the rename leaves the old snapshot intact', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'saved before' });
+    await s.save();
+    const file = join(s.dir, 'session.json');
+    const before = readFileSync(file);
+
+    await s.append({ role: 'user', content: 'only in the journal' });
+    let tmpSeen = '';
+    atomicWriteHooks.beforeRename = (tmp) => {
+      tmpSeen = tmp;
+      expect(statSync(tmp).size).toBeGreaterThan(0); // the new snapshot was fully written…
+      throw Object.assign(new Error('simulated crash'), { code: 'EIO' }); // …and the rename never happened
+    };
+    await expect(s.save()).rejects.toThrow('simulated crash');
+    delete atomicWriteHooks.beforeRename;
+
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(tmpSeen).not.toBe('');
+    expect(readdirSync(s.dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(s.dirty).toBe(true);
+    await crash(s);
+
+    const resumed = await sessions.resume(s.id);
+    expect(resumed.messages.map((m) => m.content)).toEqual(['saved before', 'only in the journal']);
+    expect(resumed.resumeReport.recoveredMessages).toBe(1);
+    expect(resumed.resumeReport.wasInterrupted).toBe(true);
+    await resumed.close();
+  });
+
+  it('loads every complete line of a journal with a torn tail', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create();
+    for (const content of ['a', 'b', 'c']) await s.append({ role: 'user', content });
+    await crash(s);
+    const journal = join(s.dir, 'journal.jsonl');
+    appendFileSync(journal, '{"seq":99,"ts":"2026-11-22T00:00:00.000Z","type":"message","payload":{"mess');
+
+    const read = await readJournal(journal);
+    expect(read.tornTail).toBe(true);
+    expect(read.damagedLines).toEqual([]);
+    const resumed = await sessions.resume(s.id);
+    expect(resumed.messages.map((m) => m.content)).toEqual(['a', 'b', 'c']);
+    expect(resumed.resumeReport.notices).toEqual([]);
+    expect(readdirSync(s.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
+    // Appending after a torn tail must not glue onto the broken bytes.
+    await resumed.append({ role: 'user', content: 'd' });
+    await crash(resumed);
+    const again = await sessions.resume(s.id);
+    expect(again.messages.map((m) => m.content)).toEqual(['a', 'b', 'c', 'd']);
+    await again.close();
+  });
+
+  it('quarantines a copy of a journal with a damaged middle line and loads the rest', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create();
+    for (const content of ['first', 'second', 'third']) await s.append({ role: 'user', content });
+    await crash(s);
+    const journal = join(s.dir, 'journal.jsonl');
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    lines[1] = '{"seq":2,"ts":"garbage\u0000\u0000';
+    writeFileSync(journal, lines.join('\n'));
+    const damaged = readFileSync(journal);
+
+    const resumed = await sessions.resume(s.id);
+    expect(resumed.messages.map((m) => m.content)).toEqual(['first', 'third']);
+    const copies = readdirSync(s.dir).filter((n) => n.startsWith('journal.jsonl.corrupt-'));
+    expect(copies).toHaveLength(1);
+    expect(readFileSync(join(s.dir, copies[0])).equals(damaged)).toBe(true);
+    expect(resumed.resumeReport.notices).toEqual([
+      `The journal had 1 damaged line(s) (line 2); a copy is kept at ${join(s.dir, copies[0])}; every readable line was loaded.`,
+    ]);
+    // The recovered state was snapshotted, so the damage is not reported again.
+    await resumed.close();
+    const again = await sessions.resume(s.id);
+    expect(again.resumeReport.notices).toEqual([]);
+    expect(again.messages.map((m) => m.content)).toEqual(['first', 'third']);
+    await again.close();
+  });
+
+  it('truncates the journal after a snapshot, and an append costs one line', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create();
+    const journal = join(s.dir, 'journal.jsonl');
+    for (let i = 0; i < 50; i++) await s.append({ role: 'user', content: `message ${i}` });
+    expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean)).toHaveLength(50);
+    await s.save();
+    expect(statSync(journal).size).toBe(0);
+    const snapshotBefore = statSync(join(s.dir, 'session.json')).mtimeMs;
+    await s.append({ role: 'user', content: 'one more' });
+    // The turn wrote one journal line and did not rewrite the snapshot.
+    expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+    expect(statSync(join(s.dir, 'session.json')).mtimeMs).toBe(snapshotBefore);
+    await s.close();
+  });
+});
