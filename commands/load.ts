@@ -1,0 +1,50 @@
+import { ChatkeepError, printable, UnknownSessionError } from '../src/session/errors.js';
+import { plural } from '../src/repl/format.js';
+import type { CommandContext, CommandResult, SlashCommand } from '../src/repl/types.js';
+
+/** `/load [ID]`: saves the current session, then switches to another (a picker without an ID). */
+export const load: SlashCommand = {
+  name: 'load',
+  aliases: ['resume'],
+  summary: 'save this session and switch to another (without an ID: pick one)',
+  usage: '/load [ID]',
+  async run(ctx, args) {
+    const current = ctx.session;
+    let wanted = args.trim();
+    if (wanted === '') {
+      const picked = await pick(ctx);
+      if (typeof picked !== 'string') return picked;
+      wanted = picked;
+    }
+    try {
+      const target = await ctx.sessions.resolve(wanted);
+      if (target.id === current.id) return info(`Already in session ${current.id}.`);
+      const saved = await current.save();
+      const next = await ctx.sessions.resume(target.id);
+      return {
+        type: 'switch',
+        session: next,
+        content: `Saved ${saved.id} (${plural(saved.messageCount, 'message')}). Switched to ${next.id}.`,
+      };
+    } catch (err) {
+      if (!(err instanceof ChatkeepError)) throw err;
+      // The library's advice names the shell command; inside the REPL, /sessions is nearer.
+      const why = err instanceof UnknownSessionError ? `No session \`${printable(wanted)}\`. Find IDs with /sessions --all.` : err.message;
+      return { type: 'message', level: 'error', content: `${why} Still in ${current.id}.` };
+    }
+  },
+};
+
+/** The picker: this project's other sessions, newest first. Returns the chosen ID or what to say instead. */
+async function pick(ctx: CommandContext): Promise<string | CommandResult> {
+  if (!ctx.prompter.interactive) return info('Usage: /load ID (find IDs with /sessions).');
+  const rows = (await ctx.sessions.list({ all: false })).filter((row) => row.id !== ctx.session.id);
+  if (rows.length === 0) return info('No other sessions in this project. Try /sessions --all, then /load ID.');
+  const index = ctx.prompter.pick(ctx.formatRows(rows, ctx.session.id), 'Load which session?');
+  if (index < 0 || index >= rows.length) return info(`Cancelled; still in ${ctx.session.id}.`);
+  return rows[index]!.id;
+}
+
+function info(content: string): CommandResult {
+  return { type: 'message', level: 'info', content };
+}

@@ -1,0 +1,69 @@
+/**
+ * The command line: flags and subcommands → the parts that do the work. The only module that
+ * reads the environment, the home directory and the process's streams. Everything heavy is
+ * imported after the flags are known, so `--help` and `--version` stay instant.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseCommandLine, replHelp } from './repl/cli-options.js';
+import { describeError } from './repl/report-error.js';
+import { packageVersion } from './repl/version.js';
+
+/**
+ * Runs chatkeep with `argv` (the arguments after the program name); resolves to the exit code
+ * (0 ok, 1 unexpected failure, 2 bad usage or input, 3 session in use).
+ */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (err) {
+    const report = describeError(err);
+    process.stderr.write(report.text);
+    return report.exitCode;
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const command = parseCommandLine(argv);
+  const env = process.env;
+  const cwd = process.cwd();
+  const home = resolve(cwd, command.options.home ?? (env.CHATKEEP_HOME?.trim() || join(homedir(), '.chatkeep')));
+  if (command.kind === 'sessions') {
+    const { runSessionsCommand } = await import('./repl/sessions-subcommand.js');
+    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout });
+  }
+  if (command.options.version) {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (command.options.help) {
+    process.stdout.write(replHelp(packageVersion()));
+    return 0;
+  }
+  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const [{ createScreen, colorLevelFor }, { startChat }] = await Promise.all([
+    import('./repl/screen.js'),
+    import('./repl/start-chat.js'),
+  ]);
+  const detected = process.stdout.hasColors?.() ? (process.stdout.getColorDepth() >= 24 ? 3 : process.stdout.getColorDepth() >= 8 ? 2 : 1) : 0;
+  const screen = createScreen({
+    stdout: process.stdout,
+    stderr: process.stderr,
+    terminal,
+    colorLevel: colorLevelFor(env, terminal, detected),
+  });
+  // A closed terminal or pipe must not crash the process before the session is saved.
+  const ignore = (): void => {};
+  process.stdout.on('error', ignore);
+  process.stderr.on('error', ignore);
+  return startChat(command.options, {
+    home,
+    cwd,
+    env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    screen,
+    version: packageVersion(),
+    signals: process,
+  });
+}

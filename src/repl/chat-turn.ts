@@ -1,0 +1,76 @@
+/**
+ * One chat turn: the user's message goes on disk, the provider's reply streams into the
+ * session (each piece journaled before it is shown, so a crash keeps everything on screen)
+ * and onto the screen.
+ */
+import type { Provider } from '../providers/types.js';
+import { safeBoundary } from '../session/reply-boundary.js';
+import type { ReplyWriter, Session, Usage } from '../session/types.js';
+import type { Screen } from './screen.js';
+import { startSpinner } from './spinner.js';
+
+/** What a turn needs. */
+export interface ChatTurnOptions {
+  session: Session;
+  provider: Provider;
+  text: string;
+  screen: Screen;
+  /** Aborted by Ctrl-C (or a signal): the reply stops and what arrived is kept, marked interrupted. */
+  signal: AbortSignal;
+  system?: string | null;
+}
+
+/** How the turn ended. */
+export type ChatTurnOutcome = 'complete' | 'interrupted';
+
+/**
+ * Runs one turn. A provider failure is rethrown after the user's message (and any partial
+ * reply, marked interrupted) is safely stored; the caller prints it and carries on.
+ */
+export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOutcome> {
+  const { session, provider, screen, signal } = options;
+  await session.append({ role: 'user', content: options.text });
+  // The writer starts with the first piece of text, so a reply that fails before any text
+  // leaves no empty assistant message behind.
+  let writer: ReplyWriter | undefined;
+  // Only text that is on disk is shown. The library journals a streamed reply up to a safe
+  // boundary (whole words, so a secret is never split past its redaction) and the rest when
+  // the reply finishes; the screen follows the same boundary, lagging by at most a word.
+  let received = '';
+  let shown = 0;
+  let usage: Usage | undefined;
+  let failure: unknown;
+  const spinner = startSpinner(screen);
+  try {
+    const stream = provider.stream(session.messages, { signal, model: provider.model, system: options.system ?? null });
+    for await (const event of stream) {
+      if (signal.aborted) break;
+      if (event.type === 'usage') {
+        usage = event.usage;
+        continue;
+      }
+      if (event.text === '') continue;
+      spinner.stop();
+      writer ??= session.beginReply();
+      await writer.push(event.text);
+      received += event.text;
+      const durable = safeBoundary(received, shown);
+      if (durable > shown) screen.reply(received.slice(shown, durable));
+      shown = Math.max(shown, durable);
+    }
+  } catch (err) {
+    if (!signal.aborted) failure = err;
+  } finally {
+    spinner.stop();
+  }
+  const interrupted = signal.aborted || failure !== undefined;
+  if (writer) {
+    await writer.finish({ ...(usage ? { usage } : {}), ...(interrupted ? { interrupted: true } : {}) });
+    if (received.length > shown) screen.reply(received.slice(shown));
+    screen.endReply(interrupted ? ' [interrupted]' : undefined);
+  } else if (signal.aborted) {
+    screen.warn('[interrupted]');
+  }
+  if (failure !== undefined) throw failure;
+  return interrupted ? 'interrupted' : 'complete';
+}

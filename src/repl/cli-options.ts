@@ -1,0 +1,144 @@
+/**
+ * The command line, described as data (STYLE: vitest's CLI options): one table drives both
+ * `parseArgs` and the `--help` text, so they cannot drift apart.
+ */
+import { parseArgs } from 'node:util';
+import { UserError } from '../session/errors.js';
+
+/** One option: what `parseArgs` needs plus what `--help` shows. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** Placeholder shown in help, e.g. `ID`. */
+  value?: string;
+  description: string;
+}
+
+/** Options of the REPL itself (`chatkeep [options]`). */
+export const REPL_OPTIONS = {
+  'session-id': { type: 'string', value: 'ID', description: 'resume that session (a unique prefix of an ID is enough; any project)' },
+  continue: { type: 'boolean', short: 'c', description: "resume this project's most recently updated session" },
+  resume: { type: 'boolean', short: 'r', description: 'pick a session to resume from a list (interactive terminal only)' },
+  home: { type: 'string', value: 'DIR', description: 'data directory (default: $CHATKEEP_HOME, else ~/.chatkeep)' },
+  autosave: { type: 'string', value: 'SPEC', description: 'off, a duration (30s, 5m) or a cron expression (default "*/5 * * * *")' },
+  provider: { type: 'string', value: 'NAME', description: 'echo (offline), anthropic or openai (default: echo unless an API key is set)' },
+  model: { type: 'string', value: 'NAME', description: "the provider's model" },
+  system: { type: 'string', value: 'FILE', description: 'a system prompt read from FILE (its path and hash are recorded)' },
+  'no-redact': { type: 'boolean', description: 'store secrets as typed instead of replacing them' },
+  help: { type: 'boolean', short: 'h', description: 'show this help' },
+  version: { type: 'boolean', short: 'v', description: 'print the version' },
+} as const satisfies Record<string, OptionSpec>;
+
+/** Options of `chatkeep sessions list|show`. */
+export const SESSIONS_OPTIONS = {
+  all: { type: 'boolean', short: 'a', description: 'list: every project, not just this one' },
+  json: { type: 'boolean', description: 'machine-readable JSON' },
+  home: REPL_OPTIONS.home,
+  help: REPL_OPTIONS.help,
+} as const satisfies Record<string, OptionSpec>;
+
+type Parsed<T extends Record<string, OptionSpec>> = {
+  [K in keyof T]?: T[K]['type'] extends 'string' ? string : boolean;
+};
+
+/** What the command line asked for. */
+export type CliCommand =
+  | { kind: 'repl'; options: Parsed<typeof REPL_OPTIONS> }
+  | { kind: 'sessions'; action: 'list' | 'show' | 'help'; id?: string; options: Parsed<typeof SESSIONS_OPTIONS> };
+
+/**
+ * Parses argv (without `node` and the script). A malformed command line throws a `UserError`
+ * (exit 2) whose message is the one line the user sees.
+ */
+export function parseCommandLine(argv: string[]): CliCommand {
+  if (argv[0] === 'sessions') {
+    const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true);
+    const [action, id, ...rest] = positionals;
+    if (values.help || action === 'help' || action === undefined) return { kind: 'sessions', action: 'help', options: values };
+    if (action !== 'list' && action !== 'show') throw usage(`unknown command \`sessions ${action}\``);
+    if (action === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`);
+    if (action === 'show' && id === undefined) throw usage('sessions show needs a session ID');
+    if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`);
+    return { kind: 'sessions', action, id, options: values };
+  }
+  const { values } = parse(argv, REPL_OPTIONS, false);
+  const picks = [values['session-id'] !== undefined, values.continue, values.resume].filter(Boolean).length;
+  if (picks > 1) throw usage('use only one of --session-id, --continue and --resume');
+  return { kind: 'repl', options: values };
+}
+
+function parse<T extends Record<string, OptionSpec>>(
+  args: string[],
+  specs: T,
+  allowPositionals: boolean,
+): { values: Parsed<T>; positionals: string[] } {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const [name, spec] of Object.entries(specs)) options[name] = spec.short ? { type: spec.type, short: spec.short } : { type: spec.type };
+  try {
+    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals });
+    return { values: values as Parsed<T>, positionals };
+  } catch (err) {
+    throw usage(describeParseError(err));
+  }
+}
+
+/** Turns node:util's parse errors (long, with advice about `--`) into a short phrase. */
+function describeParseError(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  const message = err instanceof Error ? err.message : String(err);
+  const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
+  const option = quoted.split(' ')[0];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${quoted}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return message.includes('argument missing') ? `option ${option} needs a value` : `option ${option} does not take a value`;
+  }
+  return message.split('.')[0] ?? message;
+}
+
+function usage(what: string): UserError {
+  return new UserError(`${what}. See chatkeep --help.`, 'E_USAGE');
+}
+
+/** The `--help` text for the REPL, generated from {@link REPL_OPTIONS}. */
+export function replHelp(version: string): string {
+  return [
+    `chatkeep ${version}: a terminal chat whose sessions are never lost`,
+    '',
+    'Usage:',
+    '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
+    '  chatkeep sessions list [--all] [--json]',
+    '  chatkeep sessions show ID [--json]',
+    '',
+    'Options:',
+    ...formatOptions(REPL_OPTIONS),
+    '',
+    'Environment: CHATKEEP_HOME (data directory), ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL,',
+    '  NO_COLOR, FORCE_COLOR.',
+    'In the chat, type /help for commands. Exit codes: 0 ok, 1 unexpected failure, 2 bad usage or input,',
+    '  3 session in use by another process.',
+    '',
+  ].join('\n');
+}
+
+/** The `chatkeep sessions --help` text. */
+export function sessionsHelp(): string {
+  return [
+    'Usage:',
+    "  chatkeep sessions list [--all] [--json]   this project's sessions, newest first (--all: every project)",
+    "  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix)",
+    '',
+    'Options:',
+    ...formatOptions(SESSIONS_OPTIONS),
+    '',
+  ].join('\n');
+}
+
+function formatOptions(specs: Record<string, OptionSpec>): string[] {
+  const left = Object.entries(specs).map(([name, spec]) => {
+    const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
+    return spec.short ? `-${spec.short}, ${flag}` : `    ${flag}`;
+  });
+  const width = Math.max(...left.map((l) => l.length)) + 2;
+  return Object.values(specs).map((spec, i) => `  ${left[i]!.padEnd(width)}${spec.description}`);
+}

@@ -1,0 +1,75 @@
+/**
+ * Text shown for sessions: listing rows, relative times, the tail of a transcript.
+ * Pure functions of their inputs (the clock is passed in).
+ */
+import { formatDistance } from 'date-fns';
+import type { Message, Session, SessionSummary } from '../session/types.js';
+
+/** `5 minutes ago`; `just now` for anything under a minute (or a clock that is slightly ahead). */
+export function relativeTime(date: Date, now: Date): string {
+  if (now.getTime() - date.getTime() < 60_000) return 'just now';
+  return formatDistance(date, now, { addSuffix: true });
+}
+
+/** `1 message`, `3 messages`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Listing rows, columns aligned: a `*` marks the current session; rows of another project
+ * than `projectPath` name it.
+ */
+export function formatRows(rows: readonly SessionSummary[], options: { currentId?: string; projectPath?: string; now: Date }): string[] {
+  const cells = rows.map((row) => [
+    row.id === options.currentId ? '*' : ' ',
+    row.id,
+    relativeTime(row.updatedAt, options.now),
+    plural(row.messageCount, 'message'),
+    row.status,
+    (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
+  ]);
+  const widths = [1, 2, 3, 4].map((col) => Math.max(...cells.map((c) => c[col]!.length)));
+  return cells.map((c) =>
+    `${c[0]} ${[c[1]!.padEnd(widths[0]!), c[2]!.padEnd(widths[1]!), c[3]!.padStart(widths[2]!), c[4]!.padEnd(widths[3]!), c[5]].join('  ')}`.trimEnd(),
+  );
+}
+
+/** The first line of `Resumed session …` (DESIGN §1). */
+export function resumedLine(session: Session, now: Date): string {
+  const count = session.messages.length;
+  return `Resumed session ${session.id} (${plural(count, 'message')}, last active ${relativeTime(session.updatedAt, now)}, project ${session.project.path})`;
+}
+
+/** Lines telling what resuming recovered or repaired (empty when there is nothing to say). */
+export function resumeNotices(session: Session): string[] {
+  const report = session.resumeReport;
+  const lines: string[] = [];
+  if (report.recoveredMessages > 0) {
+    lines.push(`Recovered ${plural(report.recoveredMessages, 'message')} from the journal (the last run ended without saving).`);
+  } else if (report.wasInterrupted) {
+    lines.push('The last run ended without closing this session; nothing was lost.');
+  }
+  if (report.otherProject !== undefined) lines.push(`This session belongs to project ${report.otherProject}.`);
+  lines.push(...report.notices);
+  return lines;
+}
+
+/** The last few exchanges (`max` messages), each message capped to a few lines. */
+export function transcriptTail(messages: readonly Message[], max = 6, maxLines = 8): string[] {
+  const shown = messages.slice(-max);
+  const lines: string[] = [];
+  if (messages.length > shown.length) lines.push(`… ${plural(messages.length - shown.length, 'earlier message')}`);
+  for (const message of shown) lines.push(...formatMessage(message, maxLines));
+  return lines;
+}
+
+/** One message as transcript lines: `› ` before the user's text, the assistant's as is. */
+export function formatMessage(message: Message, maxLines = Infinity): string[] {
+  let body = message.content.split('\n');
+  if (body.length > maxLines) body = [...body.slice(0, maxLines), `… (${plural(body.length - maxLines, 'more line')})`];
+  if (message.interrupted) body[body.length - 1] += ' [interrupted]';
+  if (message.role === 'user') return body.map((line, i) => (i === 0 ? `› ${line}` : `  ${line}`));
+  if (message.role === 'tool') return body.map((line) => `  [tool] ${line}`);
+  return body;
+}

@@ -1,0 +1,139 @@
+/**
+ * Reads the REPL's input lines with `node:readline` (DESIGN §6): asynchronously, so timers
+ * such as autosave fire while the user sits at the prompt, and from a pipe as well as a TTY.
+ * Adds what a terminal user expects: bracketed paste (a multi-line paste is one message),
+ * Tab completion, up-arrow history, and Ctrl-C handed to the REPL.
+ */
+import { createInterface, type Completer, type Interface } from 'node:readline';
+
+const PASTE_ON = '\x1b[?2004h';
+const PASTE_OFF = '\x1b[?2004l';
+
+/** How the line reader is wired. */
+export interface LineReaderOptions {
+  input: NodeJS.ReadableStream;
+  /** The terminal (TTY mode only; in pipe mode nothing is echoed or prompted). */
+  output?: NodeJS.WritableStream;
+  terminal: boolean;
+  prompt: string;
+  /** Oldest first. */
+  history?: string[];
+  /** Tab completion: the candidates and the part of the line they replace. */
+  complete?: (line: string) => Promise<[string[], string]>;
+  /** Ctrl-C on a TTY (readline turns it into an event rather than a signal). */
+  onInterrupt?: (currentLine: string) => void;
+}
+
+/** A queue of complete input lines (or messages, for a paste). */
+export interface LineReader {
+  /** Shows the prompt (TTY) and waits for the next line; null once input has ended. */
+  read(): Promise<string | null>;
+  /** Redraws an empty prompt (after Ctrl-C cleared the line). */
+  clearLine(): void;
+  /** The underlying interface, for pausing around blocking prompts. */
+  readonly rl: Interface;
+  /** Stops reading; a pending `read()` resolves to null. Idempotent. */
+  close(): void;
+}
+
+/** Creates the reader and starts reading. */
+export function createLineReader(options: LineReaderOptions): LineReader {
+  const { input, output, terminal } = options;
+  const rl = createInterface({
+    input,
+    output: terminal ? output : undefined,
+    terminal,
+    prompt: options.prompt,
+    history: [...(options.history ?? [])].reverse(),
+    historySize: 1000,
+    removeHistoryDuplicates: true,
+    completer: terminal && options.complete ? asyncCompleter(options.complete) : undefined,
+    tabSize: 4,
+  });
+
+  const queue: string[] = [];
+  let ended = false;
+  let waiting: ((line: string | null) => void) | undefined;
+  const deliver = (line: string | null): void => {
+    if (line === null) ended = true;
+    else queue.push(line);
+    if (!waiting) return;
+    const resolve = waiting;
+    waiting = undefined;
+    if (queue.length > 0) resolve(queue.shift()!);
+    else if (ended) resolve(null);
+  };
+
+  // Bracketed paste: lines between paste-start and paste-end are held, then sent as one
+  // message, either at once (the paste ended with a newline) or with the line the user
+  // finishes. Node's keypress parser names the markers; our listener runs after readline's.
+  let pasting = false;
+  let pasted: string[] | undefined;
+  if (terminal) {
+    output?.write(PASTE_ON);
+    input.on('keypress', (_chunk: string, key: { name?: string } | undefined) => {
+      if (key?.name === 'paste-start') {
+        pasting = true;
+        pasted ??= [];
+      } else if (key?.name === 'paste-end') {
+        pasting = false;
+        if (pasted && rl.line === '') {
+          const message = pasted.join('\n');
+          pasted = undefined;
+          deliver(message);
+        }
+      }
+    });
+  }
+  rl.on('line', (line) => {
+    if (pasting) {
+      pasted?.push(line);
+      return;
+    }
+    if (pasted) {
+      pasted.push(line);
+      line = pasted.join('\n');
+      pasted = undefined;
+    }
+    deliver(line);
+  });
+  rl.on('SIGINT', () => {
+    if (options.onInterrupt) options.onInterrupt(rl.line);
+    else rl.close();
+  });
+  rl.on('close', () => {
+    if (terminal) output?.write(PASTE_OFF);
+    deliver(null);
+  });
+
+  return {
+    rl,
+    read() {
+      if (queue.length > 0) return Promise.resolve(queue.shift()!);
+      if (ended) return Promise.resolve(null);
+      if (terminal) rl.prompt();
+      return new Promise((resolve) => {
+        waiting = resolve;
+      });
+    },
+    clearLine() {
+      // Ctrl-E then Ctrl-U: to the end of the line, then delete everything before the cursor.
+      rl.write(null, { ctrl: true, name: 'e' });
+      rl.write(null, { ctrl: true, name: 'u' });
+    },
+    close() {
+      if (!ended) rl.close();
+    },
+  };
+}
+
+/** readline calls a two-argument completer with a callback; ours is a promise. */
+function asyncCompleter(complete: (line: string) => Promise<[string[], string]>): Completer {
+  const completer = (line: string, callback: (err: Error | null, result: [string[], string]) => void): void => {
+    complete(line).then(
+      (result) => callback(null, result),
+      () => callback(null, [[], line]),
+    );
+  };
+  return completer as unknown as Completer;
+}

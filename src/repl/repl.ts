@@ -1,0 +1,200 @@
+/**
+ * The REPL loop: reads lines, dispatches slash commands or chat turns, renders results, and
+ * leaves the same way however it is asked to (/quit, Ctrl-D, Ctrl-C twice, SIGTERM, SIGHUP).
+ * Input and output are injected streams; nothing here reads the environment.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Provider } from '../providers/types.js';
+import type { Autosave, Session, SessionManager } from '../session/types.js';
+import { runChatTurn } from './chat-turn.js';
+import { completeLine } from './complete.js';
+import { formatRows, plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
+import { createLineReader, type LineReader } from './line-reader.js';
+import { parseSlashCommand } from './parse-slash-command.js';
+import { describeReplError } from './repl-errors.js';
+import type { Screen } from './screen.js';
+import type { CommandContext, CommandResult, Prompter, SlashCommand } from './types.js';
+
+/** Everything the loop needs, built by the CLI (or a test). */
+export interface ReplOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  screen: Screen;
+  sessions: SessionManager;
+  session: Session;
+  /** True when the session was resumed (show what it holds). */
+  resumed: boolean;
+  provider: Provider;
+  system?: string | null;
+  commands: readonly SlashCommand[];
+  /** Given the line reader once it exists, for the readline-sync dance. */
+  prompter: (reader: () => LineReader | undefined) => Prompter;
+  /** Starts autosave for a session (again after /load). */
+  startAutosave(session: Session, onError: (err: unknown) => void): Autosave;
+  /** Autosave description for the banner when it is off or not yet started. */
+  version: string;
+  /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
+  signals?: EventEmitter;
+  now?: () => Date;
+}
+
+/** Runs the REPL until the user leaves; resolves to the exit code. */
+export async function runRepl(options: ReplOptions): Promise<number> {
+  const { screen, sessions, commands } = options;
+  const now = options.now ?? (() => new Date());
+  let session = options.session;
+  const warnings: string[] = [];
+  let autosaveWarned = false;
+  const startAutosave = (s: Session): Autosave =>
+    options.startAutosave(s, (err) => {
+      if (autosaveWarned) return;
+      autosaveWarned = true;
+      warnings.push(`Autosave failed (${err instanceof Error ? err.message : String(err)}); /save and /quit still save.`);
+    });
+  let autosave = startAutosave(session);
+  let stopWarnings = session.onWarning((message) => warnings.push(message));
+
+  screen.status(
+    `chatkeep ${options.version} · session ${session.id} · ${options.provider.label} · autosave ${autosave.description}`,
+  );
+  screen.status('Type a message, or /help for commands.');
+  if (options.resumed) showResumed(screen, session, now());
+
+  let history: string[] = [];
+  if (screen.terminal) history = await sessions.history.load().catch(() => []);
+  let reader: LineReader | undefined;
+  const prompter = options.prompter(() => reader);
+  const ctx: CommandContext = {
+    sessions,
+    session,
+    prompter,
+    commands,
+    now,
+    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: now() }),
+  };
+
+  let turn: AbortController | undefined;
+  let quitting = false;
+  // Leaving from the prompt (Ctrl-D, Ctrl-C twice, a signal) needs a newline after it.
+  let atPrompt = false;
+  let armed = false;
+  const leave = (): void => {
+    quitting = true;
+    turn?.abort();
+    reader?.close();
+  };
+  reader = createLineReader({
+    input: options.input,
+    output: options.output,
+    terminal: screen.terminal,
+    prompt: screen.color.cyan('› '),
+    history,
+    complete: (line) => completeLine(line, commands, async () => (await sessions.list({ all: true })).map((r) => r.id)),
+    onInterrupt: (line) => {
+      if (turn) return turn.abort();
+      if (line !== '') {
+        armed = false;
+        return reader?.clearLine();
+      }
+      if (armed) return leave();
+      armed = true;
+      screen.raw('\n');
+      screen.status('(To leave, press Ctrl-C again, Ctrl-D, or type /quit.)');
+      reader?.rl.prompt();
+    },
+  });
+
+  const onSignal = (): void => leave();
+  const onPipedInterrupt = (): void => (turn ? turn.abort() : leave());
+  options.signals?.on('SIGTERM', onSignal);
+  options.signals?.on('SIGHUP', onSignal);
+  if (!screen.terminal) options.signals?.on('SIGINT', onPipedInterrupt);
+
+  try {
+    for (;;) {
+      for (const warning of warnings.splice(0)) screen.warn(warning);
+      if (quitting) break;
+      atPrompt = true;
+      const line = await reader.read();
+      atPrompt = line === null;
+      // Warnings that arrived while the user was typing: shown now rather than over the typing.
+      for (const warning of warnings.splice(0)) screen.warn(warning);
+      if (line === null || quitting) break;
+      if (line.trim() !== '') armed = false;
+      if (screen.terminal && line.trim() !== '') sessions.history.append(line).catch(() => {});
+      const parsed = parseSlashCommand(line, commands);
+      if (parsed.kind === 'empty') continue;
+      if (parsed.kind === 'unknown') {
+        const hint = parsed.suggestion ? ` Did you mean /${parsed.suggestion}?` : '';
+        screen.error(`Unknown command /${parsed.name}. Type /help.${hint}`);
+        continue;
+      }
+      if (parsed.kind === 'chat') {
+        turn = new AbortController();
+        try {
+          await runChatTurn({ session, provider: options.provider, text: parsed.text, screen, signal: turn.signal, system: options.system ?? null });
+        } catch (err) {
+          screen.error(describeReplError(err));
+        } finally {
+          turn = undefined;
+        }
+        continue;
+      }
+      let result: CommandResult;
+      try {
+        result = await parsed.command.run(ctx, parsed.args);
+      } catch (err) {
+        screen.error(describeReplError(err));
+        continue;
+      }
+      if (result.type === 'quit') break;
+      if (result.type === 'message') {
+        if (result.level === 'info') screen.info(result.content);
+        else if (result.level === 'warning') screen.warn(result.content);
+        else screen.error(result.content);
+      } else if (result.type === 'switch') {
+        await autosave.stop().catch(() => {});
+        stopWarnings();
+        await session.close().catch((err: unknown) => screen.warn(`Could not close ${session.id}: ${describeReplError(err)}`));
+        session = result.session;
+        ctx.session = session;
+        autosave = startAutosave(session);
+        stopWarnings = session.onWarning((message) => warnings.push(message));
+        screen.info(result.content);
+        showResumed(screen, session, now());
+      }
+    }
+  } finally {
+    options.signals?.off('SIGTERM', onSignal);
+    options.signals?.off('SIGHUP', onSignal);
+    options.signals?.off('SIGINT', onPipedInterrupt);
+    reader.close();
+  }
+  if (atPrompt) screen.raw('\n');
+  for (const warning of warnings.splice(0)) screen.warn(warning);
+  return finish(screen, session, autosave, stopWarnings);
+}
+
+function showResumed(screen: Screen, session: Session, now: Date): void {
+  screen.status(resumedLine(session, now));
+  for (const notice of resumeNotices(session)) screen.warn(notice);
+  const tail = transcriptTail(session.messages);
+  if (tail.length > 0) screen.info(tail.join('\n'));
+}
+
+/** Stops autosave, closes the session (save, status closed, lock released) and prints the way back. */
+async function finish(screen: Screen, session: Session, autosave: Autosave, stopWarnings: () => void): Promise<number> {
+  await autosave.stop().catch(() => {});
+  stopWarnings();
+  try {
+    const result = await session.close();
+    screen.status(`Saved ${result.id} (${plural(result.messageCount, 'message')}).`);
+  } catch (err) {
+    screen.error(describeReplError(err));
+    screen.status(`Everything shown was journaled; resume to recover it.`);
+    screen.status(`Resume with: chatkeep --session-id ${session.id}`);
+    return 1;
+  }
+  screen.status(`Resume with: chatkeep --session-id ${session.id}`);
+  return 0;
+}

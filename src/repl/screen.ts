@@ -1,0 +1,65 @@
+/**
+ * Where each kind of text goes. On a terminal everything shares the screen, with colour.
+ * With piped stdin (DESIGN §1) the assistant's text and command output go to stdout, plain,
+ * and status lines (banner, warnings, "Saved…", "Resume with…") go to stderr.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+
+/** The REPL's output channels. */
+export interface Screen {
+  readonly terminal: boolean;
+  readonly color: ChalkInstance;
+  /** A piece of the assistant's reply, as it streams. */
+  reply(text: string): void;
+  /** Ends a reply: an optional marker, then a newline. */
+  endReply(marker?: string): void;
+  /** Output a command asked for (listings, help). */
+  info(text: string): void;
+  /** Banner, resume notes, "Saved…": stderr when piped. */
+  status(text: string): void;
+  warn(text: string): void;
+  error(text: string): void;
+  /** Raw text on the terminal (spinner frames); nothing when piped. */
+  raw(text: string): void;
+}
+
+/** Builds a screen. `colorLevel` 0 turns colour off (NO_COLOR, pipes). */
+export function createScreen(options: {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  terminal: boolean;
+  colorLevel: 0 | 1 | 2 | 3;
+}): Screen {
+  const { stdout, stderr, terminal } = options;
+  const color = new Chalk({ level: options.colorLevel });
+  const side = terminal ? stdout : stderr;
+  const line = (stream: NodeJS.WritableStream, text: string): void => {
+    stream.write(text.endsWith('\n') ? text : `${text}\n`);
+  };
+  return {
+    terminal,
+    color,
+    reply: (text) => stdout.write(text),
+    endReply: (marker) => stdout.write(marker ? `${color.yellow(marker)}\n` : '\n'),
+    info: (text) => line(stdout, text),
+    status: (text) => line(side, color.dim(text)),
+    warn: (text) => line(side, color.yellow(text)),
+    error: (text) => line(side, color.red(text)),
+    raw: (text) => {
+      if (terminal) stdout.write(text);
+    },
+  };
+}
+
+/** The colour level from the environment: NO_COLOR wins, then FORCE_COLOR, then "is it a terminal". */
+export function colorLevelFor(env: Record<string, string | undefined>, terminal: boolean, detected: number): 0 | 1 | 2 | 3 {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force === 'false') return 0;
+    const level = Number(force);
+    return level === 2 || level === 3 ? level : 1;
+  }
+  if (!terminal) return 0;
+  return detected === 2 || detected === 3 ? detected : 1;
+}

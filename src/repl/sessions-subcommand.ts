@@ -1,0 +1,92 @@
+/**
+ * `chatkeep sessions list [--all] [--json]` and `chatkeep sessions show ID [--json]`: the
+ * listing and transcripts for scripts. Reading never takes a lock, and a missing data
+ * directory is simply empty (nothing is created).
+ */
+import { existsSync } from 'node:fs';
+import { isValidId, openSessions } from '../index.js';
+import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
+import type { SessionSnapshot, SessionSummary } from '../session/types.js';
+import type { CliCommand } from './cli-options.js';
+import { sessionsHelp } from './cli-options.js';
+import { formatMessage, formatRows, plural, relativeTime } from './format.js';
+
+type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
+
+/** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
+export async function runSessionsCommand(
+  command: SessionsCommand,
+  environment: { home: string; cwd: string; env: Record<string, string | undefined>; stdout: NodeJS.WritableStream; now?: () => Date },
+): Promise<number> {
+  const { home, cwd, env, stdout } = environment;
+  const now = environment.now?.() ?? new Date();
+  const json = command.options.json === true;
+  if (command.action === 'help') {
+    stdout.write(sessionsHelp());
+    return 0;
+  }
+  if (command.action === 'list') {
+    const all = command.options.all === true;
+    let rows: SessionSummary[] = [];
+    let projectPath: string | undefined;
+    if (existsSync(home)) {
+      const sessions = await openSessions({ home, cwd, env });
+      rows = await sessions.list({ all });
+      projectPath = sessions.project.path;
+    }
+    if (json) stdout.write(`${JSON.stringify(rows.map(listRow), null, 2)}\n`);
+    else if (rows.length === 0) stdout.write(all ? 'No sessions yet.\n' : 'No sessions in this project yet (--all lists every project).\n');
+    else stdout.write(`${formatRows(rows, { projectPath, now }).join('\n')}\n`);
+    return 0;
+  }
+  const id = command.id!;
+  if (!isValidId(id)) throw new InvalidIdError(id);
+  if (!existsSync(home)) throw new UnknownSessionError(id);
+  const snapshot = await (await openSessions({ home, cwd, env })).read(id);
+  stdout.write(json ? `${JSON.stringify(showJson(snapshot), null, 2)}\n` : showText(snapshot, now));
+  return 0;
+}
+
+/** A row of `sessions list --json` (DESIGN §1). */
+function listRow(row: SessionSummary): Record<string, unknown> {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    messageCount: row.messageCount,
+    status: row.status,
+    project: row.project,
+  };
+}
+
+/** `sessions show --json` (DESIGN §1): the session's facts and its live messages. */
+function showJson(s: SessionSnapshot): Record<string, unknown> {
+  return {
+    id: s.id,
+    title: s.title,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+    status: s.status,
+    project: s.project,
+    provider: s.provider,
+    messageCount: s.messages.length,
+    archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
+    messages: s.messages.map((m) => ({
+      role: m.role,
+      content: m.content,
+      timestamp: m.timestamp.toISOString(),
+      ...(m.interrupted ? { interrupted: true } : {}),
+    })),
+  };
+}
+
+function showText(s: SessionSnapshot, now: Date): string {
+  const head = [
+    `${s.id}${s.title ? `  "${s.title}"` : ''}`,
+    `  project ${s.project} · ${s.status} · ${plural(s.messages.length, 'message')} · last active ${relativeTime(s.updatedAt, now)}`,
+    '',
+  ];
+  const body = s.messages.flatMap((m) => [...formatMessage(m), '']);
+  return [...head, ...body].join('\n');
+}

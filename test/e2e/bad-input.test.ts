@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPiped } from '../helpers/pty.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+async function refused(args: string[]): Promise<string> {
+  const home = join(tmpHome(), 'never-created');
+  const result = await runPiped(args, 'hi\n', { home, cwd: tmpHome('chatkeep-project-') });
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.endsWith('\n')).toBe(true);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(existsSync(home)).toBe(false);
+  return result.stderr.trimEnd();
+}
+
+describe('bad input: one line, exit 2, nothing created', () => {
+  it('a bad flag', async () => {
+    expect(await refused(['--frobnicate'])).toBe('chatkeep: unknown option --frobnicate. See chatkeep --help.');
+  });
+
+  it('an unknown session ID', async () => {
+    expect(await refused(['--session-id', 'session-20200101-000000'])).toBe(
+      'chatkeep: No session `session-20200101-000000`. List sessions with: chatkeep sessions list --all',
+    );
+  });
+
+  it('a malformed session ID', async () => {
+    expect(await refused(['--session-id', '../x'])).toMatch(/^chatkeep: Invalid session ID `\.\.\/x`/);
+  });
+
+  it('a bad autosave spec', async () => {
+    expect(await refused(['--autosave', 'sometimes'])).toMatch(/^chatkeep: Bad autosave schedule `sometimes`: /);
+    expect(await refused(['--autosave', '0 0 31 2 *'])).toMatch(/^chatkeep: Bad autosave schedule `0 0 31 2 \*`: /);
+  });
+
+  it('an unknown session ID in an existing home creates no session', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    expect((await runPiped([], '/quit\n', { home, cwd })).code).toBe(0);
+    const result = await runPiped(['--session-id', 'nope'], '', { home, cwd });
+    expect(result.code).toBe(2);
+    const list = await runPiped(['sessions', 'list', '--all', '--json'], '', { home, cwd });
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
+  });
+});
+
+describe('--help and --version', () => {
+  it('prints the version', async () => {
+    const result = await runPiped(['--version'], '', { home: join(tmpHome(), 'h'), cwd: tmpHome() });
+    expect(result).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  it('prints help naming every flag and subcommand', async () => {
+    const home = join(tmpHome(), 'h');
+    const result = await runPiped(['--help'], '', { home, cwd: tmpHome() });
+    expect(result.code).toBe(0);
+    for (const flag of ['--session-id ID', '-c, --continue', '-r, --resume', '--home DIR', '--autosave SPEC', '--provider NAME', '--model NAME', 'sessions list', 'sessions show ID']) {
+      expect(result.stdout).toContain(flag);
+    }
+    expect(existsSync(home)).toBe(false);
+    const sub = await runPiped(['sessions', '--help'], '', { home, cwd: tmpHome() });
+    expect(sub.stdout).toContain('chatkeep sessions list [--all] [--json]');
+  });
+});

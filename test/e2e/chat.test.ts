@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPiped, spawnPty } from '../helpers/pty.js';
+import { bannerId, sessionDir } from '../helpers/session-files.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+describe('chatting in a terminal', () => {
+  it('chats, saves, lists, quits printing the ID, and resumes it by ID prefix', async () => {
+    const home = join(tmpHome(), 'data');
+    const cwd = tmpHome('chatkeep-project-');
+    const run = spawnPty([], { home, cwd });
+    const banner = await run.waitFor('Type a message, or /help for commands.');
+    const id = bannerId(banner);
+    expect(banner).toMatch(new RegExp(`^chatkeep 0\\.1\\.0 · session ${id} · echo \\(offline\\) · autosave every 5 min\\n`));
+    expect(id).toMatch(/^session-\d{8}-\d{6}$/);
+
+    await run.prompt();
+    run.line('hello there');
+    await run.waitFor('Echo: hello there (read 1 messages)');
+    await run.prompt();
+    run.line('/save first chat');
+    await run.waitFor(`Saved ${id} as "first chat" (2 messages) to `);
+    expect(run.screen()).toContain(join(sessionDir(home, id)!, 'session.json'));
+    await run.prompt();
+    run.line('/sessions');
+    await run.waitFor(new RegExp(`\\* ${id}\\s+just now\\s+2 messages\\s+open\\s+first chat`));
+    await run.prompt();
+    run.line('/quit');
+    expect(await run.exited).toBe(0);
+    expect(run.screen()).toContain(`Saved ${id} (2 messages).\nResume with: chatkeep --session-id ${id}\n`);
+
+    const snapshot = readFileSync(join(sessionDir(home, id)!, 'session.json'), 'utf8');
+    expect(snapshot).toContain('Echo: hello there (read 1 messages)');
+
+    const again = spawnPty(['--session-id', id.slice(0, -2)], { home, cwd });
+    const resumed = await again.waitFor(/Resumed session .*\n[\s\S]*Echo: hello there \(read 1 messages\)\n/);
+    expect(resumed).toContain(`Resumed session ${id} (2 messages, last active just now, project ${cwd})`);
+    expect(resumed).toContain('› hello there\n');
+    await again.prompt();
+    again.line('and again');
+    await again.waitFor('Echo: and again (read 3 messages)');
+    await again.prompt();
+    again.write('\x04');
+    expect(await again.exited).toBe(0);
+    expect(again.screen()).toContain(`Saved ${id} (4 messages).`);
+  });
+
+  it('switches with /load, refuses the current one, and archives with /reset', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const first = await runPiped([], 'remember me\n/quit\n', { home, cwd });
+    const firstId = /Saved (\S+) /.exec(first.stderr)?.[1];
+    expect(first.code).toBe(0);
+
+    const run = spawnPty([], { home, cwd });
+    const id = bannerId(await run.waitFor('Type a message'));
+    expect(id).not.toBe(firstId);
+    await run.prompt();
+    run.line('one');
+    await run.waitFor('Echo: one (read 1 messages)');
+    await run.prompt();
+    run.line(`/load ${id}`);
+    await run.waitFor(`Already in session ${id}.`);
+    await run.prompt();
+    run.line(`/load ${firstId}`);
+    await run.waitFor(`Saved ${id} (2 messages). Switched to ${firstId}.`);
+    await run.waitFor(`Resumed session ${firstId} (2 messages`);
+    await run.prompt();
+    run.line('/reset');
+    await run.waitFor(`Archived 2 messages inside ${firstId}; the conversation starts afresh.`);
+    await run.prompt();
+    run.line('fresh');
+    await run.waitFor('Echo: fresh (read 1 messages)');
+    await run.prompt();
+    run.line('/exit');
+    expect(await run.exited).toBe(0);
+    expect(run.screen()).toContain(`Resume with: chatkeep --session-id ${firstId}`);
+
+    const shown = await runPiped(['sessions', 'show', firstId!, '--json'], '', { home, cwd });
+    const session = JSON.parse(shown.stdout) as { messages: { content: string }[]; archivedMessages: number };
+    expect(session.messages.map((m) => m.content)).toEqual(['fresh', 'Echo: fresh (read 1 messages)']);
+    expect(session.archivedMessages).toBe(2);
+  });
+
+  it('sends a multi-line paste as one message and completes commands with Tab', async () => {
+    const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    await run.waitFor('Type a message');
+    await run.prompt();
+    run.write('\x1b[200~line one\rline two\x1b[201~');
+    run.write('\r');
+    await run.waitFor('Echo: line one\nline two (read 1 messages)');
+    const from = run.screen().length;
+    await run.prompt();
+    run.write('/sess\t');
+    await run.waitFor('/sessions ', { from });
+    run.write('\r');
+    await run.waitFor('2 messages', { from });
+    await run.prompt();
+    run.line('/quit');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('clears the line on Ctrl-C and leaves on a second Ctrl-C at an empty prompt', async () => {
+    const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    const id = bannerId(await run.waitFor('Type a message'));
+    await run.prompt();
+    run.write('half typed');
+    await run.waitFor('half typed');
+    run.write('\x03');
+    run.write('\x03');
+    await run.waitFor('(To leave, press Ctrl-C again, Ctrl-D, or type /quit.)');
+    await run.prompt();
+    run.write('\x03');
+    expect(await run.exited).toBe(0);
+    expect(run.screen()).toContain(`Saved ${id} (0 messages).\nResume with: chatkeep --session-id ${id}\n`);
+  });
+});

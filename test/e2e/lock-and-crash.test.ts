@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { runPiped, spawnPty } from '../helpers/pty.js';
+import { bannerId } from '../helpers/session-files.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+describe('one session, one process', () => {
+  it('refuses a second REPL on a held session with exit 3, naming the holder', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const holder = spawnPty([], { home, cwd });
+    const id = bannerId(await holder.waitFor('Type a message'));
+
+    const second = await runPiped(['--session-id', id], 'hi\n', { home, cwd });
+    expect(second.code).toBe(3);
+    expect(second.stdout).toBe('');
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect(second.stderr).toContain(`Session ${id} is in use by process ${holder.pid} on `);
+
+    await holder.prompt();
+    holder.line('/quit');
+    expect(await holder.exited).toBe(0);
+  });
+
+  it('recovers every message shown on screen after kill -9, at once', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const run = spawnPty(['--autosave', 'off'], { home, cwd });
+    const id = bannerId(await run.waitFor('Type a message'));
+    await run.prompt();
+    run.line('first words');
+    await run.waitFor('Echo: first words (read 1 messages)');
+    await run.prompt();
+    run.line('second words');
+    await run.waitFor('Echo: second words (read 3 messages)');
+    process.kill(run.pid, 'SIGKILL');
+    await run.exited;
+
+    const started = Date.now();
+    const resumed = await runPiped(['--session-id', id], '/quit\n', { home, cwd });
+    expect(resumed.code).toBe(0);
+    // The dead holder's lock is taken over at once, not after the ~20 s stale time.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(resumed.stderr).toContain(`Resumed session ${id} (4 messages`);
+    expect(resumed.stdout).toBe(
+      '› first words\nEcho: first words (read 1 messages)\n› second words\nEcho: second words (read 3 messages)\n',
+    );
+    const shown = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd });
+    const messages = (JSON.parse(shown.stdout) as { messages: { role: string; content: string }[] }).messages;
+    expect(messages.map((m) => m.content)).toEqual([
+      'first words',
+      'Echo: first words (read 1 messages)',
+      'second words',
+      'Echo: second words (read 3 messages)',
+    ]);
+  });
+});

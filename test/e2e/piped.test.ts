@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { runPiped } from '../helpers/pty.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+describe('piped stdin', () => {
+  it("prints only the assistant's text on stdout and the status lines on stderr", async () => {
+    const result = await runPiped([], 'hi\nhow are you\n/quit\n', { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Echo: hi (read 1 messages)\nEcho: how are you (read 3 messages)\n');
+    const id = /· session (\S+) ·/.exec(result.stderr)?.[1];
+    expect(result.stderr).toBe(
+      [
+        `chatkeep 0.1.0 · session ${id} · echo (offline) · autosave every 5 min`,
+        'Type a message, or /help for commands.',
+        `Saved ${id} (4 messages).`,
+        `Resume with: chatkeep --session-id ${id}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('quits at end of input and ignores colour requests only when told', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const plain = await runPiped([], 'x\n', { home, cwd });
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).not.toContain('\x1b[');
+    expect(plain.stderr).toMatch(/Resume with: chatkeep --session-id \S+\n$/);
+    const forced = await runPiped([], '/nope\n', { home, cwd, env: { FORCE_COLOR: '1' } });
+    expect(forced.stderr).toContain('\x1b[');
+    const noColor = await runPiped([], '/nope\n', { home, cwd, env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+    expect(noColor.stderr).not.toContain('\x1b[');
+    expect(noColor.stderr).toContain('Unknown command /nope. Type /help.\n');
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { runPiped } from '../helpers/pty.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+describe('chatkeep sessions', () => {
+  it('list --json and show --json have the documented shapes', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const chat = await runPiped([], 'question\n/save my title\n/quit\n', { home, cwd });
+    const id = /Saved (\S+) \(/.exec(chat.stderr)?.[1];
+
+    const list = await runPiped(['sessions', 'list', '--json'], '', { home, cwd });
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([
+      {
+        id,
+        title: 'my title',
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        messageCount: 2,
+        status: 'closed',
+        project: cwd,
+      },
+    ]);
+
+    const show = await runPiped(['sessions', 'show', id!.slice(0, -1), '--json'], '', { home, cwd });
+    expect(show.code).toBe(0);
+    const session = JSON.parse(show.stdout) as Record<string, unknown>;
+    expect(session).toMatchObject({ id, title: 'my title', status: 'closed', project: cwd });
+    expect(session.messages).toEqual([
+      { role: 'user', content: 'question', timestamp: expect.stringMatching(/Z$/) },
+      { role: 'assistant', content: 'Echo: question (read 1 messages)', timestamp: expect.stringMatching(/Z$/) },
+    ]);
+
+    const text = await runPiped(['sessions', 'list'], '', { home, cwd });
+    expect(text.stdout).toMatch(new RegExp(`^  ${id}\\s+just now\\s+2 messages\\s+closed\\s+my title\\n$`));
+    const other = await runPiped(['sessions', 'list', '--json'], '', { home, cwd: tmpHome('chatkeep-other-') });
+    expect(JSON.parse(other.stdout)).toEqual([]);
+    const all = await runPiped(['sessions', 'list', '--all', '--json'], '', { home, cwd: tmpHome('chatkeep-other-') });
+    expect((JSON.parse(all.stdout) as { id: string }[]).map((r) => r.id)).toEqual([id]);
+  });
+
+  it('lists nothing and creates nothing when the home does not exist', async () => {
+    const home = `${tmpHome()}/absent`;
+    const list = await runPiped(['sessions', 'list', '--json'], '', { home, cwd: tmpHome() });
+    expect(list).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    const show = await runPiped(['sessions', 'show', 'nope'], '', { home, cwd: tmpHome() });
+    expect(show.code).toBe(2);
+    expect(show.stderr).toBe('chatkeep: No session `nope`. List sessions with: chatkeep sessions list --all\n');
+  });
+});

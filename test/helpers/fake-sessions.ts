@@ -1,0 +1,218 @@
+/**
+ * An in-memory SessionManager/Session for unit tests of the REPL and commands: the same
+ * contract as the library (src/session/types.ts), no files, no locks.
+ */
+import { AmbiguousIdError, InvalidIdError, SessionInUseError, UnknownSessionError, type LockOwner } from '../../src/session/errors.js';
+import type {
+  ArchivedSegment,
+  ListOptions,
+  Message,
+  NewMessage,
+  ProjectInfo,
+  ReplyWriter,
+  ResumeReport,
+  SaveResult,
+  Session,
+  SessionManager,
+  SessionStats,
+  SessionSummary,
+  SystemPromptRef,
+} from '../../src/session/types.js';
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** A stored session as the fake keeps it. */
+interface Stored {
+  id: string;
+  project: string;
+  title: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  messages: Message[];
+  archived: ArchivedSegment[];
+  status: 'open' | 'closed' | 'interrupted';
+  heldBy?: LockOwner;
+}
+
+/** An in-memory session. */
+export class FakeSession implements Session {
+  readonly dir: string;
+  readonly project: ProjectInfo;
+  provider = { name: 'echo', model: null as string | null };
+  readOnly = false;
+  dirty = false;
+  resumeReport: ResumeReport = { recoveredMessages: 0, wasInterrupted: false, notices: [] };
+  closed = false;
+  saves = 0;
+  systemPrompt: SystemPromptRef | null = null;
+  private readonly listeners = new Set<(message: string) => void>();
+
+  constructor(
+    private readonly stored: Stored,
+    project: ProjectInfo,
+    private readonly owner: FakeSessionManager,
+  ) {
+    this.dir = `${project.dir}/sessions/${stored.id}`;
+    this.project = project;
+  }
+  get id(): string {
+    return this.stored.id;
+  }
+  get messages(): readonly Message[] {
+    return this.stored.messages;
+  }
+  get title(): string | null {
+    return this.stored.title;
+  }
+  get createdAt(): Date {
+    return this.stored.createdAt;
+  }
+  get updatedAt(): Date {
+    return this.stored.updatedAt;
+  }
+  get archived(): readonly ArchivedSegment[] {
+    return this.stored.archived;
+  }
+  get stats(): SessionStats {
+    return { messageCount: this.stored.messages.length, inputTokens: 0, outputTokens: 0 };
+  }
+  async append(message: NewMessage): Promise<Message> {
+    const full: Message = { ...message, timestamp: message.timestamp ?? this.owner.now() };
+    this.stored.messages.push(full);
+    this.stored.updatedAt = full.timestamp;
+    this.dirty = true;
+    return full;
+  }
+  beginReply(): ReplyWriter {
+    let text = '';
+    return {
+      push: async (piece) => {
+        text += piece;
+      },
+      finish: async (extra) => this.append({ role: 'assistant', content: text, ...(extra ?? {}) }),
+    };
+  }
+  async setTitle(title: string | null): Promise<void> {
+    this.stored.title = title;
+  }
+  async setProvider(provider: { name: string; model: string | null }): Promise<void> {
+    this.provider = provider;
+  }
+  async setConfig(): Promise<void> {}
+  async setSystemPrompt(ref: SystemPromptRef | null): Promise<void> {
+    this.systemPrompt = ref;
+  }
+  async save(options: { title?: string; ifChanged?: boolean } = {}): Promise<SaveResult> {
+    if (options.title !== undefined) this.stored.title = options.title;
+    const saved = !(options.ifChanged && !this.dirty);
+    if (saved) this.saves++;
+    this.dirty = false;
+    return { saved, id: this.id, messageCount: this.stored.messages.length, path: `${this.dir}/session.json` };
+  }
+  async reset(): Promise<void> {
+    await this.save();
+    this.stored.archived.push({ archivedAt: this.owner.now(), messages: this.stored.messages, summary: null, stats: this.stats });
+    this.stored.messages = [];
+  }
+  async close(): Promise<SaveResult> {
+    const result = await this.save();
+    this.closed = true;
+    this.stored.status = 'closed';
+    delete this.stored.heldBy;
+    return result;
+  }
+  async runExclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+  onWarning(listener: (message: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  /** Test hook: raise a warning as the library would (lock compromised). */
+  warn(message: string): void {
+    for (const listener of this.listeners) listener(message);
+  }
+}
+
+/** An in-memory session manager for one project. */
+export class FakeSessionManager implements SessionManager {
+  readonly home = '/fake-home';
+  readonly project: ProjectInfo;
+  readonly stored: Stored[] = [];
+  readonly historyLines: string[] = [];
+  private clock = Date.parse('2026-11-22T14:30:00Z');
+  private seq = 0;
+
+  constructor(projectPath = '/work/project') {
+    this.project = { slug: projectPath.replaceAll('/', '-'), path: projectPath, dir: `/fake-home/projects/${projectPath.replaceAll('/', '-')}` };
+  }
+  now(): Date {
+    return new Date(this.clock);
+  }
+  /** Test hook: moves the fake clock forward. */
+  advance(ms: number): void {
+    this.clock += ms;
+  }
+  /** Test hook: a stored session, optionally in another project or held by another process. */
+  add(partial: Partial<Stored> & { id: string }): Stored {
+    const at = this.now();
+    const stored: Stored = { project: this.project.path, title: null, createdAt: at, updatedAt: at, messages: [], archived: [], status: 'closed', ...partial };
+    this.stored.push(stored);
+    return stored;
+  }
+  async create(options: { title?: string; provider?: { name: string; model: string | null } } = {}): Promise<FakeSession> {
+    this.seq++;
+    const stored = this.add({ id: `session-20261122-1430${String(this.seq).padStart(2, '0')}`, title: options.title ?? null, status: 'open' });
+    return this.open(stored);
+  }
+  async resume(idOrPrefix: string): Promise<FakeSession> {
+    const stored = this.find(idOrPrefix);
+    if (stored.heldBy) throw new SessionInUseError(stored.id, stored.heldBy);
+    return this.open(stored);
+  }
+  async resolve(idOrPrefix: string): Promise<{ id: string; project: string; dir: string }> {
+    const stored = this.find(idOrPrefix);
+    return { id: stored.id, project: stored.project, dir: `/fake/${stored.id}` };
+  }
+  async read(): Promise<never> {
+    throw new Error('FakeSessionManager.read is not used by the REPL');
+  }
+  async list(options: ListOptions = {}): Promise<SessionSummary[]> {
+    const query = options.query?.toLowerCase();
+    return this.stored
+      .filter((s) => options.all || s.project === this.project.path)
+      .filter((s) => !query || s.id.toLowerCase().includes(query) || (s.title ?? '').toLowerCase().includes(query))
+      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
+      .map((s) => ({ id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: s.messages.length, status: s.status, project: s.project }));
+  }
+  async latest(): Promise<SessionSummary | undefined> {
+    return (await this.list())[0];
+  }
+  async holder(id: string): Promise<LockOwner | undefined> {
+    return this.stored.find((s) => s.id === id)?.heldBy;
+  }
+  readonly history = {
+    load: async (): Promise<string[]> => [...this.historyLines],
+    append: async (line: string): Promise<void> => {
+      this.historyLines.push(line);
+    },
+  };
+  async readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }> {
+    return { user: {}, project: {} };
+  }
+
+  private open(stored: Stored): FakeSession {
+    stored.heldBy = { pid: 4242, host: 'this-host', startedAt: this.now().toISOString() };
+    stored.status = 'open';
+    return new FakeSession(stored, { ...this.project, path: stored.project }, this);
+  }
+  private find(idOrPrefix: string): Stored {
+    if (!ID_PATTERN.test(idOrPrefix)) throw new InvalidIdError(idOrPrefix);
+    const exact = this.stored.find((s) => s.id === idOrPrefix);
+    if (exact) return exact;
+    const matches = this.stored.filter((s) => s.id.startsWith(idOrPrefix));
+    if (matches.length === 0) throw new UnknownSessionError(idOrPrefix);
+    if (matches.length > 1) throw new AmbiguousIdError(idOrPrefix, matches.map((s) => s.id));
+    return matches[0]!;
+  }
+}

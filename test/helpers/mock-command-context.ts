@@ -1,0 +1,50 @@
+/**
+ * A CommandContext over the in-memory session manager, for unit tests of slash commands.
+ */
+import { builtinCommands } from '../../commands/index.js';
+import { formatRows } from '../../src/repl/format.js';
+import type { CommandContext, Prompter } from '../../src/repl/types.js';
+import { FakeSession, FakeSessionManager } from './fake-sessions.js';
+
+/** A prompter that answers from a script and records what it was asked. */
+export interface FakePrompter extends Prompter {
+  asked: { items: string[]; question: string }[];
+}
+
+/** Picks `answers` in order (index, -1 to cancel); `interactive: false` behaves like a pipe. */
+export function createFakePrompter(answers: number[] = [], interactive = true): FakePrompter {
+  const asked: { items: string[]; question: string }[] = [];
+  return {
+    interactive,
+    asked,
+    pick(items, question) {
+      asked.push({ items, question });
+      return answers.shift() ?? -1;
+    },
+    confirm(question) {
+      asked.push({ items: [], question });
+      return (answers.shift() ?? 0) >= 0;
+    },
+  };
+}
+
+/** The mock context plus its parts, typed concretely for assertions. */
+export interface MockCommandContext extends CommandContext {
+  sessions: FakeSessionManager;
+  session: FakeSession;
+  prompter: FakePrompter;
+}
+
+/** A context with a fresh manager and a newly created current session. */
+export async function createMockCommandContext(options: { prompter?: FakePrompter } = {}): Promise<MockCommandContext> {
+  const sessions = new FakeSessionManager();
+  const session = await sessions.create();
+  return {
+    sessions,
+    session,
+    prompter: options.prompter ?? createFakePrompter(),
+    commands: builtinCommands,
+    now: () => sessions.now(),
+    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: sessions.now() }),
+  };
+}

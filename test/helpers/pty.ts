@@ -1,0 +1,132 @@
+/**
+ * Drives the real `bin/chatkeep.js`: in a pseudo-terminal (node-pty), as a person types, or
+ * through a pipe, as a script would. Each run gets the data home and project directory the
+ * test passes (fresh `tmpHome()` directories) and the offline echo assistant with no delay.
+ */
+import { spawn as spawnChild } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+import * as pty from 'node-pty';
+import { onTestFinished } from 'vitest';
+
+/** The launcher under test. */
+export const BIN = fileURLToPath(new URL('../../bin/chatkeep.js', import.meta.url));
+
+/** Where and how to run. */
+export interface RunOptions {
+  home: string;
+  cwd: string;
+  /** Extra environment (e.g. `CHATKEEP_ECHO_DELAY_MS: '200'`). */
+  env?: Record<string, string>;
+}
+
+function environment(options: RunOptions): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    // No real API key may leak into a test run: the echo assistant must be the default.
+    if (value !== undefined && !/API_KEY|BASE_URL|^CHATKEEP_|^NO_COLOR$|^FORCE_COLOR$/.test(key)) env[key] = value;
+  }
+  return { ...env, TERM: 'xterm-256color', CHATKEEP_HOME: options.home, CHATKEEP_ECHO_DELAY_MS: '0', ...options.env };
+}
+
+/** A chatkeep running in a pseudo-terminal. */
+export interface PtyRun {
+  readonly pid: number;
+  write(text: string): void;
+  /** Types a line and presses Enter. */
+  line(text: string): void;
+  /** Resolves with the screen text once it contains `what` (after `from`, an offset into the screen). */
+  waitFor(what: string | RegExp, options?: { timeout?: number; from?: number }): Promise<string>;
+  /** Resolves once the REPL waits at its prompt (`› ` ends the screen): typing is safe, raw mode is on. */
+  prompt(options?: { timeout?: number }): Promise<string>;
+  /** Everything printed so far, ANSI escapes removed, `\r\n` as `\n`. */
+  screen(): string;
+  /** Resolves to the exit code (or 128 + signal). */
+  readonly exited: Promise<number>;
+  kill(signal?: string): void;
+}
+
+/** Starts chatkeep in a pseudo-terminal; it is killed when the test finishes if still running. */
+export function spawnPty(args: string[], options: RunOptions): PtyRun {
+  const term = pty.spawn(process.execPath, [BIN, ...args], {
+    name: 'xterm-256color',
+    cols: 160,
+    rows: 40,
+    cwd: options.cwd,
+    env: environment(options),
+  });
+  let raw = '';
+  let done = false;
+  const listeners = new Set<() => void>();
+  term.onData((data) => {
+    raw += data;
+    for (const listener of [...listeners]) listener();
+  });
+  const exited = new Promise<number>((resolve) => {
+    term.onExit(({ exitCode, signal }) => {
+      done = true;
+      for (const listener of [...listeners]) listener();
+      resolve(signal ? 128 + signal : exitCode);
+    });
+  });
+  onTestFinished(() => {
+    if (!done) term.kill('SIGKILL');
+  });
+  const screen = (): string => stripVTControlCharacters(raw).replace(/\r+\n/g, '\n');
+  return {
+    pid: term.pid,
+    write: (text) => term.write(text),
+    line: (text) => term.write(`${text}\r`),
+    screen,
+    exited,
+    kill: (signal) => term.kill(signal),
+    prompt(options) {
+      return this.waitFor(/› $/, options);
+    },
+    waitFor(what, { timeout = 10_000, from = 0 } = {}) {
+      const found = (): boolean => {
+        const text = screen().slice(from);
+        return typeof what === 'string' ? text.includes(what) : what.test(text);
+      };
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (!found() && !done) return;
+          cleanup();
+          if (found()) resolve(screen());
+          else reject(new Error(`chatkeep exited before showing ${String(what)}. Screen:\n${screen()}`));
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`Timed out waiting for ${String(what)}. Screen:\n${screen()}`));
+        }, timeout);
+        const cleanup = (): void => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** What a piped run printed. */
+export interface PipedResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs chatkeep with `input` piped to stdin (closed after it), collecting both outputs. */
+export function runPiped(args: string[], input: string, options: RunOptions): Promise<PipedResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnChild(process.execPath, [BIN, ...args], { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code: code ?? 128 + (signal ? 1 : 0), stdout, stderr }));
+    child.stdin.end(input);
+  });
+}

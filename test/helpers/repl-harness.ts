@@ -1,0 +1,83 @@
+/**
+ * Runs the REPL loop in-process over piped streams, with the in-memory session manager:
+ * for unit tests of the loop's behaviour (the e2e tests drive the real binary).
+ */
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { builtinCommands } from '../../commands/index.js';
+import { EchoProvider } from '../../src/providers/echo.js';
+import type { Provider } from '../../src/providers/types.js';
+import { runRepl } from '../../src/repl/repl.js';
+import { createScreen } from '../../src/repl/screen.js';
+import type { Autosave, Session } from '../../src/session/types.js';
+import { FakeSession, FakeSessionManager } from './fake-sessions.js';
+import { createFakePrompter } from './mock-command-context.js';
+
+/** A running REPL and what it printed. */
+export interface ReplHarness {
+  sessions: FakeSessionManager;
+  session: FakeSession;
+  signals: EventEmitter;
+  /** Writes input (as if piped). */
+  write(text: string): void;
+  /** Ends the input (EOF). */
+  end(): void;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves to the exit code. */
+  exited: Promise<number>;
+  autosaves: { session: Session; stopped: boolean }[];
+  /** Resolves once stdout contains `text`. */
+  waitForStdout(text: string): Promise<void>;
+}
+
+/** Starts the loop over a fresh fake session (or `setup`'s). */
+export async function startRepl(options: { provider?: Provider; setup?: (sessions: FakeSessionManager) => Promise<FakeSession> } = {}): Promise<ReplHarness> {
+  const sessions = new FakeSessionManager();
+  const session = options.setup ? await options.setup(sessions) : await sessions.create();
+  const input = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  const waiters: { text: string; resolve: () => void }[] = [];
+  stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const w of waiters.filter((w) => out.includes(w.text))) w.resolve();
+  });
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const signals = new EventEmitter();
+  const autosaves: { session: Session; stopped: boolean }[] = [];
+  const exited = runRepl({
+    input,
+    output: stdout,
+    screen: createScreen({ stdout, stderr, terminal: false, colorLevel: 0 }),
+    sessions,
+    session,
+    resumed: options.setup !== undefined,
+    provider: options.provider ?? new EchoProvider(0),
+    commands: builtinCommands,
+    prompter: () => createFakePrompter([], false),
+    startAutosave: (s): Autosave => {
+      const entry = { session: s, stopped: false };
+      autosaves.push(entry);
+      return { description: 'every 5 min', nextDate: () => null, stop: async () => void (entry.stopped = true) };
+    },
+    version: '0.1.0',
+    signals,
+    now: () => sessions.now(),
+  });
+  return {
+    sessions,
+    session,
+    signals,
+    write: (text) => input.write(text),
+    end: () => input.end(),
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    autosaves,
+    waitForStdout: (text) =>
+      out.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve })),
+  };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { load } from '../../../commands/load.js';
+import { createFakePrompter, createMockCommandContext } from '../../helpers/mock-command-context.js';
+
+describe('/load', () => {
+  it('saves the current session and switches to the one named (by unique prefix)', async () => {
+    const ctx = await createMockCommandContext();
+    ctx.sessions.add({ id: 'session-20261001-090000', messages: [{ role: 'user', content: 'old', timestamp: new Date() }] });
+    const before = ctx.session.saves;
+    const result = await load.run(ctx, 'session-202610');
+    expect(result.type).toBe('switch');
+    if (result.type !== 'switch') return;
+    expect(result.session.id).toBe('session-20261001-090000');
+    expect(result.content).toBe(`Saved ${ctx.session.id} (0 messages). Switched to session-20261001-090000.`);
+    expect(ctx.session.saves).toBe(before + 1);
+  });
+
+  it('says so when asked for the current session', async () => {
+    const ctx = await createMockCommandContext();
+    expect(await load.run(ctx, ctx.session.id)).toEqual({ type: 'message', level: 'info', content: `Already in session ${ctx.session.id}.` });
+  });
+
+  it('refuses a session held by another process, naming the holder, and stays', async () => {
+    const ctx = await createMockCommandContext();
+    ctx.sessions.add({ id: 'session-held', heldBy: { pid: 999, host: 'box', startedAt: '2026-11-22T14:00:00.000Z' } });
+    const result = await load.run(ctx, 'session-held');
+    expect(result).toEqual({
+      type: 'message',
+      level: 'error',
+      content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or open another session. Still in ${ctx.session.id}.`,
+    });
+    expect(ctx.session.closed).toBe(false);
+  });
+
+  it('reports an unknown or malformed ID in one line', async () => {
+    const ctx = await createMockCommandContext();
+    const unknown = await load.run(ctx, 'nope');
+    expect(unknown.type === 'message' && unknown.content).toBe(
+      `No session \`nope\`. Find IDs with /sessions --all. Still in ${ctx.session.id}.`,
+    );
+    const bad = await load.run(ctx, '../x');
+    expect(bad.type === 'message' && bad.level).toBe('error');
+    expect(bad.type === 'message' && bad.content).toContain('Invalid session ID `../x`');
+  });
+
+  it('shows a picker without an ID and loads the chosen session', async () => {
+    const prompter = createFakePrompter([0]);
+    const ctx = await createMockCommandContext({ prompter });
+    ctx.sessions.add({ id: 'session-other' });
+    const result = await load.run(ctx, '');
+    expect(prompter.asked).toHaveLength(1);
+    expect(prompter.asked[0]?.items).toEqual([expect.stringMatching(/^ {2}session-other\s/)]);
+    expect(result.type === 'switch' && result.session.id).toBe('session-other');
+  });
+
+  it('stays when the picker is cancelled', async () => {
+    const ctx = await createMockCommandContext({ prompter: createFakePrompter([-1]) });
+    ctx.sessions.add({ id: 'session-other' });
+    expect(await load.run(ctx, '')).toEqual({ type: 'message', level: 'info', content: `Cancelled; still in ${ctx.session.id}.` });
+  });
+
+  it('asks for an ID when there is no terminal for a picker', async () => {
+    const ctx = await createMockCommandContext({ prompter: createFakePrompter([], false) });
+    expect(await load.run(ctx, '')).toEqual({ type: 'message', level: 'info', content: 'Usage: /load ID (find IDs with /sessions).' });
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine, replHelp, REPL_OPTIONS } from '../../../src/repl/cli-options.js';
+import { UserError } from '../../../src/session/errors.js';
+
+function failure(argv: string[]): UserError {
+  try {
+    parseCommandLine(argv);
+  } catch (err) {
+    if (err instanceof UserError) return err;
+    throw err;
+  }
+  throw new Error(`expected ${argv.join(' ')} to fail`);
+}
+
+describe('parseCommandLine', () => {
+  it('parses the REPL flags, short and long', () => {
+    const parsed = parseCommandLine(['-c', '--autosave', '30s', '--provider', 'echo', '--home', '/h']);
+    expect(parsed).toEqual({ kind: 'repl', options: { continue: true, autosave: '30s', provider: 'echo', home: '/h' } });
+  });
+
+  it('rejects an unknown option in one line with exit code 2', () => {
+    const err = failure(['--frobnicate']);
+    expect(err.message).toBe('unknown option --frobnicate. See chatkeep --help.');
+    expect(err.exitCode).toBe(2);
+  });
+
+  it('says when an option lacks its value', () => {
+    expect(failure(['--session-id']).message).toBe('option --session-id needs a value. See chatkeep --help.');
+  });
+
+  it('rejects stray arguments and conflicting resume flags', () => {
+    expect(failure(['hello']).message).toBe('unexpected argument hello. See chatkeep --help.');
+    expect(failure(['-c', '--session-id', 'x']).message).toBe('use only one of --session-id, --continue and --resume. See chatkeep --help.');
+  });
+
+  it('parses the sessions subcommands', () => {
+    expect(parseCommandLine(['sessions', 'list', '--all', '--json'])).toEqual({ kind: 'sessions', action: 'list', id: undefined, options: { all: true, json: true } });
+    expect(parseCommandLine(['sessions', 'show', 'session-1', '--json'])).toEqual({ kind: 'sessions', action: 'show', id: 'session-1', options: { json: true } });
+    expect(parseCommandLine(['sessions', '--help']).kind === 'sessions' && parseCommandLine(['sessions', '--help'])).toMatchObject({ action: 'help' });
+  });
+
+  it('rejects a bad sessions subcommand', () => {
+    expect(failure(['sessions', 'delete']).message).toBe('unknown command `sessions delete`. See chatkeep --help.');
+    expect(failure(['sessions', 'show']).message).toBe('sessions show needs a session ID. See chatkeep --help.');
+    expect(failure(['sessions', 'list', '--bogus']).message).toBe('unknown option --bogus. See chatkeep --help.');
+  });
+});
+
+describe('replHelp', () => {
+  it('documents every option from the table', () => {
+    const help = replHelp('9.9.9');
+    expect(help).toContain('chatkeep 9.9.9');
+    for (const name of Object.keys(REPL_OPTIONS)) expect(help).toContain(`--${name}`);
+    expect(help).toContain('chatkeep sessions show ID [--json]');
+  });
+});
