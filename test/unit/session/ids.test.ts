@@ -74,7 +74,7 @@ describe('session IDs', () => {
       await expect(sessions.holder(id)).rejects.toBeInstanceOf(InvalidIdError);
     }
     expect(allFiles(home).sort()).toEqual(before);
-    const err = await sessions.resume('abc\u0000def').catch((e: unknown) => e as Error);
+    const err = (await sessions.resume('abc\u0000def').catch((e: unknown) => e)) as Error;
     expect(err.message).toBe(
       "Invalid session ID `abc\\u0000def`: IDs are 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit.",
     );

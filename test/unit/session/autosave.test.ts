@@ -1,0 +1,135 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tmpHome } from '../../helpers/tmp-home.js';
+import type { SaveResult } from '../../../src/index.js';
+import { AutosaveSpecError, openSessions, parseAutosaveSpec, startAutosave } from '../../../src/index.js';
+import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+  delete atomicWriteHooks.beforeRename;
+});
+
+const HINT = 'Use off, a duration such as 30s or 5m, or a cron expression such as "*/5 * * * *".';
+
+describe('parseAutosaveSpec', () => {
+  it.each([
+    ['off', { kind: 'off', description: 'off' }],
+    ['OFF', { kind: 'off', description: 'off' }],
+    ['30s', { kind: 'cron', expression: '*/30 * * * * *', description: 'every 30 s' }],
+    ['1s', { kind: 'cron', expression: '* * * * * *', description: 'every 1 s' }],
+    ['5m', { kind: 'cron', expression: '0 */5 * * * *', description: 'every 5 min' }],
+    ['1m', { kind: 'cron', expression: '0 * * * * *', description: 'every 1 min' }],
+    ['120s', { kind: 'cron', expression: '0 */2 * * * *', description: 'every 2 min' }],
+    ['2h', { kind: 'cron', expression: '0 0 */2 * * *', description: 'every 2 h' }],
+    ['60m', { kind: 'cron', expression: '0 0 * * * *', description: 'every 1 h' }],
+    ['*/5 * * * *', { kind: 'cron', expression: '*/5 * * * *', description: 'every 5 min' }],
+    ['*/10 * * * * *', { kind: 'cron', expression: '*/10 * * * * *', description: 'every 10 s' }],
+    ['0 9 * * 1-5', { kind: 'cron', expression: '0 9 * * 1-5', description: 'cron 0 9 * * 1-5' }],
+  ])('%s', (spec, expected) => {
+    expect(parseAutosaveSpec(spec)).toEqual(expected);
+  });
+
+  it.each([
+    ['', 'it is empty'],
+    ['7m', '7m does not divide an hour evenly (try 6m)'],
+    ['90s', '90s does not divide a minute evenly (try 2m)'],
+    ['45s', '45s does not divide a minute evenly (try 30s)'],
+    ['25h', '25h does not divide a day evenly (try 24h)'],
+    ['0s', 'a duration must be at least 1'],
+    ['0 0 31 2 *', 'it never fires'],
+    ['* * *', 'a cron expression has 5 or 6 fields, this has 3'],
+    ['soon', 'a cron expression has 5 or 6 fields, this has 1'],
+  ])('refuses %j', (spec, reason) => {
+    let err: unknown;
+    try {
+      parseAutosaveSpec(spec);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(AutosaveSpecError);
+    expect((err as AutosaveSpecError).exitCode).toBe(2);
+    expect((err as Error).message).toBe(`Bad autosave schedule \`${spec}\`: ${reason}. ${HINT}`);
+  });
+
+  it('refuses an invalid cron field', () => {
+    expect(() => parseAutosaveSpec('61 * * * *')).toThrow(/^Bad autosave schedule `61 \* \* \* \*`: not a valid cron expression/);
+  });
+});
+
+describe('startAutosave', () => {
+  it('a tick writes a snapshot only when something changed', async () => {
+    const home = tmpHome();
+    // A long stale time keeps proper-lockfile's own timer out of the faked minutes.
+    const sessions = await openSessions({ home, cwd: tmpHome(), lockStaleMs: 3_600_000 });
+    const s = await sessions.create();
+    const file = join(s.dir, 'session.json');
+    const save = vi.spyOn(s, 'save');
+    const saved: SaveResult[] = [];
+    vi.useFakeTimers({ now: new Date('2026-11-22T10:00:30.000Z') });
+    const autosave = startAutosave(s, parseAutosaveSpec('1m'), { onSaved: (r) => saved.push(r) });
+    expect(autosave.description).toBe('every 1 min');
+    expect(autosave.nextDate()).toEqual(new Date('2026-11-22T10:01:00.000Z'));
+
+    const tick = async () => {
+      const calls = save.mock.calls.length;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(save.mock.calls.length).toBe(calls + 1);
+      return (await save.mock.results[calls].value) as SaveResult;
+    };
+
+    const ino0 = statSync(file).ino;
+    expect(await tick()).toMatchObject({ saved: false });
+    expect(statSync(file).ino).toBe(ino0); // not rewritten
+
+    await s.append({ role: 'user', content: 'changed' });
+    expect(await tick()).toMatchObject({ saved: true, messageCount: 1 });
+    const ino1 = statSync(file).ino;
+    expect(ino1).not.toBe(ino0);
+    expect(saved).toHaveLength(1);
+    expect(save.mock.calls.every(([options]) => options?.ifChanged === true)).toBe(true);
+
+    expect(await tick()).toMatchObject({ saved: false });
+    expect(statSync(file).ino).toBe(ino1);
+    await autosave.stop();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(save.mock.calls.length).toBe(3);
+    vi.useRealTimers();
+    await s.close();
+  });
+
+  it('a failing tick is reported, not thrown, and the next tick tries again', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome(), lockStaleMs: 3_600_000 });
+    const s = await sessions.create();
+    const errors: unknown[] = [];
+    vi.useFakeTimers({ now: new Date('2026-11-22T10:00:00.500Z') });
+    const autosave = startAutosave(s, parseAutosaveSpec('30s'), { onError: (e) => errors.push(e) });
+    await s.append({ role: 'user', content: 'x' });
+    atomicWriteHooks.beforeRename = () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    };
+    const save = vi.spyOn(s, 'save');
+    await vi.advanceTimersByTimeAsync(30_000);
+    await (save.mock.results[0].value as Promise<unknown>).catch(() => undefined);
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(String(errors[0])).toContain('ENOSPC');
+    expect(s.dirty).toBe(true);
+    delete atomicWriteHooks.beforeRename;
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(await (save.mock.results[1].value as Promise<SaveResult>)).toMatchObject({ saved: true });
+    await autosave.stop();
+    vi.useRealTimers();
+    await s.close();
+  });
+
+  it('off starts nothing', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    const autosave = startAutosave(s, parseAutosaveSpec('off'));
+    expect(autosave.description).toBe('off');
+    expect(autosave.nextDate()).toBeNull();
+    await autosave.stop();
+    await s.close();
+  });
+});

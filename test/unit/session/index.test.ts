@@ -1,0 +1,133 @@
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tmpHome } from '../../helpers/tmp-home.js';
+import type { SessionManager } from '../../../src/index.js';
+import { AmbiguousIdError, openSessions, UnknownSessionError } from '../../../src/index.js';
+
+/** Three sessions at distinct, known times: two closed, one left open by a "crash". */
+async function populate(home: string, cwd: string): Promise<{ sessions: SessionManager; ids: string[] }> {
+  let clock = Date.parse('2026-11-20T08:00:00.000Z');
+  const sessions = await openSessions({ home, cwd, now: () => new Date((clock += 1000)) });
+  const ids: string[] = [];
+  for (const [title, n] of [['alpha auth', 1], ['beta', 2], ['gamma AUTH fix', 3]] as const) {
+    const s = await sessions.create({ title });
+    for (let i = 0; i < n; i++) await s.append({ role: 'user', content: `${title} ${i}` });
+    if (title === 'beta') {
+      // Crash: lock and journal dropped without close.
+      const inner = s as unknown as { lock: { release(): Promise<void> }; journal: { close(): Promise<void> } };
+      await inner.journal.close();
+      await inner.lock.release();
+    } else {
+      await s.close();
+    }
+    ids.push(s.id);
+  }
+  return { sessions, ids };
+}
+
+const plain = (rows: Awaited<ReturnType<SessionManager['list']>>) => rows.map((r) => ({ ...r }));
+
+describe('the session index', () => {
+  it('lists newest first with counts, titles and statuses (interrupted shown)', async () => {
+    const { sessions, ids } = await populate(tmpHome(), tmpHome());
+    const rows = await sessions.list();
+    expect(rows.map((r) => [r.id, r.title, r.messageCount, r.status])).toEqual([
+      [ids[2], 'gamma AUTH fix', 3, 'closed'],
+      [ids[1], 'beta', 2, 'interrupted'],
+      [ids[0], 'alpha auth', 1, 'closed'],
+    ]);
+    expect((await sessions.list({ query: 'auth' })).map((r) => r.id)).toEqual([ids[2], ids[0]]);
+    expect((await sessions.list({ query: ids[1].slice(-6) })).map((r) => r.id)).toEqual([ids[1]]);
+    expect((await sessions.latest())?.id).toBe(ids[2]);
+  });
+
+  it('rebuilds a deleted, damaged or stale index, and the listing equals the rebuilt truth', async () => {
+    const { sessions } = await populate(tmpHome(), tmpHome());
+    const truth = plain(await sessions.list());
+    const index = join(sessions.project.dir, 'index.json');
+
+    rmSync(index);
+    expect(plain(await sessions.list())).toEqual(truth);
+    expect(readFileSync(index, 'utf8')).toContain('"chatkeep.index"');
+
+    writeFileSync(index, '{"format":"chatkeep.index","rows":[{"id":');
+    expect(plain(await sessions.list())).toEqual(truth);
+    expect(readdirSync(sessions.project.dir).filter((n) => n.startsWith('index.json.corrupt-'))).toHaveLength(1);
+
+    // Stale: a session directory appeared behind the index's back (another tool, a restore).
+    const extra = await sessions.create({ title: 'restored' });
+    await extra.append({ role: 'user', content: 'x' });
+    await extra.close();
+    const withExtra = plain(await sessions.list());
+    const parsed = JSON.parse(readFileSync(index, 'utf8')) as { rows: { id: string }[]; sessionsMtimeMs: number };
+    parsed.rows = parsed.rows.filter((r) => r.id !== extra.id);
+    parsed.sessionsMtimeMs -= 5000;
+    writeFileSync(index, JSON.stringify(parsed));
+    expect(plain(await sessions.list())).toEqual(withExtra);
+
+    // Stale the other way: a session directory moved out (to trash) disappears from the listing.
+    mkdirSync(join(sessions.home, 'trash'), { recursive: true });
+    renameSync(extra.dir, join(sessions.home, 'trash', extra.id));
+    const sessionsDir = join(sessions.project.dir, 'sessions');
+    utimesSync(sessionsDir, new Date(), new Date(Date.now() + 10_000));
+    expect(plain(await sessions.list())).toEqual(truth);
+
+    rmSync(index);
+    expect(plain(await sessions.list())).toEqual(truth);
+  });
+
+  it('a listing reads the index, not the sessions', async () => {
+    const { sessions, ids } = await populate(tmpHome(), tmpHome());
+    await sessions.list();
+    // Make a closed session's files unreadable as sessions: the listing must not notice.
+    writeFileSync(join(sessions.project.dir, 'sessions', ids[0], 'session.json'), 'not read by list');
+    expect((await sessions.list()).find((r) => r.id === ids[0])).toMatchObject({ title: 'alpha auth', messageCount: 1 });
+  });
+
+  it('keeps colliding slugs as separate projects and lists across them with --all', async () => {
+    const base = tmpHome();
+    mkdirSync(join(base, 'a-b'));
+    mkdirSync(join(base, 'a', 'b'), { recursive: true });
+    const home = tmpHome();
+    const one = await openSessions({ home, cwd: join(base, 'a-b') });
+    const two = await openSessions({ home, cwd: join(base, 'a', 'b') });
+    expect(one.project.dir).not.toBe(two.project.dir);
+    expect(two.project.slug.startsWith(one.project.slug)).toBe(true);
+    const s1 = await one.create({ title: 'in a-b' });
+    await s1.close();
+    const s2 = await two.create({ title: 'in a/b' });
+    await s2.close();
+    expect((await one.list()).map((r) => r.title)).toEqual(['in a-b']);
+    expect((await two.list()).map((r) => r.title)).toEqual(['in a/b']);
+    const all = await one.list({ all: true });
+    expect(all.map((r) => [r.title, r.project]).sort()).toEqual([
+      ['in a-b', join(base, 'a-b')],
+      ['in a/b', join(base, 'a', 'b')],
+    ]);
+    // Opening the same path again finds the same project.
+    expect((await openSessions({ home, cwd: join(base, 'a', 'b') })).project.dir).toBe(two.project.dir);
+  });
+
+  it('resolves IDs and unique prefixes across projects, and says which project', async () => {
+    const home = tmpHome();
+    const here = await openSessions({ home, cwd: tmpHome(), now: () => new Date('2026-11-21T09:00:00.000Z') });
+    const there = await openSessions({ home, cwd: tmpHome(), now: () => new Date('2026-11-21T10:00:00.000Z') });
+    const a = await here.create();
+    await a.close();
+    const b = await there.create();
+    await b.close();
+    expect(await here.resolve(b.id)).toEqual({ id: b.id, project: there.project.path, dir: b.dir });
+    expect((await here.resolve('session-20261121-10')).id).toBe(b.id);
+    const err = await here.resolve('session-20261121').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AmbiguousIdError);
+    expect((err as Error).message).toBe(
+      `Session ID prefix \`session-20261121\` matches 2 sessions (${a.id}, ${b.id}): type more of it.`,
+    );
+    await expect(here.resolve('session-1999')).rejects.toBeInstanceOf(UnknownSessionError);
+    const resumed = await here.resume('session-20261121-1');
+    expect(resumed.resumeReport.otherProject).toBe(there.project.path);
+    expect(resumed.project.path).toBe(there.project.path);
+    await resumed.close();
+  });
+});

@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+import { tmpHome } from '../../helpers/tmp-home.js';
+import { createRedactor, openSessions } from '../../../src/index.js';
+import { allFiles, filesContaining } from './support/files.js';
+
+const ANTHROPIC = 'sk-ant-api03-Zq8xW2vB7nK4mP1rT6yU9iO3aS5dF0gH-jL2cX7vB';
+const GITHUB = 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+const PEM_BODY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj';
+const PEM = `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\nMuXrT2mZ9kQw3PzL0aV7e6yB1nC4fH8jD5sG2tR9uW0xY3\n-----END RSA PRIVATE KEY-----`;
+const ENV_SECRET = 'hunter2-correct-horse-battery';
+
+describe('redaction', () => {
+  const redact = createRedactor({ env: { MY_API_KEY: ENV_SECRET, SHORT_TOKEN: 'abc', PATH: '/usr/bin:/bin' } });
+
+  it.each([
+    [`key ${ANTHROPIC} end`, 'key [REDACTED:anthropic-key] end'],
+    ['sk-proj-abcdefghijklmnopqrstuvwxyz0123456789', '[REDACTED:openai-key]'],
+    ['sk-abcdefghijklmnopqrstuvwxyz0123', '[REDACTED:openai-key]'],
+    [`token=${GITHUB}`, 'token=[REDACTED:github-token]'],
+    ['github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '[REDACTED:github-token]'],
+    ['gho_abcdefghijklmnopqrstuvwxyz0123456789', '[REDACTED:github-token]'],
+    ['AKIAIOSFODNN7EXAMPLE', '[REDACTED:aws-access-key]'],
+    ['xoxb-1234567890-abcdefghij', '[REDACTED:slack-token]'],
+    ['AIzaSyD-1234567890abcdefghijklmnopqrstu', '[REDACTED:google-api-key]'],
+    ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', '[REDACTED:jwt]'],
+    ['Authorization: Bearer abc.def-ghi_jkl', 'Authorization: Bearer [REDACTED:bearer-token]'],
+    [`before\n${PEM}\nafter`, 'before\n[REDACTED:private-key]\nafter'],
+    ['-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (cut off', '[REDACTED:private-key]'],
+    ['postgres://admin:s3cr3t-pw@db.example.com:5432/app', 'postgres://admin:[REDACTED:url-password]@db.example.com:5432/app'],
+    [`my key is ${ENV_SECRET}!`, 'my key is [REDACTED:env:MY_API_KEY]!'],
+  ])('redacts %j', (input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+
+  it.each([
+    'The task list: sk-ing is fun',
+    'abc appears in text a lot',
+    'see https://example.com/path?x=1 and user@example.com',
+    'The word Bearer alone',
+    'ghp_short',
+    '/usr/bin:/bin',
+  ])('leaves %j alone', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+
+  it('keeps secrets off the disk: messages, streamed replies, tool calls, titles, config, history', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome(), env: { MY_API_KEY: ENV_SECRET } });
+    const s = await sessions.create({ title: `title ${GITHUB}` });
+    await s.append({ role: 'user', content: `here: ${ANTHROPIC} and ${GITHUB}\n${PEM}\nand ${ENV_SECRET}` });
+    const reply = s.beginReply();
+    // A key split across streamed chunks is still caught.
+    for (const chunk of ['Sure, the key ', ANTHROPIC.slice(0, 12), ANTHROPIC.slice(12), ' is set. Bearer ', 'tok-123456789', '\n', PEM.slice(0, 40), PEM.slice(40), ' done']) {
+      await reply.push(chunk);
+    }
+    // What a crash would leave: the journal's deltas, read before the reply finishes.
+    for (const secret of [ANTHROPIC, GITHUB, PEM_BODY, ENV_SECRET, 'tok-123456789']) {
+      expect(filesContaining(home, secret), secret).toEqual([]);
+    }
+    await reply.finish();
+    await s.append({
+      role: 'assistant',
+      content: 'calling a tool',
+      toolCalls: [{ id: 't1', name: 'http', arguments: JSON.stringify({ headers: { authorization: `Bearer ${GITHUB}` }, key: ENV_SECRET }) }],
+    });
+    await s.append({ role: 'tool', content: `result ${ENV_SECRET}`, toolCallId: 't1' });
+    await s.setTitle(`renamed ${ANTHROPIC}`);
+    await s.setConfig('apiKey', { value: ENV_SECRET, source: 'flag' });
+    await sessions.history.append(`/save ${GITHUB}`);
+    await s.save({ title: `saved ${ENV_SECRET}` });
+    await s.append({ role: 'user', content: `journal only ${GITHUB}` });
+    await sessions.list();
+
+    expect(allFiles(home).length).toBeGreaterThan(4);
+    for (const secret of [ANTHROPIC, GITHUB, PEM_BODY, ENV_SECRET, 'tok-123456789']) {
+      expect(filesContaining(home, secret), secret).toEqual([]);
+    }
+    expect(s.messages[1].content).toContain('[REDACTED:anthropic-key]');
+    expect(s.messages[1].content).toContain('Bearer [REDACTED:bearer-token]');
+    expect(s.title).toBe('saved [REDACTED:env:MY_API_KEY]');
+    expect(await sessions.history.load()).toEqual(['/save [REDACTED:github-token]']);
+    await s.close();
+    for (const secret of [ANTHROPIC, GITHUB, PEM_BODY, ENV_SECRET]) {
+      expect(filesContaining(home, secret), secret).toEqual([]);
+    }
+  });
+
+  it('is switched off with redact: false', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome(), redact: false, env: { MY_API_KEY: ENV_SECRET } });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: `${GITHUB} ${ENV_SECRET}` });
+    await s.close();
+    expect(filesContaining(home, GITHUB)).toEqual([join(s.dir, 'session.json')]);
+    expect(filesContaining(home, ENV_SECRET)).toEqual([join(s.dir, 'session.json')]);
+  });
+});

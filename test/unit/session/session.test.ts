@@ -1,0 +1,149 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tmpHome } from '../../helpers/tmp-home.js';
+import { openSessions, UserError } from '../../../src/index.js';
+import { readJournal } from '../../../src/session/journal.js';
+import { modeOf } from './support/files.js';
+
+/** Drops a live session's lock and journal handle as a crash would. */
+async function crash(session: unknown): Promise<void> {
+  const s = session as { lock: { release(): Promise<void> }; journal: { close(): Promise<void> } };
+  await s.journal.close();
+  await s.lock.release();
+}
+
+describe('a session', () => {
+  it('keeps the order of concurrent appends (one mutex)', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    const contents = Array.from({ length: 40 }, (_, i) => `m${i}`);
+    const saves = [s.save(), s.save({ ifChanged: true })];
+    await Promise.all([...contents.map((content) => s.append({ role: 'user', content })), ...saves]);
+    expect(s.messages.map((m) => m.content)).toEqual(contents);
+    const { events } = await readJournal(join(s.dir, 'journal.jsonl'));
+    const seqs = events.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    await crash(s);
+    const again = await sessions.resume(s.id);
+    expect(again.messages.map((m) => m.content)).toEqual(contents);
+    await again.close();
+  });
+
+  it('runExclusive holds every other write off, and writes may nest inside it', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const turn = s.runExclusive(async () => {
+      await s.append({ role: 'user', content: 'question' });
+      order.push('turn: user');
+      await gate;
+      const reply = s.beginReply();
+      await reply.push('answer');
+      await reply.finish();
+      order.push('turn: reply');
+    });
+    const autosave = s.save({ ifChanged: true }).then((r) => order.push(`save: ${r.messageCount}`));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(order).toEqual(['turn: user']);
+    release();
+    await Promise.all([turn, autosave]);
+    expect(order).toEqual(['turn: user', 'turn: reply', 'save: 2']);
+    await s.close();
+  });
+
+  it('reset archives the conversation inside the session and keeps the ID', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'old 1' });
+    await s.append({ role: 'assistant', content: 'old 2', usage: { inputTokens: 10, outputTokens: 4 } });
+    await s.reset();
+    expect(s.messages).toEqual([]);
+    expect(s.stats).toEqual({ messageCount: 0, inputTokens: 0, outputTokens: 0 });
+    expect(s.archived).toHaveLength(1);
+    expect(s.archived[0].messages.map((m) => m.content)).toEqual(['old 1', 'old 2']);
+    expect(s.archived[0].stats).toEqual({ messageCount: 2, inputTokens: 10, outputTokens: 4 });
+    await s.append({ role: 'user', content: 'new' });
+    await crash(s); // the reset and the new turn must survive without a close
+    const again = await sessions.resume(s.id);
+    expect(again.id).toBe(s.id);
+    expect(again.messages.map((m) => m.content)).toEqual(['new']);
+    expect(again.archived[0].messages.map((m) => m.content)).toEqual(['old 1', 'old 2']);
+    await again.reset();
+    await again.close();
+    const snap = await sessions.read(s.id);
+    expect(snap.archived.map((a) => a.messages.length)).toEqual([2, 1]);
+    expect(snap.messages).toEqual([]);
+    expect((await sessions.list())[0]).toMatchObject({ id: s.id, messageCount: 0, status: 'closed' });
+  });
+
+  it('replays title, provider, config and system prompt from the journal', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create({ provider: { name: 'echo', model: null } });
+    await s.setTitle('Named');
+    await s.setProvider({ name: 'anthropic', model: 'claude-sonnet-4-5' }, 'flag');
+    await s.setConfig('autosave', { value: '5m', source: 'flag' });
+    await s.setSystemPrompt({ path: '/p/system.md', sha256: 'ab'.repeat(32) });
+    await crash(s);
+    const again = await sessions.resume(s.id);
+    expect(again.title).toBe('Named');
+    expect(again.provider).toEqual({ name: 'anthropic', model: 'claude-sonnet-4-5' });
+    await again.close();
+    const snap = await sessions.read(s.id);
+    expect(snap.config).toEqual({ autosave: { value: '5m', source: 'flag' } });
+    expect(snap.systemPrompt).toEqual({ path: '/p/system.md', sha256: 'ab'.repeat(32) });
+    expect(snap.status).toBe('closed');
+  });
+
+  it('close saves, releases the lock, is idempotent, and refuses later writes', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'hi' });
+    const first = await s.close();
+    expect(first).toEqual({ saved: true, id: s.id, messageCount: 1, path: join(s.dir, 'session.json') });
+    expect(await s.close()).toBe(first);
+    await expect(s.append({ role: 'user', content: 'late' })).rejects.toThrow(`Session ${s.id} is closed.`);
+    expect(() => statSync(join(s.dir, 'lock'))).toThrow();
+    expect(await sessions.holder(s.id)).toBeUndefined();
+    const again = await sessions.resume(s.id);
+    expect(again.resumeReport).toEqual({ recoveredMessages: 0, wasInterrupted: false, notices: [] });
+    await again.close();
+  });
+
+  it('save with a title sets it; ifChanged skips a clean session', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    expect(await s.save({ ifChanged: true })).toMatchObject({ saved: false });
+    expect(await s.save({ title: '  Auth work ' })).toMatchObject({ saved: true, messageCount: 0 });
+    expect(s.title).toBe('Auth work');
+    expect(s.dirty).toBe(false);
+    expect((await sessions.list())[0].title).toBe('Auth work');
+    await s.close();
+  });
+
+  it('keeps input history per project, 0600, newest last, multi-line intact', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    expect(await sessions.history.load()).toEqual([]);
+    await sessions.history.append('first');
+    await sessions.history.append('  ');
+    await sessions.history.append('two\nlines');
+    expect(await sessions.history.load()).toEqual(['first', 'two\nlines']);
+    expect(modeOf(join(sessions.project.dir, 'history'))).toBe(0o600);
+  });
+
+  it('reads config files: missing is empty, damaged is a one-line UserError naming the file', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    expect(await sessions.readConfig()).toEqual({ user: {}, project: {} });
+    writeFileSync(join(home, 'config.json'), '{"autosave": "1m"}');
+    writeFileSync(join(sessions.project.dir, 'config.json'), '{"provider": "openai"}');
+    expect(await sessions.readConfig()).toEqual({ user: { autosave: '1m' }, project: { provider: 'openai' } });
+    writeFileSync(join(home, 'config.json'), '{"autosave": ');
+    const err = await sessions.readConfig().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(new RegExp(`^Config file \`${join(home, 'config.json')}\` is not valid JSON \\(.+\\)\\. Fix or remove it\\.$`));
+    expect(readFileSync(join(home, 'config.json'), 'utf8')).toBe('{"autosave": ');
+  });
+});
