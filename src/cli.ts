@@ -24,6 +24,11 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function run(argv: string[]): Promise<number> {
+  // A closed terminal or pipe (`chatkeep sessions list | head -1`) must not crash the process,
+  // least of all before the session is saved.
+  const ignore = (): void => {};
+  process.stdout.on('error', ignore);
+  process.stderr.on('error', ignore);
   const command = parseCommandLine(argv);
   const env = process.env;
   const cwd = process.cwd();
@@ -52,10 +57,6 @@ async function run(argv: string[]): Promise<number> {
     terminal,
     colorLevel: colorLevelFor(env, terminal, detected),
   });
-  // A closed terminal or pipe must not crash the process before the session is saved.
-  const ignore = (): void => {};
-  process.stdout.on('error', ignore);
-  process.stderr.on('error', ignore);
   return startChat(command.options, {
     home,
     cwd,

@@ -2,12 +2,23 @@
  * Text shown for sessions: listing rows, relative times, the tail of a transcript.
  * Pure functions of their inputs (the clock is passed in).
  */
-import { formatDistance } from 'date-fns';
 import type { Message, Session, SessionSummary } from '../session/types.js';
+
+type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
+let formatDistance: FormatDistance | undefined;
+
+/**
+ * Loads date-fns' `formatDistance` (with its locale, ~20 ms): after the first prompt for a new
+ * session, before anything is listed or resumed. Idempotent.
+ */
+export async function loadFormatting(): Promise<void> {
+  formatDistance ??= (await import('date-fns/formatDistance')).formatDistance;
+}
 
 /** `5 minutes ago`; `just now` for anything under a minute (or a clock that is slightly ahead). */
 export function relativeTime(date: Date, now: Date): string {
   if (now.getTime() - date.getTime() < 60_000) return 'just now';
+  if (!formatDistance) throw new Error('relativeTime() called before loadFormatting()');
   return formatDistance(date, now, { addSuffix: true });
 }
 

@@ -8,7 +8,7 @@ import type { Provider } from '../providers/types.js';
 import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { runChatTurn } from './chat-turn.js';
 import { completeLine } from './complete.js';
-import { formatRows, plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
+import { formatRows, loadFormatting, plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './repl-errors.js';
@@ -29,9 +29,10 @@ export interface ReplOptions {
   commands: readonly SlashCommand[];
   /** Given the line reader once it exists, for the readline-sync dance. */
   prompter: (reader: () => LineReader | undefined) => Prompter;
-  /** Starts autosave for a session (again after /load). */
+  /** Starts autosave for a session: after the first prompt is shown, and again after /load. */
   startAutosave(session: Session, onError: (err: unknown) => void): Autosave;
-  /** Autosave description for the banner when it is off or not yet started. */
+  /** The schedule for the banner (`every 5 min`, `off`). */
+  autosaveDescription: string;
   version: string;
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
@@ -51,11 +52,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       autosaveWarned = true;
       warnings.push(`Autosave failed (${err instanceof Error ? err.message : String(err)}); /save and /quit still save.`);
     });
-  let autosave = startAutosave(session);
+  // Started once the first prompt is up: loading the timer's library is not needed to show it.
+  let autosave: Autosave | undefined;
+  // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
+  let formatting: Promise<void> | undefined = options.resumed ? loadFormatting() : undefined;
+  await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
 
   screen.status(
-    `chatkeep ${options.version} · session ${session.id} · ${options.provider.label} · autosave ${autosave.description}`,
+    `chatkeep ${options.version} · session ${session.id} · ${options.provider.label} · autosave ${options.autosaveDescription}`,
   );
   screen.status('Type a message, or /help for commands.');
   if (options.resumed) showResumed(screen, session, now());
@@ -115,7 +120,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       for (const warning of warnings.splice(0)) screen.warn(warning);
       if (quitting) break;
       atPrompt = true;
-      const line = await reader.read();
+      const reading = reader.read();
+      formatting ??= loadFormatting();
+      autosave ??= startAutosave(session);
+      const line = await reading;
       atPrompt = line === null;
       // Warnings that arrived while the user was typing: shown now rather than over the typing.
       for (const warning of warnings.splice(0)) screen.warn(warning);
@@ -142,6 +150,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
       let result: CommandResult;
       try {
+        await formatting;
         result = await parsed.command.run(ctx, parsed.args);
       } catch (err) {
         screen.error(describeReplError(err));
@@ -153,7 +162,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         else if (result.level === 'warning') screen.warn(result.content);
         else screen.error(result.content);
       } else if (result.type === 'switch') {
-        await autosave.stop().catch(() => {});
+        await autosave?.stop().catch(() => {});
         stopWarnings();
         await session.close().catch((err: unknown) => screen.warn(`Could not close ${session.id}: ${describeReplError(err)}`));
         session = result.session;
@@ -183,8 +192,8 @@ function showResumed(screen: Screen, session: Session, now: Date): void {
 }
 
 /** Stops autosave, closes the session (save, status closed, lock released) and prints the way back. */
-async function finish(screen: Screen, session: Session, autosave: Autosave, stopWarnings: () => void): Promise<number> {
-  await autosave.stop().catch(() => {});
+async function finish(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
+  await autosave?.stop().catch(() => {});
   stopWarnings();
   try {
     const result = await session.close();

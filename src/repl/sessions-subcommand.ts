@@ -9,7 +9,7 @@ import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
 import type { SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
 import { sessionsHelp } from './cli-options.js';
-import { formatMessage, formatRows, plural, relativeTime } from './format.js';
+import { formatMessage, formatRows, loadFormatting, plural, relativeTime } from './format.js';
 
 type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 
@@ -21,6 +21,7 @@ export async function runSessionsCommand(
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
   const json = command.options.json === true;
+  await loadFormatting();
   if (command.action === 'help') {
     stdout.write(sessionsHelp());
     return 0;

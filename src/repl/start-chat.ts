@@ -12,7 +12,7 @@ import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, star
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { Session, SessionManager, SystemPromptRef } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
-import { formatRows } from './format.js';
+import { formatRows, loadFormatting } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';
 import type { Screen } from './screen.js';
@@ -85,6 +85,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       commands: builtinCommands,
       prompter: (reader) => prompterFor(() => reader()?.rl),
       startAutosave: (s, onError) => startAutosave(s, schedule, { onError }),
+      autosaveDescription: schedule.description,
       version: environment.version,
       signals: environment.signals,
     });
@@ -132,6 +133,7 @@ async function pickId(
 ): Promise<string> {
   const rows = await sessions.list({ all: false });
   if (rows.length === 0) throw noSessionYet(sessions.project.path);
+  await loadFormatting();
   const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date() });
   const index = prompterFor(() => undefined).pick(lines, 'Resume which session?');
   // Cancelling is not a failure: exit 0, having created nothing.

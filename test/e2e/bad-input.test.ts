@@ -35,6 +35,10 @@ describe('bad input: one line, exit 2, nothing created', () => {
     expect(await refused(['--autosave', '0 0 31 2 *'])).toMatch(/^chatkeep: Bad autosave schedule `0 0 31 2 \*`: /);
   });
 
+  it('a missing system prompt file', async () => {
+    expect(await refused(['--system', 'no-such-prompt.md'])).toMatch(/^chatkeep: Cannot read the system prompt `.*no-such-prompt\.md`: no such file\.$/);
+  });
+
   it('an unknown session ID in an existing home creates no session', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');

@@ -21,6 +21,29 @@ describe('one session, one process', () => {
     expect(await holder.exited).toBe(0);
   });
 
+  it('/load refuses a session another REPL holds, naming it, and stays in the current one', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const holder = spawnPty([], { home, cwd });
+    const heldId = bannerId(await holder.waitFor('Type a message'));
+    const run = spawnPty([], { home, cwd });
+    const id = bannerId(await run.waitFor('Type a message'));
+    await run.prompt();
+    run.line(`/load ${heldId}`);
+    await run.waitFor(`Session ${heldId} is in use by process ${holder.pid} on `);
+    await run.waitFor(`Still in ${id}.`);
+    await run.prompt();
+    run.line('still here');
+    await run.waitFor('Echo: still here (read 1 messages)');
+    await run.prompt();
+    run.line('/quit');
+    expect(await run.exited).toBe(0);
+    expect(run.screen()).toContain(`Resume with: chatkeep --session-id ${id}\n`);
+    await holder.prompt();
+    holder.line('/quit');
+    expect(await holder.exited).toBe(0);
+  });
+
   it('recovers every message shown on screen after kill -9, at once', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
@@ -41,6 +64,7 @@ describe('one session, one process', () => {
     // The dead holder's lock is taken over at once, not after the ~20 s stale time.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(resumed.stderr).toContain(`Resumed session ${id} (4 messages`);
+    expect(resumed.stderr).toContain('Recovered 4 messages from the journal (the last run ended without saving).');
     expect(resumed.stdout).toBe(
       '› first words\nEcho: first words (read 1 messages)\n› second words\nEcho: second words (read 3 messages)\n',
     );

@@ -33,3 +33,21 @@ describe('piped stdin', () => {
     expect(noColor.stderr).toContain('Unknown command /nope. Type /help.\n');
   });
 });
+
+describe('redaction', () => {
+  it('stores secrets redacted by default and as typed with --no-redact', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const env = { DEMO_SERVICE_TOKEN: 'tok-4f9a8b7c6d5e4f3a2b1c' };
+    const redacted = await runPiped([], 'my token is tok-4f9a8b7c6d5e4f3a2b1c ok\n', { home, cwd, env });
+    const plain = await runPiped(['--no-redact'], 'my token is tok-4f9a8b7c6d5e4f3a2b1c ok\n', { home, cwd, env });
+    const show = async (stderr: string): Promise<string> => {
+      const id = /Saved (\S+) /.exec(stderr)?.[1];
+      return (await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env })).stdout;
+    };
+    const stored = await show(redacted.stderr);
+    expect(stored).not.toContain('tok-4f9a8b7c6d5e4f3a2b1c');
+    expect(stored).toContain('REDACTED');
+    expect(await show(plain.stderr)).toContain('my token is tok-4f9a8b7c6d5e4f3a2b1c ok');
+  });
+});

@@ -2,7 +2,7 @@
  * A CommandContext over the in-memory session manager, for unit tests of slash commands.
  */
 import { builtinCommands } from '../../commands/index.js';
-import { formatRows } from '../../src/repl/format.js';
+import { formatRows, loadFormatting } from '../../src/repl/format.js';
 import type { CommandContext, Prompter } from '../../src/repl/types.js';
 import { FakeSession, FakeSessionManager } from './fake-sessions.js';
 
@@ -37,6 +37,7 @@ export interface MockCommandContext extends CommandContext {
 
 /** A context with a fresh manager and a newly created current session. */
 export async function createMockCommandContext(options: { prompter?: FakePrompter } = {}): Promise<MockCommandContext> {
+  await loadFormatting();
   const sessions = new FakeSessionManager();
   const session = await sessions.create();
   return {

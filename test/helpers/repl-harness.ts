@@ -63,6 +63,7 @@ export async function startRepl(options: { provider?: Provider; setup?: (session
       autosaves.push(entry);
       return { description: 'every 5 min', nextDate: () => null, stop: async () => void (entry.stopped = true) };
     },
+    autosaveDescription: 'every 5 min',
     version: '0.1.0',
     signals,
     now: () => sessions.now(),

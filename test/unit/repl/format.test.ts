@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { formatMessage, formatRows, relativeTime, transcriptTail } from '../../../src/repl/format.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatMessage, formatRows, loadFormatting, relativeTime, transcriptTail } from '../../../src/repl/format.js';
+
+beforeAll(() => loadFormatting());
 import type { Message, SessionSummary } from '../../../src/session/types.js';
 
 const now = new Date('2026-11-22T15:00:00Z');

@@ -1,0 +1,89 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPiped, spawnPty } from '../helpers/pty.js';
+import { bannerId, sessionDir } from '../helpers/session-files.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+describe('resuming and history', () => {
+  it('--continue resumes the latest session of this project', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    await runPiped([], 'older\n', { home, cwd });
+    const latest = await runPiped([], 'newer\n', { home, cwd });
+    const latestId = /Saved (\S+) /.exec(latest.stderr)?.[1];
+    const resumed = await runPiped(['--continue'], 'more\n', { home, cwd });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`Resumed session ${latestId} (2 messages`);
+    expect(resumed.stdout).toBe('› newer\nEcho: newer (read 1 messages)\nEcho: more (read 3 messages)\n');
+  });
+
+  it('--continue with no session yet, and --resume without a terminal, say what to do', async () => {
+    const home = join(tmpHome(), 'absent');
+    const cwd = tmpHome('chatkeep-project-');
+    const cont = await runPiped(['-c'], '', { home, cwd });
+    expect(cont.code).toBe(2);
+    expect(cont.stderr).toBe(`chatkeep: No session to resume in ${cwd} yet. Start one with: chatkeep\n`);
+    const resume = await runPiped(['--resume'], '', { home, cwd });
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toBe('chatkeep: --resume needs an interactive terminal: pass --session-id ID instead (IDs: chatkeep sessions list).\n');
+  });
+
+  it('--resume in a terminal picks a session from a list', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const first = await runPiped([], 'pick me\n', { home, cwd });
+    const id = /Saved (\S+) /.exec(first.stderr)?.[1];
+    const run = spawnPty(['--resume'], { home, cwd });
+    await run.waitFor('Resume which session?');
+    expect(run.screen()).toMatch(new RegExp(`\\[1\\]\\s+${id}\\s+just now\\s+2 messages`));
+    run.write('1');
+    await run.waitFor(`Resumed session ${id} (2 messages`);
+    await run.prompt();
+    run.line('/quit');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('keeps input history per project across runs (up-arrow), in a 0600 file', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const first = spawnPty([], { home, cwd });
+    const id = bannerId(await first.waitFor('Type a message'));
+    await first.prompt();
+    first.line('remember this line');
+    await first.waitFor('Echo: remember this line');
+    await first.prompt();
+    first.line('/quit');
+    expect(await first.exited).toBe(0);
+    const history = join(sessionDir(home, id)!, '..', '..', 'history');
+    expect(statSync(history).mode & 0o777).toBe(0o600);
+
+    const second = spawnPty([], { home, cwd });
+    await second.waitFor('Type a message');
+    await second.prompt();
+    const from = second.screen().length;
+    second.write('\x1b[A');
+    second.write('\x1b[A');
+    await second.waitFor('remember this line', { from });
+    second.write('\r');
+    await second.waitFor('Echo: remember this line (read 1 messages)');
+    await second.prompt();
+    second.line('/quit');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('SIGHUP (the terminal closed) saves like /quit', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const run = spawnPty([], { home, cwd });
+    const id = bannerId(await run.waitFor('Type a message'));
+    await run.prompt();
+    run.line('before hangup');
+    await run.waitFor('Echo: before hangup');
+    await run.prompt();
+    process.kill(run.pid, 'SIGHUP');
+    expect(await run.exited).toBe(0);
+    const shown = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'closed', messageCount: 2 });
+  });
+});
