@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Autosave, AutosaveSchedule, SaveResult, Session } from './types.js';
 import { AutosaveSpecError } from './errors.js';
+import { afterFirstPrompt } from './defer.js';
 
 type CronModule = typeof import('cron');
 const require = createRequire(import.meta.url);
@@ -42,6 +43,14 @@ function parseDuration(spec: string, amount: number, unit: Unit): AutosaveSchedu
   return { kind: 'cron', expression, description: `every ${amount} ${u.name}` };
 }
 
+/** A step of N (dividing 60) or `*` in the first field, `*` everywhere else: always valid, always fires. */
+function isSimpleStep(fields: string[]): boolean {
+  const m = /^(?:\*|\*\/(\d{1,2}))$/.exec(fields[0]);
+  if (!m || !fields.slice(1).every((f) => f === '*')) return false;
+  const n = m[1] === undefined ? 1 : Number(m[1]);
+  return n >= 1 && n < 60 && 60 % n === 0;
+}
+
 /** Human text for a cron expression: `every 5 min` for the simple steps, else `cron <expr>`. */
 function describe(expression: string): string {
   const f = expression.split(/\s+/);
@@ -67,6 +76,8 @@ export function parseAutosaveSpec(spec: string): AutosaveSchedule {
     throw new AutosaveSpecError(spec, `a cron expression has 5 or 6 fields, this has ${fields.length}`);
   }
   const expression = fields.join(' ');
+  // The default and its kin (every N minutes or seconds) need no cron load to be checked.
+  if (isSimpleStep(fields)) return { kind: 'cron', expression, description: describe(expression) };
   const { validateCronExpression, CronTime } = cron();
   const check = validateCronExpression(expression);
   if (!check.valid) throw new AutosaveSpecError(spec, `not a valid cron expression (${check.error?.message ?? 'unknown error'})`);
@@ -90,7 +101,9 @@ export function startAutosave(
   options: { onError?(err: unknown): void; onSaved?(r: SaveResult): void } = {},
 ): Autosave {
   if (schedule.kind === 'off') {
-    return { description: 'off', nextDate: () => null, stop: () => Promise.resolve() };
+    const off: Autosave = { description: 'off', nextDate: () => null, stop: () => Promise.resolve() };
+    started.set(off, { ready: Promise.resolve(), startNow: () => undefined });
+    return off;
   }
   let warned = false;
   const report = (err: unknown) => {
@@ -100,22 +113,51 @@ export function startAutosave(
       (session as { warn(message: string): void }).warn(`Autosave failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
-  const job = cron().CronJob.from({
-    cronTime: schedule.expression,
-    onTick: async () => {
-      const result = await session.save({ ifChanged: true });
-      if (result.saved) options.onSaved?.(result);
-    },
-    start: true,
-    waitForCompletion: true,
-    unrefTimeout: true,
-    errorHandler: report,
-  });
-  return {
+  let stopped = false;
+  const build = (mod: CronModule) =>
+    mod.CronJob.from({
+      cronTime: schedule.expression,
+      onTick: async () => {
+        const result = await session.save({ ifChanged: true });
+        if (result.saved) options.onSaved?.(result);
+      },
+      start: !stopped,
+      waitForCompletion: true,
+      unrefTimeout: true,
+      errorHandler: report,
+    });
+  // cron and luxon take tens of milliseconds to load: unless already loaded, they load (and
+  // the job starts) a moment later, off the path to the first prompt.
+  let job = cronModule ? build(cronModule) : undefined;
+  let startNow: () => void = () => undefined;
+  const ready = job
+    ? Promise.resolve()
+    : Promise.race([afterFirstPrompt({ unref: true }), new Promise<void>((resolve) => (startNow = resolve))])
+        .then(() => (stopped ? undefined : import('cron')))
+        .then((mod) => {
+          if (!mod || stopped) return;
+          cronModule ??= mod as CronModule;
+          job = build(cronModule);
+        }, report);
+  const autosave: Autosave = {
     description: schedule.description,
-    nextDate: () => job.nextDate().toJSDate(),
+    nextDate: () => (job ? job.nextDate().toJSDate() : new (cron().CronTime)(schedule.expression).sendAt().toJSDate()),
     stop: async () => {
-      await job.stop();
+      stopped = true;
+      startNow(); // a stop before the deferred start ends the wait (and loads nothing)
+      await ready;
+      await job?.stop();
     },
   };
+  started.set(autosave, { ready, startNow: () => startNow() });
+  return autosave;
+}
+
+const started = new WeakMap<Autosave, { ready: Promise<void>; startNow(): void }>();
+
+/** Starts the deferred timer now and resolves once it runs (for tests under fake timers). */
+export function autosaveStarted(autosave: Autosave): Promise<void> {
+  const entry = started.get(autosave);
+  entry?.startNow();
+  return entry?.ready ?? Promise.resolve();
 }

@@ -4,7 +4,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { errno, isValidId } from './ids.js';
 import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
-import type { IndexRow } from './summary.js';
+import type { IndexRow } from './index-row.js';
 import { applyJournalToRow, rowFromFiles } from './summary.js';
 
 /**
@@ -20,6 +20,7 @@ interface IndexFile {
   rows: IndexRow[];
 }
 
+const MTIME_SETTLE_MS = 2_000;
 const INDEX_LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 5, maxTimeout: 100 };
 
 /** Runs `fn` holding the index's short lock (proper-lockfile on `index.json`). */
@@ -106,9 +107,12 @@ export async function listProject(projectDir: string, projectPath: string, stale
       read = await readIndex(projectDir);
       if (read.kind === 'damaged') await rename(layout.index(projectDir), corruptName(layout.index(projectDir), new Date()));
       const before = read.kind === 'ok' ? read.index.rows : [];
-      const now = await sessionsMtime(projectDir);
+      const seen = (await sessionsMtime(projectDir)) ?? mtime;
       const next = await reconcile(projectDir, projectPath, before, staleMs);
-      await writeIndex(projectDir, { format: 'chatkeep.index', version: 1, sessionsMtimeMs: now ?? mtime, rows: next });
+      // Directory mtimes are coarse (a few ms): a creation right after this readdir could keep
+      // the same mtime. Until the mtime is old enough to be settled, the next listing looks again.
+      const settled = Date.now() - seen > MTIME_SETTLE_MS;
+      await writeIndex(projectDir, { format: 'chatkeep.index', version: 1, sessionsMtimeMs: settled ? seen : -1, rows: next });
       return next;
     });
   }

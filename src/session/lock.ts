@@ -1,17 +1,19 @@
 import { hostname } from 'node:os';
-import { mkdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { LockOwner } from './errors.js';
 import { SessionInUseError } from './errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { FILE_MODE } from './atomic-write.js';
 import { errno } from './ids.js';
+import { GuardBusyError, isPidAlive, withGuard } from './guard.js';
 import { layout } from './layout.js';
 
 /** `lock.owner.json`: the holder, plus the inode of the lock directory it describes. */
 interface OwnerRecord extends LockOwner {
   lockIno: number;
 }
+
+export { isPidAlive };
 
 /** What a session's lock looks like from outside. */
 export type LockState =
@@ -34,19 +36,6 @@ export interface LockOptions {
 }
 
 const HOST = hostname();
-/** The takeover guard is held for milliseconds; one older than this was left by a crash. */
-const GUARD_STALE_MS = 5_000;
-
-/** True when `pid` names a live process on this host (EPERM: alive, but someone else's). */
-export function isPidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errno(err) === 'EPERM';
-  }
-}
 
 /** Reads who holds a session's lock and whether they are still alive; takes nothing. */
 export async function inspectLock(sessionDir: string, staleMs: number): Promise<LockState> {
@@ -69,21 +58,23 @@ export async function inspectLock(sessionDir: string, staleMs: number): Promise<
 
 /**
  * Takes a session's cross-process lock (DESIGN §4). A live holder → `SessionInUseError` with
- * its owner; a holder whose pid is dead on this host is taken over at once. Every acquisition
- * and takeover runs under a short exclusive `mkdir` guard, so racing processes see each other's
- * owner file and exactly one wins.
+ * its owner; a holder whose pid is dead on this host is taken over at once.
+ *
+ * Every acquisition, takeover and release runs under a short exclusive `mkdir` guard
+ * (`lock.takeover`), so under the guard a lock always has its owner file: a lock without one
+ * was left by a process that died while taking it, and is taken over too. Of processes racing
+ * for one session exactly one wins; the others learn the winner.
  */
 export async function acquireLock(id: string, sessionDir: string, options: LockOptions): Promise<HeldLock> {
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await withGuard(sessionDir, () => tryAcquire(sessionDir, options));
-    if ('release' in outcome) return outcome;
-    // No owner file yet: its holder is between taking the lock and recording itself.
-    if (outcome.owner === undefined && attempt < 40) {
-      await sleep(25);
-      continue;
-    }
-    throw new SessionInUseError(id, outcome.owner);
+  let outcome: Awaited<ReturnType<typeof tryAcquire>>;
+  try {
+    outcome = await withGuard(layout.takeoverGuard(sessionDir), () => tryAcquire(sessionDir, options));
+  } catch (err) {
+    if (err instanceof GuardBusyError) throw new SessionInUseError(id, undefined);
+    throw err;
   }
+  if ('release' in outcome) return outcome;
+  throw new SessionInUseError(id, outcome.owner);
 }
 
 async function tryAcquire(sessionDir: string, options: LockOptions): Promise<HeldLock | { owner: LockOwner | undefined }> {
@@ -93,20 +84,31 @@ async function tryAcquire(sessionDir: string, options: LockOptions): Promise<Hel
     if (errno(err) !== 'ELOCKED') throw err;
   }
   const state = await inspectLock(sessionDir, options.staleMs);
-  if (state.state === 'dead' && state.sameHost) {
+  const orphaned = state.state !== 'free' && state.owner === undefined;
+  if ((state.state === 'dead' && state.sameHost) || orphaned) {
     // Move the dead lock aside (its owner file first, so nobody trusts it again), then lock.
     await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
     const aside = `${layout.lock(sessionDir)}.dead-${randomBytes(4).toString('hex')}`;
-    await rename(layout.lock(sessionDir), aside);
+    await rename(layout.lock(sessionDir), aside).catch((err: unknown) => {
+      if (errno(err) !== 'ENOENT') throw err;
+    });
     await rm(aside, { recursive: true, force: true });
     return lockNow(sessionDir, options);
   }
-  // Free again (released meanwhile) or held by someone unknown: the caller retries.
-  return { owner: state.state === 'free' ? undefined : state.owner };
+  if (state.state === 'free') return lockNow(sessionDir, options);
+  return { owner: state.owner };
+}
+
+type Lockfile = typeof import('proper-lockfile');
+let lockfileModule: Promise<Lockfile> | undefined;
+/** Starts loading proper-lockfile, so that it overlaps other start-up work. */
+export function loadLockfile(): Promise<Lockfile> {
+  lockfileModule ??= import('proper-lockfile');
+  return lockfileModule;
 }
 
 async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLock> {
-  const lockfile = await import('proper-lockfile');
+  const lockfile = await loadLockfile();
   const lockPath = layout.lock(sessionDir);
   const release = await lockfile.lock(sessionDir, {
     lockfilePath: lockPath,
@@ -125,39 +127,32 @@ async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLo
   try {
     const { ino } = await stat(lockPath);
     const record: OwnerRecord = { ...owner, lockIno: ino };
-    await writeFileAtomic(layout.lockOwner(sessionDir), `${JSON.stringify(record)}\n`);
+    // Advisory, and meaningless after a power cut (the lock with it): no fsync needed.
+    await writeOwner(sessionDir, record);
   } catch (err) {
+    await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
     await release().catch(() => undefined);
     throw err;
   }
   return {
     owner,
-    async release() {
-      await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
-      await release();
-    },
+    release: () =>
+      withGuard(layout.takeoverGuard(sessionDir), async () => {
+        await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
+        await release();
+      }),
   };
 }
 
-/** Runs `fn` holding `lock.takeover` (an exclusive mkdir), breaking a guard left by a crash. */
-async function withGuard<T>(sessionDir: string, fn: () => Promise<T>): Promise<T> {
-  const guard = layout.takeoverGuard(sessionDir);
-  for (;;) {
-    try {
-      await mkdir(guard);
-      break;
-    } catch (err) {
-      if (errno(err) !== 'EEXIST') throw err;
-      const since = await stat(guard).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (since > GUARD_STALE_MS) await rmdir(guard).catch(() => undefined);
-      else await sleep(10);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    await rmdir(guard).catch(() => undefined);
-  }
+/** Written whole then renamed, so a reader never sees half a record. */
+async function writeOwner(sessionDir: string, record: OwnerRecord): Promise<void> {
+  const path = layout.lockOwner(sessionDir);
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await writeFile(tmp, `${JSON.stringify(record)}\n`, { mode: FILE_MODE });
+  await rename(tmp, path).catch(async (err: unknown) => {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  });
 }
 
 async function readOwner(sessionDir: string): Promise<OwnerRecord | undefined> {

@@ -9,21 +9,29 @@ import { DIR_MODE } from './atomic-write.js';
 import { createHistory } from './history.js';
 import { readConfigFile } from './config-files.js';
 import { assertValidId, reserveId } from './ids.js';
-import { listProject, updateIndexRow } from './index-store.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
-import { blankSnapshot, loadSession } from './load.js';
+import { blankSnapshot } from './blank.js';
 import type { HeldLock } from './lock.js';
 import { acquireLock, inspectLock } from './lock.js';
+import { afterFirstPrompt } from './defer.js';
 import { openProject } from './project.js';
 import { createRedactor, noRedaction } from './redact.js';
-import { locate, projectsOf } from './resolve.js';
 import type { Located } from './resolve.js';
 import { SessionImpl } from './session.js';
-import { statusFrom, summaryFromRow } from './summary.js';
+import { summaryFromRow } from './index-row.js';
 import { packageVersion } from './version.js';
 
 const DEFAULT_STALE_MS = 20_000;
+
+// Listing, resolving and loading are imported on first use: creating a session (the path to
+// the first prompt) needs none of them.
+const lazy = {
+  resolve: () => import('./resolve.js'),
+  load: () => import('./load.js'),
+  index: () => import('./index-store.js'),
+  summary: () => import('./summary.js'),
+};
 
 /**
  * Opens the session store at `home` for the project of `cwd` (both created as needed, 0700).
@@ -64,15 +72,23 @@ class Manager implements SessionManager {
     const at = this.now();
     const { id, dir } = await reserveId(layout.ids(this.home), layout.sessions(this.project.dir), at);
     const state = blankSnapshot(id, this.project.path, at, this.toolVersion);
-    if (options.title) state.title = this.redact(options.title);
-    if (options.provider) state.provider = { ...options.provider };
-    return this.open({ id, dir, project: this.project }, state, { recoveredMessages: 0, wasInterrupted: false, notices: [] }, {
-      persist: true,
+    // No snapshot yet: the session exists through its directory, lock and journal, and the first
+    // save writes session.json. That keeps superjson and the index off the path to the first prompt.
+    const session = await this.open({ id, dir, project: this.project }, state, { recoveredMessages: 0, wasInterrupted: false, notices: [] }, {
+      after: 'none',
     });
+    try {
+      if (options.provider) await session.setProvider(options.provider, 'default');
+      if (options.title) await session.setTitle(options.title);
+    } catch (err) {
+      await session.close().catch(() => undefined);
+      throw err;
+    }
+    return session;
   }
 
   async resume(idOrPrefix: string): Promise<Session> {
-    const where = await locate(this.home, this.project, idOrPrefix);
+    const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
     const before = await inspectLock(where.dir, this.staleMs);
     let session: SessionImpl | undefined;
     const lock = await acquireLock(where.id, where.dir, {
@@ -81,6 +97,7 @@ class Manager implements SessionManager {
       onCompromised: (err) => session?.markLockLost(err),
     });
     try {
+      const { loadSession } = await lazy.load();
       const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: true });
       const report = {
         recoveredMessages: loaded.replay.recoveredMessages,
@@ -91,7 +108,7 @@ class Manager implements SessionManager {
       };
       session = await this.open(where, loaded.snapshot, report, {
         lock,
-        persist: loaded.damaged || loaded.replay.unfinishedReplies.length > 0,
+        after: loaded.damaged || loaded.replay.unfinishedReplies.length > 0 ? 'persist' : 'touch',
         dirty: loaded.replay.applied > 0,
       });
       return session;
@@ -106,17 +123,17 @@ class Manager implements SessionManager {
     where: Located,
     state: SessionSnapshot,
     report: SessionImpl['resumeReport'],
-    options: { lock?: HeldLock; persist: boolean; dirty?: boolean },
+    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean },
   ): Promise<SessionImpl> {
     let session: SessionImpl | undefined;
     let lostEarly: Error | undefined;
-    const lock =
-      options.lock ??
-      (await acquireLock(where.id, where.dir, {
-        staleMs: this.staleMs,
-        now: this.now,
-        onCompromised: (err) => (session ? session.markLockLost(err) : (lostEarly = err)),
-      }));
+    const onCompromised = (err: Error) => (session ? session.markLockLost(err) : (lostEarly = err));
+    // A new session's directory was just made by our exclusive mkdir, so nobody can hold its
+    // lock: it is taken in the background (proper-lockfile loads meanwhile) and every write
+    // waits for it. A resumed session arrives with its lock held.
+    const lock = options.lock
+      ? Promise.resolve(options.lock)
+      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised }));
     let journal: JournalWriter | undefined;
     try {
       journal = await JournalWriter.open(layout.journal(where.dir));
@@ -130,34 +147,36 @@ class Manager implements SessionManager {
         redact: this.redact,
         now: this.now,
         toolVersion: this.toolVersion,
-        updateRow: (row) => updateIndexRow(where.project.dir, row),
+        updateRow: async (row) => (await lazy.index()).updateIndexRow(where.project.dir, row),
         dirty: options.dirty ?? false,
       });
       if (lostEarly) session.markLockLost(lostEarly);
-      if (options.persist) await session.persist();
-      else await session.touchRow();
+      if (options.after === 'persist') await session.persist();
+      else if (options.after === 'touch') await session.touchRow();
       return session;
     } catch (err) {
       await journal?.close().catch(() => undefined);
-      await lock.release().catch(() => undefined);
+      await lock.then((held) => held.release()).catch(() => undefined);
       throw err;
     }
   }
 
   async resolve(idOrPrefix: string): Promise<{ id: string; project: string; dir: string }> {
-    const where = await locate(this.home, this.project, idOrPrefix);
+    const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
     return { id: where.id, project: where.project.path, dir: where.dir };
   }
 
   async read(idOrPrefix: string): Promise<SessionSnapshot> {
-    const where = await locate(this.home, this.project, idOrPrefix);
+    const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
     const lock = await inspectLock(where.dir, this.staleMs);
+    const [{ loadSession }, { statusFrom }] = await Promise.all([lazy.load(), lazy.summary()]);
     const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: false });
     return { ...loaded.snapshot, status: statusFrom(loaded.savedStatus, lock, loaded.replay.applied > 0) };
   }
 
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
-    const projects = options.all ? await projectsOf(this.home, this.project) : [this.project];
+    const projects = options.all ? await (await lazy.resolve()).projectsOf(this.home, this.project) : [this.project];
+    const { listProject } = await lazy.index();
     const rows: SessionSummary[] = [];
     for (const project of projects) {
       for (const row of await listProject(project.dir, project.path, this.staleMs)) rows.push(summaryFromRow(row));
@@ -176,7 +195,7 @@ class Manager implements SessionManager {
 
   async holder(id: string): Promise<LockOwner | undefined> {
     assertValidId(id);
-    const where = await locate(this.home, this.project, id);
+    const where = await (await lazy.resolve()).locate(this.home, this.project, id);
     const lock = await inspectLock(where.dir, this.staleMs);
     return lock.state === 'held' ? lock.owner : undefined;
   }

@@ -8,7 +8,6 @@ import type {
 } from './types.js';
 import { ReadOnlySessionError } from './errors.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { encodeSnapshot } from './codec.js';
 import { WarningChannel } from './emitter.js';
 import type { JournalEventType, JournalWriter } from './journal.js';
 import { layout } from './layout.js';
@@ -16,8 +15,8 @@ import type { HeldLock } from './lock.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { addMessage, archiveConversation, encodeMessage } from './replay.js';
 import { safeBoundary } from './reply-boundary.js';
-import type { IndexRow } from './summary.js';
-import { rowFromSnapshot } from './summary.js';
+import type { IndexRow } from './index-row.js';
+import { rowFromSnapshot } from './index-row.js';
 
 /** Which sessions' mutexes the current async context holds: lets a write nest inside `runExclusive`. */
 const held = new AsyncLocalStorage<ReadonlySet<object>>();
@@ -28,7 +27,8 @@ export interface SessionDeps {
   project: ProjectInfo;
   state: SessionSnapshot;
   journal: JournalWriter;
-  lock: HeldLock;
+  /** The cross-process lock; writes wait for it (a new session takes it in the background). */
+  lock: Promise<HeldLock>;
   report: ResumeReport;
   redact: (text: string) => string;
   now: () => Date;
@@ -47,7 +47,8 @@ export class SessionImpl implements Session {
   readonly resumeReport: ResumeReport;
   private state: SessionSnapshot;
   private readonly journal: JournalWriter;
-  private readonly lock: HeldLock;
+  private readonly lock: Promise<HeldLock>;
+  private lockHeld = false;
   private readonly redact: (text: string) => string;
   private readonly now: () => Date;
   private readonly toolVersion: string;
@@ -68,6 +69,10 @@ export class SessionImpl implements Session {
     this.state = deps.state;
     this.journal = deps.journal;
     this.lock = deps.lock;
+    this.lock.then(
+      () => (this.lockHeld = true),
+      (err: unknown) => this.markLockLost(err instanceof Error ? err : new Error(String(err))),
+    );
     this.resumeReport = deps.report;
     this.redact = deps.redact;
     this.now = deps.now;
@@ -202,7 +207,7 @@ export class SessionImpl implements Session {
 
   save(options: { title?: string; ifChanged?: boolean } = {}): Promise<SaveResult> {
     return this.runExclusive(async () => {
-      this.assertOpen();
+      await this.assertWritable();
       if (options.title !== undefined) {
         const title = this.redact(options.title.trim()) || null;
         if (title !== this.state.title) {
@@ -227,6 +232,7 @@ export class SessionImpl implements Session {
   close(): Promise<SaveResult> {
     return this.runExclusive(async () => {
       if (this.closed) return this.closed;
+      if (!this.lockHeld) await this.lock.catch(() => undefined);
       if (this.lost) {
         // Someone else may hold the lock now: release nothing, write nothing.
         this.closed = this.result(false);
@@ -235,7 +241,7 @@ export class SessionImpl implements Session {
       }
       await this.snapshot('closed');
       await this.journal.close().catch(() => undefined);
-      await this.lock.release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
+      await (await this.lock).release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
       this.closed = this.result(true);
       return this.closed;
     });
@@ -257,6 +263,12 @@ export class SessionImpl implements Session {
     return message;
   }
 
+  /** Waits until the lock is held (at once, except just after create()); then checks writability. */
+  private async assertWritable(): Promise<void> {
+    if (!this.lockHeld) await this.lock.catch(() => undefined);
+    this.assertOpen();
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new Error(`Session ${this.id} is closed.`);
     if (this.lost) throw new ReadOnlySessionError(this.id);
@@ -264,7 +276,7 @@ export class SessionImpl implements Session {
 
   /** One journal line; the in-memory state changes only after it is written. */
   private async write(type: JournalEventType, payload: Record<string, unknown>, sync = true): Promise<void> {
-    this.assertOpen();
+    await this.assertWritable();
     const at = this.now();
     const seq = this.seq + 1;
     await this.journal.append({ seq, ts: at.toISOString(), type, payload }, sync);
@@ -275,7 +287,7 @@ export class SessionImpl implements Session {
 
   /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */
   private async snapshot(status: 'open' | 'closed'): Promise<void> {
-    this.assertOpen();
+    await this.assertWritable();
     const snapshot: SessionSnapshot = {
       ...this.state,
       format: 'chatkeep.session',
@@ -286,6 +298,8 @@ export class SessionImpl implements Session {
       toolVersion: this.toolVersion,
       journalSeq: this.seq,
     };
+    // The codec (superjson) loads with the first snapshot, not before the first prompt.
+    const { encodeSnapshot } = await import('./codec.js');
     await writeFileAtomic(layout.snapshot(this.dir), await encodeSnapshot(snapshot));
     this.state = snapshot;
     this.changed = false;

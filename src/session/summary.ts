@@ -1,58 +1,14 @@
-import type { SessionSnapshot, SessionStatus, SessionSummary } from './types.js';
+import type { SessionStatus } from './types.js';
+import type { IndexRow } from './index-row.js';
+import { rowFromSnapshot } from './index-row.js';
 import type { JournalEvent } from './journal.js';
 import { readJournal } from './journal.js';
-import { dateFromId, loadSession } from './load.js';
+import { loadSession } from './load.js';
+import { dateFromId } from './blank.js';
 import type { LockState } from './lock.js';
 import { inspectLock } from './lock.js';
 import { layout } from './layout.js';
 import { stat } from 'node:fs/promises';
-
-/** One row of `index.json`: a listing row with dates as ISO strings, plus the snapshot's seq. */
-export interface IndexRow {
-  id: string;
-  title: string | null;
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
-  status: SessionStatus;
-  project: string;
-  provider?: { name: string; model: string | null };
-  usage?: { inputTokens: number; outputTokens: number };
-  /** The snapshot's journalSeq when the row was written. */
-  journalSeq: number;
-}
-
-/** The row describing a snapshot (as written by this process). */
-export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): IndexRow {
-  return {
-    id: s.id,
-    title: s.title,
-    createdAt: s.createdAt.toISOString(),
-    updatedAt: s.updatedAt.toISOString(),
-    messageCount: s.stats.messageCount,
-    status,
-    project: s.project,
-    provider: { ...s.provider },
-    usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
-    journalSeq: s.journalSeq,
-  };
-}
-
-/** A listing row for users. */
-export function summaryFromRow(row: IndexRow): SessionSummary {
-  const summary: SessionSummary = {
-    id: row.id,
-    title: row.title,
-    createdAt: new Date(row.createdAt),
-    updatedAt: new Date(row.updatedAt),
-    messageCount: row.messageCount,
-    status: row.status,
-    project: row.project,
-  };
-  if (row.provider) summary.provider = row.provider;
-  if (row.usage) summary.usage = row.usage;
-  return summary;
-}
 
 /**
  * The status files say a session has (DESIGN §3–4): `open` while a live process holds its

@@ -1,10 +1,11 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import type { SaveResult } from '../../../src/index.js';
 import { AutosaveSpecError, openSessions, parseAutosaveSpec, startAutosave } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
+import { autosaveStarted } from '../../../src/session/autosave.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -69,6 +70,7 @@ describe('startAutosave', () => {
     const saved: SaveResult[] = [];
     vi.useFakeTimers({ now: new Date('2026-11-22T10:00:30.000Z') });
     const autosave = startAutosave(s, parseAutosaveSpec('1m'), { onSaved: (r) => saved.push(r) });
+    await autosaveStarted(autosave);
     expect(autosave.description).toBe('every 1 min');
     expect(autosave.nextDate()).toEqual(new Date('2026-11-22T10:01:00.000Z'));
 
@@ -79,22 +81,24 @@ describe('startAutosave', () => {
       return (await save.mock.results[calls].value) as SaveResult;
     };
 
-    const ino0 = statSync(file).ino;
+    // A new session has no snapshot until something is worth saving.
     expect(await tick()).toMatchObject({ saved: false });
-    expect(statSync(file).ino).toBe(ino0); // not rewritten
+    expect(existsSync(file)).toBe(false);
 
     await s.append({ role: 'user', content: 'changed' });
     expect(await tick()).toMatchObject({ saved: true, messageCount: 1 });
     const ino1 = statSync(file).ino;
-    expect(ino1).not.toBe(ino0);
     expect(saved).toHaveLength(1);
     expect(save.mock.calls.every(([options]) => options?.ifChanged === true)).toBe(true);
 
     expect(await tick()).toMatchObject({ saved: false });
-    expect(statSync(file).ino).toBe(ino1);
+    expect(statSync(file).ino).toBe(ino1); // not rewritten
+    await s.append({ role: 'user', content: 'changed again' });
+    expect(await tick()).toMatchObject({ saved: true, messageCount: 2 });
+    expect(statSync(file).ino).not.toBe(ino1); // a new file renamed into place
     await autosave.stop();
     await vi.advanceTimersByTimeAsync(120_000);
-    expect(save.mock.calls.length).toBe(3);
+    expect(save.mock.calls.length).toBe(4);
     vi.useRealTimers();
     await s.close();
   });
@@ -105,6 +109,7 @@ describe('startAutosave', () => {
     const errors: unknown[] = [];
     vi.useFakeTimers({ now: new Date('2026-11-22T10:00:00.500Z') });
     const autosave = startAutosave(s, parseAutosaveSpec('30s'), { onError: (e) => errors.push(e) });
+    await autosaveStarted(autosave);
     await s.append({ role: 'user', content: 'x' });
     atomicWriteHooks.beforeRename = () => {
       throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });

@@ -2,6 +2,7 @@ import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
+import { simulateCrash } from './support/crash.js';
 import { FutureSchemaError, openSessions, SCHEMA_VERSION } from '../../../src/index.js';
 import { decodeSnapshot, encodeSnapshot } from '../../../src/session/codec.js';
 import { sessionJsonSchema } from '../../../src/session/schema.js';
@@ -103,7 +104,7 @@ describe('snapshot codec and versions', () => {
     const file = join(s.dir, 'session.json');
     writeFileSync(file, '{"json":{"format":"chatkeep.session","schemaVersion":2,"id":12}}');
     const damaged = readFileSync(file);
-    await forceUnlock(s);
+    await simulateCrash(s);
 
     const resumed = await sessions.resume(s.id);
     expect(resumed.messages.map((m) => m.content)).toEqual(['one', 'two']);
@@ -120,9 +121,3 @@ describe('snapshot codec and versions', () => {
   });
 });
 
-/** Drops a live session's lock and journal handle as a crash would (the lock dir stays). */
-async function forceUnlock(session: unknown): Promise<void> {
-  const s = session as { lock: { release(): Promise<void> }; journal: { close(): Promise<void> } };
-  await s.journal.close();
-  await s.lock.release();
-}

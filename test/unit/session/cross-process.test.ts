@@ -1,7 +1,10 @@
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
+import { simulateCrash } from './support/crash.js';
 import { openSessions, ReadOnlySessionError, SessionInUseError } from '../../../src/index.js';
 import { buildLibrary, removeBuilds, runChild, startChild } from './support/child.js';
 
@@ -20,15 +23,15 @@ setInterval(() => {}, 1000);
 `;
 }
 
-/** A child that tries to resume `id` and reports the outcome as one JSON line. */
-function resumeScript(home: string, cwd: string, id: string): string {
+/** A child that tries to resume `id` and reports the outcome as one JSON line (a winner closes after `holdMs`). */
+function resumeScript(home: string, cwd: string, id: string, holdMs = 300): string {
   return `
 const { openSessions } = await import(LIB);
 const sessions = await openSessions({ home: ${JSON.stringify(home)}, cwd: ${JSON.stringify(cwd)} });
 try {
   const s = await sessions.resume(${JSON.stringify(id)});
   console.log('RESULT ' + JSON.stringify({ ok: true, pid: process.pid, messages: s.messages, report: s.resumeReport }));
-  setTimeout(async () => { await s.close(); process.exit(0); }, 300);
+  setTimeout(async () => { await s.close(); process.exit(0); }, ${holdMs});
 } catch (err) {
   console.log('RESULT ' + JSON.stringify({ ok: false, pid: process.pid, name: err.name, exitCode: err.exitCode, owner: err.owner ?? null, message: err.message }));
 }
@@ -127,17 +130,46 @@ console.log('READY ' + s.id);
     const id = (await holder.waitFor('READY ')).split(' ')[1];
     holder.proc.kill('SIGKILL');
     await holder.exited;
-    const racers = [startChild(resumeScript(home, cwd, id)), startChild(resumeScript(home, cwd, id)), startChild(resumeScript(home, cwd, id))];
+    // A winner holds on until every racer has answered (a slow starter must meet it, not its close).
+    const racers = [1, 2, 3].map(() => startChild(resumeScript(home, cwd, id, 600_000)));
     const outcomes = await Promise.all(racers.map(async (c) => result(await c.waitFor('RESULT '))));
+    for (const c of racers) c.proc.kill('SIGTERM');
     await Promise.all(racers.map((c) => c.exited));
     const winners = outcomes.filter((o) => o.ok);
     const losers = outcomes.filter((o) => !o.ok);
     expect(winners).toHaveLength(1);
     expect(losers).toHaveLength(2);
     for (const l of losers) {
-      expect(l.name).toBe('SessionInUseError');
+      expect(l.name, String(l.message)).toBe("SessionInUseError");
       expect((l.owner as { pid: number } | null)?.pid).toBe(winners[0].pid);
     }
+  });
+
+  it('takes over at once from a process that died while taking the lock', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome();
+    const sessions = await openSessions({ home, cwd });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'kept' });
+    await simulateCrash(s);
+    // What a death between the lock's mkdir and its owner file leaves: the takeover guard with a
+    // dead holder, and a fresh lock directory without an owner file.
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    mkdirSync(join(s.dir, 'lock'));
+    mkdirSync(join(s.dir, 'lock.takeover'));
+    writeFileSync(join(s.dir, 'lock.takeover', 'holder'), `${deadPid} ${hostname()}\n`);
+    const resumed = await sessions.resume(s.id);
+    expect(resumed.messages.map((m) => m.content)).toEqual(['kept']);
+    expect(await sessions.holder(s.id)).toMatchObject({ pid: process.pid });
+    expect(existsSync(join(s.dir, 'lock.takeover'))).toBe(false);
+    await resumed.close();
+
+    // A guard with no readable holder is broken once it is old enough to be a crash's leftover.
+    mkdirSync(join(s.dir, 'lock.takeover'));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(s.dir, 'lock.takeover'), old, old);
+    const again = await sessions.resume(s.id);
+    await again.close();
   });
 
   it('kill -9 in the middle of a reply keeps the streamed text as an interrupted message', async () => {
@@ -176,6 +208,7 @@ console.log('READY ' + s.id);
     const sessions = await openSessions({ home, cwd, lockStaleMs: 2000 });
     const s = await sessions.create();
     await s.append({ role: 'user', content: 'before' });
+    await s.save();
     const warnings: string[] = [];
     s.onWarning((w) => warnings.push(w));
     rmSync(join(s.dir, 'lock'), { recursive: true, force: true });

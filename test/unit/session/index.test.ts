@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, utimesSync, w
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
+import { simulateCrash } from './support/crash.js';
 import type { SessionManager } from '../../../src/index.js';
 import { AmbiguousIdError, openSessions, UnknownSessionError } from '../../../src/index.js';
 
@@ -15,9 +16,7 @@ async function populate(home: string, cwd: string): Promise<{ sessions: SessionM
     for (let i = 0; i < n; i++) await s.append({ role: 'user', content: `${title} ${i}` });
     if (title === 'beta') {
       // Crash: lock and journal dropped without close.
-      const inner = s as unknown as { lock: { release(): Promise<void> }; journal: { close(): Promise<void> } };
-      await inner.journal.close();
-      await inner.lock.release();
+      await simulateCrash(s);
     } else {
       await s.close();
     }

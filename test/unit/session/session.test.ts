@@ -2,16 +2,11 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
+import { simulateCrash } from './support/crash.js';
 import { openSessions, UserError } from '../../../src/index.js';
 import { readJournal } from '../../../src/session/journal.js';
 import { modeOf } from './support/files.js';
 
-/** Drops a live session's lock and journal handle as a crash would. */
-async function crash(session: unknown): Promise<void> {
-  const s = session as { lock: { release(): Promise<void> }; journal: { close(): Promise<void> } };
-  await s.journal.close();
-  await s.lock.release();
-}
 
 describe('a session', () => {
   it('keeps the order of concurrent appends (one mutex)', async () => {
@@ -24,7 +19,7 @@ describe('a session', () => {
     const { events } = await readJournal(join(s.dir, 'journal.jsonl'));
     const seqs = events.map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    await crash(s);
+    await simulateCrash(s);
     const again = await sessions.resume(s.id);
     expect(again.messages.map((m) => m.content)).toEqual(contents);
     await again.close();
@@ -66,7 +61,7 @@ describe('a session', () => {
     expect(s.archived[0].messages.map((m) => m.content)).toEqual(['old 1', 'old 2']);
     expect(s.archived[0].stats).toEqual({ messageCount: 2, inputTokens: 10, outputTokens: 4 });
     await s.append({ role: 'user', content: 'new' });
-    await crash(s); // the reset and the new turn must survive without a close
+    await simulateCrash(s); // the reset and the new turn must survive without a close
     const again = await sessions.resume(s.id);
     expect(again.id).toBe(s.id);
     expect(again.messages.map((m) => m.content)).toEqual(['new']);
@@ -86,7 +81,7 @@ describe('a session', () => {
     await s.setProvider({ name: 'anthropic', model: 'claude-sonnet-4-5' }, 'flag');
     await s.setConfig('autosave', { value: '5m', source: 'flag' });
     await s.setSystemPrompt({ path: '/p/system.md', sha256: 'ab'.repeat(32) });
-    await crash(s);
+    await simulateCrash(s);
     const again = await sessions.resume(s.id);
     expect(again.title).toBe('Named');
     expect(again.provider).toEqual({ name: 'anthropic', model: 'claude-sonnet-4-5' });

@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
+import { simulateCrash } from './support/crash.js';
 import { openSessions } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
 import { readJournal } from '../../../src/session/journal.js';
@@ -11,12 +12,6 @@ afterEach(() => {
   delete atomicWriteHooks.beforeRename;
 });
 
-/** Drops a live session's lock and journal handle as a crash would. */
-async function crash(session: unknown): Promise<void> {
-  const s = session as { lock: { release(): Promise<void> }; journal: { close(): Promise<void> } };
-  await s.journal.close();
-  await s.lock.release();
-}
 
 describe('storage: snapshot, journal, permissions', () => {
   it('writes files 0600 and directories 0700', async () => {
@@ -58,7 +53,7 @@ describe('storage: snapshot, journal, permissions', () => {
     expect(tmpSeen).not.toBe('');
     expect(readdirSync(s.dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(s.dirty).toBe(true);
-    await crash(s);
+    await simulateCrash(s);
 
     const resumed = await sessions.resume(s.id);
     expect(resumed.messages.map((m) => m.content)).toEqual(['saved before', 'only in the journal']);
@@ -72,7 +67,7 @@ describe('storage: snapshot, journal, permissions', () => {
     const sessions = await openSessions({ home, cwd: tmpHome() });
     const s = await sessions.create();
     for (const content of ['a', 'b', 'c']) await s.append({ role: 'user', content });
-    await crash(s);
+    await simulateCrash(s);
     const journal = join(s.dir, 'journal.jsonl');
     appendFileSync(journal, '{"seq":99,"ts":"2026-11-22T00:00:00.000Z","type":"message","payload":{"mess');
 
@@ -85,7 +80,7 @@ describe('storage: snapshot, journal, permissions', () => {
     expect(readdirSync(s.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
     // Appending after a torn tail must not glue onto the broken bytes.
     await resumed.append({ role: 'user', content: 'd' });
-    await crash(resumed);
+    await simulateCrash(resumed);
     const again = await sessions.resume(s.id);
     expect(again.messages.map((m) => m.content)).toEqual(['a', 'b', 'c', 'd']);
     await again.close();
@@ -96,7 +91,7 @@ describe('storage: snapshot, journal, permissions', () => {
     const sessions = await openSessions({ home, cwd: tmpHome() });
     const s = await sessions.create();
     for (const content of ['first', 'second', 'third']) await s.append({ role: 'user', content });
-    await crash(s);
+    await simulateCrash(s);
     const journal = join(s.dir, 'journal.jsonl');
     const lines = readFileSync(journal, 'utf8').split('\n');
     lines[1] = '{"seq":2,"ts":"garbage\u0000\u0000';

@@ -1,0 +1,90 @@
+import { hostname } from 'node:os';
+import { mkdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errno } from './ids.js';
+
+const HOST = hostname();
+/** A guard is held for milliseconds: one without a readable holder and older than this was left by a crash. */
+const ANONYMOUS_STALE_MS = 5_000;
+/** The break guard is held for microseconds; past this it was left by a crash too. */
+const BREAK_STALE_MS = 10_000;
+
+/** True when `pid` names a live process on this host (EPERM: alive, but someone else's). */
+export function isPidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errno(err) === 'EPERM';
+  }
+}
+
+/** Thrown when a guard stays held by a live process for longer than the caller waits. */
+export class GuardBusyError extends Error {
+  constructor(readonly holderPid: number | undefined) {
+    super('another process keeps the session busy');
+  }
+}
+
+/**
+ * Runs `fn` holding `path`, an exclusive `mkdir` guard with the holder's pid inside. A guard
+ * whose holder died on this host is broken at once; one with no readable holder, after 5 s.
+ * Breaking is itself serialised (`<path>.break`) and re-checks the very directory it judged
+ * stale, so two processes cannot both break a guard and then both hold it.
+ */
+export async function withGuard<T>(path: string, fn: () => Promise<T>, waitMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await mkdir(path);
+      await writeFile(join(path, 'holder'), `${process.pid} ${HOST}\n`).catch(() => undefined);
+      break;
+    } catch (err) {
+      if (errno(err) !== 'EEXIST') throw err;
+      const judged = await judge(path);
+      if (judged.stale) await breakGuard(path, judged.ino);
+      else if (Date.now() - started > waitMs) throw new GuardBusyError(judged.pid);
+      else await sleep(5 + Math.random() * 10);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function judge(path: string): Promise<{ stale: boolean; ino?: number; pid?: number }> {
+  let st;
+  try {
+    st = await stat(path);
+  } catch {
+    return { stale: false }; // gone meanwhile: try mkdir again
+  }
+  const holder = await readFile(join(path, 'holder'), 'utf8').catch(() => '');
+  const [pidText, host] = holder.trim().split(' ');
+  const pid = Number(pidText);
+  if (holder && host === HOST && Number.isInteger(pid)) return { stale: !isPidAlive(pid), ino: st.ino, pid };
+  return { stale: Date.now() - st.mtimeMs > ANONYMOUS_STALE_MS, ino: st.ino };
+}
+
+async function breakGuard(path: string, ino: number | undefined): Promise<void> {
+  const breaker = `${path}.break`;
+  try {
+    await mkdir(breaker);
+  } catch (err) {
+    if (errno(err) !== 'EEXIST') throw err;
+    const age = await stat(breaker).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (age > BREAK_STALE_MS) await rmdir(breaker).catch(() => undefined);
+    return;
+  }
+  try {
+    // Still the same stale directory? Another breaker may have replaced it with a live guard.
+    const again = await judge(path);
+    if (again.stale && again.ino === ino) await rm(path, { recursive: true, force: true });
+  } finally {
+    await rmdir(breaker).catch(() => undefined);
+  }
+}
