@@ -57,14 +57,19 @@ async function run(argv: string[]): Promise<number> {
     terminal,
     colorLevel: colorLevelFor(env, terminal, detected),
   });
-  return startChat(command.options, {
-    home,
-    cwd,
-    env,
-    stdin: process.stdin,
-    stdout: process.stdout,
-    screen,
-    version: packageVersion(),
-    signals: process,
-  });
+  try {
+    return await startChat(command.options, {
+      home,
+      cwd,
+      env,
+      stdin: process.stdin,
+      stdout: process.stdout,
+      screen,
+      version: packageVersion(),
+      signals: process,
+    });
+  } finally {
+    // Leaving on a signal while a pipe stays open (`tail -f log | chatkeep`) must not wait for its end.
+    process.stdin.destroy();
+  }
 }

@@ -67,7 +67,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   if (writer) {
     await writer.finish({ ...(usage ? { usage } : {}), ...(interrupted ? { interrupted: true } : {}) });
     if (received.length > shown) screen.reply(received.slice(shown));
-    screen.endReply(interrupted ? ' [interrupted]' : undefined);
+    screen.endReply(interrupted ? `${/\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
   } else if (signal.aborted) {
     screen.warn('[interrupted]');
   }

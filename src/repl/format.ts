@@ -15,11 +15,10 @@ export async function loadFormatting(): Promise<void> {
   formatDistance ??= (await import('date-fns/formatDistance')).formatDistance;
 }
 
-/** `5 minutes ago`; `just now` for anything under a minute (or a clock that is slightly ahead). */
+/** `5 minutes ago` (date-fns `formatDistance`); a time slightly ahead of the clock counts as now. */
 export function relativeTime(date: Date, now: Date): string {
-  if (now.getTime() - date.getTime() < 60_000) return 'just now';
   if (!formatDistance) throw new Error('relativeTime() called before loadFormatting()');
-  return formatDistance(date, now, { addSuffix: true });
+  return formatDistance(date.getTime() > now.getTime() ? now : date, now, { addSuffix: true });
 }
 
 /** `1 message`, `3 messages`. */
@@ -79,7 +78,7 @@ export function transcriptTail(messages: readonly Message[], max = 6, maxLines =
 export function formatMessage(message: Message, maxLines = Infinity): string[] {
   let body = message.content.split('\n');
   if (body.length > maxLines) body = [...body.slice(0, maxLines), `… (${plural(body.length - maxLines, 'more line')})`];
-  if (message.interrupted) body[body.length - 1] += ' [interrupted]';
+  if (message.interrupted) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [interrupted]`;
   if (message.role === 'user') return body.map((line, i) => (i === 0 ? `› ${line}` : `  ${line}`));
   if (message.role === 'tool') return body.map((line) => `  [tool] ${line}`);
   return body;

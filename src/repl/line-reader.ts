@@ -30,6 +30,8 @@ export interface LineReader {
   read(): Promise<string | null>;
   /** Redraws an empty prompt (after Ctrl-C cleared the line). */
   clearLine(): void;
+  /** True once input has ended (Ctrl-D, end of a pipe, `close()`): `read()` only drains what is queued. */
+  readonly ended: boolean;
   /** The underlying interface, for pausing around blocking prompts. */
   readonly rl: Interface;
   /** Stops reading; a pending `read()` resolves to null. Idempotent. */
@@ -108,6 +110,9 @@ export function createLineReader(options: LineReaderOptions): LineReader {
 
   return {
     rl,
+    get ended() {
+      return ended;
+    },
     read() {
       if (queue.length > 0) return Promise.resolve(queue.shift()!);
       if (ended) return Promise.resolve(null);

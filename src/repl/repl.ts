@@ -8,7 +8,8 @@ import type { Provider } from '../providers/types.js';
 import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { runChatTurn } from './chat-turn.js';
 import { completeLine } from './complete.js';
-import { formatRows, loadFormatting, plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
+import { formatRows, loadFormatting } from './format.js';
+import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './repl-errors.js';
@@ -80,7 +81,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
 
   let turn: AbortController | undefined;
   let quitting = false;
-  // Leaving from the prompt (Ctrl-D, Ctrl-C twice, a signal) needs a newline after it.
   let atPrompt = false;
   let armed = false;
   const leave = (): void => {
@@ -119,12 +119,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     for (;;) {
       for (const warning of warnings.splice(0)) screen.warn(warning);
       if (quitting) break;
-      atPrompt = true;
+      // Leaving from a visible prompt (Ctrl-D, Ctrl-C twice, a signal) needs a newline after it.
+      const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
       formatting ??= loadFormatting();
       autosave ??= startAutosave(session);
       const line = await reading;
-      atPrompt = line === null;
+      atPrompt = line === null && prompted;
       // Warnings that arrived while the user was typing: shown now rather than over the typing.
       for (const warning of warnings.splice(0)) screen.warn(warning);
       if (line === null || quitting) break;
@@ -174,36 +175,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
     }
   } finally {
-    options.signals?.off('SIGTERM', onSignal);
-    options.signals?.off('SIGHUP', onSignal);
-    options.signals?.off('SIGINT', onPipedInterrupt);
     reader.close();
   }
   if (atPrompt) screen.raw('\n');
   for (const warning of warnings.splice(0)) screen.warn(warning);
-  return finish(screen, session, autosave, stopWarnings);
-}
-
-function showResumed(screen: Screen, session: Session, now: Date): void {
-  screen.status(resumedLine(session, now));
-  for (const notice of resumeNotices(session)) screen.warn(notice);
-  const tail = transcriptTail(session.messages);
-  if (tail.length > 0) screen.info(tail.join('\n'));
-}
-
-/** Stops autosave, closes the session (save, status closed, lock released) and prints the way back. */
-async function finish(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
-  await autosave?.stop().catch(() => {});
-  stopWarnings();
   try {
-    const result = await session.close();
-    screen.status(`Saved ${result.id} (${plural(result.messageCount, 'message')}).`);
-  } catch (err) {
-    screen.error(describeReplError(err));
-    screen.status(`Everything shown was journaled; resume to recover it.`);
-    screen.status(`Resume with: chatkeep --session-id ${session.id}`);
-    return 1;
+    return await finish(screen, session, autosave, stopWarnings);
+  } finally {
+    // Only now: a second SIGTERM while saving must not kill the process half-way.
+    options.signals?.off('SIGTERM', onSignal);
+    options.signals?.off('SIGHUP', onSignal);
+    options.signals?.off('SIGINT', onPipedInterrupt);
   }
-  screen.status(`Resume with: chatkeep --session-id ${session.id}`);
-  return 0;
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { builtinCommands } from '../../commands/index.js';
-import { chooseProvider, createProvider } from '../providers/index.js';
+import { chooseProvider, createProvider, parseProviderName } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { Session, SessionManager, SystemPromptRef } from '../session/types.js';
@@ -39,6 +39,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   const id = flags['session-id'];
   if (id !== undefined && !isValidId(id)) throw new InvalidIdError(id);
   const flagSchedule = flags.autosave !== undefined ? parseAutosaveSpec(flags.autosave) : undefined;
+  if (flags.provider !== undefined) parseProviderName(flags.provider);
   if (flags.resume && !screen.terminal) {
     throw new UserError('--resume needs an interactive terminal: pass --session-id ID instead (IDs: chatkeep sessions list).', 'E_NOT_A_TTY');
   }

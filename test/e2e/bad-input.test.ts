@@ -35,8 +35,21 @@ describe('bad input: one line, exit 2, nothing created', () => {
     expect(await refused(['--autosave', '0 0 31 2 *'])).toMatch(/^chatkeep: Bad autosave schedule `0 0 31 2 \*`: /);
   });
 
+  it('an unknown provider', async () => {
+    expect(await refused(['--provider', 'skynet'])).toBe('chatkeep: Unknown provider `skynet` (from --provider): use one of echo, anthropic, openai.');
+  });
+
   it('a missing system prompt file', async () => {
     expect(await refused(['--system', 'no-such-prompt.md'])).toMatch(/^chatkeep: Cannot read the system prompt `.*no-such-prompt\.md`: no such file\.$/);
+  });
+
+  it('a provider without its API key creates no session', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const result = await runPiped(['--provider', 'anthropic'], 'hi\n', { home, cwd });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'chatkeep: ANTHROPIC_API_KEY is not set: export it, or use --provider echo\n' });
+    const list = await runPiped(['sessions', 'list', '--all', '--json'], '', { home, cwd });
+    expect(JSON.parse(list.stdout)).toEqual([]);
   });
 
   it('an unknown session ID in an existing home creates no session', async () => {

@@ -24,7 +24,7 @@ describe('chatting in a terminal', () => {
     expect(run.screen()).toContain(join(sessionDir(home, id)!, 'session.json'));
     await run.prompt();
     run.line('/sessions');
-    await run.waitFor(new RegExp(`\\* ${id}\\s+just now\\s+2 messages\\s+open\\s+first chat`));
+    await run.waitFor(new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages\\s+open\\s+first chat`));
     await run.prompt();
     run.line('/quit');
     expect(await run.exited).toBe(0);
@@ -35,7 +35,7 @@ describe('chatting in a terminal', () => {
 
     const again = spawnPty(['--session-id', id.slice(0, -2)], { home, cwd });
     const resumed = await again.waitFor(/Resumed session .*\n[\s\S]*Echo: hello there \(read 1 messages\)\n/);
-    expect(resumed).toContain(`Resumed session ${id} (2 messages, last active just now, project ${cwd})`);
+    expect(resumed).toContain(`Resumed session ${id} (2 messages, last active less than a minute ago, project ${cwd})`);
     expect(resumed).toContain('› hello there\n');
     await again.prompt();
     again.line('and again');

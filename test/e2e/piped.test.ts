@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPiped } from '../helpers/pty.js';
+import { runPiped, spawnPiped } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 describe('piped stdin', () => {
@@ -31,6 +31,27 @@ describe('piped stdin', () => {
     const noColor = await runPiped([], '/nope\n', { home, cwd, env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
     expect(noColor.stderr).not.toContain('\x1b[');
     expect(noColor.stderr).toContain('Unknown command /nope. Type /help.\n');
+  });
+});
+
+describe('signals with a pipe that stays open', () => {
+  it('SIGTERM saves and exits at once, without waiting for the end of input', async () => {
+    const run = spawnPiped([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    run.child.stdin.write('still typing\n');
+    let seen = '';
+    await new Promise<void>((resolve) =>
+      run.child.stdout.on('data', (d: Buffer) => {
+        seen += d.toString();
+        if (seen.endsWith('(read 1 messages)\n')) resolve();
+      }),
+    );
+    run.child.kill('SIGTERM');
+    // A second signal while it saves must not cut the save short.
+    run.child.kill('SIGTERM');
+    const result = await run.result;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Echo: still typing (read 1 messages)\n');
+    expect(result.stderr).toMatch(/Saved \S+ \(2 messages\)\.\nResume with: chatkeep --session-id \S+\n$/);
   });
 });
 

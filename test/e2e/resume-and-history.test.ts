@@ -36,7 +36,7 @@ describe('resuming and history', () => {
     const id = /Saved (\S+) /.exec(first.stderr)?.[1];
     const run = spawnPty(['--resume'], { home, cwd });
     await run.waitFor('Resume which session?');
-    expect(run.screen()).toMatch(new RegExp(`\\[1\\]\\s+${id}\\s+just now\\s+2 messages`));
+    expect(run.screen()).toMatch(new RegExp(`\\[1\\]\\s+${id}\\s+less than a minute ago\\s+2 messages`));
     run.write('1');
     await run.waitFor(`Resumed session ${id} (2 messages`);
     await run.prompt();

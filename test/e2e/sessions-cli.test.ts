@@ -33,7 +33,7 @@ describe('chatkeep sessions', () => {
     ]);
 
     const text = await runPiped(['sessions', 'list'], '', { home, cwd });
-    expect(text.stdout).toMatch(new RegExp(`^  ${id}\\s+just now\\s+2 messages\\s+closed\\s+my title\\n$`));
+    expect(text.stdout).toMatch(new RegExp(`^  ${id}\\s+less than a minute ago\\s+2 messages\\s+closed\\s+my title\\n$`));
     const other = await runPiped(['sessions', 'list', '--json'], '', { home, cwd: tmpHome('chatkeep-other-') });
     expect(JSON.parse(other.stdout)).toEqual([]);
     const all = await runPiped(['sessions', 'list', '--all', '--json'], '', { home, cwd: tmpHome('chatkeep-other-') });

@@ -3,7 +3,7 @@
  * through a pipe, as a script would. Each run gets the data home and project directory the
  * test passes (fresh `tmpHome()` directories) and the offline echo assistant with no delay.
  */
-import { spawn as spawnChild } from 'node:child_process';
+import { spawn as spawnChild, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import * as pty from 'node-pty';
@@ -117,16 +117,33 @@ export interface PipedResult {
   stderr: string;
 }
 
-/** Runs chatkeep with `input` piped to stdin (closed after it), collecting both outputs. */
-export function runPiped(args: string[], input: string, options: RunOptions): Promise<PipedResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawnChild(process.execPath, [BIN, ...args], { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+/** A piped chatkeep whose stdin stays open until the test ends it. */
+export interface PipedRun {
+  child: ChildProcessWithoutNullStreams;
+  /** Resolves when the process has exited and its outputs closed. */
+  result: Promise<PipedResult>;
+}
+
+/** Starts chatkeep with stdin, stdout and stderr piped; killed when the test finishes if still running. */
+export function spawnPiped(args: string[], options: RunOptions): PipedRun {
+  const child = spawnChild(process.execPath, [BIN, ...args], { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const result = new Promise<PipedResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code: code ?? 128 + (signal ? 1 : 0), stdout, stderr }));
-    child.stdin.end(input);
   });
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, result };
+}
+
+/** Runs chatkeep with `input` piped to stdin (closed after it), collecting both outputs. */
+export function runPiped(args: string[], input: string, options: RunOptions): Promise<PipedResult> {
+  const run = spawnPiped(args, options);
+  run.child.stdin.end(input);
+  return run.result;
 }

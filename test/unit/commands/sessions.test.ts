@@ -13,7 +13,7 @@ describe('/sessions', () => {
     expect(result.type).toBe('message');
     if (result.type !== 'message') return;
     const lines = result.content.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^\\* ${ctx.session.id}\\s+just now\\s+0 messages\\s+open\\s+\\(untitled\\)$`));
+    expect(lines[0]).toMatch(new RegExp(`^\\* ${ctx.session.id}\\s+less than a minute ago\\s+0 messages\\s+open\\s+\\(untitled\\)$`));
     expect(lines[1]).toMatch(/^ {2}session-20261122-130000\s+about 1 hour ago\s+0 messages\s+closed\s+older$/);
     expect(result.content).not.toContain('session-elsewhere');
   });

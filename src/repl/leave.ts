@@ -1,0 +1,33 @@
+/**
+ * What the REPL prints about a session as it is opened and as it is left: the resume block,
+ * and "Saved …" with the way back.
+ */
+import type { Autosave, Session } from '../session/types.js';
+import { plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
+import { describeReplError } from './repl-errors.js';
+import type { Screen } from './screen.js';
+
+/** `Resumed session …`, what resuming recovered, and the last few exchanges. */
+export function showResumed(screen: Screen, session: Session, now: Date): void {
+  screen.status(resumedLine(session, now));
+  for (const notice of resumeNotices(session)) screen.warn(notice);
+  const tail = transcriptTail(session.messages);
+  if (tail.length > 0) screen.info(tail.join('\n'));
+}
+
+/** Stops autosave, closes the session (save, status closed, lock released) and prints the way back. */
+export async function finish(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
+  await autosave?.stop().catch(() => {});
+  stopWarnings();
+  try {
+    const result = await session.close();
+    screen.status(`Saved ${result.id} (${plural(result.messageCount, 'message')}).`);
+  } catch (err) {
+    screen.error(describeReplError(err));
+    screen.status(`Everything shown was journaled; resume to recover it.`);
+    screen.status(`Resume with: chatkeep --session-id ${session.id}`);
+    return 1;
+  }
+  screen.status(`Resume with: chatkeep --session-id ${session.id}`);
+  return 0;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { describeError } from '../../../src/repl/report-error.js';
+import { describeReplError } from '../../../src/repl/repl-errors.js';
+import { colorLevelFor } from '../../../src/repl/screen.js';
+import { SessionInUseError, UnknownSessionError } from '../../../src/session/errors.js';
+
+describe('colorLevelFor', () => {
+  it('turns colour off for NO_COLOR, even over FORCE_COLOR', () => {
+    expect(colorLevelFor({ NO_COLOR: '1', FORCE_COLOR: '3' }, true, 3)).toBe(0);
+  });
+
+  it('honours FORCE_COLOR with or without a terminal', () => {
+    expect(colorLevelFor({ FORCE_COLOR: '1' }, false, 0)).toBe(1);
+    expect(colorLevelFor({ FORCE_COLOR: '3' }, false, 0)).toBe(3);
+    expect(colorLevelFor({ FORCE_COLOR: '0' }, true, 3)).toBe(0);
+  });
+
+  it('colours a terminal at its depth and never a pipe', () => {
+    expect(colorLevelFor({}, true, 2)).toBe(2);
+    expect(colorLevelFor({}, true, 0)).toBe(1);
+    expect(colorLevelFor({}, false, 3)).toBe(0);
+    expect(colorLevelFor({ NO_COLOR: '' }, true, 2)).toBe(2);
+  });
+});
+
+describe('describeError', () => {
+  it('shows a user error as one line with its exit code', () => {
+    expect(describeError(new UnknownSessionError('abc'))).toEqual({
+      text: 'chatkeep: No session `abc`. List sessions with: chatkeep sessions list --all\n',
+      exitCode: 2,
+    });
+    expect(describeError(new SessionInUseError('s-1', { pid: 7, host: 'h', startedAt: 't' })).exitCode).toBe(3);
+  });
+
+  it('shows anything else as a bug with where it came from, exit 1', () => {
+    const report = describeError(new TypeError('x is undefined'));
+    expect(report.exitCode).toBe(1);
+    expect(report.text).toMatch(/^chatkeep: unexpected failure: x is undefined\n\s+at /);
+    expect(report.text).toContain('This is a bug; please report it');
+  });
+
+  it('keeps a bug to one line inside the REPL', () => {
+    const line = describeReplError(new TypeError('boom'));
+    expect(line).toMatch(/^chatkeep: unexpected failure: boom \(at .*\)\. The session is intact; please report this\.$/);
+    expect(describeReplError(new UnknownSessionError('x'))).toBe('chatkeep: No session `x`. List sessions with: chatkeep sessions list --all');
+  });
+});
