@@ -49,6 +49,7 @@ async function readIndex(projectDir: string): Promise<ReadResult> {
     text = await readFile(layout.index(projectDir), 'utf8');
   } catch (err) {
     if (errno(err) === 'ENOENT') return { kind: 'missing' };
+    if (errno(err) === 'EISDIR') return { kind: 'damaged' };
     throw err;
   }
   try {

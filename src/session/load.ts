@@ -43,6 +43,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
     snapshot = await decodeSnapshot(await readFile(file, 'utf8'), file);
   } catch (err) {
     if (err instanceof DamagedFileError) damage = err.message;
+    else if (errno(err) === 'EISDIR') damage = `${file}: a directory, not a file`;
     else if (errno(err) !== 'ENOENT') throw err;
   }
   const savedStatus = snapshot?.status;
@@ -59,7 +60,22 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
   snapshot ??= blankSnapshot(options.id, options.projectPath, dateFromId(options.id) ?? options.now);
 
   const journalPath = layout.journal(dir);
-  const journal = await readJournal(journalPath);
+  let journal: Awaited<ReturnType<typeof readJournal>>;
+  try {
+    journal = await readJournal(journalPath);
+  } catch (err) {
+    if (errno(err) !== 'EISDIR') throw err;
+    // Something else sits where the journal belongs: keep it, start an empty journal.
+    damaged = true;
+    journal = { events: [], tornTail: false, damagedLines: [] };
+    let where = 'left in place';
+    if (options.quarantine) {
+      const aside = corruptName(journalPath, options.now);
+      await rename(journalPath, aside);
+      where = `moved to ${aside}`;
+    }
+    notices.push(`The journal was damaged (${journalPath}: a directory, not a file); it was ${where}.`);
+  }
   if (journal.damagedLines.length > 0) {
     damaged = true;
     let where = '';
