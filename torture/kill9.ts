@@ -37,7 +37,7 @@ interface Shown {
   lost?: boolean;
 }
 
-type Moment = 'typing' | 'streaming' | 'autosave' | 'save' | 'reset' | 'load';
+type Moment = 'starting' | 'typing' | 'streaming' | 'autosave' | 'save' | 'reset' | 'load';
 type Step = 'chat' | 'save' | 'reset' | 'load' | 'idle';
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
@@ -132,7 +132,7 @@ async function trial(
   isRestart: boolean,
 ): Promise<boolean> {
   const { rng } = chain;
-  const killStep = rng.pick<Moment>(['typing', 'streaming', 'streaming', 'streaming', 'autosave', 'save', 'reset', 'load']);
+  const killStep = rng.pick<Moment>(['starting', 'typing', 'streaming', 'streaming', 'streaming', 'autosave', 'save', 'reset', 'load']);
   const autosave = killStep === 'autosave' || rng.chance(0.4) ? '1s' : 'off';
   const args = ['--autosave', autosave, ...(chain.current ? ['--session-id', chain.current] : [])];
   const started = Date.now();
@@ -141,6 +141,21 @@ async function trial(
     cwd: chain.cwd,
     env: { CHATKEEP_ECHO_DELAY_MS: String(options.echoDelayMs ?? 20) },
   });
+  moments[killStep] = (moments[killStep] ?? 0) + 1;
+  if (killStep === 'starting') {
+    // Start-up: loading, taking (or taking over) the lock, recovering the journal.
+    await sleep(rng.int(30, 500));
+    proc.kill('SIGKILL');
+    await proc.closed;
+    const id = chain.current ?? /· session (\S+) ·/.exec(proc.stderr())?.[1];
+    if (id && !chain.current) {
+      chain.current = id;
+      chain.shown.set(id, []);
+    }
+    tornSnapshots(chain, tally);
+    for (const sid of [chain.current, chain.other]) await check(chain, sid, tally);
+    return true;
+  }
   try {
     await proc.waitStderr('Type a message');
   } catch (err) {
@@ -159,7 +174,6 @@ async function trial(
     chain.current = /· session (\S+) ·/.exec(proc.stderr())?.[1] ?? '';
     chain.shown.set(chain.current, []);
   }
-  moments[killStep] = (moments[killStep] ?? 0) + 1;
   try {
     let offset = await sync(proc);
     const before: Step[] = Array.from({ length: rng.int(0, 3) }, () => rng.pick<Step>(['chat', 'chat', 'chat', 'save', 'reset', 'load']));
@@ -218,8 +232,16 @@ async function completeStep(chain: Chain, proc: Piped, step: Step, offset: numbe
       return proc.stdout().length;
     }
     case 'load': {
+      const errors = proc.stderr().length;
       proc.write(`/load ${chain.other}\n`);
-      await proc.waitStdout(`Switched to ${chain.other}.\n`, { from: offset });
+      const refused = proc.waitStderr(/in use by/, { from: errors }).then(() => true);
+      const switched = proc.waitStdout(`Switched to ${chain.other}.\n`, { from: offset }).then(() => false);
+      if (await Promise.race([refused, switched])) {
+        refused.catch(() => undefined);
+        tally.fail('heldByDeadLock', `/load ${chain.other}: ${proc.stderr().slice(errors).trim()}`);
+        throw new Error('cannot go on after a refused /load');
+      }
+      refused.catch(() => undefined);
       [chain.current, chain.other] = [chain.other, id];
       return sync(proc);
     }

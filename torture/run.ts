@@ -12,6 +12,7 @@ import { formatResult, nonZero, type PartResult } from './part.js';
 import { ROOT } from './proc.js';
 import * as kill9 from './kill9.js';
 import * as races from './races.js';
+import * as damaged from './damaged.js';
 
 interface Part {
   name: string;
@@ -25,6 +26,7 @@ const PARTS: Part[] = [
     run: (root, quick, seed) =>
       races.run(quick ? { root, seed, creators: 50, lockRounds: 50, replRounds: 5, autosaveRuns: 2 } : { root, seed }),
   },
+  { name: 'damaged', run: (root) => damaged.run({ root }) },
 ];
 
 async function main(): Promise<number> {

@@ -10,7 +10,7 @@ describe('torture: kill -9 at random moments', () => {
     expect(nonZero(result)).toEqual([]);
     expect(result.figures.trials).toBe(12);
     expect(result.figures.messagesAcknowledged).toBeGreaterThan(0);
-    // Far below the 20 s stale time: the dead holder's lock is taken over at once.
+    // Far below the 20 s stale time: a dead holder's lock is taken over at once.
     expect(result.figures.slowestRestartMs).toBeLessThan(10_000);
   }, 120_000);
 });
