@@ -12,6 +12,8 @@ export interface PartResult {
   mustBeZero: string[];
   /** Up to a few descriptions of what went wrong (empty on success). */
   failures: string[];
+  /** Things worth knowing that are not failures (e.g. which ordinary lines redaction altered). */
+  notes: string[];
   /** Wall time of the part. */
   ms: number;
 }
@@ -20,6 +22,7 @@ export interface PartResult {
 export class Tally {
   readonly figures: Record<string, number> = {};
   readonly failures: string[] = [];
+  readonly notes: string[] = [];
   private readonly zero: string[] = [];
 
   constructor(
@@ -48,7 +51,7 @@ export class Tally {
   }
 
   result(): PartResult {
-    return { part: this.part, figures: { ...this.figures }, mustBeZero: [...this.zero], failures: [...this.failures], ms: Date.now() - this.started };
+    return { part: this.part, figures: { ...this.figures }, mustBeZero: [...this.zero], failures: [...this.failures], notes: [...this.notes], ms: Date.now() - this.started };
   }
 }
 

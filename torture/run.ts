@@ -13,6 +13,8 @@ import { ROOT } from './proc.js';
 import * as kill9 from './kill9.js';
 import * as races from './races.js';
 import * as damaged from './damaged.js';
+import * as hostile from './hostile.js';
+import * as redaction from './redaction.js';
 
 interface Part {
   name: string;
@@ -27,6 +29,8 @@ const PARTS: Part[] = [
       races.run(quick ? { root, seed, creators: 50, lockRounds: 50, replRounds: 5, autosaveRuns: 2 } : { root, seed }),
   },
   { name: 'damaged', run: (root) => damaged.run({ root }) },
+  { name: 'hostile', run: (root, quick, seed) => hostile.run(quick ? { root, seed, hugeLineMb: 2, fullDiskRuns: 4 } : { root, seed }) },
+  { name: 'redaction', run: (root, _quick, seed) => redaction.run({ root, seed }) },
 ];
 
 async function main(): Promise<number> {
