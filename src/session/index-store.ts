@@ -5,6 +5,7 @@ import { errno, isValidId } from './ids.js';
 import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
 import type { IndexRow } from './index-row.js';
+import { byUpdatedDesc } from './index-row.js';
 import { applyJournalToRow, rowFromFiles } from './summary.js';
 
 /**
@@ -14,7 +15,7 @@ import { applyJournalToRow, rowFromFiles } from './summary.js';
  */
 interface IndexFile {
   format: 'chatkeep.index';
-  version: 1;
+  version: 2;
   sessionsMtimeMs: number;
   /** Newest first. */
   rows: IndexRow[];
@@ -54,7 +55,7 @@ async function readIndex(projectDir: string): Promise<ReadResult> {
   }
   try {
     const value = JSON.parse(text) as Partial<IndexFile>;
-    if (value.format === 'chatkeep.index' && value.version === 1 && Array.isArray(value.rows) && typeof value.sessionsMtimeMs === 'number') {
+    if (value.format === 'chatkeep.index' && value.version === 2 && Array.isArray(value.rows) && typeof value.sessionsMtimeMs === 'number') {
       return { kind: 'ok', index: value as IndexFile };
     }
   } catch {
@@ -64,7 +65,7 @@ async function readIndex(projectDir: string): Promise<ReadResult> {
 }
 
 async function writeIndex(projectDir: string, index: IndexFile): Promise<void> {
-  index.rows.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  index.rows.sort(byUpdatedDesc);
   await writeFileAtomic(layout.index(projectDir), JSON.stringify(index));
 }
 
@@ -113,7 +114,7 @@ export async function listProject(projectDir: string, projectPath: string, stale
       // Directory mtimes are coarse (a few ms): a creation right after this readdir could keep
       // the same mtime. Until the mtime is old enough to be settled, the next listing looks again.
       const settled = Date.now() - seen > MTIME_SETTLE_MS;
-      await writeIndex(projectDir, { format: 'chatkeep.index', version: 1, sessionsMtimeMs: settled ? seen : -1, rows: next });
+      await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: settled ? seen : -1, rows: next });
       return next;
     });
   }
@@ -129,7 +130,7 @@ async function reconcile(projectDir: string, projectPath: string, rows: IndexRow
   for (const id of names) {
     if (!known.has(id)) kept.push(await rowFromFiles(join(sessionsDir, id), id, projectPath, staleMs));
   }
-  return kept.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  return kept.sort(byUpdatedDesc);
 }
 
 /**
@@ -155,7 +156,7 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
   }
   if (changed) {
     for (const row of changed) await updateIndexRow(projectDir, row).catch(() => undefined);
-    out.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+    out.sort(byUpdatedDesc);
   }
   return out;
 }

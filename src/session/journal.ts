@@ -1,4 +1,5 @@
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { readWhole } from './read-whole.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
 import { errno } from './ids.js';
@@ -30,7 +31,7 @@ export interface JournalContents {
 export async function readJournal(path: string): Promise<JournalContents> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readWhole(path);
   } catch (err) {
     if (errno(err) === 'ENOENT') return { events: [], tornTail: false, damagedLines: [] };
     throw err;

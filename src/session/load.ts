@@ -1,4 +1,5 @@
-import { copyFile, readFile, rename } from 'node:fs/promises';
+import { copyFile, rename } from 'node:fs/promises';
+import { readWhole } from './read-whole.js';
 import type { SessionSnapshot } from './types.js';
 import { DamagedFileError, decodeSnapshot } from './codec.js';
 import { errno } from './ids.js';
@@ -40,7 +41,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
   let snapshot: SessionSnapshot | undefined;
   let damage: string | undefined;
   try {
-    snapshot = await decodeSnapshot(await readFile(file, 'utf8'), file);
+    snapshot = await decodeSnapshot(await readWhole(file), file);
   } catch (err) {
     if (err instanceof DamagedFileError) damage = err.message;
     else if (errno(err) === 'EISDIR') damage = `${file}: a directory, not a file`;

@@ -1,14 +1,14 @@
 import { chmod, mkdir, realpath } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { LockOwner } from './errors.js';
-import { FutureSchemaError } from './errors.js';
+import { UserError } from './errors.js';
 import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionSnapshot, SessionSummary,
 } from './types.js';
 import { DIR_MODE } from './atomic-write.js';
 import { createHistory } from './history.js';
 import { readConfigFile } from './config-files.js';
-import { assertValidId, reserveId } from './ids.js';
+import { assertValidId, errno, reserveId } from './ids.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
@@ -38,12 +38,31 @@ const lazy = {
  * The returned manager creates, resumes, lists and reads sessions.
  */
 export async function openSessions(options: OpenSessionsOptions): Promise<SessionManager> {
-  const home = await ensureHome(options.home);
   const now = options.now ?? (() => new Date());
-  const project = await openProject(home, options.cwd, now());
+  let home: string;
+  let project: ProjectInfo;
+  try {
+    home = await ensureHome(options.home);
+    project = await openProject(home, options.cwd, now());
+  } catch (err) {
+    throw storageProblem(options.home, err);
+  }
   const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
   const toolVersion = options.toolVersion ?? (await packageVersion());
   return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? DEFAULT_STALE_MS);
+}
+
+/** Permission and space problems with the data directory are the user's to fix: say so in one line. */
+function storageProblem(home: string, err: unknown): unknown {
+  const code = errno(err);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOSPC' || code === 'ENOTDIR' || code === 'EEXIST') {
+    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'it, or a directory above it, is not a directory' : (err as Error).message;
+    return new UserError(
+      `Cannot use the data directory \`${home}\`: ${reason}. Fix its permissions or free space, or choose another with --home or CHATKEEP_HOME.`,
+      'E_HOME',
+    );
+  }
+  return err;
 }
 
 async function ensureHome(home: string): Promise<string> {
@@ -110,6 +129,7 @@ class Manager implements SessionManager {
         lock,
         after: loaded.damaged || loaded.replay.unfinishedReplies.length > 0 ? 'persist' : 'touch',
         dirty: loaded.replay.applied > 0,
+        savedStatus: loaded.damaged ? undefined : loaded.savedStatus,
       });
       return session;
     } catch (err) {
@@ -123,7 +143,7 @@ class Manager implements SessionManager {
     where: Located,
     state: SessionSnapshot,
     report: SessionImpl['resumeReport'],
-    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean },
+    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean; savedStatus?: SessionSnapshot['status'] },
   ): Promise<SessionImpl> {
     let session: SessionImpl | undefined;
     let lostEarly: Error | undefined;
@@ -149,6 +169,7 @@ class Manager implements SessionManager {
         toolVersion: this.toolVersion,
         updateRow: async (row) => (await lazy.index()).updateIndexRow(where.project.dir, row),
         dirty: options.dirty ?? false,
+        savedStatus: options.savedStatus,
       });
       if (lostEarly) session.markLockLost(lostEarly);
       if (options.after === 'persist') await session.persist();

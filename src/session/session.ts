@@ -1,10 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { Mutex } from 'async-mutex';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, Message, NewMessage, ProjectInfo, ReplyWriter, ResumeReport,
-  SaveResult, Session, SessionSnapshot, SessionStats, SystemPromptRef, ToolCall, Usage,
+  SaveResult, Session, SessionSnapshot, SessionStats, SystemPromptRef,
 } from './types.js';
 import { ReadOnlySessionError } from './errors.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -14,7 +13,8 @@ import { layout } from './layout.js';
 import type { HeldLock } from './lock.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { addMessage, archiveConversation, encodeMessage } from './replay.js';
-import { safeBoundary } from './reply-boundary.js';
+import { createReplyWriter } from './reply-writer.js';
+import { storedMessage } from './stored-message.js';
 import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
 
@@ -37,6 +37,8 @@ export interface SessionDeps {
   updateRow: (row: IndexRow) => Promise<void>;
   /** Something changed that no snapshot holds yet (journal lines replayed on resume). */
   dirty?: boolean;
+  /** The status recorded in session.json on disk (undefined: no snapshot yet). */
+  savedStatus?: SessionSnapshot['status'];
 }
 
 /** A session held open by this process. See `Session` in types.ts. */
@@ -61,6 +63,7 @@ export class SessionImpl implements Session {
   private changed: boolean;
   private lost: Error | undefined;
   private closed: SaveResult | undefined;
+  private savedStatus: SessionSnapshot['status'] | undefined;
 
   constructor(deps: SessionDeps) {
     this.id = deps.state.id;
@@ -80,6 +83,7 @@ export class SessionImpl implements Session {
     this.updateRow = deps.updateRow;
     this.seq = deps.state.journalSeq;
     this.changed = deps.dirty ?? false;
+    this.savedStatus = deps.savedStatus;
   }
 
   get messages(): readonly Message[] { return this.state.messages; }
@@ -138,41 +142,27 @@ export class SessionImpl implements Session {
   }
 
   beginReply(): ReplyWriter {
-    const replyId = `r-${randomBytes(6).toString('hex')}`;
-    let text = '';
-    let committed = 0;
-    let finished = false;
-    this.activeReplies.set(replyId, '');
-    return {
-      push: (chunk: string) =>
-        this.runExclusive(async () => {
-          if (finished) throw new Error('push() after finish()');
-          text += chunk;
-          const cut = safeBoundary(text, committed);
-          if (cut <= committed) return;
-          const delta = this.redact(text.slice(committed, cut));
-          // No fsync: a delta must survive kill -9 (the page cache has it), not a power cut.
-          await this.write('delta', { replyId, text: delta }, false);
-          committed = cut;
-          this.activeReplies.set(replyId, (this.activeReplies.get(replyId) ?? '') + delta);
-        }),
-      finish: (extra = {}) =>
-        this.runExclusive(async () => {
-          if (finished) throw new Error('finish() called twice');
-          const message = this.cleanMessage({
-            role: 'assistant',
-            content: text,
-            ...(extra.usage ? { usage: extra.usage } : {}),
-            ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}),
-            ...(extra.interrupted ? { interrupted: true } : {}),
-          });
-          await this.write('message', { message: encodeMessage(message), replyId });
-          finished = true;
-          this.activeReplies.delete(replyId);
-          addMessage(this.state, message);
-          return message;
-        }),
-    };
+    return createReplyWriter({
+      runExclusive: (fn) => this.runExclusive(fn),
+      redact: this.redact,
+      journalDelta: async (replyId, delta) => {
+        await this.write('delta', { replyId, text: delta }, false);
+        this.activeReplies.set(replyId, (this.activeReplies.get(replyId) ?? '') + delta);
+      },
+      completeReply: async (replyId, content, extra) => {
+        const message = this.cleanMessage({
+          role: 'assistant',
+          content,
+          ...(extra.usage ? { usage: extra.usage } : {}),
+          ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}),
+          ...(extra.interrupted ? { interrupted: true } : {}),
+        });
+        await this.write('message', { message: encodeMessage(message), replyId });
+        this.activeReplies.delete(replyId);
+        addMessage(this.state, message);
+        return message;
+      },
+    });
   }
 
   setTitle(title: string | null): Promise<void> {
@@ -239,7 +229,9 @@ export class SessionImpl implements Session {
         await this.journal.close().catch(() => undefined);
         return this.closed;
       }
-      await this.snapshot('closed');
+      // Resumed, read, left as it was: the closed snapshot on disk already says it all.
+      if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed');
+      else await this.updateRow(rowFromSnapshot(this.state, 'closed')).catch(() => undefined);
       await this.journal.close().catch(() => undefined);
       await (await this.lock).release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
       this.closed = this.result(true);
@@ -247,20 +239,8 @@ export class SessionImpl implements Session {
     });
   }
 
-  /** A message as stored: timestamp set, secrets redacted in content and tool-call arguments. */
   private cleanMessage(input: NewMessage): Message {
-    if (input.role !== 'user' && input.role !== 'assistant' && input.role !== 'tool') {
-      throw new TypeError(`message role must be user, assistant or tool, not ${String(input.role)}`);
-    }
-    if (typeof input.content !== 'string') throw new TypeError('message content must be a string');
-    const message: Message = { role: input.role, content: this.redact(input.content), timestamp: input.timestamp ?? this.now() };
-    if (input.toolCalls) {
-      message.toolCalls = input.toolCalls.map((c: ToolCall) => ({ id: c.id, name: c.name, arguments: this.redact(String(c.arguments)) }));
-    }
-    if (input.toolCallId !== undefined) message.toolCallId = input.toolCallId;
-    if (input.usage) message.usage = { inputTokens: input.usage.inputTokens, outputTokens: input.usage.outputTokens } satisfies Usage;
-    if (input.interrupted) message.interrupted = true;
-    return message;
+    return storedMessage(input, this.redact, this.now);
   }
 
   /** Waits until the lock is held (at once, except just after create()); then checks writability. */
@@ -302,6 +282,7 @@ export class SessionImpl implements Session {
     const { encodeSnapshot } = await import('./codec.js');
     await writeFileAtomic(layout.snapshot(this.dir), await encodeSnapshot(snapshot));
     this.state = snapshot;
+    this.savedStatus = status;
     this.changed = false;
     try {
       await this.journal.truncate();

@@ -33,8 +33,8 @@ export async function rowFromFiles(dir: string, id: string, projectPath: string,
     return {
       id,
       title: null,
-      createdAt: created.toISOString(),
-      updatedAt: created.toISOString(),
+      createdAt: created.getTime(),
+      updatedAt: created.getTime(),
       messageCount: 0,
       status: lock.state === 'held' ? 'open' : 'closed',
       project: projectPath,
@@ -50,25 +50,19 @@ export async function applyJournalToRow(row: IndexRow, dir: string): Promise<Ind
 }
 
 function summarizeEvents(row: IndexRow, events: readonly JournalEvent[]): IndexRow {
-  const next = { ...row, usage: { ...(row.usage ?? { inputTokens: 0, outputTokens: 0 }) } };
+  const next = { ...row };
   const replies = new Set<string>();
   for (const e of events) {
     if (e.seq <= row.journalSeq) continue;
-    if (e.ts > next.updatedAt) next.updatedAt = e.ts;
+    const at = Date.parse(e.ts);
+    if (at > next.updatedAt) next.updatedAt = at;
     const p = e.payload;
     if (e.type === 'message') {
       next.messageCount++;
       if (typeof p.replyId === 'string') replies.delete(p.replyId);
-      const usage = (p.message as { usage?: { inputTokens: number; outputTokens: number } }).usage;
-      if (usage) {
-        next.usage.inputTokens += usage.inputTokens;
-        next.usage.outputTokens += usage.outputTokens;
-      }
     } else if (e.type === 'delta') replies.add(String(p.replyId));
-    else if (e.type === 'reset') {
-      next.messageCount = 0;
-      next.usage = { inputTokens: 0, outputTokens: 0 };
-    } else if (e.type === 'title') next.title = typeof p.title === 'string' ? p.title : null;
+    else if (e.type === 'reset') next.messageCount = 0;
+    else if (e.type === 'title') next.title = typeof p.title === 'string' ? p.title : null;
   }
   next.messageCount += replies.size;
   return next;

@@ -30,6 +30,25 @@ describe('snapshot codec and versions', () => {
     expect(again).toEqual(snap);
   });
 
+  it('writes exactly what superjson reads back, for the known shape and for anything else', async () => {
+    const superjson = (await import('superjson')).default;
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
+    const snap = {
+      format: 'chatkeep.session' as const, schemaVersion: 2, id: 'session-20260101-000000', title: 'a.b', createdAt: at(0), updatedAt: at(9),
+      status: 'open' as const, project: '/p', host: 'h', pid: 1, toolVersion: '0.1.0', provider: { name: 'echo', model: null },
+      systemPrompt: null, config: { 'x.y': { value: 3, source: 'flag' as const } },
+      messages: [{ role: 'user' as const, content: 'hi', timestamp: at(1) }, { role: 'assistant' as const, content: 'yo', timestamp: at(2), usage: { inputTokens: 1, outputTokens: 2 } }],
+      summary: null, archived: [{ archivedAt: at(3), messages: [{ role: 'user' as const, content: 'old', timestamp: at(0) }], summary: null, stats: { messageCount: 1, inputTokens: 0, outputTokens: 0 } }],
+      stats: { messageCount: 2, inputTokens: 1, outputTokens: 2 }, journalSeq: 4,
+    };
+    const fast = await encodeSnapshot(snap);
+    expect(superjson.parse(fast)).toEqual(snap);
+    expect(JSON.parse(fast)).toEqual(JSON.parse(superjson.stringify({ ...snap, createdAt: at(0) })));
+    // Outside the known shape (a Map where a value belongs), superjson itself encodes it.
+    const odd = { ...snap, config: { m: { value: new Map([[1, 2]]) as unknown as number, source: 'flag' as const } } };
+    expect(superjson.parse(await encodeSnapshot(odd))).toEqual(odd);
+  });
+
   it('migrates the version-1 fixture on read', async () => {
     const home = tmpHome();
     const sessions = await openSessions({ home, cwd: tmpHome() });

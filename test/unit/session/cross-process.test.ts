@@ -202,6 +202,26 @@ console.log('READY ' + s.id);
     await s.close();
   });
 
+  it('autosave never keeps the process alive', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome();
+    const { code, lines, stderr } = await runChild(`
+const { openSessions, parseAutosaveSpec, startAutosave } = await import(LIB);
+const sessions = await openSessions({ home: ${JSON.stringify(home)}, cwd: ${JSON.stringify(cwd)} });
+const s = await sessions.create();
+const autosave = startAutosave(s, parseAutosaveSpec('1s'));
+await s.append({ role: 'user', content: 'left open' });
+await new Promise((r) => setTimeout(r, 1500)); // the job is running and has ticked
+console.log('NEXT ' + (autosave.nextDate() instanceof Date));
+`);
+    expect(stderr).toBe('');
+    expect(lines).toContain('NEXT true');
+    expect(code).toBe(0); // it ended on its own, with the job still scheduled
+    const sessions = await openSessions({ home, cwd });
+    const [row] = await sessions.list();
+    expect(row).toMatchObject({ status: 'interrupted', messageCount: 1 });
+  });
+
   it('a lost lock makes the session read-only, warns, and writes nothing', async () => {
     const home = tmpHome();
     const cwd = tmpHome();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { createRedactor, openSessions } from '../../../src/index.js';
 import { allFiles, filesContaining } from './support/files.js';
@@ -85,6 +85,22 @@ describe('redaction', () => {
     for (const secret of [ANTHROPIC, GITHUB, PEM_BODY, ENV_SECRET]) {
       expect(filesContaining(home, secret), secret).toEqual([]);
     }
+  });
+
+  it('redacts secret-named variables of process.env by default', async () => {
+    const home = tmpHome();
+    const before = process.env.MY_API_KEY;
+    process.env.MY_API_KEY = ENV_SECRET;
+    onTestFinished(() => {
+      if (before === undefined) delete process.env.MY_API_KEY;
+      else process.env.MY_API_KEY = before;
+    });
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: `export MY_API_KEY=${ENV_SECRET}` });
+    await s.close();
+    expect(s.messages[0].content).toBe('export MY_API_KEY=[REDACTED:env:MY_API_KEY]');
+    expect(filesContaining(home, ENV_SECRET)).toEqual([]);
   });
 
   it('is switched off with redact: false', async () => {

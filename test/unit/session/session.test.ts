@@ -31,17 +31,22 @@ describe('a session', () => {
     const order: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let appended!: () => void;
+    const userIn = new Promise<void>((r) => (appended = r));
     const turn = s.runExclusive(async () => {
       await s.append({ role: 'user', content: 'question' });
       order.push('turn: user');
+      appended();
       await gate;
       const reply = s.beginReply();
       await reply.push('answer');
       await reply.finish();
       order.push('turn: reply');
     });
+    await userIn;
     const autosave = s.save({ ifChanged: true }).then((r) => order.push(`save: ${r.messageCount}`));
-    await new Promise((r) => setTimeout(r, 50));
+    // Give the save every chance to run early; it must wait for the turn.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(order).toEqual(['turn: user']);
     release();
     await Promise.all([turn, autosave]);

@@ -1,9 +1,9 @@
-import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from './support/crash.js';
-import { openSessions } from '../../../src/index.js';
+import { openSessions, UserError } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
 import { readJournal } from '../../../src/session/journal.js';
 import { allFiles, modeOf } from './support/files.js';
@@ -112,6 +112,39 @@ describe('storage: snapshot, journal, permissions', () => {
     expect(again.resumeReport.notices).toEqual([]);
     expect(again.messages.map((m) => m.content)).toEqual(['first', 'third']);
     await again.close();
+  });
+
+  it('a data home that cannot be used is a one-line UserError', async () => {
+    const base = tmpHome();
+    const file = join(base, 'not-a-dir');
+    writeFileSync(file, 'x');
+    const err = await openSessions({ home: file, cwd: tmpHome() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as UserError).exitCode).toBe(2);
+    expect((err as Error).message).toBe(
+      `Cannot use the data directory \`${file}\`: it, or a directory above it, is not a directory. Fix its permissions or free space, or choose another with --home or CHATKEEP_HOME.`,
+    );
+    expect((err as Error).message).not.toContain('\n');
+  });
+
+  it('a full disk fails the append, counts nothing, and leaves the journal whole', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'fits' });
+    await s.close();
+    // Every write to the journal now fails with ENOSPC.
+    const journal = join(s.dir, 'journal.jsonl');
+    rmSync(journal);
+    symlinkSync('/dev/full', journal);
+    const resumed = await sessions.resume(s.id);
+    const err = await resumed.append({ role: 'user', content: 'does not fit' }).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('ENOSPC');
+    expect(resumed.messages.map((m) => m.content)).toEqual(['fits']);
+    expect(resumed.stats.messageCount).toBe(1);
+    // The snapshot is still the truth, and the session keeps working once there is room.
+    rmSync(journal);
+    expect((await sessions.read(s.id)).messages.map((m) => m.content)).toEqual(['fits']);
   });
 
   it('truncates the journal after a snapshot, and an append costs one line', async () => {
