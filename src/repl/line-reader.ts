@@ -5,6 +5,7 @@
  * Tab completion, up-arrow history, and Ctrl-C handed to the REPL.
  */
 import { createInterface, type Completer, type Interface } from 'node:readline';
+import { holdKeys, type KeyHold } from './key-hold.js';
 
 const PASTE_ON = '\x1b[?2004h';
 const PASTE_OFF = '\x1b[?2004l';
@@ -28,6 +29,8 @@ export interface LineReaderOptions {
 export interface LineReader {
   /** Shows the prompt (TTY) and waits for the next line; null once input has ended. */
   read(): Promise<string | null>;
+  /** Holds keypresses (a reply is streaming); the next `read()` shows the prompt, then replays them. TTY only. */
+  hold(): void;
   /** Redraws an empty prompt (after Ctrl-C cleared the line). */
   clearLine(): void;
   /** True once input has ended (Ctrl-D, end of a pipe, `close()`): `read()` only drains what is queued. */
@@ -108,15 +111,30 @@ export function createLineReader(options: LineReaderOptions): LineReader {
     deliver(null);
   });
 
+  let held: KeyHold | undefined;
   return {
     rl,
     get ended() {
       return ended;
     },
+    hold() {
+      if (terminal && !ended && !held) held = holdKeys(input, () => options.onInterrupt?.(''));
+    },
     read() {
+      let prompted = false;
+      if (held) {
+        const keys = held;
+        held = undefined;
+        if (ended) keys.drop();
+        else {
+          rl.prompt();
+          prompted = true;
+          keys.release();
+        }
+      }
       if (queue.length > 0) return Promise.resolve(queue.shift()!);
       if (ended) return Promise.resolve(null);
-      if (terminal) rl.prompt();
+      if (terminal && !prompted) rl.prompt();
       return new Promise((resolve) => {
         waiting = resolve;
       });
@@ -127,6 +145,8 @@ export function createLineReader(options: LineReaderOptions): LineReader {
       rl.write(null, { ctrl: true, name: 'u' });
     },
     close() {
+      held?.drop();
+      held = undefined;
       if (!ended) rl.close();
     },
   };

@@ -140,6 +140,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
       if (parsed.kind === 'chat') {
         turn = new AbortController();
+        reader.hold();
         try {
           await runChatTurn({ session, provider: options.provider, text: parsed.text, screen, signal: turn.signal, system: options.system ?? null });
         } catch (err) {

@@ -115,4 +115,18 @@ describe('chatting in a terminal', () => {
     expect(await run.exited).toBe(0);
     expect(run.screen()).toContain(`Saved ${id} (0 messages).\nResume with: chatkeep --session-id ${id}\n`);
   });
+
+  it('holds what is typed during a reply and shows it at the next prompt', async () => {
+    const run = spawnPty([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), env: { CHATKEEP_ECHO_DELAY_MS: '60' } });
+    await run.waitFor('Type a message');
+    await run.prompt();
+    run.line('one two three four five');
+    await run.waitFor('Echo: one');
+    run.line('typed ahead');
+    await run.waitFor('Echo: typed ahead (read 3 messages)');
+    expect(run.screen()).toContain('Echo: one two three four five (read 1 messages)\n› typed ahead\n');
+    await run.prompt();
+    run.line('/quit');
+    expect(await run.exited).toBe(0);
+  });
 });

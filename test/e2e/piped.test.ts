@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped, spawnPiped } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
@@ -70,5 +72,21 @@ describe('redaction', () => {
     expect(stored).not.toContain('tok-4f9a8b7c6d5e4f3a2b1c');
     expect(stored).toContain('REDACTED');
     expect(await show(plain.stderr)).toContain('my token is tok-4f9a8b7c6d5e4f3a2b1c ok');
+  });
+});
+
+describe('config', () => {
+  it('takes the autosave schedule and provider from config.json, flags winning', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ autosave: '30s', provider: 'echo' }));
+    const fromConfig = await runPiped([], '', { home, cwd });
+    expect(fromConfig.stderr).toMatch(/ · echo \(offline\) · autosave every 30 s\n/);
+    const fromFlag = await runPiped(['--autosave', 'off'], '', { home, cwd });
+    expect(fromFlag.stderr).toMatch(/ · autosave off\n/);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ autosave: 'whenever' }));
+    const bad = await runPiped([], '', { home, cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^chatkeep: Bad autosave schedule `whenever`: .*\n$/);
   });
 });
