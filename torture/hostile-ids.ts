@@ -62,17 +62,21 @@ export async function hostileIds(root: string, tally: Tally): Promise<void> {
     }
   }
 
-  // /load inside a running REPL: one line, the REPL carries on, nothing written but its own session.
-  const own = join(manager.project.dir, 'sessions', session.id);
-  const outside = (): Map<string, string> => treeOf(root, (path) => path.startsWith(own) || path.startsWith(join(manager.project.dir, 'index.json')));
-  const before = outside();
-  const lines = [...HOSTILE_IDS, ...WITH_NUL].map((id) => `/load ${id.replace(/\n/g, ' ')}`);
+  // /load inside a running REPL: one line each, the REPL carries on, and nothing is written
+  // outside the data home; inside it, only this session's files and the project's index change.
+  const outsideHome = (): Map<string, string> => treeOf(root, (path) => path.startsWith(home));
+  const allowed = (path: string): boolean =>
+    path.startsWith(join('projects', manager.project.slug, 'sessions', session.id)) || /(^|\/)(\.?index\.json[^/]*|lock[^/]*)$/.test(path);
+  const before = outsideHome();
+  const homeBefore = treeOf(home);
+  const ids = [...HOSTILE_IDS, ...WITH_NUL].filter((id) => id.trim() !== '');
+  const lines = ids.map((id) => `/load ${id.replace(/\n/g, ' ')}`);
   const result = await runPiped(['--session-id', session.id, '--autosave', 'off'], `${lines.join('\n')}\nstill here\n/quit\n`, { home, cwd });
   tally.add('hostileIdsTried', lines.length);
   if (result.code !== 0 || !result.stdout.includes('Echo: still here')) tally.fail('wrongExitCodes', `/load: exit ${result.code}: ${result.stderr.slice(-300)}`);
   const refusals = result.stderr.split('\n').filter((l) => /Invalid session ID|No session/.test(l));
   if (refusals.length !== lines.length) tally.fail('notOneLine', `/load: ${refusals.length} one-line refusals for ${lines.length} IDs: ${result.stderr.slice(0, 600)}`);
-  const diff = treeDiff(before, outside());
+  const diff = [...treeDiff(before, outsideHome()), ...treeDiff(homeBefore, treeOf(home)).filter((d) => !allowed(d.replace(/^\w+ /, '')))];
   if (diff.length > 0) tally.fail('writesOutsideHome', `/load: ${diff.slice(0, 5).join(', ')}`);
 
   // The library refuses them too, before building any path.

@@ -10,7 +10,9 @@ export function treeOf(root: string, skip: (path: string) => boolean = () => fal
       const path = join(dir, name);
       if (skip(path)) continue;
       const st = lstatSync(path);
-      out.set(relative(root, path), `${st.isDirectory() ? 'd' : 'f'} ${st.isDirectory() ? 0 : st.size} ${st.mtimeMs}`);
+      // A directory's own mtime changes with any entry added and removed again (temp files): its
+      // entries are compared instead.
+      out.set(relative(root, path), st.isDirectory() ? 'd' : `f ${st.size} ${st.mtimeMs}`);
       if (st.isDirectory()) walk(path);
     }
   };
