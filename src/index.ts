@@ -11,7 +11,7 @@
  * await session.close();
  * ```
  */
-export * from './session/types.js';
+export type * from './session/types.js';
 export * from './session/errors.js';
 
 /**

@@ -2,7 +2,7 @@ import { readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { errno, isValidId } from './ids.js';
-import { inspectLock } from './lock.js';
+import { inspectLock, loadLockfile } from './lock.js';
 import { corruptName, layout } from './layout.js';
 import type { IndexRow } from './index-row.js';
 import { byUpdatedDesc } from './index-row.js';
@@ -26,7 +26,7 @@ const INDEX_LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 5, maxTimeout
 
 /** Runs `fn` holding the index's short lock (proper-lockfile on `index.json`). */
 async function withIndexLock<T>(projectDir: string, fn: () => Promise<T>): Promise<T> {
-  const lockfile = await import('proper-lockfile');
+  const lockfile = await loadLockfile();
   const path = layout.index(projectDir);
   const release = await lockfile.lock(path, {
     lockfilePath: `${path}.lock`,

@@ -1,14 +1,11 @@
-import { chmod, mkdir, realpath } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
 import type { LockOwner } from './errors.js';
-import { UserError } from './errors.js';
 import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionSnapshot, SessionSummary,
 } from './types.js';
-import { DIR_MODE } from './atomic-write.js';
 import { createHistory } from './history.js';
 import { readConfigFile } from './config-files.js';
-import { assertValidId, errno, reserveId } from './ids.js';
+import { assertValidId, reserveId } from './ids.js';
+import { ensureHome, storageProblem } from './home.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
@@ -52,25 +49,18 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
   return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? DEFAULT_STALE_MS);
 }
 
-/** Permission and space problems with the data directory are the user's to fix: say so in one line. */
-function storageProblem(home: string, err: unknown): unknown {
-  const code = errno(err);
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOSPC' || code === 'ENOTDIR' || code === 'EEXIST') {
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'it, or a directory above it, is not a directory' : (err as Error).message;
-    return new UserError(
-      `Cannot use the data directory \`${home}\`: ${reason}. Fix its permissions or free space, or choose another with --home or CHATKEEP_HOME.`,
-      'E_HOME',
-    );
+/** Routes proper-lockfile's `onCompromised` to the session, also when it fires before the session exists. */
+class LossRelay {
+  private session: SessionImpl | undefined;
+  private early: Error | undefined;
+  readonly report = (err: Error): void => {
+    if (this.session) this.session.markLockLost(err);
+    else this.early ??= err;
+  };
+  attach(session: SessionImpl): void {
+    this.session = session;
+    if (this.early) session.markLockLost(this.early);
   }
-  return err;
-}
-
-async function ensureHome(home: string): Promise<string> {
-  const absolute = resolvePath(home);
-  const created = await mkdir(absolute, { recursive: true, mode: DIR_MODE });
-  // mkdir's mode is filtered by the umask: set it exactly on what we created.
-  if (created !== undefined) await chmod(absolute, DIR_MODE);
-  return realpath(absolute);
 }
 
 class Manager implements SessionManager {
@@ -110,11 +100,8 @@ class Manager implements SessionManager {
     const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
     const before = await inspectLock(where.dir, this.staleMs);
     let session: SessionImpl | undefined;
-    const lock = await acquireLock(where.id, where.dir, {
-      staleMs: this.staleMs,
-      now: this.now,
-      onCompromised: (err) => session?.markLockLost(err),
-    });
+    const loss = new LossRelay();
+    const lock = await acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report });
     try {
       const { loadSession } = await lazy.load();
       const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: true });
@@ -127,6 +114,7 @@ class Manager implements SessionManager {
       };
       session = await this.open(where, loaded.snapshot, report, {
         lock,
+        loss,
         after: loaded.damaged || loaded.replay.unfinishedReplies.length > 0 ? 'persist' : 'touch',
         dirty: loaded.replay.applied > 0,
         savedStatus: loaded.damaged ? undefined : loaded.savedStatus,
@@ -143,21 +131,19 @@ class Manager implements SessionManager {
     where: Located,
     state: SessionSnapshot,
     report: SessionImpl['resumeReport'],
-    options: { lock?: HeldLock; after: 'persist' | 'touch' | 'none'; dirty?: boolean; savedStatus?: SessionSnapshot['status'] },
+    options: { lock?: HeldLock; loss?: LossRelay; after: 'persist' | 'touch' | 'none'; dirty?: boolean; savedStatus?: SessionSnapshot['status'] },
   ): Promise<SessionImpl> {
-    let session: SessionImpl | undefined;
-    let lostEarly: Error | undefined;
-    const onCompromised = (err: Error) => (session ? session.markLockLost(err) : (lostEarly = err));
+    const loss = options.loss ?? new LossRelay();
     // A new session's directory was just made by our exclusive mkdir, so nobody can hold its
     // lock: it is taken in the background (proper-lockfile loads meanwhile) and every write
     // waits for it. A resumed session arrives with its lock held.
     const lock = options.lock
       ? Promise.resolve(options.lock)
-      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised }));
+      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report }));
     let journal: JournalWriter | undefined;
     try {
       journal = await JournalWriter.open(layout.journal(where.dir));
-      session = new SessionImpl({
+      const session = new SessionImpl({
         dir: where.dir,
         project: where.project,
         state,
@@ -171,7 +157,7 @@ class Manager implements SessionManager {
         dirty: options.dirty ?? false,
         savedStatus: options.savedStatus,
       });
-      if (lostEarly) session.markLockLost(lostEarly);
+      loss.attach(session);
       if (options.after === 'persist') await session.persist();
       else if (options.after === 'touch') await session.touchRow();
       return session;

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
-import { Mutex } from 'async-mutex';
+import type { Mutex } from 'async-mutex';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, Message, NewMessage, ProjectInfo, ReplyWriter, ResumeReport,
   SaveResult, Session, SessionSnapshot, SessionStats, SystemPromptRef,
@@ -55,7 +55,8 @@ export class SessionImpl implements Session {
   private readonly now: () => Date;
   private readonly toolVersion: string;
   private readonly updateRow: (row: IndexRow) => Promise<void>;
-  private readonly mutex = new Mutex();
+  /** async-mutex loads with the first write, after the first prompt; callers queue in order meanwhile. */
+  private mutex: Promise<Mutex> | undefined;
   private readonly warnings = new WarningChannel();
   /** Text journaled so far for each reply being streamed, by reply id. */
   private readonly activeReplies = new Map<string, string>();
@@ -99,7 +100,8 @@ export class SessionImpl implements Session {
   runExclusive<T>(fn: () => Promise<T>): Promise<T> {
     const mine = held.getStore();
     if (mine?.has(this)) return fn();
-    return this.mutex.runExclusive(() => held.run(new Set([...(mine ?? []), this]), fn));
+    this.mutex ??= import('async-mutex').then((m) => new m.Mutex());
+    return this.mutex.then((mutex) => mutex.runExclusive(() => held.run(new Set([...(mine ?? []), this]), fn)));
   }
 
   onWarning(listener: (message: string) => void): () => void {
