@@ -18,7 +18,8 @@ export function safeBoundary(text: string, from: number): number {
   }
   if (cut === -1) return from;
   const head = text.slice(from, cut);
-  const prefix = /(?:\b[Bb]earer|\b[Bb]asic|[:=])\s*$/.exec(head);
+  // A key (and its `=`/`:`) waits for its value, so `password = hunter2x` is redacted whole.
+  const prefix = /(?:\bbearer|\bbasic|[\w.-]*(?:\\?["'])?\s*[:=]|[\w.-]*(?:secret|passw|token|key|credential)[\w.-]*(?:\\?["'])?)\s*$/i.exec(head);
   if (prefix) cut = from + prefix.index;
   return cut;
 }
