@@ -10,7 +10,11 @@ export interface SecretPattern {
   keep?: 'prefix';
 }
 
-/** The known formats. Each regex must be global; a `prefix` group (1) is kept as is. */
+/**
+ * The known formats. Each regex must be global; a `prefix` group (1) is kept as is. Every
+ * repetition that can start at many places of one long word is bounded: a pasted megabyte
+ * of `a-a-a-…` must not take quadratic time.
+ */
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: 'private-key',
@@ -25,7 +29,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { name: 'bearer-token', regex: /(\b[Bb]earer\s+)[A-Za-z0-9._~+/-]{8,}=*/g, keep: 'prefix' },
   // An empty user name too (`redis://:password@host`).
-  { name: 'url-password', regex: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]*:)[^\s@/]+(?=@)/gi, keep: 'prefix' },
+  { name: 'url-password', regex: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{0,256}:)[^\s@/]{1,256}(?=@)/gi, keep: 'prefix' },
   { name: 'gitlab-token', regex: /\bgl(?:pat|dt|rt|ptt|ft|soat)-[A-Za-z0-9_-]{20,}/g },
   { name: 'slack-webhook', regex: /\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g },
   { name: 'stripe-key', regex: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
@@ -57,7 +61,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: 'secret-assignment',
     regex:
-      /(\b[A-Za-z0-9_.-]*(?:secret|passw(?:or)?d|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|[_.-]key)[A-Za-z0-9_.-]*(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)(?!\d+\b|process\.env|\$\{|\[REDACTED|[\w$.]+\()(?=[^\s"'`,;()\\]*[0-9!#%^*+/=-])[^\s"'`,;()\\]{6,}/gi,
+      /(\b[A-Za-z0-9_.-]{0,40}(?:secret|passw(?:or)?d|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|[_.-]key)[A-Za-z0-9_.-]{0,40}(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)(?!\d+\b|process\.env|\$\{|\[REDACTED|[\w$.]+\()(?=[^\s"'`,;()\\]*[0-9!#%^*+/=-])[^\s"'`,;()\\]{6,}/gi,
     keep: 'prefix',
   },
 ];
