@@ -24,13 +24,32 @@ function loadSuperjson(): Promise<SuperJSON> {
   return superjsonPromise;
 }
 
-let validator: ValidateFunction | undefined;
-/** The schema is compiled on the first read of a snapshot, never at import time. */
-async function validate(json: unknown): Promise<string | undefined> {
-  if (!validator) {
+type Validator = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };
+
+let validatorPromise: Promise<Validator> | undefined;
+/**
+ * The schema's validator: ajv's standalone code generated into `schema/session.validate.mjs`
+ * (loads in a millisecond), or, if that file is missing, ajv compiling the schema (about
+ * 90 ms). Either way, only when a snapshot is first read.
+ */
+function loadValidator(): Promise<Validator> {
+  validatorPromise ??= (async () => {
+    for (const rel of ['../../schema/session.validate.mjs', '../../../schema/session.validate.mjs']) {
+      try {
+        const mod = (await import(new URL(rel, import.meta.url).href)) as { default: Validator };
+        if (typeof mod.default === 'function') return mod.default;
+      } catch {
+        // not at this place: try the next, then ajv
+      }
+    }
     const { default: Ajv } = await import('ajv');
-    validator = new Ajv.default({ allErrors: false, strict: false }).compile(sessionJsonSchema);
-  }
+    return new Ajv.default({ allErrors: false, strict: false }).compile(sessionJsonSchema);
+  })();
+  return validatorPromise;
+}
+
+async function validate(json: unknown): Promise<string | undefined> {
+  const validator = await loadValidator();
   if (validator(json)) return undefined;
   const first = validator.errors?.[0];
   return first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'does not match the schema';
@@ -40,7 +59,7 @@ async function validate(json: unknown): Promise<string | undefined> {
  * Encodes a snapshot as superjson text. A snapshot of the known shape (Dates exactly where the
  * model has them, plain JSON elsewhere) is written directly in superjson's format, which is
  * twice as fast for a 10 MB session as superjson's generic walk; anything else goes through
- * superjson. Reading always goes through superjson.
+ * superjson. `decodeSnapshot` mirrors this.
  */
 export async function encodeSnapshot(snapshot: SessionSnapshot): Promise<string> {
   const values = dateAnnotations(snapshot);
@@ -83,7 +102,7 @@ function dateAnnotations(s: SessionSnapshot): Record<string, ['Date']> | undefin
 /**
  * Decodes `session.json` text: refuses a newer schemaVersion (`FutureSchemaError`), migrates
  * an older one, validates against the schema. Throws `DamagedFileError` for anything that
- * does not parse or validate.
+ * does not parse or validate. superjson decodes anything beyond the model's own Dates.
  */
 export async function decodeSnapshot(text: string, file: string): Promise<SessionSnapshot> {
   let raw: unknown;
@@ -99,6 +118,13 @@ export async function decodeSnapshot(text: string, file: string): Promise<Sessio
     throw new DamagedFileError(file, 'not a chatkeep session (format or schemaVersion missing)');
   }
   if (version > SCHEMA_VERSION) throw new FutureSchemaError(file, version, SCHEMA_VERSION);
+  if (version === SCHEMA_VERSION && onlyModelDates(raw.meta)) {
+    // The common case: superjson annotated nothing but the model's Dates, which the schema has
+    // checked as ISO strings and reviveDates turns back into Dates: no superjson walk needed.
+    const problem = await validate(json);
+    if (problem) throw new DamagedFileError(file, `invalid: ${problem}`);
+    return reviveDates(json as unknown as SessionSnapshot);
+  }
   const superjson = await loadSuperjson();
   let decoded: Record<string, unknown>;
   let jsonPart: unknown = json;
@@ -114,6 +140,21 @@ export async function decodeSnapshot(text: string, file: string): Promise<Sessio
   const problem = await validate(jsonPart);
   if (problem) throw new DamagedFileError(file, `invalid: ${problem}`);
   return reviveDates(decoded as unknown as SessionSnapshot);
+}
+
+const MODEL_DATE_PATH = /^(?:createdAt|updatedAt|messages\.\d+\.timestamp|archived\.\d+\.archivedAt|archived\.\d+\.messages\.\d+\.timestamp)$/;
+
+/** True when superjson's meta annotates only Dates, and only where the model keeps them. */
+function onlyModelDates(meta: unknown): boolean {
+  if (meta === undefined) return true;
+  if (!isObject(meta)) return false;
+  for (const key of Object.keys(meta)) if (key !== 'values' && key !== 'v' && key !== 'referentialEqualities') return false;
+  if (meta.values === undefined) return true;
+  if (!isObject(meta.values)) return false;
+  for (const [path, annotation] of Object.entries(meta.values)) {
+    if (!Array.isArray(annotation) || annotation.length !== 1 || annotation[0] !== 'Date' || !MODEL_DATE_PATH.test(path)) return false;
+  }
+  return true;
 }
 
 /** A damaged `meta` leaves ISO strings where Dates belong: the schema has vouched for their format. */

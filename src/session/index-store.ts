@@ -42,16 +42,15 @@ async function withIndexLock<T>(projectDir: string, fn: () => Promise<T>): Promi
   }
 }
 
-type ReadResult = { kind: 'ok'; index: IndexFile } | { kind: 'missing' } | { kind: 'damaged' };
+type ReadResult = { kind: 'ok'; index: IndexFile } | { kind: 'missing' } | { kind: 'damaged' } | { kind: 'unreadable' };
 
 async function readIndex(projectDir: string): Promise<ReadResult> {
   let text: string;
   try {
     text = await readFile(layout.index(projectDir), 'utf8');
   } catch (err) {
-    if (errno(err) === 'ENOENT') return { kind: 'missing' };
-    if (errno(err) === 'EISDIR') return { kind: 'damaged' };
-    throw err;
+    // Unreadable (permissions, not a file): list from the session files, touch nothing.
+    return errno(err) === 'ENOENT' ? { kind: 'missing' } : { kind: 'unreadable' };
   }
   try {
     const value = JSON.parse(text) as Partial<IndexFile>;
@@ -89,10 +88,6 @@ export async function updateIndexRow(projectDir: string, row: IndexRow): Promise
   });
 }
 
-export interface ProjectListing {
-  rows: IndexRow[];
-}
-
 /**
  * The project's rows, newest first, with live statuses. Reads one file in the common case;
  * reconciles or rebuilds (under the index lock) when the index is missing, stale or damaged.
@@ -100,25 +95,35 @@ export interface ProjectListing {
 export async function listProject(projectDir: string, projectPath: string, staleMs: number): Promise<IndexRow[]> {
   const mtime = await sessionsMtime(projectDir);
   if (mtime === undefined) return [];
-  let read = await readIndex(projectDir);
+  const read = await readIndex(projectDir);
   let rows: IndexRow[];
   if (read.kind === 'ok' && read.index.sessionsMtimeMs === mtime) {
     rows = read.index.rows;
+  } else if (read.kind === 'unreadable') {
+    rows = await rebuildIndex(projectDir, projectPath, staleMs, false);
   } else {
-    rows = await withIndexLock(projectDir, async () => {
-      read = await readIndex(projectDir);
-      if (read.kind === 'damaged') await rename(layout.index(projectDir), corruptName(layout.index(projectDir), new Date()));
-      const before = read.kind === 'ok' ? read.index.rows : [];
-      const seen = (await sessionsMtime(projectDir)) ?? mtime;
-      const next = await reconcile(projectDir, projectPath, before, staleMs);
-      // Directory mtimes are coarse (a few ms): a creation right after this readdir could keep
-      // the same mtime. Until the mtime is old enough to be settled, the next listing looks again.
-      const settled = Date.now() - seen > MTIME_SETTLE_MS;
-      await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: settled ? seen : -1, rows: next });
-      return next;
-    });
+    try {
+      rows = await withIndexLock(projectDir, () => rebuildIndex(projectDir, projectPath, staleMs, true));
+    } catch {
+      // A read-only or full disk: list from the files anyway; the index waits for better days.
+      rows = await rebuildIndex(projectDir, projectPath, staleMs, false);
+    }
   }
   return refreshLive(projectDir, projectPath, rows, staleMs);
+}
+
+/** Reconciles the index with the sessions directory; with `write`, stores the result. */
+async function rebuildIndex(projectDir: string, projectPath: string, staleMs: number, write: boolean): Promise<IndexRow[]> {
+  const read = await readIndex(projectDir);
+  if (read.kind === 'damaged' && write) await rename(layout.index(projectDir), corruptName(layout.index(projectDir), new Date()));
+  const before = read.kind === 'ok' ? read.index.rows : [];
+  const seen = (await sessionsMtime(projectDir)) ?? -1;
+  const rows = await reconcile(projectDir, projectPath, before, staleMs);
+  // Directory mtimes are coarse (a few ms): a creation right after this readdir could keep the
+  // same mtime. Until the mtime is old enough to be settled, the next listing looks again.
+  const settled = Date.now() - seen > MTIME_SETTLE_MS;
+  if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: settled ? seen : -1, rows });
+  return rows;
 }
 
 /** Keeps rows whose directory exists, adds rows for directories the index lacks. */

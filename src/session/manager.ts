@@ -159,7 +159,8 @@ class Manager implements SessionManager {
       });
       loss.attach(session);
       if (options.after === 'persist') await session.persist();
-      else if (options.after === 'touch') await session.touchRow();
+      // The index row is only a cache: it is marked open while the user reads the prompt.
+      else if (options.after === 'touch') void afterFirstPrompt().then(() => session.touchRow()).catch(() => undefined);
       return session;
     } catch (err) {
       await journal?.close().catch(() => undefined);

@@ -123,10 +123,13 @@ export class SessionImpl implements Session {
   }
 
   /** Marks this session's index row open (it is held now); failures only warn. */
-  async touchRow(): Promise<void> {
-    await this.updateRow(rowFromSnapshot({ ...this.state, journalSeq: this.state.journalSeq }, 'open')).catch((err: unknown) =>
-      this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
-    );
+  touchRow(): Promise<void> {
+    return this.runExclusive(async () => {
+      if (this.closed || this.lost) return; // close() has written the final row
+      await this.updateRow(rowFromSnapshot(this.state, 'open')).catch((err: unknown) =>
+        this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
+      );
+    });
   }
 
   /** Reports a failure that happened outside any caller's await (autosave). */
@@ -217,7 +220,10 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       await this.write('reset', {});
       archiveConversation(this.state, this.now());
-      await this.snapshot('open');
+      // The reset is durable in the journal now; a failed snapshot only delays the compaction.
+      await this.snapshot('open').catch((err: unknown) =>
+        this.warn(`Reset done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),
+      );
     });
   }
 

@@ -16,6 +16,14 @@ describe('snapshot codec and versions', () => {
     expect(SCHEMA_VERSION).toBe(2);
   });
 
+  it('ships the standalone validator generated from that schema', async () => {
+    // @ts-expect-error: a plain ES module script without types
+    const { validatorSource } = (await import('../../../schema/build-validator.mjs')) as { validatorSource(schema: unknown): string };
+    const root = join(import.meta.dirname, '../../..');
+    const schema: unknown = JSON.parse(readFileSync(join(root, 'schema/session.schema.json'), 'utf8'));
+    expect(readFileSync(join(root, 'schema/session.validate.mjs'), 'utf8')).toBe(validatorSource(schema));
+  });
+
   it('round-trips Dates through superjson', async () => {
     const home = tmpHome();
     const sessions = await openSessions({ home, cwd: tmpHome() });
@@ -43,10 +51,14 @@ describe('snapshot codec and versions', () => {
     };
     const fast = await encodeSnapshot(snap);
     expect(superjson.parse(fast)).toEqual(snap);
+    expect(await decodeSnapshot(fast, 'x')).toEqual(snap);
+    expect(await decodeSnapshot(superjson.stringify(snap), 'x')).toEqual(snap);
     expect(JSON.parse(fast)).toEqual(JSON.parse(superjson.stringify({ ...snap, createdAt: at(0) })));
     // Outside the known shape (a Map where a value belongs), superjson itself encodes it.
     const odd = { ...snap, config: { m: { value: new Map([[1, 2]]) as unknown as number, source: 'flag' as const } } };
     expect(superjson.parse(await encodeSnapshot(odd))).toEqual(odd);
+    // …and decoding such a file goes through superjson too (the schema then refuses the Map).
+    await expect(decodeSnapshot(await encodeSnapshot(odd), 'odd.json')).rejects.toThrow(/^odd\.json: invalid: /);
   });
 
   it('migrates the version-1 fixture on read', async () => {

@@ -76,6 +76,17 @@ describe('the session index', () => {
     expect(plain(await sessions.list())).toEqual(truth);
   });
 
+  it('lists from the session files when the index cannot be read or written', async () => {
+    const { sessions } = await populate(tmpHome(), tmpHome());
+    const truth = plain(await sessions.list());
+    const index = join(sessions.project.dir, 'index.json');
+    rmSync(index);
+    mkdirSync(index); // unreadable as a file, and nothing can be renamed over it
+    expect(plain(await sessions.list())).toEqual(truth);
+    expect(readdirSync(index)).toEqual([]);
+    expect(readdirSync(sessions.project.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
+  });
+
   it('a listing reads the index, not the sessions', async () => {
     const { sessions, ids } = await populate(tmpHome(), tmpHome());
     await sessions.list();
@@ -106,6 +117,20 @@ describe('the session index', () => {
     ]);
     // Opening the same path again finds the same project.
     expect((await openSessions({ home, cwd: join(base, 'a', 'b') })).project.dir).toBe(two.project.dir);
+  });
+
+  it('moves a damaged project.json aside instead of overwriting it', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome();
+    const first = await openSessions({ home, cwd });
+    const file = join(first.project.dir, 'project.json');
+    writeFileSync(file, '{"path": ');
+    const again = await openSessions({ home, cwd });
+    expect(again.project.dir).toBe(first.project.dir);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'chatkeep.project', path: cwd });
+    const aside = readdirSync(first.project.dir).filter((n) => n.startsWith('project.json.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(first.project.dir, aside[0]), 'utf8')).toBe('{"path": ');
   });
 
   it('resolves IDs and unique prefixes across projects, and says which project', async () => {

@@ -54,6 +54,39 @@ describe('a session', () => {
     await s.close();
   });
 
+  it('a snapshot taken mid-reply keeps the streamed text in the journal', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'long answer please' });
+    const reply = s.beginReply();
+    await reply.push('First part, ');
+    await s.save(); // an autosave tick lands mid-stream: the journal is truncated…
+    await reply.push('second part. ');
+    await simulateCrash(s); // …and the process dies before finish()
+    const again = await sessions.resume(s.id);
+    expect(again.messages.map((m) => [m.role, m.content, m.interrupted ?? false])).toEqual([
+      ['user', 'long answer please', false],
+      ['assistant', 'First part, second part. ', true],
+    ]);
+    await again.close();
+  });
+
+  it('a finished reply replaces its deltas: one message, not two', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    const reply = s.beginReply();
+    await reply.push('all ');
+    await reply.push('of it');
+    const message = await reply.finish({ usage: { inputTokens: 3, outputTokens: 4 } });
+    expect(message).toMatchObject({ role: 'assistant', content: 'all of it', usage: { inputTokens: 3, outputTokens: 4 } });
+    await simulateCrash(s);
+    const again = await sessions.resume(s.id);
+    expect(again.messages.map((m) => m.content)).toEqual(['all of it']);
+    expect(again.messages[0].interrupted).toBeUndefined();
+    expect(again.stats).toEqual({ messageCount: 1, inputTokens: 3, outputTokens: 4 });
+    await again.close();
+  });
+
   it('reset archives the conversation inside the session and keeps the ID', async () => {
     const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
     const s = await sessions.create();
