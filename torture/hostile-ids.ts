@@ -39,7 +39,7 @@ export const HOSTILE_IDS: readonly string[] = [
 const WITH_NUL: readonly string[] = ['session-1\u0000../../escaped', '\u0000'];
 
 /** Tries every hostile ID through every door; counts wrong exits, multi-line errors and writes. */
-export async function hostileIds(root: string, tally: Tally): Promise<void> {
+export async function hostileIds(root: string, tally: Tally, tried: readonly string[] = HOSTILE_IDS): Promise<void> {
   const home = freshDir(root, 'ids-home-');
   const cwd = freshDir(root, 'ids-project-');
   const manager = await openSessions({ home, cwd });
@@ -48,7 +48,7 @@ export async function hostileIds(root: string, tally: Tally): Promise<void> {
   await session.close();
   const everything = (): Map<string, string> => treeOf(root);
 
-  for (const id of HOSTILE_IDS) {
+  for (const id of tried) {
     for (const args of [['--session-id', id], ['sessions', 'show', id], ['sessions', 'show', id, '--json']]) {
       tally.add('hostileIdsTried');
       const before = everything();

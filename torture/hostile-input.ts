@@ -62,6 +62,21 @@ export async function hugeLine(root: string, megabytes: number, tally: Tally): P
   if (again.code !== 0) tally.fail('crashes', `resume of the 10 MB session: exit ${again.code}: ${again.stderr.slice(-300)}`);
 }
 
+/**
+ * A line built to make backtracking regular expressions quadratic: one word of `megabytes` MB
+ * of `x-a.` (a word boundary every character or two). Redaction and the reply boundary must
+ * stay linear, or the REPL hangs.
+ */
+export async function adversarialLine(root: string, megabytes: number, tally: Tally): Promise<void> {
+  const home = freshDir(root, 'redos-home-');
+  const cwd = freshDir(root, 'redos-project-');
+  const line = 'x-a.Ab9_'.repeat(Math.ceil((megabytes * 1024 * 1024) / 8));
+  const result = await runPiped(['--autosave', 'off'], `${line}\n/quit\n`, { home, cwd, timeout: 120_000 });
+  tally.max('adversarialLineMs', result.ms);
+  if (result.code !== 0) tally.fail('crashes', `adversarial line: exit ${result.code} after ${result.ms} ms: ${result.stderr.slice(-300)}`);
+  else if (!result.stdout.startsWith('Echo: x-a.Ab9_')) tally.fail('inputMangled', 'adversarial line: no reply');
+}
+
 const PROTO_CONTENT = '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "prototype": 1}';
 const PROTO_ARGS = '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}},"nested":{"__proto__":[1,2]}}';
 

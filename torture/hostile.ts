@@ -2,7 +2,7 @@
  * Hostile input: IDs that try to leave the data directory, control characters and invalid
  * UTF-8 on stdin, a 10 MB line, `__proto__` / `constructor` keys, and a full disk.
  */
-import { controlAndUtf8, hugeLine, protoKeys } from './hostile-input.js';
+import { adversarialLine, controlAndUtf8, hugeLine, protoKeys } from './hostile-input.js';
 import { hostileIds } from './hostile-ids.js';
 import { fullDisk } from './full-disk.js';
 import { Tally, type PartResult } from './part.js';
@@ -15,6 +15,8 @@ export interface HostileOptions {
   hugeLineMb?: number;
   /** Full-disk runs, each with another byte budget (default 12). */
   fullDiskRuns?: number;
+  /** IDs tried on the command line (default: all of `HOSTILE_IDS`; /load and the library always get all). */
+  ids?: readonly string[];
   seed?: number;
 }
 
@@ -31,9 +33,10 @@ export async function run(options: HostileOptions): Promise<PartResult> {
     'durableLost',
   ]);
   const rng = createRandom(options.seed ?? 1);
-  await hostileIds(options.root, tally);
+  await hostileIds(options.root, tally, options.ids);
   await controlAndUtf8(options.root, tally);
   await hugeLine(options.root, options.hugeLineMb ?? 10, tally);
+  await adversarialLine(options.root, Math.min(options.hugeLineMb ?? 10, 2), tally);
   await protoKeys(options.root, tally);
   await fullDisk(options.root, options.fullDiskRuns ?? 12, rng, tally);
   return tally.result();

@@ -57,13 +57,19 @@ function needles(sample: SecretSample): string[] {
   return sample.secret.length >= 24 ? [sample.secret, sample.secret.slice(-16)] : [sample.secret];
 }
 
-/** Counts each (secret, place) pair where a secret was found. */
+/** (format, file) pairs already counted: a secret found in one file at several stages counts once. */
+const found = new WeakMap<Tally, Set<string>>();
+
+/** Counts each (secret, file) pair where a secret was found. */
 function search(tally: Tally, samples: SecretSample[], places: { path: string; text: string }[], when: string): void {
+  const seen = found.get(tally) ?? new Set<string>();
+  found.set(tally, seen);
   for (const sample of samples) {
     for (const place of places) {
-      if (needles(sample).some((needle) => place.text.includes(needle))) {
-        tally.fail('secretsFoundOnDisk', `${sample.format} in ${place.path.split('/').slice(-3).join('/')} (${when})`);
-      }
+      const key = `${sample.format}\0${place.path}`;
+      if (seen.has(key) || !needles(sample).some((needle) => place.text.includes(needle))) continue;
+      seen.add(key);
+      tally.fail('secretsFoundOnDisk', `${sample.format} in ${place.path.split('/').slice(-3).join('/')} (${when})`);
     }
   }
 }
@@ -107,6 +113,16 @@ async function throughLibrary(root: string, samples: SecretSample[], rng: Random
     if (i % 7 === 0) search(tally, [sample], filesUnder(home), 'library, journal');
   }
   search(tally, all, filesUnder(home), 'library, before saving');
+  // Redaction must not break what it rewrites: every tool call's arguments still parse.
+  for (const message of (await manager.read(session.id)).messages) {
+    for (const call of message.toolCalls ?? []) {
+      try {
+        JSON.parse(call.arguments);
+      } catch {
+        tally.fail('toolArgumentsBroken', `${call.id}: ${call.arguments.slice(0, 120)}`);
+      }
+    }
+  }
   await session.save();
   search(tally, all, filesUnder(home), 'library, snapshot');
   await session.reset();
@@ -141,6 +157,7 @@ export async function run(options: RedactionOptions): Promise<PartResult> {
   const ordinary = ordinaryCorpus();
   const tally = new Tally('redaction', { secretFormats: new Set(samples.map((s) => s.format)).size + 1, secretsPushed: 0, ordinaryLines: ordinary.length, ordinaryLinesAltered: 0 }, [
     'secretsFoundOnDisk',
+    'toolArgumentsBroken',
     'ordinaryOverOnePercent',
     'runsFailed',
   ]);
