@@ -4,6 +4,9 @@
  * REPL must say so in one clear line, exit with code 1 if it could not save, and lose nothing
  * that was already durable; the session must load cleanly once space is back.
  */
+import { execFileSync } from 'node:child_process';
+import { rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openSessions } from '../src/index.js';
 import type { Message } from '../src/index.js';
 import { writeScript } from './children.js';
@@ -62,77 +65,143 @@ for (const name of ['writeFile', 'appendFile']) {
 syncBuiltinESMExports();
 `;
 
-/** Runs `runs` REPLs, each with a different byte budget; counts unclear errors, wrong exits and durable messages lost. */
-export async function fullDisk(root: string, runs: number, rng: Random, tally: Tally): Promise<void> {
-  const hook = writeScript(root, 'enospc-hook', HOOK);
-  for (let i = 0; i < runs; i++) {
-    tally.add('fullDiskRuns');
-    const home = freshDir(root, 'full-home-');
-    const cwd = freshDir(root, 'full-project-');
-    const manager = await openSessions({ home, cwd });
-    const before = await manager.create();
-    await before.append({ role: 'user', content: `saved before the disk filled ${i}` });
-    await before.save();
-    await before.close();
-    const budget = i === 0 ? 0 : rng.int(0, 12_000);
-    const proc = spawnPiped(['--session-id', before.id, '--autosave', rng.chance(0.5) ? '1s' : 'off'], {
-      home,
-      cwd,
-      nodeArgs: ['--import', hook],
-      env: { TORTURE_ENOSPC_UNDER: home, TORTURE_ENOSPC_AFTER: String(budget), CHATKEEP_ECHO_DELAY_MS: '1' },
-    });
-    const acknowledged: string[] = [];
-    let failures = 0;
-    try {
-      await proc.waitStderr('Type a message', { timeout: 20_000 });
-      for (let n = 0; n < 40 && failures < 3; n++) {
-        const text = `message ${n} of run ${i} ${'padding '.repeat(rng.int(5, 60))}end`;
-        const out = proc.stdout().length;
-        const err = proc.stderr().length;
-        proc.write(`${text}\n`);
-        const ok = proc.waitStdout(`Echo: ${text} (read `, { from: out }).then(() => proc.waitStdout(/messages\)\n/, { from: out }));
-        const bad = proc.waitStderr(/\n/, { from: err });
-        const outcome = await Promise.race([ok.then(() => 'ok'), bad.then(() => 'error')]);
-        ok.catch(() => undefined);
-        bad.catch(() => undefined);
-        if (outcome === 'ok') acknowledged.push(text);
-        else {
-          failures++;
-          // Let the rest of the turn (a partial reply) finish before the next line.
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      }
-      proc.write('/quit\n');
-    } catch {
-      // Start-up itself ran out of space: judged by its exit below.
-    }
-    const timer = setTimeout(() => proc.kill(), 30_000);
-    const code = await proc.closed;
-    clearTimeout(timer);
-    const errors = proc.stderr().split('\n').filter((line) => /ENOSPC|no space|space left|[Ff]ailed|[Cc]ould not|[Cc]annot/.test(line));
-    if (budget < 100_000 && errors.length === 0) tally.fail('unclearErrors', `run ${i} (budget ${budget}): nothing said about the full disk: ${proc.stderr().slice(-400)}`);
-    for (const line of errors) {
-      if (/This is a bug|please report|unexpected failure/i.test(line) || !/no space|ENOSPC/i.test(line)) {
-        tally.fail('unclearErrors', `run ${i} (budget ${budget}): ${line}`);
-      }
-    }
-    if (/\n\s+at /.test(proc.stderr())) tally.fail('unclearErrors', `run ${i}: a stack trace: ${proc.stderr().slice(-400)}`);
-    if (code !== 1) tally.fail('wrongExitCodes', `full disk run ${i} (budget ${budget}): exit ${code}: ${proc.stderr().slice(-300)}`);
+/** Where a full-disk run keeps its data, and how its disk fills and empties. */
+interface Disk {
+  kind: string;
+  home: string;
+  /** Node flags and environment for the REPL (the injector, for the injected kind). */
+  spawn: { nodeArgs?: string[]; env?: Record<string, string> };
+  /** Leaves `budget` bytes free (after the session is seeded). */
+  fill(budget: number): void;
+  /** Space is back. */
+  release(): void;
+  /** Removes the disk (unmounts a tmpfs). */
+  dispose(): void;
+}
 
-    // Space is back: everything durable is there and the session loads without damage.
-    const resumed = await runPiped(['--session-id', before.id, '--autosave', 'off'], '/quit\n', { home, cwd });
-    if (resumed.code !== 0) tally.fail('durableLost', `run ${i}: does not resume once space is back (exit ${resumed.code}): ${resumed.stderr.slice(-300)}`);
-    if (/damaged/i.test(resumed.stderr)) tally.fail('durableLost', `run ${i}: the full disk left damage: ${resumed.stderr.slice(-300)}`);
-    let messages: Message[] = [];
+function injectedDisk(root: string, hook: string): Disk {
+  const home = freshDir(root, 'full-home-');
+  const env: Record<string, string> = { TORTURE_ENOSPC_UNDER: home };
+  return {
+    kind: 'injected ENOSPC',
+    home,
+    spawn: { nodeArgs: ['--import', hook], env },
+    fill: (budget) => (env.TORTURE_ENOSPC_AFTER = String(budget)),
+    release: () => undefined,
+    dispose: () => undefined,
+  };
+}
+
+/** A real, tiny tmpfs (root only): the kernel's own ENOSPC, for every kind of write. */
+function tmpfsDisk(root: string): Disk | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const mount = freshDir(root, 'tmpfs-');
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'tmpfs', mount], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  const home = join(mount, 'home');
+  const filler = join(mount, 'filler');
+  return {
+    kind: 'tmpfs',
+    home,
+    spawn: {},
+    fill: (budget) => {
+      const { bavail, bsize } = statfsSync(mount);
+      writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - budget)));
+    },
+    release: () => rmSync(filler, { force: true }),
+    dispose: () => execFileSync('umount', [mount], { stdio: 'ignore' }),
+  };
+}
+
+/**
+ * Runs `runs` REPLs on an injected ENOSPC, each with another byte budget, plus (as root) a
+ * few on a real 1 MB tmpfs; counts unclear errors, wrong exits and durable messages lost.
+ */
+export async function fullDisk(root: string, runs: number, rng: Random, tally: Tally, tmpfsRuns = 0): Promise<void> {
+  const hook = writeScript(root, 'enospc-hook', HOOK);
+  for (let i = 0; i < runs + tmpfsRuns; i++) {
+    const disk = i < runs ? injectedDisk(root, hook) : tmpfsDisk(root);
+    if (!disk) break;
     try {
-      messages = [...(await manager.read(before.id)).messages];
-    } catch (err) {
-      tally.fail('durableLost', `run ${i}: unreadable: ${String(err)}`);
-    }
-    const contents = new Set(messages.map((m) => m.content));
-    tally.add('fullDiskMessagesAcknowledged', acknowledged.length + 1);
-    for (const text of [`saved before the disk filled ${i}`, ...acknowledged]) {
-      if (!contents.has(text)) tally.fail('durableLost', `run ${i} (budget ${budget}): ${text.slice(0, 40)} missing`);
+      await oneRun(root, i, disk, i === 0 ? 0 : rng.int(0, 12_000), rng, tally);
+    } finally {
+      disk.dispose();
     }
   }
 }
+
+async function oneRun(root: string, i: number, disk: Disk, budget: number, rng: Random, tally: Tally): Promise<void> {
+  tally.add(disk.kind === 'tmpfs' ? 'tmpfsRuns' : 'fullDiskRuns');
+  const home = disk.home;
+  const cwd = freshDir(root, 'full-project-');
+  const manager = await openSessions({ home, cwd });
+  const before = await manager.create();
+  await before.append({ role: 'user', content: `saved before the disk filled ${i}` });
+  await before.save();
+  await before.close();
+  disk.fill(budget);
+  const proc = spawnPiped(['--session-id', before.id, '--autosave', rng.chance(0.5) ? '1s' : 'off'], {
+    home,
+    cwd,
+    ...(disk.spawn.nodeArgs ? { nodeArgs: disk.spawn.nodeArgs } : {}),
+    env: { ...disk.spawn.env, CHATKEEP_ECHO_DELAY_MS: '1' },
+  });
+  const acknowledged: string[] = [];
+  let failures = 0;
+  try {
+    await proc.waitStderr('Type a message', { timeout: 20_000 });
+    for (let n = 0; n < 40 && failures < 3; n++) {
+      const text = `message ${n} of run ${i} ${'padding '.repeat(rng.int(5, 60))}end`;
+      const out = proc.stdout().length;
+      const err = proc.stderr().length;
+      proc.write(`${text}\n`);
+      const ok = proc.waitStdout(`Echo: ${text} (read `, { from: out }).then(() => proc.waitStdout(/messages\)\n/, { from: out }));
+      const bad = proc.waitStderr(/\n/, { from: err });
+      const outcome = await Promise.race([ok.then(() => 'ok'), bad.then(() => 'error')]);
+      ok.catch(() => undefined);
+      bad.catch(() => undefined);
+      if (outcome === 'ok') acknowledged.push(text);
+      else {
+        failures++;
+        // Let the rest of the turn (a partial reply) finish before the next line.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    proc.write('/quit\n');
+  } catch {
+    // Start-up itself ran out of space: judged by its exit below.
+  }
+  const timer = setTimeout(() => proc.kill(), 30_000);
+  const code = await proc.closed;
+  clearTimeout(timer);
+  const errors = proc.stderr().split('\n').filter((line) => /ENOSPC|no space|space left|[Ff]ailed|[Cc]ould not|[Cc]annot/.test(line));
+  if (budget < 100_000 && errors.length === 0) tally.fail('unclearErrors', `${disk.kind} run ${i} (budget ${budget}): nothing said about the full disk: ${proc.stderr().slice(-400)}`);
+  for (const line of errors) {
+    if (/This is a bug|please report|unexpected failure/i.test(line) || !/no space|ENOSPC/i.test(line)) {
+      tally.fail('unclearErrors', `${disk.kind} run ${i} (budget ${budget}): ${line}`);
+    }
+  }
+  if (/\n\s+at /.test(proc.stderr())) tally.fail('unclearErrors', `${disk.kind} run ${i}: a stack trace: ${proc.stderr().slice(-400)}`);
+  if (code !== 1) tally.fail('wrongExitCodes', `${disk.kind} run ${i} (budget ${budget}): exit ${code}: ${proc.stderr().slice(-300)}`);
+
+  // Space is back: everything durable is there and the session loads without damage.
+  disk.release();
+  const resumed = await runPiped(['--session-id', before.id, '--autosave', 'off'], '/quit\n', { home, cwd });
+  if (resumed.code !== 0) tally.fail('durableLost', `${disk.kind} run ${i}: does not resume once space is back (exit ${resumed.code}): ${resumed.stderr.slice(-300)}`);
+  if (/damaged/i.test(resumed.stderr)) tally.fail('durableLost', `${disk.kind} run ${i}: the full disk left damage: ${resumed.stderr.slice(-300)}`);
+  let messages: Message[] = [];
+  try {
+    messages = [...(await manager.read(before.id)).messages];
+  } catch (err) {
+    tally.fail('durableLost', `${disk.kind} run ${i}: unreadable: ${String(err)}`);
+  }
+  const contents = new Set(messages.map((m) => m.content));
+  tally.add('fullDiskMessagesAcknowledged', acknowledged.length + 1);
+  for (const text of [`saved before the disk filled ${i}`, ...acknowledged]) {
+    if (!contents.has(text)) tally.fail('durableLost', `${disk.kind} run ${i} (budget ${budget}): ${text.slice(0, 40)} missing`);
+  }
+}
+

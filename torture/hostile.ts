@@ -15,6 +15,8 @@ export interface HostileOptions {
   hugeLineMb?: number;
   /** Full-disk runs, each with another byte budget (default 12). */
   fullDiskRuns?: number;
+  /** Extra runs on a real 1 MB tmpfs, when running as root (default 3; 0 in `npm test`). */
+  tmpfsRuns?: number;
   /** IDs tried on the command line (default: all of `HOSTILE_IDS`; /load and the library always get all). */
   ids?: readonly string[];
   seed?: number;
@@ -22,7 +24,7 @@ export interface HostileOptions {
 
 /** Runs every hostile-input check; figures count refusals that went wrong and data that was lost. */
 export async function run(options: HostileOptions): Promise<PartResult> {
-  const tally = new Tally('hostile', { hostileIdsTried: 0, controlLinesSent: 0, hugeLineBytes: 0, protoRoundTrips: 0, fullDiskRuns: 0 }, [
+  const tally = new Tally('hostile', { hostileIdsTried: 0, controlLinesSent: 0, hugeLineBytes: 0, protoRoundTrips: 0, fullDiskRuns: 0, tmpfsRuns: 0 }, [
     'wrongExitCodes',
     'notOneLine',
     'writesOutsideHome',
@@ -38,6 +40,6 @@ export async function run(options: HostileOptions): Promise<PartResult> {
   await hugeLine(options.root, options.hugeLineMb ?? 10, tally);
   await adversarialLine(options.root, Math.min(options.hugeLineMb ?? 10, 2), tally);
   await protoKeys(options.root, tally);
-  await fullDisk(options.root, options.fullDiskRuns ?? 12, rng, tally);
+  await fullDisk(options.root, options.fullDiskRuns ?? 12, rng, tally, options.tmpfsRuns ?? 3);
   return tally.result();
 }
