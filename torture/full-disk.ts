@@ -30,7 +30,26 @@ const open = fsp.open;
 const probe = await open(process.execPath, 'r');
 const FileHandle = Object.getPrototypeOf(probe);
 await probe.close();
-fsp.open = async function (path, ...rest) { const h = await open.call(this, path, ...rest); paths.set(h, String(path)); return h; };
+const fdPaths = new Map();
+fsp.open = async function (path, ...rest) {
+  const h = await open.call(this, path, ...rest);
+  paths.set(h, String(path));
+  fdPaths.set(h.fd, String(path));
+  return h;
+};
+const close = FileHandle.close;
+FileHandle.close = function (...args) { fdPaths.delete(this.fd); return close.apply(this, args); };
+// The journal appends with writeSync on its handle's fd: a short write, then ENOSPC.
+const writeSync = fs.writeSync;
+fs.writeSync = function (fd, data, a, b, c) {
+  if (!counts(fdPaths.get(fd)) || typeof data === 'string') return writeSync.call(this, fd, data, a, b, c);
+  const offset = a ?? 0;
+  const length = b ?? data.byteLength - offset;
+  const ok = take(length);
+  if (ok === length) return writeSync.call(this, fd, data, a, b, c);
+  if (ok > 0) return writeSync.call(this, fd, data, offset, ok, c);
+  throw enospc('write');
+};
 const write = FileHandle.write;
 FileHandle.write = async function (data, a, b, c) {
   if (!counts(paths.get(this))) return write.call(this, data, a, b, c);
@@ -126,7 +145,9 @@ export async function fullDisk(root: string, runs: number, rng: Random, tally: T
     const disk = i < runs ? injectedDisk(root, hook) : tmpfsDisk(root);
     if (!disk) break;
     try {
-      await oneRun(root, i, disk, i === 0 ? 0 : rng.int(0, 12_000), rng, tally);
+      // tmpfs hands out whole 4 KiB pages: a few files take several of them.
+      const budget = i === 0 ? 0 : disk.kind === 'tmpfs' ? rng.int(6, 40) * 4096 : rng.int(0, 12_000);
+      await oneRun(root, i, disk, budget, rng, tally);
     } finally {
       disk.dispose();
     }
@@ -185,6 +206,7 @@ async function oneRun(root: string, i: number, disk: Disk, budget: number, rng: 
     }
   }
   if (/\n\s+at /.test(proc.stderr())) tally.fail('unclearErrors', `${disk.kind} run ${i}: a stack trace: ${proc.stderr().slice(-400)}`);
+  tally.notes.push(`${disk.kind} run ${i}: ${budget} bytes free, ${acknowledged.length} replies shown, exit ${code}, said: ${errors[0] ?? '(nothing)'}`);
   if (code !== 1) tally.fail('wrongExitCodes', `${disk.kind} run ${i} (budget ${budget}): exit ${code}: ${proc.stderr().slice(-300)}`);
 
   // Space is back: everything durable is there and the session loads without damage.
