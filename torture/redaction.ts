@@ -11,6 +11,7 @@ import { createRedactor, openSessions } from '../src/index.js';
 import type { SessionManager } from '../src/index.js';
 import { Tally, type PartResult } from './part.js';
 import { freshDir, ROOT, runPiped } from './proc.js';
+import { startPty } from './pty.js';
 import { createRandom, type Random } from './random.js';
 
 /** One secret of the corpus: the text it is written in, and the part that must never reach the disk. */
@@ -151,6 +152,25 @@ async function throughBinary(root: string, samples: SecretSample[], tally: Tally
   search(tally, all, [...filesUnder(home), { path: 'sessions show --json', text: show.stdout }, { path: 'sessions list --json', text: list.stdout }], 'binary');
 }
 
+/** On a terminal: typed lines and pasted multi-line secrets, which also go to the history file. */
+async function throughTerminal(root: string, samples: SecretSample[], tally: Tally): Promise<void> {
+  const home = freshDir(root, 'red-pty-home-');
+  const cwd = freshDir(root, 'red-pty-project-');
+  const env = { [ENV_SECRET.name]: ENV_SECRET.value };
+  const term = await startPty(['--autosave', 'off'], { home, cwd, env });
+  for (const sample of samples) {
+    if (sample.text.includes('\n')) await term.paste(sample.text);
+    else await term.line(sample.text);
+    tally.add('secretsPushed');
+  }
+  await term.line(`and ${ENV_SECRET.value} again`);
+  const code = await term.quit();
+  if (code !== 0) tally.fail('runsFailed', `terminal: exit ${code}: ${term.screen().slice(-300)}`);
+  const files = filesUnder(home);
+  if (!files.some((f) => f.path.endsWith('/history'))) tally.fail('runsFailed', 'terminal: no history file was written');
+  search(tally, [...samples, { format: 'environment value', text: '', secret: ENV_SECRET.value }], files, 'terminal');
+}
+
 /** Runs both corpora; figures: formats, secrets found on disk (must be 0), ordinary lines altered. */
 export async function run(options: RedactionOptions): Promise<PartResult> {
   const samples = secretCorpus();
@@ -164,6 +184,7 @@ export async function run(options: RedactionOptions): Promise<PartResult> {
   const rng = createRandom(options.seed ?? 1);
   await throughLibrary(options.root, samples, rng, tally);
   await throughBinary(options.root, samples, tally);
+  await throughTerminal(options.root, samples, tally);
 
   // Ordinary text: through the redactor, and stored and read back through the library.
   const redact = createRedactor({ env: { HOME: '/home/ann', PATH: '/usr/bin:/bin', [ENV_SECRET.name]: ENV_SECRET.value } });
