@@ -1,4 +1,6 @@
-import { copyFile, rename } from 'node:fs/promises';
+import { copyFile, readdir, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isTempName } from './atomic-write.js';
 import { readWhole } from './read-whole.js';
 import type { SessionSnapshot } from './types.js';
 import { DamagedFileError, decodeSnapshot } from './codec.js';
@@ -35,6 +37,7 @@ export interface LoadOptions {
  * a journal with damaged lines is copied aside and every readable line is used.
  */
 export async function loadSession(dir: string, options: LoadOptions): Promise<LoadedSession> {
+  if (options.quarantine) await removeDeadTemps(dir);
   const notices: string[] = [];
   let damaged = false;
   const file = layout.snapshot(dir);
@@ -95,4 +98,15 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
     notices.push(`Recovered ${result.recoveredMessages} message(s) from the journal; messages saved only in the damaged snapshot are in the file moved aside.`);
   }
   return { snapshot, savedStatus, replay: result, notices, damaged };
+}
+
+/**
+ * Removes temp files (snapshot, lock owner) left by a writer killed before its rename. Only called with the
+ * session's lock held, so no live writer owns them; what they hold is still in the snapshot
+ * and journal, which are truncated only after a rename succeeds.
+ */
+async function removeDeadTemps(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const dead = names.filter((name) => isTempName(name) || name.startsWith('lock.owner.json.tmp-'));
+  for (const name of dead) await unlink(join(dir, name)).catch(() => undefined);
 }
