@@ -4,6 +4,8 @@
  * interrupted message), the session loads, and the next start takes the dead process's lock
  * at once.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openSessions } from '../src/index.js';
 import { check, tornSnapshots, type Chain, type Moment, type Step } from './kill9-model.js';
@@ -31,10 +33,11 @@ export async function run(options: Kill9Options): Promise<PartResult> {
   const tally = new Tally(
     'kill9',
     { trials: 0, messagesAcknowledged: 0, partialRepliesShown: 0 },
-    ['messagesLost', 'sessionsUnreadable', 'partialsNotMarkedInterrupted', 'heldByDeadLock', 'falseDamage', 'unexpectedOutput'],
+    ['messagesLost', 'sessionsUnreadable', 'partialsNotMarkedInterrupted', 'heldByDeadLock', 'falseDamage', 'unexpectedOutput', 'tempFilesLeftBehind'],
   );
   tally.figures.slowestRestartMs = 0;
   tally.figures.slowRestarts = 0;
+  tally.figures.killedMidSnapshotWrite = 0;
   const moments: Record<string, number> = {};
   const restarts: number[] = [];
   let left = options.trials;
@@ -89,6 +92,10 @@ async function runChain(
       tally.fail('sessionsUnreadable', `sessions show ${id} --json failed (${String(err)}): ${show.stderr.trim()}`);
     }
     await check(chain, id, tally);
+    // Resumed and closed: nothing a killed writer left behind may stay.
+    const dir = join(chain.manager.project.dir, 'sessions', id);
+    const temps = readdirSync(dir).filter((name) => name.includes('.tmp-'));
+    if (temps.length > 0) tally.fail('tempFilesLeftBehind', `${id}: ${temps.join(', ')}`);
   }
 }
 
