@@ -168,8 +168,12 @@ async function runCase(root: string, script: string, damage: DamageCase, tally: 
   // The listing must still show the session, and never crash.
   const list = await runPiped(['sessions', 'list', '--json'], '', { home: s.home, cwd: s.cwd });
   const listed = list.code === 0 ? (JSON.parse(list.stdout) as { id: string; messageCount: number }[]) : [];
-  if (list.code !== 0 || STACK.test(list.stderr) || !listed.some((row) => row.id === s.id)) {
+  const row0 = listed.find((row) => row.id === s.id);
+  if (list.code !== 0 || STACK.test(list.stderr) || !row0) {
     tally.fail('listingsBroken', `${label}: sessions list exit ${list.code}: ${list.stderr.trim() || list.stdout.slice(0, 300)}`);
+  } else if (!damage.future && row0.messageCount !== damage.expect.length) {
+    // The listing reads the same files: it counts what resuming will load.
+    tally.fail('listingsBroken', `${label}: listed with ${row0.messageCount} messages, ${damage.expect.length} can be loaded`);
   }
 
   const resumed = await runPiped(['--session-id', s.id, '--autosave', 'off'], 'after repair\n/quit\n', { home: s.home, cwd: s.cwd });
