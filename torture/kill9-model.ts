@@ -61,6 +61,22 @@ export function tornSnapshots(chain: Chain, tally: Tally): void {
     }
     const damaged = names.filter((n) => n.includes('.corrupt-'));
     if (damaged.length > 0) tally.fail('falseDamage', `${id}: a crash was taken for damage: ${damaged.join(', ')}`);
+    guardsLeft(dir, ['lock.takeover', 'lock.takeover.break'], tally);
+  }
+  guardsLeft(chain.manager.project.dir, ['index.json.lock'], tally);
+}
+
+/** Notes guards a kill left behind, and whether they name their holder (one that does not is broken only after seconds). */
+function guardsLeft(dir: string, names: string[], tally: Tally): void {
+  for (const name of names) {
+    let holder: string[];
+    try {
+      holder = readdirSync(join(dir, name));
+    } catch {
+      continue;
+    }
+    tally.add('guardsLeftByKills');
+    if (!holder.includes('holder')) tally.notes.push(`a kill left ${name} without a holder in ${dir.split('/').slice(-2).join('/')}`);
   }
 }
 

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSessions } from '../../src/index.js';
+import { atomicWriteHooks } from '../../src/session/atomic-write.js';
 import { run } from '../../torture/kill9.js';
 import { nonZero } from '../../torture/part.js';
 import { tmpHome } from '../helpers/tmp-home.js';
@@ -43,5 +44,35 @@ describe('torture: kill -9 at random moments', () => {
     expect(resumed.messages.map((m) => m.content)).toEqual(['kept']);
     expect(readdirSync(session.dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it('keeps a reply that was streaming when a snapshot was taken, whenever the kill comes', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome('chatkeep-project-') });
+    const session = await sessions.create();
+    await session.append({ role: 'user', content: 'tell me' });
+    const reply = session.beginReply();
+    await reply.push('Echo: tell me ');
+    await reply.push('(read ');
+    // The journal as it is when the new snapshot replaces the old one: a kill -9 right after
+    // the rename leaves exactly this journal beside the new snapshot.
+    const journal = join(session.dir, 'journal.jsonl');
+    const atRename = join(home, 'journal-at-rename');
+    atomicWriteHooks.beforeRename = (_tmp, target) => {
+      if (target.endsWith('session.json')) copyFileSync(journal, atRename);
+    };
+    try {
+      await session.save();
+    } finally {
+      atomicWriteHooks.beforeRename = undefined;
+    }
+    copyFileSync(atRename, journal);
+    const read = await sessions.read(session.id);
+    expect(read.messages.map((m) => [m.role, m.content, m.interrupted ?? false])).toEqual([
+      ['user', 'tell me', false],
+      ['assistant', 'Echo: tell me (read ', true],
+    ]);
+    await reply.finish();
+    await session.close();
   });
 });
