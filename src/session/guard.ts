@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errno } from './ids.js';
@@ -59,7 +60,12 @@ export async function withGuard<T>(path: string, fn: () => Promise<T>, waitMs = 
   try {
     return await fn();
   } finally {
-    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    // Moved away whole, then removed: a kill in between leaves a `.gone-` directory nobody
+    // waits on, never a guard whose holder file is already gone (broken only after 5 s).
+    const gone = `${path}.gone-${process.pid}-${randomBytes(4).toString('hex')}`;
+    await rename(path, gone)
+      .then(() => rm(gone, { recursive: true, force: true }))
+      .catch(() => undefined);
   }
 }
 
