@@ -1,5 +1,5 @@
 /** The kill -9 trials' bookkeeping: what was shown, and the checks against what was kept. */
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message, SessionManager } from '../src/index.js';
 import type { Tally } from './part.js';
@@ -37,7 +37,7 @@ export interface Chain {
   tag: string;
   /** When the last kill came, to explain a slow restart after it. */
   lastMoment?: Moment;
-  /** Snapshot temp files already seen, so each kill mid-write is counted once. */
+  /** Snapshot temp files and guards already seen, so each one a kill left is counted once. */
   temps: Set<string>;
 }
 
@@ -61,20 +61,24 @@ export function tornSnapshots(chain: Chain, tally: Tally): void {
     }
     const damaged = names.filter((n) => n.includes('.corrupt-'));
     if (damaged.length > 0) tally.fail('falseDamage', `${id}: a crash was taken for damage: ${damaged.join(', ')}`);
-    guardsLeft(dir, ['lock.takeover', 'lock.takeover.break'], tally);
+    guardsLeft(chain, dir, ['lock.takeover', 'lock.takeover.break'], tally);
   }
-  guardsLeft(chain.manager.project.dir, ['index.json.lock'], tally);
+  guardsLeft(chain, chain.manager.project.dir, ['index.json.lock'], tally);
 }
 
 /** Notes guards a kill left behind, and whether they name their holder (one that does not is broken only after seconds). */
-function guardsLeft(dir: string, names: string[], tally: Tally): void {
+function guardsLeft(chain: Chain, dir: string, names: string[], tally: Tally): void {
   for (const name of names) {
     let holder: string[];
+    let seen: string;
     try {
       holder = readdirSync(join(dir, name));
+      seen = `${join(dir, name)}@${statSync(join(dir, name)).ino}`;
     } catch {
       continue;
     }
+    if (chain.temps.has(seen)) continue;
+    chain.temps.add(seen);
     tally.add('guardsLeftByKills');
     if (!holder.includes('holder')) tally.notes.push(`a kill left ${name} without a holder in ${dir.split('/').slice(-2).join('/')}`);
   }
