@@ -53,7 +53,9 @@ export async function run(options: Kill9Options): Promise<PartResult> {
   await Promise.all(Array.from({ length: options.workers ?? 2 }, worker));
   restarts.sort((a, b) => a - b);
   tally.figures.medianRestartMs = restarts.length ? Math.round(restarts[Math.floor(restarts.length / 2)]!) : 0;
-  for (const [moment, count] of Object.entries(moments)) tally.figures[`killedDuring_${moment}`] = count;
+  for (const moment of ['starting', 'typing', 'streaming', 'autosave', 'save', 'load', 'reset']) {
+    tally.figures[`killedWhile${moment[0]!.toUpperCase()}${moment.slice(1)}`] = moments[moment] ?? 0;
+  }
   return tally.result();
 }
 
