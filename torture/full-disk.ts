@@ -131,7 +131,8 @@ function tmpfsDisk(root: string): Disk | undefined {
       writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - budget)));
     },
     release: () => rmSync(filler, { force: true }),
-    dispose: () => execFileSync('umount', [mount], { stdio: 'ignore' }),
+    // Lazily, so a process still holding a file there cannot make the unmount fail.
+    dispose: () => execFileSync('umount', ['-l', mount], { stdio: 'ignore' }),
   };
 }
 
