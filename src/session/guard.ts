@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
-import { mkdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errno } from './ids.js';
@@ -38,8 +40,14 @@ export async function withGuard<T>(path: string, fn: () => Promise<T>, waitMs = 
   const started = Date.now();
   for (;;) {
     try {
-      await mkdir(path);
-      await writeFile(join(path, 'holder'), `${process.pid} ${HOST}\n`).catch(() => undefined);
+      // Synchronous and back to back: a kill between the two leaves a guard without a holder,
+      // which others wait 5 s to break, so no event-loop turn may widen that window.
+      mkdirSync(path);
+      try {
+        writeFileSync(join(path, 'holder'), `${process.pid} ${HOST}\n`);
+      } catch {
+        // Still exclusive; only judged by its age if its holder dies.
+      }
       break;
     } catch (err) {
       if (errno(err) !== 'EEXIST') throw err;
@@ -52,7 +60,12 @@ export async function withGuard<T>(path: string, fn: () => Promise<T>, waitMs = 
   try {
     return await fn();
   } finally {
-    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    // Moved away whole, then removed: a kill in between leaves a `.gone-` directory nobody
+    // waits on, never a guard whose holder file is already gone (broken only after 5 s).
+    const gone = `${path}.gone-${process.pid}-${randomBytes(4).toString('hex')}`;
+    await rename(path, gone)
+      .then(() => rm(gone, { recursive: true, force: true }))
+      .catch(() => undefined);
   }
 }
 

@@ -2,7 +2,8 @@ import { readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { errno, isValidId } from './ids.js';
-import { inspectLock, loadLockfile } from './lock.js';
+import { withGuard } from './guard.js';
+import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
 import type { IndexRow } from './index-row.js';
 import { byUpdatedDesc } from './index-row.js';
@@ -22,24 +23,13 @@ interface IndexFile {
 }
 
 const MTIME_SETTLE_MS = 2_000;
-const INDEX_LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 5, maxTimeout: 100 };
-
-/** Runs `fn` holding the index's short lock (proper-lockfile on `index.json`). */
+/**
+ * Runs `fn` holding the index's short lock: a pid-stamped guard (not proper-lockfile, whose
+ * lock a killed holder leaves for its whole stale time), so a dead holder's lock is broken at
+ * once instead of holding up the next start for seconds.
+ */
 async function withIndexLock<T>(projectDir: string, fn: () => Promise<T>): Promise<T> {
-  const lockfile = await loadLockfile();
-  const path = layout.index(projectDir);
-  const release = await lockfile.lock(path, {
-    lockfilePath: `${path}.lock`,
-    realpath: false,
-    stale: 10_000,
-    retries: INDEX_LOCK_RETRIES,
-    onCompromised: () => undefined, // a lost index lock only risks a stale cache, which self-heals
-  });
-  try {
-    return await fn();
-  } finally {
-    await release().catch(() => undefined);
-  }
+  return withGuard(`${layout.index(projectDir)}.lock`, fn, 5_000);
 }
 
 type ReadResult = { kind: 'ok'; index: IndexFile } | { kind: 'missing' } | { kind: 'damaged' } | { kind: 'unreadable' };

@@ -1,4 +1,6 @@
-import { copyFile, rename, stat } from 'node:fs/promises';
+import { copyFile, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isTempName } from './atomic-write.js';
 import { readWhole } from './read-whole.js';
 import type { SessionSnapshot } from './types.js';
 import { DamagedFileError, decodeSnapshot } from './codec.js';
@@ -35,6 +37,7 @@ export interface LoadOptions {
  * a journal with damaged lines is copied aside and every readable line is used.
  */
 export async function loadSession(dir: string, options: LoadOptions): Promise<LoadedSession> {
+  if (options.quarantine) await removeDeadTemps(dir);
   const notices: string[] = [];
   let damaged = false;
   const file = layout.snapshot(dir);
@@ -44,6 +47,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
     snapshot = await decodeSnapshot(await readWhole(file), file);
   } catch (err) {
     if (err instanceof DamagedFileError) damage = err.message;
+    else if (errno(err) === 'EISDIR') damage = `${file}: a directory, not a file`;
     else if (errno(err) !== 'ENOENT') throw err;
   }
   const savedStatus = snapshot?.status;
@@ -60,7 +64,22 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
   snapshot ??= blankSnapshot(options.id, options.projectPath, dateFromId(options.id) ?? options.now);
 
   const journalPath = layout.journal(dir);
-  const journal = await readJournal(journalPath);
+  let journal: Awaited<ReturnType<typeof readJournal>>;
+  try {
+    journal = await readJournal(journalPath);
+  } catch (err) {
+    if (errno(err) !== 'EISDIR') throw err;
+    // Something else sits where the journal belongs: keep it, start an empty journal.
+    damaged = true;
+    journal = { events: [], tornTail: false, damagedLines: [] };
+    let where = 'left in place';
+    if (options.quarantine) {
+      const aside = corruptName(journalPath, options.now);
+      await rename(journalPath, aside);
+      where = `moved to ${aside}`;
+    }
+    notices.push(`The journal was damaged (${journalPath}: a directory, not a file); it was ${where}.`);
+  }
   if (journal.damagedLines.length > 0) {
     damaged = true;
     let where = '';
@@ -104,4 +123,15 @@ export async function loadSessionStable(dir: string, options: LoadOptions): Prom
     const loaded = await loadSession(dir, options);
     if ((await snapshotIdentity(dir)) === before || attempt >= 50) return loaded;
   }
+}
+
+/**
+ * Removes temp files (snapshot, lock owner) left by a writer killed before its rename. Only called with the
+ * session's lock held, so no live writer owns them; what they hold is still in the snapshot
+ * and journal, which are truncated only after a rename succeeds.
+ */
+async function removeDeadTemps(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const dead = names.filter((name) => isTempName(name) || name.startsWith('lock.owner.json.tmp-'));
+  for (const name of dead) await unlink(join(dir, name)).catch(() => undefined);
 }

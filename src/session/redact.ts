@@ -10,7 +10,11 @@ export interface SecretPattern {
   keep?: 'prefix';
 }
 
-/** The known formats. Each regex must be global; a `prefix` group (1) is kept as is. */
+/**
+ * The known formats. Each regex must be global; a `prefix` group (1) is kept as is. Every
+ * repetition that can start at many places of one long word is bounded: a pasted megabyte
+ * of `a-a-a-…` must not take quadratic time.
+ */
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: 'private-key',
@@ -24,7 +28,42 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'google-api-key', regex: /\bAIza[0-9A-Za-z_-]{35}/g },
   { name: 'jwt', regex: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { name: 'bearer-token', regex: /(\b[Bb]earer\s+)[A-Za-z0-9._~+/-]{8,}=*/g, keep: 'prefix' },
-  { name: 'url-password', regex: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:)[^\s@/]+(?=@)/gi, keep: 'prefix' },
+  // An empty user name too (`redis://:password@host`).
+  { name: 'url-password', regex: /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s:@/]{0,256}:)[^\s@/]{1,256}(?=@)/gi, keep: 'prefix' },
+  { name: 'gitlab-token', regex: /\bgl(?:pat|dt|rt|ptt|ft|soat)-[A-Za-z0-9_-]{20,}/g },
+  { name: 'slack-webhook', regex: /\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g },
+  { name: 'stripe-key', regex: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  { name: 'stripe-webhook-secret', regex: /\bwhsec_[A-Za-z0-9]{24,}/g },
+  { name: 'twilio-api-key', regex: /\bSK[0-9a-fA-F]{32}\b/g },
+  { name: 'sendgrid-key', regex: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
+  { name: 'npm-token', regex: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: 'pypi-token', regex: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  { name: 'huggingface-token', regex: /\bhf_[A-Za-z0-9]{30,}/g },
+  { name: 'google-oauth', regex: /\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[A-Za-z0-9_-]{20,})/g },
+  { name: 'discord-bot-token', regex: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b/g },
+  // After `bot` in API URLs, so no word boundary before the digits.
+  { name: 'telegram-bot-token', regex: /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}/g },
+  { name: 'shopify-token', regex: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { name: 'digitalocean-token', regex: /\bdo[por]_v1_[a-f0-9]{64}\b/g },
+  { name: 'vault-token', regex: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g },
+  { name: 'linear-api-key', regex: /\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b/g },
+  { name: 'grafana-token', regex: /\b(?:glsa_[A-Za-z0-9]{32}_[a-fA-F0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g },
+  { name: 'databricks-token', regex: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
+  { name: 'age-secret-key', regex: /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g },
+  { name: 'postman-api-key', regex: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g },
+  { name: 'azure-account-key', regex: /(\bAccountKey=)[A-Za-z0-9+/]{40,}={0,2}/g, keep: 'prefix' },
+  { name: 'azure-sas-signature', regex: /([?&]sig=)[A-Za-z0-9%+/=_-]{16,}/g, keep: 'prefix' },
+  // `Basic` followed by a word is prose; base64 credentials hold a digit, `+`, `/` or `=`.
+  { name: 'basic-auth', regex: /(\b[Bb]asic\s+)(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{12,}={0,2}/g, keep: 'prefix' },
+  // `.env`, YAML and code assignments to a secret-named key (quotes may be JSON-escaped, as in
+  // tool-call arguments). The value must hold a digit or a
+  // symbol and not be code (`process.env.X`, a call, `${…}`), a bare number, or already redacted.
+  {
+    name: 'secret-assignment',
+    regex:
+      /(\b[A-Za-z0-9_.-]{0,40}(?:secret|passw(?:or)?d|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|[_.-]key)[A-Za-z0-9_.-]{0,40}(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)(?!\d+\b|process\.env|\$\{|\[REDACTED|[\w$.]+\()(?=[^\s"'`,;()\\]*[0-9!#%^*+/=-])[^\s"'`,;()\\]{6,}/gi,
+    keep: 'prefix',
+  },
 ];
 
 /** Environment variable names whose values are secrets. */

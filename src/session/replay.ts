@@ -78,7 +78,8 @@ export function replay(s: SessionSnapshot, events: readonly JournalEvent[]): Rep
       case 'delta': {
         const replyId = String(p.replyId);
         const reply = pending.get(replyId) ?? { text: '', ts: event.ts, index: s.messages.length };
-        reply.text += String(p.text ?? '');
+        // `replace`: the reply's whole text so far, journaled again when a snapshot was taken mid-stream.
+        reply.text = (p.replace === true ? '' : reply.text) + String(p.text ?? '');
         pending.set(replyId, reply);
         break;
       }

@@ -17,8 +17,11 @@ export function safeBoundary(text: string, from: number): number {
     }
   }
   if (cut === -1) return from;
-  const head = text.slice(from, cut);
-  const prefix = /(?:\b[Bb]earer|\b[Bb]asic|[:=])\s*$/.exec(head);
-  if (prefix) cut = from + prefix.index;
+  // A key (and its `=`/`:`) waits for its value, so `password = hunter2x` is redacted whole.
+  // Only the end of the text is examined: a key is short, and a long word must not cost O(n²).
+  const start = Math.max(from, cut - 256);
+  const head = text.slice(start, cut);
+  const prefix = /(?:\bbearer|\bbasic|[\w.-]{0,64}(?:\\?["'])?\s*[:=]|[\w.-]{0,64}(?:secret|passw|token|key|credential)[\w.-]{0,64}(?:\\?["'])?)\s*$/i.exec(head);
+  if (prefix) cut = start + prefix.index;
   return cut;
 }

@@ -276,6 +276,12 @@ export class SessionImpl implements Session {
   /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */
   private async snapshot(status: 'open' | 'closed'): Promise<void> {
     await this.assertWritable();
+    // A reply still streaming is not in the snapshot: its text so far is journaled again past
+    // the snapshot's seq *before* the snapshot claims that seq, so no moment exists at which a
+    // kill leaves the shown part neither in the snapshot nor in the journal.
+    const journalSeq = this.seq;
+    const active = [...this.activeReplies].filter(([, text]) => text !== '');
+    for (const [replyId, text] of active) await this.write('delta', { replyId, text, replace: true }, false);
     const snapshot: SessionSnapshot = {
       ...this.state,
       format: 'chatkeep.session',
@@ -284,7 +290,7 @@ export class SessionImpl implements Session {
       host: hostname(),
       pid: process.pid,
       toolVersion: this.toolVersion,
-      journalSeq: this.seq,
+      journalSeq,
     };
     // The codec (superjson) loads with the first snapshot, not before the first prompt.
     const { encodeSnapshot } = await import('./codec.js');
@@ -293,12 +299,9 @@ export class SessionImpl implements Session {
     this.savedStatus = status;
     this.changed = false;
     try {
-      await this.journal.truncate();
-      // A reply still streaming keeps what it has shown in the journal.
-      for (const [replyId, text] of this.activeReplies) {
-        if (text) await this.write('delta', { replyId, text }, false);
-      }
-      this.changed = false;
+      // With a reply streaming, the journal keeps its lines (those up to the snapshot's seq are
+      // skipped on load) until a snapshot without one truncates it.
+      if (active.length === 0) await this.journal.truncate();
     } catch (err) {
       // The snapshot is durable; the old lines are ≤ its journalSeq and are skipped on load.
       this.warn(`Could not truncate the journal of ${this.id}: ${String(err)}`);

@@ -30,6 +30,16 @@ describe('redaction', () => {
     ['-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (cut off', '[REDACTED:private-key]'],
     ['postgres://admin:s3cr3t-pw@db.example.com:5432/app', 'postgres://admin:[REDACTED:url-password]@db.example.com:5432/app'],
     [`my key is ${ENV_SECRET}!`, 'my key is [REDACTED:env:MY_API_KEY]!'],
+    ['REDIS_URL=redis://:Xx6C7ANKF40LGYQ@cache:6379/0', 'REDIS_URL=redis://:[REDACTED:url-password]@cache:6379/0'],
+    ['use glpat-p_y0rY3APZyqIKPHts4I now', 'use [REDACTED:gitlab-token] now'],
+    ['stripe.api_key = "sk_live_7r4MeJA9WmWKRnG7JhOi2kxh"', 'stripe.api_key = "[REDACTED:stripe-key]"'],
+    ['https://hooks.slack.com/services/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', '[REDACTED:slack-webhook]'],
+    ['https://api.telegram.org/bot5828495983:AA2UeYtucrrDu-_ZRZFKq4yIwYAcfVMdhwT/getMe', 'https://api.telegram.org/bot[REDACTED:telegram-bot-token]/getMe'],
+    ['Authorization: Basic YWRtaW46MHB1V2dmQWsyWHVzWUhwUg==', 'Authorization: Basic [REDACTED:basic-auth]'],
+    ['AccountName=demo;AccountKey=4lTsPluiKwoLoAiE7S9L97NTstApYRhKU9ZSfUb8xNzeFNZRWldAXOkj91mV==;', 'AccountName=demo;AccountKey=[REDACTED:azure-account-key];'],
+    ['DB_PASSWORD=8LcdUPAW2KAr1A!', 'DB_PASSWORD=[REDACTED:secret-assignment]'],
+    ['  password: "AAi4XiATO4k6"', '  password: "[REDACTED:secret-assignment]"'],
+    ['{"line":"API_KEY=\\"36a15bd08b93b9a6\\""}', '{"line":"API_KEY=\\"[REDACTED:secret-assignment]\\""}'],
   ])('redacts %j', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -41,6 +51,12 @@ describe('redaction', () => {
     'The word Bearer alone',
     'ghp_short',
     '/usr/bin:/bin',
+    'const apiKey = process.env.OPENAI_API_KEY;',
+    'tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")',
+    'sort_key: created_at',
+    'MAX_TOKENS=100000',
+    'A basic understanding of TypeScript is assumed.',
+    'api_key: ${{ secrets.API_KEY }}',
   ])('leaves %j alone', (text) => {
     expect(redact(text)).toBe(text);
   });

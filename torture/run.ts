@@ -1,0 +1,79 @@
+/**
+ * `npm run torture`: every part at full size, one line of figures each, `torture/results.json`,
+ * and a non-zero exit when a must-be-zero figure is not zero.
+ *
+ *   npm run torture -- [--quick] [--only kill9,races] [--seed N] [--keep]
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatResult, nonZero, type PartResult } from './part.js';
+import { ROOT } from './proc.js';
+import * as kill9 from './kill9.js';
+import * as races from './races.js';
+import * as damaged from './damaged.js';
+import * as hostile from './hostile.js';
+import * as redaction from './redaction.js';
+
+interface Part {
+  name: string;
+  run(root: string, quick: boolean, seed: number): Promise<PartResult>;
+}
+
+const PARTS: Part[] = [
+  { name: 'kill9', run: (root, quick, seed) => kill9.run({ trials: quick ? 40 : 500, root, seed }) },
+  {
+    name: 'races',
+    run: (root, quick, seed) =>
+      races.run(quick ? { root, seed, creators: 50, lockRounds: 50, replRounds: 5, autosaveRuns: 2 } : { root, seed }),
+  },
+  { name: 'damaged', run: (root) => damaged.run({ root }) },
+  { name: 'hostile', run: (root, quick, seed) => hostile.run(quick ? { root, seed, hugeLineMb: 2, fullDiskRuns: 4 } : { root, seed }) },
+  { name: 'redaction', run: (root, _quick, seed) => redaction.run({ root, seed }) },
+];
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      keep: { type: 'boolean', default: false },
+    },
+  });
+  const only = values.only?.split(',').map((s) => s.trim());
+  const seed = Number(values.seed);
+  const root = mkdtempSync(join(tmpdir(), 'chatkeep-torture-'));
+  const results: PartResult[] = [];
+  let failed = false;
+  for (const part of PARTS) {
+    if (only && !only.includes(part.name)) continue;
+    const dir = join(root, part.name);
+    mkdirSync(dir);
+    const result = await part.run(dir, values.quick === true, seed);
+    results.push(result);
+    console.log(formatResult(result));
+    const bad = nonZero(result);
+    if (bad.length > 0) {
+      failed = true;
+      console.log(`  NOT ZERO: ${bad.join(', ')}`);
+      for (const failure of result.failures) console.log(`  - ${failure}`);
+    }
+  }
+  const out = { date: new Date().toISOString(), node: process.version, quick: values.quick === true, seed, passed: !failed, results };
+  writeFileSync(join(ROOT, 'torture', 'results.json'), `${JSON.stringify(out, null, 2)}\n`);
+  if (values.keep || failed) console.log(`data kept in ${root}`);
+  else rmSync(root, { recursive: true, force: true });
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  },
+);
