@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ export class GuardBusyError extends Error {
 }
 
 /**
- * Runs `fn` holding `path`, an exclusive `mkdir` guard with the holder's pid inside. A guard
+ * Runs `fn` holding `path`, an exclusive directory guard with the holder's pid inside. A guard
  * whose holder died on this host is broken at once; one with no readable holder, after 5 s.
  * Breaking is itself serialised (`<path>.break`) and re-checks the very directory it judged
  * stale, so two processes cannot both break a guard and then both hold it.
@@ -40,17 +40,10 @@ export async function withGuard<T>(path: string, fn: () => Promise<T>, waitMs = 
   const started = Date.now();
   for (;;) {
     try {
-      // Synchronous and back to back: a kill between the two leaves a guard without a holder,
-      // which others wait 5 s to break, so no event-loop turn may widen that window.
-      mkdirSync(path);
-      try {
-        writeFileSync(join(path, 'holder'), `${process.pid} ${HOST}\n`);
-      } catch {
-        // Still exclusive; only judged by its age if its holder dies.
-      }
+      claim(path);
       break;
     } catch (err) {
-      if (errno(err) !== 'EEXIST') throw err;
+      if (errno(err) !== 'EEXIST' && errno(err) !== 'ENOTEMPTY') throw err;
       const judged = await judge(path);
       if (judged.stale) await breakGuard(path, judged.ino);
       else if (Date.now() - started > waitMs) throw new GuardBusyError(judged.pid);
@@ -66,6 +59,23 @@ export async function withGuard<T>(path: string, fn: () => Promise<T>, waitMs = 
     await rename(path, gone)
       .then(() => rm(gone, { recursive: true, force: true }))
       .catch(() => undefined);
+  }
+}
+
+/**
+ * Creates the guard with its holder file already inside: a temp directory renamed into place,
+ * which fails while another guard (never empty) exists. So no kill can leave a guard that does
+ * not name its holder, which others could only break after 5 s.
+ */
+function claim(path: string): void {
+  const tmp = `${path}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
+  mkdirSync(tmp);
+  try {
+    writeFileSync(join(tmp, 'holder'), `${process.pid} ${HOST}\n`);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
   }
 }
 
