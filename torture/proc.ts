@@ -40,6 +40,40 @@ export function chatEnv(home: string, extra: Record<string, string> = {}): Recor
   return { ...env, CHATKEEP_HOME: home, CHATKEEP_ECHO_DELAY_MS: '0', ...extra };
 }
 
+/** True when `text` contains `what` (a string) or matches it (a RegExp). */
+export function matches(text: string, what: string | RegExp): boolean {
+  return typeof what === 'string' ? text.includes(what) : what.test(text);
+}
+
+/**
+ * Resolves once `found()` holds, checked now and whenever a listener fires; rejects with
+ * `failure('ended')` if the process ends first, or `failure('timeout')` after `timeout` ms.
+ */
+export function waitUntil(
+  found: () => boolean,
+  watch: { listeners: Set<() => void>; ended: () => boolean; timeout: number },
+  failure: (why: 'ended' | 'timeout') => Error,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (!found() && !watch.ended()) return;
+      cleanup();
+      if (found()) resolve();
+      else reject(failure('ended'));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(failure('timeout'));
+    }, watch.timeout);
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      watch.listeners.delete(check);
+    };
+    watch.listeners.add(check);
+    check();
+  });
+}
+
 /** Where and how to run chatkeep. */
 export interface RunOptions {
   home: string;
@@ -91,30 +125,12 @@ export function spawnPiped(args: string[], options: RunOptions): Piped {
   });
   const waiter =
     (text: () => string) =>
-    (what: string | RegExp, { from = 0, timeout = 15_000 }: { from?: number; timeout?: number } = {}): Promise<void> => {
-      const found = (): boolean => {
-        const t = text().slice(from);
-        return typeof what === 'string' ? t.includes(what) : what.test(t);
-      };
-      return new Promise((resolve, reject) => {
-        const check = (): void => {
-          if (!found() && !done) return;
-          cleanup();
-          if (found()) resolve();
-          else reject(new Error(`chatkeep ended before printing ${String(what)}; stdout: ${out.slice(-400)} stderr: ${err.slice(-400)}`));
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`timed out waiting for ${String(what)}; stdout: ${out.slice(-400)} stderr: ${err.slice(-400)}`));
-        }, timeout);
-        const cleanup = (): void => {
-          clearTimeout(timer);
-          listeners.delete(check);
-        };
-        listeners.add(check);
-        check();
-      });
-    };
+    (what: string | RegExp, { from = 0, timeout = 15_000 }: { from?: number; timeout?: number } = {}): Promise<void> =>
+      waitUntil(() => matches(text().slice(from), what), { listeners, ended: () => done, timeout }, (why) =>
+        new Error(
+          `${why === 'ended' ? 'chatkeep ended before printing' : 'timed out waiting for'} ${String(what)}; stdout: ${out.slice(-400)} stderr: ${err.slice(-400)}`,
+        ),
+      );
   return {
     pid: proc.pid ?? -1,
     proc,

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import * as pty from 'node-pty';
 import { onTestFinished } from 'vitest';
+import { chatEnv, matches, waitUntil } from '../../torture/proc.js';
 import { bannerId } from './session-files.js';
 
 /** The launcher under test. */
@@ -22,12 +23,7 @@ export interface RunOptions {
 }
 
 function environment(options: RunOptions): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    // No real API key may leak into a test run: the echo assistant must be the default.
-    if (value !== undefined && !/API_KEY|BASE_URL|^CHATKEEP_|^NO_COLOR$|^FORCE_COLOR$/.test(key)) env[key] = value;
-  }
-  return { ...env, TERM: 'xterm-256color', CHATKEEP_HOME: options.home, CHATKEEP_ECHO_DELAY_MS: '0', ...options.env };
+  return chatEnv(options.home, { TERM: 'xterm-256color', ...options.env });
 }
 
 /** A chatkeep running in a pseudo-terminal. */
@@ -98,29 +94,13 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
       this.line('/quit');
       return exited;
     },
-    waitFor(what, { timeout = 10_000, from = 0 } = {}) {
-      const found = (): boolean => {
-        const text = screen().slice(from);
-        return typeof what === 'string' ? text.includes(what) : what.test(text);
-      };
-      return new Promise((resolve, reject) => {
-        const check = (): void => {
-          if (!found() && !done) return;
-          cleanup();
-          if (found()) resolve(screen());
-          else reject(new Error(`chatkeep exited before showing ${String(what)}. Screen:\n${screen()}`));
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`Timed out waiting for ${String(what)}. Screen:\n${screen()}`));
-        }, timeout);
-        const cleanup = (): void => {
-          clearTimeout(timer);
-          listeners.delete(check);
-        };
-        listeners.add(check);
-        check();
-      });
+    async waitFor(what, { timeout = 10_000, from = 0 } = {}) {
+      await waitUntil(() => matches(screen().slice(from), what), { listeners, ended: () => done, timeout }, (why) =>
+        why === 'ended'
+          ? new Error(`chatkeep exited before showing ${String(what)}. Screen:\n${screen()}`)
+          : new Error(`Timed out waiting for ${String(what)}. Screen:\n${screen()}`),
+      );
+      return screen();
     },
   };
 }
