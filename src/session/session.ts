@@ -126,9 +126,7 @@ export class SessionImpl implements Session {
   touchRow(): Promise<void> {
     return this.runExclusive(async () => {
       if (this.closed || this.lost) return; // close() has written the final row
-      await this.updateRow(rowFromSnapshot(this.state, 'open')).catch((err: unknown) =>
-        this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
-      );
+      await this.recordRow(this.state, 'open');
     });
   }
 
@@ -171,11 +169,7 @@ export class SessionImpl implements Session {
   }
 
   setTitle(title: string | null): Promise<void> {
-    return this.runExclusive(async () => {
-      const clean = title === null ? null : this.redact(title);
-      await this.write('title', { title: clean });
-      this.state.title = clean;
-    });
+    return this.runExclusive(() => this.writeTitle(title === null ? null : this.redact(title)));
   }
 
   setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
@@ -205,10 +199,7 @@ export class SessionImpl implements Session {
       await this.assertWritable();
       if (options.title !== undefined) {
         const title = this.redact(options.title.trim()) || null;
-        if (title !== this.state.title) {
-          await this.write('title', { title });
-          this.state.title = title;
-        }
+        if (title !== this.state.title) await this.writeTitle(title);
       }
       if (options.ifChanged && !this.changed) return this.result(false);
       await this.snapshot('open');
@@ -239,12 +230,25 @@ export class SessionImpl implements Session {
       }
       // Resumed, read, left as it was: the closed snapshot on disk already says it all.
       if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed');
-      else await this.updateRow(rowFromSnapshot(this.state, 'closed')).catch(() => undefined);
+      else await this.recordRow(this.state, 'closed');
       await this.journal.close().catch(() => undefined);
       await (await this.lock).release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
       this.closed = this.result(true);
       return this.closed;
     });
+  }
+
+  /** Journals an already-redacted title, then applies it. */
+  private async writeTitle(title: string | null): Promise<void> {
+    await this.write('title', { title });
+    this.state.title = title;
+  }
+
+  /** The index row is only a cache: a failure to record it warns and the next listing rebuilds it. */
+  private async recordRow(state: SessionSnapshot, status: 'open' | 'closed'): Promise<void> {
+    await this.updateRow(rowFromSnapshot(state, status)).catch((err: unknown) =>
+      this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
+    );
   }
 
   private cleanMessage(input: NewMessage): Message {
@@ -306,9 +310,7 @@ export class SessionImpl implements Session {
       // The snapshot is durable; the old lines are ≤ its journalSeq and are skipped on load.
       this.warn(`Could not truncate the journal of ${this.id}: ${String(err)}`);
     }
-    await this.updateRow(rowFromSnapshot(snapshot, status)).catch((err: unknown) =>
-      this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
-    );
+    await this.recordRow(snapshot, status);
   }
 
   private result(saved: boolean): SaveResult {
