@@ -5,8 +5,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
 import { errno } from './ids.js';
 
+const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system'] as const;
 /** What a journal line records. */
-export type JournalEventType = 'message' | 'delta' | 'reset' | 'title' | 'config' | 'provider' | 'system';
+export type JournalEventType = (typeof EVENT_TYPES)[number];
 
 /** One journal line: `{seq, ts, type, payload}`. */
 export interface JournalEvent {
@@ -17,7 +18,7 @@ export interface JournalEvent {
   payload: Record<string, unknown>;
 }
 
-const TYPES = new Set<string>(['message', 'delta', 'reset', 'title', 'config', 'provider', 'system']);
+const TYPES = new Set<string>(EVENT_TYPES);
 
 /** What reading a journal found. */
 export interface JournalContents {
