@@ -1,4 +1,4 @@
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidIdError } from './errors.js';
 
@@ -13,6 +13,11 @@ export function isValidId(id: string): boolean {
 export function assertValidId(id: string): string {
   if (!isValidId(id)) throw new InvalidIdError(String(id));
   return id;
+}
+
+/** The session IDs in a `sessions/` directory (other entries ignored; a missing directory holds none). */
+export async function sessionIdsIn(sessionsDir: string): Promise<string[]> {
+  return (await readdir(sessionsDir).catch(() => [] as string[])).filter(isValidId);
 }
 
 /**

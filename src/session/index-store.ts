@@ -1,7 +1,7 @@
-import { readdir, readFile, rename, stat } from 'node:fs/promises';
+import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
-import { errno, isValidId } from './ids.js';
+import { errno, sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
@@ -113,8 +113,7 @@ async function rebuildIndex(projectDir: string, projectPath: string, staleMs: nu
   const before = read.kind === 'ok' ? read.index.rows : [];
   const seen = (await sessionsMtime(projectDir)) ?? -1;
   const rows = await reconcile(projectDir, projectPath, before, staleMs);
-  // Directory mtimes are coarse (a few ms): a creation right after this readdir could keep the
-  // same mtime. Until the mtime is old enough to be settled, the next listing looks again.
+  // Until the mtime has settled, the index records -1 and the next listing looks again.
   if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows });
   return rows;
 }
@@ -126,7 +125,7 @@ function isSettled(mtimeMs: number): boolean {
 
 /** True when the sessions directory holds exactly the sessions the rows describe. */
 async function sameSessions(projectDir: string, rows: readonly IndexRow[]): Promise<boolean> {
-  const names = (await readdir(layout.sessions(projectDir)).catch(() => [] as string[])).filter(isValidId);
+  const names = await sessionIdsIn(layout.sessions(projectDir));
   if (names.length !== rows.length) return false;
   const ids = new Set(rows.map((r) => r.id));
   return names.every((name) => ids.has(name));
@@ -135,7 +134,7 @@ async function sameSessions(projectDir: string, rows: readonly IndexRow[]): Prom
 /** Keeps rows whose directory exists, adds rows for directories the index lacks. */
 async function reconcile(projectDir: string, projectPath: string, rows: IndexRow[], staleMs: number): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
-  const names = new Set((await readdir(sessionsDir).catch(() => [] as string[])).filter(isValidId));
+  const names = new Set(await sessionIdsIn(sessionsDir));
   const kept = rows.filter((r) => names.has(r.id));
   const known = new Set(kept.map((r) => r.id));
   for (const id of names) {

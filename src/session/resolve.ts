@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProjectInfo } from './types.js';
 import { AmbiguousIdError, UnknownSessionError } from './errors.js';
-import { assertValidId, errno, isValidId } from './ids.js';
+import { assertValidId, errno, sessionIdsIn } from './ids.js';
 import { layout } from './layout.js';
 import { readProjectPath } from './project.js';
 
@@ -51,11 +51,8 @@ export async function locate(home: string, current: ProjectInfo, idOrPrefix: str
   }
   const matches: Located[] = [];
   for (const project of projects) {
-    const names = await readdir(layout.sessions(project.dir)).catch(() => [] as string[]);
-    for (const name of names) {
-      if (name.startsWith(wanted) && isValidId(name)) {
-        matches.push({ id: name, dir: join(layout.sessions(project.dir), name), project });
-      }
+    for (const name of await sessionIdsIn(layout.sessions(project.dir))) {
+      if (name.startsWith(wanted)) matches.push({ id: name, dir: join(layout.sessions(project.dir), name), project });
     }
   }
   if (matches.length === 1) return matches[0];
