@@ -16,7 +16,8 @@ import { openProject } from './project.js';
 import { createRedactor, noRedaction } from './redact.js';
 import type { Located } from './resolve.js';
 import { SessionImpl } from './session.js';
-import { summaryFromRow } from './index-row.js';
+import type { IndexRow } from './index-row.js';
+import { byUpdatedDesc, summaryFromRow } from './index-row.js';
 import { packageVersion } from './version.js';
 
 const DEFAULT_STALE_MS = 20_000;
@@ -97,7 +98,7 @@ class Manager implements SessionManager {
   }
 
   async resume(idOrPrefix: string): Promise<Session> {
-    const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
+    const where = await this.locate(idOrPrefix);
     const before = await inspectLock(where.dir, this.staleMs);
     let session: SessionImpl | undefined;
     const loss = new LossRelay();
@@ -169,13 +170,18 @@ class Manager implements SessionManager {
     }
   }
 
+  /** Finds a session by ID or unique prefix in any project (this one first). */
+  private async locate(idOrPrefix: string): Promise<Located> {
+    return (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
+  }
+
   async resolve(idOrPrefix: string): Promise<{ id: string; project: string; dir: string }> {
-    const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
+    const where = await this.locate(idOrPrefix);
     return { id: where.id, project: where.project.path, dir: where.dir };
   }
 
   async read(idOrPrefix: string): Promise<SessionSnapshot> {
-    const where = await (await lazy.resolve()).locate(this.home, this.project, idOrPrefix);
+    const where = await this.locate(idOrPrefix);
     const lock = await inspectLock(where.dir, this.staleMs);
     const [{ loadSessionStable }, { statusFrom }] = await Promise.all([lazy.load(), lazy.summary()]);
     const loaded = await loadSessionStable(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: false });
@@ -185,16 +191,13 @@ class Manager implements SessionManager {
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
     const projects = options.all ? await (await lazy.resolve()).projectsOf(this.home, this.project) : [this.project];
     const { listProject } = await lazy.index();
-    const rows: SessionSummary[] = [];
-    for (const project of projects) {
-      for (const row of await listProject(project.dir, project.path, this.staleMs)) rows.push(summaryFromRow(row));
-    }
+    // Each project's rows come newest first; across projects they are merged the same way.
+    const rows: IndexRow[] = [];
+    for (const project of projects) rows.push(...(await listProject(project.dir, project.path, this.staleMs)));
+    if (projects.length > 1) rows.sort(byUpdatedDesc);
     const query = options.query?.trim().toLowerCase();
-    const shown = query
-      ? rows.filter((r) => r.id.toLowerCase().includes(query) || (r.title ?? '').toLowerCase().includes(query))
-      : rows;
-    if (projects.length > 1) shown.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
-    return shown;
+    const shown = query ? rows.filter((r) => r.id.toLowerCase().includes(query) || (r.title ?? '').toLowerCase().includes(query)) : rows;
+    return shown.map(summaryFromRow);
   }
 
   async latest(): Promise<SessionSummary | undefined> {
@@ -203,7 +206,7 @@ class Manager implements SessionManager {
 
   async holder(id: string): Promise<LockOwner | undefined> {
     assertValidId(id);
-    const where = await (await lazy.resolve()).locate(this.home, this.project, id);
+    const where = await this.locate(id);
     const lock = await inspectLock(where.dir, this.staleMs);
     return lock.state === 'held' ? lock.owner : undefined;
   }
