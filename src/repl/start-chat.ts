@@ -2,15 +2,12 @@
  * `chatkeep [options]`: checks every input before anything is created, opens (or creates)
  * the session, chooses the assistant, and hands over to the REPL loop.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
 import { builtinCommands } from '../../commands/index.js';
-import { chooseProvider, createProvider, parseProviderName } from '../providers/index.js';
+import { chooseProvider, createProvider, loadSystemPrompt, parseProviderName } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
-import type { Session, SessionManager, SystemPromptRef } from '../session/types.js';
+import type { Session, SessionManager } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
 import { formatRows, loadFormatting } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
@@ -43,14 +40,16 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   if (flags.resume && !screen.terminal) {
     throw new UserError('--resume needs an interactive terminal: pass --session-id ID instead (IDs: chatkeep sessions list).', 'E_NOT_A_TTY');
   }
-  const system = flags.system !== undefined ? await readSystemPrompt(resolvePath(cwd, flags.system)) : undefined;
+  const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
   const homeExists = existsSync(home);
   if (id !== undefined && !homeExists) throw new UnknownSessionError(id);
   if ((flags.continue || flags.resume) && !homeExists) throw noSessionYet(cwd);
 
   const sessions = await openSessions({ home, cwd, env, redact: flags['no-redact'] !== true });
   const config = await sessions.readConfig();
-  const schedule = flagSchedule ?? parseAutosaveSpec(configAutosave(config) ?? DEFAULT_AUTOSAVE_SPEC);
+  const schedule = flagSchedule ?? parseAutosaveSpec(configString(config, 'autosave') ?? DEFAULT_AUTOSAVE_SPEC);
+  const configSystem = flagSystem === undefined ? configString(config, 'system') : undefined;
+  const system = flagSystem ?? (configSystem !== undefined ? await loadSystemPrompt(configSystem, cwd) : undefined);
   const prompterFor = screen.terminal ? createTtyPrompter.bind(null, environment.stdin) : () => nonInteractivePrompter;
 
   let resumedId = id;
@@ -103,23 +102,12 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   }
 }
 
-async function readSystemPrompt(path: string): Promise<{ text: string; ref: SystemPromptRef }> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new UserError(`Cannot read the system prompt \`${path}\`: ${why}.`, 'E_SYSTEM_PROMPT');
-  }
-  return { text, ref: { path, sha256: createHash('sha256').update(text).digest('hex') } };
-}
-
-/** `autosave` from project config, else user config. */
-function configAutosave(config: { user: Record<string, unknown>; project: Record<string, unknown> }): string | undefined {
+/** A string setting (`autosave`, `system`) from project config, else user config. */
+function configString(config: { user: Record<string, unknown>; project: Record<string, unknown> }, key: string): string | undefined {
   for (const [where, layer] of [['project', config.project], ['user', config.user]] as const) {
-    const value = layer.autosave;
+    const value = layer[key];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw new UserError(`The ${where} config key \`autosave\` must be a string: fix config.json.`, 'E_CONFIG');
+    if (typeof value !== 'string') throw new UserError(`The ${where} config key \`${key}\` must be a string: fix config.json.`, 'E_CONFIG');
     return value;
   }
   return undefined;

@@ -40,7 +40,9 @@ describe('bad input: one line, exit 2, nothing created', () => {
   });
 
   it('a missing system prompt file', async () => {
-    expect(await refused(['--system', 'no-such-prompt.md'])).toMatch(/^chatkeep: Cannot read the system prompt `.*no-such-prompt\.md`: no such file\.$/);
+    expect(await refused(['--system', 'no-such-prompt.md'])).toMatch(
+      /^chatkeep: Cannot read the system prompt `.*no-such-prompt\.md`: no such file\. Check --system or the config key `system`\.$/,
+    );
   });
 
   it('a provider without its API key creates no session', async () => {

@@ -1,8 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped, spawnPiped } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
+import { openSessions } from '../../src/index.js';
 
 describe('piped stdin', () => {
   it("prints only the assistant's text on stdout and the status lines on stderr", async () => {
@@ -33,6 +35,22 @@ describe('piped stdin', () => {
     expect(id).toBeDefined();
     const shown = await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env });
     expect((JSON.parse(shown.stdout) as { provider: unknown }).provider).toEqual({ name: 'openai', model: 'tiny' });
+  });
+
+  it('takes the system prompt from the config key `system` when --system is not given', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    writeFileSync(join(cwd, 'prompt.md'), 'Answer in French.');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ system: 'prompt.md' }));
+    const run = await runPiped([], 'hi\n', { home, cwd });
+    expect(run.code).toBe(0);
+    const id = /Saved (\S+) \(2 messages\)\./.exec(run.stderr)?.[1];
+    const session = await (await openSessions({ home, cwd })).read(id!);
+    expect(session.systemPrompt).toEqual({
+      path: join(cwd, 'prompt.md'),
+      sha256: createHash('sha256').update('Answer in French.').digest('hex'),
+    });
   });
 
   it('quits at end of input and ignores colour requests only when told', async () => {
