@@ -60,6 +60,7 @@ export function colorLevelFor(env: Record<string, string | undefined>, terminal:
     const level = Number(force);
     return level === 2 || level === 3 ? level : 1;
   }
+  // A terminal that reports no colours (TERM=dumb) gets none.
   if (!terminal) return 0;
-  return detected === 2 || detected === 3 ? detected : 1;
+  return detected === 1 || detected === 2 || detected === 3 ? detected : 0;
 }

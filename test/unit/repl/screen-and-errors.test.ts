@@ -15,9 +15,10 @@ describe('colorLevelFor', () => {
     expect(colorLevelFor({ FORCE_COLOR: '0' }, true, 3)).toBe(0);
   });
 
-  it('colours a terminal at its depth and never a pipe', () => {
+  it('colours a terminal at its depth, a terminal without colours not at all, and never a pipe', () => {
     expect(colorLevelFor({}, true, 2)).toBe(2);
-    expect(colorLevelFor({}, true, 0)).toBe(1);
+    expect(colorLevelFor({}, true, 1)).toBe(1);
+    expect(colorLevelFor({}, true, 0)).toBe(0);
     expect(colorLevelFor({}, false, 3)).toBe(0);
     expect(colorLevelFor({ NO_COLOR: '' }, true, 2)).toBe(2);
   });
