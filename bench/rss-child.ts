@@ -15,15 +15,19 @@ async function peakRssKb(): Promise<number> {
   }
   return process.resourceUsage().maxRSS;
 }
-import { openSessions } from '../src/index.js';
-
 const [mode, home, cwd, id, snapshotPath] = process.argv.slice(2);
 if (mode === 'resume') {
+  // Loaded here only: the parse floor must not pay for the library.
+  const { openSessions } = await import('../src/index.js');
   const manager = await openSessions({ home, cwd });
   const session = await manager.resume(id);
   if (session.messages.length === 0) throw new Error('resumed nothing');
+  const peak = await peakRssKb();
+  // Closed, so the next child resumes the same clean session, not one left by a dead process.
+  await session.close();
+  process.stdout.write(`${peak / 1024}\n`);
 } else {
   JSON.parse(await readFile(snapshotPath, 'utf8'));
+  process.stdout.write(`${(await peakRssKb()) / 1024}\n`);
 }
-process.stdout.write(`${(await peakRssKb()) / 1024}\n`);
 process.exit(0);
