@@ -29,9 +29,6 @@ export default function setup(): void {
     statSync(join(root, 'scripts', 'bundle.mjs')).mtimeMs,
   );
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  execFileSync(process.execPath, [join(root, 'scripts', 'bundle.mjs')], { cwd: root, stdio: 'inherit' });
+  // The package's own build script, so its steps (tsc, then the CLI bundle) live in one place.
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
 }
