@@ -3,18 +3,7 @@
  * calls, deterministic (a seeded generator) so every run measures the same bytes.
  */
 import type { Message } from '../src/session/types.js';
-
-/** Mulberry32: small, fast, seeded. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRandom } from '../torture/random.js';
 
 const WORDS = (
   'the session journal snapshot restores every message after a crash while the lock keeps ' +
@@ -39,7 +28,7 @@ function prose(rand: () => number, words: number): string {
  * result), timestamps one second apart from `start`.
  */
 export function makeMessages(count: number, avgBytes: number, seed = 1, start = Date.UTC(2026, 10, 1)): Message[] {
-  const rand = seeded(seed);
+  const rand = createRandom(seed).next;
   const messages: Message[] = [];
   for (let i = 0; i < count; i++) {
     const timestamp = new Date(start + i * 1000);

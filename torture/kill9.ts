@@ -13,6 +13,7 @@ import { completeStep, killDuring, sync } from './kill9-steps.js';
 import { Tally, type PartResult } from './part.js';
 import { freshDir, runPiped, spawnPiped } from './proc.js';
 import { createRandom } from './random.js';
+import { median } from '../bench/harness.js';
 
 /** Size and place of a kill -9 run. */
 export interface Kill9Options {
@@ -51,8 +52,7 @@ export async function run(options: Kill9Options): Promise<PartResult> {
     }
   };
   await Promise.all(Array.from({ length: options.workers ?? 2 }, worker));
-  restarts.sort((a, b) => a - b);
-  tally.figures.medianRestartMs = restarts.length ? Math.round(restarts[Math.floor(restarts.length / 2)]!) : 0;
+  tally.figures.medianRestartMs = restarts.length ? Math.round(median(restarts)) : 0;
   for (const moment of ['starting', 'typing', 'streaming', 'autosave', 'save', 'load', 'reset']) {
     tally.figures[`killedWhile${moment[0]!.toUpperCase()}${moment.slice(1)}`] = moments[moment] ?? 0;
   }
