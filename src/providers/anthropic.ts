@@ -88,7 +88,7 @@ export class AnthropicProvider implements Provider {
       return;
     }
     if (signal?.aborted) return;
-    if (!stopped) throw new ProviderError('the reply was cut off mid-stream: the partial reply is kept', 'cut-off');
+    if (!stopped) throw ProviderError.cutOff();
     yield { type: 'usage', usage };
   }
 }

@@ -63,7 +63,7 @@ export function describeFailure(
   if (error instanceof sdk.APIUserAbortError || isAbort(error)) return null;
   // Once the reply has started, a dropped connection or an error event means the same thing to the user.
   if (phase === 'stream' && !(error instanceof sdk.APIError && error.status !== undefined)) {
-    return new ProviderError('the reply was cut off mid-stream: the partial reply is kept', 'cut-off');
+    return ProviderError.cutOff();
   }
   if (error instanceof sdk.APIConnectionTimeoutError) {
     return new ProviderError(`no answer from ${ctx.baseURL} in time: try again, or check ${ctx.baseVar}`, 'unreachable');

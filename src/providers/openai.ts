@@ -90,7 +90,7 @@ export class OpenAIProvider implements Provider {
     }
     if (signal?.aborted) return;
     // Without [DONE] the SDK just ends; a reply with no finish_reason was cut short.
-    if (!finished) throw new ProviderError('the reply was cut off mid-stream: the partial reply is kept', 'cut-off');
+    if (!finished) throw ProviderError.cutOff();
     if (usage) yield { type: 'usage', usage };
   }
 }

@@ -28,4 +28,9 @@ export class ProviderError extends ChatkeepError {
     this.kind = kind;
     this.status = status;
   }
+
+  /** The stream ended before the reply did: what arrived is real and is kept, marked interrupted. */
+  static cutOff(): ProviderError {
+    return new ProviderError('the reply was cut off mid-stream: the partial reply is kept', 'cut-off');
+  }
 }
