@@ -1,5 +1,4 @@
 import { ChatkeepError, printable, UnknownSessionError } from '../src/session/errors.js';
-import { plural } from '../src/repl/format.js';
 import type { CommandContext, CommandResult, SlashCommand } from '../src/repl/types.js';
 
 /** `/load [ID]`: saves the current session, then switches to another (a picker without an ID). */
@@ -19,13 +18,10 @@ export const load: SlashCommand = {
     try {
       const target = await ctx.sessions.resolve(wanted);
       if (target.id === current.id) return info(`Already in session ${current.id}.`);
-      const saved = await current.save();
+      // The target first: if it is held elsewhere, the current session is left as it was.
+      // The REPL then closes the current one, which saves it (one snapshot, not two).
       const next = await ctx.sessions.resume(target.id);
-      return {
-        type: 'switch',
-        session: next,
-        content: `Saved ${saved.id} (${plural(saved.messageCount, 'message')}). Switched to ${next.id}.`,
-      };
+      return { type: 'switch', session: next, content: `Switched to ${next.id}.` };
     } catch (err) {
       if (!(err instanceof ChatkeepError)) throw err;
       // The library's advice names the shell command; inside the REPL, /sessions is nearer.

@@ -8,7 +8,7 @@ import type { Provider } from '../providers/types.js';
 import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { runChatTurn } from './chat-turn.js';
 import { completeLine } from './complete.js';
-import { formatRows, loadFormatting } from './format.js';
+import { formatRows, loadFormatting, plural } from './format.js';
 import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
@@ -177,12 +177,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       } else if (result.type === 'switch') {
         await autosave?.stop().catch(() => {});
         stopWarnings();
-        await session.close().catch((err: unknown) => screen.warn(`Could not close ${session.id}: ${describeReplError(err)}`));
+        const closed = await session.close().catch((err: unknown) => {
+          screen.warn(`Could not close ${session.id}: ${describeReplError(err)}`);
+          return undefined;
+        });
         session = result.session;
         ctx.session = session;
         autosave = startAutosave(session);
         stopWarnings = session.onWarning((message) => warnings.push(message));
-        screen.info(result.content);
+        screen.info(closed ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
         showResumed(screen, session, now());
       }
     }

@@ -9,6 +9,7 @@ import type { Session, SessionManager, SessionSummary } from '../session/types.j
 export type CommandResult =
   | { type: 'message'; level: 'info' | 'warning' | 'error'; content: string }
   | { type: 'quit' }
+  /** The REPL closes (and so saves) the current session, then says so before `content`. */
   | { type: 'switch'; session: Session; content: string }
   | { type: 'none' };
 

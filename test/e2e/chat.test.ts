@@ -60,6 +60,9 @@ describe('chatting in a terminal', () => {
     const session = JSON.parse(shown.stdout) as { messages: { content: string }[]; archivedMessages: number };
     expect(session.messages.map((m) => m.content)).toEqual(['fresh', 'Echo: fresh (read 1 messages)']);
     expect(session.archivedMessages).toBe(2);
+    // The session left by /load was saved and closed when the switch happened.
+    const left = JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout) as { id: string; status: string; messageCount: number }[];
+    expect(left.find((row) => row.id === id)).toMatchObject({ status: 'closed', messageCount: 2 });
   });
 
   it('sends a multi-line paste as one message and completes commands with Tab', async () => {

@@ -3,7 +3,7 @@ import { load } from '../../../commands/load.js';
 import { createFakePrompter, createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/load', () => {
-  it('saves the current session and switches to the one named (by unique prefix)', async () => {
+  it('switches to the one named (by unique prefix), leaving the one save to the REPL closing the current', async () => {
     const ctx = await createMockCommandContext();
     ctx.sessions.add({ id: 'session-20261001-090000', messages: [{ role: 'user', content: 'old', timestamp: new Date() }] });
     const before = ctx.session.saves;
@@ -11,8 +11,8 @@ describe('/load', () => {
     expect(result.type).toBe('switch');
     if (result.type !== 'switch') return;
     expect(result.session.id).toBe('session-20261001-090000');
-    expect(result.content).toBe(`Saved ${ctx.session.id} (0 messages). Switched to session-20261001-090000.`);
-    expect(ctx.session.saves).toBe(before + 1);
+    expect(result.content).toBe('Switched to session-20261001-090000.');
+    expect(ctx.session.saves).toBe(before);
   });
 
   it('says so when asked for the current session', async () => {
