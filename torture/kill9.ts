@@ -14,6 +14,8 @@ import { Tally, type PartResult } from './part.js';
 import { freshDir, runPiped, spawnPiped } from './proc.js';
 import { createRandom } from './random.js';
 import { median } from '../bench/harness.js';
+import { isLeftoverTemp } from '../src/session/load.js';
+import { layout } from '../src/session/layout.js';
 
 /** Size and place of a kill -9 run. */
 export interface Kill9Options {
@@ -82,8 +84,9 @@ async function runChain(
   // The last kill too: the session must load in the binary and in `sessions show --json`.
   for (const id of [chain.current, chain.other]) {
     if (id === undefined) continue;
+    // A whole run (start, /quit, save, exit): its exit code is checked; restart times are the
+    // trials' own, taken at the prompt.
     const resumed = await runPiped(['--session-id', id, '--autosave', 'off'], '/quit\n', { home, cwd });
-    restarted(chain, resumed.ms, restarts, tally);
     if (resumed.code === 3) tally.fail('heldByDeadLock', `${id}: ${resumed.stderr.trim()}`);
     else if (resumed.code !== 0) tally.fail('sessionsUnreadable', `${id} did not resume (exit ${resumed.code}): ${resumed.stderr.trim()}`);
     const show = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd });
@@ -95,8 +98,8 @@ async function runChain(
     }
     await check(chain, id, tally);
     // Resumed and closed: nothing a killed writer left behind may stay.
-    const dir = join(chain.manager.project.dir, 'sessions', id);
-    const temps = readdirSync(dir).filter((name) => name.includes('.tmp-'));
+    const dir = join(layout.sessions(chain.manager.project.dir), id);
+    const temps = readdirSync(dir).filter(isLeftoverTemp);
     if (temps.length > 0) tally.fail('tempFilesLeftBehind', `${id}: ${temps.join(', ')}`);
   }
 }

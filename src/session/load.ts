@@ -125,6 +125,11 @@ export async function loadSessionStable(dir: string, options: LoadOptions): Prom
   }
 }
 
+/** A temp file a writer of this session's directory makes before its rename (snapshot, lock owner). */
+export function isLeftoverTemp(name: string): boolean {
+  return isTempName(name) || name.startsWith('lock.owner.json.tmp-');
+}
+
 /**
  * Removes temp files (snapshot, lock owner) left by a writer killed before its rename. Only called with the
  * session's lock held, so no live writer owns them; what they hold is still in the snapshot
@@ -132,6 +137,6 @@ export async function loadSessionStable(dir: string, options: LoadOptions): Prom
  */
 async function removeDeadTemps(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const dead = names.filter((name) => isTempName(name) || name.startsWith('lock.owner.json.tmp-'));
+  const dead = names.filter(isLeftoverTemp);
   for (const name of dead) await unlink(join(dir, name)).catch(() => undefined);
 }
