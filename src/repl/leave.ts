@@ -4,7 +4,7 @@
  */
 import type { Autosave, Session } from '../session/types.js';
 import { plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
-import { describeReplError } from './repl-errors.js';
+import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
 
 /** `Resumed session …`, what resuming recovered, and the last few exchanges. */

@@ -12,7 +12,7 @@ import { formatRows, loadFormatting, plural } from './format.js';
 import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
-import { describeReplError } from './repl-errors.js';
+import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
 import type { CommandContext, CommandResult, Prompter, SlashCommand } from './types.js';
 

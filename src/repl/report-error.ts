@@ -7,22 +7,36 @@ import { ChatkeepError } from '../session/errors.js';
 
 /** How an error ends up on screen. */
 export interface ErrorReport {
-  /** Text to print (one line for user errors; ends with a newline). */
+  /** Text to print when the error ends the program (one line for user errors; ends with a newline). */
   text: string;
+  /** One line for the REPL, which carries on after it. */
+  line: string;
   exitCode: number;
 }
 
 /** Describes `err` for the terminal. */
 export function describeError(err: unknown): ErrorReport {
-  if (isChatkeepError(err)) return { text: `chatkeep: ${err.message}\n`, exitCode: err.exitCode };
+  if (isChatkeepError(err)) return userFacing(err.message, err.exitCode);
   const disk = diskProblem(err);
-  if (disk) return { text: `chatkeep: ${disk}\n`, exitCode: 1 };
+  if (disk) return userFacing(disk, 1);
   const message = err instanceof Error ? err.message : String(err);
-  const stack = err instanceof Error && err.stack ? err.stack.split('\n').slice(1, 4).join('\n') : '';
+  const frames = err instanceof Error && err.stack ? err.stack.split('\n').slice(1, 4) : [];
+  const origin = frames[0]?.trim();
   return {
-    text: `chatkeep: unexpected failure: ${message}\n${stack ? `${stack}\n` : ''}This is a bug; please report it with the lines above.\n`,
+    text: `chatkeep: unexpected failure: ${message}\n${frames.length ? `${frames.join('\n')}\n` : ''}This is a bug; please report it with the lines above.\n`,
+    line: `chatkeep: unexpected failure: ${message}${origin ? ` (${origin})` : ''}. The session is intact; please report this.`,
     exitCode: 1,
   };
+}
+
+/** One line and where the REPL carries on: a user error or a disk problem. */
+function userFacing(message: string, exitCode: number): ErrorReport {
+  return { text: `chatkeep: ${message}\n`, line: `chatkeep: ${message}`, exitCode };
+}
+
+/** The one line the REPL shows for an error it carries on after. */
+export function describeReplError(err: unknown): string {
+  return describeError(err).line;
 }
 
 /**
@@ -46,7 +60,7 @@ const DISK_PROBLEMS: Record<string, string> = {
 };
 
 /** One line for a system error the user's machine caused, else undefined. */
-export function diskProblem(err: unknown): string | undefined {
+function diskProblem(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   if (!(err instanceof Error) || typeof code !== 'string' || !(code in DISK_PROBLEMS)) return undefined;
   const path = (err as { path?: unknown }).path;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeError } from '../../../src/repl/report-error.js';
-import { describeReplError } from '../../../src/repl/repl-errors.js';
+import { describeError, describeReplError } from '../../../src/repl/report-error.js';
 import { colorLevelFor } from '../../../src/repl/screen.js';
 import { SessionInUseError, UnknownSessionError } from '../../../src/session/errors.js';
 
@@ -28,6 +27,7 @@ describe('describeError', () => {
   it('shows a user error as one line with its exit code', () => {
     expect(describeError(new UnknownSessionError('abc'))).toEqual({
       text: 'chatkeep: No session `abc`. List sessions with: chatkeep sessions list --all\n',
+      line: 'chatkeep: No session `abc`. List sessions with: chatkeep sessions list --all',
       exitCode: 2,
     });
     expect(describeError(new SessionInUseError('s-1', { pid: 7, host: 'h', startedAt: 't' })).exitCode).toBe(3);
