@@ -8,19 +8,30 @@ export class ChatkeepError extends Error {
   readonly code: string;
   /** Exit code the CLI uses when this error ends the program. */
   readonly exitCode: number;
-  constructor(message: string, code: string, exitCode: number) {
+  /**
+   * The arguments of a chatkeep command the message ends by suggesting (it holds them as
+   * {@link commandText}), so a CLI can print the command in the form that runs where it prints.
+   */
+  readonly suggests?: readonly string[];
+  constructor(message: string, code: string, exitCode: number, suggests?: readonly string[]) {
     super(message);
     this.name = new.target.name;
     this.code = code;
     this.exitCode = exitCode;
+    if (suggests) this.suggests = suggests;
   }
 }
 
 /** Bad usage or bad input: exit code 2. */
 export class UserError extends ChatkeepError {
-  constructor(message: string, code = 'E_USAGE', exitCode = 2) {
-    super(message, code, exitCode);
+  constructor(message: string, code = 'E_USAGE', exitCode = 2, suggests?: readonly string[]) {
+    super(message, code, exitCode, suggests);
   }
+}
+
+/** `chatkeep ARGS` as a message holds it (see `ChatkeepError.suggests`). */
+export function commandText(args: readonly string[]): string {
+  return ['chatkeep', ...args].join(' ');
 }
 
 /** An ID from outside that does not match the allowed pattern; refused before any path is built. */
@@ -36,7 +47,8 @@ export class InvalidIdError extends UserError {
 /** No session has this ID or ID prefix. */
 export class UnknownSessionError extends UserError {
   constructor(readonly id: string) {
-    super(`No session \`${printable(id)}\`. List sessions with: chatkeep sessions list --all`, 'E_UNKNOWN_SESSION');
+    const list = ['sessions', 'list', '--all'];
+    super(`No session \`${printable(id)}\`. List sessions with: ${commandText(list)}`, 'E_UNKNOWN_SESSION', 2, list);
   }
 }
 

@@ -26,7 +26,7 @@ describe('resuming and history', () => {
     expect(cont.stderr).toBe(`chatkeep: No session to resume in ${cwd} yet. Start one with: chatkeep\n`);
     const resume = await runPiped(['--resume'], '', { home, cwd });
     expect(resume.code).toBe(2);
-    expect(resume.stderr).toBe('chatkeep: --resume needs an interactive terminal: pass --session-id ID instead (IDs: chatkeep sessions list).\n');
+    expect(resume.stderr).toBe('chatkeep: --resume needs an interactive terminal: pass --session-id ID instead. IDs: chatkeep sessions list\n');
   });
 
   it('--resume in a terminal picks a session from a list', async () => {
