@@ -41,7 +41,8 @@ async function run(argv: string[]): Promise<number> {
   if (flagHome !== undefined) setInvocation({ ...started, home });
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./repl/sessions-subcommand.js');
-    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout });
+    const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
+    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout, columns });
   }
   if (command.options.version) {
     process.stdout.write(`${packageVersion()}\n`);

@@ -3,16 +3,19 @@
  * Pure functions of their inputs (the clock is passed in).
  */
 import type { Message, Session, SessionSummary } from '../session/types.js';
+import { layoutTable, loadTableWidths, type Column } from './table.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
 let formatDistance: FormatDistance | undefined;
 
 /**
- * Loads date-fns' `formatDistance` (with its locale, ~20 ms): after the first prompt for a new
- * session, before anything is listed or resumed. Idempotent.
+ * Loads date-fns' `formatDistance` (with its locale, ~20 ms) and string-width for tables: after
+ * the first prompt for a new session, before anything is listed or resumed. Idempotent.
  */
 export async function loadFormatting(): Promise<void> {
+  const tables = loadTableWidths();
   formatDistance ??= (await import('date-fns/formatDistance')).formatDistance;
+  await tables;
 }
 
 /** `5 minutes ago` (date-fns `formatDistance`); a time slightly ahead of the clock counts as now. */
@@ -26,23 +29,40 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Columns a title may take in a listing that is not on a terminal (a pipe, a file). */
+export const TITLE_COLUMNS = 60;
+
+/** keyInSelect shows a picker row after `[1] `: the room it takes from the terminal's width. */
+export const PICKER_KEY_WIDTH = 4;
+
+/** The width listing rows may take on `screen` (a picker's rows lose the room of its keys); undefined when piped. */
+export function rowWidth(screen: { columns(): number | undefined }, picker: boolean): number | undefined {
+  const columns = screen.columns();
+  return columns === undefined ? undefined : columns - (picker ? PICKER_KEY_WIDTH : 0);
+}
+
+/** How listing rows are laid out: marker and ID, last active, messages, status, title (cut with `…`). */
+const ROW_COLUMNS: readonly Column[] = [{}, {}, { align: 'right' }, {}, { flex: { max: TITLE_COLUMNS, min: 10 } }];
+
 /**
- * Listing rows, columns aligned: a `*` marks the current session; rows of another project
- * than `projectPath` name it.
+ * Listing rows, one line each, columns aligned by display width: a `*` marks the current
+ * session; rows of another project than `projectPath` name it. The row text of every table and
+ * picker of sessions. `width` is the terminal's (the title takes what is left, at most
+ * {@link TITLE_COLUMNS} elsewhere).
  */
-export function formatRows(rows: readonly SessionSummary[], options: { currentId?: string; projectPath?: string; now: Date }): string[] {
+export function formatRows(
+  rows: readonly SessionSummary[],
+  options: { currentId?: string; projectPath?: string; now: Date; width?: number },
+): string[] {
   const cells = rows.map((row) => [
-    row.id === options.currentId ? '*' : ' ',
-    row.id,
+    `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
     relativeTime(row.updatedAt, options.now),
     plural(row.messageCount, 'message') + tokens(row.usage),
     row.status,
     (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
   ]);
-  const widths = [1, 2, 3, 4].map((col) => Math.max(...cells.map((c) => c[col]!.length)));
-  return cells.map((c) =>
-    `${c[0]} ${[c[1]!.padEnd(widths[0]!), c[2]!.padEnd(widths[1]!), c[3]!.padStart(widths[2]!), c[4]!.padEnd(widths[3]!), c[5]].join('  ')}`.trimEnd(),
-  );
+  const columns = options.width === undefined ? ROW_COLUMNS : ROW_COLUMNS.map((c) => (c.flex ? { ...c, flex: { ...c.flex, max: Infinity } } : c));
+  return layoutTable(cells, columns, { width: options.width });
 }
 
 /** ` · 1.2k tokens` (input + output) when a provider reported any, else nothing. */

@@ -8,7 +8,7 @@ import type { Provider } from '../providers/types.js';
 import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { runChatTurn } from './chat-turn.js';
 import { completeLine } from './complete.js';
-import { formatRows, loadFormatting, plural } from './format.js';
+import { formatRows, loadFormatting, plural, rowWidth } from './format.js';
 import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
@@ -83,7 +83,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     prompter,
     commands,
     now,
-    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: now() }),
+    formatRows: (rows, currentId, how) =>
+      formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
   };
 
   let turn: AbortController | undefined;

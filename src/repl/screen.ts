@@ -24,6 +24,8 @@ export interface Screen {
   error(text: string): void;
   /** Raw text on the terminal (spinner frames); nothing when piped. */
   raw(text: string): void;
+  /** The terminal's width now (it may be resized), or undefined when piped. */
+  columns(): number | undefined;
 }
 
 /** Builds a screen. `colorLevel` 0 turns colour off (NO_COLOR, pipes). */
@@ -52,6 +54,7 @@ export function createScreen(options: {
     raw: (text) => {
       if (terminal) stdout.write(text);
     },
+    columns: () => (terminal ? (stdout as Partial<NodeJS.WriteStream>).columns : undefined),
   };
 }
 

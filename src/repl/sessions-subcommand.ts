@@ -16,7 +16,7 @@ type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
 export async function runSessionsCommand(
   command: SessionsCommand,
-  environment: { home: string; cwd: string; env: Record<string, string | undefined>; stdout: NodeJS.WritableStream; now?: () => Date },
+  environment: { home: string; cwd: string; env: Record<string, string | undefined>; stdout: NodeJS.WritableStream; now?: () => Date; columns?: number },
 ): Promise<number> {
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
@@ -37,7 +37,7 @@ export async function runSessionsCommand(
     }
     if (json) stdout.write(`${JSON.stringify(rows.map(listRow), null, 2)}\n`);
     else if (rows.length === 0) stdout.write(all ? 'No sessions yet.\n' : 'No sessions in this project yet (--all lists every project).\n');
-    else stdout.write(`${formatRows(rows, { projectPath, now }).join('\n')}\n`);
+    else stdout.write(`${formatRows(rows, { projectPath, now, width: environment.columns }).join('\n')}\n`);
     return 0;
   }
   const id = command.id!;

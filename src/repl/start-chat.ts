@@ -9,7 +9,7 @@ import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, star
 import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { Session, SessionManager } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
-import { formatRows, loadFormatting } from './format.js';
+import { formatRows, loadFormatting, rowWidth } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';
 import type { Screen } from './screen.js';
@@ -55,7 +55,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
 
   let resumedId = id;
   if (flags.continue) resumedId = await latestId(sessions, cwd);
-  else if (flags.resume) resumedId = await pickId(sessions, prompterFor);
+  else if (flags.resume) resumedId = await pickId(sessions, prompterFor, screen);
   let session: Session | undefined;
   if (resumedId !== undefined) session = await sessions.resume(resumedId);
   try {
@@ -127,11 +127,12 @@ async function latestId(sessions: SessionManager, cwd: string): Promise<string> 
 async function pickId(
   sessions: SessionManager,
   prompterFor: (reader: () => undefined) => ReturnType<typeof createTtyPrompter>,
+  screen: Screen,
 ): Promise<string> {
   const rows = await sessions.list({ all: false });
   if (rows.length === 0) throw noSessionYet(sessions.project.path);
   await loadFormatting();
-  const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date() });
+  const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date(), width: rowWidth(screen, true) });
   const index = prompterFor(() => undefined).pick(lines, 'Resume which session?');
   // Cancelling is not a failure: exit 0, having created nothing.
   if (index < 0) throw new UserError(`No session picked. Start a new one with: ${commandText([])}`, 'E_CANCELLED', 0, []);

@@ -178,6 +178,7 @@ export interface Session {
   append(message: NewMessage): Promise<Message>;
   /** Starts a streamed assistant reply. */
   beginReply(): ReplyWriter;
+  /** Sets the title: redacted, on one line, capped at `MAX_TITLE_LENGTH` characters (cut with `…`); empty clears it. */
   setTitle(title: string | null): Promise<void>;
   setProvider(provider: { name: string; model: string | null }, source?: ConfigSource): Promise<void>;
   setConfig(key: string, value: ConfigValue): Promise<void>;
