@@ -2,7 +2,8 @@
  * Text shown for sessions: listing rows, relative times, the tail of a transcript.
  * Pure functions of their inputs (the clock is passed in).
  */
-import type { Message, Session, SessionSummary } from '../session/types.js';
+import { commandText } from '../session/errors.js';
+import type { Message, Session, SessionProblem, SessionSummary } from '../session/types.js';
 import { layoutTable, loadTableWidths, type Column } from './table.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
@@ -57,12 +58,42 @@ export function formatRows(
   const cells = rows.map((row) => [
     `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
     relativeTime(row.updatedAt, options.now),
-    plural(row.messageCount, 'message') + tokens(row.usage),
-    row.status,
+    countKnown(row.problem) ? plural(row.messageCount, 'message') + tokens(row.usage) : '? messages',
+    row.problem ? problemLabel(row.problem) : row.status,
     (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
   ]);
   const columns = options.width === undefined ? ROW_COLUMNS : ROW_COLUMNS.map((c) => (c.flex ? { ...c, flex: { ...c.flex, max: Infinity } } : c));
   return layoutTable(cells, columns, { width: options.width });
+}
+
+/** False when the files could not be read at all, so no message count is known. */
+export function countKnown(problem: SessionProblem | undefined): boolean {
+  return problem === undefined || problem.kind === 'damaged';
+}
+
+/** What a listing shows instead of the status: `damaged`, `newer version (needs chatkeep ≥ 0.3.0)`, `unreadable`. */
+export function problemLabel(problem: SessionProblem): string {
+  if (problem.kind === 'newer-version') return `newer version${problem.needs ? ` (needs chatkeep ≥ ${problem.needs})` : ''}`;
+  return problem.kind;
+}
+
+/**
+ * What is wrong with a session's files and how to recover, in one line: what `sessions show`
+ * and `sessions list` both say. Ends with the command to run, if any (see `commandText`).
+ */
+export function problemAdvice(id: string, problem: SessionProblem): { text: string; suggests?: string[] } {
+  if (problem.kind === 'damaged') {
+    const resume = ['--session-id', id];
+    return {
+      text: `Session ${id} is damaged (${problem.detail}). Resuming it moves the damaged file aside, kept, and continues with what is readable: ${commandText(resume)}`,
+      suggests: resume,
+    };
+  }
+  if (problem.kind === 'newer-version') {
+    const needs = problem.needs ? `needs chatkeep ≥ ${problem.needs}` : 'needs a newer chatkeep';
+    return { text: `Session ${id} was written by a newer chatkeep (${problem.detail}; ${needs}). Upgrade chatkeep to open it; its files are left untouched.` };
+  }
+  return { text: `Session ${id} cannot be read (${problem.detail}). Check the permissions of its files; nothing was changed.` };
 }
 
 /** ` · 1.2k tokens` (input + output) when a provider reported any, else nothing. */

@@ -90,9 +90,11 @@ export class FutureSchemaError extends UserError {
     readonly file: string,
     readonly found: number,
     readonly known: number,
+    /** The version of chatkeep that wrote the file, when it recorded one: the least that reads it. */
+    readonly writtenBy?: string,
   ) {
     super(
-      `\`${file}\` has schemaVersion ${found}, newer than this chatkeep understands (${known}). Upgrade chatkeep to open it; the file was left untouched.`,
+      `\`${file}\` has schemaVersion ${found}, newer than this chatkeep understands (${known})${writtenBy ? `: it needs chatkeep ≥ ${writtenBy}` : ''}. Upgrade chatkeep to open it; the file was left untouched.`,
       'E_FUTURE_SCHEMA',
     );
   }
