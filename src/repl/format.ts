@@ -142,3 +142,16 @@ export function formatMessage(message: Message, maxLines = Infinity): string[] {
   if (message.role === 'tool') return body.map((line) => `  [tool] ${line}`);
   return body;
 }
+
+/**
+ * When redaction changed what the user typed: one line naming what was replaced and saying that
+ * the assistant and the saved session got the placeholder; else undefined.
+ */
+export function redactionNote(typed: string, stored: string): string | undefined {
+  if (typed === stored) return undefined;
+  const markers = (text: string): Set<string> => new Set([...text.matchAll(/\[REDACTED:[^\]\s]+\]/g)].map((m) => m[0]));
+  const before = markers(typed);
+  const added = [...markers(stored)].filter((marker) => !before.has(marker));
+  if (added.length === 0) return undefined;
+  return `Replaced what looked like a secret with ${added.join(', ')}: the assistant and the saved session got the placeholder, not what you typed (--no-redact keeps text as typed).`;
+}

@@ -88,6 +88,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   };
 
   let turn: AbortController | undefined;
+  // Said once, the first time redaction changes a line: after that the user knows.
+  let redactionExplained = false;
+  const explainRedaction = (note: string): void => {
+    if (redactionExplained) return;
+    redactionExplained = true;
+    screen.status(note);
+  };
   let quitting = false;
   let atPrompt = false;
   let armed = false;
@@ -154,7 +161,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         turn = new AbortController();
         reader.hold();
         try {
-          await runChatTurn({ session, provider: options.provider, text: parsed.text, screen, signal: turn.signal, system: options.system ?? null });
+          await runChatTurn({
+            session,
+            provider: options.provider,
+            text: parsed.text,
+            screen,
+            signal: turn.signal,
+            system: options.system ?? null,
+            onRedacted: explainRedaction,
+          });
         } catch (err) {
           screen.error(describeReplError(err));
         } finally {
