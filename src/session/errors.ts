@@ -78,10 +78,20 @@ export class SessionInUseError extends ChatkeepError {
   constructor(
     readonly id: string,
     readonly owner: LockOwner | undefined,
+    /** How long the holder has had it, in words (`12 minutes ago`); the start time as recorded otherwise. */
+    since?: string,
   ) {
-    const who = owner ? `process ${owner.pid} on ${owner.host} (since ${owner.startedAt})` : 'another process';
+    const who = owner ? `process ${owner.pid} on ${owner.host} (since ${since ?? owner.startedAt})` : 'another process';
     super(`Session ${id} is in use by ${who}. Quit it there first, or open another session.`, 'E_SESSION_IN_USE', 3);
   }
+}
+
+/** The refusal for a held session, saying since when in words (date-fns, loaded only on this path). */
+export async function sessionInUse(id: string, owner: LockOwner | undefined, now = new Date()): Promise<SessionInUseError> {
+  const started = owner ? new Date(owner.startedAt) : undefined;
+  if (!started || Number.isNaN(started.getTime())) return new SessionInUseError(id, owner);
+  const { formatDistance } = await import('date-fns/formatDistance');
+  return new SessionInUseError(id, owner, formatDistance(started > now ? now : started, now, { addSuffix: true }));
 }
 
 /** A file written by a newer chatkeep: refused, and never overwritten. */
