@@ -62,6 +62,7 @@ export function createLineReader(options: LineReaderOptions): LineReader {
   let prompting = false;
   let waiting: ((line: string | null) => void) | undefined;
   const deliver = (line: string | null): void => {
+    prompting = false;
     if (line === null) ended = true;
     else queue.push(line);
     if (!waiting) return;
@@ -112,7 +113,6 @@ export function createLineReader(options: LineReaderOptions): LineReader {
       }
       return;
     }
-    prompting = false;
     deliver(line);
   });
   rl.on('SIGINT', () => {
