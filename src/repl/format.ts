@@ -34,7 +34,7 @@ export function plural(n: number, word: string): string {
 export const TITLE_COLUMNS = 60;
 
 /** keyInSelect shows a picker row after `[1] `: the room it takes from the terminal's width. */
-export const PICKER_KEY_WIDTH = 4;
+const PICKER_KEY_WIDTH = 4;
 
 /** The width listing rows may take on `screen` (a picker's rows lose the room of its keys); undefined when piped. */
 export function rowWidth(screen: { columns(): number | undefined }, picker: boolean): number | undefined {
