@@ -1,4 +1,5 @@
-import { plural } from '../src/repl/format.js';
+import { plural, TITLE_COLUMNS } from '../src/repl/format.js';
+import { truncate } from '../src/repl/table.js';
 import type { SlashCommand } from '../src/repl/types.js';
 
 /** `/save [title]`: a snapshot now, optionally titling the session. */
@@ -9,7 +10,9 @@ export const save: SlashCommand = {
   async run(ctx, args) {
     const title = args.trim();
     const result = await ctx.session.save(title === '' ? {} : { title });
-    const titled = title === '' ? '' : ` as "${title}"`;
+    // What is shown back is what was stored (redacted, capped), not what was typed.
+    const stored = ctx.session.title;
+    const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"`;
     return {
       type: 'message',
       level: 'info',

@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './repl/cli-options.js';
+import { setInvocation } from './repl/invocation.js';
 import { describeError } from './repl/report-error.js';
 import { packageVersion } from './session/version.js';
 
@@ -29,13 +30,19 @@ async function run(argv: string[]): Promise<number> {
   const ignore = (): void => {};
   process.stdout.on('error', ignore);
   process.stderr.on('error', ignore);
-  const command = parseCommandLine(argv);
   const env = process.env;
   const cwd = process.cwd();
-  const home = resolve(cwd, command.options.home ?? (env.CHATKEEP_HOME?.trim() || join(homedir(), '.chatkeep')));
+  // Every command chatkeep prints is written for how it was started (see invocation.ts).
+  const started = { program: process.argv[1] ?? '', node: process.execPath, env };
+  setInvocation(started);
+  const command = parseCommandLine(argv);
+  const flagHome = command.options.home;
+  const home = resolve(cwd, flagHome ?? (env.CHATKEEP_HOME?.trim() || join(homedir(), '.chatkeep')));
+  if (flagHome !== undefined) setInvocation({ ...started, home });
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./repl/sessions-subcommand.js');
-    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout });
+    const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
+    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout, stderr: process.stderr, columns });
   }
   if (command.options.version) {
     process.stdout.write(`${packageVersion()}\n`);

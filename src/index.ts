@@ -47,3 +47,6 @@ export { isValidId } from './session/ids.js';
 
 /** The snapshot `schemaVersion` this build writes; older files are migrated on read. */
 export { SCHEMA_VERSION } from './session/migrations.js';
+
+/** The longest session title stored, in characters; `setTitle`/`save({title})` cut a longer one, ending it in `…`. */
+export { MAX_TITLE_LENGTH } from './session/title.js';

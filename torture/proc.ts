@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root: the nearest directory above this file holding chatkeep's package.json. */
@@ -31,12 +31,22 @@ export function freshDir(root: string, prefix: string): string {
   return realpathSync(mkdtempSync(join(root, prefix)));
 }
 
-/** The environment of a chatkeep run: no API key or chatkeep setting leaks in. */
+/**
+ * A directory whose `chatkeep` links to this checkout's launcher: on PATH, it is what `npm link`
+ * sets up, so chatkeep prints its commands as `chatkeep …`.
+ */
+export const PATH_SHIM = join(ROOT, 'test', 'fixtures', 'path');
+
+/**
+ * The environment of a chatkeep run: no API key or chatkeep setting (nor npm's script
+ * variables) leaks in; `chatkeep` on PATH is this checkout, as after `npm link`.
+ */
 export function chatEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/API_KEY|BASE_URL|^CHATKEEP_|^NO_COLOR$|^FORCE_COLOR$/.test(key)) env[key] = value;
+    if (value !== undefined && !/API_KEY|BASE_URL|^CHATKEEP_|^NO_COLOR$|^FORCE_COLOR$|^npm_/.test(key)) env[key] = value;
   }
+  env.PATH = `${PATH_SHIM}${delimiter}${env.PATH ?? ''}`;
   return { ...env, CHATKEEP_HOME: home, CHATKEEP_ECHO_DELAY_MS: '0', ...extra };
 }
 

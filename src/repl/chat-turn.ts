@@ -6,6 +6,7 @@
 import type { Provider } from '../providers/types.js';
 import type { ReplyWriter, Session, Usage } from '../session/types.js';
 import type { Screen } from './screen.js';
+import { redactionNote } from './format.js';
 import { startSpinner } from './spinner.js';
 
 /** What a turn needs. */
@@ -17,6 +18,8 @@ export interface ChatTurnOptions {
   /** Aborted by Ctrl-C (or a signal): the reply stops and what arrived is kept, marked interrupted. */
   signal: AbortSignal;
   system?: string | null;
+  /** Called with a note when redaction changed the user's line (so the model gets placeholders). */
+  onRedacted?: (note: string) => void;
 }
 
 /** How the turn ended. */
@@ -28,7 +31,9 @@ export type ChatTurnOutcome = 'complete' | 'interrupted';
  */
 export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOutcome> {
   const { session, provider, screen, signal } = options;
-  await session.append({ role: 'user', content: options.text });
+  const stored = await session.append({ role: 'user', content: options.text });
+  const note = redactionNote(options.text, stored.content);
+  if (note) options.onRedacted?.(note);
   // The writer starts with the first piece of text, so a reply that fails before any text
   // leaves no empty assistant message behind.
   let writer: ReplyWriter | undefined;

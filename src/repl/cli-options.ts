@@ -3,7 +3,7 @@
  * `parseArgs` and the `--help` text, so they cannot drift apart.
  */
 import { parseArgs } from 'node:util';
-import { UserError } from '../session/errors.js';
+import { commandText, UserError } from '../session/errors.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {
@@ -52,18 +52,19 @@ export type CliCommand =
  */
 export function parseCommandLine(argv: string[]): CliCommand {
   if (argv[0] === 'sessions') {
-    const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true);
+    const help = ['sessions', '--help'];
+    const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
     const [action, id, ...rest] = positionals;
     if (values.help || action === 'help' || action === undefined) return { kind: 'sessions', action: 'help', options: values };
-    if (action !== 'list' && action !== 'show') throw usage(`unknown command \`sessions ${action}\``);
-    if (action === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`);
-    if (action === 'show' && id === undefined) throw usage('sessions show needs a session ID');
-    if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`);
+    if (action !== 'list' && action !== 'show') throw usage(`unknown command \`sessions ${action}\``, help);
+    if (action === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`, help);
+    if (action === 'show' && id === undefined) throw usage('sessions show needs a session ID', help);
+    if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`, help);
     return { kind: 'sessions', action, id, options: values };
   }
-  const { values } = parse(argv, REPL_OPTIONS, false);
+  const { values } = parse(argv, REPL_OPTIONS, false, ['--help']);
   const picks = [values['session-id'] !== undefined, values.continue, values.resume].filter(Boolean).length;
-  if (picks > 1) throw usage('use only one of --session-id, --continue and --resume');
+  if (picks > 1) throw usage('use only one of --session-id, --continue and --resume', ['--help']);
   return { kind: 'repl', options: values };
 }
 
@@ -71,33 +72,48 @@ function parse<T extends Record<string, OptionSpec>>(
   args: string[],
   specs: T,
   allowPositionals: boolean,
+  help: readonly string[],
 ): { values: Parsed<T>; positionals: string[] } {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
   for (const [name, spec] of Object.entries(specs)) options[name] = spec.short ? { type: spec.type, short: spec.short } : { type: spec.type };
+  let parsed: { values: Parsed<T>; positionals: string[] };
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals });
-    return { values: values as Parsed<T>, positionals };
+    parsed = { values: values as Parsed<T>, positionals };
   } catch (err) {
-    throw usage(describeParseError(err));
+    throw usage(describeParseError(err, args), help);
   }
+  // An empty value would quietly mean "here" (the current directory) or nothing at all.
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string' && value.trim() === '') throw usage(`option --${name} needs a value, not an empty string`, help);
+  }
+  return parsed;
 }
 
 /** Turns node:util's parse errors (long, with advice about `--`) into a short phrase. */
-function describeParseError(err: unknown): string {
+function describeParseError(err: unknown, args: readonly string[]): string {
   const code = (err as { code?: string }).code;
   const message = err instanceof Error ? err.message : String(err);
   const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
-  const option = quoted.split(' ')[0];
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`;
+  // `-c, --continue` names both forms: the long one is the one to show.
+  const option = quoted.split(' ').filter((word) => word.startsWith('-')).pop()?.replace(/,$/, '') ?? quoted;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${quoted.split(' ')[0]}`;
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${quoted}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return message.includes('argument missing') ? `option ${option} needs a value` : `option ${option} does not take a value`;
+    if (message.includes('argument missing')) return `option ${option} needs a value`;
+    if (message.includes('ambiguous')) {
+      // The word after the option begins with `-`: parseArgs will not take it as the value.
+      const next = args[args.indexOf(option) + 1] ?? '';
+      return `option ${option} needs a value, and ${next} looks like an option (to pass it as the value, write ${option}=${next})`;
+    }
+    return `option ${option} does not take a value`;
   }
   return message.split('.')[0] ?? message;
 }
 
-function usage(what: string): UserError {
-  return new UserError(`${what}. See chatkeep --help.`, 'E_USAGE');
+function usage(what: string, help: readonly string[]): UserError {
+  // No full stop after the command: it is copied as printed.
+  return new UserError(`${what}. See ${commandText(help)}`, 'E_USAGE', 2, help);
 }
 
 /** The `--help` text for the REPL, generated from {@link REPL_OPTIONS}. */

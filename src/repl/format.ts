@@ -2,17 +2,21 @@
  * Text shown for sessions: listing rows, relative times, the tail of a transcript.
  * Pure functions of their inputs (the clock is passed in).
  */
-import type { Message, Session, SessionSummary } from '../session/types.js';
+import { commandText } from '../session/errors.js';
+import type { Message, Session, SessionProblem, SessionSummary } from '../session/types.js';
+import { layoutTable, loadTableWidths, type Column } from './table.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
 let formatDistance: FormatDistance | undefined;
 
 /**
- * Loads date-fns' `formatDistance` (with its locale, ~20 ms): after the first prompt for a new
- * session, before anything is listed or resumed. Idempotent.
+ * Loads date-fns' `formatDistance` (with its locale, ~20 ms) and string-width for tables: after
+ * the first prompt for a new session, before anything is listed or resumed. Idempotent.
  */
 export async function loadFormatting(): Promise<void> {
+  const tables = loadTableWidths();
   formatDistance ??= (await import('date-fns/formatDistance')).formatDistance;
+  await tables;
 }
 
 /** `5 minutes ago` (date-fns `formatDistance`); a time slightly ahead of the clock counts as now. */
@@ -26,23 +30,70 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Columns a title may take in a listing that is not on a terminal (a pipe, a file). */
+export const TITLE_COLUMNS = 60;
+
+/** keyInSelect shows a picker row after `[1] `: the room it takes from the terminal's width. */
+const PICKER_KEY_WIDTH = 4;
+
+/** The width listing rows may take on `screen` (a picker's rows lose the room of its keys); undefined when piped. */
+export function rowWidth(screen: { columns(): number | undefined }, picker: boolean): number | undefined {
+  const columns = screen.columns();
+  return columns === undefined ? undefined : columns - (picker ? PICKER_KEY_WIDTH : 0);
+}
+
+/** How listing rows are laid out: marker and ID, last active, messages, status, title (cut with `…`). */
+const ROW_COLUMNS: readonly Column[] = [{}, {}, { align: 'right' }, {}, { flex: { max: TITLE_COLUMNS, min: 10 } }];
+
 /**
- * Listing rows, columns aligned: a `*` marks the current session; rows of another project
- * than `projectPath` name it.
+ * Listing rows, one line each, columns aligned by display width: a `*` marks the current
+ * session; rows of another project than `projectPath` name it. The row text of every table and
+ * picker of sessions. `width` is the terminal's (the title takes what is left, at most
+ * {@link TITLE_COLUMNS} elsewhere).
  */
-export function formatRows(rows: readonly SessionSummary[], options: { currentId?: string; projectPath?: string; now: Date }): string[] {
+export function formatRows(
+  rows: readonly SessionSummary[],
+  options: { currentId?: string; projectPath?: string; now: Date; width?: number },
+): string[] {
   const cells = rows.map((row) => [
-    row.id === options.currentId ? '*' : ' ',
-    row.id,
+    `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
     relativeTime(row.updatedAt, options.now),
-    plural(row.messageCount, 'message') + tokens(row.usage),
-    row.status,
+    countKnown(row.problem) ? plural(row.messageCount, 'message') + tokens(row.usage) : '? messages',
+    row.problem ? problemLabel(row.problem) : row.status,
     (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
   ]);
-  const widths = [1, 2, 3, 4].map((col) => Math.max(...cells.map((c) => c[col]!.length)));
-  return cells.map((c) =>
-    `${c[0]} ${[c[1]!.padEnd(widths[0]!), c[2]!.padEnd(widths[1]!), c[3]!.padStart(widths[2]!), c[4]!.padEnd(widths[3]!), c[5]].join('  ')}`.trimEnd(),
-  );
+  const columns = options.width === undefined ? ROW_COLUMNS : ROW_COLUMNS.map((c) => (c.flex ? { ...c, flex: { ...c.flex, max: Infinity } } : c));
+  return layoutTable(cells, columns, { width: options.width });
+}
+
+/** False when the files could not be read at all, so no message count is known. */
+export function countKnown(problem: SessionProblem | undefined): boolean {
+  return problem === undefined || problem.kind === 'damaged';
+}
+
+/** What a listing shows instead of the status: `damaged`, `newer version (needs chatkeep ≥ 0.3.0)`, `unreadable`. */
+export function problemLabel(problem: SessionProblem): string {
+  if (problem.kind === 'newer-version') return `newer version${problem.needs ? ` (needs chatkeep ≥ ${problem.needs})` : ''}`;
+  return problem.kind;
+}
+
+/**
+ * What is wrong with a session's files and how to recover, in one line: what `sessions show`
+ * and `sessions list` both say. Ends with the command to run, if any (see `commandText`).
+ */
+export function problemAdvice(id: string, problem: SessionProblem): { text: string; suggests?: string[] } {
+  if (problem.kind === 'damaged') {
+    const resume = ['--session-id', id];
+    return {
+      text: `Session ${id} is damaged (${problem.detail}). Resuming it moves the damaged file aside, kept, and continues with what is readable: ${commandText(resume)}`,
+      suggests: resume,
+    };
+  }
+  if (problem.kind === 'newer-version') {
+    const needs = problem.needs ? `needs chatkeep ≥ ${problem.needs}` : 'needs a newer chatkeep';
+    return { text: `Session ${id} was written by a newer chatkeep (${problem.detail}; ${needs}). Upgrade chatkeep to open it; its files are left untouched.` };
+  }
+  return { text: `Session ${id} cannot be read (${problem.detail}). Check the permissions of its files; nothing was changed.` };
 }
 
 /** ` · 1.2k tokens` (input + output) when a provider reported any, else nothing. */
@@ -90,4 +141,17 @@ export function formatMessage(message: Message, maxLines = Infinity): string[] {
   if (message.role === 'user') return body.map((line, i) => (i === 0 ? `› ${line}` : `  ${line}`));
   if (message.role === 'tool') return body.map((line) => `  [tool] ${line}`);
   return body;
+}
+
+/**
+ * When redaction changed what the user typed: one line naming what was replaced and saying that
+ * the assistant and the saved session got the placeholder; else undefined.
+ */
+export function redactionNote(typed: string, stored: string): string | undefined {
+  if (typed === stored) return undefined;
+  const markers = (text: string): Set<string> => new Set([...text.matchAll(/\[REDACTED:[^\]\s]+\]/g)].map((m) => m[0]));
+  const before = markers(typed);
+  const added = [...markers(stored)].filter((marker) => !before.has(marker));
+  if (added.length === 0) return undefined;
+  return `Replaced what looked like a secret with ${added.join(', ')}: the assistant and the saved session got the placeholder, not what you typed (--no-redact keeps text as typed).`;
 }

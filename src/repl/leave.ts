@@ -4,6 +4,7 @@
  */
 import type { Autosave, Session } from '../session/types.js';
 import { plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
+import { chatkeepCommand } from './invocation.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
 
@@ -12,7 +13,7 @@ export function showResumed(screen: Screen, session: Session, now: Date): void {
   screen.status(resumedLine(session, now));
   for (const notice of resumeNotices(session)) screen.warn(notice);
   const tail = transcriptTail(session.messages);
-  if (tail.length > 0) screen.info(tail.join('\n'));
+  if (tail.length > 0) screen.recap(tail.join('\n'));
 }
 
 /** Stops autosave, closes the session (save, status closed, lock released) and prints the way back. */
@@ -25,9 +26,14 @@ export async function finish(screen: Screen, session: Session, autosave: Autosav
   } catch (err) {
     screen.error(describeReplError(err));
     screen.status(`Everything shown was journaled; resume to recover it.`);
-    screen.status(`Resume with: chatkeep --session-id ${session.id}`);
+    screen.status(resumeLine(session.id));
     return 1;
   }
-  screen.status(`Resume with: chatkeep --session-id ${session.id}`);
+  screen.status(resumeLine(session.id));
   return 0;
+}
+
+/** `Resume with: …`, in the form that runs where it is printed. */
+export function resumeLine(id: string): string {
+  return `Resume with: ${chatkeepCommand(['--session-id', id])}`;
 }

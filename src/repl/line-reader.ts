@@ -58,8 +58,11 @@ export function createLineReader(options: LineReaderOptions): LineReader {
 
   const queue: string[] = [];
   let ended = false;
+  /** A prompt is showing with nothing typed after it yet (TTY). */
+  let prompting = false;
   let waiting: ((line: string | null) => void) | undefined;
   const deliver = (line: string | null): void => {
+    prompting = false;
     if (line === null) ended = true;
     else queue.push(line);
     if (!waiting) return;
@@ -100,6 +103,16 @@ export function createLineReader(options: LineReaderOptions): LineReader {
       line = pasted.join('\n');
       pasted = undefined;
     }
+    if (terminal && line.trim() === '') {
+      // Enter on an empty prompt (often the Enter after a picker's key, or after a paste that
+      // ended with a newline) does nothing: readline has moved to a new line, so go back up
+      // and draw the prompt where it was, leaving no empty `›` line behind.
+      if (prompting) {
+        output?.write('\x1b[1A');
+        rl.prompt();
+      }
+      return;
+    }
     deliver(line);
   });
   rl.on('SIGINT', () => {
@@ -128,13 +141,16 @@ export function createLineReader(options: LineReaderOptions): LineReader {
         if (ended) keys.drop();
         else {
           rl.prompt();
-          prompted = true;
+          prompted = prompting = true;
           keys.release();
         }
       }
       if (queue.length > 0) return Promise.resolve(queue.shift()!);
       if (ended) return Promise.resolve(null);
-      if (terminal && !prompted) rl.prompt();
+      if (terminal && !prompted) {
+        rl.prompt();
+        prompting = true;
+      }
       return new Promise((resolve) => {
         waiting = resolve;
       });

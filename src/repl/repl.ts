@@ -8,7 +8,7 @@ import type { Provider } from '../providers/types.js';
 import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { runChatTurn } from './chat-turn.js';
 import { completeLine } from './complete.js';
-import { formatRows, loadFormatting, plural } from './format.js';
+import { formatRows, loadFormatting, plural, rowWidth } from './format.js';
 import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
@@ -83,10 +83,18 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     prompter,
     commands,
     now,
-    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: now() }),
+    formatRows: (rows, currentId, how) =>
+      formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
   };
 
   let turn: AbortController | undefined;
+  // Said once, the first time redaction changes a line: after that the user knows.
+  let redactionExplained = false;
+  const explainRedaction = (note: string): void => {
+    if (redactionExplained) return;
+    redactionExplained = true;
+    screen.status(note);
+  };
   let quitting = false;
   let atPrompt = false;
   let armed = false;
@@ -153,7 +161,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         turn = new AbortController();
         reader.hold();
         try {
-          await runChatTurn({ session, provider: options.provider, text: parsed.text, screen, signal: turn.signal, system: options.system ?? null });
+          await runChatTurn({
+            session,
+            provider: options.provider,
+            text: parsed.text,
+            screen,
+            signal: turn.signal,
+            system: options.system ?? null,
+            onRedacted: explainRedaction,
+          });
         } catch (err) {
           screen.error(describeReplError(err));
         } finally {

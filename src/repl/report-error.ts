@@ -3,7 +3,8 @@
  * A `ChatkeepError` was written for the user: one line and its exit code. Anything else is a
  * bug: its message, where it came from, and exit code 1.
  */
-import { ChatkeepError } from '../session/errors.js';
+import { ChatkeepError, commandText } from '../session/errors.js';
+import { chatkeepCommand } from './invocation.js';
 
 /** How an error ends up on screen. */
 export interface ErrorReport {
@@ -16,7 +17,7 @@ export interface ErrorReport {
 
 /** Describes `err` for the terminal. */
 export function describeError(err: unknown): ErrorReport {
-  if (isChatkeepError(err)) return userFacing(err.message, err.exitCode);
+  if (isChatkeepError(err)) return userFacing(withRunnableCommand(err), err.exitCode);
   const disk = diskProblem(err);
   if (disk) return userFacing(disk, 1);
   const message = err instanceof Error ? err.message : String(err);
@@ -27,6 +28,15 @@ export function describeError(err: unknown): ErrorReport {
     line: `chatkeep: unexpected failure: ${message}${origin ? ` (${origin})` : ''}. The session is intact; please report this.`,
     exitCode: 1,
   };
+}
+
+/** The message, its suggested command (at its end) in the form that runs where it is printed. */
+function withRunnableCommand(err: ChatkeepError): string {
+  if (!err.suggests) return err.message;
+  const written = commandText(err.suggests);
+  const at = err.message.lastIndexOf(written);
+  if (at < 0) return err.message;
+  return err.message.slice(0, at) + chatkeepCommand(err.suggests) + err.message.slice(at + written.length);
 }
 
 /** One line and where the REPL carries on: a user error or a disk problem. */

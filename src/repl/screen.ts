@@ -1,7 +1,8 @@
 /**
  * Where each kind of text goes. On a terminal everything shares the screen, with colour.
- * With piped stdin (DESIGN §1) the assistant's text and command output go to stdout, plain,
- * and status lines (banner, warnings, "Saved…", "Resume with…") go to stderr.
+ * With piped stdin (DESIGN §1, §8) stdout carries only this run's replies and command output,
+ * plain; status lines (banner, warnings, a resumed transcript, "Saved…", "Resume with…") go
+ * to stderr.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 
@@ -15,12 +16,16 @@ export interface Screen {
   endReply(marker?: string): void;
   /** Output a command asked for (listings, help). */
   info(text: string): void;
+  /** What an earlier run said (a resumed session's last exchanges): stderr when piped, as stdout carries only this run's output. */
+  recap(text: string): void;
   /** Banner, resume notes, "Saved…": stderr when piped. */
   status(text: string): void;
   warn(text: string): void;
   error(text: string): void;
   /** Raw text on the terminal (spinner frames); nothing when piped. */
   raw(text: string): void;
+  /** The terminal's width now (it may be resized), or undefined when piped. */
+  columns(): number | undefined;
 }
 
 /** Builds a screen. `colorLevel` 0 turns colour off (NO_COLOR, pipes). */
@@ -42,12 +47,14 @@ export function createScreen(options: {
     reply: (text) => stdout.write(text),
     endReply: (marker) => stdout.write(marker ? `${color.yellow(marker)}\n` : '\n'),
     info: (text) => line(stdout, text),
+    recap: (text) => line(side, text),
     status: (text) => line(side, color.dim(text)),
     warn: (text) => line(side, color.yellow(text)),
     error: (text) => line(side, color.red(text)),
     raw: (text) => {
       if (terminal) stdout.write(text);
     },
+    columns: () => (terminal ? (stdout as Partial<NodeJS.WriteStream>).columns : undefined),
   };
 }
 

@@ -5,18 +5,28 @@
  */
 import { existsSync } from 'node:fs';
 import { isValidId, openSessions } from '../index.js';
-import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
-import type { SessionSnapshot, SessionSummary } from '../session/types.js';
+import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
+import type { SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
 import { sessionsHelp } from './cli-options.js';
-import { formatMessage, formatRows, loadFormatting, plural, relativeTime, tokens } from './format.js';
+import { countKnown, formatMessage, formatRows, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from './format.js';
+import { describeError } from './report-error.js';
 
 type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
 export async function runSessionsCommand(
   command: SessionsCommand,
-  environment: { home: string; cwd: string; env: Record<string, string | undefined>; stdout: NodeJS.WritableStream; now?: () => Date },
+  environment: {
+    home: string;
+    cwd: string;
+    env: Record<string, string | undefined>;
+    stdout: NodeJS.WritableStream;
+    /** Where what is wrong with listed sessions is said (the CLI's stderr). */
+    stderr: NodeJS.WritableStream;
+    now?: () => Date;
+    columns?: number;
+  },
 ): Promise<number> {
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
@@ -37,15 +47,28 @@ export async function runSessionsCommand(
     }
     if (json) stdout.write(`${JSON.stringify(rows.map(listRow), null, 2)}\n`);
     else if (rows.length === 0) stdout.write(all ? 'No sessions yet.\n' : 'No sessions in this project yet (--all lists every project).\n');
-    else stdout.write(`${formatRows(rows, { projectPath, now }).join('\n')}\n`);
+    else stdout.write(`${formatRows(rows, { projectPath, now, width: environment.columns }).join('\n')}\n`);
+    // What `show` would say about each session that has a problem: the same words, from the same reading.
+    if (!json) for (const row of rows) if (row.problem) environment.stderr.write(describeError(problemError(row.id, row.problem)).text);
     return 0;
   }
   const id = command.id!;
   if (!isValidId(id)) throw new InvalidIdError(id);
   if (!existsSync(home)) throw new UnknownSessionError(id);
-  const snapshot = await (await openSessions({ home, cwd, env })).read(id);
-  stdout.write(json ? `${JSON.stringify(showJson(snapshot), null, 2)}\n` : showText(snapshot, now));
+  const reading = await (await openSessions({ home, cwd, env })).inspect(id);
+  const problem = reading.problem && problemError(reading.id, reading.problem);
+  if (!reading.snapshot) throw problem;
+  stdout.write(json ? `${JSON.stringify(showJson(reading.snapshot, reading), null, 2)}\n` : showText(reading.snapshot, reading, now));
+  // A damaged session shows what is readable, then says what is wrong (exit 2).
+  if (problem) throw problem;
   return 0;
+}
+
+/** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
+function problemError(id: string, problem: SessionProblem): UserError {
+  const advice = problemAdvice(id, problem);
+  const code = problem.kind === 'damaged' ? 'E_DAMAGED' : problem.kind === 'newer-version' ? 'E_FUTURE_SCHEMA' : 'E_UNREADABLE';
+  return new UserError(advice.text, code, 2, advice.suggests);
 }
 
 /** A row of `sessions list --json` (DESIGN §1). */
@@ -55,21 +78,23 @@ function listRow(row: SessionSummary): Record<string, unknown> {
     title: row.title,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    messageCount: row.messageCount,
+    messageCount: countKnown(row.problem) ? row.messageCount : null,
     status: row.status,
     project: row.project,
     ...(row.usage ? { usage: row.usage } : {}),
+    ...(row.problem ? { problem: row.problem } : {}),
   };
 }
 
 /** `sessions show --json` (DESIGN §1): the session's facts and its live messages. */
-function showJson(s: SessionSnapshot): Record<string, unknown> {
+function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, unknown> {
   return {
     id: s.id,
     title: s.title,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
-    status: s.status,
+    status: reading.status,
+    ...(reading.problem ? { problem: reading.problem } : {}),
     project: s.project,
     provider: s.provider,
     messageCount: s.messages.length,
@@ -85,10 +110,12 @@ function showJson(s: SessionSnapshot): Record<string, unknown> {
   };
 }
 
-function showText(s: SessionSnapshot, now: Date): string {
+function showText(s: SessionSnapshot, reading: SessionReading, now: Date): string {
+  const status = reading.problem ? problemLabel(reading.problem) : reading.status;
+  const readable = reading.problem ? ' readable' : '';
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
-    `  project ${s.project} · ${s.status} · ${plural(s.messages.length, 'message')}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
+    `  project ${s.project} · ${status} · ${plural(s.messages.length, 'message')}${readable}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
     '',
   ];
   const body = s.messages.flatMap((m) => [...formatMessage(m), '']);

@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs';
 import { builtinCommands } from '../../commands/index.js';
 import { chooseProvider, createProvider, loadSystemPrompt, parseProviderName } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
-import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
+import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { Session, SessionManager } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
-import { formatRows, loadFormatting } from './format.js';
+import { formatRows, loadFormatting, rowWidth } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';
 import type { Screen } from './screen.js';
@@ -38,7 +38,8 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   const flagSchedule = flags.autosave !== undefined ? parseAutosaveSpec(flags.autosave) : undefined;
   if (flags.provider !== undefined) parseProviderName(flags.provider);
   if (flags.resume && !screen.terminal) {
-    throw new UserError('--resume needs an interactive terminal: pass --session-id ID instead (IDs: chatkeep sessions list).', 'E_NOT_A_TTY');
+    const list = ['sessions', 'list'];
+    throw new UserError(`--resume needs an interactive terminal: pass --session-id ID instead. IDs: ${commandText(list)}`, 'E_NOT_A_TTY', 2, list);
   }
   const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
   const homeExists = existsSync(home);
@@ -54,7 +55,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
 
   let resumedId = id;
   if (flags.continue) resumedId = await latestId(sessions, cwd);
-  else if (flags.resume) resumedId = await pickId(sessions, prompterFor);
+  else if (flags.resume) resumedId = await pickId(sessions, prompterFor, screen);
   let session: Session | undefined;
   if (resumedId !== undefined) session = await sessions.resume(resumedId);
   try {
@@ -114,7 +115,7 @@ function configString(config: { user: Record<string, unknown>; project: Record<s
 }
 
 function noSessionYet(cwd: string): UserError {
-  return new UserError(`No session to resume in ${cwd} yet. Start one with: chatkeep`, 'E_NO_SESSION');
+  return new UserError(`No session to resume in ${cwd} yet. Start one with: ${commandText([])}`, 'E_NO_SESSION', 2, []);
 }
 
 async function latestId(sessions: SessionManager, cwd: string): Promise<string> {
@@ -126,13 +127,14 @@ async function latestId(sessions: SessionManager, cwd: string): Promise<string> 
 async function pickId(
   sessions: SessionManager,
   prompterFor: (reader: () => undefined) => ReturnType<typeof createTtyPrompter>,
+  screen: Screen,
 ): Promise<string> {
   const rows = await sessions.list({ all: false });
   if (rows.length === 0) throw noSessionYet(sessions.project.path);
   await loadFormatting();
-  const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date() });
+  const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date(), width: rowWidth(screen, true) });
   const index = prompterFor(() => undefined).pick(lines, 'Resume which session?');
   // Cancelling is not a failure: exit 0, having created nothing.
-  if (index < 0) throw new UserError('No session picked. Start a new one with: chatkeep', 'E_CANCELLED', 0);
+  if (index < 0) throw new UserError(`No session picked. Start a new one with: ${commandText([])}`, 'E_CANCELLED', 0, []);
   return rows[index]!.id;
 }

@@ -27,8 +27,8 @@ export interface CommandContext {
   /** The live session (replaced after a `switch`). */
   session: Session;
   prompter: Prompter;
-  /** Formats a listing row set for display (shared by /sessions and pickers). */
-  formatRows(rows: SessionSummary[], currentId?: string): string[];
+  /** Formats a listing row set for display, fitted to the terminal (shared by /sessions and pickers; `picker`: rows of a picker). */
+  formatRows(rows: SessionSummary[], currentId?: string, options?: { picker?: boolean }): string[];
   /** Every command, for /help and suggestions. */
   commands: readonly SlashCommand[];
   now(): Date;

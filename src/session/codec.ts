@@ -3,12 +3,13 @@ import type { SessionSnapshot } from './types.js';
 import { FutureSchemaError } from './errors.js';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { sessionJsonSchema } from './schema.js';
+import { packageVersion } from './version.js';
 
 /** A snapshot file that does not parse or validate. */
 export class DamagedFileError extends Error {
   constructor(
     readonly file: string,
-    reason: string,
+    readonly reason: string,
   ) {
     super(`${file}: ${reason}`);
     this.name = 'DamagedFileError';
@@ -117,7 +118,11 @@ export async function decodeSnapshot(text: string, file: string): Promise<Sessio
   if (json.format !== 'chatkeep.session' || typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
     throw new DamagedFileError(file, 'not a chatkeep session (format or schemaVersion missing)');
   }
-  if (version > SCHEMA_VERSION) throw new FutureSchemaError(file, version, SCHEMA_VERSION);
+  if (version > SCHEMA_VERSION) {
+    // The writer's version is the least that reads the file, when it is newer than this one.
+    const writer = typeof json.toolVersion === 'string' ? json.toolVersion : '';
+    throw new FutureSchemaError(file, version, SCHEMA_VERSION, isNewerVersion(writer, packageVersion()) ? writer : undefined);
+  }
   if (version === SCHEMA_VERSION && onlyModelDates(raw.meta)) {
     // The common case: superjson annotated nothing but the model's Dates, which the schema has
     // checked as ISO strings and reviveDates turns back into Dates: no superjson walk needed.
@@ -168,6 +173,16 @@ function reviveDates(s: SessionSnapshot): SessionSnapshot {
     for (const m of a.messages) m.timestamp = date(m.timestamp);
   }
   return s;
+}
+
+/** True when `a` is a semantic version (x.y.z…) above `b`. */
+function isNewerVersion(a: string, b: string): boolean {
+  const parse = (v: string): number[] | undefined => /^(\d+)\.(\d+)\.(\d+)/.exec(v)?.slice(1).map(Number);
+  const [x, y] = [parse(a), parse(b)];
+  if (!x) return false;
+  if (!y) return true;
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! > y[i]!;
+  return false;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -8,19 +8,30 @@ export class ChatkeepError extends Error {
   readonly code: string;
   /** Exit code the CLI uses when this error ends the program. */
   readonly exitCode: number;
-  constructor(message: string, code: string, exitCode: number) {
+  /**
+   * The arguments of a chatkeep command the message ends by suggesting (it holds them as
+   * {@link commandText}), so a CLI can print the command in the form that runs where it prints.
+   */
+  readonly suggests?: readonly string[];
+  constructor(message: string, code: string, exitCode: number, suggests?: readonly string[]) {
     super(message);
     this.name = new.target.name;
     this.code = code;
     this.exitCode = exitCode;
+    if (suggests) this.suggests = suggests;
   }
 }
 
 /** Bad usage or bad input: exit code 2. */
 export class UserError extends ChatkeepError {
-  constructor(message: string, code = 'E_USAGE', exitCode = 2) {
-    super(message, code, exitCode);
+  constructor(message: string, code = 'E_USAGE', exitCode = 2, suggests?: readonly string[]) {
+    super(message, code, exitCode, suggests);
   }
+}
+
+/** `chatkeep ARGS` as a message holds it (see `ChatkeepError.suggests`). */
+export function commandText(args: readonly string[]): string {
+  return ['chatkeep', ...args].join(' ');
 }
 
 /** An ID from outside that does not match the allowed pattern; refused before any path is built. */
@@ -36,7 +47,8 @@ export class InvalidIdError extends UserError {
 /** No session has this ID or ID prefix. */
 export class UnknownSessionError extends UserError {
   constructor(readonly id: string) {
-    super(`No session \`${printable(id)}\`. List sessions with: chatkeep sessions list --all`, 'E_UNKNOWN_SESSION');
+    const list = ['sessions', 'list', '--all'];
+    super(`No session \`${printable(id)}\`. List sessions with: ${commandText(list)}`, 'E_UNKNOWN_SESSION', 2, list);
   }
 }
 
@@ -66,10 +78,20 @@ export class SessionInUseError extends ChatkeepError {
   constructor(
     readonly id: string,
     readonly owner: LockOwner | undefined,
+    /** How long the holder has had it, in words (`12 minutes ago`); the start time as recorded otherwise. */
+    since?: string,
   ) {
-    const who = owner ? `process ${owner.pid} on ${owner.host} (since ${owner.startedAt})` : 'another process';
+    const who = owner ? `process ${owner.pid} on ${owner.host} (since ${since ?? owner.startedAt})` : 'another process';
     super(`Session ${id} is in use by ${who}. Quit it there first, or open another session.`, 'E_SESSION_IN_USE', 3);
   }
+}
+
+/** The refusal for a held session, saying since when in words (date-fns, loaded only on this path). */
+export async function sessionInUse(id: string, owner: LockOwner | undefined, now = new Date()): Promise<SessionInUseError> {
+  const started = owner ? new Date(owner.startedAt) : undefined;
+  if (!started || Number.isNaN(started.getTime())) return new SessionInUseError(id, owner);
+  const { formatDistance } = await import('date-fns/formatDistance');
+  return new SessionInUseError(id, owner, formatDistance(started > now ? now : started, now, { addSuffix: true }));
 }
 
 /** A file written by a newer chatkeep: refused, and never overwritten. */
@@ -78,9 +100,11 @@ export class FutureSchemaError extends UserError {
     readonly file: string,
     readonly found: number,
     readonly known: number,
+    /** The version of chatkeep that wrote the file, when it recorded one: the least that reads it. */
+    readonly writtenBy?: string,
   ) {
     super(
-      `\`${file}\` has schemaVersion ${found}, newer than this chatkeep understands (${known}). Upgrade chatkeep to open it; the file was left untouched.`,
+      `\`${file}\` has schemaVersion ${found}, newer than this chatkeep understands (${known})${writtenBy ? `: it needs chatkeep ≥ ${writtenBy}` : ''}. Upgrade chatkeep to open it; the file was left untouched.`,
       'E_FUTURE_SCHEMA',
     );
   }

@@ -1,4 +1,4 @@
-import type { SessionSnapshot, SessionStatus, SessionSummary } from './types.js';
+import type { SessionProblem, SessionSnapshot, SessionStatus, SessionSummary } from './types.js';
 
 /**
  * One row of `index.json`: what a listing shows, with times as epoch milliseconds (cheaper to
@@ -17,6 +17,8 @@ export interface IndexRow {
   /** Token totals of the live conversation (absent in rows written before they were kept). */
   inputTokens?: number;
   outputTokens?: number;
+  /** What is wrong with the files (absent when nothing is). */
+  problem?: SessionProblem;
 }
 
 /** The row describing a snapshot. */
@@ -48,6 +50,7 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
     ...(row.inputTokens || row.outputTokens
       ? { usage: { inputTokens: row.inputTokens ?? 0, outputTokens: row.outputTokens ?? 0 } }
       : {}),
+    ...(row.problem ? { problem: row.problem } : {}),
   };
 }
 

@@ -145,7 +145,8 @@ async function reconcile(projectDir: string, projectPath: string, rows: IndexRow
 
 /**
  * Rows not known to be closed get their lock checked (few of them): held → open, with the
- * journal's news applied; no live holder → interrupted, recomputed from the files once.
+ * journal's news applied; no live holder → interrupted, recomputed from the files once. Rows
+ * with a problem (damaged, newer version: rare) are read again each time, so a repair shows.
  */
 async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], staleMs: number): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
@@ -153,10 +154,14 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
   const out = rows.slice();
   for (let i = 0; i < out.length; i++) {
     const row = out[i];
-    if (row.status === 'closed') continue;
+    if (row.status === 'closed' && !row.problem) continue;
     const dir = join(sessionsDir, row.id);
     const lock = await inspectLock(dir, staleMs);
-    if (lock.state === 'held') {
+    if (row.problem) {
+      const truth = await rowFromFiles(dir, row.id, projectPath, staleMs);
+      out[i] = truth;
+      if (JSON.stringify(truth) !== JSON.stringify(row)) (changed ??= []).push(truth);
+    } else if (lock.state === 'held') {
       out[i] = { ...(await applyJournalToRow(row, dir).catch(() => row)), status: 'open' };
     } else if (row.status === 'open') {
       const truth = await rowFromFiles(dir, row.id, projectPath, staleMs);

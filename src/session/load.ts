@@ -21,6 +21,8 @@ export interface LoadedSession {
   notices: string[];
   /** Something was damaged: a fresh snapshot should be written once the session is held. */
   damaged: boolean;
+  /** What is damaged, one short phrase per file (`session.json: not JSON (…)`), for listings and `show`. */
+  damage: string[];
 }
 
 export interface LoadOptions {
@@ -39,6 +41,7 @@ export interface LoadOptions {
 export async function loadSession(dir: string, options: LoadOptions): Promise<LoadedSession> {
   if (options.quarantine) await removeDeadTemps(dir);
   const notices: string[] = [];
+  const phrases: string[] = [];
   let damaged = false;
   const file = layout.snapshot(dir);
   let snapshot: SessionSnapshot | undefined;
@@ -46,9 +49,13 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
   try {
     snapshot = await decodeSnapshot(await readWhole(file), file);
   } catch (err) {
-    if (err instanceof DamagedFileError) damage = err.message;
-    else if (errno(err) === 'EISDIR') damage = `${file}: a directory, not a file`;
-    else if (errno(err) !== 'ENOENT') throw err;
+    if (err instanceof DamagedFileError) {
+      damage = err.message;
+      phrases.push(`session.json: ${err.reason}`);
+    } else if (errno(err) === 'EISDIR') {
+      damage = `${file}: a directory, not a file`;
+      phrases.push('session.json: a directory, not a file');
+    } else if (errno(err) !== 'ENOENT') throw err;
   }
   const savedStatus = snapshot?.status;
   if (damage !== undefined) {
@@ -71,6 +78,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
     if (errno(err) !== 'EISDIR') throw err;
     // Something else sits where the journal belongs: keep it, start an empty journal.
     damaged = true;
+    phrases.push('journal.jsonl: a directory, not a file');
     journal = { events: [], tornTail: false, damagedLines: [] };
     let where = 'left in place';
     if (options.quarantine) {
@@ -82,6 +90,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
   }
   if (journal.damagedLines.length > 0) {
     damaged = true;
+    phrases.push(`journal.jsonl: ${journal.damagedLines.length} damaged line(s)`);
     let where = '';
     if (options.quarantine) {
       const copy = corruptName(journalPath, options.now);
@@ -97,7 +106,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
   if (damage !== undefined) {
     notices.push(`Recovered ${result.recoveredMessages} message(s) from the journal; messages saved only in the damaged snapshot are in the file moved aside.`);
   }
-  return { snapshot, savedStatus, replay: result, notices, damaged };
+  return { snapshot, savedStatus, replay: result, notices, damaged, damage: phrases };
 }
 
 /** Which snapshot file is in place: a new one is renamed over it, so its inode changes. */

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { LockOwner } from './errors.js';
-import { SessionInUseError } from './errors.js';
+import { sessionInUse } from './errors.js';
 import { FILE_MODE } from './atomic-write.js';
 import { errno } from './ids.js';
 import { GuardBusyError, isPidAlive, withGuard } from './guard.js';
@@ -70,11 +70,11 @@ export async function acquireLock(id: string, sessionDir: string, options: LockO
   try {
     outcome = await withGuard(layout.takeoverGuard(sessionDir), () => tryAcquire(sessionDir, options));
   } catch (err) {
-    if (err instanceof GuardBusyError) throw new SessionInUseError(id, undefined);
+    if (err instanceof GuardBusyError) throw await sessionInUse(id, undefined);
     throw err;
   }
   if ('release' in outcome) return outcome;
-  throw new SessionInUseError(id, outcome.owner);
+  throw await sessionInUse(id, outcome.owner, options.now());
 }
 
 async function tryAcquire(sessionDir: string, options: LockOptions): Promise<HeldLock | { owner: LockOwner | undefined }> {

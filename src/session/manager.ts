@@ -1,7 +1,8 @@
 import type { LockOwner } from './errors.js';
 import type {
-  ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionSnapshot, SessionSummary,
+  ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
+import type { FilesReading } from './reading.js';
 import { createHistory } from './history.js';
 import { readConfigFile } from './config-files.js';
 import { assertValidId, reserveId } from './ids.js';
@@ -28,7 +29,7 @@ const lazy = {
   resolve: () => import('./resolve.js'),
   load: () => import('./load.js'),
   index: () => import('./index-store.js'),
-  summary: () => import('./summary.js'),
+  reading: () => import('./reading.js'),
 };
 
 /**
@@ -181,11 +182,24 @@ class Manager implements SessionManager {
   }
 
   async read(idOrPrefix: string): Promise<SessionSnapshot> {
+    const { reading, error } = await this.readFiles(idOrPrefix);
+    if (!reading.snapshot) throw error;
+    return { ...reading.snapshot, status: reading.status };
+  }
+
+  async inspect(idOrPrefix: string): Promise<SessionReading> {
+    return (await this.readFiles(idOrPrefix)).reading;
+  }
+
+  /** The one reading of a session's files; what it finds wrong is recorded in the index, so listings say it too. */
+  private async readFiles(idOrPrefix: string): Promise<FilesReading> {
     const where = await this.locate(idOrPrefix);
-    const lock = await inspectLock(where.dir, this.staleMs);
-    const [{ loadSessionStable }, { statusFrom }] = await Promise.all([lazy.load(), lazy.summary()]);
-    const loaded = await loadSessionStable(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: false });
-    return { ...loaded.snapshot, status: statusFrom(loaded.savedStatus, lock, loaded.replay.applied > 0) };
+    const { readSessionFiles } = await lazy.reading();
+    const read = await readSessionFiles(where.dir, where.id, where.project.path, { staleMs: this.staleMs, now: this.now(), stable: true });
+    if (read.reading.problem && read.reading.status !== 'open') {
+      await (await lazy.index()).updateIndexRow(where.project.dir, read.row).catch(() => undefined);
+    }
+    return read;
   }
 
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {

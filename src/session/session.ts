@@ -15,6 +15,7 @@ import { SCHEMA_VERSION } from './migrations.js';
 import { addMessage, archiveConversation, encodeMessage } from './replay.js';
 import { createReplyWriter } from './reply-writer.js';
 import { storedMessage } from './stored-message.js';
+import { cleanTitle } from './title.js';
 import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
 
@@ -169,7 +170,7 @@ export class SessionImpl implements Session {
   }
 
   setTitle(title: string | null): Promise<void> {
-    return this.runExclusive(() => this.writeTitle(title === null ? null : this.redact(title)));
+    return this.runExclusive(() => this.writeTitle(title === null ? null : cleanTitle(title, this.redact)));
   }
 
   setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
@@ -198,7 +199,7 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       await this.assertWritable();
       if (options.title !== undefined) {
-        const title = this.redact(options.title.trim()) || null;
+        const title = cleanTitle(options.title, this.redact);
         if (title !== this.state.title) await this.writeTitle(title);
       }
       if (options.ifChanged && !this.changed) return this.result(false);

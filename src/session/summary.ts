@@ -1,46 +1,12 @@
-import type { SessionStatus } from './types.js';
 import type { IndexRow } from './index-row.js';
-import { rowFromSnapshot } from './index-row.js';
 import type { JournalEvent } from './journal.js';
 import { readJournal } from './journal.js';
-import { loadSession } from './load.js';
-import { dateFromId } from './blank.js';
-import type { LockState } from './lock.js';
-import { inspectLock } from './lock.js';
 import { layout } from './layout.js';
-import { stat } from 'node:fs/promises';
-
-/**
- * The status files say a session has (DESIGN §3–4): `open` while a live process holds its
- * lock; `interrupted` when left open, or with a dead lock or unsaved journal lines; else closed.
- */
-export function statusFrom(savedStatus: SessionStatus | undefined, lock: LockState, journalPending: boolean): SessionStatus {
-  if (lock.state === 'held') return 'open';
-  if (lock.state === 'dead' || savedStatus === 'open' || savedStatus === 'interrupted' || journalPending) return 'interrupted';
-  return savedStatus ?? 'interrupted';
-}
+import { readSessionFiles } from './reading.js';
 
 /** The truth about one session, from its files (snapshot + journal + lock); reads, never writes. */
 export async function rowFromFiles(dir: string, id: string, projectPath: string, staleMs: number): Promise<IndexRow> {
-  const lock = await inspectLock(dir, staleMs);
-  try {
-    const loaded = await loadSession(dir, { id, projectPath, now: new Date(), quarantine: false });
-    const status = statusFrom(loaded.savedStatus, lock, loaded.replay.applied > 0);
-    return rowFromSnapshot(loaded.snapshot, status);
-  } catch {
-    // A newer schema or unreadable files: list it without content, rather than hide it.
-    const created = dateFromId(id) ?? (await stat(dir)).mtime;
-    return {
-      id,
-      title: null,
-      createdAt: created.getTime(),
-      updatedAt: created.getTime(),
-      messageCount: 0,
-      status: lock.state === 'held' ? 'open' : 'closed',
-      project: projectPath,
-      journalSeq: 0,
-    };
-  }
+  return (await readSessionFiles(dir, id, projectPath, { staleMs, now: new Date(), stable: false })).row;
 }
 
 /** Brings a row of a live session up to date with its journal (cheap: the journal is short). */

@@ -100,6 +100,32 @@ export interface SessionSnapshot {
   journalSeq: number;
 }
 
+/**
+ * What is wrong with a session's files, when something is: the same facts in listings and in
+ * `read`/`inspect` (one reading of the files). `damaged`: a file does not parse or validate
+ * (resuming moves it aside, kept, and continues with what is readable); `newer-version`: a
+ * newer chatkeep wrote it (left untouched; upgrade to open it); `unreadable`: the files could
+ * not be read at all (permissions, I/O).
+ */
+export interface SessionProblem {
+  kind: 'damaged' | 'newer-version' | 'unreadable';
+  /** What is wrong, in a few words (`session.json: not JSON (Unexpected end of JSON input)`). */
+  detail: string;
+  /** `newer-version`: the least chatkeep version that reads it, when the file recorded its writer's. */
+  needs?: string;
+}
+
+/** A session's files as read without its lock: what `SessionManager.inspect` returns. */
+export interface SessionReading {
+  id: string;
+  /** The project's real path. */
+  project: string;
+  /** What the files hold (the readable part, when damaged); undefined when they cannot be read (`problem` says why). */
+  snapshot?: SessionSnapshot;
+  status: SessionStatus;
+  problem?: SessionProblem;
+}
+
 /** One row of a listing (`/sessions`, `chatkeep sessions list --json`). */
 export interface SessionSummary {
   id: string;
@@ -112,6 +138,8 @@ export interface SessionSummary {
   project: string;
   provider?: { name: string; model: string | null };
   usage?: { inputTokens: number; outputTokens: number };
+  /** Set when the files are damaged, from a newer chatkeep, or unreadable; `messageCount` then counts what is readable (0 when nothing is). */
+  problem?: SessionProblem;
 }
 
 export interface ListOptions {
@@ -178,6 +206,7 @@ export interface Session {
   append(message: NewMessage): Promise<Message>;
   /** Starts a streamed assistant reply. */
   beginReply(): ReplyWriter;
+  /** Sets the title: redacted, on one line, capped at `MAX_TITLE_LENGTH` characters (cut with `…`); empty clears it. */
   setTitle(title: string | null): Promise<void>;
   setProvider(provider: { name: string; model: string | null }, source?: ConfigSource): Promise<void>;
   setConfig(key: string, value: ConfigValue): Promise<void>;
@@ -221,8 +250,13 @@ export interface SessionManager {
   resume(idOrPrefix: string): Promise<Session>;
   /** Resolves an ID or unique prefix across projects, without opening it. */
   resolve(idOrPrefix: string): Promise<{ id: string; project: string; dir: string }>;
-  /** Reads a session (snapshot + journal) without taking its lock: for `sessions show`. */
+  /** Reads a session (snapshot + journal) without taking its lock. A newer chatkeep's file is refused (`FutureSchemaError`). */
   read(idOrPrefix: string): Promise<SessionSnapshot>;
+  /**
+   * Reads a session without its lock and says what is wrong with its files, if anything: for
+   * `sessions show`. Listings report the same facts (what it finds is recorded in the index).
+   */
+  inspect(idOrPrefix: string): Promise<SessionReading>;
   /** Newest first. */
   list(options?: ListOptions): Promise<SessionSummary[]>;
   /** This project's most recently updated session, for `--continue`. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped } from '../helpers/pty.js';
@@ -17,7 +17,28 @@ async function refused(args: string[]): Promise<string> {
 
 describe('bad input: one line, exit 2, nothing created', () => {
   it('a bad flag', async () => {
-    expect(await refused(['--frobnicate'])).toBe('chatkeep: unknown option --frobnicate. See chatkeep --help.');
+    expect(await refused(['--frobnicate'])).toBe('chatkeep: unknown option --frobnicate. See chatkeep --help');
+  });
+
+  it('an empty --home, which would make the current directory the data directory', async () => {
+    const cwd = tmpHome('chatkeep-project-');
+    const result = await runPiped(['--home', ''], 'hi\n', { home: join(tmpHome(), 'never-created'), cwd });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'chatkeep: option --home needs a value, not an empty string. See chatkeep --help\n' });
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(await refused(['sessions', 'list', '--home', ''])).toBe(
+      'chatkeep: option --home needs a value, not an empty string. See chatkeep sessions --help',
+    );
+  });
+
+  it('an option value that begins with - is called missing, not unwanted', async () => {
+    expect(await refused(['--session-id', '-c'])).toBe(
+      'chatkeep: option --session-id needs a value, and -c looks like an option (to pass it as the value, write --session-id=-c). See chatkeep --help',
+    );
+    expect(await refused(['--autosave', '-5m'])).toBe(
+      'chatkeep: option --autosave needs a value, and -5m looks like an option (to pass it as the value, write --autosave=-5m). See chatkeep --help',
+    );
+    expect(await refused(['--autosave=-5m'])).toMatch(/^chatkeep: Bad autosave schedule `-5m`: /);
+    expect(await refused(['--continue=yes'])).toBe('chatkeep: option --continue does not take a value. See chatkeep --help');
   });
 
   it('an unknown session ID', async () => {

@@ -23,6 +23,19 @@ describe('piped stdin', () => {
     );
   });
 
+  it("resuming a session: stdout has only this run's reply, the old transcript goes to stderr", async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const first = await runPiped([], 'first\n/quit\n', { home, cwd });
+    const id = /Saved (\S+) /.exec(first.stderr)?.[1];
+    // README's own example: printf 'summarise\n/quit\n' | chatkeep --session-id ID > reply.txt
+    const again = await runPiped(['--session-id', id!], 'summarise\n/quit\n', { home, cwd });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('Echo: summarise (read 3 messages)\n');
+    expect(again.stderr).toContain(`Resumed session ${id} (2 messages, `);
+    expect(again.stderr).toContain('› first\nEcho: first (read 1 messages)\n');
+  });
+
   it('records the chosen provider even when the session is quit at once', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');

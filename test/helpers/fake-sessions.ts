@@ -178,6 +178,9 @@ export class FakeSessionManager implements SessionManager {
   async read(): Promise<never> {
     throw new Error('FakeSessionManager.read is not used by the REPL');
   }
+  async inspect(): Promise<never> {
+    throw new Error('FakeSessionManager.inspect is not used by the REPL');
+  }
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
     const query = options.query?.toLowerCase();
     return this.stored

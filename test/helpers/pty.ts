@@ -7,6 +7,7 @@ import { spawn as spawnChild, type ChildProcessWithoutNullStreams } from 'node:c
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import * as pty from 'node-pty';
+import xterm from '@xterm/headless';
 import { onTestFinished } from 'vitest';
 import { chatEnv, matches, waitUntil } from '../../torture/proc.js';
 import { bannerId } from './session-files.js';
@@ -42,6 +43,11 @@ export interface PtyRun {
   quit(): Promise<number>;
   /** Everything printed so far, ANSI escapes removed, `\r\n` as `\n`. */
   screen(): string;
+  /**
+   * What a person sees: the output played into a terminal emulator (cursor moves and clears
+   * applied), as lines from the top of the scrollback, trailing spaces and empty lines dropped.
+   */
+  visible(): Promise<string[]>;
   /** Resolves to the exit code (or 128 + signal). */
   readonly exited: Promise<number>;
   kill(signal?: string): void;
@@ -59,8 +65,10 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
   let raw = '';
   let done = false;
   const listeners = new Set<() => void>();
+  const emulator = new xterm.Terminal({ cols: 160, rows: 40, scrollback: 10_000, allowProposedApi: true });
   term.onData((data) => {
     raw += data;
+    emulator.write(data);
     for (const listener of [...listeners]) listener();
   });
   const exited = new Promise<number>((resolve) => {
@@ -79,6 +87,14 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
     write: (text) => term.write(text),
     line: (text) => term.write(`${text}\r`),
     screen,
+    async visible() {
+      await new Promise<void>((resolve) => emulator.write('', resolve));
+      const buffer = emulator.buffer.active;
+      const lines: string[] = [];
+      for (let i = 0; i < buffer.length; i++) lines.push((buffer.getLine(i)?.translateToString(true) ?? '').trimEnd());
+      while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+      return lines;
+    },
     exited,
     kill: (signal) => term.kill(signal),
     prompt(options) {

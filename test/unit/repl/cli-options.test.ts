@@ -20,17 +20,17 @@ describe('parseCommandLine', () => {
 
   it('rejects an unknown option in one line with exit code 2', () => {
     const err = failure(['--frobnicate']);
-    expect(err.message).toBe('unknown option --frobnicate. See chatkeep --help.');
+    expect(err.message).toBe('unknown option --frobnicate. See chatkeep --help');
     expect(err.exitCode).toBe(2);
   });
 
   it('says when an option lacks its value', () => {
-    expect(failure(['--session-id']).message).toBe('option --session-id needs a value. See chatkeep --help.');
+    expect(failure(['--session-id']).message).toBe('option --session-id needs a value. See chatkeep --help');
   });
 
   it('rejects stray arguments and conflicting resume flags', () => {
-    expect(failure(['hello']).message).toBe('unexpected argument hello. See chatkeep --help.');
-    expect(failure(['-c', '--session-id', 'x']).message).toBe('use only one of --session-id, --continue and --resume. See chatkeep --help.');
+    expect(failure(['hello']).message).toBe('unexpected argument hello. See chatkeep --help');
+    expect(failure(['-c', '--session-id', 'x']).message).toBe('use only one of --session-id, --continue and --resume. See chatkeep --help');
   });
 
   it('parses the sessions subcommands', () => {
@@ -40,9 +40,9 @@ describe('parseCommandLine', () => {
   });
 
   it('rejects a bad sessions subcommand', () => {
-    expect(failure(['sessions', 'delete']).message).toBe('unknown command `sessions delete`. See chatkeep --help.');
-    expect(failure(['sessions', 'show']).message).toBe('sessions show needs a session ID. See chatkeep --help.');
-    expect(failure(['sessions', 'list', '--bogus']).message).toBe('unknown option --bogus. See chatkeep --help.');
+    expect(failure(['sessions', 'delete']).message).toBe('unknown command `sessions delete`. See chatkeep sessions --help');
+    expect(failure(['sessions', 'show']).message).toBe('sessions show needs a session ID. See chatkeep sessions --help');
+    expect(failure(['sessions', 'list', '--bogus']).message).toBe('unknown option --bogus. See chatkeep sessions --help');
   });
 });
 

@@ -126,7 +126,9 @@ describe('the REPL loop (piped)', () => {
       [repl.session.id, true],
       ['session-20261001-090000', true],
     ]);
-    expect(repl.stdout()).toContain(`Saved ${repl.session.id} (0 messages). Switched to session-20261001-090000.\n› from before\n`);
+    expect(repl.stdout()).toContain(`Saved ${repl.session.id} (0 messages). Switched to session-20261001-090000.\nEcho: next`);
+    // Piped, stdout carries only this run's output: the switched-to transcript goes to stderr.
+    expect(repl.stderr()).toContain('› from before\n');
     expect(repl.stdout()).toContain('Echo: next (read 2 messages)');
     expect(repl.stderr()).toContain('Resumed session session-20261001-090000 (1 message, last active less than a minute ago, project /work/project)');
     expect(repl.stderr()).toContain('Resume with: chatkeep --session-id session-20261001-090000');
@@ -152,6 +154,7 @@ describe('the REPL loop (piped)', () => {
     await repl.exited;
     expect(repl.stderr()).toContain('Resumed session session-old (2 messages, last active about 2 hours ago, project /work/project)\n');
     expect(repl.stderr()).toContain('Recovered 2 messages from the journal');
-    expect(repl.stdout()).toBe('› q1\na1\n');
+    expect(repl.stdout()).toBe('');
+    expect(repl.stderr()).toContain('› q1\na1\n');
   });
 });
