@@ -17,6 +17,8 @@ export interface ChatTurnOptions {
   /** Aborted by Ctrl-C (or a signal): the reply stops and what arrived is kept, marked interrupted. */
   signal: AbortSignal;
   system?: string | null;
+  /** Ask the last user message again (`/retry`): nothing is appended, `text` is ignored. */
+  resend?: boolean;
 }
 
 /** How the turn ended. */
@@ -28,7 +30,7 @@ export type ChatTurnOutcome = 'complete' | 'interrupted';
  */
 export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOutcome> {
   const { session, provider, screen, signal } = options;
-  await session.append({ role: 'user', content: options.text });
+  if (!options.resend) await session.append({ role: 'user', content: options.text });
   // The writer starts with the first piece of text, so a reply that fails before any text
   // leaves no empty assistant message behind.
   let writer: ReplyWriter | undefined;
@@ -41,7 +43,9 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   let failure: unknown;
   const spinner = startSpinner(screen);
   try {
-    const stream = provider.stream(session.messages, { signal, model: provider.model, system: options.system ?? null });
+    // Superseded answers stay in the session but are never sent again.
+    const conversation = session.messages.filter((m) => !m.superseded);
+    const stream = provider.stream(conversation, { signal, model: provider.model, system: options.system ?? null });
     for await (const event of stream) {
       if (signal.aborted) break;
       if (event.type === 'usage') {
