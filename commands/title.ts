@@ -19,6 +19,6 @@ export const title: SlashCommand = {
     if (text.includes('\n')) return refusal('A title is one line: /title TEXT.');
     if (text.length > MAX_TITLE) return refusal(`That title is ${text.length} characters; keep it under ${MAX_TITLE}: /title TEXT.`);
     await ctx.session.setTitle(text);
-    return info(`Renamed ${ctx.session.id} to "${ctx.session.title ?? text}".`);
+    return info(`Renamed ${ctx.persistent ? ctx.session.id : 'this chat'} to "${ctx.session.title ?? text}".`);
   },
 };
