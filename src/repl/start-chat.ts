@@ -49,9 +49,10 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
 
   const sessions = await openSessions({ home, cwd, env, redact: flags['no-redact'] !== true, persist });
   const config = await sessions.readConfig();
-  const configSchedule = parseAutosaveSpec(configString(config, 'autosave')?.value ?? DEFAULT_AUTOSAVE_SPEC);
   // Nothing to save without a store: no timer either.
-  const schedule = persist ? (flagSchedule ?? configSchedule) : parseAutosaveSpec('off');
+  const schedule = !persist
+    ? parseAutosaveSpec('off')
+    : (flagSchedule ?? parseAutosaveSpec(configString(config, 'autosave')?.value ?? DEFAULT_AUTOSAVE_SPEC));
   // Read before any session is created, so a bad file creates nothing.
   const configSystemFile = flagSystem ? undefined : configString(config, 'system');
   const configSystem = configSystemFile && { ...(await loadSystemPrompt(configSystemFile.value, cwd)), source: configSystemFile.where };
@@ -82,9 +83,10 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       if (opened.provider.name !== chosen.name || opened.provider.model !== chosen.model) {
         await opened.setProvider(chosen, choice.source);
       }
+      // The session records the prompt in effect: a new one, or none when the recorded one is gone.
       const recorded = opened.systemPrompt;
-      if (system && (recorded?.path !== system.ref.path || recorded.sha256 !== system.ref.sha256)) {
-        await opened.setSystemPrompt(system.ref, system.source);
+      if (recorded?.path !== system?.ref.path || recorded?.sha256 !== system?.ref.sha256) {
+        await opened.setSystemPrompt(system?.ref ?? null, system?.source ?? 'session');
       }
     })();
     // The REPL reports a failure at its first line; this keeps one before that from being unhandled.

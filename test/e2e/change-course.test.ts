@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,6 +95,28 @@ describe('changing course mid-chat', () => {
     const resent = server.requests[1]!.body.messages as { role: string; content: string }[];
     expect(resent[0]).toEqual({ role: 'system', content: 'Be brief.' });
     expect(resent.filter((m) => m.content === 'Echo: hello (read 1 messages)')).toHaveLength(1);
+  });
+
+  it('reads the recorded system prompt again on resume, and says when it changed or is gone', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const prompt = join(cwd, 'brief.md');
+    writeFileSync(prompt, 'Be brief.');
+    const first = await runPiped([], '/system brief.md\n/quit\n', { home, cwd });
+    const id = /Saved (\S+) /.exec(first.stderr)![1]!;
+
+    writeFileSync(prompt, 'Be very brief.');
+    const changed = await runPiped(['--session-id', id], '/system\n', { home, cwd });
+    expect(changed.stderr).toContain(`The system prompt ${prompt} changed since this session recorded it; the new text is used.\n`);
+    const sha = createHash('sha256').update('Be very brief.').digest('hex');
+    expect(changed.stdout).toBe(`System prompt: ${prompt} (sha256 ${sha.slice(0, 12)}…) (set in the chat).\n`);
+
+    rmSync(prompt);
+    const gone = await runPiped(['--session-id', id], '/system\n', { home, cwd });
+    expect(gone.stderr).toContain(`The system prompt this session recorded (${prompt}) cannot be read now; the chat goes on without one. Set one with /system FILE.\n`);
+    expect(gone.stdout).toBe('No system prompt. Use one with /system FILE.\n');
+    const json = JSON.parse((await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd })).stdout) as Shown;
+    expect(json.systemPrompt).toBeNull();
   });
 
   it('says in one line what cannot be done, and what to do instead', async () => {
