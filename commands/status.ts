@@ -2,16 +2,18 @@ import { info } from '../src/repl/command-result.js';
 import { sourceNote } from '../src/repl/describe-source.js';
 import { plural, relativeTime, tokens } from '../src/repl/format.js';
 import type { SlashCommand } from '../src/repl/types.js';
-import type { SessionStatusReport } from '../src/session/types.js';
+import type { SaveTrigger, SessionStatusReport } from '../src/session/types.js';
 
-/** What wrote the last snapshot, in the chat's words. */
-const TRIGGERS: Record<NonNullable<SessionStatusReport['lastSave']>['trigger'], string> = {
+/**
+ * What wrote the last snapshot, in the chat's words. A chat turn writes none: each message is
+ * journaled (the `Journal` line counts them) and folded into a snapshot by one of these.
+ */
+const TRIGGERS: Record<SaveTrigger, string> = {
   save: '/save',
   autosave: 'the autosave timer',
-  close: 'leaving',
+  close: 'leaving (exit or /load)',
   reset: '/reset',
   recovery: 'recovery on resume',
-  earlier: 'an earlier run',
 };
 
 /** `/status`: where this session lives and how current its files are (the facts come from `Session.status()`). */
@@ -51,7 +53,9 @@ function lastSaveText(s: SessionStatusReport, now: Date): string {
   const last = s.lastSave;
   if (!last) return 'no snapshot yet (every message is in the journal)';
   const took = last.ms === null ? '' : `, took ${last.ms < 10 ? last.ms.toFixed(1) : Math.round(last.ms)} ms`;
-  return `${relativeTime(last.at, now)} by ${TRIGGERS[last.trigger]}${took}, ${bytes(last.bytes)}`;
+  const by = last.trigger ? TRIGGERS[last.trigger] : 'an earlier run';
+  const when = last.thisRun || !last.trigger ? '' : ' in an earlier run';
+  return `${relativeTime(last.at, now)} by ${by}${when}${took}, ${bytes(last.bytes)}`;
 }
 
 function nextSaveText(persistent: boolean, next: Date | null, now: Date): string {

@@ -101,5 +101,6 @@ export const sessionJsonSchema = {
     stats,
     journalSeq: count,
     draft: { type: 'string' },
+    savedBy: { enum: ['save', 'autosave', 'close', 'reset', 'recovery'] },
   },
 } as const;

@@ -253,7 +253,7 @@ export class SessionImpl implements Session {
       snapshotPath: file ? layout.snapshot(this.dir) : null,
       journalPath: file ? layout.journal(this.dir) : null,
       lock,
-      lastSave: this.lastSave ?? (earlier ? { ...earlier, trigger: 'earlier', ms: null } : null),
+      lastSave: this.lastSave ?? (earlier ? { ...earlier, trigger: this.state.savedBy ?? null, thisRun: false, ms: null } : null),
       unsavedJournalLines: file ? this.seq - this.savedSeq : 0,
       provider: { ...this.state.provider },
       systemPrompt: this.state.systemPrompt,
@@ -363,10 +363,11 @@ export class SessionImpl implements Session {
       pid: process.pid,
       toolVersion: this.toolVersion,
       journalSeq,
+      savedBy: trigger,
     };
     const started = performance.now();
     const bytes = await this.snapshots.write(snapshot);
-    this.lastSave = { at: this.now(), trigger, ms: performance.now() - started, bytes };
+    this.lastSave = { at: this.now(), trigger, thisRun: true, ms: performance.now() - started, bytes };
     this.state = snapshot;
     this.savedStatus = status;
     this.savedSeq = journalSeq;

@@ -106,6 +106,8 @@ export interface SessionSnapshot {
   config: Record<string, ConfigValue>;
   /** A line typed but never sent when the last run ended; absent when there is none. */
   draft?: string;
+  /** What wrote this snapshot (absent in older files). */
+  savedBy?: SaveTrigger;
   messages: Message[];
   summary: string | null;
   archived: ArchivedSegment[];
@@ -236,10 +238,10 @@ export interface SessionStatusReport {
   /** The cross-process lock: held by this process, being taken, lost (read-only), or none (memory). */
   lock: { state: 'held' | 'pending' | 'lost' | 'none'; owner?: LockOwner; reason?: string };
   /**
-   * The last snapshot: written in this run (its trigger, duration and size), or found on disk
-   * from an earlier run (`trigger: 'earlier'`, no duration); null when none was written yet.
+   * The last snapshot: written in this run (`thisRun`, with its duration), or the one an
+   * earlier run left on disk (its trigger if recorded, no duration); null when none exists yet.
    */
-  lastSave: { at: Date; trigger: SaveTrigger | 'earlier'; ms: number | null; bytes: number } | null;
+  lastSave: { at: Date; trigger: SaveTrigger | null; thisRun: boolean; ms: number | null; bytes: number } | null;
   /** Journal lines written since the last snapshot (what a crash would replay). */
   unsavedJournalLines: number;
   provider: ProviderRecord;

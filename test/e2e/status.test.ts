@@ -53,7 +53,7 @@ describe('/status', () => {
     await again.prompt();
     const shownAgain = await status(again);
     const after = statSync(join(dir, 'session.json')).size;
-    expect(shownAgain).toContain(`Last save  less than a minute ago by an earlier run, ${size(after)}\n`);
+    expect(shownAgain).toContain(`Last save  less than a minute ago by leaving (exit or /load) in an earlier run, ${size(after)}\n`);
     expect(await again.quit()).toBe(0);
   });
 
