@@ -69,6 +69,23 @@ describe('an unsent draft', () => {
     }
   });
 
+  it('keeps a multi-line paste that was never sent, and sends it whole when put back', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const { run, id } = await startAtPrompt([], { home, cwd });
+    run.write('\x1b[200~line one\rline two\x1b[201~');
+    await run.waitFor('line two');
+    run.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect((await show(id, home, cwd)).draft).toBe('line one\nline two');
+
+    const again = spawnPty(['--session-id', id], { home, cwd });
+    await again.waitFor('Your unsent draft (2 lines) is back at the prompt: Enter sends it, Ctrl-C clears it.\n› line two');
+    again.write('\r');
+    await again.waitFor('Echo: line one\nline two (read 1 messages)');
+    expect(await again.quit()).toBe(0);
+  });
+
   it('is what Ctrl-C cleared when Ctrl-D leaves right after, and nothing once the line is deleted', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
