@@ -34,9 +34,9 @@ export interface LineReader {
   /** Clears the line being typed (Ctrl-C); what it held stays the draft until something else is typed. */
   clearLine(): void;
   /**
-   * The text typed but not sent (a paste still being assembled, then the line being typed), or
-   * what the last Ctrl-C cleared if nothing was typed since; '' when none. Kept as it was when
-   * input ended. Always '' without a terminal.
+   * The text typed but not sent (a paste still being assembled, then the line being typed, or
+   * what was typed while a reply streamed), or what the last Ctrl-C cleared if nothing was
+   * typed since; '' when none. Kept as it was when input ended. Always '' without a terminal.
    */
   readonly draft: string;
   /** Puts `text` on the line at the next prompt, for the user to edit or send (never sent by itself). */
@@ -85,7 +85,9 @@ export function createLineReader(options: LineReaderOptions): LineReader {
   let cleared = '';
   let frozen: string | undefined;
   let prefill: string | undefined;
-  const typed = (): string => [...(pasted ?? []), rl.line].join('\n');
+  let held: KeyHold | undefined;
+  // While a reply streams, what is typed is held back from readline (key-hold.ts).
+  const typed = (): string => held?.typed() ?? [...(pasted ?? []), rl.line].join('\n');
   const draft = (): string => (terminal ? (frozen ?? (typed().trim() !== '' ? typed() : cleared)) : '');
   if (terminal) {
     output?.write(PASTE_ON);
@@ -123,12 +125,11 @@ export function createLineReader(options: LineReaderOptions): LineReader {
     else rl.close();
   });
   rl.on('close', () => {
-    frozen = draft();
+    frozen ??= draft();
     if (terminal) output?.write(PASTE_OFF);
     deliver(null);
   });
 
-  let held: KeyHold | undefined;
   return {
     rl,
     get ended() {
@@ -177,6 +178,7 @@ export function createLineReader(options: LineReaderOptions): LineReader {
       rl.write(null, { ctrl: true, name: 'u' });
     },
     close() {
+      frozen ??= draft();
       held?.drop();
       held = undefined;
       if (!ended) rl.close();

@@ -69,6 +69,19 @@ describe('an unsent draft', () => {
     }
   });
 
+  it('keeps what was typed while a reply streamed when a signal ends the session', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const { run, id } = await startAtPrompt([], { home, cwd, env: { CHATKEEP_ECHO_DELAY_MS: '300' } });
+    await run.say('one two three four five six', 'Echo: one');
+    run.write('typed ahz\x7fead');
+    // Two more words streamed: the keys, written before them, have been read (and held).
+    await run.waitFor('Echo: one two three');
+    run.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect((await show(id, home, cwd)).draft).toBe('typed ahead');
+  });
+
   it('keeps a multi-line paste that was never sent, and sends it whole when put back', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
