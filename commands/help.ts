@@ -24,7 +24,7 @@ export const help: SlashCommand = {
     return {
       type: 'message',
       level: 'info',
-      content: ['Commands:', ...lines, '', 'Anything else is sent to the assistant (start with // to send a line beginning with /).', 'Ctrl-C stops a reply; Ctrl-C twice or Ctrl-D quits.'].join('\n'),
+      content: ['Commands:', ...lines, '', 'Anything else is sent to the assistant (start with // to send a line beginning with /).', 'Ctrl-C stops a reply or clears the line; twice, or Ctrl-D, quits (a half-typed line is kept for the next resume).'].join('\n'),
     };
   },
 };

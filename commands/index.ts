@@ -3,12 +3,21 @@
  * `/help` and the "did you mean" suggestions are generated from this list.
  */
 import type { SlashCommand } from '../src/repl/types.js';
+import { copy } from './copy.js';
 import { help } from './help.js';
 import { load } from './load.js';
+import { model } from './model.js';
+import { provider } from './provider.js';
 import { quit } from './quit.js';
 import { reset } from './reset.js';
+import { retry } from './retry.js';
 import { save } from './save.js';
 import { sessions } from './sessions.js';
+import { status } from './status.js';
+import { system } from './system.js';
+import { title } from './title.js';
 
 /** The built-in slash commands, in the order `/help` shows them. */
-export const builtinCommands: readonly SlashCommand[] = [help, sessions, save, load, reset, quit];
+export const builtinCommands: readonly SlashCommand[] = [
+  help, sessions, save, load, title, status, reset, retry, copy, model, provider, system, quit,
+];

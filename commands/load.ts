@@ -1,4 +1,5 @@
 import { ChatkeepError, printable, UnknownSessionError } from '../src/session/errors.js';
+import { info } from '../src/repl/command-result.js';
 import type { CommandContext, CommandResult, SlashCommand } from '../src/repl/types.js';
 
 /** `/load [ID]`: saves the current session, then switches to another (a picker without an ID). */
@@ -7,6 +8,8 @@ export const load: SlashCommand = {
   aliases: ['resume'],
   summary: 'save this session and switch to another (without an ID: pick one)',
   usage: '/load [ID]',
+  needsStore: true,
+  complete: async (ctx, partial) => (await ctx.sessions.list({ all: true })).map((r) => r.id).filter((id) => id.startsWith(partial)),
   async run(ctx, args) {
     const current = ctx.session;
     let wanted = args.trim();
@@ -39,8 +42,4 @@ async function pick(ctx: CommandContext): Promise<string | CommandResult> {
   const index = ctx.prompter.pick(ctx.formatRows(rows, ctx.session.id, { picker: true }), 'Load which session?');
   if (index < 0 || index >= rows.length) return info(`Cancelled; still in ${ctx.session.id}.`);
   return rows[index]!.id;
-}
-
-function info(content: string): CommandResult {
-  return { type: 'message', level: 'info', content };
 }

@@ -7,6 +7,7 @@ export const save: SlashCommand = {
   name: 'save',
   summary: 'write a snapshot now, optionally setting the title',
   usage: '/save [title]',
+  needsStore: true,
   async run(ctx, args) {
     const title = args.trim();
     const result = await ctx.session.save(title === '' ? {} : { title });

@@ -6,6 +6,7 @@ export const sessions: SlashCommand = {
   aliases: ['ls'],
   summary: "list this project's sessions, newest first (--all: every project; text filters)",
   usage: '/sessions [--all] [text]',
+  needsStore: true,
   async run(ctx, args) {
     const words = args.split(/\s+/).filter((w) => w !== '');
     const all = words.includes('--all') || words.includes('-a');

@@ -20,6 +20,8 @@ export interface ChatTurnOptions {
   system?: string | null;
   /** Called with a note when redaction changed the user's line (so the model gets placeholders). */
   onRedacted?: (note: string) => void;
+  /** Ask the last user message again (`/retry`): nothing is appended, `text` is ignored. */
+  resend?: boolean;
 }
 
 /** How the turn ended. */
@@ -31,9 +33,11 @@ export type ChatTurnOutcome = 'complete' | 'interrupted';
  */
 export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOutcome> {
   const { session, provider, screen, signal } = options;
-  const stored = await session.append({ role: 'user', content: options.text });
-  const note = redactionNote(options.text, stored.content);
-  if (note) options.onRedacted?.(note);
+  if (!options.resend) {
+    const stored = await session.append({ role: 'user', content: options.text });
+    const note = redactionNote(options.text, stored.content);
+    if (note) options.onRedacted?.(note);
+  }
   // The writer starts with the first piece of text, so a reply that fails before any text
   // leaves no empty assistant message behind.
   let writer: ReplyWriter | undefined;
@@ -46,7 +50,9 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   let failure: unknown;
   const spinner = startSpinner(screen);
   try {
-    const stream = provider.stream(session.messages, { signal, model: provider.model, system: options.system ?? null });
+    // Superseded answers stay in the session but are never sent again.
+    const conversation = session.messages.filter((m) => !m.superseded);
+    const stream = provider.stream(conversation, { signal, model: provider.model, system: options.system ?? null });
     for await (const event of stream) {
       if (signal.aborted) break;
       if (event.type === 'usage') {

@@ -25,6 +25,7 @@ export const REPL_OPTIONS = {
   model: { type: 'string', value: 'NAME', description: "the provider's model" },
   system: { type: 'string', value: 'FILE', description: 'a system prompt read from FILE (its path and hash are recorded)' },
   'no-redact': { type: 'boolean', description: 'store secrets as typed instead of replacing them' },
+  'no-persist': { type: 'boolean', description: 'chat without writing anything (no session, no history, no ID)' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
   version: { type: 'boolean', short: 'v', description: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;
@@ -65,6 +66,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
   const { values } = parse(argv, REPL_OPTIONS, false, ['--help']);
   const picks = [values['session-id'] !== undefined, values.continue, values.resume].filter(Boolean).length;
   if (picks > 1) throw usage('use only one of --session-id, --continue and --resume', ['--help']);
+  if (picks > 0 && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot resume a session: drop --no-persist, or --session-id/--continue/--resume', ['--help']);
   return { kind: 'repl', options: values };
 }
 

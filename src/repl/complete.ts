@@ -1,19 +1,17 @@
 /**
- * Tab completion: slash command names, and session IDs after `/load `.
+ * Tab completion: slash command names, then each command's own argument completion (session
+ * IDs after `/load `, provider names after `/provider `, …).
  */
-import type { SlashCommand } from './types.js';
+import { findCommand } from './parse-slash-command.js';
+import type { CommandContext, SlashCommand } from './types.js';
 
-/** Completes `line`; `listIds` is only called after `/load `. Returns readline's `[hits, replaced part]`. */
-export async function completeLine(
-  line: string,
-  commands: readonly SlashCommand[],
-  listIds: () => Promise<string[]>,
-): Promise<[string[], string]> {
-  const load = /^\/(load|resume)\s+(\S*)$/i.exec(line);
-  if (load) {
-    const partial = load[2] ?? '';
-    const ids = await listIds();
-    return [ids.filter((id) => id.startsWith(partial)), partial];
+/** Completes `line`. Returns readline's `[hits, replaced part]`. */
+export async function completeLine(line: string, commands: readonly SlashCommand[], ctx: CommandContext): Promise<[string[], string]> {
+  const argument = /^\/(\S+)\s+(\S*)$/.exec(line);
+  if (argument) {
+    const command = findCommand(argument[1]!, commands);
+    const partial = argument[2] ?? '';
+    return [command?.complete ? await command.complete(ctx, partial) : [], partial];
   }
   if (/^\/\S*$/.test(line)) {
     const names = commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]).filter((n) => /^[a-z]/.test(n));

@@ -138,6 +138,7 @@ export function formatMessage(message: Message, maxLines = Infinity): string[] {
   let body = message.content.split('\n');
   if (body.length > maxLines) body = [...body.slice(0, maxLines), `… (${plural(body.length - maxLines, 'more line')})`];
   if (message.interrupted) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [interrupted]`;
+  if (message.superseded) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [superseded by /retry]`;
   if (message.role === 'user') return body.map((line, i) => (i === 0 ? `› ${line}` : `  ${line}`));
   if (message.role === 'tool') return body.map((line) => `  [tool] ${line}`);
   return body;

@@ -8,6 +8,7 @@
 interface Key {
   name?: string;
   ctrl?: boolean;
+  meta?: boolean;
 }
 type KeyListener = (chunk: string | undefined, key: Key | undefined) => void;
 
@@ -17,6 +18,8 @@ export interface KeyHold {
   release(): void;
   /** Gives nothing back (the reader is closing): held keys are dropped. */
   drop(): void;
+  /** What the held keys type: their characters, Enter as a line break, Backspace taking one back. */
+  typed(): string;
 }
 
 /** Detaches every `keypress` listener of `input` (readline's among them) until release. */
@@ -44,6 +47,15 @@ export function holdKeys(input: NodeJS.ReadableStream, onInterrupt: () => void):
     },
     drop() {
       detach();
+    },
+    typed() {
+      let text = '';
+      for (const [chunk, key] of held) {
+        if (key?.name === 'return' || key?.name === 'enter') text += '\n';
+        else if (key?.name === 'backspace') text = text.slice(0, -1);
+        else if (chunk && !key?.ctrl && !key?.meta && !/[\x00-\x1f\x7f]/.test(chunk)) text += chunk;
+      }
+      return text.replace(/\n+$/, '');
     },
   };
 }

@@ -37,3 +37,12 @@ export async function finish(screen: Screen, session: Session, autosave: Autosav
 export function resumeLine(id: string): string {
   return `Resume with: ${chatkeepCommand(['--session-id', id])}`;
 }
+
+/** Leaving a `--no-persist` chat: nothing is on disk, so no "Saved" and no way back to print. */
+export async function finishUnsaved(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
+  await autosave?.stop().catch(() => {});
+  stopWarnings();
+  await session.close().catch(() => undefined);
+  screen.status(`Nothing was saved (--no-persist): ${plural(session.messages.length, 'message')} discarded.`);
+  return 0;
+}

@@ -31,8 +31,16 @@ export interface LineReader {
   read(): Promise<string | null>;
   /** Holds keypresses (a reply is streaming); the next `read()` shows the prompt, then replays them. TTY only. */
   hold(): void;
-  /** Redraws an empty prompt (after Ctrl-C cleared the line). */
+  /** Clears the line being typed (Ctrl-C); what it held stays the draft until something else is typed. */
   clearLine(): void;
+  /**
+   * The text typed but not sent (a paste still being assembled, then the line being typed, or
+   * what was typed while a reply streamed), or what the last Ctrl-C cleared if nothing was
+   * typed since; '' when none. Kept as it was when input ended. Always '' without a terminal.
+   */
+  readonly draft: string;
+  /** Puts `text` on the line at the next prompt, for the user to edit or send (never sent by itself). */
+  prefill(text: string): void;
   /** True once input has ended (Ctrl-D, end of a pipe, `close()`): `read()` only drains what is queued. */
   readonly ended: boolean;
   /** The underlying interface, for pausing around blocking prompts. */
@@ -77,9 +85,18 @@ export function createLineReader(options: LineReaderOptions): LineReader {
   // finishes. Node's keypress parser names the markers; our listener runs after readline's.
   let pasting = false;
   let pasted: string[] | undefined;
+  let cleared = '';
+  let frozen: string | undefined;
+  let prefill: string | undefined;
+  let held: KeyHold | undefined;
+  // While a reply streams, what is typed is held back from readline (key-hold.ts).
+  const typed = (): string => held?.typed() ?? [...(pasted ?? []), rl.line].join('\n');
+  const draft = (): string => (terminal ? (frozen ?? (typed().trim() !== '' ? typed() : cleared)) : '');
   if (terminal) {
     output?.write(PASTE_ON);
-    input.on('keypress', (_chunk: string, key: { name?: string } | undefined) => {
+    input.on('keypress', (_chunk: string, key: { name?: string; ctrl?: boolean } | undefined) => {
+      // Typing anything replaces a line Ctrl-C cleared as the draft; Ctrl-C and Ctrl-D (leaving) do not.
+      if (!(key?.ctrl && (key.name === 'c' || key.name === 'd'))) cleared = '';
       if (key?.name === 'paste-start') {
         pasting = true;
         pasted ??= [];
@@ -94,6 +111,7 @@ export function createLineReader(options: LineReaderOptions): LineReader {
     });
   }
   rl.on('line', (line) => {
+    cleared = '';
     if (pasting) {
       pasted?.push(line);
       return;
@@ -120,11 +138,11 @@ export function createLineReader(options: LineReaderOptions): LineReader {
     else rl.close();
   });
   rl.on('close', () => {
+    frozen ??= draft();
     if (terminal) output?.write(PASTE_OFF);
     deliver(null);
   });
 
-  let held: KeyHold | undefined;
   return {
     rl,
     get ended() {
@@ -151,16 +169,32 @@ export function createLineReader(options: LineReaderOptions): LineReader {
         rl.prompt();
         prompting = true;
       }
+      if (terminal && prefill !== undefined) {
+        // A multi-line draft continues as a paste: Enter sends it whole, as the paste it was.
+        const lines = prefill.split('\n');
+        prefill = undefined;
+        if (lines.length > 1) pasted = lines.slice(0, -1);
+        rl.write(lines.at(-1)!);
+      }
       return new Promise((resolve) => {
         waiting = resolve;
       });
     },
+    get draft() {
+      return draft();
+    },
+    prefill(text) {
+      prefill = text;
+    },
     clearLine() {
+      cleared = typed();
+      pasted = undefined;
       // Ctrl-E then Ctrl-U: to the end of the line, then delete everything before the cursor.
       rl.write(null, { ctrl: true, name: 'e' });
       rl.write(null, { ctrl: true, name: 'u' });
     },
     close() {
+      frozen ??= draft();
       held?.drop();
       held = undefined;
       if (!ended) rl.close();

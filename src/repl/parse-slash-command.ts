@@ -47,7 +47,9 @@ export function suggestCommand(name: string, commands: readonly SlashCommand[]):
     }
   }
   if (!best || name === '') return undefined;
-  const limit = Math.min(2, Math.max(1, Math.floor(name.length / 2)));
+  // Two edits only from six letters on: with more short commands, two edits of a four-letter
+  // word reach unrelated ones (`nope` → `copy`).
+  const limit = Math.min(2, Math.max(1, Math.floor(name.length / 3)));
   return best.distance <= limit ? best.name : undefined;
 }
 

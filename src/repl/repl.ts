@@ -5,11 +5,15 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../providers/types.js';
+import { UserError } from '../session/errors.js';
 import type { Autosave, Session, SessionManager } from '../session/types.js';
+import { createChatControls, type ChatFactories } from './chat-controls.js';
 import { runChatTurn } from './chat-turn.js';
+import { createClipboard, type Clipboard } from './clipboard.js';
 import { completeLine } from './complete.js';
+import { keepDraft, offerDraft } from './draft.js';
 import { formatRows, loadFormatting, plural, rowWidth } from './format.js';
-import { finish, showResumed } from './leave.js';
+import { finish, finishUnsaved, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './report-error.js';
@@ -41,6 +45,14 @@ export interface ReplOptions {
    */
   ready?: Promise<void>;
   version: string;
+  /** How `/provider`, `/model` and `/system` make what they switch to (default: they refuse). */
+  factories?: ChatFactories;
+  /** The terminal's clipboard for `/copy` (default: decided from an empty environment). */
+  clipboard?: Clipboard;
+  /** False with `--no-persist`: the session is in memory, commands that need a store refuse. */
+  persist?: boolean;
+  /** Lines to show once the session is open (a recorded system prompt that changed or is gone). */
+  notices?: string[];
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
   now?: () => Date;
@@ -67,11 +79,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
 
+  const persistent = options.persist !== false;
   screen.status(
-    `chatkeep ${options.version} · session ${session.id} · ${options.provider.label} · autosave ${options.autosaveDescription}`,
+    persistent
+      ? `chatkeep ${options.version} · session ${session.id} · ${options.provider.label} · autosave ${options.autosaveDescription}`
+      : `chatkeep ${options.version} · not saved: --no-persist writes nothing · ${options.provider.label}`,
   );
   screen.status('Type a message, or /help for commands.');
   if (options.resumed) showResumed(screen, session, now());
+  for (const notice of options.notices ?? []) screen.warn(notice);
 
   let history: string[] = [];
   if (screen.terminal) history = await sessions.history.load().catch(() => []);
@@ -85,6 +101,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     now,
     formatRows: (rows, currentId, how) =>
       formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
+    chat: createChatControls(() => session, { provider: options.provider, system: options.system ?? null }, options.factories ?? refusingFactories),
+    clipboard: options.clipboard ?? createClipboard(screen, {}),
+    autosave: () => autosave,
+    persistent,
   };
 
   let turn: AbortController | undefined;
@@ -109,14 +129,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     terminal: screen.terminal,
     prompt: screen.color.cyan('› '),
     history,
-    complete: (line) => completeLine(line, commands, async () => (await sessions.list({ all: true })).map((r) => r.id)),
+    complete: (line) => completeLine(line, commands, ctx),
     onInterrupt: (line) => {
       if (turn) return turn.abort();
-      if (line !== '') {
-        armed = false;
-        return reader?.clearLine();
-      }
-      if (armed) return leave();
+      if (line === '' && armed) return leave();
+      // A typed line is cleared (and kept as the draft if the next Ctrl-C leaves).
+      if (line !== '') reader?.clearLine();
       armed = true;
       screen.raw('\n');
       screen.status('(To leave, press Ctrl-C again, Ctrl-D, or type /quit.)');
@@ -129,6 +147,20 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   options.signals?.on('SIGTERM', onSignal);
   options.signals?.on('SIGHUP', onSignal);
   if (!screen.terminal) options.signals?.on('SIGINT', onPipedInterrupt);
+  if (options.resumed) offerDraft(screen, session, reader);
+
+  const ask = async (text: string, resend = false): Promise<void> => {
+    turn = new AbortController();
+    reader?.hold();
+    try {
+      const { provider, system } = ctx.chat;
+      await runChatTurn({ session, provider, text, screen, signal: turn.signal, system, resend, onRedacted: explainRedaction });
+    } catch (err) {
+      screen.error(describeReplError(err));
+    } finally {
+      turn = undefined;
+    }
+  };
 
   try {
     for (;;) {
@@ -150,6 +182,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (line === null || quitting) break;
       if (line.trim() !== '') armed = false;
       if (screen.terminal && line.trim() !== '') sessions.history.append(line).catch(() => {});
+      // A draft put back at the prompt has been sent or replaced: it must not come back.
+      if (screen.terminal && line.trim() !== '' && session.draft !== null) await session.setDraft(null).catch(() => {});
       const parsed = parseSlashCommand(line, commands);
       if (parsed.kind === 'empty') continue;
       if (parsed.kind === 'unknown') {
@@ -158,23 +192,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         continue;
       }
       if (parsed.kind === 'chat') {
-        turn = new AbortController();
-        reader.hold();
-        try {
-          await runChatTurn({
-            session,
-            provider: options.provider,
-            text: parsed.text,
-            screen,
-            signal: turn.signal,
-            system: options.system ?? null,
-            onRedacted: explainRedaction,
-          });
-        } catch (err) {
-          screen.error(describeReplError(err));
-        } finally {
-          turn = undefined;
-        }
+        await ask(parsed.text);
+        continue;
+      }
+      if (parsed.command.needsStore && !persistent) {
+        screen.error(`/${parsed.command.name} needs a stored session, and this chat stores nothing (--no-persist). Start chatkeep without it to keep a chat.`);
         continue;
       }
       let result: CommandResult;
@@ -186,7 +208,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         continue;
       }
       if (result.type === 'quit') break;
-      if (result.type === 'message') {
+      if (result.type === 'retry') {
+        screen.status(result.content);
+        await ask('', true);
+      } else if (result.type === 'message') {
         if (result.level === 'info') screen.info(result.content);
         else if (result.level === 'warning') screen.warn(result.content);
         else screen.error(result.content);
@@ -203,6 +228,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         stopWarnings = session.onWarning((message) => warnings.push(message));
         screen.info(closed ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
         showResumed(screen, session, now());
+        offerDraft(screen, session, reader);
       }
     }
   } finally {
@@ -211,7 +237,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   if (atPrompt) screen.raw('\n');
   for (const warning of warnings.splice(0)) screen.warn(warning);
   try {
-    return await finish(screen, session, autosave, stopWarnings);
+    await keepDraft(screen, session, reader);
+    return await (persistent ? finish : finishUnsaved)(screen, session, autosave, stopWarnings);
   } finally {
     // Only now: a second SIGTERM while saving must not kill the process half-way.
     options.signals?.off('SIGTERM', onSignal);
@@ -219,3 +246,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     options.signals?.off('SIGINT', onPipedInterrupt);
   }
 }
+
+/** Without factories (an embedder's REPL), switching assistant or prompt is refused in one line. */
+const refusingFactories: ChatFactories = {
+  makeProvider: () => Promise.reject(new UserError('Switching assistant is not available in this REPL.', 'E_NO_SWITCH')),
+  readSystemPrompt: () => Promise.reject(new UserError('Switching the system prompt is not available in this REPL.', 'E_NO_SWITCH')),
+};

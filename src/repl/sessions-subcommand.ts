@@ -9,6 +9,7 @@ import { InvalidIdError, UnknownSessionError, UserError } from '../session/error
 import type { SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
 import { sessionsHelp } from './cli-options.js';
+import { providerLabel, sourceNote } from './describe-source.js';
 import { countKnown, formatMessage, formatRows, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from './format.js';
 import { describeError } from './report-error.js';
 
@@ -97,6 +98,8 @@ function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, u
     ...(reading.problem ? { problem: reading.problem } : {}),
     project: s.project,
     provider: s.provider,
+    systemPrompt: s.systemPrompt,
+    ...(s.draft !== undefined ? { draft: s.draft } : {}),
     messageCount: s.messages.length,
     archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
     usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
@@ -106,6 +109,7 @@ function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, u
       timestamp: m.timestamp.toISOString(),
       ...(m.usage ? { usage: m.usage } : {}),
       ...(m.interrupted ? { interrupted: true } : {}),
+      ...(m.superseded ? { superseded: true } : {}),
     })),
   };
 }
@@ -116,8 +120,17 @@ function showText(s: SessionSnapshot, reading: SessionReading, now: Date): strin
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
     `  project ${s.project} · ${status} · ${plural(s.messages.length, 'message')}${readable}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
+    settingsLine(s),
     '',
   ];
   const body = s.messages.flatMap((m) => [...formatMessage(m), '']);
   return [...head, ...body].join('\n');
+}
+
+/** `  assistant openai gpt-4o (set in the chat) · system prompt /p/brief.md (…) · unsent draft kept`. */
+function settingsLine(s: SessionSnapshot): string {
+  const parts = [`  assistant ${providerLabel(s.provider)}${sourceNote(s.provider.source)}`];
+  if (s.systemPrompt) parts.push(`system prompt ${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256.slice(0, 12)}…)${sourceNote(s.systemPrompt.source)}`);
+  if (s.draft !== undefined) parts.push('an unsent draft is kept for the next resume');
+  return parts.join(' · ');
 }

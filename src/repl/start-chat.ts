@@ -4,10 +4,11 @@
  */
 import { existsSync } from 'node:fs';
 import { builtinCommands } from '../../commands/index.js';
-import { chooseProvider, createProvider, loadSystemPrompt, parseProviderName } from '../providers/index.js';
+import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
 import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
-import type { Session, SessionManager } from '../session/types.js';
+import type { ConfigSource, Session, SessionManager } from '../session/types.js';
+import { createClipboard } from './clipboard.js';
 import type { CliCommand } from './cli-options.js';
 import { formatRows, loadFormatting, rowWidth } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
@@ -41,16 +42,21 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
     const list = ['sessions', 'list'];
     throw new UserError(`--resume needs an interactive terminal: pass --session-id ID instead. IDs: ${commandText(list)}`, 'E_NOT_A_TTY', 2, list);
   }
+  const persist = flags['no-persist'] !== true;
   const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
   const homeExists = existsSync(home);
   if (id !== undefined && !homeExists) throw new UnknownSessionError(id);
   if ((flags.continue || flags.resume) && !homeExists) throw noSessionYet(cwd);
 
-  const sessions = await openSessions({ home, cwd, env, redact: flags['no-redact'] !== true });
+  const sessions = await openSessions({ home, cwd, env, redact: flags['no-redact'] !== true, persist });
   const config = await sessions.readConfig();
-  const schedule = flagSchedule ?? parseAutosaveSpec(configString(config, 'autosave') ?? DEFAULT_AUTOSAVE_SPEC);
-  const configSystem = flagSystem === undefined ? configString(config, 'system') : undefined;
-  const system = flagSystem ?? (configSystem !== undefined ? await loadSystemPrompt(configSystem, cwd) : undefined);
+  // Nothing to save without a store: no timer either.
+  const schedule = !persist
+    ? parseAutosaveSpec('off')
+    : (flagSchedule ?? parseAutosaveSpec(configString(config, 'autosave')?.value ?? DEFAULT_AUTOSAVE_SPEC));
+  // Read before any session is created, so a bad file creates nothing.
+  const configSystemFile = flagSystem ? undefined : configString(config, 'system');
+  const configSystem = configSystemFile && { ...(await loadSystemPrompt(configSystemFile.value, cwd)), source: configSystemFile.where };
   const prompterFor = screen.terminal ? createTtyPrompter.bind(null, environment.stdin) : () => nonInteractivePrompter;
 
   let resumedId = id;
@@ -70,13 +76,19 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
     const chosen = { name: choice.name, model: choice.model };
     const opened = session ?? (await sessions.create());
     session = opened;
+    const notices: string[] = [];
+    const system = await chooseSystemPrompt(flagSystem, opened, configSystem, cwd, notices);
     // Recorded while the banner is shown: the writes wait for a new session's lock and the disk,
     // and they queue on the session's mutex ahead of any chat turn.
     const ready = (async () => {
       if (opened.provider.name !== chosen.name || opened.provider.model !== chosen.model) {
         await opened.setProvider(chosen, choice.source);
       }
-      if (system) await opened.setSystemPrompt(system.ref);
+      // The session records the prompt in effect: a new one, or none when the recorded one is gone.
+      const recorded = opened.systemPrompt;
+      if (recorded?.path !== system?.ref.path || recorded?.sha256 !== system?.ref.sha256) {
+        await opened.setSystemPrompt(system?.ref ?? null, system?.source ?? 'session');
+      }
     })();
     // The REPL reports a failure at its first line; this keeps one before that from being unhandled.
     void ready.catch(() => undefined);
@@ -96,6 +108,13 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       autosaveDescription: schedule.description,
       version: environment.version,
       signals: environment.signals,
+      notices,
+      persist,
+      factories: {
+        makeProvider: (name, model) => createProvider({ name, model: model ?? DEFAULT_MODELS[name], source: 'command' }, env),
+        readSystemPrompt: (file) => loadSystemPrompt(file, cwd),
+      },
+      clipboard: createClipboard(screen, env),
     });
   } catch (err) {
     await session?.close().catch(() => {});
@@ -103,15 +122,46 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   }
 }
 
-/** A string setting (`autosave`, `system`) from project config, else user config. */
-function configString(config: { user: Record<string, unknown>; project: Record<string, unknown> }, key: string): string | undefined {
+/** A string setting (`autosave`, `system`) from project config, else user config, and which one gave it. */
+function configString(
+  config: { user: Record<string, unknown>; project: Record<string, unknown> },
+  key: string,
+): { value: string; where: 'project' | 'user' } | undefined {
   for (const [where, layer] of [['project', config.project], ['user', config.user]] as const) {
     const value = layer[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') throw new UserError(`The ${where} config key \`${key}\` must be a string: fix config.json.`, 'E_CONFIG');
-    return value;
+    return { value, where };
   }
   return undefined;
+}
+
+/**
+ * The system prompt, first match wins (as for the provider): `--system`, the one the resumed
+ * session records (read again from its path: the session keeps only path and hash), then
+ * config. A recorded prompt that cannot be read or has changed is said in `notices`.
+ */
+async function chooseSystemPrompt(
+  flag: LoadedSystemPrompt | undefined,
+  session: Session,
+  fromConfig: (LoadedSystemPrompt & { source: ConfigSource }) | undefined,
+  cwd: string,
+  notices: string[],
+): Promise<(LoadedSystemPrompt & { source: ConfigSource }) | undefined> {
+  if (flag) return { ...flag, source: 'flag' };
+  const recorded = session.systemPrompt;
+  if (recorded) {
+    try {
+      const loaded = await loadSystemPrompt(recorded.path, cwd);
+      if (loaded.ref.sha256 !== recorded.sha256) notices.push(`The system prompt ${recorded.path} changed since this session recorded it; the new text is used.`);
+      return { ...loaded, source: recorded.source ?? 'session' };
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      notices.push(`The system prompt this session recorded (${recorded.path}) cannot be read now; the chat goes on without one. Set one with /system FILE.`);
+      return undefined;
+    }
+  }
+  return fromConfig;
 }
 
 function noSessionYet(cwd: string): UserError {

@@ -3,7 +3,9 @@
  * Commands get a context and *return* a result; the REPL renders it. They never touch
  * `process` or the file system.
  */
-import type { Session, SessionManager, SessionSummary } from '../session/types.js';
+import type { Autosave, Session, SessionManager, SessionSummary } from '../session/types.js';
+import type { ChatControls } from './chat-controls.js';
+import type { Clipboard } from './clipboard.js';
 
 /** What a command asks the REPL to show or do. */
 export type CommandResult =
@@ -11,6 +13,8 @@ export type CommandResult =
   | { type: 'quit' }
   /** The REPL closes (and so saves) the current session, then says so before `content`. */
   | { type: 'switch'; session: Session; content: string }
+  /** Shows `content`, then asks the last user message again (its earlier answers are already superseded). */
+  | { type: 'retry'; content: string }
   | { type: 'none' };
 
 /** Blocking TTY interactions (readline-sync in the real REPL, a fake in tests). */
@@ -32,6 +36,14 @@ export interface CommandContext {
   /** Every command, for /help and suggestions. */
   commands: readonly SlashCommand[];
   now(): Date;
+  /** The assistant and system prompt of the next turns, and switching them. */
+  chat: ChatControls;
+  /** The terminal's clipboard (OSC 52), where it is known to work. */
+  clipboard: Clipboard;
+  /** The running autosave, if any (for its next tick). */
+  autosave(): Autosave | undefined;
+  /** False with `--no-persist`: nothing is stored. */
+  persistent: boolean;
 }
 
 export interface SlashCommand {
@@ -41,5 +53,9 @@ export interface SlashCommand {
   summary: string;
   /** e.g. `/save [title]` */
   usage?: string;
+  /** Needs a stored session: refused in one line with `--no-persist`. */
+  needsStore?: boolean;
+  /** Tab completion of the argument being typed (`partial`): the candidates. */
+  complete?(ctx: CommandContext, partial: string): Promise<string[]> | string[];
   run(ctx: CommandContext, args: string): Promise<CommandResult> | CommandResult;
 }

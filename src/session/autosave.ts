@@ -118,7 +118,7 @@ export function startAutosave(
     mod.CronJob.from({
       cronTime: schedule.expression,
       onTick: async () => {
-        const result = await session.save({ ifChanged: true });
+        const result = await session.save({ ifChanged: true, trigger: 'autosave' });
         if (result.saved) options.onSaved?.(result);
       },
       start: !stopped,

@@ -37,6 +37,7 @@ const lazy = {
  * The returned manager creates, resumes, lists and reads sessions.
  */
 export async function openSessions(options: OpenSessionsOptions): Promise<SessionManager> {
+  if (options.persist === false) return (await import('./memory-manager.js')).openMemorySessions(options);
   const now = options.now ?? (() => new Date());
   let home: string;
   let project: ProjectInfo;
@@ -120,6 +121,8 @@ class Manager implements SessionManager {
         after: loaded.damaged || loaded.replay.unfinishedReplies.length > 0 ? 'persist' : 'touch',
         dirty: loaded.replay.applied > 0,
         savedStatus: loaded.damaged ? undefined : loaded.savedStatus,
+        // Journal seqs are consecutive: the lines replayed are the ones past the snapshot.
+        savedSeq: loaded.replay.lastSeq - loaded.replay.applied,
       });
       return session;
     } catch (err) {
@@ -133,7 +136,14 @@ class Manager implements SessionManager {
     where: Located,
     state: SessionSnapshot,
     report: SessionImpl['resumeReport'],
-    options: { lock?: HeldLock; loss?: LossRelay; after: 'persist' | 'touch' | 'none'; dirty?: boolean; savedStatus?: SessionSnapshot['status'] },
+    options: {
+      lock?: HeldLock;
+      loss?: LossRelay;
+      after: 'persist' | 'touch' | 'none';
+      dirty?: boolean;
+      savedStatus?: SessionSnapshot['status'];
+      savedSeq?: number;
+    },
   ): Promise<SessionImpl> {
     const loss = options.loss ?? new LossRelay();
     // A new session's directory was just made by our exclusive mkdir, so nobody can hold its
@@ -158,6 +168,7 @@ class Manager implements SessionManager {
         updateRow: async (row) => (await lazy.index()).updateIndexRow(where.project.dir, row),
         dirty: options.dirty ?? false,
         savedStatus: options.savedStatus,
+        savedSeq: options.savedSeq,
       });
       loss.attach(session);
       if (options.after === 'persist') await session.persist();

@@ -23,13 +23,36 @@ function shortHash(text: string, length = 8): string {
  * short hash suffix.
  */
 export async function openProject(home: string, cwd: string, now: Date): Promise<ProjectInfo> {
-  const path = await realpath(cwd).catch(() => resolve(cwd));
-  const base = slugFor(path);
-  for (const slug of [base, `${base}-${shortHash(path)}`, `${base}-${shortHash(path, 16)}`]) {
+  const path = await realPath(cwd);
+  for (const slug of slugsFor(path)) {
     const dir = join(layout.projects(home), slug);
     if ((await claimProject(dir, path, now)) === path) return { slug, path, dir };
   }
   throw new Error(`Could not create a project directory for ${path} under ${layout.projects(home)}`);
+}
+
+/**
+ * The project directory of `cwd` if one exists, else where it would be; creates nothing (for
+ * sessions that write nothing).
+ */
+export async function findProject(home: string, cwd: string): Promise<ProjectInfo> {
+  const path = await realPath(cwd);
+  const slugs = slugsFor(path);
+  for (const slug of slugs) {
+    const dir = join(layout.projects(home), slug);
+    if ((await readProjectPath(dir)) === path) return { slug, path, dir };
+  }
+  return { slug: slugs[0]!, path, dir: join(layout.projects(home), slugs[0]!) };
+}
+
+function realPath(cwd: string): Promise<string> {
+  return realpath(cwd).catch(() => resolve(cwd));
+}
+
+/** The directory names a project may have, in the order they are tried (a clash takes a hash suffix). */
+function slugsFor(path: string): string[] {
+  const base = slugFor(path);
+  return [base, `${base}-${shortHash(path)}`, `${base}-${shortHash(path, 16)}`];
 }
 
 /** Reads a project's recorded path, or undefined when project.json is missing or damaged. */

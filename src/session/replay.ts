@@ -1,4 +1,4 @@
-import type { ConfigValue, Message, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
+import type { ConfigSource, ConfigValue, Message, ProviderRecord, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
 import type { JournalEvent } from './journal.js';
 
 /** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */
@@ -36,6 +36,27 @@ export function archiveConversation(s: SessionSnapshot, at: Date): void {
   s.stats = { messageCount: 0, inputTokens: 0, outputTokens: 0 };
 }
 
+/** A `provider` event's payload as the session's record (its source kept when it has one). */
+export function providerRecord(p: Record<string, unknown>): ProviderRecord {
+  const record: ProviderRecord = { name: String(p.name), model: typeof p.model === 'string' ? p.model : null };
+  if (typeof p.source === 'string') record.source = p.source as ConfigSource;
+  return record;
+}
+
+/** Keeps an unsent line; no draft is no field at all, so older files and readers are unchanged. */
+export function setDraft(s: SessionSnapshot, text: string | null): void {
+  if (text) s.draft = text;
+  else delete s.draft;
+}
+
+/** Marks live messages (by index) superseded. */
+export function supersede(s: SessionSnapshot, indexes: readonly number[]): void {
+  for (const i of indexes) {
+    const message = s.messages[i];
+    if (message) message.superseded = true;
+  }
+}
+
 /** Turns a journaled message back into a message. */
 export function decodeMessage(m: JournaledMessage): Message {
   const message: Message = { role: m.role, content: String(m.content ?? ''), timestamp: new Date(m.timestamp) };
@@ -43,6 +64,7 @@ export function decodeMessage(m: JournaledMessage): Message {
   if (typeof m.toolCallId === 'string') message.toolCallId = m.toolCallId;
   if (m.usage) message.usage = m.usage as Usage;
   if (m.interrupted) message.interrupted = true;
+  if (m.superseded) message.superseded = true;
   return message;
 }
 
@@ -93,10 +115,16 @@ export function replay(s: SessionSnapshot, events: readonly JournalEvent[]): Rep
         s.config[String(p.key)] = p.value as ConfigValue;
         break;
       case 'provider':
-        s.provider = { name: String(p.name), model: typeof p.model === 'string' ? p.model : null };
+        s.provider = providerRecord(p);
         break;
       case 'system':
         s.systemPrompt = (p.ref as SystemPromptRef | null) ?? null;
+        break;
+      case 'draft':
+        setDraft(s, typeof p.text === 'string' ? p.text : null);
+        break;
+      case 'supersede':
+        supersede(s, Array.isArray(p.indexes) ? p.indexes.filter((i): i is number => Number.isInteger(i)) : []);
         break;
     }
     if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;

@@ -34,8 +34,11 @@ const message = {
       properties: { inputTokens: count, outputTokens: count },
     },
     interrupted: { type: 'boolean' },
+    superseded: { type: 'boolean' },
   },
 } as const;
+
+const configSource = { enum: ['flag', 'env', 'project', 'user', 'default', 'session', 'command'] } as const;
 
 /** JSON Schema (draft-07) of `session.json`'s `json` part, schemaVersion 2. */
 export const sessionJsonSchema = {
@@ -62,7 +65,7 @@ export const sessionJsonSchema = {
     provider: {
       type: 'object',
       required: ['name', 'model'],
-      properties: { name: { type: 'string' }, model: nullableString },
+      properties: { name: { type: 'string' }, model: nullableString, source: configSource },
     },
     systemPrompt: {
       oneOf: [
@@ -70,7 +73,7 @@ export const sessionJsonSchema = {
         {
           type: 'object',
           required: ['path', 'sha256'],
-          properties: { path: { type: 'string' }, sha256: { type: 'string' } },
+          properties: { path: { type: 'string' }, sha256: { type: 'string' }, source: configSource },
         },
       ],
     },
@@ -81,7 +84,7 @@ export const sessionJsonSchema = {
         required: ['value', 'source'],
         properties: {
           value: { type: ['string', 'number', 'boolean', 'null'] },
-          source: { enum: ['flag', 'env', 'project', 'user', 'default', 'session'] },
+          source: configSource,
         },
       },
     },
@@ -97,5 +100,7 @@ export const sessionJsonSchema = {
     },
     stats,
     journalSeq: count,
+    draft: { type: 'string' },
+    savedBy: { enum: ['save', 'autosave', 'close', 'reset', 'recovery'] },
   },
 } as const;

@@ -2,17 +2,17 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type {
-  ArchivedSegment, ConfigSource, ConfigValue, Message, NewMessage, ProjectInfo, ReplyWriter, ResumeReport,
-  SaveResult, Session, SessionSnapshot, SessionStats, SystemPromptRef,
+  ArchivedSegment, ConfigSource, ConfigValue, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
+  SaveResult, SaveTrigger, Session, SessionSnapshot, SessionStats, SessionStatusReport, SystemPromptRef,
 } from './types.js';
 import { ReadOnlySessionError } from './errors.js';
-import { writeFileAtomic } from './atomic-write.js';
 import { WarningChannel } from './emitter.js';
 import type { JournalEventType, JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import type { HeldLock } from './lock.js';
 import { SCHEMA_VERSION } from './migrations.js';
-import { addMessage, archiveConversation, encodeMessage } from './replay.js';
+import { addMessage, archiveConversation, encodeMessage, providerRecord, setDraft, supersede } from './replay.js';
+import { fileSnapshots, type SnapshotStore } from './snapshot-store.js';
 import { createReplyWriter } from './reply-writer.js';
 import { storedMessage } from './stored-message.js';
 import { cleanTitle } from './title.js';
@@ -27,7 +27,11 @@ export interface SessionDeps {
   dir: string;
   project: ProjectInfo;
   state: SessionSnapshot;
-  journal: JournalWriter;
+  journal: Pick<JournalWriter, 'append' | 'truncate' | 'close'>;
+  /** Where snapshots go (default: `session.json` in `dir`). */
+  snapshots?: SnapshotStore;
+  /** The journal seq the snapshot on disk contains (default: the state's). */
+  savedSeq?: number;
   /** The cross-process lock; writes wait for it (a new session takes it in the background). */
   lock: Promise<HeldLock>;
   report: ResumeReport;
@@ -49,9 +53,13 @@ export class SessionImpl implements Session {
   readonly project: ProjectInfo;
   readonly resumeReport: ResumeReport;
   private state: SessionSnapshot;
-  private readonly journal: JournalWriter;
+  private readonly journal: SessionDeps['journal'];
+  private readonly snapshots: SnapshotStore;
   private readonly lock: Promise<HeldLock>;
-  private lockHeld = false;
+  private lockHeld: HeldLock | undefined;
+  /** The seq the last snapshot contains: journal lines past it are not in a snapshot yet. */
+  private savedSeq: number;
+  private lastSave: SessionStatusReport['lastSave'] = null;
   private readonly redact: (text: string) => string;
   private readonly now: () => Date;
   private readonly toolVersion: string;
@@ -73,9 +81,10 @@ export class SessionImpl implements Session {
     this.project = deps.project;
     this.state = deps.state;
     this.journal = deps.journal;
+    this.snapshots = deps.snapshots ?? fileSnapshots(deps.dir);
     this.lock = deps.lock;
     this.lock.then(
-      () => (this.lockHeld = true),
+      (held) => (this.lockHeld = held),
       (err: unknown) => this.markLockLost(err instanceof Error ? err : new Error(String(err))),
     );
     this.resumeReport = deps.report;
@@ -84,6 +93,7 @@ export class SessionImpl implements Session {
     this.toolVersion = deps.toolVersion;
     this.updateRow = deps.updateRow;
     this.seq = deps.state.journalSeq;
+    this.savedSeq = deps.savedSeq ?? deps.state.journalSeq;
     this.changed = deps.dirty ?? false;
     this.savedStatus = deps.savedStatus;
   }
@@ -92,7 +102,9 @@ export class SessionImpl implements Session {
   get title(): string | null { return this.state.title; }
   get createdAt(): Date { return this.state.createdAt; }
   get updatedAt(): Date { return this.state.updatedAt; }
-  get provider(): { name: string; model: string | null } { return this.state.provider; }
+  get provider(): Readonly<ProviderRecord> { return this.state.provider; }
+  get draft(): string | null { return this.state.draft ?? null; }
+  get systemPrompt(): Readonly<SystemPromptRef> | null { return this.state.systemPrompt; }
   get stats(): Readonly<SessionStats> { return this.state.stats; }
   get archived(): readonly ArchivedSegment[] { return this.state.archived; }
   get readOnly(): boolean { return this.lost !== undefined; }
@@ -120,7 +132,7 @@ export class SessionImpl implements Session {
 
   /** Writes a snapshot now, whatever changed: after recovering from damage or a crash mid-reply. */
   persist(): Promise<void> {
-    return this.runExclusive(() => this.snapshot('open'));
+    return this.runExclusive(() => this.snapshot('open', 'recovery'));
   }
 
   /** Marks this session's index row open (it is held now); failures only warn. */
@@ -175,8 +187,9 @@ export class SessionImpl implements Session {
 
   setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
     return this.runExclusive(async () => {
-      await this.write('provider', { name: provider.name, model: provider.model, source });
-      this.state.provider = { name: provider.name, model: provider.model };
+      const payload = { name: provider.name, model: provider.model, source };
+      await this.write('provider', payload);
+      this.state.provider = providerRecord(payload);
     });
   }
 
@@ -188,14 +201,69 @@ export class SessionImpl implements Session {
     });
   }
 
-  setSystemPrompt(ref: SystemPromptRef | null): Promise<void> {
+  setSystemPrompt(ref: SystemPromptRef | null, source?: ConfigSource): Promise<void> {
     return this.runExclusive(async () => {
-      await this.write('system', { ref });
-      this.state.systemPrompt = ref;
+      const recorded = ref && { path: ref.path, sha256: ref.sha256, ...(source ?? ref.source ? { source: source ?? ref.source } : {}) };
+      await this.write('system', { ref: recorded });
+      this.state.systemPrompt = recorded;
     });
   }
 
-  save(options: { title?: string; ifChanged?: boolean } = {}): Promise<SaveResult> {
+  setDraft(text: string | null): Promise<void> {
+    return this.runExclusive(async () => {
+      const draft = text ? this.redact(text) : null;
+      if (draft === this.draft) return;
+      await this.write('draft', { text: draft });
+      setDraft(this.state, draft);
+    });
+  }
+
+  supersedeAnswers(): Promise<{ question: Message; superseded: number } | undefined> {
+    return this.runExclusive(async () => {
+      const messages = this.state.messages;
+      const at = messages.findLastIndex((m) => m.role === 'user');
+      if (at < 0) return undefined;
+      const indexes: number[] = [];
+      for (let i = at + 1; i < messages.length; i++) if (messages[i]!.role === 'assistant' && !messages[i]!.superseded) indexes.push(i);
+      if (indexes.length > 0) {
+        await this.write('supersede', { indexes });
+        supersede(this.state, indexes);
+      }
+      return { question: messages[at]!, superseded: indexes.length };
+    });
+  }
+
+  async status(): Promise<SessionStatusReport> {
+    const file = this.snapshots.kind === 'file';
+    const lock: SessionStatusReport['lock'] = !file
+      ? { state: 'none' }
+      : this.lost
+        ? { state: 'lost', reason: this.lost.message }
+        : this.lockHeld
+          ? { state: 'held', owner: this.lockHeld.owner }
+          : { state: 'pending' };
+    const earlier = this.lastSave ? undefined : await this.snapshots.inPlace().catch(() => undefined);
+    const usage = [this.state.stats, ...this.state.archived.map((a) => a.stats)].reduce(
+      (sum, s) => ({ inputTokens: sum.inputTokens + s.inputTokens, outputTokens: sum.outputTokens + s.outputTokens }),
+      { inputTokens: 0, outputTokens: 0 },
+    );
+    return {
+      id: this.id,
+      store: this.snapshots.kind,
+      dir: file ? this.dir : null,
+      snapshotPath: file ? layout.snapshot(this.dir) : null,
+      journalPath: file ? layout.journal(this.dir) : null,
+      lock,
+      lastSave: this.lastSave ?? (earlier ? { ...earlier, trigger: this.state.savedBy ?? null, thisRun: false, ms: null } : null),
+      unsavedJournalLines: file ? this.seq - this.savedSeq : 0,
+      provider: { ...this.state.provider },
+      systemPrompt: this.state.systemPrompt,
+      messageCount: this.state.stats.messageCount,
+      usage,
+    };
+  }
+
+  save(options: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger } = {}): Promise<SaveResult> {
     return this.runExclusive(async () => {
       await this.assertWritable();
       if (options.title !== undefined) {
@@ -203,7 +271,7 @@ export class SessionImpl implements Session {
         if (title !== this.state.title) await this.writeTitle(title);
       }
       if (options.ifChanged && !this.changed) return this.result(false);
-      await this.snapshot('open');
+      await this.snapshot('open', options.trigger ?? 'save');
       return this.result(true);
     });
   }
@@ -213,7 +281,7 @@ export class SessionImpl implements Session {
       await this.write('reset', {});
       archiveConversation(this.state, this.now());
       // The reset is durable in the journal now; a failed snapshot only delays the compaction.
-      await this.snapshot('open').catch((err: unknown) =>
+      await this.snapshot('open', 'reset').catch((err: unknown) =>
         this.warn(`Reset done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),
       );
     });
@@ -230,7 +298,7 @@ export class SessionImpl implements Session {
         return this.closed;
       }
       // Resumed, read, left as it was: the closed snapshot on disk already says it all.
-      if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed');
+      if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed', 'close');
       else await this.recordRow(this.state, 'closed');
       await this.journal.close().catch(() => undefined);
       await (await this.lock).release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
@@ -279,7 +347,7 @@ export class SessionImpl implements Session {
   }
 
   /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */
-  private async snapshot(status: 'open' | 'closed'): Promise<void> {
+  private async snapshot(status: 'open' | 'closed', trigger: SaveTrigger): Promise<void> {
     await this.assertWritable();
     // A reply still streaming is not in the snapshot: its text so far is journaled again past
     // the snapshot's seq *before* the snapshot claims that seq, so no moment exists at which a
@@ -296,12 +364,14 @@ export class SessionImpl implements Session {
       pid: process.pid,
       toolVersion: this.toolVersion,
       journalSeq,
+      savedBy: trigger,
     };
-    // The codec (superjson) loads with the first snapshot, not before the first prompt.
-    const { encodeSnapshot } = await import('./codec.js');
-    await writeFileAtomic(layout.snapshot(this.dir), await encodeSnapshot(snapshot));
+    const started = performance.now();
+    const bytes = await this.snapshots.write(snapshot);
+    this.lastSave = { at: this.now(), trigger, thisRun: true, ms: performance.now() - started, bytes };
     this.state = snapshot;
     this.savedStatus = status;
+    this.savedSeq = journalSeq;
     this.changed = false;
     try {
       // With a reply streaming, the journal keeps its lines (those up to the snapshot's seq are
@@ -315,6 +385,8 @@ export class SessionImpl implements Session {
   }
 
   private result(saved: boolean): SaveResult {
+    // Nothing is ever on disk for a memory session: it never reports a save.
+    if (this.snapshots.kind === 'memory') saved = false;
     return { saved, id: this.id, messageCount: this.state.stats.messageCount, path: layout.snapshot(this.dir) };
   }
 }

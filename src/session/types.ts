@@ -29,6 +29,8 @@ export interface Message {
   usage?: Usage;
   /** The reply was cut short (Ctrl-C, a stream cut, a crash mid-stream); `content` holds what arrived. */
   interrupted?: boolean;
+  /** An answer replaced by asking again (`/retry`): kept in the transcript, never sent to the model again. */
+  superseded?: boolean;
 }
 
 /** What `append()` takes: a message whose timestamp defaults to now. */
@@ -37,7 +39,15 @@ export type NewMessage = Omit<Message, 'timestamp'> & { timestamp?: Date };
 export type SessionStatus = 'open' | 'closed' | 'interrupted';
 
 /** Where a configuration value came from. */
-export type ConfigSource = 'flag' | 'env' | 'project' | 'user' | 'default' | 'session';
+export type ConfigSource = 'flag' | 'env' | 'project' | 'user' | 'default' | 'session' | 'command';
+
+/** The assistant a session talks to, and where that choice came from (absent in older files). */
+export interface ProviderRecord {
+  name: string;
+  model: string | null;
+  /** `command`: switched in the chat (`/model`, `/provider`). */
+  source?: ConfigSource;
+}
 
 /** One effective configuration value and its source. */
 export interface ConfigValue {
@@ -73,6 +83,8 @@ export interface SessionStats {
 export interface SystemPromptRef {
   path: string;
   sha256: string;
+  /** Where the choice came from (`flag`, `user`/`project` config, `command` for `/system`). */
+  source?: ConfigSource;
 }
 
 /** The snapshot file (`session.json`), decoded. DESIGN §3. */
@@ -89,9 +101,13 @@ export interface SessionSnapshot {
   host: string;
   pid: number;
   toolVersion: string;
-  provider: { name: string; model: string | null };
+  provider: ProviderRecord;
   systemPrompt: SystemPromptRef | null;
   config: Record<string, ConfigValue>;
+  /** A line typed but never sent when the last run ended; absent when there is none. */
+  draft?: string;
+  /** What wrote this snapshot (absent in older files). */
+  savedBy?: SaveTrigger;
   messages: Message[];
   summary: string | null;
   archived: ArchivedSegment[];
@@ -192,8 +208,12 @@ export interface Session {
   readonly title: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
-  readonly provider: { name: string; model: string | null };
+  readonly provider: Readonly<ProviderRecord>;
   readonly stats: Readonly<SessionStats>;
+  /** A line typed but not sent when the session was last left (null: none). */
+  readonly draft: string | null;
+  /** The system prompt's recorded path and hash (null: none). */
+  readonly systemPrompt: Readonly<SystemPromptRef> | null;
   readonly archived: readonly ArchivedSegment[];
   /** True once the lock was lost: nothing is written until it is held again. */
   readonly readOnly: boolean;
@@ -210,9 +230,18 @@ export interface Session {
   setTitle(title: string | null): Promise<void>;
   setProvider(provider: { name: string; model: string | null }, source?: ConfigSource): Promise<void>;
   setConfig(key: string, value: ConfigValue): Promise<void>;
-  setSystemPrompt(ref: SystemPromptRef | null): Promise<void>;
+  setSystemPrompt(ref: SystemPromptRef | null, source?: ConfigSource): Promise<void>;
+  /** Keeps (journaled, redacted) or clears (null, '') the unsent line, for the next resume to put back. */
+  setDraft(text: string | null): Promise<void>;
+  /**
+   * Marks the answers to the last user message superseded (kept, no longer sent to the model),
+   * so that message can be asked again. Undefined when there is no user message.
+   */
+  supersedeAnswers(): Promise<{ question: Message; superseded: number } | undefined>;
   /** Writes a snapshot (atomic) and truncates the journal. With `ifChanged`, does nothing when clean. */
-  save(options?: { title?: string; ifChanged?: boolean }): Promise<SaveResult>;
+  save(options?: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger }): Promise<SaveResult>;
+  /** Where the session lives and how current its snapshot is (for `/status`). */
+  status(): Promise<SessionStatusReport>;
   /** Saves, then archives the live conversation inside the session and clears it; the ID stays. */
   reset(): Promise<void>;
   /** Saves, marks the session closed, releases the lock. Idempotent. */
@@ -221,6 +250,34 @@ export interface Session {
   runExclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Warnings that arise between calls (lock compromised, autosave failure). */
   onWarning(listener: (message: string) => void): () => void;
+}
+
+/** What wrote a snapshot: a save on request, the autosave timer, leaving, `/reset`, recovery on resume. */
+export type SaveTrigger = 'save' | 'autosave' | 'close' | 'reset' | 'recovery';
+
+/** A session's storage facts, as `Session.status()` reports them. */
+export interface SessionStatusReport {
+  id: string;
+  /** `file`: the data directory (paths below); `memory`: nothing is written (`persist: false`). */
+  store: 'file' | 'memory';
+  /** The session's directory, `session.json` and `journal.jsonl` (null in memory). */
+  dir: string | null;
+  snapshotPath: string | null;
+  journalPath: string | null;
+  /** The cross-process lock: held by this process, being taken, lost (read-only), or none (memory). */
+  lock: { state: 'held' | 'pending' | 'lost' | 'none'; owner?: LockOwner; reason?: string };
+  /**
+   * The last snapshot: written in this run (`thisRun`, with its duration), or the one an
+   * earlier run left on disk (its trigger if recorded, no duration); null when none exists yet.
+   */
+  lastSave: { at: Date; trigger: SaveTrigger | null; thisRun: boolean; ms: number | null; bytes: number } | null;
+  /** Journal lines written since the last snapshot (what a crash would replay). */
+  unsavedJournalLines: number;
+  provider: ProviderRecord;
+  systemPrompt: SystemPromptRef | null;
+  messageCount: number;
+  /** Tokens of the whole session, conversations cleared by `/reset` included. */
+  usage: { inputTokens: number; outputTokens: number };
 }
 
 export interface OpenSessionsOptions {
@@ -238,6 +295,11 @@ export interface OpenSessionsOptions {
   now?: () => Date;
   /** proper-lockfile `stale` in ms (default 20000). */
   lockStaleMs?: number;
+  /**
+   * False: write nothing at all (no data directory, no session, no ID, no history line).
+   * Sessions live in memory; config is still read; `resume`/`read` refuse.
+   */
+  persist?: boolean;
 }
 
 /** One project's sessions, plus lookups across every project. */

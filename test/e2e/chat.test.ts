@@ -79,17 +79,26 @@ describe('chatting in a terminal', () => {
     expect(await run.quit()).toBe(0);
   });
 
-  it('clears the line on Ctrl-C and leaves on a second Ctrl-C at an empty prompt', async () => {
+  it('clears the line on Ctrl-C and leaves on a second Ctrl-C, with or without text on the line', async () => {
+    // With text: the first Ctrl-C clears it (kept as the draft, see drafts.test.ts), the second leaves.
     const { run, id } = await startAtPrompt([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     run.write('half typed');
     await run.waitFor('half typed');
     run.write('\x03');
-    run.write('\x03');
-    await run.waitFor('(To leave, press Ctrl-C again, Ctrl-D, or type /quit.)');
-    await run.prompt();
+    await run.waitFor('(To leave, press Ctrl-C again, Ctrl-D, or type /quit.)\n› ');
+    expect(run.screen().endsWith('› ')).toBe(true);
     run.write('\x03');
     expect(await run.exited).toBe(0);
     expect(run.screen()).toContain(`Saved ${id} (0 messages).\nResume with: chatkeep --session-id ${id}\n`);
+
+    // At an empty prompt: twice leaves.
+    const empty = await startAtPrompt([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    empty.run.write('\x03');
+    await empty.run.waitFor('(To leave, press Ctrl-C again, Ctrl-D, or type /quit.)');
+    await empty.run.prompt();
+    empty.run.write('\x03');
+    expect(await empty.run.exited).toBe(0);
+    expect(empty.run.screen()).toContain(`Saved ${empty.id} (0 messages).`);
   });
 
   it('holds what is typed during a reply and shows it at the next prompt', async () => {

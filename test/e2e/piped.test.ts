@@ -47,7 +47,7 @@ describe('piped stdin', () => {
     const id = /Saved (\S+) \(0 messages\)\./.exec(run.stderr)?.[1];
     expect(id).toBeDefined();
     const shown = await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env });
-    expect((JSON.parse(shown.stdout) as { provider: unknown }).provider).toEqual({ name: 'openai', model: 'tiny' });
+    expect((JSON.parse(shown.stdout) as { provider: unknown }).provider).toEqual({ name: 'openai', model: 'tiny', source: 'flag' });
   });
 
   it('takes the system prompt from the config key `system` when --system is not given', async () => {
@@ -63,6 +63,7 @@ describe('piped stdin', () => {
     expect(session.systemPrompt).toEqual({
       path: join(cwd, 'prompt.md'),
       sha256: createHash('sha256').update('Answer in French.').digest('hex'),
+      source: 'user',
     });
   });
 

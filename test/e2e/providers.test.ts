@@ -29,7 +29,7 @@ describe('a real provider behind the REPL', () => {
     const id = /Saved (\S+) /.exec(result.stderr)?.[1];
     const shown = await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env });
     const session = JSON.parse(shown.stdout) as { provider: unknown; messages: { role: string; content: string }[] };
-    expect(session.provider).toEqual({ name: 'anthropic', model: 'claude-sonnet-5-5' });
+    expect(session.provider).toEqual({ name: 'anthropic', model: 'claude-sonnet-5-5', source: 'env' });
     expect(session.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'first'],
       ['user', 'second'],

@@ -15,6 +15,7 @@ import type {
   Session,
   SessionManager,
   SessionStats,
+  SessionStatusReport,
   SessionSummary,
   SystemPromptRef,
 } from '../../src/session/types.js';
@@ -45,6 +46,7 @@ export class FakeSession implements Session {
   closed = false;
   saves = 0;
   systemPrompt: SystemPromptRef | null = null;
+  draft: string | null = null;
   private readonly listeners = new Set<(message: string) => void>();
 
   constructor(
@@ -102,6 +104,33 @@ export class FakeSession implements Session {
   async setConfig(): Promise<void> {}
   async setSystemPrompt(ref: SystemPromptRef | null): Promise<void> {
     this.systemPrompt = ref;
+  }
+  async setDraft(text: string | null): Promise<void> {
+    this.draft = text || null;
+  }
+  async supersedeAnswers(): Promise<{ question: Message; superseded: number } | undefined> {
+    const messages = this.stored.messages;
+    const at = messages.findLastIndex((m) => m.role === 'user');
+    if (at < 0) return undefined;
+    const answers = messages.slice(at + 1).filter((m) => m.role === 'assistant' && !m.superseded);
+    for (const m of answers) m.superseded = true;
+    return { question: messages[at]!, superseded: answers.length };
+  }
+  async status(): Promise<SessionStatusReport> {
+    return {
+      id: this.id,
+      store: 'file',
+      dir: this.dir,
+      snapshotPath: `${this.dir}/session.json`,
+      journalPath: `${this.dir}/journal.jsonl`,
+      lock: { state: 'held', owner: { pid: 4242, host: 'this-host', startedAt: this.createdAt.toISOString() } },
+      lastSave: null,
+      unsavedJournalLines: 0,
+      provider: this.provider,
+      systemPrompt: this.systemPrompt,
+      messageCount: this.messages.length,
+      usage: { inputTokens: 0, outputTokens: 0 },
+    };
   }
   async save(options: { title?: string; ifChanged?: boolean } = {}): Promise<SaveResult> {
     if (options.title !== undefined) this.stored.title = options.title;

@@ -2,6 +2,10 @@
  * A CommandContext over the in-memory session manager, for unit tests of slash commands.
  */
 import { builtinCommands } from '../../commands/index.js';
+import { createProvider, loadSystemPrompt } from '../../src/providers/index.js';
+import { EchoProvider } from '../../src/providers/echo.js';
+import { createChatControls } from '../../src/repl/chat-controls.js';
+import type { Clipboard } from '../../src/repl/clipboard.js';
 import { formatRows, loadFormatting } from '../../src/repl/format.js';
 import type { CommandContext, Prompter } from '../../src/repl/types.js';
 import { FakeSession, FakeSessionManager } from './fake-sessions.js';
@@ -33,14 +37,31 @@ export interface MockCommandContext extends CommandContext {
   sessions: FakeSessionManager;
   session: FakeSession;
   prompter: FakePrompter;
+  clipboard: FakeClipboard;
+}
+
+/** A clipboard that records what was written; `unavailable` says why it cannot work (undefined: it can). */
+export interface FakeClipboard extends Clipboard {
+  written: string[];
 }
 
 /** A context with a fresh manager and a newly created current session. */
-export async function createMockCommandContext(options: { prompter?: FakePrompter } = {}): Promise<MockCommandContext> {
+export async function createMockCommandContext(
+  options: { prompter?: FakePrompter; env?: Record<string, string>; cwd?: string; clipboardUnavailable?: string } = {},
+): Promise<MockCommandContext> {
   await loadFormatting();
   const sessions = new FakeSessionManager();
   const session = await sessions.create();
+  const written: string[] = [];
   return {
+    // The real factories, over the environment and directory the test passes.
+    chat: createChatControls(() => session, { provider: new EchoProvider(0), system: null }, {
+      makeProvider: (name, model) => createProvider({ name, model, source: 'command' }, options.env ?? {}),
+      readSystemPrompt: (file) => loadSystemPrompt(file, options.cwd ?? process.cwd()),
+    }),
+    clipboard: { unavailable: options.clipboardUnavailable, written, write: (text) => void written.push(text) },
+    autosave: () => undefined,
+    persistent: true,
     sessions,
     session,
     prompter: options.prompter ?? createFakePrompter(),

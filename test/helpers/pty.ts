@@ -48,6 +48,8 @@ export interface PtyRun {
    * applied), as lines from the top of the scrollback, trailing spaces and empty lines dropped.
    */
   visible(): Promise<string[]>;
+  /** Everything printed so far, escapes included (e.g. to find an OSC 52 clipboard write). */
+  output(): string;
   /** Resolves to the exit code (or 128 + signal). */
   readonly exited: Promise<number>;
   kill(signal?: string): void;
@@ -95,6 +97,7 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
       while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
       return lines;
     },
+    output: () => raw,
     exited,
     kill: (signal) => term.kill(signal),
     prompt(options) {

@@ -1,27 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { builtinCommands } from '../../../commands/index.js';
 import { completeLine } from '../../../src/repl/complete.js';
+import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
-const ids = async (): Promise<string[]> => ['session-20261122-143022', 'session-20261122-150000', 'other-1'];
+async function contextWithSessions() {
+  const ctx = await createMockCommandContext();
+  for (const id of ['session-20261122-143022', 'session-20261122-150000', 'other-1']) ctx.sessions.add({ id });
+  return ctx;
+}
 
 describe('completeLine', () => {
   it('completes a unique command name with a trailing space', async () => {
-    expect(await completeLine('/sa', builtinCommands, ids)).toEqual([['/save '], '/sa']);
+    expect(await completeLine('/sa', builtinCommands, await contextWithSessions())).toEqual([['/save '], '/sa']);
   });
 
   it('lists every command for a bare slash', async () => {
-    const [hits] = await completeLine('/', builtinCommands, ids);
+    const [hits] = await completeLine('/', builtinCommands, await contextWithSessions());
     expect(hits).toEqual(expect.arrayContaining(['/help', '/sessions', '/save', '/load', '/reset', '/quit', '/exit']));
   });
 
   it('completes session IDs after /load', async () => {
-    expect(await completeLine('/load session-20261122-1', builtinCommands, ids)).toEqual([
-      ['session-20261122-143022', 'session-20261122-150000'],
+    expect(await completeLine('/load session-20261122-1', builtinCommands, await contextWithSessions())).toEqual([
+      // The mock context's own session comes first: every row has the same time, in the order made.
+      ['session-20261122-143001', 'session-20261122-143022', 'session-20261122-150000'],
       'session-20261122-1',
     ]);
   });
 
+  it('completes provider names after /provider, and nothing for commands without arguments', async () => {
+    expect(await completeLine('/provider op', builtinCommands, await contextWithSessions())).toEqual([['openai'], 'op']);
+    expect(await completeLine('/quit x', builtinCommands, await contextWithSessions())).toEqual([[], 'x']);
+  });
+
   it('offers nothing for chat text', async () => {
-    expect(await completeLine('hello', builtinCommands, ids)).toEqual([[], 'hello']);
+    expect(await completeLine('hello', builtinCommands, await contextWithSessions())).toEqual([[], 'hello']);
   });
 });

@@ -52,6 +52,10 @@ describe('suggestCommand and editDistance', () => {
     expect(suggestCommand('exot', builtinCommands)).toBe('quit');
   });
 
+  it('does not suggest a short word two edits away from an unrelated command', () => {
+    expect(suggestCommand('nope', builtinCommands)).toBeUndefined();
+  });
+
   it('does not suggest for a one-letter unknown far from everything', () => {
     expect(suggestCommand('z', builtinCommands)).toBeUndefined();
   });

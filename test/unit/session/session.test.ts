@@ -153,21 +153,31 @@ describe('a session', () => {
     expect((await sessions.list())[0]).toMatchObject({ id: s.id, messageCount: 0, status: 'closed' });
   });
 
-  it('replays title, provider, config and system prompt from the journal', async () => {
+  it('replays title, provider, config, system prompt, draft and superseded answers from the journal', async () => {
     const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
     const s = await sessions.create({ provider: { name: 'echo', model: null } });
     await s.setTitle('Named');
     await s.setProvider({ name: 'anthropic', model: 'claude-sonnet-4-5' }, 'flag');
     await s.setConfig('autosave', { value: '5m', source: 'flag' });
-    await s.setSystemPrompt({ path: '/p/system.md', sha256: 'ab'.repeat(32) });
+    await s.setSystemPrompt({ path: '/p/system.md', sha256: 'ab'.repeat(32) }, 'command');
+    await s.append({ role: 'user', content: 'q' });
+    await s.append({ role: 'assistant', content: 'first answer' });
+    expect(await s.supersedeAnswers()).toMatchObject({ question: { content: 'q' }, superseded: 1 });
+    await s.append({ role: 'assistant', content: 'second answer' });
+    await s.setDraft('half typed');
     await simulateCrash(s);
     const again = await sessions.resume(s.id);
     expect(again.title).toBe('Named');
-    expect(again.provider).toEqual({ name: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(again.provider).toEqual({ name: 'anthropic', model: 'claude-sonnet-4-5', source: 'flag' });
+    expect(again.draft).toBe('half typed');
+    expect(again.messages.map((m) => [m.content, m.superseded ?? false])).toEqual([['q', false], ['first answer', true], ['second answer', false]]);
+    await again.setDraft(null);
     await again.close();
     const snap = await sessions.read(s.id);
     expect(snap.config).toEqual({ autosave: { value: '5m', source: 'flag' } });
-    expect(snap.systemPrompt).toEqual({ path: '/p/system.md', sha256: 'ab'.repeat(32) });
+    expect(snap.systemPrompt).toEqual({ path: '/p/system.md', sha256: 'ab'.repeat(32), source: 'command' });
+    expect(snap.draft).toBeUndefined();
+    expect(snap.messages[1]!.superseded).toBe(true);
     expect(snap.status).toBe('closed');
   });
 

@@ -1,0 +1,68 @@
+/**
+ * The assistant and system prompt the next chat turns use, and switching them mid-chat
+ * (`/model`, `/provider`, `/system`). Each switch is recorded in the session with source
+ * `command` before it takes effect, so a resume carries it on.
+ */
+import type { LoadedSystemPrompt, ProviderName } from '../providers/index.js';
+import type { Provider } from '../providers/types.js';
+import { ChatkeepError } from '../session/errors.js';
+import type { Session, SystemPromptRef } from '../session/types.js';
+
+/** What the chat turns read and what the commands change. */
+export interface ChatControls {
+  /** The assistant answering the next turns. */
+  readonly provider: Provider;
+  /** The system prompt text sent with the next turns (null: none). */
+  readonly system: string | null;
+  /** Creates NAME's assistant (MODEL, or its default when null), records it, and uses it from the next turn on. */
+  useProvider(name: ProviderName, model: string | null): Promise<Provider>;
+  /** Reads FILE as the system prompt (null: none), records its path and hash, and uses it from the next turn on. */
+  useSystemPrompt(file: string | null): Promise<SystemPromptRef | null>;
+}
+
+/** How assistants and prompts are made: start-up's own rules (API keys from the environment, paths from the project). */
+export interface ChatFactories {
+  makeProvider(name: ProviderName, model: string | null): Promise<Provider>;
+  readSystemPrompt(file: string): Promise<LoadedSystemPrompt>;
+}
+
+/** Controls over the live session (`session()` changes after `/load`). */
+export function createChatControls(
+  session: () => Session,
+  initial: { provider: Provider; system: string | null },
+  factories: ChatFactories,
+): ChatControls {
+  let provider = initial.provider;
+  let system = initial.system;
+  return {
+    get provider() {
+      return provider;
+    },
+    get system() {
+      return system;
+    },
+    async useProvider(name, model) {
+      // Created first: a missing key or bad URL leaves the current assistant in place.
+      const next = await factories.makeProvider(name, model);
+      await session().setProvider({ name: next.name, model: next.model }, 'command');
+      provider = next;
+      return next;
+    },
+    async useSystemPrompt(file) {
+      const loaded = file === null ? null : await factories.readSystemPrompt(file);
+      await session().setSystemPrompt(loaded && loaded.ref, 'command');
+      system = loaded?.text ?? null;
+      return loaded && { ...loaded.ref, source: 'command' };
+    },
+  };
+}
+
+/**
+ * The one line for a switch that failed (a missing API key, a bad base URL), or undefined for
+ * errors that are bugs. Start-up's advice names flags; inside the chat the way out differs.
+ */
+export function switchFailure(err: unknown, current: Provider): string | undefined {
+  if (!(err instanceof ChatkeepError)) return undefined;
+  const message = err.code === 'E_NO_API_KEY' ? err.message.replace(/: export it, or use --provider echo$/, ': export it and start chatkeep again') : err.message;
+  return `${message}. Still using ${current.label}.`;
+}

@@ -1,0 +1,69 @@
+import { statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPiped, spawnPty, startAtPrompt, type PtyRun } from '../helpers/pty.js';
+import { sessionDir } from '../helpers/session-files.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+/** Runs /status at the prompt; resolves with what it printed. */
+async function status(run: PtyRun): Promise<string> {
+  await run.prompt();
+  const from = run.screen().length;
+  run.line('/status');
+  await run.waitFor(/Tokens +\S.*\n/, { from });
+  return run.screen().slice(from);
+}
+
+/** `12 B`, `1.2 kB`: how /status writes a size. */
+function size(bytes: number): string {
+  return bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+describe('/status', () => {
+  it('tells where the session lives, who holds it, the last and next save, the journal, the assistant and tokens', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const { run, id } = await startAtPrompt(['--autosave', '1h'], { home, cwd });
+    const dir = sessionDir(home, id)!;
+    await run.say('hello there', 'Echo: hello there (read 1 messages)');
+
+    let shown = await status(run);
+    expect(shown).toContain(`Session    ${id} · 2 messages\n`);
+    expect(shown).toContain(`Stored in  file store, ${dir}\n`);
+    expect(shown).toMatch(new RegExp(`Lock       held by this process \\(pid ${run.pid} on ${hostname()}, since \\d\\d:\\d\\d:\\d\\d UTC\\)\\n`));
+    expect(shown).toContain('Last save  no snapshot yet (every message is in the journal)\n');
+    expect(shown).toMatch(/Next save  autosave in (\d+ s|\d+ min) \(\d\d:00:00 UTC\), if anything changed\n/);
+    // The user's message, the reply's streamed pieces and the reply itself, at least.
+    const lines = Number(/Journal    (\d+) lines not yet in a snapshot/.exec(shown)?.[1]);
+    expect(lines).toBeGreaterThanOrEqual(3);
+    expect(shown).toContain(`not yet in a snapshot (${join(dir, 'journal.jsonl')})\n`);
+    expect(shown).toContain('Assistant  echo (offline)\n');
+    expect(shown).toContain('Tokens     8 tokens so far (2 in, 6 out)\n');
+
+    await run.say('/save', `Saved ${id} (2 messages)`);
+    shown = await status(run);
+    const bytes = statSync(join(dir, 'session.json')).size;
+    expect(shown).toMatch(new RegExp(`Last save  less than a minute ago by /save, took [\\d.]+ ms, ${size(bytes).replace('.', '\\.')}\\n`));
+    expect(shown).toContain('Journal    0 lines not yet in a snapshot');
+    expect(await run.quit()).toBe(0);
+
+    // Resumed: the snapshot on disk is the last save, from an earlier run.
+    const again = spawnPty(['--session-id', id], { home, cwd });
+    await again.prompt();
+    const shownAgain = await status(again);
+    const after = statSync(join(dir, 'session.json')).size;
+    expect(shownAgain).toContain(`Last save  less than a minute ago by leaving (exit or /load) in an earlier run, ${size(after)}\n`);
+    expect(await again.quit()).toBe(0);
+  });
+
+  it('prints the same facts from a script, on stdout', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const result = await runPiped(['--autosave', 'off'], 'hi\n/status\n', { home, cwd });
+    expect(result.code).toBe(0);
+    const id = /Saved (\S+) /.exec(result.stderr)![1]!;
+    expect(result.stdout).toContain(`Session    ${id} · 2 messages\nStored in  file store, ${sessionDir(home, id)}\n`);
+    expect(result.stdout).toContain('Next save  autosave is off (/save and leaving still save)\n');
+  });
+});
