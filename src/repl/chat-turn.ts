@@ -5,6 +5,8 @@
  */
 import type { Provider } from '../providers/types.js';
 import type { ReplyWriter, Session, Usage } from '../session/types.js';
+import type { RenderMarkdown } from './markdown.js';
+import { createMarkdownStream } from './markdown-stream.js';
 import type { Screen } from './screen.js';
 import { startSpinner } from './spinner.js';
 
@@ -17,6 +19,8 @@ export interface ChatTurnOptions {
   /** Aborted by Ctrl-C (or a signal): the reply stops and what arrived is kept, marked interrupted. */
   signal: AbortSignal;
   system?: string | null;
+  /** Renders the reply as Markdown (a terminal); without it the text is shown as it arrives. */
+  markdown?: RenderMarkdown;
 }
 
 /** How the turn ended. */
@@ -40,6 +44,13 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   let usage: Usage | undefined;
   let failure: unknown;
   const spinner = startSpinner(screen);
+  // The spinner runs until something is on screen: Markdown holds a line until it is complete.
+  const write = (text: string): void => {
+    spinner.stop();
+    screen.reply(text);
+  };
+  const markdown = options.markdown ? createMarkdownStream(options.markdown, write) : undefined;
+  const show = (text: string): void => (markdown ? markdown.push(text) : write(text));
   try {
     const stream = provider.stream(session.messages, { signal, model: provider.model, system: options.system ?? null });
     for await (const event of stream) {
@@ -49,12 +60,11 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
         continue;
       }
       if (event.text === '') continue;
-      spinner.stop();
       writer ??= session.beginReply();
       received += event.text;
       // Show only what is on disk: nothing on screen is lost if this process dies.
       const durable = await writer.push(event.text);
-      if (durable > shown) screen.reply(received.slice(shown, durable));
+      if (durable > shown) show(received.slice(shown, durable));
       shown = Math.max(shown, durable);
     }
   } catch (err) {
@@ -65,8 +75,10 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   const interrupted = signal.aborted || failure !== undefined;
   if (writer) {
     await writer.finish({ ...(usage ? { usage } : {}), ...(interrupted ? { interrupted: true } : {}) });
-    if (received.length > shown) screen.reply(received.slice(shown));
-    screen.endReply(interrupted ? `${/\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
+    if (received.length > shown) show(received.slice(shown));
+    markdown?.end();
+    // Rendered Markdown ends without the reply's trailing whitespace: the marker needs its space.
+    screen.endReply(interrupted ? `${!markdown && /\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
   } else if (signal.aborted) {
     screen.warn('[interrupted]');
   }

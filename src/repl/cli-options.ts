@@ -24,6 +24,7 @@ export const REPL_OPTIONS = {
   provider: { type: 'string', value: 'NAME', description: 'echo (offline), anthropic or openai (default: echo unless an API key is set)' },
   model: { type: 'string', value: 'NAME', description: "the provider's model" },
   system: { type: 'string', value: 'FILE', description: 'a system prompt read from FILE (its path and hash are recorded)' },
+  raw: { type: 'boolean', description: 'show replies as plain text, not rendered Markdown (pipes and NO_COLOR always are)' },
   'no-redact': { type: 'boolean', description: 'store secrets as typed instead of replacing them' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
   version: { type: 'boolean', short: 'v', description: 'print the version' },

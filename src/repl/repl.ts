@@ -11,6 +11,7 @@ import { completeLine } from './complete.js';
 import { formatRows, loadFormatting, plural } from './format.js';
 import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
+import type { RenderMarkdown } from './markdown.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
@@ -41,6 +42,11 @@ export interface ReplOptions {
    */
   ready?: Promise<void>;
   version: string;
+  /**
+   * Loads the Markdown renderer for replies (a terminal with colour, no `--raw`). Called once the
+   * first prompt is up, so the parser never delays it; without it replies are shown raw.
+   */
+  loadMarkdown?: () => Promise<RenderMarkdown>;
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
   now?: () => Date;
@@ -64,6 +70,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let ready = options.ready;
   // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
   let formatting: Promise<void> | undefined = options.resumed ? loadFormatting() : undefined;
+  let markdown: Promise<RenderMarkdown | undefined> | undefined;
   await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
 
@@ -130,6 +137,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
       formatting ??= loadFormatting();
+      markdown ??= options.loadMarkdown?.().catch((err: unknown) => {
+        warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
+        return undefined;
+      });
       autosave ??= startAutosave(session);
       const line = await reading;
       if (ready) {
@@ -153,7 +164,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         turn = new AbortController();
         reader.hold();
         try {
-          await runChatTurn({ session, provider: options.provider, text: parsed.text, screen, signal: turn.signal, system: options.system ?? null });
+          const render = await markdown;
+          await runChatTurn({
+            session,
+            provider: options.provider,
+            text: parsed.text,
+            screen,
+            signal: turn.signal,
+            system: options.system ?? null,
+            ...(render ? { markdown: render } : {}),
+          });
         } catch (err) {
           screen.error(describeReplError(err));
         } finally {

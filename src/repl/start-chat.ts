@@ -95,6 +95,10 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       autosaveDescription: schedule.description,
       version: environment.version,
       signals: environment.signals,
+      // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
+      ...(screen.terminal && screen.color.level > 0 && !flags.raw
+        ? { loadMarkdown: async () => (await import('./markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
+        : {}),
     });
   } catch (err) {
     await session?.close().catch(() => {});

@@ -42,6 +42,8 @@ export interface PtyRun {
   quit(): Promise<number>;
   /** Everything printed so far, ANSI escapes removed, `\r\n` as `\n`. */
   screen(): string;
+  /** Everything printed so far, byte for byte (escapes included). */
+  raw(): string;
   /** Resolves to the exit code (or 128 + signal). */
   readonly exited: Promise<number>;
   kill(signal?: string): void;
@@ -79,6 +81,7 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
     write: (text) => term.write(text),
     line: (text) => term.write(`${text}\r`),
     screen,
+    raw: () => raw,
     exited,
     kill: (signal) => term.kill(signal),
     prompt(options) {
