@@ -35,7 +35,7 @@ async function run(argv: string[]): Promise<number> {
   const home = resolve(cwd, command.options.home ?? (env.CHATKEEP_HOME?.trim() || join(homedir(), '.chatkeep')));
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./repl/sessions-subcommand.js');
-    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout });
+    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout, terminal: process.stdout.isTTY === true });
   }
   if (command.options.version) {
     process.stdout.write(`${packageVersion()}\n`);

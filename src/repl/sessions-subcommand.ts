@@ -16,7 +16,15 @@ type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
 export async function runSessionsCommand(
   command: SessionsCommand,
-  environment: { home: string; cwd: string; env: Record<string, string | undefined>; stdout: NodeJS.WritableStream; now?: () => Date },
+  environment: {
+    home: string;
+    cwd: string;
+    env: Record<string, string | undefined>;
+    stdout: NodeJS.WritableStream;
+    /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
+    terminal?: boolean;
+    now?: () => Date;
+  },
 ): Promise<number> {
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
@@ -44,7 +52,7 @@ export async function runSessionsCommand(
   if (!isValidId(id)) throw new InvalidIdError(id);
   if (!existsSync(home)) throw new UnknownSessionError(id);
   const snapshot = await (await openSessions({ home, cwd, env })).read(id);
-  stdout.write(json ? `${JSON.stringify(showJson(snapshot), null, 2)}\n` : showText(snapshot, now));
+  stdout.write(json ? `${JSON.stringify(showJson(snapshot), null, 2)}\n` : showText(snapshot, now, environment.terminal === true));
   return 0;
 }
 
@@ -85,12 +93,14 @@ function showJson(s: SessionSnapshot): Record<string, unknown> {
   };
 }
 
-function showText(s: SessionSnapshot, now: Date): string {
+function showText(s: SessionSnapshot, now: Date, terminal: boolean): string {
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
     `  project ${s.project} · ${s.status} · ${plural(s.messages.length, 'message')}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
     '',
   ];
-  const body = s.messages.flatMap((m) => [...formatMessage(m), '']);
+  // Each message under its time: how long ago for a person, ISO 8601 for a script.
+  const time = (at: Date): string => `[${terminal ? relativeTime(at, now) : at.toISOString()}]`;
+  const body = s.messages.flatMap((m) => [time(m.timestamp), ...formatMessage(m), '']);
   return [...head, ...body].join('\n');
 }
