@@ -34,6 +34,8 @@ export const REPL_OPTIONS = {
 export const SESSIONS_OPTIONS = {
   all: { type: 'boolean', short: 'a', description: 'list: every project, not just this one' },
   json: { type: 'boolean', description: 'machine-readable JSON' },
+  branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch' },
+  project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's" },
   home: REPL_OPTIONS.home,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
@@ -60,6 +62,10 @@ export function parseCommandLine(argv: string[]): CliCommand {
     if (action === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`);
     if (action === 'show' && id === undefined) throw usage('sessions show needs a session ID');
     if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`);
+    for (const listOnly of ['branch', 'project'] as const) {
+      if (action === 'show' && values[listOnly] !== undefined) throw usage(`--${listOnly} is an option of sessions list`);
+    }
+    if (values.all && values.project !== undefined) throw usage('use only one of --all and --project');
     return { kind: 'sessions', action, id, options: values };
   }
   const { values } = parse(argv, REPL_OPTIONS, false);
@@ -108,7 +114,7 @@ export function replHelp(version: string): string {
     '',
     'Usage:',
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
-    '  chatkeep sessions list [--all] [--json]',
+    '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
     '',
     'Options:',
@@ -126,7 +132,8 @@ export function replHelp(version: string): string {
 export function sessionsHelp(): string {
   return [
     'Usage:',
-    "  chatkeep sessions list [--all] [--json]   this project's sessions, newest first (--all: every project)",
+    "  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]",
+    "                                            this project's sessions, newest first (--all: every project)",
     "  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix)",
     '',
     'Options:',

@@ -28,15 +28,17 @@ export function plural(n: number, word: string): string {
 
 /**
  * Listing rows, columns aligned: a `*` marks the current session; rows of another project
- * than `projectPath` name it.
+ * than `projectPath` name it; the git branch, when any row has one, comes after the status.
  */
 export function formatRows(rows: readonly SessionSummary[], options: { currentId?: string; projectPath?: string; now: Date }): string[] {
+  const branches = rows.some((row) => row.branch !== undefined);
+  const statusWidth = Math.max(...rows.map((row) => row.status.length));
   const cells = rows.map((row) => [
     row.id === options.currentId ? '*' : ' ',
     row.id,
     relativeTime(row.updatedAt, options.now),
     plural(row.messageCount, 'message') + tokens(row.usage),
-    row.status,
+    branches ? `${row.status.padEnd(statusWidth)}  ${row.branch ?? ''}` : row.status,
     (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
   ]);
   const widths = [1, 2, 3, 4].map((col) => Math.max(...cells.map((c) => c[col]!.length)));
@@ -56,7 +58,8 @@ export function tokens(usage: { inputTokens: number; outputTokens: number } | un
 /** The first line of `Resumed session …` (DESIGN §1). */
 export function resumedLine(session: Session, now: Date): string {
   const count = session.messages.length;
-  return `Resumed session ${session.id} (${plural(count, 'message')}, last active ${relativeTime(session.updatedAt, now)}, project ${session.project.path})`;
+  const branch = session.git?.branch ? `, branch ${session.git.branch}` : '';
+  return `Resumed session ${session.id} (${plural(count, 'message')}, last active ${relativeTime(session.updatedAt, now)}, project ${session.project.path}${branch})`;
 }
 
 /** Lines telling what resuming recovered or repaired (empty when there is nothing to say). */

@@ -4,6 +4,7 @@
  * directory is simply empty (nothing is created).
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
 import type { SessionSnapshot, SessionSummary } from '../session/types.js';
@@ -40,11 +41,15 @@ export async function runSessionsCommand(
     let projectPath: string | undefined;
     if (existsSync(home)) {
       const sessions = await openSessions({ home, cwd, env });
-      rows = await sessions.list({ all });
+      rows = await sessions.list({
+        all,
+        ...(command.options.branch !== undefined ? { branch: command.options.branch } : {}),
+        ...(command.options.project !== undefined ? { project: resolve(cwd, command.options.project) } : {}),
+      });
       projectPath = sessions.project.path;
     }
     if (json) stdout.write(`${JSON.stringify(rows.map(listRow), null, 2)}\n`);
-    else if (rows.length === 0) stdout.write(all ? 'No sessions yet.\n' : 'No sessions in this project yet (--all lists every project).\n');
+    else if (rows.length === 0) stdout.write(`${emptyListing(command.options)}\n`);
     else stdout.write(`${formatRows(rows, { projectPath, now }).join('\n')}\n`);
     return 0;
   }
@@ -67,7 +72,16 @@ function listRow(row: SessionSummary): Record<string, unknown> {
     status: row.status,
     project: row.project,
     ...(row.usage ? { usage: row.usage } : {}),
+    ...(row.branch ? { branch: row.branch } : {}),
   };
+}
+
+/** What an empty listing says, naming the filters that emptied it. */
+function emptyListing(options: SessionsCommand['options']): string {
+  const where = options.all ? '' : options.project !== undefined ? ` in ${options.project}` : ' in this project';
+  const branch = options.branch !== undefined ? ` on branch ${options.branch}` : '';
+  const hint = options.all ? '' : ' (--all lists every project)';
+  return where === '' && branch === '' ? 'No sessions yet.' : `No sessions${where}${branch} yet${hint}.`;
 }
 
 /** `sessions show --json` (DESIGN §1): the session's facts and its live messages. */
@@ -79,6 +93,7 @@ function showJson(s: SessionSnapshot): Record<string, unknown> {
     updatedAt: s.updatedAt.toISOString(),
     status: s.status,
     project: s.project,
+    ...(s.git ? { git: s.git } : {}),
     provider: s.provider,
     messageCount: s.messages.length,
     archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
@@ -96,7 +111,7 @@ function showJson(s: SessionSnapshot): Record<string, unknown> {
 function showText(s: SessionSnapshot, now: Date, terminal: boolean): string {
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
-    `  project ${s.project} · ${s.status} · ${plural(s.messages.length, 'message')}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
+    `  project ${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''} · ${s.status} · ${plural(s.messages.length, 'message')}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
     '',
   ];
   // Each message under its time: how long ago for a person, ISO 8601 for a script.

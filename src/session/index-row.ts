@@ -17,6 +17,8 @@ export interface IndexRow {
   /** Token totals of the live conversation (absent in rows written before they were kept). */
   inputTokens?: number;
   outputTokens?: number;
+  /** The git branch the session was last used on (absent when unknown). */
+  branch?: string;
 }
 
 /** The row describing a snapshot. */
@@ -32,6 +34,7 @@ export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): Inde
     journalSeq: s.journalSeq,
     inputTokens: s.stats.inputTokens,
     outputTokens: s.stats.outputTokens,
+    ...(s.git?.branch ? { branch: s.git.branch } : {}),
   };
 }
 
@@ -48,6 +51,7 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
     ...(row.inputTokens || row.outputTokens
       ? { usage: { inputTokens: row.inputTokens ?? 0, outputTokens: row.outputTokens ?? 0 } }
       : {}),
+    ...(row.branch ? { branch: row.branch } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ConfigValue, Message, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
+import type { ConfigValue, GitContext, Message, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
 import type { JournalEvent } from './journal.js';
 
 /** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */
@@ -34,6 +34,11 @@ export function archiveConversation(s: SessionSnapshot, at: Date): void {
   s.messages = [];
   s.summary = null;
   s.stats = { messageCount: 0, inputTokens: 0, outputTokens: 0 };
+}
+
+function gitFrom(p: Record<string, unknown>): GitContext {
+  const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  return { root: String(p.root), branch: text(p.branch), head: text(p.head) };
 }
 
 /** Turns a journaled message back into a message. */
@@ -97,6 +102,9 @@ export function replay(s: SessionSnapshot, events: readonly JournalEvent[]): Rep
         break;
       case 'system':
         s.systemPrompt = (p.ref as SystemPromptRef | null) ?? null;
+        break;
+      case 'git':
+        if (typeof p.root === 'string') s.git = gitFrom(p);
         break;
     }
     if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;

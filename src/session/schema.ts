@@ -97,5 +97,11 @@ export const sessionJsonSchema = {
     },
     stats,
     journalSeq: count,
+    // Optional: files written before it was recorded have none.
+    git: {
+      type: 'object',
+      required: ['root', 'branch', 'head'],
+      properties: { root: { type: 'string' }, branch: nullableString, head: nullableString },
+    },
   },
 } as const;

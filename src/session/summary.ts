@@ -72,6 +72,10 @@ function summarizeEvents(row: IndexRow, events: readonly JournalEvent[]): IndexR
       next.outputTokens = 0;
     }
     else if (e.type === 'title') next.title = typeof p.title === 'string' ? p.title : null;
+    else if (e.type === 'git') {
+      if (typeof p.branch === 'string') next.branch = p.branch;
+      else delete next.branch;
+    }
   }
   next.messageCount += replies.size;
   return next;

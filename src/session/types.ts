@@ -75,6 +75,16 @@ export interface SystemPromptRef {
   sha256: string;
 }
 
+/** The git work tree a session was last used in (recorded at start and resume). */
+export interface GitContext {
+  /** The work tree's top directory. */
+  root: string;
+  /** The checked-out branch, or null when HEAD is detached. */
+  branch: string | null;
+  /** HEAD's commit, or null on a branch with no commit yet. */
+  head: string | null;
+}
+
 /** The snapshot file (`session.json`), decoded. DESIGN §3. */
 export interface SessionSnapshot {
   format: 'chatkeep.session';
@@ -98,6 +108,8 @@ export interface SessionSnapshot {
   stats: SessionStats;
   /** The last journal `seq` this snapshot contains. */
   journalSeq: number;
+  /** Where it was last used, when that was a git work tree (absent in older files). */
+  git?: GitContext;
 }
 
 /** One row of a listing (`/sessions`, `chatkeep sessions list --json`). */
@@ -112,6 +124,8 @@ export interface SessionSummary {
   project: string;
   provider?: { name: string; model: string | null };
   usage?: { inputTokens: number; outputTokens: number };
+  /** The git branch it was last used on, when known. */
+  branch?: string;
 }
 
 export interface ListOptions {
@@ -119,6 +133,10 @@ export interface ListOptions {
   all?: boolean;
   /** Case-insensitive filter on ID and title. */
   query?: string;
+  /** Only sessions last used on this git branch (exact name). */
+  branch?: string;
+  /** List this project (its directory path) instead of the one opened; ignored with `all`. */
+  project?: string;
 }
 
 export interface SaveResult {
@@ -173,6 +191,8 @@ export interface Session {
   readonly dirty: boolean;
   /** What resume found (zeroes for a new session). */
   readonly resumeReport: ResumeReport;
+  /** The git work tree it was last used in (this run's is recorded shortly after start). */
+  readonly git: GitContext | undefined;
 
   /** Appends one message; durable (journaled and fdatasync'ed) once it resolves. Secrets are redacted first. */
   append(message: NewMessage): Promise<Message>;
