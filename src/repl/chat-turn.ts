@@ -49,7 +49,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
     spinner.stop();
     screen.reply(text);
   };
-  const markdown = options.markdown ? createMarkdownStream(options.markdown, write) : undefined;
+  const markdown = options.markdown ? createMarkdownStream(options.markdown, write, () => screen.columns()) : undefined;
   const show = (text: string): void => (markdown ? markdown.push(text) : write(text));
   try {
     const stream = provider.stream(session.messages, { signal, model: provider.model, system: options.system ?? null });
@@ -74,11 +74,17 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   }
   const interrupted = signal.aborted || failure !== undefined;
   if (writer) {
-    await writer.finish({ ...(usage ? { usage } : {}), ...(interrupted ? { interrupted: true } : {}) });
+    await writer.finish({
+      ...(usage ? { usage } : {}),
+      ...(interrupted ? { interrupted: true } : {}),
+      ...(provider.model ? { model: provider.model } : {}),
+    });
     if (received.length > shown) show(received.slice(shown));
-    markdown?.end();
-    // Rendered Markdown ends without the reply's trailing whitespace: the marker needs its space.
-    screen.endReply(interrupted ? `${!markdown && /\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
+    // Rendered Markdown ends without the reply's trailing whitespace (the marker needs its
+    // space), or on a line of its own already (after a closing code fence).
+    const lineEnded = markdown?.end() ?? false;
+    if (!lineEnded) screen.endReply(interrupted ? `${!markdown && /\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
+    else if (interrupted) screen.endReply('[interrupted]');
   } else if (signal.aborted) {
     screen.warn('[interrupted]');
   }

@@ -2,7 +2,8 @@
  * Text shown for sessions: listing rows, relative times, the tail of a transcript.
  * Pure functions of their inputs (the clock is passed in).
  */
-import type { Message, Session, SessionSummary } from '../session/types.js';
+import { estimateCost, formatCost } from '../providers/cost.js';
+import type { Message, ModelUsage, Session, SessionStats, SessionSummary } from '../session/types.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
 let formatDistance: FormatDistance | undefined;
@@ -37,7 +38,7 @@ export function formatRows(rows: readonly SessionSummary[], options: { currentId
     row.id === options.currentId ? '*' : ' ',
     row.id,
     relativeTime(row.updatedAt, options.now),
-    plural(row.messageCount, 'message') + tokens(row.usage),
+    plural(row.messageCount, 'message') + tokens(row.usage, row.usageByModel),
     branches ? `${row.status.padEnd(statusWidth)}  ${row.branch ?? ''}` : row.status,
     (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
   ]);
@@ -47,12 +48,25 @@ export function formatRows(rows: readonly SessionSummary[], options: { currentId
   );
 }
 
-/** ` · 1.2k tokens` (input + output) when a provider reported any, else nothing. */
-export function tokens(usage: { inputTokens: number; outputTokens: number } | undefined): string {
+/**
+ * ` · 1.2k tokens` (input + output) when a provider reported any, else nothing; then
+ * ` · ~$0.02` when every token came from a model in the price table.
+ */
+export function tokens(usage: { inputTokens: number; outputTokens: number } | undefined, byModel?: readonly ModelUsage[]): string {
   const total = usage ? usage.inputTokens + usage.outputTokens : 0;
-  if (total === 0) return '';
+  if (!usage || total === 0) return '';
   const shown = total < 1000 ? String(total) : total < 1e6 ? `${(total / 1000).toFixed(1)}k` : `${(total / 1e6).toFixed(1)}M`;
-  return ` · ${shown} tokens`;
+  const cost = estimateCost(usage, byModel);
+  return ` · ${shown} tokens${cost !== undefined ? ` · ~${formatCost(cost)}` : ''}`;
+}
+
+/** The exit line's usage: `Tokens: 1,234 (1,000 in, 234 out) · estimated cost $0.0042`; undefined without tokens. */
+export function usageLine(stats: SessionStats): string | undefined {
+  if (stats.inputTokens + stats.outputTokens === 0) return undefined;
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const cost = estimateCost(stats, stats.byModel);
+  const costText = cost !== undefined ? ` · estimated cost ${formatCost(cost)}` : '';
+  return `Tokens: ${n(stats.inputTokens + stats.outputTokens)} (${n(stats.inputTokens)} in, ${n(stats.outputTokens)} out)${costText}`;
 }
 
 /** The first line of `Resumed session …` (DESIGN §1). */

@@ -21,6 +21,8 @@ export interface Screen {
   error(text: string): void;
   /** Raw text on the terminal (spinner frames); nothing when piped. */
   raw(text: string): void;
+  /** The terminal's width in columns (80 when unknown). */
+  columns(): number;
 }
 
 /** Builds a screen. `colorLevel` 0 turns colour off (NO_COLOR, pipes). */
@@ -48,6 +50,7 @@ export function createScreen(options: {
     raw: (text) => {
       if (terminal) stdout.write(text);
     },
+    columns: () => (stdout as { columns?: number }).columns || 80,
   };
 }
 

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
-import type { SessionSnapshot, SessionSummary } from '../session/types.js';
+import { estimateCost } from '../providers/cost.js';
+import type { ModelUsage, SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
 import { sessionsHelp } from './cli-options.js';
 import { formatMessage, formatRows, loadFormatting, plural, relativeTime, tokens } from './format.js';
@@ -72,8 +73,15 @@ function listRow(row: SessionSummary): Record<string, unknown> {
     status: row.status,
     project: row.project,
     ...(row.usage ? { usage: row.usage } : {}),
+    ...costField(row.usage, row.usageByModel),
     ...(row.branch ? { branch: row.branch } : {}),
   };
+}
+
+/** `{ costUsd }` when the tokens' cost is known (every one from a priced model), else nothing. */
+function costField(usage: { inputTokens: number; outputTokens: number } | undefined, byModel: readonly ModelUsage[] | undefined): { costUsd?: number } {
+  const cost = usage ? estimateCost(usage, byModel) : undefined;
+  return cost !== undefined ? { costUsd: Number(cost.toFixed(6)) } : {};
 }
 
 /** What an empty listing says, naming the filters that emptied it. */
@@ -98,12 +106,14 @@ function showJson(s: SessionSnapshot): Record<string, unknown> {
     messageCount: s.messages.length,
     archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
     usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
+    ...costField(s.stats, s.stats.byModel),
     messages: s.messages.map((m) => ({
       role: m.role,
       content: m.content,
       timestamp: m.timestamp.toISOString(),
       ...(m.usage ? { usage: m.usage } : {}),
       ...(m.interrupted ? { interrupted: true } : {}),
+      ...(m.model ? { model: m.model } : {}),
     })),
   };
 }
@@ -111,7 +121,7 @@ function showJson(s: SessionSnapshot): Record<string, unknown> {
 function showText(s: SessionSnapshot, now: Date, terminal: boolean): string {
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
-    `  project ${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''} · ${s.status} · ${plural(s.messages.length, 'message')}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
+    `  project ${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''} · ${s.status} · ${plural(s.messages.length, 'message')}${tokens(s.stats, s.stats.byModel)} · last active ${relativeTime(s.updatedAt, now)}`,
     '',
   ];
   // Each message under its time: how long ago for a person, ISO 8601 for a script.

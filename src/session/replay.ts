@@ -1,4 +1,4 @@
-import type { ConfigValue, GitContext, Message, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
+import type { ConfigValue, GitContext, Message, ModelUsage, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
 import type { JournalEvent } from './journal.js';
 
 /** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */
@@ -25,7 +25,16 @@ export function addMessage(s: SessionSnapshot, message: Message): void {
   if (message.usage) {
     s.stats.inputTokens += message.usage.inputTokens;
     s.stats.outputTokens += message.usage.outputTokens;
+    if (message.model) addModelUsage((s.stats.byModel ??= []), message.model, message.usage);
   }
+}
+
+/** Adds `usage` to `model`'s entry in per-model totals, in place. */
+export function addModelUsage(totals: ModelUsage[], model: string, usage: Usage): void {
+  let entry = totals.find((t) => t.model === model);
+  if (!entry) totals.push((entry = { model, inputTokens: 0, outputTokens: 0 }));
+  entry.inputTokens += usage.inputTokens;
+  entry.outputTokens += usage.outputTokens;
 }
 
 /** Moves the live conversation into `archived` and clears it (the ID stays). */
@@ -48,6 +57,7 @@ export function decodeMessage(m: JournaledMessage): Message {
   if (typeof m.toolCallId === 'string') message.toolCallId = m.toolCallId;
   if (m.usage) message.usage = m.usage as Usage;
   if (m.interrupted) message.interrupted = true;
+  if (typeof m.model === 'string') message.model = m.model;
   return message;
 }
 

@@ -9,7 +9,20 @@ const nullableString = { type: ['string', 'null'] } as const;
 const stats = {
   type: 'object',
   required: ['messageCount', 'inputTokens', 'outputTokens'],
-  properties: { messageCount: count, inputTokens: count, outputTokens: count },
+  properties: {
+    messageCount: count,
+    inputTokens: count,
+    outputTokens: count,
+    // Optional: per-model token totals, absent in older files.
+    byModel: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['model', 'inputTokens', 'outputTokens'],
+        properties: { model: { type: 'string' }, inputTokens: count, outputTokens: count },
+      },
+    },
+  },
 } as const;
 
 const message = {
@@ -34,6 +47,7 @@ const message = {
       properties: { inputTokens: count, outputTokens: count },
     },
     interrupted: { type: 'boolean' },
+    model: { type: 'string' },
   },
 } as const;
 

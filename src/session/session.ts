@@ -180,6 +180,7 @@ export class SessionImpl implements Session {
           ...(extra.usage ? { usage: extra.usage } : {}),
           ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}),
           ...(extra.interrupted ? { interrupted: true } : {}),
+          ...(extra.model ? { model: extra.model } : {}),
         });
         await this.write('message', { message: encodeMessage(message), replyId });
         this.activeReplies.delete(replyId);

@@ -29,6 +29,8 @@ export interface Message {
   usage?: Usage;
   /** The reply was cut short (Ctrl-C, a stream cut, a crash mid-stream); `content` holds what arrived. */
   interrupted?: boolean;
+  /** The model that wrote an assistant reply, when known (prices tokens per model). */
+  model?: string;
 }
 
 /** What `append()` takes: a message whose timestamp defaults to now. */
@@ -65,6 +67,15 @@ export interface ArchivedSegment {
 
 export interface SessionStats {
   messageCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** The tokens of replies whose model is known, per model (absent until there is one). */
+  byModel?: ModelUsage[];
+}
+
+/** Token totals of one model's replies. */
+export interface ModelUsage {
+  model: string;
   inputTokens: number;
   outputTokens: number;
 }
@@ -124,6 +135,8 @@ export interface SessionSummary {
   project: string;
   provider?: { name: string; model: string | null };
   usage?: { inputTokens: number; outputTokens: number };
+  /** The part of `usage` whose model is known, per model (for estimating cost). */
+  usageByModel?: ModelUsage[];
   /** The git branch it was last used on, when known. */
   branch?: string;
 }
@@ -160,6 +173,15 @@ export interface ResumeReport {
   otherProject?: string;
 }
 
+/** What a finished reply adds to its text. */
+export interface ReplyExtra {
+  usage?: Usage;
+  interrupted?: boolean;
+  toolCalls?: ToolCall[];
+  /** The model that wrote it. */
+  model?: string;
+}
+
 /** A live reply being streamed into the session: partial text is journaled as it arrives. */
 export interface ReplyWriter {
   /**
@@ -170,7 +192,7 @@ export interface ReplyWriter {
    */
   push(text: string): Promise<number>;
   /** Completes the reply as one assistant message, fdatasync'ed. */
-  finish(extra?: { usage?: Usage; interrupted?: boolean; toolCalls?: ToolCall[] }): Promise<Message>;
+  finish(extra?: ReplyExtra): Promise<Message>;
 }
 
 /** A session held open by this process (it holds the cross-process lock). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { runPiped, startAtPrompt, type RunOptions } from '../helpers/pty.js';
+import { visibleScreen } from '../helpers/terminal-screen.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 /** A promise and the function that resolves it: a gate the test opens. */
@@ -63,28 +64,47 @@ const MARKDOWN = [
 const SOURCE = MARKDOWN.join('');
 
 describe('replies rendered as Markdown', () => {
-  it('a terminal gets headings, emphasis, code, links, lists and fenced code, block by block; the session stores the source', async () => {
-    const midway = gate();
-    const server = await startFakeLlmServer('anthropic', { text: MARKDOWN, usage: { input: 5, output: 30 }, before: { 2: midway.opened } });
+  it('a terminal gets headings, emphasis, code, links, lists and fenced code, line by line; the session stores the source', async () => {
+    const [afterHeading, midLine] = [gate(), gate()];
+    const server = await startFakeLlmServer('anthropic', {
+      text: MARKDOWN,
+      usage: { input: 5, output: 30 },
+      before: { 2: afterHeading.opened, 3: midLine.opened },
+    });
     const options = runOptions(server);
     const { run, id } = await startAtPrompt([], options);
     const from = run.screen().length;
     run.line('plan?');
-    // The heading is on screen while the rest of the reply has not arrived yet; the line being
-    // written is held until it is complete.
+    // The heading is rendered while the rest of the reply has not arrived yet.
     await run.waitFor('# Plan', { from });
-    expect(run.screen().slice(from)).not.toContain('Some');
-    midway.open();
+    afterHeading.open();
+    // The line in progress shows as it arrives, as plain text…
+    await run.waitFor('Some', { from });
+    expect(await visibleScreen(run.raw())).toMatch(/› plan\?\n# Plan\n\nSome$/);
+    midLine.open();
     await run.waitFor('const answer = 42;', { from });
     await run.prompt();
-    const reply = run.screen().slice(from);
-    expect(reply).toContain('Some bold and soft text with npm test and a link (https://example.com/docs).\n');
-    expect(reply).toMatch(/\n {4}\* first\n {4}\* second\n/);
-    expect(reply).toMatch(/\n {2}ts\n {4}const answer = 42;\n/);
-    // No Markdown punctuation left, and nothing drawn twice (no redraw, no flicker).
-    expect(reply).not.toMatch(/\*\*|```|\]\(/);
-    expect(reply.split('const answer = 42;')).toHaveLength(2);
-    expect(reply.split('Some bold')).toHaveLength(2);
+    // …and is replaced by its rendered form once complete: what is on screen in the end.
+    const seen = await visibleScreen(run.raw());
+    const reply = seen.slice(seen.lastIndexOf('› plan?'));
+    expect(reply).toBe(
+      [
+        '› plan?',
+        '# Plan',
+        '',
+        'Some bold and soft text with npm test and a link (https://example.com/docs).',
+        '',
+        '    * first',
+        '    * second',
+        '',
+        '  ts',
+        '    const answer = 42;',
+        '› ',
+      ].join('\n').trimEnd(),
+    );
+    // Rendered lines are written once: nothing but the line in progress is ever redrawn.
+    expect(run.screen().slice(from).split('const answer = 42;')).toHaveLength(2);
+    expect(run.screen().slice(from).split('Some bold')).toHaveLength(2);
     // Styled: bold, italic, code in colour.
     const raw = run.raw();
     expect(raw).toContain('\x1b[1mbold\x1b[22m');
