@@ -29,7 +29,7 @@ describe('createMarkdownStream', () => {
   it('streams a fenced block line by line under its language, and keeps blank lines inside it', async () => {
     const { after, text } = await stream(['```py\n', 'a = 1\n', '\n', 'b = 2\n', '```\n', 'after\n']);
     expect(after[1]).toBe('  py\n    a = 1');
-    expect(text).toBe('  py\n    a = 1\n    \n    b = 2\n\nafter');
+    expect(text).toBe('  py\n    a = 1\n\n    b = 2\n\nafter');
   });
 
   it('holds a table until it ends, since its columns depend on every row', async () => {
@@ -42,5 +42,33 @@ describe('createMarkdownStream', () => {
   it('writes nothing for an empty reply and ends the last line without a newline', async () => {
     expect((await stream([])).text).toBe('');
     expect((await stream(['plain text'])).text).toBe('plain text');
+  });
+});
+
+describe('the line in progress (a terminal of known width)', () => {
+  it('is shown plain as it arrives, then replaced by its rendered form over exactly the rows it took', async () => {
+    const render = await loadMarkdown(new Chalk({ level: 0 }), 80);
+    const writes: string[] = [];
+    const md = createMarkdownStream(render, (t) => writes.push(t), () => 10);
+    md.push('**bold** and ');
+    md.push('more text\n');
+    md.push('next');
+    expect(md.end()).toBe(false);
+    expect(writes).toEqual([
+      '**bold** and ',
+      // The plain line took 13 columns of a 10-column terminal, 2 rows: up 1, clear, rendered.
+      '\r\x1b[1A\x1b[Jbold and more text',
+      '\nnext',
+      '\r\x1b[Jnext',
+    ]);
+  });
+
+  it('leaves the cursor on its own line when the last line renders to nothing (a closing fence)', async () => {
+    const render = await loadMarkdown(new Chalk({ level: 0 }), 80);
+    let text = '';
+    const md = createMarkdownStream(render, (t) => (text += t), () => 80);
+    md.push('```\ncode\n```');
+    expect(md.end()).toBe(true);
+    expect(text.endsWith('\r\x1b[J')).toBe(true);
   });
 });
