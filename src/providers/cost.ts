@@ -8,9 +8,6 @@ import type { ModelUsage } from '../session/types.js';
 type Price = { input: number; output: number };
 const table: Record<string, Price> = prices.models;
 
-/** When the table's figures were taken from the providers' pages. */
-export const PRICES_AS_OF: string = prices.asOf;
-
 /** A model's price per million tokens: its exact name, or its name with a date suffix; else undefined. */
 export function priceOf(model: string): Price | undefined {
   if (Object.hasOwn(table, model)) return table[model];

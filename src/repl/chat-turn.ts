@@ -5,7 +5,7 @@
  */
 import type { Provider } from '../providers/types.js';
 import type { ReplyWriter, Session, Usage } from '../session/types.js';
-import type { RenderMarkdown } from './markdown.js';
+import type { MarkdownRenderer } from './markdown.js';
 import { createMarkdownStream } from './markdown-stream.js';
 import type { Screen } from './screen.js';
 import { startSpinner } from './spinner.js';
@@ -20,7 +20,7 @@ export interface ChatTurnOptions {
   signal: AbortSignal;
   system?: string | null;
   /** Renders the reply as Markdown (a terminal); without it the text is shown as it arrives. */
-  markdown?: RenderMarkdown;
+  markdown?: MarkdownRenderer;
 }
 
 /** How the turn ended. */
@@ -44,7 +44,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   let usage: Usage | undefined;
   let failure: unknown;
   const spinner = startSpinner(screen);
-  // The spinner runs until something is on screen: Markdown holds a line until it is complete.
+  // The spinner runs until the first text is on screen.
   const write = (text: string): void => {
     spinner.stop();
     screen.reply(text);

@@ -10,8 +10,7 @@
  * - a table is held until it ends (every row's width depends on the rows after it).
  */
 import { stripVTControlCharacters } from 'node:util';
-import stringWidth from 'string-width';
-import type { RenderMarkdown } from './markdown.js';
+import type { MarkdownRenderer } from './markdown.js';
 
 /** A Markdown reply being streamed. */
 export interface MarkdownStream {
@@ -29,7 +28,7 @@ export interface MarkdownStream {
  * `write` receives terminal output, once per `push`. `columns` is the terminal's current
  * width: without it the line in progress is not shown until it is complete.
  */
-export function createMarkdownStream(render: RenderMarkdown, write: (text: string) => void, columns?: () => number): MarkdownStream {
+export function createMarkdownStream(markdown: MarkdownRenderer, write: (text: string) => void, columns?: () => number): MarkdownStream {
   /** Source of the open block, then the partial line. */
   let block = '';
   /** Rendered lines of the open block already written. */
@@ -51,7 +50,7 @@ export function createMarkdownStream(render: RenderMarkdown, write: (text: strin
   const erasePreview = (): void => {
     if (preview === undefined) return;
     const width = columns?.() || 80;
-    const rows = Math.max(1, Math.ceil(stringWidth(preview) / width));
+    const rows = Math.max(1, Math.ceil(markdown.width(preview) / width));
     out += `\r${rows > 1 ? `\x1b[${rows - 1}A` : ''}\x1b[J`;
     preview = undefined;
   };
@@ -70,7 +69,7 @@ export function createMarkdownStream(render: RenderMarkdown, write: (text: strin
   };
   /** Writes the rendered lines of `source` past the `shown` first ones. */
   const showFrom = (source: string): void => {
-    const lines = renderLines(render, source);
+    const lines = renderLines(markdown.render, source);
     if (lines.length <= shown) return;
     separateBlock();
     emit(lines.slice(shown));
@@ -133,7 +132,7 @@ export function createMarkdownStream(render: RenderMarkdown, write: (text: strin
  * as an open code fence's trailing empty lines, is known only once more text arrives) and
  * without trailing spaces (invisible, but they would push a marker such as `[interrupted]`).
  */
-function renderLines(render: RenderMarkdown, source: string): string[] {
+function renderLines(render: MarkdownRenderer['render'], source: string): string[] {
   const lines = render(source)
     .split('\n')
     .map((line) => line.replace(/[ \t]+((?:\x1b\[[0-9;]*m)*)$/, '$1'));

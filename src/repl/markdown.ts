@@ -1,20 +1,29 @@
 /**
  * Markdown for the terminal: `marked` with `marked-terminal`'s renderer, styled with the
- * screen's own chalk instance (so NO_COLOR, FORCE_COLOR and TERM=dumb hold here too). Both
- * packages (and the syntax highlighter behind marked-terminal) are loaded by `loadMarkdown`
- * only, which the REPL calls once its first prompt is up: never on the way to it.
+ * screen's own chalk instance (so NO_COLOR, FORCE_COLOR and TERM=dumb hold here too). The
+ * packages (marked, marked-terminal with its syntax highlighter, string-width) are loaded by
+ * `loadMarkdown` only, which the REPL calls once its first prompt is up: never on the way to it.
  */
 import type { ChalkInstance } from 'chalk';
 
-/** Renders one piece of Markdown source to terminal text (ANSI styles, no trailing newline). */
-export type RenderMarkdown = (source: string) => string;
+/** What streaming Markdown to a terminal needs. */
+export interface MarkdownRenderer {
+  /** Renders Markdown source to terminal text (ANSI styles, no trailing newline). */
+  render(source: string): string;
+  /** Columns a plain string takes on screen (wide characters count two). */
+  width(text: string): number;
+}
 
 /**
  * Loads the renderer. `width` is the terminal's column count (rules and tables are fitted to
  * it); code blocks are highlighted and labelled with their language.
  */
-export async function loadMarkdown(color: ChalkInstance, width: number): Promise<RenderMarkdown> {
-  const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
+export async function loadMarkdown(color: ChalkInstance, width: number): Promise<MarkdownRenderer> {
+  const [{ Marked }, { markedTerminal }, { default: stringWidth }] = await Promise.all([
+    import('marked'),
+    import('marked-terminal'),
+    import('string-width'),
+  ]);
   const extension = markedTerminal(
     {
       width,
@@ -45,5 +54,8 @@ export async function loadMarkdown(color: ChalkInstance, width: number): Promise
     return typeof lang === 'string' && lang.trim() !== '' ? `${color.dim(`  ${lang.trim().split(/\s/)[0]}`)}\n${body}` : body;
   };
   const marked = new Marked(extension);
-  return (source) => String(marked.parse(source, { async: false })).replace(/\n+$/, '');
+  return {
+    render: (source) => String(marked.parse(source, { async: false })).replace(/\n+$/, ''),
+    width: stringWidth,
+  };
 }

@@ -11,7 +11,7 @@ import { completeLine } from './complete.js';
 import { formatRows, loadFormatting, plural } from './format.js';
 import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
-import type { RenderMarkdown } from './markdown.js';
+import type { MarkdownRenderer } from './markdown.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
@@ -46,7 +46,7 @@ export interface ReplOptions {
    * Loads the Markdown renderer for replies (a terminal with colour, no `--raw`). Called once the
    * first prompt is up, so the parser never delays it; without it replies are shown raw.
    */
-  loadMarkdown?: () => Promise<RenderMarkdown>;
+  loadMarkdown?: () => Promise<MarkdownRenderer>;
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
   now?: () => Date;
@@ -70,7 +70,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let ready = options.ready;
   // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
   let formatting: Promise<void> | undefined = options.resumed ? loadFormatting() : undefined;
-  let markdown: Promise<RenderMarkdown | undefined> | undefined;
+  let markdown: Promise<MarkdownRenderer | undefined> | undefined;
   await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
 
