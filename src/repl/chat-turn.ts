@@ -5,6 +5,8 @@
  */
 import type { Provider } from '../providers/types.js';
 import type { ReplyWriter, Session, Usage } from '../session/types.js';
+import type { MarkdownRenderer } from './markdown.js';
+import { createMarkdownStream } from './markdown-stream.js';
 import type { Screen } from './screen.js';
 import { redactionNote } from './format.js';
 import { startSpinner } from './spinner.js';
@@ -22,6 +24,8 @@ export interface ChatTurnOptions {
   onRedacted?: (note: string) => void;
   /** Ask the last user message again (`/retry`): nothing is appended, `text` is ignored. */
   resend?: boolean;
+  /** Renders the reply as Markdown (a terminal); without it the text is shown as it arrives. */
+  markdown?: MarkdownRenderer;
 }
 
 /** How the turn ended. */
@@ -49,6 +53,13 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   let usage: Usage | undefined;
   let failure: unknown;
   const spinner = startSpinner(screen);
+  // The spinner runs until the first text is on screen.
+  const write = (text: string): void => {
+    spinner.stop();
+    screen.reply(text);
+  };
+  const markdown = options.markdown ? createMarkdownStream(options.markdown, write, () => screen.columns() ?? 80) : undefined;
+  const show = (text: string): void => (markdown ? markdown.push(text) : write(text));
   try {
     // Superseded answers stay in the session but are never sent again.
     const conversation = session.messages.filter((m) => !m.superseded);
@@ -60,12 +71,11 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
         continue;
       }
       if (event.text === '') continue;
-      spinner.stop();
       writer ??= session.beginReply();
       received += event.text;
       // Show only what is on disk: nothing on screen is lost if this process dies.
       const durable = await writer.push(event.text);
-      if (durable > shown) screen.reply(received.slice(shown, durable));
+      if (durable > shown) show(received.slice(shown, durable));
       shown = Math.max(shown, durable);
     }
   } catch (err) {
@@ -75,9 +85,17 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   }
   const interrupted = signal.aborted || failure !== undefined;
   if (writer) {
-    await writer.finish({ ...(usage ? { usage } : {}), ...(interrupted ? { interrupted: true } : {}) });
-    if (received.length > shown) screen.reply(received.slice(shown));
-    screen.endReply(interrupted ? `${/\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
+    await writer.finish({
+      ...(usage ? { usage } : {}),
+      ...(interrupted ? { interrupted: true } : {}),
+      ...(provider.model ? { model: provider.model } : {}),
+    });
+    if (received.length > shown) show(received.slice(shown));
+    // Rendered Markdown ends without the reply's trailing whitespace (the marker needs its
+    // space), or on a line of its own already (after a closing code fence).
+    const lineEnded = markdown?.end() ?? false;
+    if (!lineEnded) screen.endReply(interrupted ? `${!markdown && /\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
+    else if (interrupted) screen.endReply('[interrupted]');
   } else if (signal.aborted) {
     screen.warn('[interrupted]');
   }

@@ -24,6 +24,7 @@ export const REPL_OPTIONS = {
   provider: { type: 'string', value: 'NAME', description: 'echo (offline), anthropic or openai (default: echo unless an API key is set)' },
   model: { type: 'string', value: 'NAME', description: "the provider's model" },
   system: { type: 'string', value: 'FILE', description: 'a system prompt read from FILE (its path and hash are recorded)' },
+  raw: { type: 'boolean', description: 'show replies as plain text, not rendered Markdown (pipes and NO_COLOR always are)' },
   'no-redact': { type: 'boolean', description: 'store secrets as typed instead of replacing them' },
   'no-persist': { type: 'boolean', description: 'chat without writing anything (no session, no history, no ID)' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
@@ -34,6 +35,8 @@ export const REPL_OPTIONS = {
 export const SESSIONS_OPTIONS = {
   all: { type: 'boolean', short: 'a', description: 'list: every project, not just this one' },
   json: { type: 'boolean', description: 'machine-readable JSON' },
+  branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch' },
+  project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's" },
   home: REPL_OPTIONS.home,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
@@ -61,6 +64,10 @@ export function parseCommandLine(argv: string[]): CliCommand {
     if (action === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`, help);
     if (action === 'show' && id === undefined) throw usage('sessions show needs a session ID', help);
     if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`, help);
+    for (const listOnly of ['branch', 'project'] as const) {
+      if (action === 'show' && values[listOnly] !== undefined) throw usage(`--${listOnly} is an option of sessions list`, help);
+    }
+    if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
     return { kind: 'sessions', action, id, options: values };
   }
   const { values } = parse(argv, REPL_OPTIONS, false, ['--help']);
@@ -125,7 +132,7 @@ export function replHelp(version: string): string {
     '',
     'Usage:',
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
-    '  chatkeep sessions list [--all] [--json]',
+    '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
     '',
     'Options:',
@@ -143,7 +150,8 @@ export function replHelp(version: string): string {
 export function sessionsHelp(): string {
   return [
     'Usage:',
-    "  chatkeep sessions list [--all] [--json]   this project's sessions, newest first (--all: every project)",
+    "  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]",
+    "                                            this project's sessions, newest first (--all: every project)",
     "  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix)",
     '',
     'Options:',

@@ -2,8 +2,9 @@
  * Text shown for sessions: listing rows, relative times, the tail of a transcript.
  * Pure functions of their inputs (the clock is passed in).
  */
+import { estimateCost, formatCost } from '../providers/cost.js';
 import { commandText } from '../session/errors.js';
-import type { Message, Session, SessionProblem, SessionSummary } from '../session/types.js';
+import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
 import { layoutTable, loadTableWidths, type Column } from './table.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
@@ -42,27 +43,30 @@ export function rowWidth(screen: { columns(): number | undefined }, picker: bool
   return columns === undefined ? undefined : columns - (picker ? PICKER_KEY_WIDTH : 0);
 }
 
-/** How listing rows are laid out: marker and ID, last active, messages, status, title (cut with `…`). */
+/** How listing rows are laid out: marker and ID, last active, messages, status, (branch,) title (cut with `…`). */
 const ROW_COLUMNS: readonly Column[] = [{}, {}, { align: 'right' }, {}, { flex: { max: TITLE_COLUMNS, min: 10 } }];
 
 /**
  * Listing rows, one line each, columns aligned by display width: a `*` marks the current
- * session; rows of another project than `projectPath` name it. The row text of every table and
- * picker of sessions. `width` is the terminal's (the title takes what is left, at most
- * {@link TITLE_COLUMNS} elsewhere).
+ * session; rows of another project than `projectPath` name it; the git branch, when any row has
+ * one, comes after the status. The row text of every table and picker of sessions. `width` is
+ * the terminal's (the title takes what is left, at most {@link TITLE_COLUMNS} elsewhere).
  */
 export function formatRows(
   rows: readonly SessionSummary[],
   options: { currentId?: string; projectPath?: string; now: Date; width?: number },
 ): string[] {
+  const branches = rows.some((row) => row.branch !== undefined);
   const cells = rows.map((row) => [
     `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
     relativeTime(row.updatedAt, options.now),
-    countKnown(row.problem) ? plural(row.messageCount, 'message') + tokens(row.usage) : '? messages',
+    countKnown(row.problem) ? plural(row.messageCount, 'message') + tokens(row.usage, row.usageByModel) : '? messages',
     row.problem ? problemLabel(row.problem) : row.status,
+    ...(branches ? [row.branch ?? ''] : []),
     (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
   ]);
-  const columns = options.width === undefined ? ROW_COLUMNS : ROW_COLUMNS.map((c) => (c.flex ? { ...c, flex: { ...c.flex, max: Infinity } } : c));
+  const layout = branches ? [...ROW_COLUMNS.slice(0, 4), {}, ...ROW_COLUMNS.slice(4)] : ROW_COLUMNS;
+  const columns = options.width === undefined ? layout : layout.map((c) => (c.flex ? { ...c, flex: { ...c.flex, max: Infinity } } : c));
   return layoutTable(cells, columns, { width: options.width });
 }
 
@@ -96,18 +100,32 @@ export function problemAdvice(id: string, problem: SessionProblem): { text: stri
   return { text: `Session ${id} cannot be read (${problem.detail}). Check the permissions of its files; nothing was changed.` };
 }
 
-/** ` · 1.2k tokens` (input + output) when a provider reported any, else nothing. */
-export function tokens(usage: { inputTokens: number; outputTokens: number } | undefined): string {
+/**
+ * ` · 1.2k tokens` (input + output) when a provider reported any, else nothing; then
+ * ` · ~$0.02` when every token came from a model in the price table.
+ */
+export function tokens(usage: { inputTokens: number; outputTokens: number } | undefined, byModel?: readonly ModelUsage[]): string {
   const total = usage ? usage.inputTokens + usage.outputTokens : 0;
-  if (total === 0) return '';
+  if (!usage || total === 0) return '';
   const shown = total < 1000 ? String(total) : total < 1e6 ? `${(total / 1000).toFixed(1)}k` : `${(total / 1e6).toFixed(1)}M`;
-  return ` · ${shown} tokens`;
+  const cost = estimateCost(usage, byModel);
+  return ` · ${shown} tokens${cost !== undefined ? ` · ~${formatCost(cost)}` : ''}`;
+}
+
+/** The exit line's usage: `Tokens: 1,234 (1,000 in, 234 out) · estimated cost $0.0042`; undefined without tokens. */
+export function usageLine(stats: SessionStats): string | undefined {
+  if (stats.inputTokens + stats.outputTokens === 0) return undefined;
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const cost = estimateCost(stats, stats.byModel);
+  const costText = cost !== undefined ? ` · estimated cost ${formatCost(cost)}` : '';
+  return `Tokens: ${n(stats.inputTokens + stats.outputTokens)} (${n(stats.inputTokens)} in, ${n(stats.outputTokens)} out)${costText}`;
 }
 
 /** The first line of `Resumed session …` (DESIGN §1). */
 export function resumedLine(session: Session, now: Date): string {
   const count = session.messages.length;
-  return `Resumed session ${session.id} (${plural(count, 'message')}, last active ${relativeTime(session.updatedAt, now)}, project ${session.project.path})`;
+  const branch = session.git?.branch ? `, branch ${session.git.branch}` : '';
+  return `Resumed session ${session.id} (${plural(count, 'message')}, last active ${relativeTime(session.updatedAt, now)}, project ${session.project.path}${branch})`;
 }
 
 /** Lines telling what resuming recovered or repaired (empty when there is nothing to say). */

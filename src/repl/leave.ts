@@ -3,7 +3,7 @@
  * and "Saved …" with the way back.
  */
 import type { Autosave, Session } from '../session/types.js';
-import { plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
+import { plural, resumedLine, resumeNotices, transcriptTail, usageLine } from './format.js';
 import { chatkeepCommand } from './invocation.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
@@ -22,6 +22,8 @@ export async function finish(screen: Screen, session: Session, autosave: Autosav
   stopWarnings();
   try {
     const result = await session.close();
+    const usage = usageLine(session.stats);
+    if (usage !== undefined) screen.status(usage);
     screen.status(`Saved ${result.id} (${plural(result.messageCount, 'message')}).`);
   } catch (err) {
     screen.error(describeReplError(err));

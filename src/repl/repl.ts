@@ -15,6 +15,7 @@ import { keepDraft, offerDraft } from './draft.js';
 import { formatRows, loadFormatting, plural, rowWidth } from './format.js';
 import { finish, finishUnsaved, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
+import type { MarkdownRenderer } from './markdown.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
@@ -53,6 +54,11 @@ export interface ReplOptions {
   persist?: boolean;
   /** Lines to show once the session is open (a recorded system prompt that changed or is gone). */
   notices?: string[];
+  /**
+   * Loads the Markdown renderer for replies (a terminal with colour, no `--raw`). Called once the
+   * first prompt is up, so the parser never delays it; without it replies are shown raw.
+   */
+  loadMarkdown?: () => Promise<MarkdownRenderer>;
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
   now?: () => Date;
@@ -76,6 +82,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let ready = options.ready;
   // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
   let formatting: Promise<void> | undefined = options.resumed ? loadFormatting() : undefined;
+  let markdown: Promise<MarkdownRenderer | undefined> | undefined;
   await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
 
@@ -154,7 +161,18 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     reader?.hold();
     try {
       const { provider, system } = ctx.chat;
-      await runChatTurn({ session, provider, text, screen, signal: turn.signal, system, resend, onRedacted: explainRedaction });
+      const render = await markdown;
+      await runChatTurn({
+        session,
+        provider,
+        text,
+        screen,
+        signal: turn.signal,
+        system,
+        resend,
+        onRedacted: explainRedaction,
+        ...(render ? { markdown: render } : {}),
+      });
     } catch (err) {
       screen.error(describeReplError(err));
     } finally {
@@ -170,6 +188,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
       formatting ??= loadFormatting();
+      markdown ??= options.loadMarkdown?.().catch((err: unknown) => {
+        warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
+        return undefined;
+      });
       autosave ??= startAutosave(session);
       const line = await reading;
       if (ready) {

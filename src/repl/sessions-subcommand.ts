@@ -4,9 +4,11 @@
  * directory is simply empty (nothing is created).
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
-import type { SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
+import { estimateCost } from '../providers/cost.js';
+import type { ModelUsage, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
 import { sessionsHelp } from './cli-options.js';
 import { providerLabel, sourceNote } from './describe-source.js';
@@ -25,6 +27,8 @@ export async function runSessionsCommand(
     stdout: NodeJS.WritableStream;
     /** Where what is wrong with listed sessions is said (the CLI's stderr). */
     stderr: NodeJS.WritableStream;
+    /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
+    terminal?: boolean;
     now?: () => Date;
     columns?: number;
   },
@@ -43,11 +47,15 @@ export async function runSessionsCommand(
     let projectPath: string | undefined;
     if (existsSync(home)) {
       const sessions = await openSessions({ home, cwd, env });
-      rows = await sessions.list({ all });
+      rows = await sessions.list({
+        all,
+        ...(command.options.branch !== undefined ? { branch: command.options.branch } : {}),
+        ...(command.options.project !== undefined ? { project: resolve(cwd, command.options.project) } : {}),
+      });
       projectPath = sessions.project.path;
     }
     if (json) stdout.write(`${JSON.stringify(rows.map(listRow), null, 2)}\n`);
-    else if (rows.length === 0) stdout.write(all ? 'No sessions yet.\n' : 'No sessions in this project yet (--all lists every project).\n');
+    else if (rows.length === 0) stdout.write(`${emptyListing(command.options)}\n`);
     else stdout.write(`${formatRows(rows, { projectPath, now, width: environment.columns }).join('\n')}\n`);
     // What `show` would say about each session that has a problem: the same words, from the same reading.
     if (!json) for (const row of rows) if (row.problem) environment.stderr.write(describeError(problemError(row.id, row.problem)).text);
@@ -59,7 +67,7 @@ export async function runSessionsCommand(
   const reading = await (await openSessions({ home, cwd, env })).inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
-  stdout.write(json ? `${JSON.stringify(showJson(reading.snapshot, reading), null, 2)}\n` : showText(reading.snapshot, reading, now));
+  stdout.write(json ? `${JSON.stringify(showJson(reading.snapshot, reading), null, 2)}\n` : showText(reading.snapshot, reading, now, environment.terminal === true));
   // A damaged session shows what is readable, then says what is wrong (exit 2).
   if (problem) throw problem;
   return 0;
@@ -84,7 +92,23 @@ function listRow(row: SessionSummary): Record<string, unknown> {
     project: row.project,
     ...(row.usage ? { usage: row.usage } : {}),
     ...(row.problem ? { problem: row.problem } : {}),
+    ...costField(row.usage, row.usageByModel),
+    ...(row.branch ? { branch: row.branch } : {}),
   };
+}
+
+/** `{ costUsd }` when the tokens' cost is known (every one from a priced model), else nothing. */
+function costField(usage: { inputTokens: number; outputTokens: number } | undefined, byModel: readonly ModelUsage[] | undefined): { costUsd?: number } {
+  const cost = usage ? estimateCost(usage, byModel) : undefined;
+  return cost !== undefined ? { costUsd: Number(cost.toFixed(6)) } : {};
+}
+
+/** What an empty listing says, naming the filters that emptied it. */
+function emptyListing(options: SessionsCommand['options']): string {
+  const where = options.all ? '' : options.project !== undefined ? ` in ${options.project}` : ' in this project';
+  const branch = options.branch !== undefined ? ` on branch ${options.branch}` : '';
+  const hint = options.all ? '' : ' (--all lists every project)';
+  return where === '' && branch === '' ? 'No sessions yet.' : `No sessions${where}${branch} yet${hint}.`;
 }
 
 /** `sessions show --json` (DESIGN §1): the session's facts and its live messages. */
@@ -97,12 +121,14 @@ function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, u
     status: reading.status,
     ...(reading.problem ? { problem: reading.problem } : {}),
     project: s.project,
+    ...(s.git ? { git: s.git } : {}),
     provider: s.provider,
     systemPrompt: s.systemPrompt,
     ...(s.draft !== undefined ? { draft: s.draft } : {}),
     messageCount: s.messages.length,
     archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
     usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
+    ...costField(s.stats, s.stats.byModel),
     messages: s.messages.map((m) => ({
       role: m.role,
       content: m.content,
@@ -110,20 +136,23 @@ function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, u
       ...(m.usage ? { usage: m.usage } : {}),
       ...(m.interrupted ? { interrupted: true } : {}),
       ...(m.superseded ? { superseded: true } : {}),
+      ...(m.model ? { model: m.model } : {}),
     })),
   };
 }
 
-function showText(s: SessionSnapshot, reading: SessionReading, now: Date): string {
+function showText(s: SessionSnapshot, reading: SessionReading, now: Date, terminal: boolean): string {
   const status = reading.problem ? problemLabel(reading.problem) : reading.status;
   const readable = reading.problem ? ' readable' : '';
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
-    `  project ${s.project} · ${status} · ${plural(s.messages.length, 'message')}${readable}${tokens(s.stats)} · last active ${relativeTime(s.updatedAt, now)}`,
+    `  project ${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''} · ${status} · ${plural(s.messages.length, 'message')}${readable}${tokens(s.stats, s.stats.byModel)} · last active ${relativeTime(s.updatedAt, now)}`,
     settingsLine(s),
     '',
   ];
-  const body = s.messages.flatMap((m) => [...formatMessage(m), '']);
+  // Each message under its time: how long ago for a person, ISO 8601 for a script.
+  const time = (at: Date): string => `[${terminal ? relativeTime(at, now) : at.toISOString()}]`;
+  const body = s.messages.flatMap((m) => [time(m.timestamp), ...formatMessage(m), '']);
   return [...head, ...body].join('\n');
 }
 

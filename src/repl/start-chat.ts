@@ -115,6 +115,10 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
         readSystemPrompt: (file) => loadSystemPrompt(file, cwd),
       },
       clipboard: createClipboard(screen, env),
+      // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
+      ...(screen.terminal && screen.color.level > 0 && !flags.raw
+        ? { loadMarkdown: async () => (await import('./markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
+        : {}),
     });
   } catch (err) {
     await session?.close().catch(() => {});

@@ -1,4 +1,4 @@
-import type { SessionProblem, SessionSnapshot, SessionStatus, SessionSummary } from './types.js';
+import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, SessionSummary } from './types.js';
 
 /**
  * One row of `index.json`: what a listing shows, with times as epoch milliseconds (cheaper to
@@ -19,6 +19,10 @@ export interface IndexRow {
   outputTokens?: number;
   /** What is wrong with the files (absent when nothing is). */
   problem?: SessionProblem;
+  /** The git branch the session was last used on (absent when unknown). */
+  branch?: string;
+  /** Token totals per known model (absent when none), to estimate cost without reading the session. */
+  byModel?: ModelUsage[];
 }
 
 /** The row describing a snapshot. */
@@ -34,6 +38,8 @@ export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): Inde
     journalSeq: s.journalSeq,
     inputTokens: s.stats.inputTokens,
     outputTokens: s.stats.outputTokens,
+    ...(s.git?.branch ? { branch: s.git.branch } : {}),
+    ...(s.stats.byModel?.length ? { byModel: s.stats.byModel.map((m) => ({ ...m })) } : {}),
   };
 }
 
@@ -51,6 +57,8 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
       ? { usage: { inputTokens: row.inputTokens ?? 0, outputTokens: row.outputTokens ?? 0 } }
       : {}),
     ...(row.problem ? { problem: row.problem } : {}),
+    ...(row.branch ? { branch: row.branch } : {}),
+    ...(row.byModel?.length ? { usageByModel: row.byModel } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
 import { errno } from './ids.js';
 
-const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede'] as const;
+const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
 /** What a journal line records. */
 export type JournalEventType = (typeof EVENT_TYPES)[number];
 

@@ -1,3 +1,5 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { LockOwner } from './errors.js';
 import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
@@ -30,6 +32,7 @@ const lazy = {
   load: () => import('./load.js'),
   index: () => import('./index-store.js'),
   reading: () => import('./reading.js'),
+  git: () => import('./git.js'),
 };
 
 /**
@@ -166,6 +169,9 @@ class Manager implements SessionManager {
         now: this.now,
         toolVersion: this.toolVersion,
         updateRow: async (row) => (await lazy.index()).updateIndexRow(where.project.dir, row),
+        // Where this run happens (git root, branch, HEAD), read from .git files (a few small
+        // reads, no git process); nothing is recorded outside a work tree.
+        git: lazy.git().then(({ readGitContext }) => readGitContext(this.project.path)),
         dirty: options.dirty ?? false,
         savedStatus: options.savedStatus,
         savedSeq: options.savedSeq,
@@ -214,15 +220,28 @@ class Manager implements SessionManager {
   }
 
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
-    const projects = options.all ? await (await lazy.resolve()).projectsOf(this.home, this.project) : [this.project];
+    const projects = options.all ? await (await lazy.resolve()).projectsOf(this.home, this.project) : await this.listedProject(options.project);
     const { listProject } = await lazy.index();
     // Each project's rows come newest first; across projects they are merged the same way.
     const rows: IndexRow[] = [];
     for (const project of projects) rows.push(...(await listProject(project.dir, project.path, this.staleMs)));
     if (projects.length > 1) rows.sort(byUpdatedDesc);
     const query = options.query?.trim().toLowerCase();
-    const shown = query ? rows.filter((r) => r.id.toLowerCase().includes(query) || (r.title ?? '').toLowerCase().includes(query)) : rows;
+    const shown = rows.filter(
+      (r) =>
+        (!query || r.id.toLowerCase().includes(query) || (r.title ?? '').toLowerCase().includes(query)) &&
+        (options.branch === undefined || r.branch === options.branch),
+    );
     return shown.map(summaryFromRow);
+  }
+
+  /** This project, or the one whose real path is `path` (none when no session was ever kept there). */
+  private async listedProject(path: string | undefined): Promise<ProjectInfo[]> {
+    if (path === undefined) return [this.project];
+    const wanted = await realpath(path).catch(() => resolve(path));
+    if (wanted === this.project.path) return [this.project];
+    const projects = await (await lazy.resolve()).projectsOf(this.home, this.project);
+    return projects.filter((p) => p.path === wanted);
   }
 
   async latest(): Promise<SessionSummary | undefined> {

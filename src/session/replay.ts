@@ -1,4 +1,4 @@
-import type { ConfigSource, ConfigValue, Message, ProviderRecord, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
+import type { ConfigSource, ConfigValue, GitContext, Message, ModelUsage, ProviderRecord, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
 import type { JournalEvent } from './journal.js';
 
 /** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */
@@ -25,7 +25,16 @@ export function addMessage(s: SessionSnapshot, message: Message): void {
   if (message.usage) {
     s.stats.inputTokens += message.usage.inputTokens;
     s.stats.outputTokens += message.usage.outputTokens;
+    if (message.model) addModelUsage((s.stats.byModel ??= []), message.model, message.usage);
   }
+}
+
+/** Adds `usage` to `model`'s entry in per-model totals, in place. */
+export function addModelUsage(totals: ModelUsage[], model: string, usage: Usage): void {
+  let entry = totals.find((t) => t.model === model);
+  if (!entry) totals.push((entry = { model, inputTokens: 0, outputTokens: 0 }));
+  entry.inputTokens += usage.inputTokens;
+  entry.outputTokens += usage.outputTokens;
 }
 
 /** Moves the live conversation into `archived` and clears it (the ID stays). */
@@ -57,6 +66,11 @@ export function supersede(s: SessionSnapshot, indexes: readonly number[]): void 
   }
 }
 
+function gitFrom(p: Record<string, unknown>): GitContext {
+  const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  return { root: String(p.root), branch: text(p.branch), head: text(p.head) };
+}
+
 /** Turns a journaled message back into a message. */
 export function decodeMessage(m: JournaledMessage): Message {
   const message: Message = { role: m.role, content: String(m.content ?? ''), timestamp: new Date(m.timestamp) };
@@ -65,6 +79,7 @@ export function decodeMessage(m: JournaledMessage): Message {
   if (m.usage) message.usage = m.usage as Usage;
   if (m.interrupted) message.interrupted = true;
   if (m.superseded) message.superseded = true;
+  if (typeof m.model === 'string') message.model = m.model;
   return message;
 }
 
@@ -125,6 +140,9 @@ export function replay(s: SessionSnapshot, events: readonly JournalEvent[]): Rep
         break;
       case 'supersede':
         supersede(s, Array.isArray(p.indexes) ? p.indexes.filter((i): i is number => Number.isInteger(i)) : []);
+        break;
+      case 'git':
+        if (typeof p.root === 'string') s.git = gitFrom(p);
         break;
     }
     if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Message, ReplyWriter, ToolCall, Usage } from './types.js';
+import type { Message, ReplyExtra, ReplyWriter } from './types.js';
 import { safeBoundary } from './reply-boundary.js';
 
 /** What a streamed reply needs from its session. */
@@ -9,7 +9,7 @@ export interface ReplyHost {
   /** Journals a piece of the reply without fsync (it must survive kill -9, not a power cut). */
   journalDelta(replyId: string, text: string): Promise<void>;
   /** Journals the finished reply as one message (fdatasync'ed) and adds it to the conversation. */
-  completeReply(replyId: string, content: string, extra: { usage?: Usage; interrupted?: boolean; toolCalls?: ToolCall[] }): Promise<Message>;
+  completeReply(replyId: string, content: string, extra: ReplyExtra): Promise<Message>;
 }
 
 /**

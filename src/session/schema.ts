@@ -9,7 +9,20 @@ const nullableString = { type: ['string', 'null'] } as const;
 const stats = {
   type: 'object',
   required: ['messageCount', 'inputTokens', 'outputTokens'],
-  properties: { messageCount: count, inputTokens: count, outputTokens: count },
+  properties: {
+    messageCount: count,
+    inputTokens: count,
+    outputTokens: count,
+    // Optional: per-model token totals, absent in older files.
+    byModel: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['model', 'inputTokens', 'outputTokens'],
+        properties: { model: { type: 'string' }, inputTokens: count, outputTokens: count },
+      },
+    },
+  },
 } as const;
 
 const message = {
@@ -35,6 +48,7 @@ const message = {
     },
     interrupted: { type: 'boolean' },
     superseded: { type: 'boolean' },
+    model: { type: 'string' },
   },
 } as const;
 
@@ -102,5 +116,11 @@ export const sessionJsonSchema = {
     journalSeq: count,
     draft: { type: 'string' },
     savedBy: { enum: ['save', 'autosave', 'close', 'reset', 'recovery'] },
+    // Optional: files written before it was recorded have none.
+    git: {
+      type: 'object',
+      required: ['root', 'branch', 'head'],
+      properties: { root: { type: 'string' }, branch: nullableString, head: nullableString },
+    },
   },
 } as const;

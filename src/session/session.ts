@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type {
-  ArchivedSegment, ConfigSource, ConfigValue, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
+  ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
   SaveResult, SaveTrigger, Session, SessionSnapshot, SessionStats, SessionStatusReport, SystemPromptRef,
 } from './types.js';
 import { ReadOnlySessionError } from './errors.js';
@@ -44,6 +44,8 @@ export interface SessionDeps {
   dirty?: boolean;
   /** The status recorded in session.json on disk (undefined: no snapshot yet). */
   savedStatus?: SessionSnapshot['status'];
+  /** The git work tree of this run, being read; recorded when it resolves to one. */
+  git?: Promise<GitContext | undefined>;
 }
 
 /** A session held open by this process. See `Session` in types.ts. */
@@ -74,6 +76,8 @@ export class SessionImpl implements Session {
   private lost: Error | undefined;
   private closed: SaveResult | undefined;
   private savedStatus: SessionSnapshot['status'] | undefined;
+  /** Settles once this run's git context is recorded (or found absent): close() waits for it. */
+  private readonly gitRecorded: Promise<void>;
 
   constructor(deps: SessionDeps) {
     this.id = deps.state.id;
@@ -96,6 +100,7 @@ export class SessionImpl implements Session {
     this.savedSeq = deps.savedSeq ?? deps.state.journalSeq;
     this.changed = deps.dirty ?? false;
     this.savedStatus = deps.savedStatus;
+    this.gitRecorded = (deps.git ?? Promise.resolve(undefined)).then((git) => (git ? this.recordGit(git) : undefined)).catch(() => undefined);
   }
 
   get messages(): readonly Message[] { return this.state.messages; }
@@ -109,6 +114,7 @@ export class SessionImpl implements Session {
   get archived(): readonly ArchivedSegment[] { return this.state.archived; }
   get readOnly(): boolean { return this.lost !== undefined; }
   get dirty(): boolean { return this.changed; }
+  get git(): GitContext | undefined { return this.state.git; }
 
   runExclusive<T>(fn: () => Promise<T>): Promise<T> {
     const mine = held.getStore();
@@ -143,6 +149,21 @@ export class SessionImpl implements Session {
     });
   }
 
+  /**
+   * Records the git work tree this run uses, when it differs from the one recorded (a session
+   * resumed and left as it was stays unchanged). Skipped once closed or read-only: a failure
+   * (a lost lock) is not this write's to report.
+   */
+  private recordGit(git: GitContext): Promise<void> {
+    return this.runExclusive(async () => {
+      const old = this.state.git;
+      if (this.closed || this.lost || (old && old.root === git.root && old.branch === git.branch && old.head === git.head)) return;
+      const clean: GitContext = { root: git.root, branch: git.branch, head: git.head };
+      await this.write('git', { ...clean });
+      this.state.git = clean;
+    });
+  }
+
   /** Reports a failure that happened outside any caller's await (autosave). */
   warn(message: string): void {
     this.warnings.emit(message);
@@ -172,6 +193,7 @@ export class SessionImpl implements Session {
           ...(extra.usage ? { usage: extra.usage } : {}),
           ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}),
           ...(extra.interrupted ? { interrupted: true } : {}),
+          ...(extra.model ? { model: extra.model } : {}),
         });
         await this.write('message', { message: encodeMessage(message), replyId });
         this.activeReplies.delete(replyId);
@@ -287,7 +309,9 @@ export class SessionImpl implements Session {
     });
   }
 
-  close(): Promise<SaveResult> {
+  async close(): Promise<SaveResult> {
+    // Outside the mutex: recording the git context takes it.
+    if (!held.getStore()?.has(this)) await this.gitRecorded;
     return this.runExclusive(async () => {
       if (this.closed) return this.closed;
       if (!this.lockHeld) await this.lock.catch(() => undefined);

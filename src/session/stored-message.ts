@@ -16,5 +16,6 @@ export function storedMessage(input: NewMessage, redact: (text: string) => strin
   if (input.toolCallId !== undefined) message.toolCallId = input.toolCallId;
   if (input.usage) message.usage = { inputTokens: input.usage.inputTokens, outputTokens: input.usage.outputTokens };
   if (input.interrupted) message.interrupted = true;
+  if (typeof input.model === 'string' && input.model !== '') message.model = input.model;
   return message;
 }

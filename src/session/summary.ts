@@ -1,6 +1,7 @@
 import type { IndexRow } from './index-row.js';
 import type { JournalEvent } from './journal.js';
 import { readJournal } from './journal.js';
+import { addModelUsage } from './replay.js';
 import { layout } from './layout.js';
 import { readSessionFiles } from './reading.js';
 
@@ -26,18 +27,30 @@ function summarizeEvents(row: IndexRow, events: readonly JournalEvent[]): IndexR
     if (e.type === 'message') {
       next.messageCount++;
       if (typeof p.replyId === 'string') replies.delete(p.replyId);
-      const usage = p.usage as { inputTokens?: unknown; outputTokens?: unknown } | undefined;
+      // The payload is `{ message, replyId? }`: usage and model are the message's.
+      const message = p.message as { usage?: { inputTokens?: unknown; outputTokens?: unknown }; model?: unknown } | undefined;
+      const usage = message?.usage;
       if (usage && typeof usage.inputTokens === 'number' && typeof usage.outputTokens === 'number') {
         next.inputTokens = (next.inputTokens ?? 0) + usage.inputTokens;
         next.outputTokens = (next.outputTokens ?? 0) + usage.outputTokens;
+        const model = message.model;
+        if (typeof model === 'string') {
+          next.byModel = (next.byModel ?? []).map((m) => ({ ...m }));
+          addModelUsage(next.byModel, model, { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+        }
       }
     } else if (e.type === 'delta') replies.add(String(p.replyId));
     else if (e.type === 'reset') {
       next.messageCount = 0;
       next.inputTokens = 0;
       next.outputTokens = 0;
+      delete next.byModel;
     }
     else if (e.type === 'title') next.title = typeof p.title === 'string' ? p.title : null;
+    else if (e.type === 'git') {
+      if (typeof p.branch === 'string') next.branch = p.branch;
+      else delete next.branch;
+    }
   }
   next.messageCount += replies.size;
   return next;

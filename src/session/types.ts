@@ -31,6 +31,8 @@ export interface Message {
   interrupted?: boolean;
   /** An answer replaced by asking again (`/retry`): kept in the transcript, never sent to the model again. */
   superseded?: boolean;
+  /** The model that wrote an assistant reply, when known (prices tokens per model). */
+  model?: string;
 }
 
 /** What `append()` takes: a message whose timestamp defaults to now. */
@@ -77,6 +79,15 @@ export interface SessionStats {
   messageCount: number;
   inputTokens: number;
   outputTokens: number;
+  /** The tokens of replies whose model is known, per model (absent until there is one). */
+  byModel?: ModelUsage[];
+}
+
+/** Token totals of one model's replies. */
+export interface ModelUsage {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
 }
 
 /** The system prompt is not a message: only its path and hash are stored. */
@@ -85,6 +96,16 @@ export interface SystemPromptRef {
   sha256: string;
   /** Where the choice came from (`flag`, `user`/`project` config, `command` for `/system`). */
   source?: ConfigSource;
+}
+
+/** The git work tree a session was last used in (recorded at start and resume). */
+export interface GitContext {
+  /** The work tree's top directory. */
+  root: string;
+  /** The checked-out branch, or null when HEAD is detached. */
+  branch: string | null;
+  /** HEAD's commit, or null on a branch with no commit yet. */
+  head: string | null;
 }
 
 /** The snapshot file (`session.json`), decoded. DESIGN §3. */
@@ -114,6 +135,8 @@ export interface SessionSnapshot {
   stats: SessionStats;
   /** The last journal `seq` this snapshot contains. */
   journalSeq: number;
+  /** Where it was last used, when that was a git work tree (absent in older files). */
+  git?: GitContext;
 }
 
 /**
@@ -156,6 +179,10 @@ export interface SessionSummary {
   usage?: { inputTokens: number; outputTokens: number };
   /** Set when the files are damaged, from a newer chatkeep, or unreadable; `messageCount` then counts what is readable (0 when nothing is). */
   problem?: SessionProblem;
+  /** The part of `usage` whose model is known, per model (for estimating cost). */
+  usageByModel?: ModelUsage[];
+  /** The git branch it was last used on, when known. */
+  branch?: string;
 }
 
 export interface ListOptions {
@@ -163,6 +190,10 @@ export interface ListOptions {
   all?: boolean;
   /** Case-insensitive filter on ID and title. */
   query?: string;
+  /** Only sessions last used on this git branch (exact name). */
+  branch?: string;
+  /** List this project (its directory path) instead of the one opened; ignored with `all`. */
+  project?: string;
 }
 
 export interface SaveResult {
@@ -186,6 +217,15 @@ export interface ResumeReport {
   otherProject?: string;
 }
 
+/** What a finished reply adds to its text. */
+export interface ReplyExtra {
+  usage?: Usage;
+  interrupted?: boolean;
+  toolCalls?: ToolCall[];
+  /** The model that wrote it. */
+  model?: string;
+}
+
 /** A live reply being streamed into the session: partial text is journaled as it arrives. */
 export interface ReplyWriter {
   /**
@@ -196,7 +236,7 @@ export interface ReplyWriter {
    */
   push(text: string): Promise<number>;
   /** Completes the reply as one assistant message, fdatasync'ed. */
-  finish(extra?: { usage?: Usage; interrupted?: boolean; toolCalls?: ToolCall[] }): Promise<Message>;
+  finish(extra?: ReplyExtra): Promise<Message>;
 }
 
 /** A session held open by this process (it holds the cross-process lock). */
@@ -221,6 +261,8 @@ export interface Session {
   readonly dirty: boolean;
   /** What resume found (zeroes for a new session). */
   readonly resumeReport: ResumeReport;
+  /** The git work tree it was last used in (this run's is recorded shortly after start). */
+  readonly git: GitContext | undefined;
 
   /** Appends one message; durable (journaled and fdatasync'ed) once it resolves. Secrets are redacted first. */
   append(message: NewMessage): Promise<Message>;

@@ -101,6 +101,6 @@ describe('--help and --version', () => {
     }
     expect(existsSync(home)).toBe(false);
     const sub = await runPiped(['sessions', '--help'], '', { home, cwd: tmpHome() });
-    expect(sub.stdout).toContain('chatkeep sessions list [--all] [--json]');
+    expect(sub.stdout).toContain('chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]');
   });
 });

@@ -16,6 +16,7 @@ describe('piped stdin', () => {
       [
         `chatkeep 0.1.0 · session ${id} · echo (offline) · autosave every 5 min`,
         'Type a message, or /help for commands.',
+        'Tokens: 22 (10 in, 12 out)',
         `Saved ${id} (4 messages).`,
         `Resume with: chatkeep --session-id ${id}`,
         '',

@@ -116,6 +116,6 @@ describe('commands inside error messages run as printed', () => {
     expect(bad.stderr).toBe(`chatkeep: unknown command \`sessions bogus\`. See node ${BIN} sessions --help\n`);
     const help = await shell(/See (.+)\n$/.exec(bad.stderr)![1]!, { cwd, env: shellEnv(tmpHome(), PLAIN_PATH) }, '');
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('chatkeep sessions list [--all] [--json]');
+    expect(help.stdout).toContain('chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]');
   });
 });

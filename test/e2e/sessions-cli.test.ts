@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPiped } from '../helpers/pty.js';
+import { runPiped, spawnPty } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 describe('chatkeep sessions', () => {
@@ -45,6 +45,25 @@ describe('chatkeep sessions', () => {
     expect(JSON.parse(other.stdout)).toEqual([]);
     const all = await runPiped(['sessions', 'list', '--all', '--json'], '', { home, cwd: tmpHome('chatkeep-other-') });
     expect((JSON.parse(all.stdout) as { id: string }[]).map((r) => r.id)).toEqual([id]);
+  });
+
+  it("show prints each message's time: how long ago on a terminal, ISO 8601 in a pipe and in --json", async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const chat = await runPiped([], 'question\n/quit\n', { home, cwd });
+    const id = /Saved (\S+) \(/.exec(chat.stderr)?.[1];
+    const json = JSON.parse((await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd })).stdout) as {
+      messages: { timestamp: string }[];
+    };
+    const [asked, answered] = json.messages.map((m) => m.timestamp);
+    expect(asked).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+    const piped = await runPiped(['sessions', 'show', id!], '', { home, cwd });
+    expect(piped.stdout).toContain(`\n[${asked}]\n› question\n\n[${answered}]\nEcho: question (read 1 messages)\n`);
+
+    const tty = spawnPty(['sessions', 'show', id!], { home, cwd });
+    expect(await tty.exited).toBe(0);
+    expect(tty.screen()).toContain('\n[less than a minute ago]\n› question\n\n[less than a minute ago]\nEcho: question (read 1 messages)\n');
   });
 
   it('lists nothing and creates nothing when the home does not exist', async () => {

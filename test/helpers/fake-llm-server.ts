@@ -20,6 +20,8 @@ export interface FakeStream {
   hangAfter?: number;
   /** After this many pieces, send the API's mid-stream `error` event (Anthropic only), then end. */
   errorEventAfter?: number;
+  /** Piece N is sent only once `before[N]` resolves: a model that thinks (0), or pauses mid-reply. */
+  before?: Record<number, Promise<void>>;
 }
 
 /** No answer at all, not even headers, until the client gives up. */
@@ -100,7 +102,7 @@ export async function startFakeLlmServer(
       const reply = pick(request, index);
       if ('silent' in reply) return;
       if ('status' in reply) sendError(api, res, reply);
-      else sendStream(api, res, reply, String(request.body.model ?? 'fake-model'));
+      else void sendStream(api, res, reply, String(request.body.model ?? 'fake-model'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -151,12 +153,17 @@ function sendError(api: FakeApi, res: ServerResponse, reply: FakeError): void {
   res.end(JSON.stringify(body));
 }
 
-function sendStream(api: FakeApi, res: ServerResponse, reply: FakeStream, model: string): void {
+async function sendStream(api: FakeApi, res: ServerResponse, reply: FakeStream, model: string): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.socket?.setNoDelay(true);
   const frames = api === 'anthropic' ? anthropicFrames(reply, model) : openaiFrames(reply, model);
   const stopAt = reply.cutAfter ?? reply.hangAfter ?? reply.errorEventAfter;
   for (const frame of frames) {
+    const gate = frame.piece !== undefined ? reply.before?.[frame.piece] : undefined;
+    if (gate) {
+      await gate;
+      if (res.destroyed) return;
+    }
     if (stopAt !== undefined && frame.piece === stopAt) {
       if (reply.errorEventAfter !== undefined) {
         const error = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };

@@ -4,7 +4,7 @@
  */
 import { AmbiguousIdError, InvalidIdError, SessionInUseError, UnknownSessionError, type LockOwner } from '../../src/session/errors.js';
 import type {
-  ArchivedSegment,
+  ArchivedSegment, GitContext,
   ListOptions,
   Message,
   NewMessage,
@@ -47,6 +47,7 @@ export class FakeSession implements Session {
   saves = 0;
   systemPrompt: SystemPromptRef | null = null;
   draft: string | null = null;
+  git: GitContext | undefined = undefined;
   private readonly listeners = new Set<(message: string) => void>();
 
   constructor(

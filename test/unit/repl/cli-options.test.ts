@@ -37,6 +37,9 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['sessions', 'list', '--all', '--json'])).toEqual({ kind: 'sessions', action: 'list', id: undefined, options: { all: true, json: true } });
     expect(parseCommandLine(['sessions', 'show', 'session-1', '--json'])).toEqual({ kind: 'sessions', action: 'show', id: 'session-1', options: { json: true } });
     expect(parseCommandLine(['sessions', '--help']).kind === 'sessions' && parseCommandLine(['sessions', '--help'])).toMatchObject({ action: 'help' });
+    expect(parseCommandLine(['sessions', 'list', '--branch', 'main', '--project', '../x'])).toMatchObject({ options: { branch: 'main', project: '../x' } });
+    expect(failure(['sessions', 'show', 'session-1', '--branch', 'main']).message).toBe('--branch is an option of sessions list. See chatkeep sessions --help');
+    expect(failure(['sessions', 'list', '--all', '--project', '/p']).message).toBe('use only one of --all and --project. See chatkeep sessions --help');
   });
 
   it('rejects a bad sessions subcommand', () => {
