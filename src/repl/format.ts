@@ -124,7 +124,9 @@ export function usageLine(stats: SessionStats): string | undefined {
 /** The first line of `Resumed session …` (DESIGN §1). */
 export function resumedLine(session: Session, now: Date): string {
   const count = session.messages.length;
-  const branch = session.git?.branch ? `, branch ${session.git.branch}` : '';
+  // Where it was last used: this run's own git context is recorded in the background.
+  const last = session.resumeReport.git?.branch;
+  const branch = last ? `, branch ${last}` : '';
   return `Resumed session ${session.id} (${plural(count, 'message')}, last active ${relativeTime(session.updatedAt, now)}, project ${session.project.path}${branch})`;
 }
 

@@ -117,6 +117,7 @@ class Manager implements SessionManager {
           before.state === 'dead' || loaded.savedStatus === 'open' || loaded.savedStatus === 'interrupted' || loaded.replay.applied > 0,
         notices: loaded.notices,
         ...(where.project.slug !== this.project.slug ? { otherProject: where.project.path } : {}),
+        ...(loaded.snapshot.git ? { git: { ...loaded.snapshot.git } } : {}),
       };
       session = await this.open(where, loaded.snapshot, report, {
         lock,

@@ -215,6 +215,11 @@ export interface ResumeReport {
   notices: string[];
   /** The session lives in another project than the one opened (its real path). */
   otherProject?: string;
+  /**
+   * The git work tree the session was last used in, as recorded before this run (this run's
+   * own context is then recorded in the background, see `Session.git`).
+   */
+  git?: GitContext;
 }
 
 /** What a finished reply adds to its text. */
