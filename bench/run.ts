@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { formatTable, type BenchRow } from './harness.js';
 import { benchList, benchResume, benchTurn, benchSnapshot, benchMemory, benchStartup } from './cases.js';
 import { TEN_MB_AVG_BYTES } from './data.js';
+import { benchFirstRequest } from './first-request.js';
 
 export interface BenchConfig {
   quick: boolean;
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   };
   try {
     await step('start to first prompt', () => benchStartup(config));
+    await step('first request with a real provider', () => benchFirstRequest(config));
     for (const n of quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000]) await step(`list ${n} sessions`, () => benchList(config, n));
     for (const n of quick ? [10, 1_000] : [10, 1_000, 10_000]) await step(`resume and one turn at ${n} messages`, async () => [
       ...(await benchResume(config, n, 300)),

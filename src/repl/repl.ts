@@ -9,6 +9,7 @@ import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { runChatTurn } from './chat-turn.js';
 import { completeLine } from './complete.js';
 import { formatRows, loadFormatting, plural } from './format.js';
+import { firstLineArrived } from '../session/defer.js';
 import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import { parseSlashCommand } from './parse-slash-command.js';
@@ -133,6 +134,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       autosave ??= startAutosave(session);
       const line = await reading;
       if (ready) {
+        // A new session's lock waits for the first prompt; a line piped at once needs it now.
+        firstLineArrived();
         await ready.catch((err: unknown) => warnings.push(describeReplError(err)));
         ready = undefined;
       }

@@ -11,7 +11,7 @@ import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
 import type { HeldLock } from './lock.js';
 import { acquireLock, inspectLock } from './lock.js';
-import { afterFirstPrompt } from './defer.js';
+import { afterFirstPrompt, whenIdle } from './defer.js';
 import { openProject } from './project.js';
 import { createRedactor, noRedaction } from './redact.js';
 import type { Located } from './resolve.js';
@@ -160,8 +160,9 @@ class Manager implements SessionManager {
       });
       loss.attach(session);
       if (options.after === 'persist') await session.persist();
-      // The index row is only a cache: it is marked open while the user reads the prompt.
-      else if (options.after === 'touch') void afterFirstPrompt().then(() => session.touchRow()).catch(() => undefined);
+      // The index row is only a cache: it is marked open while the user reads the prompt (after
+      // the first request, when a line is piped: rewriting the index of 10,000 rows takes ~50 ms).
+      else if (options.after === 'touch') void whenIdle().then(() => session.touchRow()).catch(() => undefined);
       return session;
     } catch (err) {
       await journal?.close().catch(() => undefined);
