@@ -3,12 +3,13 @@
  * sessions (rewrite the whole file per turn, list by reading every file) side by side.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile, open, stat } from 'node:fs/promises';
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { layout } from '../src/session/layout.js';
+import type { SessionManager } from '../src/session/types.js';
 import type { BenchConfig } from './run.js';
 import { makeMessages, TEN_MB_AVG_BYTES } from './data.js';
 import { idAt, manySessions, openProject, writeSession } from './fixtures.js';
@@ -63,6 +64,7 @@ export async function benchList(config: BenchConfig, n: number): Promise<BenchRo
     config,
   );
   const out = [row(`list sessions`, rows.length, ms, floorMs, 3, { limitMs: 50 })];
+  out.push(await listIndexMissing(config, manager, rows.length));
   // What tools without an index do: read and parse every session file.
   const sessionsDir = layout.sessions(manager.project.dir);
   const naive = await measure(async () => {
@@ -71,6 +73,35 @@ export async function benchList(config: BenchConfig, n: number): Promise<BenchRo
   }, { runs: 3, warmup: 1 });
   out.push(row(`  other tools: list by reading every file`, rows.length, naive, floorMs, 3, { informational: true, note: 'for comparison' }));
   return out;
+}
+
+/**
+ * The first listing after index.json is gone (an upgrade, a copied or restored data
+ * directory): the rebuild reads each session's meta file (its row, ~300 bytes) and checks it
+ * still describes the snapshot. Floor: listing the directory and reading and parsing those
+ * same files, the way the rebuild reads them.
+ */
+async function listIndexMissing(config: BenchConfig, manager: SessionManager, n: number): Promise<BenchRow> {
+  const indexFile = layout.index(manager.project.dir);
+  const sessionsDir = layout.sessions(manager.project.dir);
+  const ids = await readdir(sessionsDir);
+  const bytes = await Promise.all(ids.slice(0, 100).map(async (id) => (await stat(layout.meta(join(sessionsDir, id)))).size));
+  const { ms, floorMs } = await measurePair(
+    () => manager.list(),
+    // Read the way the rebuild reads them: synchronously, yielding to the event loop between batches.
+    async () => {
+      const names = await readdir(sessionsDir);
+      for (let start = 0; start < names.length; start += 200) {
+        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+        for (const name of names.slice(start, start + 200)) JSON.parse(readFileSync(layout.meta(join(sessionsDir, name)), 'utf8'));
+      }
+    },
+    config,
+    () => rm(indexFile, { force: true }),
+  );
+  return row('list sessions, index missing', n, ms, floorMs, 1.5, {
+    note: `floor: read + parse ${n.toLocaleString('en-US')} files of ~${Math.round(median(bytes))} bytes (the meta files)`,
+  });
 }
 
 /** A session of `count` messages (~avgBytes each), closed, and its snapshot's bytes. */

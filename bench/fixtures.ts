@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { openSessions } from '../src/index.js';
 import { encodeSnapshot } from '../src/session/codec.js';
 import { layout } from '../src/session/layout.js';
+import { rowFromSnapshot } from '../src/session/index-row.js';
+import { writeMeta } from '../src/session/meta-file.js';
 import type { Message, SessionManager, SessionSnapshot } from '../src/session/types.js';
 import { makeMessages } from './data.js';
 
@@ -44,6 +46,8 @@ export async function writeSession(manager: SessionManager, template: SessionSna
     journalSeq: 0,
   };
   await writeFile(layout.snapshot(dir), await encodeSnapshot(snapshot), { mode: 0o600 });
+  // As the store does after every snapshot: the listing row beside it.
+  await writeMeta(dir, rowFromSnapshot(snapshot, 'closed'));
   return dir;
 }
 

@@ -15,6 +15,7 @@ export const layout = {
 
   snapshot: (sessionDir: string) => join(sessionDir, 'session.json'),
   journal: (sessionDir: string) => join(sessionDir, 'journal.jsonl'),
+  meta: (sessionDir: string) => join(sessionDir, 'session.meta.json'),
   lock: (sessionDir: string) => join(sessionDir, 'lock'),
   lockOwner: (sessionDir: string) => join(sessionDir, 'lock.owner.json'),
   takeoverGuard: (sessionDir: string) => join(sessionDir, 'lock.takeover'),

@@ -16,6 +16,7 @@ import { openProject } from './project.js';
 import { createRedactor, noRedaction } from './redact.js';
 import type { Located } from './resolve.js';
 import { SessionImpl } from './session.js';
+import { removeMeta } from './meta-file.js';
 import type { IndexRow } from './index-row.js';
 import { byUpdatedDesc, summaryFromRow } from './index-row.js';
 import { packageVersion } from './version.js';
@@ -104,6 +105,8 @@ class Manager implements SessionManager {
     const loss = new LossRelay();
     const lock = await acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report });
     try {
+      // Held and about to change without a new snapshot: a listing must look at the files.
+      await removeMeta(where.dir);
       const { loadSession } = await lazy.load();
       const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: true });
       const report = {
