@@ -8,15 +8,14 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { layout } from '../src/session/layout.js';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { makeMessages } from './data.js';
 import { idAt, openProject, writeSession } from './fixtures.js';
 import { median, row, type BenchRow } from './harness.js';
 import type { BenchConfig } from './run.js';
+import { BIN } from './startup.js';
 
-const BIN = fileURLToPath(new URL('../../bin/chatkeep.js', import.meta.url));
 const APIS = ['openai', 'anthropic'] as const;
 type Api = (typeof APIS)[number];
 

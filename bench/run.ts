@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   try {
     await step('start to first prompt', () => benchStartup(config));
     await step('first request with a real provider', () => benchFirstRequest(config));
-    for (const n of quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000]) await step(`list ${n} sessions`, () => benchList(config, n));
+    const listSizes = quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000];
+    for (const n of listSizes) await step(`list ${n} sessions`, () => benchList(config, n, n === listSizes.at(-1)));
     for (const n of quick ? [10, 1_000] : [10, 1_000, 10_000]) await step(`resume and one turn at ${n} messages`, async () => [
       ...(await benchResume(config, n, 300)),
       ...(await benchTurn(config, n)),
