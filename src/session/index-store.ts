@@ -1,6 +1,6 @@
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
 import { errno, sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
@@ -54,9 +54,14 @@ async function readIndex(projectDir: string): Promise<ReadResult> {
   return { kind: 'damaged' };
 }
 
-async function writeIndex(projectDir: string, index: IndexFile): Promise<void> {
+/**
+ * `durable: false` for a rebuild: it replaces a missing or damaged index with the truth of the
+ * moment, so after a power cut it can only be missing or damaged again (and rebuilt), never an
+ * older set of rows; skipping the two fsyncs of ~3 MB at 10,000 sessions saves tens of ms.
+ */
+async function writeIndex(projectDir: string, index: IndexFile, durable = true): Promise<void> {
   index.rows.sort(byUpdatedDesc);
-  await writeFileAtomic(layout.index(projectDir), JSON.stringify(index));
+  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), JSON.stringify(index));
 }
 
 async function sessionsMtime(projectDir: string): Promise<number | undefined> {
@@ -115,7 +120,8 @@ async function rebuildIndex(projectDir: string, projectPath: string, staleMs: nu
   const seen = (await sessionsMtime(projectDir)) ?? -1;
   const rows = await reconcile(projectDir, projectPath, before, staleMs);
   // Until the mtime has settled, the index records -1 and the next listing looks again.
-  if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows });
+  const index: IndexFile = { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows };
+  if (write) await writeIndex(projectDir, index, read.kind === 'ok');
   return rows;
 }
 
