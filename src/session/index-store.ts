@@ -120,8 +120,7 @@ async function rebuildIndex(projectDir: string, projectPath: string, staleMs: nu
   const seen = (await sessionsMtime(projectDir)) ?? -1;
   const rows = await reconcile(projectDir, projectPath, before, staleMs);
   // Until the mtime has settled, the index records -1 and the next listing looks again.
-  const index: IndexFile = { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows };
-  if (write) await writeIndex(projectDir, index, read.kind === 'ok');
+  if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows }, read.kind === 'ok');
   return rows;
 }
 
