@@ -1,4 +1,4 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { stat, unlink } from 'node:fs/promises';
 import { writeCacheFile } from './atomic-write.js';
 import { errno } from './ids.js';
@@ -69,7 +69,9 @@ export function readMetaSync(sessionDir: string, id: string): IndexRow | undefin
   let meta: Partial<MetaFile>;
   let snapshot: Stats;
   try {
-    meta = JSON.parse(readFileSync(layout.meta(sessionDir), 'utf8')) as Partial<MetaFile>;
+    const text = readSmallSync(layout.meta(sessionDir));
+    if (text === undefined) return undefined;
+    meta = JSON.parse(text) as Partial<MetaFile>;
     snapshot = statSync(layout.snapshot(sessionDir));
   } catch {
     return undefined; // missing, unreadable or damaged
@@ -78,6 +80,23 @@ export function readMetaSync(sessionDir: string, id: string): IndexRow | undefin
   const recorded = meta.snapshot;
   if (!recorded || !sameFile(recorded, snapshot)) return undefined;
   return meta.row;
+}
+
+const smallBuffer = Buffer.allocUnsafe(16 * 1024);
+
+/**
+ * A small file's text, read in one read into a reused buffer: readFileSync also stats the file
+ * and allocates for it, which made reading 10,000 meta files 74 ms instead of 60. Undefined
+ * when the file is larger than the buffer (no meta file chatkeep writes is).
+ */
+function readSmallSync(path: string): string | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const length = readSync(fd, smallBuffer, 0, smallBuffer.length, 0);
+    return length < smallBuffer.length ? smallBuffer.toString('utf8', 0, length) : undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function isRow(value: unknown, id: string): value is IndexRow {
