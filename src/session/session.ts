@@ -17,7 +17,7 @@ import { createReplyWriter } from './reply-writer.js';
 import { storedMessage } from './stored-message.js';
 import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
-import { writeMeta } from './meta-file.js';
+import { removeMeta, writeMeta } from './meta-file.js';
 
 /** Which sessions' mutexes the current async context holds: lets a write nest inside `runExclusive`. */
 const held = new AsyncLocalStorage<ReadonlySet<object>>();
@@ -303,7 +303,10 @@ export class SessionImpl implements Session {
     };
     // The codec (superjson) loads with the first snapshot, not before the first prompt.
     const { encodeSnapshot } = await import('./codec.js');
-    await writeFileAtomic(layout.snapshot(this.dir), await encodeSnapshot(snapshot));
+    const encoded = await encodeSnapshot(snapshot);
+    // The meta file describes the snapshot in place: gone before a new one goes in, back after.
+    await removeMeta(this.dir);
+    await writeFileAtomic(layout.snapshot(this.dir), encoded);
     this.state = snapshot;
     this.savedStatus = status;
     this.changed = false;

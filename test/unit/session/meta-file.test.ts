@@ -1,10 +1,11 @@
-import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from './support/crash.js';
 import type { SessionManager } from '../../../src/index.js';
 import { openSessions } from '../../../src/index.js';
+import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
 
 const plain = (rows: Awaited<ReturnType<SessionManager['list']>>) => rows.map((r) => ({ ...r }));
 
@@ -51,24 +52,47 @@ describe('session.meta.json, the listing row beside the snapshot', () => {
     ]);
   });
 
-  it('falls back to the snapshot when the meta file is damaged, of another session, or of an older snapshot', async () => {
+  it('falls back to the snapshot when the meta file is damaged, of another session, or a directory', async () => {
     const { sessions, ids } = await closedSessions();
     const truth = plain(await sessions.list());
 
     writeFileSync(metaPath(sessions, ids[0]), '{"format":"chatkeep.meta","version":1,"row":{"id":');
     copyFileSync(metaPath(sessions, ids[2]), metaPath(sessions, ids[1])); // a row for another ID
+    rmSync(metaPath(sessions, ids[2]));
+    mkdirSync(metaPath(sessions, ids[2]));
     dropIndex(sessions);
     expect(plain(await sessions.list())).toEqual(truth);
 
-    // Stale: the snapshot changed after the meta file was written (a crash between the two, or
-    // an older chatkeep that does not know the file).
-    const before = readFileSync(metaPath(sessions, ids[2]), 'utf8');
+    // Saving over a directory where the meta file belongs still saves the snapshot.
     const again = await sessions.resume(ids[2]);
     await again.append({ role: 'user', content: 'one more' });
     await again.close();
-    writeFileSync(metaPath(sessions, ids[2]), before);
     dropIndex(sessions);
     expect((await sessions.list()).find((r) => r.id === ids[2])).toMatchObject({ messageCount: 4 });
+  });
+
+  it('is gone while a new snapshot goes in: a crash there leaves no meta file describing the old one', async () => {
+    const { sessions, ids } = await closedSessions();
+    const held = await sessions.resume(ids[1]);
+    await held.append({ role: 'user', content: 'saved' });
+    await held.save(); // a new snapshot and its meta file
+    expect(existsSync(metaPath(sessions, ids[1]))).toBe(true);
+    await held.append({ role: 'user', content: 'only in the journal' });
+    let metaAtRename: boolean | undefined;
+    atomicWriteHooks.beforeRename = (_tmp, target) => {
+      if (!target.endsWith('session.json')) return;
+      metaAtRename = existsSync(metaPath(sessions, ids[1]));
+      throw new Error('killed before the rename');
+    };
+    try {
+      await expect(held.save()).rejects.toThrow('killed before the rename');
+    } finally {
+      delete atomicWriteHooks.beforeRename;
+    }
+    expect(metaAtRename).toBe(false);
+    await simulateCrash(held);
+    dropIndex(sessions);
+    expect((await sessions.list()).find((r) => r.id === ids[1])).toMatchObject({ status: 'interrupted', messageCount: 4 });
   });
 
   it('is removed while a session is resumed, so a rebuild sees it open, and interrupted after a crash', async () => {
