@@ -26,6 +26,11 @@ async function closedSessions(): Promise<{ sessions: SessionManager; ids: string
 const metaPath = (sessions: SessionManager, id: string) => join(sessions.project.dir, 'sessions', id, 'session.meta.json');
 const dropIndex = (sessions: SessionManager) => rmSync(join(sessions.project.dir, 'index.json'), { force: true });
 const dropMetas = (sessions: SessionManager, ids: string[]) => ids.forEach((id) => rmSync(metaPath(sessions, id), { force: true }));
+/** Session `id`'s row as a listing rebuilds it with index.json gone. */
+async function rebuiltRow(sessions: SessionManager, id: string) {
+  dropIndex(sessions);
+  return (await sessions.list()).find((r) => r.id === id);
+}
 
 describe('session.meta.json, the listing row beside the snapshot', () => {
   it('is written with every snapshot and holds the session\'s row', async () => {
@@ -67,8 +72,7 @@ describe('session.meta.json, the listing row beside the snapshot', () => {
     const again = await sessions.resume(ids[2]);
     await again.append({ role: 'user', content: 'one more' });
     await again.close();
-    dropIndex(sessions);
-    expect((await sessions.list()).find((r) => r.id === ids[2])).toMatchObject({ messageCount: 4 });
+    expect(await rebuiltRow(sessions, ids[2])).toMatchObject({ messageCount: 4 });
   });
 
   it('is gone while a new snapshot goes in: a crash there leaves no meta file describing the old one', async () => {
@@ -91,21 +95,18 @@ describe('session.meta.json, the listing row beside the snapshot', () => {
     }
     expect(metaAtRename).toBe(false);
     await simulateCrash(held);
-    dropIndex(sessions);
-    expect((await sessions.list()).find((r) => r.id === ids[1])).toMatchObject({ status: 'interrupted', messageCount: 4 });
+    expect(await rebuiltRow(sessions, ids[1])).toMatchObject({ status: 'interrupted', messageCount: 4 });
   });
 
   it('is removed while a session is resumed, so a rebuild sees it open, and interrupted after a crash', async () => {
     const { sessions, ids } = await closedSessions();
     const held = await sessions.resume(ids[0]);
     expect(existsSync(metaPath(sessions, ids[0]))).toBe(false);
-    dropIndex(sessions);
-    expect((await sessions.list()).find((r) => r.id === ids[0])).toMatchObject({ status: 'open' });
+    expect(await rebuiltRow(sessions, ids[0])).toMatchObject({ status: 'open' });
 
     await held.append({ role: 'user', content: 'only in the journal' });
     await simulateCrash(held);
-    dropIndex(sessions);
-    expect((await sessions.list()).find((r) => r.id === ids[0])).toMatchObject({ status: 'interrupted', messageCount: 2 });
+    expect(await rebuiltRow(sessions, ids[0])).toMatchObject({ status: 'interrupted', messageCount: 2 });
   });
 
   it('a resumed session closed unchanged gets its meta file back', async () => {
