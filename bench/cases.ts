@@ -12,7 +12,7 @@ import { layout } from '../src/session/layout.js';
 import type { SessionManager } from '../src/session/types.js';
 import type { BenchConfig } from './run.js';
 import { makeMessages, TEN_MB_AVG_BYTES } from './data.js';
-import { idAt, manySessions, openProject, writeSession } from './fixtures.js';
+import { idAt, manySessions, openProject, sessionRestorer, writeSession } from './fixtures.js';
 import { measure, measurePair, median, row, type BenchRow } from './harness.js';
 import { BIN, timeNodeStart, timeToPrompt } from './startup.js';
 import { startApiServer } from './api-server.js';
@@ -80,9 +80,9 @@ export async function benchList(config: BenchConfig, n: number, headline: boolea
 
 /**
  * The first listing after index.json is gone (an upgrade, a copied or restored data
- * directory): the rebuild reads each session's meta file (its row, ~300 bytes) and checks it
- * still describes the snapshot. Floor: listing the directory and reading and parsing those
- * same files, the way the rebuild reads them.
+ * directory): the rebuild reads each session's meta file (its row, ~320 bytes) instead of its
+ * snapshot. Floor: listing the directory and reading and parsing those same files with
+ * readFileSync, in the batches the rebuild reads them in.
  */
 async function listIndexMissing(config: BenchConfig, manager: SessionManager, n: number, headline: boolean): Promise<BenchRow> {
   const indexFile = layout.index(manager.project.dir);
@@ -242,7 +242,7 @@ const RSS_PRELOAD = fileURLToPath(new URL('./rss-preload.js', import.meta.url));
 
 /** Peak RSS of `chatkeep --session-id ID` sending one line to the openai provider (a local server) and quitting. */
 async function cliPeak(home: string, cwd: string, id: string, dir: string): Promise<number> {
-  const pristine = await readFile(layout.snapshot(dir));
+  const restore = await sessionRestorer(dir);
   const server = await startApiServer();
   try {
     const child = spawn(process.execPath, ['--import', RSS_PRELOAD, BIN, '--session-id', id, '--provider', 'openai'], {
@@ -259,9 +259,7 @@ async function cliPeak(home: string, cwd: string, id: string, dir: string): Prom
     return Number(mb);
   } finally {
     await server.close();
-    // The same session for the next run: as it was, without this run's turn.
-    await writeFile(layout.snapshot(dir), pristine);
-    await rm(layout.journal(dir), { force: true });
+    await restore(); // the same session for the next run, without this run's turn
   }
 }
 

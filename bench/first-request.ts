@@ -5,13 +5,12 @@
  * the same body with `fetch` to the same server; the two are interleaved run by run.
  */
 import { spawn } from 'node:child_process';
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { layout } from '../src/session/layout.js';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { makeMessages } from './data.js';
-import { idAt, openProject, writeSession } from './fixtures.js';
+import { idAt, openProject, sessionRestorer, writeSession } from './fixtures.js';
 import { median, row, type BenchRow } from './harness.js';
 import type { BenchConfig } from './run.js';
 import { BIN } from './startup.js';
@@ -72,12 +71,7 @@ async function firstRequestRow(config: BenchConfig, server: ApiServer, api: Api,
     // A session that was kept with this provider, put back as it was before every run.
     const id = idAt(20_000_000);
     const provider = { name: api, model: api === 'openai' ? 'gpt-4o-mini' : 'claude-sonnet-5-5' };
-    const sessionDir = await writeSession(manager, { ...template, provider }, id, makeMessages(count, 300, 5));
-    const pristine = await readFile(layout.snapshot(sessionDir));
-    restore = async () => {
-      await writeFile(layout.snapshot(sessionDir), pristine);
-      await rm(layout.journal(sessionDir), { force: true });
-    };
+    restore = await sessionRestorer(await writeSession(manager, { ...template, provider }, id, makeMessages(count, 300, 5)));
     args = [BIN, '--session-id', id];
   }
   const bodyFile = join(dir, 'body.json');
