@@ -2,18 +2,21 @@
  * The operations of DESIGN §7, each timed beside its floor, and the ways other tools store
  * sessions (rewrite the whole file per turn, list by reading every file) side by side.
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile, open, stat } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { layout } from '../src/session/layout.js';
+import type { SessionManager } from '../src/session/types.js';
 import type { BenchConfig } from './run.js';
 import { makeMessages, TEN_MB_AVG_BYTES } from './data.js';
-import { idAt, manySessions, openProject, writeSession } from './fixtures.js';
+import { idAt, manySessions, openProject, sessionRestorer, writeSession } from './fixtures.js';
 import { measure, measurePair, median, row, type BenchRow } from './harness.js';
-import { timeNodeStart, timeToPrompt } from './startup.js';
+import { BIN, timeNodeStart, timeToPrompt } from './startup.js';
+import { startApiServer } from './api-server.js';
+import { PEAK_RSS_LINE } from './peak-rss.js';
 
 let counter = 0;
 /** A fresh home and project directory under the scratch root. */
@@ -50,7 +53,8 @@ export async function benchStartup(config: BenchConfig): Promise<BenchRow[]> {
   return [row('start to first prompt', 1, median(prompt), median(bare), 2, { note: 'floor: node -e 0' })];
 }
 
-export async function benchList(config: BenchConfig, n: number): Promise<BenchRow[]> {
+/** `headline`: the size the index-missing target is for (smaller sizes show the growth curve). */
+export async function benchList(config: BenchConfig, n: number, headline: boolean): Promise<BenchRow[]> {
   const { home, cwd } = await scratch(config);
   const { manager, template } = await openProject(home, cwd);
   await manySessions(manager, template, n - 1);
@@ -63,6 +67,7 @@ export async function benchList(config: BenchConfig, n: number): Promise<BenchRo
     config,
   );
   const out = [row(`list sessions`, rows.length, ms, floorMs, 3, { limitMs: 50 })];
+  out.push(await listIndexMissing(config, manager, rows.length, headline));
   // What tools without an index do: read and parse every session file.
   const sessionsDir = layout.sessions(manager.project.dir);
   const naive = await measure(async () => {
@@ -71,6 +76,38 @@ export async function benchList(config: BenchConfig, n: number): Promise<BenchRo
   }, { runs: 3, warmup: 1 });
   out.push(row(`  other tools: list by reading every file`, rows.length, naive, floorMs, 3, { informational: true, note: 'for comparison' }));
   return out;
+}
+
+/**
+ * The first listing after index.json is gone (an upgrade, a copied or restored data
+ * directory): the rebuild reads each session's meta file (its row, ~320 bytes) instead of its
+ * snapshot. Floor: listing the directory and reading and parsing those same files with
+ * readFileSync, in the batches the rebuild reads them in.
+ */
+async function listIndexMissing(config: BenchConfig, manager: SessionManager, n: number, headline: boolean): Promise<BenchRow> {
+  const indexFile = layout.index(manager.project.dir);
+  const sessionsDir = layout.sessions(manager.project.dir);
+  const ids = await readdir(sessionsDir);
+  const bytes = await Promise.all(ids.slice(0, 100).map(async (id) => (await stat(layout.meta(join(sessionsDir, id)))).size));
+  const { ms, floorMs } = await measurePair(
+    () => manager.list(),
+    // Read the way the rebuild reads them: synchronously, yielding to the event loop between batches.
+    async () => {
+      const names = await readdir(sessionsDir);
+      for (let start = 0; start < names.length; start += 200) {
+        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+        for (const name of names.slice(start, start + 200)) JSON.parse(readFileSync(layout.meta(join(sessionsDir, name)), 'utf8'));
+      }
+    },
+    config,
+    () => rm(indexFile, { force: true }),
+  );
+  const floor = `floor: read + parse ${n.toLocaleString('en-US')} files of ~${Math.round(median(bytes))} bytes (the meta files)`;
+  return row('list sessions, index missing', n, ms, floorMs, 1.5, {
+    informational: !headline,
+    // Below 10,000 sessions, fixed costs (the index lock, writing index.json) weigh more.
+    note: headline ? floor : `growth curve; ${floor}`,
+  });
 }
 
 /** A session of `count` messages (~avgBytes each), closed, and its snapshot's bytes. */
@@ -191,7 +228,39 @@ export async function benchMemory(config: BenchConfig, count: number): Promise<B
   };
   const rss = median([peak('resume'), peak('resume'), peak('resume')]);
   const floor = median([peak('parse'), peak('parse'), peak('parse')]);
-  return [row('peak RSS resuming it (MB, not ms)', count, rss, floor, 2, { informational: true, note: 'floor: read + JSON.parse' })];
+  const cli = median([await cliPeak(home, cwd, id, dir), await cliPeak(home, cwd, id, dir), await cliPeak(home, cwd, id, dir)]);
+  return [
+    row('peak RSS resuming it (MB, not ms)', count, rss, floor, 1.5, { note: 'floor: a node process that reads + JSON.parses the file' }),
+    row('  peak RSS, chatkeep resuming it + one turn (openai)', count, cli, floor, 1.5, {
+      informational: true,
+      note: 'the whole CLI: SDK, the request body, the closing snapshot',
+    }),
+  ];
+}
+
+const RSS_PRELOAD = fileURLToPath(new URL('./rss-preload.js', import.meta.url));
+
+/** Peak RSS of `chatkeep --session-id ID` sending one line to the openai provider (a local server) and quitting. */
+async function cliPeak(home: string, cwd: string, id: string, dir: string): Promise<number> {
+  const restore = await sessionRestorer(dir);
+  const server = await startApiServer();
+  try {
+    const child = spawn(process.execPath, ['--import', RSS_PRELOAD, BIN, '--session-id', id, '--provider', 'openai'], {
+      cwd,
+      env: { ...process.env, CHATKEEP_HOME: home, OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_API_KEY: 'bench' },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.end('hi\n');
+    const code = await new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve));
+    const mb = new RegExp(`^${PEAK_RSS_LINE} (\\S+)$`, 'm').exec(stderr)?.[1];
+    if (code !== 0 || mb === undefined) throw new Error(`chatkeep exited ${code}: ${stderr.trim()}`);
+    return Number(mb);
+  } finally {
+    await server.close();
+    await restore(); // the same session for the next run, without this run's turn
+  }
 }
 
 

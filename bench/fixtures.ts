@@ -3,11 +3,13 @@
  * Files are written in the real snapshot format through the library's own codec (without the
  * per-file fsync of the real store: generating 10,000 sessions must not take minutes).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSessions } from '../src/index.js';
 import { encodeSnapshot } from '../src/session/codec.js';
 import { layout } from '../src/session/layout.js';
+import { rowFromSnapshot } from '../src/session/index-row.js';
+import { writeMeta } from '../src/session/meta-file.js';
 import type { Message, SessionManager, SessionSnapshot } from '../src/session/types.js';
 import { makeMessages } from './data.js';
 
@@ -44,7 +46,23 @@ export async function writeSession(manager: SessionManager, template: SessionSna
     journalSeq: 0,
   };
   await writeFile(layout.snapshot(dir), await encodeSnapshot(snapshot), { mode: 0o600 });
+  // As the store does after every snapshot: the listing row beside it.
+  await writeMeta(dir, rowFromSnapshot(snapshot, 'closed'));
   return dir;
+}
+
+/**
+ * A function that puts the session in `dir` back as it is now (its snapshot, no journal), for
+ * a benchmark that resumes and changes it on every run. Its meta file goes: like any writer
+ * of session.json other than chatkeep, this one must not leave it describing another snapshot.
+ */
+export async function sessionRestorer(dir: string): Promise<() => Promise<void>> {
+  const pristine = await readFile(layout.snapshot(dir));
+  return async () => {
+    await writeFile(layout.snapshot(dir), pristine);
+    await rm(layout.journal(dir), { force: true });
+    await rm(layout.meta(dir), { force: true });
+  };
 }
 
 /** `count` sessions of mixed sizes (2 to 40 short messages) in one project. */

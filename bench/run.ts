@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { formatTable, type BenchRow } from './harness.js';
 import { benchList, benchResume, benchTurn, benchSnapshot, benchMemory, benchStartup } from './cases.js';
 import { TEN_MB_AVG_BYTES } from './data.js';
+import { benchFirstRequest } from './first-request.js';
 
 export interface BenchConfig {
   quick: boolean;
@@ -30,7 +31,9 @@ async function main(): Promise<void> {
   };
   try {
     await step('start to first prompt', () => benchStartup(config));
-    for (const n of quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000]) await step(`list ${n} sessions`, () => benchList(config, n));
+    await step('first request with a real provider', () => benchFirstRequest(config));
+    const listSizes = quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000];
+    for (const n of listSizes) await step(`list ${n} sessions`, () => benchList(config, n, n === listSizes.at(-1)));
     for (const n of quick ? [10, 1_000] : [10, 1_000, 10_000]) await step(`resume and one turn at ${n} messages`, async () => [
       ...(await benchResume(config, n, 300)),
       ...(await benchTurn(config, n)),

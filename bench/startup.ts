@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/chatkeep.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/chatkeep.js', import.meta.url));
 const READY = 'Type a message';
 
 /** Spawns chatkeep on a pipe and resolves with ms until its ready line, then ends it. */

@@ -1,4 +1,4 @@
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -19,7 +19,7 @@ export const atomicWriteHooks: { beforeRename?: (tmpPath: string, target: string
  * On failure the temp file is removed and the target is untouched.
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
-  const tmp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const tmp = tempPath(target);
   const handle = await open(tmp, 'wx', FILE_MODE);
   let closed = false;
   try {
@@ -37,6 +37,20 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
   await fsyncDir(dirname(target));
 }
 
+/**
+ * Replaces `target` atomically but not durably, for caches whose reader checks them against the
+ * files they describe (meta files): readers see the old file or the new one, whole; after a
+ * power cut it may be the old one, or empty, which the reader ignores. Skips the two fsyncs.
+ */
+export async function writeCacheFile(target: string, data: string): Promise<void> {
+  const tmp = tempPath(target);
+  await writeFile(tmp, data, { mode: FILE_MODE, flag: 'wx' });
+  await rename(tmp, target).catch(async (err: unknown) => {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  });
+}
+
 /** Makes a directory entry change (create, rename, unlink) durable. */
 export async function fsyncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
@@ -45,6 +59,11 @@ export async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** A fresh temp file's path beside `target`, named so that `isTempName` knows it. */
+export function tempPath(target: string): string {
+  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
 /** True for names `writeFileAtomic` leaves behind only when the process died mid-write. */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Autosave, AutosaveSchedule, SaveResult, Session } from './types.js';
 import { AutosaveSpecError } from './errors.js';
-import { afterFirstPrompt } from './defer.js';
+import { whenIdle } from './defer.js';
 
 type CronModule = typeof import('cron');
 const require = createRequire(import.meta.url);
@@ -127,16 +127,17 @@ export function startAutosave(
       errorHandler: report,
     });
   // cron and luxon take tens of milliseconds to load: unless already loaded, they load (and
-  // the job starts) a moment later, off the path to the first prompt.
+  // the job starts) a moment later, off the path to the first prompt and the first request.
   let job = cronModule ? build(cronModule) : undefined;
   let startNow: () => void = () => undefined;
   const ready = job
     ? Promise.resolve()
-    : Promise.race([afterFirstPrompt({ unref: true }), new Promise<void>((resolve) => (startNow = resolve))])
+    : Promise.race([whenIdle(), new Promise<void>((resolve) => (startNow = resolve))])
         .then(() => (stopped ? undefined : import('cron')))
         .then((mod) => {
           if (!mod || stopped) return;
-          cronModule ??= mod as CronModule;
+          // A CommonJS module: its exports are the namespace's default, both in Node and in the CLI's bundle.
+          cronModule ??= (mod as CronModule & { default?: CronModule }).default ?? mod;
           job = build(cronModule);
         }, report);
   const autosave: Autosave = {

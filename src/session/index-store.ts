@@ -1,12 +1,13 @@
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
 import { errno, sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
 import type { IndexRow } from './index-row.js';
 import { byUpdatedDesc } from './index-row.js';
+import { readMetaSync } from './meta-file.js';
 import { applyJournalToRow, rowFromFiles } from './summary.js';
 
 /**
@@ -53,9 +54,14 @@ async function readIndex(projectDir: string): Promise<ReadResult> {
   return { kind: 'damaged' };
 }
 
-async function writeIndex(projectDir: string, index: IndexFile): Promise<void> {
+/**
+ * `durable: false` for a rebuild: it replaces a missing or damaged index with the truth of the
+ * moment, so after a power cut it can only be missing or damaged again (and rebuilt), never an
+ * older set of rows; skipping the two fsyncs of ~3 MB at 10,000 sessions saves tens of ms.
+ */
+async function writeIndex(projectDir: string, index: IndexFile, durable = true): Promise<void> {
   index.rows.sort(byUpdatedDesc);
-  await writeFileAtomic(layout.index(projectDir), JSON.stringify(index));
+  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), JSON.stringify(index));
 }
 
 async function sessionsMtime(projectDir: string): Promise<number | undefined> {
@@ -114,7 +120,7 @@ async function rebuildIndex(projectDir: string, projectPath: string, staleMs: nu
   const seen = (await sessionsMtime(projectDir)) ?? -1;
   const rows = await reconcile(projectDir, projectPath, before, staleMs);
   // Until the mtime has settled, the index records -1 and the next listing looks again.
-  if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows });
+  if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows }, read.kind === 'ok');
   return rows;
 }
 
@@ -131,16 +137,34 @@ async function sameSessions(projectDir: string, rows: readonly IndexRow[]): Prom
   return names.every((name) => ids.has(name));
 }
 
-/** Keeps rows whose directory exists, adds rows for directories the index lacks. */
+/** Meta files read between two turns of the event loop while rebuilding (~2 ms of work). */
+const META_BATCH = 200;
+
+/**
+ * Keeps rows whose directory exists, adds rows for directories the index lacks: from each
+ * session's meta file (one small read), else from its snapshot and journal.
+ */
 async function reconcile(projectDir: string, projectPath: string, rows: IndexRow[], staleMs: number): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
   const names = new Set(await sessionIdsIn(sessionsDir));
   const kept = rows.filter((r) => names.has(r.id));
   const known = new Set(kept.map((r) => r.id));
-  for (const id of names) {
-    if (!known.has(id)) kept.push(await rowFromFiles(join(sessionsDir, id), id, projectPath, staleMs));
+  const missing = [...names].filter((id) => !known.has(id));
+  const unrecorded: string[] = [];
+  for (let start = 0; start < missing.length; start += META_BATCH) {
+    if (start > 0) await yieldToEventLoop();
+    for (const id of missing.slice(start, start + META_BATCH)) {
+      const row = readMetaSync(join(sessionsDir, id), id);
+      if (row) kept.push(row);
+      else unrecorded.push(id);
+    }
   }
+  for (const id of unrecorded) kept.push(await rowFromFiles(join(sessionsDir, id), id, projectPath, staleMs));
   return kept.sort(byUpdatedDesc);
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

@@ -14,11 +14,12 @@ import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
 import type { HeldLock } from './lock.js';
 import { acquireLock, inspectLock } from './lock.js';
-import { afterFirstPrompt } from './defer.js';
+import { afterFirstPrompt, whenIdle } from './defer.js';
 import { openProject } from './project.js';
 import { createRedactor, noRedaction } from './redact.js';
 import type { Located } from './resolve.js';
 import { SessionImpl } from './session.js';
+import { removeMeta } from './meta-file.js';
 import type { IndexRow } from './index-row.js';
 import { byUpdatedDesc, summaryFromRow } from './index-row.js';
 import { packageVersion } from './version.js';
@@ -109,6 +110,8 @@ class Manager implements SessionManager {
     const loss = new LossRelay();
     const lock = await acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report });
     try {
+      // Held and about to change without a new snapshot: a listing must look at the files.
+      await removeMeta(where.dir);
       const { loadSession } = await lazy.load();
       const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: true });
       const report = {
@@ -179,8 +182,9 @@ class Manager implements SessionManager {
       });
       loss.attach(session);
       if (options.after === 'persist') await session.persist();
-      // The index row is only a cache: it is marked open while the user reads the prompt.
-      else if (options.after === 'touch') void afterFirstPrompt().then(() => session.touchRow()).catch(() => undefined);
+      // The index row is only a cache: it is marked open while the user reads the prompt (after
+      // the first request, when a line is piped: rewriting the index of 10,000 rows takes ~50 ms).
+      else if (options.after === 'touch') void whenIdle().then(() => session.touchRow()).catch(() => undefined);
       return session;
     } catch (err) {
       await journal?.close().catch(() => undefined);
@@ -215,6 +219,8 @@ class Manager implements SessionManager {
     const { readSessionFiles } = await lazy.reading();
     const read = await readSessionFiles(where.dir, where.id, where.project.path, { staleMs: this.staleMs, now: this.now(), stable: true });
     if (read.reading.problem && read.reading.status !== 'open') {
+      // The meta file beside the snapshot describes it as it was: a rebuilt index must read the files.
+      await removeMeta(where.dir).catch(() => undefined);
       await (await lazy.index()).updateIndexRow(where.project.dir, read.row).catch(() => undefined);
     }
     return read;

@@ -337,9 +337,13 @@ export class SessionImpl implements Session {
     this.state.title = title;
   }
 
-  /** The index row is only a cache: a failure to record it warns and the next listing rebuilds it. */
+  /**
+   * The row of the snapshot on disk, in the index and beside the snapshot (session.meta.json).
+   * Both are caches: a failure to record them warns and the next listing reads the snapshot.
+   */
   private async recordRow(state: SessionSnapshot, status: 'open' | 'closed'): Promise<void> {
-    await this.updateRow(rowFromSnapshot(state, status)).catch((err: unknown) =>
+    const row = rowFromSnapshot(state, status);
+    await Promise.all([this.snapshots.recordMeta(row), this.updateRow(row)]).catch((err: unknown) =>
       this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
     );
   }

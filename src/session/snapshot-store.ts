@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
 import { errno } from './ids.js';
+import type { IndexRow } from './index-row.js';
 import { layout } from './layout.js';
+import { removeMeta, writeMeta } from './meta-file.js';
 import type { SessionSnapshot } from './types.js';
 
 /** Where a session's snapshots go: `session.json` in its directory, or nowhere (`persist: false`). */
@@ -11,6 +13,8 @@ export interface SnapshotStore {
   write(snapshot: SessionSnapshot): Promise<number>;
   /** The snapshot in place (an earlier run's), if any. */
   inPlace(): Promise<{ at: Date; bytes: number } | undefined>;
+  /** Records the listing row of the snapshot in place beside it (a cache, session.meta.json). */
+  recordMeta(row: IndexRow): Promise<void>;
 }
 
 /** Snapshots as `<dir>/session.json`, written atomically. */
@@ -23,6 +27,8 @@ export function fileSnapshots(dir: string): SnapshotStore {
       const { encodeSnapshot } = await import('./codec.js');
       // Encoded once here rather than inside the write, so its size costs nothing extra.
       const bytes = Buffer.from(await encodeSnapshot(snapshot), 'utf8');
+      // The meta file describes the snapshot in place: gone before a new one goes in, back after.
+      await removeMeta(dir);
       await writeFileAtomic(path, bytes);
       return bytes.length;
     },
@@ -35,6 +41,7 @@ export function fileSnapshots(dir: string): SnapshotStore {
         throw err;
       }
     },
+    recordMeta: (row) => writeMeta(dir, row),
   };
 }
 
@@ -43,4 +50,5 @@ export const memorySnapshots: SnapshotStore = {
   kind: 'memory',
   write: () => Promise.resolve(0),
   inPlace: () => Promise.resolve(undefined),
+  recordMeta: () => Promise.resolve(),
 };

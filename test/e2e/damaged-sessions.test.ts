@@ -68,7 +68,11 @@ describe('a truncated session.json', () => {
     const cwd = tmpHome('chatkeep-project-');
     const { id, dir } = await sixMessages(home, cwd);
     truncateSync(join(dir, 'session.json'), 10);
+    // No caches at all (index.json, session.meta.json), as in a data directory from 0.1.0: the
+    // listing reads the files. (With caches, damage made behind chatkeep's back is listed once
+    // a show or resume has read the files: see the test above.)
     rmSync(join(dirname(dirname(dir)), 'index.json'), { force: true });
+    rmSync(join(dir, 'session.meta.json'), { force: true });
     const list = await runPiped(['sessions', 'list'], '', { home, cwd });
     expect(list.stdout).toMatch(new RegExp(`^ {2}${id}\\s+.* 0 messages\\s+damaged\\s+\\(untitled\\)\\n$`));
     const show = await runPiped(['sessions', 'show', id], '', { home, cwd });
@@ -87,7 +91,9 @@ describe('a session written by a newer chatkeep', () => {
     doc.json.schemaVersion = 99;
     doc.json.toolVersion = '9.1.0';
     writeFileSync(file, JSON.stringify(doc));
+    // No caches (index.json, session.meta.json): a newer chatkeep writes its own.
     rmSync(join(dirname(dirname(dir)), 'index.json'), { force: true });
+    rmSync(join(dir, 'session.meta.json'), { force: true });
     const before = readFileSync(file, 'utf8');
 
     const list = await runPiped(['sessions', 'list'], '', { home, cwd });

@@ -29,7 +29,7 @@ describe('createProvider', () => {
     }
     // The SDK modules load their SDK when the provider is created: the check above would fail
     // if one went back to a static import.
-    expect(readFileSync(join(providersDir, 'anthropic.ts'), 'utf8')).toContain("await import('@anthropic-ai/sdk')");
+    expect(readFileSync(join(providersDir, 'anthropic.ts'), 'utf8')).toContain("import('@anthropic-ai/sdk/client')");
     expect(readFileSync(join(providersDir, 'openai.ts'), 'utf8')).toContain("await import('openai')");
   });
 

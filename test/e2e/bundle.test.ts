@@ -1,0 +1,27 @@
+import { existsSync, readFileSync } from 'node:fs';
+import Module from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+
+const bundleDir = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
+
+describe('the CLI bundle', () => {
+  const cli = readFileSync(`${bundleDir}cli.js`, 'utf8');
+
+  it('loads the provider SDKs and cron from their own vendored files, and only when needed', () => {
+    const vendored = [...cli.matchAll(/loadVendor\(new URL\("(\.\/vendor\/[^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(vendored)).toEqual(new Set(['./vendor/openai.cjs', './vendor/anthropic-sdk.cjs', './vendor/cron.cjs']));
+    // Neither a static import of those packages nor a lookup of them in node_modules.
+    expect(cli).not.toMatch(/(from\s*|import\(\s*|require\(\s*)"(openai|@anthropic-ai\/sdk[^"]*|cron)"/);
+  });
+
+  it('ships a V8 code cache for each vendored file that this Node accepts', () => {
+    for (const name of ['openai', 'anthropic-sdk', 'cron']) {
+      const file = `${bundleDir}vendor/${name}.cjs`;
+      expect(existsSync(`${file}.cache`), name).toBe(true);
+      const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: readFileSync(`${file}.cache`) });
+      expect(script.cachedDataRejected, name).toBe(false);
+    }
+  });
+});

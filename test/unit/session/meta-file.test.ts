@@ -1,0 +1,132 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tmpHome } from '../../helpers/tmp-home.js';
+import { simulateCrash } from './support/crash.js';
+import type { SessionManager } from '../../../src/index.js';
+import { openSessions } from '../../../src/index.js';
+import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
+
+const plain = (rows: Awaited<ReturnType<SessionManager['list']>>) => rows.map((r) => ({ ...r }));
+
+/** Sessions of 1, 2 and 3 messages, closed, with titles, at distinct times. */
+async function closedSessions(): Promise<{ sessions: SessionManager; ids: string[] }> {
+  let clock = Date.parse('2026-11-20T08:00:00.000Z');
+  const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome(), now: () => new Date((clock += 1000)) });
+  const ids: string[] = [];
+  for (const n of [1, 2, 3]) {
+    const s = await sessions.create({ title: `session of ${n}` });
+    for (let i = 0; i < n; i++) await s.append({ role: 'user', content: `message ${i}` });
+    await s.close();
+    ids.push(s.id);
+  }
+  return { sessions, ids };
+}
+
+const metaPath = (sessions: SessionManager, id: string) => join(sessions.project.dir, 'sessions', id, 'session.meta.json');
+const dropIndex = (sessions: SessionManager) => rmSync(join(sessions.project.dir, 'index.json'), { force: true });
+const dropMetas = (sessions: SessionManager, ids: string[]) => ids.forEach((id) => rmSync(metaPath(sessions, id), { force: true }));
+/** Session `id`'s row as a listing rebuilds it with index.json gone. */
+async function rebuiltRow(sessions: SessionManager, id: string) {
+  dropIndex(sessions);
+  return (await sessions.list()).find((r) => r.id === id);
+}
+
+describe('session.meta.json, the listing row beside the snapshot', () => {
+  it('is written with every snapshot and holds the session\'s row', async () => {
+    const { sessions, ids } = await closedSessions();
+    const meta = JSON.parse(readFileSync(metaPath(sessions, ids[1]), 'utf8')) as { format: string; row: Record<string, unknown> };
+    expect(meta.format).toBe('chatkeep.meta');
+    expect(meta.row).toMatchObject({ id: ids[1], title: 'session of 2', messageCount: 2, status: 'closed' });
+    // Written whole then renamed: no temp file is left beside it.
+    expect(readdirSync(join(sessions.project.dir, 'sessions', ids[1])).filter((n) => n.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('rebuilds a missing index from meta files to the same rows as from the snapshots alone', async () => {
+    const { sessions, ids } = await closedSessions();
+    dropIndex(sessions);
+    const fromMeta = plain(await sessions.list());
+    dropIndex(sessions);
+    dropMetas(sessions, ids); // sessions written before meta files existed
+    const fromSnapshots = plain(await sessions.list());
+    expect(fromMeta).toEqual(fromSnapshots);
+    expect(fromSnapshots.map((r) => [r.title, r.messageCount, r.status])).toEqual([
+      ['session of 3', 3, 'closed'],
+      ['session of 2', 2, 'closed'],
+      ['session of 1', 1, 'closed'],
+    ]);
+  });
+
+  it('falls back to the snapshot when the meta file is damaged, of another session, or a directory', async () => {
+    const { sessions, ids } = await closedSessions();
+    const truth = plain(await sessions.list());
+
+    writeFileSync(metaPath(sessions, ids[0]), '{"format":"chatkeep.meta","version":1,"row":{"id":');
+    copyFileSync(metaPath(sessions, ids[2]), metaPath(sessions, ids[1])); // a row for another ID
+    rmSync(metaPath(sessions, ids[2]));
+    mkdirSync(metaPath(sessions, ids[2]));
+    dropIndex(sessions);
+    expect(plain(await sessions.list())).toEqual(truth);
+
+    // Saving over a directory where the meta file belongs still saves the snapshot.
+    const again = await sessions.resume(ids[2]);
+    await again.append({ role: 'user', content: 'one more' });
+    await again.close();
+    expect(await rebuiltRow(sessions, ids[2])).toMatchObject({ messageCount: 4 });
+  });
+
+  it('is gone while a new snapshot goes in: a crash there leaves no meta file describing the old one', async () => {
+    const { sessions, ids } = await closedSessions();
+    const held = await sessions.resume(ids[1]);
+    await held.append({ role: 'user', content: 'saved' });
+    await held.save(); // a new snapshot and its meta file
+    expect(existsSync(metaPath(sessions, ids[1]))).toBe(true);
+    await held.append({ role: 'user', content: 'only in the journal' });
+    let metaAtRename: boolean | undefined;
+    atomicWriteHooks.beforeRename = (_tmp, target) => {
+      if (!target.endsWith('session.json')) return;
+      metaAtRename = existsSync(metaPath(sessions, ids[1]));
+      throw new Error('killed before the rename');
+    };
+    try {
+      await expect(held.save()).rejects.toThrow('killed before the rename');
+    } finally {
+      delete atomicWriteHooks.beforeRename;
+    }
+    expect(metaAtRename).toBe(false);
+    await simulateCrash(held);
+    expect(await rebuiltRow(sessions, ids[1])).toMatchObject({ status: 'interrupted', messageCount: 4 });
+  });
+
+  it('is removed while a session is resumed, so a rebuild sees it open, and interrupted after a crash', async () => {
+    const { sessions, ids } = await closedSessions();
+    const held = await sessions.resume(ids[0]);
+    expect(existsSync(metaPath(sessions, ids[0]))).toBe(false);
+    expect(await rebuiltRow(sessions, ids[0])).toMatchObject({ status: 'open' });
+
+    await held.append({ role: 'user', content: 'only in the journal' });
+    await simulateCrash(held);
+    expect(await rebuiltRow(sessions, ids[0])).toMatchObject({ status: 'interrupted', messageCount: 2 });
+  });
+
+  it('a resumed session closed unchanged gets its meta file back', async () => {
+    const { sessions, ids } = await closedSessions();
+    const again = await sessions.resume(ids[1]);
+    await again.close();
+    expect(JSON.parse(readFileSync(metaPath(sessions, ids[1]), 'utf8'))).toMatchObject({ row: { id: ids[1], status: 'closed' } });
+  });
+
+  it('creating or resuming a session does not rebuild a missing index (only a listing does)', async () => {
+    const { sessions, ids } = await closedSessions();
+    dropIndex(sessions);
+    const index = join(sessions.project.dir, 'index.json');
+    const fresh = await sessions.create();
+    await fresh.append({ role: 'user', content: 'hi' });
+    await fresh.close();
+    const resumed = await sessions.resume(ids[0]);
+    await resumed.append({ role: 'user', content: 'hi' });
+    await resumed.close();
+    expect(existsSync(index)).toBe(false);
+    expect(plain(await sessions.list()).map((r) => r.id)).toEqual([resumed.id, fresh.id, ids[2], ids[1]]);
+  });
+});
