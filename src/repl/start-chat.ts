@@ -131,7 +131,7 @@ async function pickId(
   if (rows.length === 0) throw noSessionYet(sessions.project.path);
   await loadFormatting();
   const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date() });
-  const index = prompterFor(() => undefined).pick(lines, 'Resume which session?');
+  const index = await prompterFor(() => undefined).pick(lines, 'Resume which session?');
   // Cancelling is not a failure: exit 0, having created nothing.
   if (index < 0) throw new UserError('No session picked. Start a new one with: chatkeep', 'E_CANCELLED', 0);
   return rows[index]!.id;

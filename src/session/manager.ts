@@ -1,4 +1,5 @@
 import type { LockOwner } from './errors.js';
+import { printable, UserError } from './errors.js';
 import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionSnapshot, SessionSummary,
 } from './types.js';
@@ -47,7 +48,21 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
   }
   const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
   const toolVersion = options.toolVersion ?? packageVersion();
-  return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? DEFAULT_STALE_MS);
+  return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? staleFromEnv(options.env) ?? DEFAULT_STALE_MS);
+}
+
+/**
+ * `CHATKEEP_LOCK_STALE_MS`: how long a lock of a holder on another host may go without a
+ * heartbeat before it is taken over (proper-lockfile's floor is 2000 ms).
+ */
+function staleFromEnv(env: Record<string, string | undefined> | undefined): number | undefined {
+  const text = env?.CHATKEEP_LOCK_STALE_MS?.trim();
+  if (text === undefined || text === '') return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 2000) {
+    throw new UserError(`Bad CHATKEEP_LOCK_STALE_MS \`${printable(text)}\`: give whole milliseconds, at least 2000.`, 'E_CONFIG');
+  }
+  return ms;
 }
 
 /** Routes proper-lockfile's `onCompromised` to the session, also when it fires before the session exists. */

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import * as pty from 'node-pty';
 import { onTestFinished } from 'vitest';
-import { chatEnv, matches, waitUntil } from '../../torture/proc.js';
+import { chatEnv, matches, onHost, waitUntil } from '../../torture/proc.js';
 import { bannerId } from './session-files.js';
 
 /** The launcher under test. */
@@ -20,6 +20,8 @@ export interface RunOptions {
   cwd: string;
   /** Extra environment (e.g. `CHATKEEP_ECHO_DELAY_MS: '200'`). */
   env?: Record<string, string>;
+  /** Runs as on another machine with this host name (its own UTS namespace), same files. */
+  host?: string;
 }
 
 function environment(options: RunOptions): Record<string, string> {
@@ -49,7 +51,8 @@ export interface PtyRun {
 
 /** Starts chatkeep in a pseudo-terminal; it is killed when the test finishes if still running. */
 export function spawnPty(args: string[], options: RunOptions): PtyRun {
-  const term = pty.spawn(process.execPath, [BIN, ...args], {
+  const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
+  const term = pty.spawn(file, argv, {
     name: 'xterm-256color',
     cols: 160,
     rows: 40,
@@ -136,7 +139,8 @@ export interface PipedRun {
 
 /** Starts chatkeep with stdin, stdout and stderr piped; killed when the test finishes if still running. */
 export function spawnPiped(args: string[], options: RunOptions): PipedRun {
-  const child = spawnChild(process.execPath, [BIN, ...args], { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
+  const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
+  const child = spawnChild(file, argv, { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
