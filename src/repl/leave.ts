@@ -2,8 +2,9 @@
  * What the REPL prints about a session as it is opened and as it is left: the resume block,
  * and "Saved …" with the way back.
  */
-import type { Autosave, Session } from '../session/types.js';
+import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { plural, resumedLine, resumeNotices, transcriptTail } from './format.js';
+import { lostExitLines } from './lost-lock.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
 
@@ -15,12 +16,29 @@ export function showResumed(screen: Screen, session: Session, now: Date): void {
   if (tail.length > 0) screen.info(tail.join('\n'));
 }
 
-/** Stops autosave, closes the session (save, status closed, lock released) and prints the way back. */
-export async function finish(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
+/**
+ * Stops autosave, closes the session (save, status closed, lock released) and prints the way
+ * back; `Saved` only for what this process did write.
+ */
+export async function finish(
+  screen: Screen,
+  sessions: SessionManager,
+  session: Session,
+  autosave: Autosave | undefined,
+  stopWarnings: () => void,
+): Promise<number> {
   await autosave?.stop().catch(() => {});
   stopWarnings();
   try {
+    // A lost lock is taken back if that can be done safely; otherwise close() writes nothing.
+    const outcome = session.readOnly ? await session.retake() : undefined;
     const result = await session.close();
+    if (!result.saved) {
+      // Lost before or while closing: say who holds it now, if anyone alive does.
+      const lost = outcome ?? { retaken: false as const, holder: await sessions.holder(session.id).catch(() => undefined) };
+      for (const line of lostExitLines(session, lost)) screen.status(line);
+      return 0;
+    }
     screen.status(`Saved ${result.id} (${plural(result.messageCount, 'message')}).`);
   } catch (err) {
     screen.error(describeReplError(err));

@@ -5,12 +5,14 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../providers/types.js';
-import type { Autosave, Session, SessionManager } from '../session/types.js';
+import { ReadOnlySessionError } from '../session/errors.js';
+import type { Autosave, SaveResult, Session, SessionManager } from '../session/types.js';
 import { runChatTurn } from './chat-turn.js';
 import { completeLine } from './complete.js';
 import { formatRows, loadFormatting, plural } from './format.js';
 import { finish, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
+import { followLoss } from './lost-lock.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
@@ -86,6 +88,29 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: now() }),
   };
 
+  /** Makes `next` the live session (autosave, warnings, commands follow); closes the old one, saving it unless its lock was lost. */
+  const adopt = async (next: Session): Promise<SaveResult | undefined> => {
+    await autosave?.stop().catch(() => {});
+    stopWarnings();
+    const closed = await session.close().catch((err: unknown) => {
+      screen.warn(`Could not close ${session.id}: ${describeReplError(err)}`);
+      return undefined;
+    });
+    session = next;
+    ctx.session = next;
+    autosave = startAutosave(next);
+    stopWarnings = next.onWarning((message) => warnings.push(message));
+    return closed;
+  };
+  /** The lock was lost: go on in the session taken back, or in a fork of it. */
+  const goOnAfterLoss = async (): Promise<void> => {
+    const { session: next, notice } = await followLoss(sessions, session);
+    if (next !== session) await adopt(next);
+    screen.warn(notice);
+  };
+  const chat = (text: string, signal: AbortSignal): Promise<unknown> =>
+    runChatTurn({ session, provider: options.provider, text, screen, signal, system: options.system ?? null });
+
   let turn: AbortController | undefined;
   let quitting = false;
   let atPrompt = false;
@@ -152,8 +177,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (parsed.kind === 'chat') {
         turn = new AbortController();
         reader.hold();
+        const { signal } = turn;
         try {
-          await runChatTurn({ session, provider: options.provider, text: parsed.text, screen, signal: turn.signal, system: options.system ?? null });
+          if (session.readOnly) await goOnAfterLoss();
+          const before = session.messages.length;
+          await chat(parsed.text, signal).catch(async (err: unknown) => {
+            // The loss was found by the turn's first write, so nothing of the turn was stored: it runs again where the conversation goes on.
+            if (!(err instanceof ReadOnlySessionError) || session.messages.length !== before) throw err;
+            await goOnAfterLoss();
+            await chat(parsed.text, signal);
+          });
         } catch (err) {
           screen.error(describeReplError(err));
         } finally {
@@ -175,17 +208,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         else if (result.level === 'warning') screen.warn(result.content);
         else screen.error(result.content);
       } else if (result.type === 'switch') {
-        await autosave?.stop().catch(() => {});
-        stopWarnings();
-        const closed = await session.close().catch((err: unknown) => {
-          screen.warn(`Could not close ${session.id}: ${describeReplError(err)}`);
-          return undefined;
-        });
-        session = result.session;
-        ctx.session = session;
-        autosave = startAutosave(session);
-        stopWarnings = session.onWarning((message) => warnings.push(message));
-        screen.info(closed ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
+        const closed = await adopt(result.session);
+        screen.info(closed?.saved ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
         showResumed(screen, session, now());
       }
     }
@@ -195,7 +219,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   if (atPrompt) screen.raw('\n');
   for (const warning of warnings.splice(0)) screen.warn(warning);
   try {
-    return await finish(screen, session, autosave, stopWarnings);
+    return await finish(screen, sessions, session, autosave, stopWarnings);
   } finally {
     // Only now: a second SIGTERM while saving must not kill the process half-way.
     options.signals?.off('SIGTERM', onSignal);

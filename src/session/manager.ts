@@ -10,7 +10,8 @@ import { ensureHome, storageProblem } from './home.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
-import type { HeldLock } from './lock.js';
+import type { HeldLock, LockOptions } from './lock.js';
+import { forkPoint, forkState } from './fork.js';
 import { acquireLock, inspectLock } from './lock.js';
 import { afterFirstPrompt } from './defer.js';
 import { openProject } from './project.js';
@@ -117,7 +118,7 @@ class Manager implements SessionManager {
     const before = await inspectLock(where.dir, this.staleMs);
     let session: SessionImpl | undefined;
     const loss = new LossRelay();
-    const lock = await acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report });
+    const lock = await acquireLock(where.id, where.dir, this.lockOptions(loss.report));
     try {
       const { loadSession } = await lazy.load();
       const loaded = await loadSession(where.dir, { id: where.id, projectPath: where.project.path, now: this.now(), quarantine: true });
@@ -155,7 +156,7 @@ class Manager implements SessionManager {
     // waits for it. A resumed session arrives with its lock held.
     const lock = options.lock
       ? Promise.resolve(options.lock)
-      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report }));
+      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, this.lockOptions(loss.report)));
     let journal: JournalWriter | undefined;
     try {
       journal = await JournalWriter.open(layout.journal(where.dir));
@@ -165,6 +166,7 @@ class Manager implements SessionManager {
         state,
         journal,
         lock,
+        relock: (onLost) => acquireLock(where.id, where.dir, this.lockOptions(onLost)),
         report,
         redact: this.redact,
         now: this.now,
@@ -183,6 +185,28 @@ class Manager implements SessionManager {
       await lock.then((held) => held.release()).catch(() => undefined);
       throw err;
     }
+  }
+
+  async fork(from: Session | string, options: { at?: number; title?: string } = {}): Promise<Session> {
+    const source = typeof from === 'string' ? await this.read(from) : from.copyState();
+    const at = forkPoint(source, options.at);
+    const createdAt = this.now();
+    const { id, dir } = await reserveId(layout.ids(this.home), layout.sessions(this.project.dir), createdAt);
+    const title = options.title === undefined ? undefined : this.redact(options.title.trim()) || undefined;
+    const state = forkState(source, at, { id, project: this.project.path, createdAt, toolVersion: this.toolVersion, ...(title ? { title } : {}) });
+    const loss = new LossRelay();
+    const lock = await acquireLock(id, dir, this.lockOptions(loss.report));
+    // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
+    return this.open({ id, dir, project: this.project }, state, { recoveredMessages: 0, wasInterrupted: false, notices: [] }, {
+      lock,
+      loss,
+      after: 'persist',
+      dirty: true,
+    });
+  }
+
+  private lockOptions(onCompromised: (err: Error) => void): LockOptions {
+    return { staleMs: this.staleMs, now: this.now, onCompromised };
   }
 
   /** Finds a session by ID or unique prefix in any project (this one first). */

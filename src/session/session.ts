@@ -3,12 +3,12 @@ import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, Message, NewMessage, ProjectInfo, ReplyWriter, ResumeReport,
-  SaveResult, Session, SessionSnapshot, SessionStats, SystemPromptRef,
+  RetakeResult, SaveResult, Session, SessionSnapshot, SessionStats, SystemPromptRef,
 } from './types.js';
-import { ReadOnlySessionError } from './errors.js';
+import { ReadOnlySessionError, SessionInUseError } from './errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { WarningChannel } from './emitter.js';
-import type { JournalEventType, JournalWriter } from './journal.js';
+import { JournalWriter, type JournalEventType } from './journal.js';
 import { layout } from './layout.js';
 import type { HeldLock } from './lock.js';
 import { SCHEMA_VERSION } from './migrations.js';
@@ -29,6 +29,8 @@ export interface SessionDeps {
   journal: JournalWriter;
   /** The cross-process lock; writes wait for it (a new session takes it in the background). */
   lock: Promise<HeldLock>;
+  /** Takes the lock again (after it was lost); `SessionInUseError` while another process holds it. */
+  relock: (onLost: (err: Error) => void) => Promise<HeldLock>;
   report: ResumeReport;
   redact: (text: string) => string;
   now: () => Date;
@@ -48,8 +50,9 @@ export class SessionImpl implements Session {
   readonly project: ProjectInfo;
   readonly resumeReport: ResumeReport;
   private state: SessionSnapshot;
-  private readonly journal: JournalWriter;
-  private readonly lock: Promise<HeldLock>;
+  private journal: JournalWriter;
+  private lock: Promise<HeldLock>;
+  private readonly relock: SessionDeps['relock'];
   private lockHeld = false;
   private readonly redact: (text: string) => string;
   private readonly now: () => Date;
@@ -73,6 +76,7 @@ export class SessionImpl implements Session {
     this.state = deps.state;
     this.journal = deps.journal;
     this.lock = deps.lock;
+    this.relock = deps.relock;
     this.lock.then(
       () => (this.lockHeld = true),
       (err: unknown) => this.markLockLost(err instanceof Error ? err : new Error(String(err))),
@@ -112,9 +116,46 @@ export class SessionImpl implements Session {
   markLockLost(err: Error): void {
     if (this.lost || this.closed) return;
     this.lost = err;
-    this.warnings.emit(
-      `Lost the lock on session ${this.id} (${err.message}): it is read-only now and nothing more is written. Resume it again to continue.`,
-    );
+    this.warnings.emit(`Lost the lock on session ${this.id} (${err.message}): this process writes nothing more to it.`);
+  }
+
+  retake(): Promise<RetakeResult> {
+    return this.runExclusive(async () => {
+      if (!this.lost) return { retaken: true };
+      if (this.closed) return { retaken: false };
+      let lock: HeldLock;
+      try {
+        lock = await this.relock((err) => this.markLockLost(err));
+      } catch (err) {
+        if (err instanceof SessionInUseError) return { retaken: false, holder: err.owner };
+        throw err;
+      }
+      try {
+        // Carry on only where this process left off: anything written meanwhile makes a fork the way on.
+        const { loadSession } = await import('./load.js');
+        const loaded = await loadSession(this.dir, { id: this.id, projectPath: this.project.path, now: this.now(), quarantine: false });
+        if (!sameConversation(loaded.snapshot, this.state)) {
+          await lock.release();
+          return { retaken: false };
+        }
+        // The other process may have truncated the journal: reopen it to append at its real end.
+        const journal = await JournalWriter.open(layout.journal(this.dir));
+        await this.journal.close().catch(() => undefined);
+        this.journal = journal;
+        this.seq = Math.max(this.seq, loaded.replay.lastSeq);
+        this.savedStatus = loaded.savedStatus;
+      } catch (err) {
+        await lock.release().catch(() => undefined);
+        throw err;
+      }
+      this.lock = Promise.resolve(lock);
+      this.lost = undefined;
+      return { retaken: true };
+    });
+  }
+
+  copyState(): SessionSnapshot {
+    return structuredClone(this.state);
   }
 
   /** Writes a snapshot now, whatever changed: after recovering from damage or a crash mid-reply. */
@@ -222,15 +263,21 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       if (this.closed) return this.closed;
       if (!this.lockHeld) await this.lock.catch(() => undefined);
+      if (!this.lost) {
+        try {
+          // Resumed, read, left as it was: the closed snapshot on disk already says it all.
+          if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed');
+          else await this.recordRow(this.state, 'closed');
+        } catch (err) {
+          if (!this.lost) throw err; // the loss was found by this very snapshot, which wrote nothing
+        }
+      }
       if (this.lost) {
         // Someone else may hold the lock now: release nothing, write nothing.
         this.closed = this.result(false);
         await this.journal.close().catch(() => undefined);
         return this.closed;
       }
-      // Resumed, read, left as it was: the closed snapshot on disk already says it all.
-      if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed');
-      else await this.recordRow(this.state, 'closed');
       await this.journal.close().catch(() => undefined);
       await (await this.lock).release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
       this.closed = this.result(true);
@@ -255,9 +302,15 @@ export class SessionImpl implements Session {
     return storedMessage(input, this.redact, this.now);
   }
 
-  /** Waits until the lock is held (at once, except just after create()); then checks writability. */
+  /**
+   * Waits until the lock is held (at once, except just after create()); then checks that it is
+   * still ours: a process thawed after the stale time may find another host's process holding it
+   * before proper-lockfile's timer says so, and must not write a line into that one's session.
+   */
   private async assertWritable(): Promise<void> {
     if (!this.lockHeld) await this.lock.catch(() => undefined);
+    this.assertOpen();
+    if (!(await (await this.lock).stillHeld())) this.markLockLost(new Error('another process took it over'));
     this.assertOpen();
   }
 
@@ -316,4 +369,14 @@ export class SessionImpl implements Session {
   private result(saved: boolean): SaveResult {
     return { saved, id: this.id, messageCount: this.state.stats.messageCount, path: layout.snapshot(this.dir) };
   }
+}
+
+/** True when `disk` is the conversation `mine` holds: nobody wrote to it since (every write moves updatedAt). */
+function sameConversation(disk: SessionSnapshot, mine: SessionSnapshot): boolean {
+  return (
+    disk.updatedAt.getTime() === mine.updatedAt.getTime() &&
+    disk.stats.messageCount === mine.stats.messageCount &&
+    disk.archived.length === mine.archived.length &&
+    disk.title === mine.title
+  );
 }
