@@ -45,6 +45,8 @@ export interface ReplOptions {
   version: string;
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
+  /** True once the terminal itself is gone (its window closed), as opposed to Ctrl-D. */
+  terminalGone?: () => boolean;
   now?: () => Date;
 }
 
@@ -120,12 +122,29 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     turn?.abort();
     reader?.close();
   };
+  /**
+   * The terminal went away (its window was closed: SIGHUP, reads failing, or both, in either
+   * order). Leaves as /quit does: a streaming reply stops and is kept, an open picker is
+   * cancelled, the session is saved and released; text goes only where it can still be read.
+   */
+  let hungUp = false;
+  const hangUp = (): void => {
+    // Once: closing the reader on a dead terminal reports the terminal's error again.
+    if (hungUp) return;
+    hungUp = true;
+    screen.hangUp();
+    leave();
+  };
+  // A dead terminal shows as an 'error' of the input (setRawMode EIO), readline's while it reads
+  // and the input's own afterwards: unheard, either would end the process before anything is saved.
+  options.input.on('error', hangUp);
   reader = createLineReader({
     input: options.input,
     output: options.output,
     terminal: screen.terminal,
     prompt: screen.color.cyan('› '),
     history,
+    onInputError: hangUp,
     complete: (line) => completeLine(line, commands, async () => (await sessions.list({ all: true })).map((r) => r.id)),
     onInterrupt: (line) => {
       if (turn) return turn.abort();
@@ -144,7 +163,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const onSignal = (): void => leave();
   const onPipedInterrupt = (): void => (turn ? turn.abort() : leave());
   options.signals?.on('SIGTERM', onSignal);
-  options.signals?.on('SIGHUP', onSignal);
+  options.signals?.on('SIGHUP', hangUp);
   if (!screen.terminal) options.signals?.on('SIGINT', onPipedInterrupt);
 
   try {
@@ -216,6 +235,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     reader.close();
   }
+  if (options.terminalGone?.()) hangUp();
   if (atPrompt) screen.raw('\n');
   for (const warning of warnings.splice(0)) screen.warn(warning);
   try {
@@ -223,7 +243,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     // Only now: a second SIGTERM while saving must not kill the process half-way.
     options.signals?.off('SIGTERM', onSignal);
-    options.signals?.off('SIGHUP', onSignal);
+    options.signals?.off('SIGHUP', hangUp);
+    options.input.off('error', hangUp);
     options.signals?.off('SIGINT', onPipedInterrupt);
   }
 }

@@ -3,6 +3,7 @@
  * the session, chooses the assistant, and hands over to the REPL loop.
  */
 import { existsSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { builtinCommands } from '../../commands/index.js';
 import { chooseProvider, createProvider, loadSystemPrompt, parseProviderName } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
@@ -19,6 +20,7 @@ export interface ChatEnvironment {
   home: string;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** File descriptor 0 when `terminal`: its loss is how a closed window shows. */
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   screen: Screen;
@@ -95,6 +97,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       autosaveDescription: schedule.description,
       version: environment.version,
       signals: environment.signals,
+      terminalGone: () => screen.terminal && !isatty(0),
     });
   } catch (err) {
     await session?.close().catch(() => {});

@@ -47,6 +47,8 @@ export interface PtyRun {
   /** Resolves to the exit code (or 128 + signal). */
   readonly exited: Promise<number>;
   kill(signal?: string): void;
+  /** Closes the terminal itself, as closing its window does: the pty goes away, then SIGHUP. */
+  destroy(): void;
 }
 
 /** Starts chatkeep in a pseudo-terminal; it is killed when the test finishes if still running. */
@@ -84,6 +86,7 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
     screen,
     exited,
     kill: (signal) => term.kill(signal),
+    destroy: () => (term as pty.IPty & { destroy(): void }).destroy(),
     prompt(options) {
       return this.waitFor(/› $/, options);
     },
