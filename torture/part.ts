@@ -65,5 +65,5 @@ export function formatResult(result: PartResult): string {
   const figures = Object.entries(result.figures)
     .map(([name, value]) => `${name.replace(/([A-Z])/g, ' $1').toLowerCase()} ${value}`)
     .join(' · ');
-  return `${result.part.padEnd(10)} ${figures} (${(result.ms / 1000).toFixed(1)} s)`;
+  return `${result.part.padEnd(12)} ${figures} (${(result.ms / 1000).toFixed(1)} s)`;
 }
