@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openSessions } from '../src/index.js';
 import { layout } from '../src/session/layout.js';
-import { Tally, type PartResult } from './part.js';
+import { runTrials, Tally, type PartResult } from './part.js';
 import { freshDir } from './proc.js';
 import { spawnTerm, type Term } from './pty.js';
-import { createRandom, type Random } from './random.js';
+import type { Random } from './random.js';
 
 export const HANGUP_MOMENTS = ['idle', 'typing', 'reply', 'picker'] as const;
 type Moment = (typeof HANGUP_MOMENTS)[number];
@@ -31,17 +31,12 @@ export async function run(options: HangupOptions): Promise<PartResult> {
     'sessionsWithoutLastShownMessage',
     'ownerFilesLeftBehind',
   ]);
-  let next = 0;
-  const worker = async (w: number): Promise<void> => {
-    const rng = createRandom((options.seed ?? 1) * 100 + w);
-    for (let t = next++; t < options.trials; t = next++) {
-      const moment = HANGUP_MOMENTS[t % HANGUP_MOMENTS.length]!;
-      await trial(moment, t, rng, options.root, tally).catch((err: unknown) => tally.fail('crashes', `trial ${t} (${moment}): ${String(err)}`));
-      tally.add('trials');
-      tally.add(moment);
-    }
-  };
-  await Promise.all(Array.from({ length: options.workers ?? 2 }, (_, w) => worker(w)));
+  await runTrials(options.trials, options.workers ?? 2, options.seed ?? 1, async (t, rng) => {
+    const moment = HANGUP_MOMENTS[t % HANGUP_MOMENTS.length]!;
+    await trial(moment, t, rng, options.root, tally).catch((err: unknown) => tally.fail('crashes', `trial ${t} (${moment}): ${String(err)}`));
+    tally.add('trials');
+    tally.add(moment);
+  });
   return tally.result();
 }
 

@@ -8,10 +8,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openSessions } from '../src/index.js';
 import type { SessionManager } from '../src/index.js';
-import { Tally, type PartResult } from './part.js';
+import { runTrials, Tally, type PartResult } from './part.js';
 import { freshDir, spawnPiped, type Piped } from './proc.js';
 import { spawnTerm, type Term } from './pty.js';
-import { createRandom, type Random } from './random.js';
+import type { Random } from './random.js';
 
 /** How the holder is slow, and who tries to take its session meanwhile. */
 export const SLOW_KINDS = [
@@ -40,16 +40,11 @@ export async function run(options: SlowHolderOptions): Promise<PartResult> {
     'falseSavedLines',
     'crashes',
   ]);
-  let next = 0;
-  const worker = async (w: number): Promise<void> => {
-    const rng = createRandom((options.seed ?? 1) * 100 + w);
-    for (let t = next++; t < options.trials; t = next++) {
-      const kind = SLOW_KINDS[t % SLOW_KINDS.length]!;
-      await trial(kind, t, rng, options, tally).catch((err: unknown) => tally.fail('crashes', `trial ${t} (${kind}): ${String(err)}`));
-      tally.add('trials');
-    }
-  };
-  await Promise.all(Array.from({ length: options.workers ?? 2 }, (_, w) => worker(w)));
+  await runTrials(options.trials, options.workers ?? 2, options.seed ?? 1, async (t, rng) => {
+    const kind = SLOW_KINDS[t % SLOW_KINDS.length]!;
+    await trial(kind, t, rng, options, tally).catch((err: unknown) => tally.fail('crashes', `trial ${t} (${kind}): ${String(err)}`));
+    tally.add('trials');
+  });
   return tally.result();
 }
 

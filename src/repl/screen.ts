@@ -59,7 +59,7 @@ export function createScreen(options: {
     hangUp: () => {
       if (!terminal) return;
       stdout = undefined;
-      side = options.stderrIsTerminal ?? true ? undefined : stderr;
+      side = (options.stderrIsTerminal ?? true) ? undefined : stderr;
     },
   };
 }

@@ -26,8 +26,8 @@ export type LockState =
 export interface HeldLock {
   readonly owner: LockOwner;
   /**
-   * False once another process has taken the lock. Free while the heartbeat is on time; when it
-   * is late (this process was frozen or busy past the stale time), the lock on disk is checked.
+   * False once another process has taken the lock. Free while the last check is recent; after
+   * a gap (this process was frozen or busy), the owner file on disk is read again.
    */
   stillHeld(): Promise<boolean>;
   /** Removes the owner file, then the lock. */
@@ -64,7 +64,9 @@ export async function inspectLock(sessionDir: string, staleMs: number): Promise<
 
 /**
  * Takes a session's cross-process lock (DESIGN §4). A live holder → `SessionInUseError` with
- * its owner; a holder whose pid is dead on this host is taken over at once.
+ * its owner. On this host a holder is judged by its pid alone: alive, it keeps the lock however
+ * old the lock looks; dead, it is taken over at once. A holder on another host is taken over
+ * once its heartbeat is older than `staleMs`.
  *
  * Every acquisition, takeover and release runs under a short exclusive `mkdir` guard
  * (`lock.takeover`), so under the guard a lock always has its owner file: a lock without one

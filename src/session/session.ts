@@ -5,15 +5,16 @@ import type {
   ArchivedSegment, ConfigSource, ConfigValue, Message, NewMessage, ProjectInfo, ReplyWriter, ResumeReport,
   RetakeResult, SaveResult, Session, SessionSnapshot, SessionStats, SystemPromptRef,
 } from './types.js';
-import { ReadOnlySessionError, SessionInUseError } from './errors.js';
+import { ReadOnlySessionError } from './errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { WarningChannel } from './emitter.js';
-import { JournalWriter, type JournalEventType } from './journal.js';
+import type { JournalEventType, JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import type { HeldLock } from './lock.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { addMessage, archiveConversation, encodeMessage } from './replay.js';
 import { createReplyWriter } from './reply-writer.js';
+import { retakeLock } from './retake.js';
 import { storedMessage } from './stored-message.js';
 import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
@@ -123,32 +124,16 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       if (!this.lost) return { retaken: true };
       if (this.closed) return { retaken: false };
-      let lock: HeldLock;
-      try {
-        lock = await this.relock((err) => this.markLockLost(err));
-      } catch (err) {
-        if (err instanceof SessionInUseError) return { retaken: false, holder: err.owner };
-        throw err;
-      }
-      try {
-        // Carry on only where this process left off: anything written meanwhile makes a fork the way on.
-        const { loadSession } = await import('./load.js');
-        const loaded = await loadSession(this.dir, { id: this.id, projectPath: this.project.path, now: this.now(), quarantine: false });
-        if (!sameConversation(loaded.snapshot, this.state)) {
-          await lock.release();
-          return { retaken: false };
-        }
-        // The other process may have truncated the journal: reopen it to append at its real end.
-        const journal = await JournalWriter.open(layout.journal(this.dir));
-        await this.journal.close().catch(() => undefined);
-        this.journal = journal;
-        this.seq = Math.max(this.seq, loaded.replay.lastSeq);
-        this.savedStatus = loaded.savedStatus;
-      } catch (err) {
-        await lock.release().catch(() => undefined);
-        throw err;
-      }
-      this.lock = Promise.resolve(lock);
+      const back = await retakeLock(
+        { dir: this.dir, id: this.id, projectPath: this.project.path, now: this.now, mine: this.state },
+        () => this.relock((err) => this.markLockLost(err)),
+      );
+      if (!('lock' in back)) return back;
+      await this.journal.close().catch(() => undefined);
+      this.journal = back.journal;
+      this.seq = Math.max(this.seq, back.lastSeq);
+      this.savedStatus = back.savedStatus;
+      this.lock = Promise.resolve(back.lock);
       this.lost = undefined;
       return { retaken: true };
     });
@@ -369,14 +354,4 @@ export class SessionImpl implements Session {
   private result(saved: boolean): SaveResult {
     return { saved, id: this.id, messageCount: this.state.stats.messageCount, path: layout.snapshot(this.dir) };
   }
-}
-
-/** True when `disk` is the conversation `mine` holds: nobody wrote to it since (every write moves updatedAt). */
-function sameConversation(disk: SessionSnapshot, mine: SessionSnapshot): boolean {
-  return (
-    disk.updatedAt.getTime() === mine.updatedAt.getTime() &&
-    disk.stats.messageCount === mine.stats.messageCount &&
-    disk.archived.length === mine.archived.length &&
-    disk.title === mine.title
-  );
 }

@@ -39,6 +39,22 @@ function stdoutOf(child: ChildProcessWithoutNullStreams, text: string): Promise<
   });
 }
 
+/**
+ * A REPL with one exchange, frozen past the stale time while a process on another host takes
+ * its session and types a line there; then thawed.
+ */
+async function lostToOtherHost() {
+  const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+  const { run, id } = await startAtPrompt([], { ...where, env: STALE });
+  await run.say('first words', 'Echo: first words (read 1 messages)');
+  const thaw = await freeze(run.pid);
+  const other = spawnPiped(['--session-id', id], { ...where, env: STALE, host: 'other-host' });
+  other.child.stdin.write('typed on the other host\n');
+  await stdoutOf(other.child, 'Echo: typed on the other host');
+  thaw();
+  return { where, run, id, other };
+}
+
 /** Freezes a process for three stale times, as a laptop lid or `kill -STOP` would. */
 async function freeze(pid: number): Promise<() => void> {
   process.kill(pid, 'SIGSTOP');
@@ -63,14 +79,7 @@ describe('a holder that stops answering', () => {
   }, 60_000);
 
   it('loses it to another host after the stale time: what is typed next goes to a fork, and no false Saved', async () => {
-    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
-    const { run, id } = await startAtPrompt([], { ...where, env: STALE });
-    await run.say('first words', 'Echo: first words (read 1 messages)');
-    const thaw = await freeze(run.pid);
-    const other = spawnPiped(['--session-id', id], { ...where, env: STALE, host: 'other-host' });
-    other.child.stdin.write('typed on the other host\n');
-    await stdoutOf(other.child, 'Echo: typed on the other host');
-    thaw();
+    const { where, run, id, other } = await lostToOtherHost();
     await run.say('typed here after the loss', 'Echo: typed here after the loss (read 3 messages)');
     const forkId = /new session (\S+), a fork of/.exec(run.screen())?.[1];
     expect(run.screen()).toContain(`Session ${id} is held by process ${other.child.pid} on other-host now`);
@@ -114,14 +123,7 @@ describe('a holder that stops answering', () => {
   }, 60_000);
 
   it('/quit after losing the session says where everything is, without Saved', async () => {
-    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
-    const { run, id } = await startAtPrompt([], { ...where, env: STALE });
-    await run.say('first words', 'Echo: first words (read 1 messages)');
-    const thaw = await freeze(run.pid);
-    const other = spawnPiped(['--session-id', id], { ...where, env: STALE, host: 'other-host' });
-    other.child.stdin.write('typed on the other host\n');
-    await stdoutOf(other.child, 'Echo: typed on the other host');
-    thaw();
+    const { where, run, id, other } = await lostToOtherHost();
     expect(await run.quit(), run.screen()).toBe(0);
     expect(run.screen()).not.toContain('Saved');
     expect(run.screen()).toContain(`Session ${id} is held by process ${other.child.pid} on other-host now; it has all 2 messages shown here.`);
