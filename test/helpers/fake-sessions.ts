@@ -120,6 +120,11 @@ export class FakeSession implements Session {
     this.stored.messages = [];
   }
   async close(): Promise<SaveResult> {
+    // A lost lock: the library writes nothing and says so.
+    if (this.readOnly) {
+      this.closed = true;
+      return { saved: false, id: this.id, messageCount: this.stored.messages.length, path: `${this.dir}/session.json` };
+    }
     const result = await this.save();
     this.closed = true;
     this.stored.status = 'closed';
