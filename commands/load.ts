@@ -39,7 +39,7 @@ async function pick(ctx: CommandContext): Promise<string | CommandResult> {
   if (!ctx.prompter.interactive) return info('Usage: /load ID (find IDs with /sessions).');
   const rows = (await ctx.sessions.list({ all: false })).filter((row) => row.id !== ctx.session.id);
   if (rows.length === 0) return info('No other sessions in this project. Try /sessions --all, then /load ID.');
-  const index = ctx.prompter.pick(ctx.formatRows(rows, ctx.session.id, { picker: true }), 'Load which session?');
+  const index = await ctx.prompter.pick(ctx.formatRows(rows, ctx.session.id, { picker: true }), 'Load which session?');
   if (index < 0 || index >= rows.length) return info(`Cancelled; still in ${ctx.session.id}.`);
   return rows[index]!.id;
 }

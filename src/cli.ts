@@ -3,7 +3,9 @@
  * reads the environment, the home directory and the process's streams. Everything heavy is
  * imported after the flags are known, so `--help` and `--version` stay instant.
  */
+import { closeSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { isatty } from 'node:tty';
 import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './repl/cli-options.js';
 import { setInvocation } from './repl/invocation.js';
@@ -63,7 +65,12 @@ async function run(argv: string[]): Promise<number> {
     stderr: process.stderr,
     terminal,
     colorLevel: colorLevelFor(env, terminal, detected),
+    stderrIsTerminal: process.stderr.isTTY === true,
   });
+  // The REPL handles a hang-up while it runs; before and after it, one must not kill the
+  // process half-way (a closed terminal is noticed by its reads failing, and leaves as /quit).
+  if (terminal) process.on('SIGHUP', ignore);
+  const ttys = [0, 1, 2].filter((fd) => isatty(fd));
   try {
     return await startChat(command.options, {
       home,
@@ -78,5 +85,16 @@ async function run(argv: string[]): Promise<number> {
   } finally {
     // Leaving on a signal while a pipe stays open (`tail -f log | chatkeep`) must not wait for its end.
     process.stdin.destroy();
+    // A closed terminal: at exit Node restores the terminal's modes and aborts when that fails
+    // (node::ResetStdio, EIO). It skips descriptors that are closed, so the dead ones are.
+    if (terminal && !isatty(0)) for (const fd of ttys) closeQuietly(fd);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
   }
 }

@@ -1,3 +1,5 @@
+import { createRandom, type Random } from './random.js';
+
 /**
  * What every torture part reports: named figures, which of them must be zero, and a few
  * sample failures to start debugging from.
@@ -55,6 +57,19 @@ export class Tally {
   }
 }
 
+/**
+ * Runs trials 0…n-1 on `workers` side by side (each trial awaited before its worker takes the
+ * next), every worker with its own generator seeded from `seed`, so a run can be repeated.
+ */
+export async function runTrials(trials: number, workers: number, seed: number, trial: (t: number, rng: Random) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (w: number): Promise<void> => {
+    const rng = createRandom(seed * 100 + w);
+    for (let t = next++; t < trials; t = next++) await trial(t, rng);
+  };
+  await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)));
+}
+
 /** The must-be-zero figures that are not zero. */
 export function nonZero(result: PartResult): string[] {
   return result.mustBeZero.filter((name) => result.figures[name] !== 0);
@@ -65,5 +80,5 @@ export function formatResult(result: PartResult): string {
   const figures = Object.entries(result.figures)
     .map(([name, value]) => `${name.replace(/([A-Z])/g, ' $1').toLowerCase()} ${value}`)
     .join(' · ');
-  return `${result.part.padEnd(10)} ${figures} (${(result.ms / 1000).toFixed(1)} s)`;
+  return `${result.part.padEnd(12)} ${figures} (${(result.ms / 1000).toFixed(1)} s)`;
 }

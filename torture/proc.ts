@@ -3,7 +3,7 @@
  * `test/helpers/pty.ts` register vitest hooks, so `npm run torture` cannot use them). Same
  * environment rules as those helpers: no API keys, the echo assistant, the given data home.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
@@ -91,6 +91,26 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Extra node flags before the launcher (e.g. `--import` of a fault injector). */
   nodeArgs?: string[];
+  /** Runs as another machine would: in its own UTS namespace with this host name (see `onHost`). */
+  host?: string;
+}
+
+let unshareChecked = false;
+/**
+ * The command that runs `argv` as if on machine `host`: in a UTS namespace of its own
+ * (`unshare -u`) renamed with `hostname`, against the same files. Needs root (or user
+ * namespaces); says so plainly where that is missing, instead of testing something else.
+ */
+export function onHost(host: string | undefined, argv: string[]): [string, string[]] {
+  if (host === undefined) return [argv[0]!, argv.slice(1)];
+  if (!unshareChecked) {
+    const probe = spawnSync('unshare', ['-u', 'sh', '-c', 'hostname chatkeep-probe'], { encoding: 'utf8' });
+    if (probe.status !== 0) {
+      throw new Error(`A second host is simulated with \`unshare -u\` (root, or user namespaces): it failed here: ${probe.error?.message ?? probe.stderr}`);
+    }
+    unshareChecked = true;
+  }
+  return ['unshare', ['-u', 'sh', '-c', 'hostname "$0" && exec "$@"', host, ...argv]];
 }
 
 /** A chatkeep process on pipes. */
@@ -110,7 +130,8 @@ export interface Piped {
 
 /** Starts chatkeep with piped stdin/stdout/stderr. */
 export function spawnPiped(args: string[], options: RunOptions): Piped {
-  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+  const [file, argv] = onHost(options.host, [process.execPath, ...(options.nodeArgs ?? []), BIN, ...args]);
+  const proc = spawn(file, argv, {
     cwd: options.cwd,
     env: chatEnv(options.home, options.env),
     stdio: 'pipe',

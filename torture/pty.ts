@@ -1,9 +1,74 @@
-/** The real binary in a pseudo-terminal (node-pty), for what only a terminal does: history, pastes. */
+/** The real binary in a pseudo-terminal (node-pty), for what only a terminal does: history, pastes, pickers, hang-ups. */
 import { stripVTControlCharacters } from 'node:util';
 import * as pty from 'node-pty';
-import { BIN, chatEnv, type RunOptions } from './proc.js';
+import { BIN, chatEnv, matches, onHost, waitUntil, type RunOptions } from './proc.js';
 
-/** A chatkeep in a pseudo-terminal. */
+/** A chatkeep in a pseudo-terminal, driven key by key. */
+export interface Term {
+  readonly pid: number;
+  write(text: string): void;
+  /** Resolves once the screen (from `from`, an offset into it) shows `what`; rejects if chatkeep ends first or after `timeout` ms. */
+  waitFor(what: string | RegExp, options?: { from?: number; timeout?: number }): Promise<void>;
+  /** Everything printed so far, ANSI escapes removed, `\r\n` as `\n`, a line redrawn after `\r` as its last form. */
+  screen(): string;
+  /** Closes the terminal, as closing its window does: the pty goes away, then SIGHUP. */
+  destroy(): void;
+  kill(signal?: string): void;
+  /** The exit code (128 + signal when killed by one). */
+  readonly exited: Promise<number>;
+}
+
+/** Starts chatkeep in a 160×40 pseudo-terminal. */
+export function spawnTerm(args: string[], options: RunOptions): Term {
+  const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
+  const term = pty.spawn(file, argv, {
+    name: 'xterm-256color',
+    cols: 160,
+    rows: 40,
+    cwd: options.cwd,
+    env: { ...chatEnv(options.home, options.env), TERM: 'xterm-256color' },
+  });
+  let raw = '';
+  let done = false;
+  const listeners = new Set<() => void>();
+  const notify = (): void => {
+    for (const listener of [...listeners]) listener();
+  };
+  term.onData((data) => {
+    raw += data;
+    notify();
+  });
+  const exited = new Promise<number>((resolve) =>
+    term.onExit(({ exitCode, signal }) => {
+      done = true;
+      notify();
+      resolve(signal ? 128 + signal : exitCode);
+    }),
+  );
+  // A carriage return alone starts the line again (a reply's line redrawn in its rendered
+  // form): what is visible is what came after the last one.
+  const screen = (): string =>
+    stripVTControlCharacters(raw)
+      .replace(/\r+\n/g, '\n')
+      .split('\n')
+      .map((line) => line.slice(line.lastIndexOf('\r') + 1))
+      .join('\n');
+  return {
+    pid: term.pid,
+    write: (text) => term.write(text),
+    screen,
+    exited,
+    destroy: () => (term as pty.IPty & { destroy(): void }).destroy(),
+    kill: (signal) => term.kill(signal),
+    waitFor: (what, { from = 0, timeout = 20_000 } = {}) =>
+      waitUntil(() => matches(screen().slice(from), what), { listeners, ended: () => done, timeout }, (why) => {
+        if (why === 'timeout') term.kill('SIGKILL');
+        return new Error(`${why === 'ended' ? 'chatkeep ended before showing' : 'timed out waiting for'} ${String(what)}; screen: ${screen().slice(-500)}`);
+      }),
+  };
+}
+
+/** A chatkeep in a pseudo-terminal, driven line by line. */
 export interface PtyRun {
   /** Types `text` and Enter, then waits for the next prompt. */
   line(text: string, timeout?: number): Promise<void>;
@@ -14,54 +79,24 @@ export interface PtyRun {
   screen(): string;
 }
 
-/** Starts chatkeep in a 160×40 pseudo-terminal and waits for its first prompt. */
+/** Starts chatkeep in a pseudo-terminal and waits for its first prompt. */
 export async function startPty(args: string[], options: RunOptions): Promise<PtyRun> {
-  const term = pty.spawn(process.execPath, [BIN, ...args], {
-    name: 'xterm-256color',
-    cols: 160,
-    rows: 40,
-    cwd: options.cwd,
-    env: { ...chatEnv(options.home, options.env), TERM: 'xterm-256color' },
-  });
-  let raw = '';
-  const listeners = new Set<() => void>();
-  term.onData((data) => {
-    raw += data;
-    for (const listener of [...listeners]) listener();
-  });
-  const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
-  const screen = (): string => stripVTControlCharacters(raw).replace(/\r+\n/g, '\n');
-  const prompt = (from: number, timeout: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (!/› $/.test(screen().slice(from))) return;
-        clearTimeout(timer);
-        listeners.delete(check);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        term.kill('SIGKILL');
-        reject(new Error(`no prompt within ${timeout} ms; screen: ${screen().slice(-500)}`));
-      }, timeout);
-      listeners.add(check);
-      check();
-    });
-  await prompt(0, 20_000);
+  const term = spawnTerm(args, options);
+  await term.waitFor(/› $/);
   const send = async (text: string, timeout: number): Promise<void> => {
-    const from = screen().length;
+    const from = term.screen().length;
     term.write(text);
     // The echo of what was typed ends with the prompt too: wait for output after the reply.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await prompt(from + 1, timeout);
+    await term.waitFor(/› $/, { from: from + 1, timeout });
   };
   return {
     line: (text, timeout = 20_000) => send(`${text}\r`, timeout),
     paste: (text, timeout = 20_000) => send(`\x1b[200~${text}\x1b[201~\r`, timeout),
     async quit() {
       term.write('/quit\r');
-      return exited;
+      return term.exited;
     },
-    screen,
+    screen: term.screen,
   };
 }

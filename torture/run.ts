@@ -3,6 +3,8 @@
  * and a non-zero exit when a must-be-zero figure is not zero.
  *
  *   npm run torture -- [--quick] [--only kill9,races] [--seed N] [--keep]
+ *
+ * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,8 @@ import * as races from './races.js';
 import * as damaged from './damaged.js';
 import * as hostile from './hostile.js';
 import * as redaction from './redaction.js';
+import * as slowHolder from './slow-holder.js';
+import * as hangup from './hangup.js';
 
 interface Part {
   name: string;
@@ -31,6 +35,8 @@ const PARTS: Part[] = [
   { name: 'damaged', run: (root) => damaged.run({ root }) },
   { name: 'hostile', run: (root, quick, seed) => hostile.run(quick ? { root, seed, hugeLineMb: 2, fullDiskRuns: 4 } : { root, seed }) },
   { name: 'redaction', run: (root, _quick, seed) => redaction.run({ root, seed }) },
+  { name: 'slow-holder', run: (root, quick, seed) => slowHolder.run({ root, seed, trials: quick ? 10 : 40 }) },
+  { name: 'hangup', run: (root, quick, seed) => hangup.run({ root, seed, trials: quick ? 40 : 200 }) },
 ];
 
 async function main(): Promise<number> {

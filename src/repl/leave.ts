@@ -2,9 +2,10 @@
  * What the REPL prints about a session as it is opened and as it is left: the resume block,
  * and "Saved …" with the way back.
  */
-import type { Autosave, Session } from '../session/types.js';
+import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { plural, resumedLine, resumeNotices, transcriptTail, usageLine } from './format.js';
 import { chatkeepCommand } from './invocation.js';
+import { lostExitLines } from './lost-lock.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
 
@@ -16,12 +17,29 @@ export function showResumed(screen: Screen, session: Session, now: Date): void {
   if (tail.length > 0) screen.recap(tail.join('\n'));
 }
 
-/** Stops autosave, closes the session (save, status closed, lock released) and prints the way back. */
-export async function finish(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
+/**
+ * Stops autosave, closes the session (save, status closed, lock released) and prints the way
+ * back; `Saved` only for what this process did write.
+ */
+export async function finish(
+  screen: Screen,
+  sessions: SessionManager,
+  session: Session,
+  autosave: Autosave | undefined,
+  stopWarnings: () => void,
+): Promise<number> {
   await autosave?.stop().catch(() => {});
   stopWarnings();
   try {
+    // A lost lock is taken back if that can be done safely; otherwise close() writes nothing.
+    const outcome = session.readOnly ? await session.retake() : undefined;
     const result = await session.close();
+    if (!result.saved) {
+      // Lost before or while closing: say who holds it now, if anyone alive does.
+      const lost = outcome ?? { retaken: false as const, holder: await sessions.holder(session.id).catch(() => undefined) };
+      for (const line of lostExitLines(session, lost)) screen.status(line);
+      return 0;
+    }
     const usage = usageLine(session.stats);
     if (usage !== undefined) screen.status(usage);
     screen.status(`Saved ${result.id} (${plural(result.messageCount, 'message')}).`);
@@ -41,7 +59,13 @@ export function resumeLine(id: string): string {
 }
 
 /** Leaving a `--no-persist` chat: nothing is on disk, so no "Saved" and no way back to print. */
-export async function finishUnsaved(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
+export async function finishUnsaved(
+  screen: Screen,
+  _sessions: SessionManager,
+  session: Session,
+  autosave: Autosave | undefined,
+  stopWarnings: () => void,
+): Promise<number> {
   await autosave?.stop().catch(() => {});
   stopWarnings();
   await session.close().catch(() => undefined);

@@ -23,6 +23,8 @@ export interface LineReaderOptions {
   complete?: (line: string) => Promise<[string[], string]>;
   /** Ctrl-C on a TTY (readline turns it into an event rather than a signal). */
   onInterrupt?: (currentLine: string) => void;
+  /** The input failed (a closed terminal: `setRawMode EIO`); readline passes it on as its own error. */
+  onInputError?: (err: Error) => void;
 }
 
 /** A queue of complete input lines (or messages, for a paste). */
@@ -133,6 +135,7 @@ export function createLineReader(options: LineReaderOptions): LineReader {
     }
     deliver(line);
   });
+  rl.on('error', (err) => options.onInputError?.(err));
   rl.on('SIGINT', () => {
     if (options.onInterrupt) options.onInterrupt(rl.line);
     else rl.close();

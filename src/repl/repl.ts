@@ -5,8 +5,8 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../providers/types.js';
-import { UserError } from '../session/errors.js';
-import type { Autosave, Session, SessionManager } from '../session/types.js';
+import { ReadOnlySessionError, UserError } from '../session/errors.js';
+import type { Autosave, SaveResult, Session, SessionManager } from '../session/types.js';
 import { createChatControls, type ChatFactories } from './chat-controls.js';
 import { runChatTurn } from './chat-turn.js';
 import { createClipboard, type Clipboard } from './clipboard.js';
@@ -17,6 +17,7 @@ import { formatRows, loadFormatting, plural, rowWidth } from './format.js';
 import { finish, finishUnsaved, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import type { MarkdownRenderer } from './markdown.js';
+import { followLoss } from './lost-lock.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
@@ -62,6 +63,8 @@ export interface ReplOptions {
   loadMarkdown?: () => Promise<MarkdownRenderer>;
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
+  /** True once the terminal itself is gone (its window closed), as opposed to Ctrl-D. */
+  terminalGone?: () => boolean;
   now?: () => Date;
 }
 
@@ -115,6 +118,27 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     persistent,
   };
 
+  /** Makes `next` the live session (autosave, warnings, commands follow); closes the old one, saving it unless its lock was lost. */
+  const adopt = async (next: Session): Promise<SaveResult | undefined> => {
+    await autosave?.stop().catch(() => {});
+    stopWarnings();
+    const closed = await session.close().catch((err: unknown) => {
+      screen.warn(`Could not close ${session.id}: ${describeReplError(err)}`);
+      return undefined;
+    });
+    session = next;
+    ctx.session = next;
+    autosave = startAutosave(next);
+    stopWarnings = next.onWarning((message) => warnings.push(message));
+    return closed;
+  };
+  /** The lock was lost: go on in the session taken back, or in a fork of it. */
+  const goOnAfterLoss = async (): Promise<void> => {
+    const { session: next, notice } = await followLoss(sessions, session);
+    if (next !== session) await adopt(next);
+    screen.warn(notice);
+  };
+
   let turn: AbortController | undefined;
   // Said once, the first time redaction changes a line: after that the user knows.
   let redactionExplained = false;
@@ -131,12 +155,29 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     turn?.abort();
     reader?.close();
   };
+  /**
+   * The terminal went away (its window was closed: SIGHUP, reads failing, or both, in either
+   * order). Leaves as /quit does: a streaming reply stops and is kept, an open picker is
+   * cancelled, the session is saved and released; text goes only where it can still be read.
+   */
+  let hungUp = false;
+  const hangUp = (): void => {
+    // Once: closing the reader on a dead terminal reports the terminal's error again.
+    if (hungUp) return;
+    hungUp = true;
+    screen.hangUp();
+    leave();
+  };
+  // A dead terminal shows as an 'error' of the input (setRawMode EIO), readline's while it reads
+  // and the input's own afterwards: unheard, either would end the process before anything is saved.
+  options.input.on('error', hangUp);
   reader = createLineReader({
     input: options.input,
     output: options.output,
     terminal: screen.terminal,
     prompt: screen.color.cyan('› '),
     history,
+    onInputError: hangUp,
     complete: (line) => completeLine(line, commands, ctx),
     onInterrupt: (line) => {
       if (turn) return turn.abort();
@@ -153,26 +194,38 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const onSignal = (): void => leave();
   const onPipedInterrupt = (): void => (turn ? turn.abort() : leave());
   options.signals?.on('SIGTERM', onSignal);
-  options.signals?.on('SIGHUP', onSignal);
+  options.signals?.on('SIGHUP', hangUp);
   if (!screen.terminal) options.signals?.on('SIGINT', onPipedInterrupt);
   if (options.resumed) offerDraft(screen, session, reader);
 
+  /** One turn: what the user typed (or, with `resend`, the last question again) and the reply. */
+  const chat = async (text: string, signal: AbortSignal, resend: boolean): Promise<unknown> => {
+    const { provider, system } = ctx.chat;
+    const render = await markdown;
+    return runChatTurn({
+      session,
+      provider,
+      text,
+      screen,
+      signal,
+      system,
+      resend,
+      onRedacted: explainRedaction,
+      ...(render ? { markdown: render } : {}),
+    });
+  };
   const ask = async (text: string, resend = false): Promise<void> => {
     turn = new AbortController();
     reader?.hold();
+    const { signal } = turn;
     try {
-      const { provider, system } = ctx.chat;
-      const render = await markdown;
-      await runChatTurn({
-        session,
-        provider,
-        text,
-        screen,
-        signal: turn.signal,
-        system,
-        resend,
-        onRedacted: explainRedaction,
-        ...(render ? { markdown: render } : {}),
+      if (session.readOnly) await goOnAfterLoss();
+      const before = session.messages.length;
+      await chat(text, signal, resend).catch(async (err: unknown) => {
+        // The loss was found by the turn's first write, so nothing of the turn was stored: it runs again where the conversation goes on.
+        if (!(err instanceof ReadOnlySessionError) || session.messages.length !== before) throw err;
+        await goOnAfterLoss();
+        await chat(text, signal, resend);
       });
     } catch (err) {
       screen.error(describeReplError(err));
@@ -180,6 +233,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       turn = undefined;
     }
   };
+
 
   try {
     for (;;) {
@@ -241,17 +295,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         else if (result.level === 'warning') screen.warn(result.content);
         else screen.error(result.content);
       } else if (result.type === 'switch') {
-        await autosave?.stop().catch(() => {});
-        stopWarnings();
-        const closed = await session.close().catch((err: unknown) => {
-          screen.warn(`Could not close ${session.id}: ${describeReplError(err)}`);
-          return undefined;
-        });
-        session = result.session;
-        ctx.session = session;
-        autosave = startAutosave(session);
-        stopWarnings = session.onWarning((message) => warnings.push(message));
-        screen.info(closed ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
+        const closed = await adopt(result.session);
+        screen.info(closed?.saved ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
         showResumed(screen, session, now());
         offerDraft(screen, session, reader);
       }
@@ -259,15 +304,17 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     reader.close();
   }
+  if (options.terminalGone?.()) hangUp();
   if (atPrompt) screen.raw('\n');
   for (const warning of warnings.splice(0)) screen.warn(warning);
   try {
     await keepDraft(screen, session, reader);
-    return await (persistent ? finish : finishUnsaved)(screen, session, autosave, stopWarnings);
+    return await (persistent ? finish : finishUnsaved)(screen, sessions, session, autosave, stopWarnings);
   } finally {
     // Only now: a second SIGTERM while saving must not kill the process half-way.
     options.signals?.off('SIGTERM', onSignal);
-    options.signals?.off('SIGHUP', onSignal);
+    options.signals?.off('SIGHUP', hangUp);
+    options.input.off('error', hangUp);
     options.signals?.off('SIGINT', onPipedInterrupt);
   }
 }

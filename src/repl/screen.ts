@@ -26,6 +26,11 @@ export interface Screen {
   raw(text: string): void;
   /** The terminal's width now (it may be resized), or undefined when piped. */
   columns(): number | undefined;
+  /**
+   * The terminal went away (its window was closed): from now on nothing is written to it, and
+   * status lines ("Saved …") go to stderr only when that is not the same terminal.
+   */
+  hangUp(): void;
 }
 
 /** Builds a screen. `colorLevel` 0 turns colour off (NO_COLOR, pipes). */
@@ -34,25 +39,33 @@ export function createScreen(options: {
   stderr: NodeJS.WritableStream;
   terminal: boolean;
   colorLevel: 0 | 1 | 2 | 3;
+  /** stderr is the terminal too (default: when `terminal`); decides where text goes after a hang-up. */
+  stderrIsTerminal?: boolean;
 }): Screen {
-  const { stdout, stderr, terminal } = options;
+  const { stderr, terminal } = options;
+  let stdout: NodeJS.WritableStream | undefined = options.stdout;
   const color = new Chalk({ level: options.colorLevel });
-  const side = terminal ? stdout : stderr;
-  const line = (stream: NodeJS.WritableStream, text: string): void => {
-    stream.write(text.endsWith('\n') ? text : `${text}\n`);
+  let side: NodeJS.WritableStream | undefined = terminal ? stdout : stderr;
+  const line = (stream: NodeJS.WritableStream | undefined, text: string): void => {
+    stream?.write(text.endsWith('\n') ? text : `${text}\n`);
   };
   return {
     terminal,
     color,
-    reply: (text) => stdout.write(text),
-    endReply: (marker) => stdout.write(marker ? `${color.yellow(marker)}\n` : '\n'),
+    reply: (text) => stdout?.write(text),
+    endReply: (marker) => stdout?.write(marker ? `${color.yellow(marker)}\n` : '\n'),
     info: (text) => line(stdout, text),
     recap: (text) => line(side, text),
     status: (text) => line(side, color.dim(text)),
     warn: (text) => line(side, color.yellow(text)),
     error: (text) => line(side, color.red(text)),
     raw: (text) => {
-      if (terminal) stdout.write(text);
+      if (terminal) stdout?.write(text);
+    },
+    hangUp: () => {
+      if (!terminal) return;
+      stdout = undefined;
+      side = (options.stderrIsTerminal ?? true) ? undefined : stderr;
     },
     columns: () => (terminal ? (stdout as Partial<NodeJS.WriteStream>).columns : undefined),
   };

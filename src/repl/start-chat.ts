@@ -3,6 +3,7 @@
  * the session, chooses the assistant, and hands over to the REPL loop.
  */
 import { existsSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { builtinCommands } from '../../commands/index.js';
 import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
@@ -20,6 +21,7 @@ export interface ChatEnvironment {
   home: string;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** File descriptor 0 when `terminal`: its loss is how a closed window shows. */
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   screen: Screen;
@@ -119,6 +121,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       ...(screen.terminal && screen.color.level > 0 && !flags.raw
         ? { loadMarkdown: async () => (await import('./markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
         : {}),
+      terminalGone: () => screen.terminal && !isatty(0),
     });
   } catch (err) {
     await session?.close().catch(() => {});
@@ -187,7 +190,7 @@ async function pickId(
   if (rows.length === 0) throw noSessionYet(sessions.project.path);
   await loadFormatting();
   const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date(), width: rowWidth(screen, true) });
-  const index = prompterFor(() => undefined).pick(lines, 'Resume which session?');
+  const index = await prompterFor(() => undefined).pick(lines, 'Resume which session?');
   // Cancelling is not a failure: exit 0, having created nothing.
   if (index < 0) throw new UserError(`No session picked. Start a new one with: ${commandText([])}`, 'E_CANCELLED', 0, []);
   return rows[index]!.id;

@@ -21,9 +21,10 @@ export type CommandResult =
 export interface Prompter {
   /** True when a picker/confirmation can be shown (a TTY). */
   readonly interactive: boolean;
-  /** Returns the chosen index, or -1 when cancelled. */
-  pick(items: string[], question: string): number;
-  confirm(question: string): boolean;
+  /** Resolves to the chosen index, or -1 when cancelled (0, q, Esc, Ctrl-C, Ctrl-D). */
+  pick(items: string[], question: string): Promise<number>;
+  /** Resolves to true for yes; a cancel key means no. */
+  confirm(question: string): Promise<boolean>;
 }
 
 export interface CommandContext {

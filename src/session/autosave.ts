@@ -118,6 +118,8 @@ export function startAutosave(
     mod.CronJob.from({
       cronTime: schedule.expression,
       onTick: async () => {
+        // A session whose lock was lost writes nothing; the loss was reported once already.
+        if (session.readOnly) return;
         const result = await session.save({ ifChanged: true, trigger: 'autosave' });
         if (result.saved) options.onSaved?.(result);
       },

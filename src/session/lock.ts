@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { LockOwner } from './errors.js';
@@ -24,6 +25,11 @@ export type LockState =
 /** A lock this process holds. */
 export interface HeldLock {
   readonly owner: LockOwner;
+  /**
+   * False once another process has taken the lock. Free while the last check is recent; after
+   * a gap (this process was frozen or busy), the owner file on disk is read again.
+   */
+  stillHeld(): Promise<boolean>;
   /** Removes the owner file, then the lock. */
   release(): Promise<void>;
 }
@@ -58,7 +64,9 @@ export async function inspectLock(sessionDir: string, staleMs: number): Promise<
 
 /**
  * Takes a session's cross-process lock (DESIGN §4). A live holder → `SessionInUseError` with
- * its owner; a holder whose pid is dead on this host is taken over at once.
+ * its owner. On this host a holder is judged by its pid alone: alive, it keeps the lock however
+ * old the lock looks; dead, it is taken over at once. A holder on another host is taken over
+ * once its heartbeat is older than `staleMs`.
  *
  * Every acquisition, takeover and release runs under a short exclusive `mkdir` guard
  * (`lock.takeover`), so under the guard a lock always has its owner file: a lock without one
@@ -78,14 +86,14 @@ export async function acquireLock(id: string, sessionDir: string, options: LockO
 }
 
 async function tryAcquire(sessionDir: string, options: LockOptions): Promise<HeldLock | { owner: LockOwner | undefined }> {
-  try {
-    return await lockNow(sessionDir, options);
-  } catch (err) {
-    if (errno(err) !== 'ELOCKED') throw err;
-  }
+  // Judged by us before proper-lockfile sees it: proper-lockfile would take over any lock whose
+  // mtime is stale, also one whose holder lives on this host (frozen, or blocked for a while).
   const state = await inspectLock(sessionDir, options.staleMs);
-  const orphaned = state.state !== 'free' && state.owner === undefined;
-  if ((state.state === 'dead' && state.sameHost) || orphaned) {
+  if (state.state === 'free') return lockNow(sessionDir, options);
+  const orphaned = state.owner === undefined;
+  // Our own pid, but no lock of this process keeps it any more (it was given up as compromised).
+  const abandoned = state.owner?.pid === process.pid && state.owner.host === HOST && !keptHere.has(resolve(sessionDir));
+  if (state.state === 'dead' || orphaned || abandoned) {
     // Move the dead lock aside (its owner file first, so nobody trusts it again), then lock.
     await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
     const aside = `${layout.lock(sessionDir)}.dead-${randomBytes(4).toString('hex')}`;
@@ -95,9 +103,11 @@ async function tryAcquire(sessionDir: string, options: LockOptions): Promise<Hel
     await rm(aside, { recursive: true, force: true });
     return lockNow(sessionDir, options);
   }
-  if (state.state === 'free') return lockNow(sessionDir, options);
   return { owner: state.owner };
 }
+
+/** Session directories whose lock this process holds, neither released nor compromised. */
+const keptHere = new Set<string>();
 
 type Lockfile = typeof import('proper-lockfile');
 let lockfileModule: Promise<Lockfile> | undefined;
@@ -111,12 +121,19 @@ export function loadLockfile(): Promise<Lockfile> {
 async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLock> {
   const lockfile = await loadLockfile();
   const lockPath = layout.lock(sessionDir);
+  const key = resolve(sessionDir);
+  let kept = true;
+  const letGo = (): void => {
+    kept = false;
+    keptHere.delete(key);
+  };
   const release = await lockfile.lock(sessionDir, {
     lockfilePath: lockPath,
     realpath: false,
     stale: options.staleMs,
     retries: 0,
     onCompromised: (err) => {
+      letGo();
       try {
         options.onCompromised(err);
       } catch {
@@ -135,10 +152,25 @@ async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLo
     await release().catch(() => undefined);
     throw err;
   }
+  keptHere.add(key);
+  // When the owner file last named us. A takeover starts by removing it (under the guard), and
+  // needs the heartbeat to have stopped for staleMs: this process frozen or blocked that long,
+  // which leaves a gap as long between two writes. So a check less than staleMs/2 old still
+  // holds; only a takeover racing the very check made just after such a freeze gets past it.
+  let verifiedAt = Date.now();
   return {
     owner,
+    async stillHeld() {
+      if (!kept) return false;
+      if (Date.now() - verifiedAt < options.staleMs / 2) return true;
+      const record = await readOwner(sessionDir);
+      const ours = record?.pid === owner.pid && record.host === owner.host && record.startedAt === owner.startedAt;
+      if (ours) verifiedAt = Date.now();
+      return ours;
+    },
     release: () =>
       withGuard(layout.takeoverGuard(sessionDir), async () => {
+        letGo();
         await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
         await release();
       }),

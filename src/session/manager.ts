@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LockOwner } from './errors.js';
+import { printable, UserError } from './errors.js';
 import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
@@ -12,7 +13,8 @@ import { ensureHome, storageProblem } from './home.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { blankSnapshot } from './blank.js';
-import type { HeldLock } from './lock.js';
+import type { HeldLock, LockOptions } from './lock.js';
+import { forkPoint, forkState } from './fork.js';
 import { acquireLock, inspectLock } from './lock.js';
 import { afterFirstPrompt, whenIdle } from './defer.js';
 import { openProject } from './project.js';
@@ -53,7 +55,21 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
   }
   const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
   const toolVersion = options.toolVersion ?? packageVersion();
-  return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? DEFAULT_STALE_MS);
+  return new Manager(home, project, redact, now, toolVersion, options.lockStaleMs ?? staleFromEnv(options.env) ?? DEFAULT_STALE_MS);
+}
+
+/**
+ * `CHATKEEP_LOCK_STALE_MS`: how long a lock of a holder on another host may go without a
+ * heartbeat before it is taken over (proper-lockfile's floor is 2000 ms).
+ */
+function staleFromEnv(env: Record<string, string | undefined> | undefined): number | undefined {
+  const text = env?.CHATKEEP_LOCK_STALE_MS?.trim();
+  if (text === undefined || text === '') return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 2000) {
+    throw new UserError(`Bad CHATKEEP_LOCK_STALE_MS \`${printable(text)}\`: give whole milliseconds, at least 2000.`, 'E_CONFIG');
+  }
+  return ms;
 }
 
 /** Routes proper-lockfile's `onCompromised` to the session, also when it fires before the session exists. */
@@ -108,7 +124,7 @@ class Manager implements SessionManager {
     const before = await inspectLock(where.dir, this.staleMs);
     let session: SessionImpl | undefined;
     const loss = new LossRelay();
-    const lock = await acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report });
+    const lock = await acquireLock(where.id, where.dir, this.lockOptions(loss.report));
     try {
       // Held and about to change without a new snapshot: a listing must look at the files.
       await removeMeta(where.dir);
@@ -158,7 +174,7 @@ class Manager implements SessionManager {
     // waits for it. A resumed session arrives with its lock held.
     const lock = options.lock
       ? Promise.resolve(options.lock)
-      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, { staleMs: this.staleMs, now: this.now, onCompromised: loss.report }));
+      : afterFirstPrompt().then(() => acquireLock(where.id, where.dir, this.lockOptions(loss.report)));
     let journal: JournalWriter | undefined;
     try {
       journal = await JournalWriter.open(layout.journal(where.dir));
@@ -168,6 +184,7 @@ class Manager implements SessionManager {
         state,
         journal,
         lock,
+        relock: (onLost) => acquireLock(where.id, where.dir, this.lockOptions(onLost)),
         report,
         redact: this.redact,
         now: this.now,
@@ -191,6 +208,28 @@ class Manager implements SessionManager {
       await lock.then((held) => held.release()).catch(() => undefined);
       throw err;
     }
+  }
+
+  async fork(from: Session | string, options: { at?: number; title?: string } = {}): Promise<Session> {
+    const source = typeof from === 'string' ? await this.read(from) : from.copyState();
+    const at = forkPoint(source, options.at);
+    const createdAt = this.now();
+    const { id, dir } = await reserveId(layout.ids(this.home), layout.sessions(this.project.dir), createdAt);
+    const title = options.title === undefined ? undefined : this.redact(options.title.trim()) || undefined;
+    const state = forkState(source, at, { id, project: this.project.path, createdAt, toolVersion: this.toolVersion, ...(title ? { title } : {}) });
+    const loss = new LossRelay();
+    const lock = await acquireLock(id, dir, this.lockOptions(loss.report));
+    // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
+    return this.open({ id, dir, project: this.project }, state, { recoveredMessages: 0, wasInterrupted: false, notices: [] }, {
+      lock,
+      loss,
+      after: 'persist',
+      dirty: true,
+    });
+  }
+
+  private lockOptions(onCompromised: (err: Error) => void): LockOptions {
+    return { staleMs: this.staleMs, now: this.now, onCompromised };
   }
 
   /** Finds a session by ID or unique prefix in any project (this one first). */

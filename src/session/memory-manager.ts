@@ -36,13 +36,16 @@ export async function openMemorySessions(options: OpenSessionsOptions): Promise<
     history: { load: () => history.load(), append: () => Promise.resolve() },
     async create(createOptions = {}): Promise<Session> {
       const at = now();
+      const held = { owner: { pid: process.pid, host: hostname(), startedAt: at.toISOString() }, stillHeld: () => Promise.resolve(true), release: () => Promise.resolve() };
       const session = new SessionImpl({
         dir: '',
         project,
         state: blankSnapshot(UNSAVED_ID, project.path, at, toolVersion),
         journal: { append: () => Promise.resolve(), truncate: () => Promise.resolve(), close: () => Promise.resolve() },
         snapshots: memorySnapshots,
-        lock: Promise.resolve({ owner: { pid: process.pid, host: hostname(), startedAt: at.toISOString() }, release: () => Promise.resolve() }),
+        lock: Promise.resolve(held),
+        // Nothing else can take an in-memory session: its lock is never lost.
+        relock: () => Promise.resolve(held),
         report: { recoveredMessages: 0, wasInterrupted: false, notices: [] },
         redact,
         now,
@@ -57,6 +60,7 @@ export async function openMemorySessions(options: OpenSessionsOptions): Promise<
     resolve: () => Promise.reject(notStored()),
     read: () => Promise.reject(notStored()),
     inspect: () => Promise.reject(notStored()),
+    fork: () => Promise.reject(notStored()),
     list: () => Promise.resolve([]),
     latest: () => Promise.resolve(undefined),
     holder: () => Promise.resolve(undefined),

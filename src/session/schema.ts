@@ -122,5 +122,9 @@ export const sessionJsonSchema = {
       required: ['root', 'branch', 'head'],
       properties: { root: { type: 'string' }, branch: nullableString, head: nullableString },
     },
+    /** A fork's parent session (optional: only forks have it). */
+    parentId: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' },
+    /** How many of the parent's messages the fork started with. */
+    forkPoint: count,
   },
 } as const;

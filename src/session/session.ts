@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
-  SaveResult, SaveTrigger, Session, SessionSnapshot, SessionStats, SessionStatusReport, SystemPromptRef,
+  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionStats, SessionStatusReport, SystemPromptRef,
 } from './types.js';
 import { ReadOnlySessionError } from './errors.js';
 import { WarningChannel } from './emitter.js';
@@ -14,6 +14,7 @@ import { SCHEMA_VERSION } from './migrations.js';
 import { addMessage, archiveConversation, encodeMessage, providerRecord, setDraft, supersede } from './replay.js';
 import { fileSnapshots, type SnapshotStore } from './snapshot-store.js';
 import { createReplyWriter } from './reply-writer.js';
+import { retakeLock } from './retake.js';
 import { storedMessage } from './stored-message.js';
 import { cleanTitle } from './title.js';
 import type { IndexRow } from './index-row.js';
@@ -34,6 +35,8 @@ export interface SessionDeps {
   savedSeq?: number;
   /** The cross-process lock; writes wait for it (a new session takes it in the background). */
   lock: Promise<HeldLock>;
+  /** Takes the lock again (after it was lost); `SessionInUseError` while another process holds it. */
+  relock: (onLost: (err: Error) => void) => Promise<HeldLock>;
   report: ResumeReport;
   redact: (text: string) => string;
   now: () => Date;
@@ -55,9 +58,10 @@ export class SessionImpl implements Session {
   readonly project: ProjectInfo;
   readonly resumeReport: ResumeReport;
   private state: SessionSnapshot;
-  private readonly journal: SessionDeps['journal'];
+  private journal: SessionDeps['journal'];
   private readonly snapshots: SnapshotStore;
-  private readonly lock: Promise<HeldLock>;
+  private lock: Promise<HeldLock>;
+  private readonly relock: SessionDeps['relock'];
   private lockHeld: HeldLock | undefined;
   /** The seq the last snapshot contains: journal lines past it are not in a snapshot yet. */
   private savedSeq: number;
@@ -87,6 +91,7 @@ export class SessionImpl implements Session {
     this.journal = deps.journal;
     this.snapshots = deps.snapshots ?? fileSnapshots(deps.dir);
     this.lock = deps.lock;
+    this.relock = deps.relock;
     this.lock.then(
       (held) => (this.lockHeld = held),
       (err: unknown) => this.markLockLost(err instanceof Error ? err : new Error(String(err))),
@@ -131,9 +136,31 @@ export class SessionImpl implements Session {
   markLockLost(err: Error): void {
     if (this.lost || this.closed) return;
     this.lost = err;
-    this.warnings.emit(
-      `Lost the lock on session ${this.id} (${err.message}): it is read-only now and nothing more is written. Resume it again to continue.`,
-    );
+    this.warnings.emit(`Lost the lock on session ${this.id} (${err.message}): this process writes nothing more to it.`);
+  }
+
+  retake(): Promise<RetakeResult> {
+    return this.runExclusive(async () => {
+      if (!this.lost) return { retaken: true };
+      if (this.closed) return { retaken: false };
+      const back = await retakeLock(
+        { dir: this.dir, id: this.id, projectPath: this.project.path, now: this.now, mine: this.state },
+        () => this.relock((err) => this.markLockLost(err)),
+      );
+      if (!('lock' in back)) return back;
+      await this.journal.close().catch(() => undefined);
+      this.journal = back.journal;
+      this.seq = Math.max(this.seq, back.lastSeq);
+      this.savedStatus = back.savedStatus;
+      this.lock = Promise.resolve(back.lock);
+      this.lockHeld = back.lock;
+      this.lost = undefined;
+      return { retaken: true };
+    });
+  }
+
+  copyState(): SessionSnapshot {
+    return structuredClone(this.state);
   }
 
   /** Writes a snapshot now, whatever changed: after recovering from damage or a crash mid-reply. */
@@ -315,15 +342,21 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       if (this.closed) return this.closed;
       if (!this.lockHeld) await this.lock.catch(() => undefined);
+      if (!this.lost) {
+        try {
+          // Resumed, read, left as it was: the closed snapshot on disk already says it all.
+          if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed', 'close');
+          else await this.recordRow(this.state, 'closed');
+        } catch (err) {
+          if (!this.lost) throw err; // the loss was found by this very snapshot, which wrote nothing
+        }
+      }
       if (this.lost) {
         // Someone else may hold the lock now: release nothing, write nothing.
         this.closed = this.result(false);
         await this.journal.close().catch(() => undefined);
         return this.closed;
       }
-      // Resumed, read, left as it was: the closed snapshot on disk already says it all.
-      if (this.changed || this.savedStatus !== 'closed') await this.snapshot('closed', 'close');
-      else await this.recordRow(this.state, 'closed');
       await this.journal.close().catch(() => undefined);
       await (await this.lock).release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
       this.closed = this.result(true);
@@ -352,9 +385,15 @@ export class SessionImpl implements Session {
     return storedMessage(input, this.redact, this.now);
   }
 
-  /** Waits until the lock is held (at once, except just after create()); then checks writability. */
+  /**
+   * Waits until the lock is held (at once, except just after create()); then checks that it is
+   * still ours: a process thawed after the stale time may find another host's process holding it
+   * before proper-lockfile's timer says so, and must not write a line into that one's session.
+   */
   private async assertWritable(): Promise<void> {
     if (!this.lockHeld) await this.lock.catch(() => undefined);
+    this.assertOpen();
+    if (!(await (await this.lock).stillHeld())) this.markLockLost(new Error('another process took it over'));
     this.assertOpen();
   }
 

@@ -135,6 +135,10 @@ export interface SessionSnapshot {
   stats: SessionStats;
   /** The last journal `seq` this snapshot contains. */
   journalSeq: number;
+  /** Set on a fork: the session it was forked from. */
+  parentId?: string;
+  /** Set on a fork: how many of the parent's messages it started with. */
+  forkPoint?: number;
   /** Where it was last used, when that was a git work tree (absent in older files). */
   git?: GitContext;
 }
@@ -244,6 +248,12 @@ export interface ReplyWriter {
   finish(extra?: ReplyExtra): Promise<Message>;
 }
 
+/** What `Session.retake()` found. */
+export type RetakeResult =
+  | { retaken: true }
+  /** `holder`: the process that holds it now; undefined when it was let go but changed meanwhile. */
+  | { retaken: false; holder?: LockOwner };
+
 /** A session held open by this process (it holds the cross-process lock). */
 export interface Session {
   readonly id: string;
@@ -295,6 +305,14 @@ export interface Session {
   close(): Promise<SaveResult>;
   /** Runs `fn` under the session's conversation mutex (the one every write takes). */
   runExclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * After the lock was lost (`readOnly`): takes it back if its other holder is gone and wrote
+   * nothing meanwhile, and carries on. Otherwise says who holds it now (when someone does);
+   * what this process has beyond it then belongs in a fork (`SessionManager.fork`).
+   */
+  retake(): Promise<RetakeResult>;
+  /** A copy of the session as this process holds it (what a snapshot written now would contain). */
+  copyState(): SessionSnapshot;
   /** Warnings that arise between calls (lock compromised, autosave failure). */
   onWarning(listener: (message: string) => void): () => void;
 }
@@ -372,6 +390,12 @@ export interface SessionManager {
   latest(): Promise<SessionSummary | undefined>;
   /** Who holds a session's lock, if anyone alive does. */
   holder(id: string): Promise<LockOwner | undefined>;
+  /**
+   * Starts a new session (new ID, this project, held) from another one's first `at` messages
+   * (default: all), recording `parentId` and `forkPoint`; `from` is a live session (its state
+   * in this process) or an ID or prefix read from disk. Written to disk before it resolves.
+   */
+  fork(from: Session | string, options?: { at?: number; title?: string }): Promise<Session>;
   /** This project's input history (`projects/<slug>/history`, mode 0600, redacted), oldest first. */
   readonly history: {
     load(): Promise<string[]>;

@@ -15,6 +15,8 @@ import type {
   Session,
   SessionManager,
   SessionStats,
+  RetakeResult,
+  SessionSnapshot,
   SessionStatusReport,
   SessionSummary,
   SystemPromptRef,
@@ -41,6 +43,8 @@ export class FakeSession implements Session {
   readonly project: ProjectInfo;
   provider = { name: 'echo', model: null as string | null };
   readOnly = false;
+  /** Set on a fork: where it came from. */
+  parent: { id: string; at: number } | undefined;
   dirty = false;
   resumeReport: ResumeReport = { recoveredMessages: 0, wasInterrupted: false, notices: [] };
   closed = false;
@@ -146,6 +150,11 @@ export class FakeSession implements Session {
     this.stored.messages = [];
   }
   async close(): Promise<SaveResult> {
+    // A lost lock: the library writes nothing and says so.
+    if (this.readOnly) {
+      this.closed = true;
+      return { saved: false, id: this.id, messageCount: this.stored.messages.length, path: `${this.dir}/session.json` };
+    }
     const result = await this.save();
     this.closed = true;
     this.stored.status = 'closed';
@@ -154,6 +163,21 @@ export class FakeSession implements Session {
   }
   async runExclusive<T>(fn: () => Promise<T>): Promise<T> {
     return fn();
+  }
+  /** Test hook: what `retake()` answers while read-only (the lock is lost to pid 999 by default). */
+  retakeResult: RetakeResult = { retaken: false, holder: { pid: 999, host: 'other-host', startedAt: '2026-11-22T14:31:00.000Z' } };
+  async retake(): Promise<RetakeResult> {
+    if (!this.readOnly) return { retaken: true };
+    if (this.retakeResult.retaken) this.readOnly = false;
+    return this.retakeResult;
+  }
+  copyState(): SessionSnapshot {
+    return {
+      format: 'chatkeep.session', schemaVersion: 2, id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt,
+      status: this.stored.status, project: this.project.path, host: 'this-host', pid: 4242, toolVersion: '0.1.0', provider: this.provider,
+      systemPrompt: this.systemPrompt, config: {}, messages: structuredClone(this.stored.messages), summary: null,
+      archived: structuredClone(this.stored.archived), stats: this.stats, journalSeq: 0,
+    };
   }
   onWarning(listener: (message: string) => void): () => void {
     this.listeners.add(listener);
@@ -224,6 +248,14 @@ export class FakeSessionManager implements SessionManager {
   }
   async holder(id: string): Promise<LockOwner | undefined> {
     return this.stored.find((s) => s.id === id)?.heldBy;
+  }
+  async fork(from: Session | string, options: { at?: number; title?: string } = {}): Promise<FakeSession> {
+    const source = typeof from === 'string' ? this.find(from) : this.find(from.id);
+    const at = options.at ?? source.messages.length;
+    const fork = await this.create({ title: options.title ?? source.title ?? undefined });
+    fork.parent = { id: source.id, at };
+    for (const message of source.messages.slice(0, at)) await fork.append(message);
+    return fork;
   }
   readonly history = {
     load: async (): Promise<string[]> => [...this.historyLines],

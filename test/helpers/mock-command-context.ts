@@ -23,11 +23,11 @@ export function createFakePrompter(answers: number[] = [], interactive = true): 
     asked,
     pick(items, question) {
       asked.push({ items, question });
-      return answers.shift() ?? -1;
+      return Promise.resolve(answers.shift() ?? -1);
     },
     confirm(question) {
       asked.push({ items: [], question });
-      return (answers.shift() ?? 0) >= 0;
+      return Promise.resolve((answers.shift() ?? 0) >= 0);
     },
   };
 }

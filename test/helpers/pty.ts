@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import * as pty from 'node-pty';
 import xterm from '@xterm/headless';
 import { onTestFinished } from 'vitest';
-import { chatEnv, matches, waitUntil } from '../../torture/proc.js';
+import { chatEnv, matches, onHost, waitUntil } from '../../torture/proc.js';
 import { bannerId } from './session-files.js';
 
 /** The launcher under test. */
@@ -21,6 +21,8 @@ export interface RunOptions {
   cwd: string;
   /** Extra environment (e.g. `CHATKEEP_ECHO_DELAY_MS: '200'`). */
   env?: Record<string, string>;
+  /** Runs as on another machine with this host name (its own UTS namespace), same files. */
+  host?: string;
 }
 
 function environment(options: RunOptions): Record<string, string> {
@@ -53,11 +55,14 @@ export interface PtyRun {
   /** Resolves to the exit code (or 128 + signal). */
   readonly exited: Promise<number>;
   kill(signal?: string): void;
+  /** Closes the terminal itself, as closing its window does: the pty goes away, then SIGHUP. */
+  destroy(): void;
 }
 
 /** Starts chatkeep in a pseudo-terminal; it is killed when the test finishes if still running. */
 export function spawnPty(args: string[], options: RunOptions): PtyRun {
-  const term = pty.spawn(process.execPath, [BIN, ...args], {
+  const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
+  const term = pty.spawn(file, argv, {
     name: 'xterm-256color',
     cols: 160,
     rows: 40,
@@ -100,6 +105,7 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
     output: () => raw,
     exited,
     kill: (signal) => term.kill(signal),
+    destroy: () => (term as pty.IPty & { destroy(): void }).destroy(),
     prompt(options) {
       return this.waitFor(/› $/, options);
     },
@@ -155,7 +161,8 @@ export interface PipedRun {
 
 /** Starts chatkeep with stdin, stdout and stderr piped; killed when the test finishes if still running. */
 export function spawnPiped(args: string[], options: RunOptions): PipedRun {
-  const child = spawnChild(process.execPath, [BIN, ...args], { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
+  const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
+  const child = spawnChild(file, argv, { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -116,6 +116,55 @@ describe('the REPL loop (piped)', () => {
     expect(repl.stdout()).toBe(`${reply?.content.trimEnd()} [interrupted]\n`);
   });
 
+  it('after a lost lock, the next line goes on in a fork, and Saved names only the fork', async () => {
+    const repl = await startRepl();
+    const id = repl.session.id;
+    repl.write('hi\n');
+    await repl.waitForStdout('Echo: hi (read 1 messages)');
+    repl.session.readOnly = true;
+    repl.write('after the loss\n/quit\n');
+    expect(await repl.exited).toBe(0);
+    const fork = repl.sessions.stored.at(-1)!;
+    expect(fork.id).not.toBe(id);
+    expect(fork.messages.map((m) => m.content)).toEqual(['hi', 'Echo: hi (read 1 messages)', 'after the loss', 'Echo: after the loss (read 3 messages)']);
+    expect(repl.stderr()).toContain(
+      `Session ${id} is held by process 999 on other-host now; this conversation goes on in new session ${fork.id}, a fork of ${id} at message 2.\n`,
+    );
+    expect(repl.stderr()).toContain(`Saved ${fork.id} (4 messages).\nResume with: chatkeep --session-id ${fork.id}\n`);
+    expect(repl.stderr()).not.toContain(`Saved ${id}`);
+    expect(repl.autosaves.map((a) => [a.session.id, a.stopped])).toEqual([[id, true], [fork.id, true]]);
+  });
+
+  it('leaving a session whose lock was lost says who holds it, without Saved', async () => {
+    const repl = await startRepl();
+    const id = repl.session.id;
+    repl.write('hi\n');
+    await repl.waitForStdout('Echo: hi (read 1 messages)');
+    repl.session.readOnly = true;
+    repl.write('/quit\n');
+    expect(await repl.exited).toBe(0);
+    expect(repl.stderr()).toContain(
+      [
+        `Session ${id} is held by process 999 on other-host now; it has all 2 messages shown here.`,
+        `Resume it once that process has quit: chatkeep --session-id ${id}`,
+        '',
+      ].join('\n'),
+    );
+    expect(repl.stderr()).not.toContain('Saved');
+  });
+
+  it('takes a lost session back when its other holder is gone, and carries on in it', async () => {
+    const repl = await startRepl();
+    const id = repl.session.id;
+    repl.session.readOnly = true;
+    repl.session.retakeResult = { retaken: true };
+    repl.write('carry on\n/quit\n');
+    expect(await repl.exited).toBe(0);
+    expect(repl.stderr()).toContain(`Took session ${id} back: the process that had taken it is gone and wrote nothing to it.\n`);
+    expect(repl.stderr()).toContain(`Saved ${id} (2 messages).`);
+    expect(repl.sessions.stored).toHaveLength(1);
+  });
+
   it('switches sessions with /load, closing the old one and restarting autosave', async () => {
     const repl = await startRepl();
     repl.sessions.add({ id: 'session-20261001-090000', messages: [{ role: 'user', content: 'from before', timestamp: new Date() }] });

@@ -234,7 +234,7 @@ console.log('NEXT ' + (autosave.nextDate() instanceof Date));
     rmSync(join(s.dir, 'lock'), { recursive: true, force: true });
     await vi.waitFor(() => expect(s.readOnly).toBe(true), { timeout: 10_000, interval: 100 });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`^Lost the lock on session ${s.id} \\(.+\\): it is read-only now and nothing more is written\\. Resume it again to continue\\.$`));
+    expect(warnings[0]).toMatch(new RegExp(`^Lost the lock on session ${s.id} \\(.+\\): this process writes nothing more to it\\.$`));
     const journal = readFileSync(join(s.dir, 'journal.jsonl'));
     const snapshot = readFileSync(join(s.dir, 'session.json'));
     await expect(s.append({ role: 'user', content: 'after' })).rejects.toBeInstanceOf(ReadOnlySessionError);

@@ -1,0 +1,40 @@
+/**
+ * A fork: a new session that starts as a copy of another one's first N messages (after a lost
+ * lock, the point where two writers diverged; later, `/fork`). Pure: builds the new session's
+ * state; the manager reserves its ID and writes it.
+ */
+import { blankSnapshot } from './blank.js';
+import { UserError } from './errors.js';
+import { addMessage } from './replay.js';
+import type { SessionSnapshot } from './types.js';
+
+/** Where a fork starts: `at` messages of `source` (default all); a bad `at` is a UserError. */
+export function forkPoint(source: SessionSnapshot, at: number | undefined): number {
+  const count = source.messages.length;
+  if (at === undefined) return count;
+  if (!Number.isInteger(at) || at < 0 || at > count) {
+    throw new UserError(`Cannot fork ${source.id} at message ${at}: it has ${count} message${count === 1 ? '' : 's'} (give 0 to ${count}).`, 'E_FORK_POINT');
+  }
+  return at;
+}
+
+/** The new session's state: the parent's settings and its first `at` messages, recording where it came from. */
+export function forkState(
+  source: SessionSnapshot,
+  at: number,
+  fork: { id: string; project: string; createdAt: Date; toolVersion: string; title?: string },
+): SessionSnapshot {
+  const state: SessionSnapshot = {
+    ...blankSnapshot(fork.id, fork.project, fork.createdAt, fork.toolVersion),
+    title: fork.title ?? source.title,
+    provider: { ...source.provider },
+    systemPrompt: source.systemPrompt ? { ...source.systemPrompt } : null,
+    config: structuredClone(source.config),
+    // A summary describes the whole parent: it holds for the fork only when nothing was cut.
+    summary: at === source.messages.length ? source.summary : null,
+    parentId: source.id,
+    forkPoint: at,
+  };
+  for (const message of structuredClone(source.messages.slice(0, at))) addMessage(state, message);
+  return state;
+}
