@@ -39,12 +39,13 @@ export const PATH_SHIM = join(ROOT, 'test', 'fixtures', 'path');
 
 /**
  * The environment of a chatkeep run: no API key or chatkeep setting (nor npm's script
- * variables) leaks in; `chatkeep` on PATH is this checkout, as after `npm link`.
+ * variables, nor CI's `CI`, which turns colour detection off) leaks in; `chatkeep` on PATH is
+ * this checkout, as after `npm link`.
  */
 export function chatEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/API_KEY|BASE_URL|^CHATKEEP_|^NO_COLOR$|^FORCE_COLOR$|^npm_/.test(key)) env[key] = value;
+    if (value !== undefined && !/API_KEY|BASE_URL|^CHATKEEP_|^NO_COLOR$|^FORCE_COLOR$|^npm_|^CI$|^CI_/.test(key)) env[key] = value;
   }
   env.PATH = `${PATH_SHIM}${delimiter}${env.PATH ?? ''}`;
   return { ...env, CHATKEEP_HOME: home, CHATKEEP_ECHO_DELAY_MS: '0', ...extra };
