@@ -313,16 +313,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     // Only now: a second SIGTERM while saving must not kill the process half-way.
     options.signals?.off('SIGTERM', onSignal);
-    // Left and saved: a hang-up arriving now (the terminal closing as chatkeep exits) has
-    // nothing left to do, and must not end the process by the signal (exit 129).
-    options.signals?.on('SIGHUP', ignoreHangUp);
     options.signals?.off('SIGHUP', hangUp);
     options.input.off('error', hangUp);
     options.signals?.off('SIGINT', onPipedInterrupt);
   }
 }
-
-function ignoreHangUp(): void {}
 
 /** Without factories (an embedder's REPL), switching assistant or prompt is refused in one line. */
 const refusingFactories: ChatFactories = {
