@@ -15,9 +15,15 @@ let formatDistance: FormatDistance | undefined;
  * the first prompt for a new session, before anything is listed or resumed. Idempotent.
  */
 export async function loadFormatting(): Promise<void> {
-  const tables = loadTableWidths();
+  await Promise.all([loadTableWidths(), loadRelativeTime()]);
+}
+
+/**
+ * date-fns for relative times only: the resume line needs it, tables do not come into it. Kept
+ * apart so that string-width (tables) stays off the way to the first prompt and the first request.
+ */
+export async function loadRelativeTime(): Promise<void> {
   formatDistance ??= (await import('date-fns/formatDistance')).formatDistance;
-  await tables;
 }
 
 /** `5 minutes ago` (date-fns `formatDistance`); a time slightly ahead of the clock counts as now. */

@@ -13,7 +13,7 @@ import { createClipboard, type Clipboard } from './clipboard.js';
 import { completeLine } from './complete.js';
 import { firstLineArrived } from '../session/defer.js';
 import { keepDraft, offerDraft } from './draft.js';
-import { formatRows, loadFormatting, plural, rowWidth } from './format.js';
+import { formatRows, loadFormatting, loadRelativeTime, plural, rowWidth } from './format.js';
 import { finish, finishUnsaved, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
 import type { MarkdownRenderer } from './markdown.js';
@@ -85,7 +85,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let autosave: Autosave | undefined;
   let ready = options.ready;
   // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
-  let formatting: Promise<void> | undefined = options.resumed ? loadFormatting() : undefined;
+  let formatting: Promise<void> | undefined = options.resumed ? loadRelativeTime() : undefined;
   let markdown: Promise<MarkdownRenderer | undefined> | undefined;
   await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
@@ -242,7 +242,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       // Leaving from a visible prompt (Ctrl-D, Ctrl-C twice, a signal) needs a newline after it.
       const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
-      formatting ??= loadFormatting();
+      formatting ??= loadRelativeTime();
       markdown ??= options.loadMarkdown?.().catch((err: unknown) => {
         warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
         return undefined;
@@ -280,7 +280,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
       let result: CommandResult;
       try {
-        await formatting;
+        // Tables (string-width) load with the first command, not on the way to the first reply.
+        await loadFormatting();
         result = await parsed.command.run(ctx, parsed.args);
       } catch (err) {
         screen.error(describeReplError(err));
