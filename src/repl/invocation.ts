@@ -91,3 +91,13 @@ export function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** The command that resumes session `id`, in the form that runs where it is printed. */
+export function resumeCommand(id: string): string {
+  return chatkeepCommand(['--session-id', id]);
+}
+
+/** `Resume with: …`, the last line on leaving a session. */
+export function resumeLine(id: string): string {
+  return `Resume with: ${resumeCommand(id)}`;
+}

@@ -4,7 +4,7 @@
  */
 import type { Autosave, Session, SessionManager } from '../session/types.js';
 import { plural, resumedLine, resumeNotices, transcriptTail, usageLine } from './format.js';
-import { chatkeepCommand } from './invocation.js';
+import { resumeLine } from './invocation.js';
 import { lostExitLines } from './lost-lock.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
@@ -53,19 +53,8 @@ export async function finish(
   return 0;
 }
 
-/** `Resume with: …`, in the form that runs where it is printed. */
-export function resumeLine(id: string): string {
-  return `Resume with: ${chatkeepCommand(['--session-id', id])}`;
-}
-
 /** Leaving a `--no-persist` chat: nothing is on disk, so no "Saved" and no way back to print. */
-export async function finishUnsaved(
-  screen: Screen,
-  _sessions: SessionManager,
-  session: Session,
-  autosave: Autosave | undefined,
-  stopWarnings: () => void,
-): Promise<number> {
+export async function finishUnsaved(screen: Screen, session: Session, autosave: Autosave | undefined, stopWarnings: () => void): Promise<number> {
   await autosave?.stop().catch(() => {});
   stopWarnings();
   await session.close().catch(() => undefined);

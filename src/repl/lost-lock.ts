@@ -6,7 +6,7 @@
  */
 import type { RetakeResult, Session, SessionManager } from '../session/types.js';
 import { plural } from './format.js';
-import { chatkeepCommand } from './invocation.js';
+import { resumeCommand, resumeLine } from './invocation.js';
 
 /** The session to go on with (the same one taken back, or a fork of it) and what to tell the user. */
 export async function followLoss(sessions: SessionManager, session: Session): Promise<{ session: Session; notice: string }> {
@@ -26,7 +26,7 @@ export function lostExitLines(session: Session, outcome: RetakeResult): string[]
   const holder = outcome.retaken ? undefined : outcome.holder;
   return [
     `${heldNow(session.id, outcome)}; it has all ${plural(session.messages.length, 'message')} shown here.`,
-    holder ? `Resume it once that process has quit: ${chatkeepCommand(['--session-id', session.id])}` : `Resume with: ${chatkeepCommand(['--session-id', session.id])}`,
+    holder ? `Resume it once that process has quit: ${resumeCommand(session.id)}` : resumeLine(session.id),
   ];
 }
 

@@ -310,7 +310,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   for (const warning of warnings.splice(0)) screen.warn(warning);
   try {
     await keepDraft(screen, session, reader);
-    return await (persistent ? finish : finishUnsaved)(screen, sessions, session, autosave, stopWarnings);
+    return persistent
+      ? await finish(screen, sessions, session, autosave, stopWarnings)
+      : await finishUnsaved(screen, session, autosave, stopWarnings);
   } finally {
     // Only now: a second SIGTERM while saving must not kill the process half-way.
     options.signals?.off('SIGTERM', onSignal);
