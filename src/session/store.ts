@@ -1,0 +1,129 @@
+/**
+ * The store seam (DESIGN §8): everything the session model needs from where sessions live.
+ * The model (`src/session/`) talks only to this interface; `src/store/file/` (the data
+ * directory, the default) and `src/store/postgres/` implement it. A store keeps bytes and
+ * facts durable and exclusive; what the events *mean* is the model's (`replay.ts`), so a store
+ * never interprets a conversation.
+ */
+import type { LockOwner } from './errors.js';
+import type { IndexRow } from './index-row.js';
+import type { ProjectInfo, SessionSnapshot } from './types.js';
+
+/** What an event records (one journal line in the file store, one row in PostgreSQL). */
+export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
+export type SessionEventType = (typeof EVENT_TYPES)[number];
+
+/** One durable event of a session: `{seq, ts, type, payload}`, seqs consecutive per session. */
+export interface SessionEvent {
+  seq: number;
+  /** ISO time of the event. */
+  ts: string;
+  type: SessionEventType;
+  payload: Record<string, unknown>;
+}
+
+/** Who holds a session's writer lock, as seen from outside. */
+export type LockState =
+  | { state: 'free' }
+  | { state: 'held'; owner: LockOwner | undefined }
+  /** Left by a holder that is gone (its pid is dead on this host, or stale from another host): free to take. */
+  | { state: 'dead'; owner: LockOwner | undefined; sameHost: boolean };
+
+/** A session's writer lock, held by this process. */
+export interface WriterLock {
+  readonly owner: LockOwner;
+  /** False once another process has the lock (checked before every write: a thawed process must not write). */
+  stillHeld(): Promise<boolean>;
+  /** Lets the lock go (idempotent). */
+  release(): Promise<void>;
+}
+
+/** The durable event log of a session whose lock this process holds. */
+export interface EventLog {
+  /**
+   * Appends one event. With `sync`, resolves only once it is durable (fdatasync; COMMIT):
+   * the point from which a message counts as sent. Without it (reply deltas), it may be batched.
+   */
+  append(event: SessionEvent, sync: boolean): Promise<void>;
+  /** Forgets events up to and including `seq`: a snapshot holding them is durable. */
+  compact(seq: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What a store holds of one session, uninterpreted. */
+export interface StoredSession {
+  /** The snapshot, decoded and migrated (undefined: none yet, or damaged). */
+  snapshot: SessionSnapshot | undefined;
+  /** Every readable event, oldest first (those at or below the snapshot's `journalSeq` included). */
+  events: SessionEvent[];
+  /** Damage found, one short phrase per part (`session.json: not JSON (…)`), for listings and `show`. */
+  damage: string[];
+  /** Sentences for the person resuming: where each damaged part went and what is left. */
+  notices: string[];
+  /** The snapshot was damaged (the session is rebuilt from its events). */
+  snapshotDamaged: boolean;
+  /** When the store first saw the session, if it knows (for a session with no snapshot and no dated ID). */
+  createdAt?: Date;
+}
+
+export interface LoadOptions {
+  now: Date;
+  /** Move damaged parts aside (under the lock only); false reads change nothing. */
+  quarantine: boolean;
+  /** Lock-free read while a holder may be saving: read again until snapshot and events belong together. */
+  stable?: boolean;
+}
+
+/** Where a session was found. */
+export interface Located {
+  id: string;
+  project: ProjectInfo;
+}
+
+/** One session in the trash (issue 11). */
+export interface TrashedSession {
+  id: string;
+  project: string;
+  title: string | null;
+  trashedAt: Date;
+  messageCount: number;
+}
+
+export interface SessionStore {
+  readonly kind: 'file' | 'postgres';
+  /** Where the sessions are, for people: the data directory, or the URL without its password. */
+  readonly location: string;
+  /** The project of the working directory the store was opened for (recorded as needed). */
+  readonly project: ProjectInfo;
+
+  /** A new ID from `at` (`session-YYYYMMDD-HHmmss`, `-2`… on a clash), never issued before; the session exists from now on. */
+  reserveId(at: Date, project: ProjectInfo): Promise<string>;
+  /** Takes the writer lock; throws `SessionInUseError` (exit 3) naming a live holder. `onLost` fires if it is lost later. */
+  lock(id: string, onLost: (err: Error) => void): Promise<WriterLock>;
+  inspectLock(id: string): Promise<LockState>;
+  /** Reads the snapshot and events; throws `FutureSchemaError` for a newer schema (touching nothing). */
+  load(id: string, options: LoadOptions): Promise<StoredSession>;
+  /** Opens the event log of a session whose lock is held. */
+  openLog(id: string, lock: WriterLock): Promise<EventLog>;
+  /** Writes a snapshot durably and atomically; resolves to the bytes written. */
+  writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number>;
+  /** The snapshot in place (an earlier run's), if any. */
+  snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined>;
+  /** Records a listing row (a cache in the file store; failures only mean a slower listing). */
+  recordRow(row: IndexRow, projectPath: string): Promise<void>;
+  /** Drops what caches say of a session (it is about to change, or was found damaged). */
+  forgetRow(id: string, projectPath: string): Promise<void>;
+
+  /** Finds a session by ID or unique ID prefix, in this project first, then in any. */
+  locate(idOrPrefix: string): Promise<Located>;
+  /** Every project with sessions (this one first). */
+  projects(): Promise<ProjectInfo[]>;
+  /** The listing rows of these projects, newest first. */
+  list(projects: readonly ProjectInfo[]): Promise<IndexRow[]>;
+
+  /** The project's input history, oldest first (redacted before it is written). */
+  readonly history: { load(): Promise<string[]>; append(line: string): Promise<void> };
+
+  /** Lets go of what the store holds open (a connection pool). */
+  close(): Promise<void>;
+}
