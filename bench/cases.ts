@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rm, writeFile, open, stat } from 'node:fs/pro
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { layout } from '../src/session/layout.js';
+import { layout } from '../src/store/file/layout.js';
 import type { SessionManager } from '../src/session/types.js';
 import type { BenchConfig } from './run.js';
 import { makeMessages, TEN_MB_AVG_BYTES } from './data.js';

@@ -7,9 +7,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSessions } from '../src/index.js';
 import { encodeSnapshot } from '../src/session/codec.js';
-import { layout } from '../src/session/layout.js';
+import { layout } from '../src/store/file/layout.js';
 import { rowFromSnapshot } from '../src/session/index-row.js';
-import { writeMeta } from '../src/session/meta-file.js';
+import { writeMeta } from '../src/store/file/meta-file.js';
 import type { Message, SessionManager, SessionSnapshot } from '../src/session/types.js';
 import { makeMessages } from './data.js';
 

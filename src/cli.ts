@@ -7,10 +7,10 @@ import { closeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isatty } from 'node:tty';
 import { join, resolve } from 'node:path';
-import { parseCommandLine, replHelp } from './repl/cli-options.js';
+import { parseCommandLine, replHelp } from './cli/options.js';
 import { setInvocation } from './repl/invocation.js';
 import { describeError } from './repl/report-error.js';
-import { packageVersion } from './session/version.js';
+import { packageVersion } from './version.js';
 
 /**
  * Runs chatkeep with `argv` (the arguments after the program name); resolves to the exit code
@@ -42,7 +42,7 @@ async function run(argv: string[]): Promise<number> {
   const home = resolve(cwd, flagHome ?? (env.CHATKEEP_HOME?.trim() || join(homedir(), '.chatkeep')));
   if (flagHome !== undefined) setInvocation({ ...started, home });
   if (command.kind === 'sessions') {
-    const { runSessionsCommand } = await import('./repl/sessions-subcommand.js');
+    const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
     const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
     return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout, stderr: process.stderr, columns, terminal: process.stdout.isTTY === true });
   }

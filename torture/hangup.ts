@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openSessions } from '../src/index.js';
-import { layout } from '../src/session/layout.js';
+import { layout } from '../src/store/file/layout.js';
 import { runTrials, Tally, type PartResult } from './part.js';
 import { freshDir } from './proc.js';
 import { spawnTerm, type Term } from './pty.js';

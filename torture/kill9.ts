@@ -14,8 +14,8 @@ import { Tally, type PartResult } from './part.js';
 import { freshDir, runPiped, spawnPiped } from './proc.js';
 import { createRandom } from './random.js';
 import { median } from '../bench/harness.js';
-import { isLeftoverTemp } from '../src/session/load.js';
-import { layout } from '../src/session/layout.js';
+import { isLeftoverTemp } from '../src/store/file/load.js';
+import { layout } from '../src/store/file/layout.js';
 
 /** Size and place of a kill -9 run. */
 export interface Kill9Options {

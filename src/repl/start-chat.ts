@@ -10,7 +10,7 @@ import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, star
 import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { ConfigSource, Session, SessionManager } from '../session/types.js';
 import { createClipboard } from './clipboard.js';
-import type { CliCommand } from './cli-options.js';
+import type { CliCommand } from '../cli/options.js';
 import { formatRows, loadFormatting, rowWidth } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';

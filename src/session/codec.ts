@@ -3,7 +3,7 @@ import type { SessionSnapshot } from './types.js';
 import { FutureSchemaError } from './errors.js';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { sessionJsonSchema } from './schema.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../version.js';
 
 /** A snapshot file that does not parse or validate. */
 export class DamagedFileError extends Error {

@@ -6,36 +6,36 @@ import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
 import type { FilesReading } from './reading.js';
-import { createHistory } from './history.js';
-import { readConfigFile } from './config-files.js';
+import { createHistory } from '../store/file/history.js';
+import { readConfigFile } from '../store/file/config-files.js';
 import { assertValidId, reserveId } from './ids.js';
-import { ensureHome, storageProblem } from './home.js';
-import { JournalWriter } from './journal.js';
-import { layout } from './layout.js';
+import { ensureHome, storageProblem } from '../store/file/home.js';
+import { JournalWriter } from '../store/file/journal.js';
+import { layout } from '../store/file/layout.js';
 import { blankSnapshot } from './blank.js';
-import type { HeldLock, LockOptions } from './lock.js';
+import type { HeldLock, LockOptions } from '../store/file/lock.js';
 import { forkPoint, forkState } from './fork.js';
-import { acquireLock, inspectLock } from './lock.js';
+import { acquireLock, inspectLock } from '../store/file/lock.js';
 import { afterFirstPrompt, whenIdle } from './defer.js';
-import { openProject } from './project.js';
+import { openProject } from '../store/file/project.js';
 import { createRedactor, noRedaction } from './redact.js';
-import type { Located } from './resolve.js';
+import type { Located } from '../store/file/resolve.js';
 import { SessionImpl } from './session.js';
-import { removeMeta } from './meta-file.js';
+import { removeMeta } from '../store/file/meta-file.js';
 import type { IndexRow } from './index-row.js';
 import { byUpdatedDesc, summaryFromRow } from './index-row.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../version.js';
 
 const DEFAULT_STALE_MS = 20_000;
 
 // Listing, resolving and loading are imported on first use: creating a session (the path to
 // the first prompt) needs none of them.
 const lazy = {
-  resolve: () => import('./resolve.js'),
-  load: () => import('./load.js'),
-  index: () => import('./index-store.js'),
+  resolve: () => import('../store/file/resolve.js'),
+  load: () => import('../store/file/load.js'),
+  index: () => import('../store/file/index-store.js'),
   reading: () => import('./reading.js'),
-  git: () => import('./git.js'),
+  git: () => import('../git/read-git.js'),
 };
 
 /**

@@ -5,16 +5,16 @@
  */
 import { hostname } from 'node:os';
 import { blankSnapshot } from './blank.js';
-import { readConfigFile } from './config-files.js';
+import { readConfigFile } from '../store/file/config-files.js';
 import { UserError } from './errors.js';
-import { createHistory } from './history.js';
-import { layout } from './layout.js';
-import { findProject } from './project.js';
+import { createHistory } from '../store/file/history.js';
+import { layout } from '../store/file/layout.js';
+import { findProject } from '../store/file/project.js';
 import { createRedactor, noRedaction } from './redact.js';
 import { SessionImpl } from './session.js';
-import { memorySnapshots } from './snapshot-store.js';
+import { memorySnapshots } from '../store/file/snapshot-store.js';
 import type { OpenSessionsOptions, Session, SessionManager } from './types.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../version.js';
 
 /** The ID of a session that is never stored: not a reserved ID, so it can never clash with one. */
 export const UNSAVED_ID = 'unsaved';

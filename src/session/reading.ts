@@ -3,10 +3,10 @@ import type { SessionProblem, SessionReading, SessionStatus } from './types.js';
 import { FutureSchemaError } from './errors.js';
 import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
-import { loadSession, loadSessionStable } from './load.js';
+import { loadSession, loadSessionStable } from '../store/file/load.js';
 import { dateFromId } from './blank.js';
-import type { LockState } from './lock.js';
-import { inspectLock } from './lock.js';
+import type { LockState } from '../store/file/lock.js';
+import { inspectLock } from '../store/file/lock.js';
 
 /**
  * The status files say a session has (DESIGN §3–4): `open` while a live process holds its

@@ -1,5 +1,5 @@
 import type { ConfigSource, ConfigValue, GitContext, Message, ModelUsage, ProviderRecord, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
-import type { JournalEvent } from './journal.js';
+import type { JournalEvent } from '../store/file/journal.js';
 
 /** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */
 export interface JournaledMessage extends Omit<Message, 'timestamp'> {

@@ -3,9 +3,9 @@
  * and wrote nothing meanwhile, so that carrying on overwrites nobody's work.
  */
 import { SessionInUseError } from './errors.js';
-import { JournalWriter } from './journal.js';
-import { layout } from './layout.js';
-import type { HeldLock } from './lock.js';
+import { JournalWriter } from '../store/file/journal.js';
+import { layout } from '../store/file/layout.js';
+import type { HeldLock } from '../store/file/lock.js';
 import type { RetakeResult, SessionSnapshot } from './types.js';
 
 /** What the session adopts once its lock is back. */
@@ -30,7 +30,7 @@ export async function retakeLock(
     throw err;
   }
   try {
-    const { loadSession } = await import('./load.js');
+    const { loadSession } = await import('../store/file/load.js');
     const loaded = await loadSession(session.dir, { id: session.id, projectPath: session.projectPath, now: session.now(), quarantine: false });
     if (!sameConversation(loaded.snapshot, session.mine)) {
       await lock.release();

@@ -7,12 +7,12 @@ import type {
 } from './types.js';
 import { ReadOnlySessionError } from './errors.js';
 import { WarningChannel } from './emitter.js';
-import type { JournalEventType, JournalWriter } from './journal.js';
-import { layout } from './layout.js';
-import type { HeldLock } from './lock.js';
+import type { JournalEventType, JournalWriter } from '../store/file/journal.js';
+import { layout } from '../store/file/layout.js';
+import type { HeldLock } from '../store/file/lock.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { addMessage, archiveConversation, encodeMessage, providerRecord, setDraft, supersede } from './replay.js';
-import { fileSnapshots, type SnapshotStore } from './snapshot-store.js';
+import { fileSnapshots, type SnapshotStore } from '../store/file/snapshot-store.js';
 import { createReplyWriter } from './reply-writer.js';
 import { retakeLock } from './retake.js';
 import { storedMessage } from './stored-message.js';

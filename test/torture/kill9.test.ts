@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSessions } from '../../src/index.js';
-import { atomicWriteHooks } from '../../src/session/atomic-write.js';
+import { atomicWriteHooks } from '../../src/store/file/atomic-write.js';
 import { run } from '../../torture/kill9.js';
 import { nonZero } from '../../torture/part.js';
 import { tmpHome } from '../helpers/tmp-home.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, replHelp, REPL_OPTIONS } from '../../../src/repl/cli-options.js';
+import { parseCommandLine, replHelp, REPL_OPTIONS } from '../../../src/cli/options.js';
 import { UserError } from '../../../src/session/errors.js';
 
 function failure(argv: string[]): UserError {

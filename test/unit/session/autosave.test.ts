@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import type { SaveResult } from '../../../src/index.js';
 import { AutosaveSpecError, openSessions, parseAutosaveSpec, startAutosave } from '../../../src/index.js';
-import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
+import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
 import { autosaveStarted } from '../../../src/session/autosave.js';
 
 afterEach(() => {

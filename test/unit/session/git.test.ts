@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readGitContext } from '../../../src/session/git.js';
+import { readGitContext } from '../../../src/git/read-git.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 
 const SHA = 'a'.repeat(40);

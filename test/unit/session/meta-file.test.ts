@@ -5,7 +5,7 @@ import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from './support/crash.js';
 import type { SessionManager } from '../../../src/index.js';
 import { openSessions } from '../../../src/index.js';
-import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
+import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
 
 const plain = (rows: Awaited<ReturnType<SessionManager['list']>>) => rows.map((r) => ({ ...r }));
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from './support/crash.js';
 import { openSessions, UserError } from '../../../src/index.js';
-import { readJournal } from '../../../src/session/journal.js';
+import { readJournal } from '../../../src/store/file/journal.js';
 import { modeOf } from './support/files.js';
 
 

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from './support/crash.js';
 import { openSessions, UserError } from '../../../src/index.js';
-import { atomicWriteHooks } from '../../../src/session/atomic-write.js';
-import { readJournal } from '../../../src/session/journal.js';
+import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
+import { readJournal } from '../../../src/store/file/journal.js';
 import { allFiles, modeOf } from './support/files.js';
 
 afterEach(() => {

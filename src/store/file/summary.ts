@@ -1,9 +1,9 @@
-import type { IndexRow } from './index-row.js';
+import type { IndexRow } from '../../session/index-row.js';
 import type { JournalEvent } from './journal.js';
 import { readJournal } from './journal.js';
-import { addModelUsage } from './replay.js';
+import { addModelUsage } from '../../session/replay.js';
 import { layout } from './layout.js';
-import { readSessionFiles } from './reading.js';
+import { readSessionFiles } from '../../session/reading.js';
 
 /** The truth about one session, from its files (snapshot + journal + lock); reads, never writes. */
 export async function rowFromFiles(dir: string, id: string, projectPath: string, staleMs: number): Promise<IndexRow> {

@@ -1,6 +1,6 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
-import { errno } from './ids.js';
+import { errno } from '../../session/ids.js';
 
 /** How many entries `load()` returns (like Node's REPL history). */
 const MAX_ENTRIES = 1000;

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { readWhole } from './read-whole.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
-import { errno } from './ids.js';
+import { errno } from '../../session/ids.js';
 
 const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
 /** What a journal line records. */

@@ -2,14 +2,14 @@ import { copyFile, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTempName } from './atomic-write.js';
 import { readWhole } from './read-whole.js';
-import type { SessionSnapshot } from './types.js';
-import { DamagedFileError, decodeSnapshot } from './codec.js';
-import { errno } from './ids.js';
+import type { SessionSnapshot } from '../../session/types.js';
+import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
+import { errno } from '../../session/ids.js';
 import { readJournal } from './journal.js';
 import { corruptName, layout } from './layout.js';
-import { blankSnapshot, dateFromId } from './blank.js';
-import { replay } from './replay.js';
-import type { ReplayResult } from './replay.js';
+import { blankSnapshot, dateFromId } from '../../session/blank.js';
+import { replay } from '../../session/replay.js';
+import type { ReplayResult } from '../../session/replay.js';
 
 /** A loaded session: snapshot with its journal applied, and what loading found. */
 export interface LoadedSession {

@@ -1,12 +1,12 @@
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
-import { errno, sessionIdsIn } from './ids.js';
+import { errno, sessionIdsIn } from '../../session/ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
-import type { IndexRow } from './index-row.js';
-import { byUpdatedDesc } from './index-row.js';
+import type { IndexRow } from '../../session/index-row.js';
+import { byUpdatedDesc } from '../../session/index-row.js';
 import { readMetaSync } from './meta-file.js';
 import { applyJournalToRow, rowFromFiles } from './summary.js';
 

@@ -4,7 +4,7 @@ let cached: string | undefined;
 
 /**
  * This package's version, read once from package.json. The running file may be the source
- * (`src/session`), tsc's output (`dist/src/session`) or the bundle (`dist/bundle`), so walk
+ * (`src`), tsc's output (`dist/src`) or the bundle (`dist/bundle`), so walk
  * up until chatkeep's package.json. Synchronous: `--version` must not wait on anything.
  */
 export function packageVersion(): string {

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { ProjectInfo } from './types.js';
+import type { ProjectInfo } from '../../session/types.js';
 import { DIR_MODE, FILE_MODE, fsyncDir } from './atomic-write.js';
-import { errno } from './ids.js';
+import { errno } from '../../session/ids.js';
 import { corruptName, layout } from './layout.js';
 
 /** The readable directory name for a project path: separators (and anything unsafe) become `-`. */

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { writeCacheFile } from './atomic-write.js';
-import { errno } from './ids.js';
-import type { IndexRow } from './index-row.js';
+import { errno } from '../../session/ids.js';
+import type { IndexRow } from '../../session/index-row.js';
 import { layout } from './layout.js';
 
 /**

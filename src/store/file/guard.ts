@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errno } from './ids.js';
+import { errno } from '../../session/ids.js';
 
 const HOST = hostname();
 /** A guard is held for milliseconds: one without a readable holder and older than this was left by a crash. */

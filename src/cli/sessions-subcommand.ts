@@ -9,11 +9,11 @@ import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import { estimateCost } from '../providers/cost.js';
 import type { ModelUsage, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
-import type { CliCommand } from './cli-options.js';
-import { sessionsHelp } from './cli-options.js';
-import { providerLabel, sourceNote } from './describe-source.js';
-import { countKnown, formatMessage, formatRows, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from './format.js';
-import { describeError } from './report-error.js';
+import type { CliCommand } from './options.js';
+import { sessionsHelp } from './options.js';
+import { providerLabel, sourceNote } from '../repl/describe-source.js';
+import { countKnown, formatMessage, formatRows, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from '../repl/format.js';
+import { describeError } from '../repl/report-error.js';
 
 type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 

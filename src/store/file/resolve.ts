@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProjectInfo } from './types.js';
-import { AmbiguousIdError, UnknownSessionError } from './errors.js';
-import { assertValidId, errno, sessionIdsIn } from './ids.js';
+import type { ProjectInfo } from '../../session/types.js';
+import { AmbiguousIdError, UnknownSessionError } from '../../session/errors.js';
+import { assertValidId, errno, sessionIdsIn } from '../../session/ids.js';
 import { layout } from './layout.js';
 import { readProjectPath } from './project.js';
 

@@ -1,8 +1,8 @@
 import { chmod, mkdir, realpath } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { UserError } from './errors.js';
+import { UserError } from '../../session/errors.js';
 import { DIR_MODE } from './atomic-write.js';
-import { errno } from './ids.js';
+import { errno } from '../../session/ids.js';
 
 /** Permission and space problems with the data directory are the user's to fix: say so in one line. */
 export function storageProblem(home: string, err: unknown): unknown {

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
-import { errno } from './ids.js';
-import type { IndexRow } from './index-row.js';
+import { errno } from '../../session/ids.js';
+import type { IndexRow } from '../../session/index-row.js';
 import { layout } from './layout.js';
 import { removeMeta, writeMeta } from './meta-file.js';
-import type { SessionSnapshot } from './types.js';
+import type { SessionSnapshot } from '../../session/types.js';
 
 /** Where a session's snapshots go: `session.json` in its directory, or nowhere (`persist: false`). */
 export interface SnapshotStore {
@@ -24,7 +24,7 @@ export function fileSnapshots(dir: string): SnapshotStore {
     kind: 'file',
     async write(snapshot) {
       // The codec (superjson) loads with the first snapshot, not before the first prompt.
-      const { encodeSnapshot } = await import('./codec.js');
+      const { encodeSnapshot } = await import('../../session/codec.js');
       // Encoded once here rather than inside the write, so its size costs nothing extra.
       const bytes = Buffer.from(await encodeSnapshot(snapshot), 'utf8');
       // The meta file describes the snapshot in place: gone before a new one goes in, back after.

@@ -2,10 +2,10 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import type { LockOwner } from './errors.js';
-import { sessionInUse } from './errors.js';
+import type { LockOwner } from '../../session/errors.js';
+import { sessionInUse } from '../../session/errors.js';
 import { FILE_MODE } from './atomic-write.js';
-import { errno } from './ids.js';
+import { errno } from '../../session/ids.js';
 import { GuardBusyError, isPidAlive, withGuard } from './guard.js';
 import { layout } from './layout.js';
 
