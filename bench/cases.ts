@@ -69,7 +69,7 @@ export async function benchList(config: BenchConfig, n: number, headline: boolea
   const out = [row(`list sessions`, rows.length, ms, floorMs, 3, { limitMs: 50 })];
   out.push(await listIndexMissing(config, manager, rows.length, headline));
   // What tools without an index do: read and parse every session file.
-  const sessionsDir = layout.sessions(manager.project.dir);
+  const sessionsDir = layout.sessions(layout.project(manager.store.location, manager.project.key));
   const naive = await measure(async () => {
     const names = await readdir(sessionsDir);
     await Promise.all(names.map(async (name) => JSON.parse(await readFile(join(sessionsDir, name, 'session.json'), 'utf8')) as unknown));
@@ -85,8 +85,8 @@ export async function benchList(config: BenchConfig, n: number, headline: boolea
  * readFileSync, in the batches the rebuild reads them in.
  */
 async function listIndexMissing(config: BenchConfig, manager: SessionManager, n: number, headline: boolean): Promise<BenchRow> {
-  const indexFile = layout.index(manager.project.dir);
-  const sessionsDir = layout.sessions(manager.project.dir);
+  const indexFile = layout.index(layout.project(manager.store.location, manager.project.key));
+  const sessionsDir = layout.sessions(layout.project(manager.store.location, manager.project.key));
   const ids = await readdir(sessionsDir);
   const bytes = await Promise.all(ids.slice(0, 100).map(async (id) => (await stat(layout.meta(join(sessionsDir, id)))).size));
   const { ms, floorMs } = await measurePair(

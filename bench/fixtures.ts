@@ -31,7 +31,7 @@ export async function openProject(home: string, cwd: string): Promise<{ manager:
 
 /** Writes one session's snapshot directly in the store's format. */
 export async function writeSession(manager: SessionManager, template: SessionSnapshot, id: string, messages: Message[]): Promise<string> {
-  const dir = join(layout.sessions(manager.project.dir), id);
+  const dir = join(layout.sessions(layout.project(manager.store.location, manager.project.key)), id);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const last = messages.at(-1)?.timestamp ?? template.createdAt;
   const snapshot: SessionSnapshot = {

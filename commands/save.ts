@@ -17,7 +17,7 @@ export const save: SlashCommand = {
     return {
       type: 'message',
       level: 'info',
-      content: `Saved ${result.id}${titled} (${plural(result.messageCount, 'message')}) to ${result.path}`,
+      content: `Saved ${result.id}${titled} (${plural(result.messageCount, 'message')}) to ${result.location}`,
     };
   },
 };

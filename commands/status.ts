@@ -26,7 +26,7 @@ export const status: SlashCommand = {
     const now = ctx.now();
     const rows: [string, string][] = [
       ['Session', `${s.store === 'memory' ? 'not stored' : s.id}${ctx.session.title ? `  "${ctx.session.title}"` : ''} · ${plural(s.messageCount, 'message')}`],
-      ['Stored in', s.store === 'memory' ? 'nowhere: --no-persist keeps this chat in memory only' : `file store, ${s.dir}`],
+      ['Stored in', s.store === 'memory' ? 'nowhere: --no-persist keeps this chat in memory only' : `${s.store} store, ${s.dir ?? s.location ?? ''}`],
       ['Lock', lockText(s)],
       ['Last save', lastSaveText(s, now)],
       ['Next save', nextSaveText(ctx.persistent, ctx.autosave()?.nextDate() ?? null, now)],
@@ -42,7 +42,6 @@ export const status: SlashCommand = {
 
 function lockText(s: SessionStatusReport): string {
   if (s.lock.state === 'none') return 'none (nothing to protect)';
-  if (s.lock.state === 'pending') return 'being taken';
   if (s.lock.state === 'lost') return `lost (${s.lock.reason ?? 'unknown'}): read-only, nothing more is written`;
   const o = s.lock.owner;
   return o ? `held by this process (pid ${o.pid} on ${o.host}, since ${clock(new Date(o.startedAt))})` : 'held by this process';

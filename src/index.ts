@@ -12,6 +12,7 @@
  * ```
  */
 export type * from './session/types.js';
+export type * from './session/store.js';
 export * from './session/errors.js';
 
 /**
@@ -19,7 +20,7 @@ export * from './session/errors.js';
  * `create()`, `resume(idOrPrefix)`, `list()`, `read()`, `latest()`, `holder()`, `history`
  * and `readConfig()` hang off the returned manager.
  */
-export { openSessions } from './session/manager.js';
+export { openSessions } from './store/open.js';
 
 /**
  * Parses an `--autosave` spec (`off`, `30s`, `5m`, `2h`, or a 5/6-field cron expression) into a

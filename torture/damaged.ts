@@ -10,6 +10,7 @@ import { openSessions } from '../src/index.js';
 import { startChild, writeScript } from './children.js';
 import { Tally, type PartResult } from './part.js';
 import { freshDir, runPiped } from './proc.js';
+import { layout } from '../src/store/file/layout.js';
 
 /** Where to run. */
 export interface DamagedOptions {
@@ -136,7 +137,7 @@ async function seed(root: string, script: string): Promise<Seeded> {
   const id = await child.next();
   await child.exited;
   const manager = await openSessions({ home, cwd });
-  const projectDir = manager.project.dir;
+  const projectDir = layout.project(manager.store.location, manager.project.key);
   return { home, cwd, id, dir: join(projectDir, 'sessions', id), projectDir };
 }
 

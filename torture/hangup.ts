@@ -89,7 +89,7 @@ async function trial(moment: Moment, t: number, rng: Random, root: string, tally
     if (code === -1) term.kill('SIGKILL');
   }
   tally.add('messagesShown', shown.length);
-  checkSaved(manager.project.dir, id, shown, `trial ${t} (${moment})`, tally);
+  checkSaved(layout.project(manager.store.location, manager.project.key), id, shown, `trial ${t} (${moment})`, tally);
 }
 
 /** Types a line and waits for its whole reply and the next prompt; returns the reply. */

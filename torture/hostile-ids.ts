@@ -66,7 +66,7 @@ export async function hostileIds(root: string, tally: Tally, tried: readonly str
   // outside the data home; inside it, only this session's files and the project's index change.
   const outsideHome = (): Map<string, string> => treeOf(root, (path) => path.startsWith(home));
   const allowed = (path: string): boolean =>
-    path.startsWith(join('projects', manager.project.slug, 'sessions', session.id)) || /(^|\/)(\.?index\.json[^/]*|lock[^/]*)$/.test(path);
+    path.startsWith(join('projects', manager.project.key, 'sessions', session.id)) || /(^|\/)(\.?index\.json[^/]*|lock[^/]*)$/.test(path);
   const before = outsideHome();
   const homeBefore = treeOf(home);
   const ids = [...HOSTILE_IDS, ...WITH_NUL].filter((id) => id.trim() !== '');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Message, SessionManager } from '../src/index.js';
 import type { Tally } from './part.js';
 import type { Random } from './random.js';
+import { layout } from '../src/store/file/layout.js';
 
 /** What was shown on screen for one session, in order. */
 export interface Shown {
@@ -52,7 +53,7 @@ export function acknowledge(chain: Chain, id: string, tally: Tally, ...messages:
 export function tornSnapshots(chain: Chain, tally: Tally): void {
   for (const id of [chain.current, chain.other]) {
     if (!id) continue;
-    const dir = join(chain.manager.project.dir, 'sessions', id);
+    const dir = join(layout.project(chain.manager.store.location, chain.manager.project.key), 'sessions', id);
     const names = readdirSync(dir);
     for (const name of names.filter((n) => n.startsWith('.session.json.tmp-'))) {
       if (chain.temps.has(name)) continue;
@@ -63,7 +64,7 @@ export function tornSnapshots(chain: Chain, tally: Tally): void {
     if (damaged.length > 0) tally.fail('falseDamage', `${id}: a crash was taken for damage: ${damaged.join(', ')}`);
     guardsLeft(chain, dir, ['lock.takeover', 'lock.takeover.break'], tally);
   }
-  guardsLeft(chain, chain.manager.project.dir, ['index.json.lock'], tally);
+  guardsLeft(chain, layout.project(chain.manager.store.location, chain.manager.project.key), ['index.json.lock'], tally);
 }
 
 /** Notes guards a kill left behind, and whether they name their holder (one that does not is broken only after seconds). */

@@ -98,7 +98,7 @@ async function runChain(
     }
     await check(chain, id, tally);
     // Resumed and closed: nothing a killed writer left behind may stay.
-    const dir = join(layout.sessions(chain.manager.project.dir), id);
+    const dir = join(layout.sessions(layout.project(chain.manager.store.location, chain.manager.project.key)), id);
     const temps = readdirSync(dir).filter(isLeftoverTemp);
     if (temps.length > 0) tally.fail('tempFilesLeftBehind', `${id}: ${temps.join(', ')}`);
   }

@@ -47,8 +47,8 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   let writer: ReplyWriter | undefined;
   // Only text that is on disk is shown. The library journals a streamed reply up to a safe
   // boundary (whole words, so a secret is never split past its redaction) and the rest when
-  // the reply finishes; the screen follows the same boundary, lagging by at most a word.
-  let received = '';
+  // the reply finishes; the screen follows the same boundary, lagging by at most a word. The
+  // writer owns the reply's text: the screen only keeps how much of it is shown.
   let shown = 0;
   let usage: Usage | undefined;
   let failure: unknown;
@@ -72,10 +72,9 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       }
       if (event.text === '') continue;
       writer ??= session.beginReply();
-      received += event.text;
       // Show only what is on disk: nothing on screen is lost if this process dies.
       const durable = await writer.push(event.text);
-      if (durable > shown) show(received.slice(shown, durable));
+      if (durable > shown) show(writer.text.slice(shown, durable));
       shown = Math.max(shown, durable);
     }
   } catch (err) {
@@ -90,11 +89,11 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       ...(interrupted ? { interrupted: true } : {}),
       ...(provider.model ? { model: provider.model } : {}),
     });
-    if (received.length > shown) show(received.slice(shown));
+    if (writer.text.length > shown) show(writer.text.slice(shown));
     // Rendered Markdown ends without the reply's trailing whitespace (the marker needs its
     // space), or on a line of its own already (after a closing code fence).
     const lineEnded = markdown?.end() ?? false;
-    if (!lineEnded) screen.endReply(interrupted ? `${!markdown && /\s$/.test(received) ? '' : ' '}[interrupted]` : undefined);
+    if (!lineEnded) screen.endReply(interrupted ? `${!markdown && /\s$/.test(writer.text) ? '' : ' '}[interrupted]` : undefined);
     else if (interrupted) screen.endReply('[interrupted]');
   } else if (signal.aborted) {
     screen.warn('[interrupted]');

@@ -11,7 +11,6 @@ import { createChatControls, type ChatFactories } from './chat-controls.js';
 import { runChatTurn } from './chat-turn.js';
 import { createClipboard, type Clipboard } from './clipboard.js';
 import { completeLine } from './complete.js';
-import { firstLineArrived } from '../session/defer.js';
 import { keepDraft, offerDraft } from './draft.js';
 import { formatRows, loadFormatting, loadRelativeTime, plural, rowWidth } from './format.js';
 import { finish, finishUnsaved, showResumed } from './leave.js';
@@ -250,8 +249,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       autosave ??= startAutosave(session);
       const line = await reading;
       if (ready) {
-        // A new session's lock waits for the first prompt; a line piped at once needs it now.
-        firstLineArrived();
         await ready.catch((err: unknown) => warnings.push(describeReplError(err)));
         ready = undefined;
       }

@@ -1,20 +1,13 @@
 import type { ValidateFunction } from 'ajv';
 import type { SessionSnapshot } from './types.js';
-import { FutureSchemaError } from './errors.js';
+import { DamagedFileError, FutureSchemaError } from './errors.js';
+
+export { DamagedFileError };
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { sessionJsonSchema } from './schema.js';
 import { packageVersion } from '../version.js';
 
 /** A snapshot file that does not parse or validate. */
-export class DamagedFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly reason: string,
-  ) {
-    super(`${file}: ${reason}`);
-    this.name = 'DamagedFileError';
-  }
-}
 
 type SuperJSON = typeof import('superjson').default;
 

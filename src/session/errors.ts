@@ -121,6 +121,45 @@ export class ReadOnlySessionError extends ChatkeepError {
   }
 }
 
+/** A call on a session after `close()`: nothing was written. */
+export class SessionClosedError extends ChatkeepError {
+  constructor(readonly id: string) {
+    super(`Session ${id} is closed: resume it to write to it again.`, 'E_SESSION_CLOSED', 1);
+  }
+}
+
+/** A stored part of a session that does not parse or validate (it is never overwritten: loading moves it aside). */
+export class DamagedFileError extends ChatkeepError {
+  constructor(
+    /** What is damaged: a file's path, or where a store keeps the part. */
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`, 'E_DAMAGED', 1);
+  }
+}
+
+/** Another process kept a short-lived guard (the index, a lock takeover) for longer than the caller waits. */
+export class GuardBusyError extends ChatkeepError {
+  constructor(readonly holderPid: number | undefined) {
+    super('another process keeps the session busy', 'E_BUSY', 1);
+  }
+}
+
+/** A streamed reply used after `finish()`, or finished twice: a bug of the caller's. */
+export class ReplyFinishedError extends ChatkeepError {
+  constructor(readonly replyId: string) {
+    super(`Reply ${replyId} is already finished.`, 'E_REPLY_FINISHED', 1);
+  }
+}
+
+/** The store cannot be reached or refused the work (a server down, a disk gone); what was typed was not saved. */
+export class StoreUnavailableError extends ChatkeepError {
+  constructor(message: string) {
+    super(message, 'E_STORE_UNAVAILABLE', 1);
+  }
+}
+
 /** A bad `--autosave` spec (invalid, or a cron expression that never fires). */
 export class AutosaveSpecError extends UserError {
   constructor(

@@ -1,25 +1,64 @@
-import { stat } from 'node:fs/promises';
-import type { SessionProblem, SessionReading, SessionStatus } from './types.js';
+import type { SessionProblem, SessionReading, SessionSnapshot, SessionStatus } from './types.js';
 import { FutureSchemaError } from './errors.js';
 import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
-import { loadSession, loadSessionStable } from '../store/file/load.js';
-import { dateFromId } from './blank.js';
-import type { LockState } from '../store/file/lock.js';
-import { inspectLock } from '../store/file/lock.js';
+import { blankSnapshot, dateFromId } from './blank.js';
+import { replay, type ReplayResult } from './replay.js';
+import type { LoadOptions, LockState, StoredSession } from './store.js';
+
+/** One session's stored parts, as a store reads them (its lock, and snapshot + events). */
+export interface SessionSource {
+  inspectLock(): Promise<LockState>;
+  load(options: LoadOptions): Promise<StoredSession>;
+}
 
 /**
- * The status files say a session has (DESIGN §3–4): `open` while a live process holds its
- * lock; `interrupted` when left open, or with a dead lock or unsaved journal lines; else closed.
+ * The one rule for a session's status (DESIGN §3–4): `open` while a live process holds its
+ * lock; `interrupted` when left open, or with a dead lock or events past its snapshot; else
+ * what the snapshot says (no snapshot at all: interrupted).
  */
-export function statusFrom(savedStatus: SessionStatus | undefined, lock: LockState, journalPending: boolean): SessionStatus {
+export function statusFrom(savedStatus: SessionStatus | undefined, lock: LockState, eventsPending: boolean): SessionStatus {
   if (lock.state === 'held') return 'open';
-  if (lock.state === 'dead' || savedStatus === 'open' || savedStatus === 'interrupted' || journalPending) return 'interrupted';
+  if (lock.state === 'dead' || savedStatus === 'open' || savedStatus === 'interrupted' || eventsPending) return 'interrupted';
   return savedStatus ?? 'interrupted';
 }
 
-/** One reading of a session's files, as `inspect` gives it and as its index row records it. */
-export interface FilesReading {
+/** A session as loaded: its snapshot with the events past it applied, and what loading found. */
+export interface LoadedSession {
+  snapshot: SessionSnapshot;
+  /** The status the stored snapshot recorded (before replay), or undefined without one. */
+  savedStatus: SessionStatus | undefined;
+  replay: ReplayResult;
+  stored: StoredSession;
+  /** The stored snapshot named another ID (a copy): it is rewritten under this one once held. */
+  renamed: boolean;
+}
+
+/**
+ * Loads a session from its store and interprets it (the one interpreter of events: `replay`).
+ * A session has one identity, its ID in the store: a snapshot that names another (a session
+ * folder copied by hand) is loaded under the store's ID, and the person is told.
+ */
+export async function loadFrom(source: Pick<SessionSource, 'load'>, id: string, projectPath: string, options: LoadOptions): Promise<LoadedSession> {
+  const stored = await source.load(options);
+  const savedStatus = stored.snapshot?.status;
+  const snapshot = stored.snapshot ?? blankSnapshot(id, projectPath, dateFromId(id) ?? stored.createdAt ?? options.now);
+  const renamed = snapshot.id !== id;
+  if (renamed) {
+    stored.notices.push(`Its snapshot names session ${snapshot.id} (a copy of it?); it is ${id} here, and is saved as ${id}.`);
+    snapshot.id = id;
+  }
+  const result = replay(snapshot, stored.events);
+  if (stored.snapshotDamaged) {
+    stored.notices.push(
+      `Recovered ${result.recoveredMessages} message(s) from the journal; messages saved only in the damaged snapshot are in the file moved aside.`,
+    );
+  }
+  return { snapshot, savedStatus, replay: result, stored, renamed };
+}
+
+/** One lock-free reading of a session, as `inspect` gives it and as its listing row records it. */
+export interface Reading {
   reading: SessionReading;
   row: IndexRow;
   /** Why nothing could be read (a newer version, an I/O error), for callers that refuse then. */
@@ -27,35 +66,34 @@ export interface FilesReading {
 }
 
 /**
- * The one interpreter of a session's files (snapshot + journal + lock); reads, never writes.
- * Listings (`rowFromFiles`) and `show` (`inspect`) both come from here, so they agree on the
- * status, the message count and what is wrong. `stable`: read again if a holder saved meanwhile.
+ * Reads a session without its lock and says what is wrong, if anything. Listings and `show`
+ * both come from here, so they agree on the status, the message count and what is wrong.
  */
-export async function readSessionFiles(
-  dir: string,
+export async function readSession(
+  source: SessionSource,
   id: string,
   projectPath: string,
-  options: { staleMs: number; now: Date; stable: boolean },
-): Promise<FilesReading> {
-  const lock = await inspectLock(dir, options.staleMs);
+  options: { now: Date; stable: boolean },
+): Promise<Reading> {
+  const lock = await source.inspectLock();
   try {
-    const load = options.stable ? loadSessionStable : loadSession;
-    const loaded = await load(dir, { id, projectPath, now: options.now, quarantine: false });
+    const loaded = await loadFrom(source, id, projectPath, { now: options.now, quarantine: false, stable: options.stable });
     const status = statusFrom(loaded.savedStatus, lock, loaded.replay.applied > 0);
-    const problem: SessionProblem | undefined = loaded.damage.length > 0 ? { kind: 'damaged', detail: loaded.damage.join('; ') } : undefined;
+    const damage = loaded.stored.damage;
+    const problem: SessionProblem | undefined = damage.length > 0 ? { kind: 'damaged', detail: damage.join('; ') } : undefined;
     const withProblem = problem ? { problem } : {};
     return {
       reading: { id, project: projectPath, snapshot: loaded.snapshot, status, ...withProblem },
       row: { ...rowFromSnapshot(loaded.snapshot, status), ...withProblem },
     };
   } catch (error) {
-    // A newer schema or unreadable files: listed with what is wrong, rather than hidden or shown empty.
+    // A newer schema or unreadable parts: listed with what is wrong, rather than hidden or shown empty.
     const problem: SessionProblem =
       error instanceof FutureSchemaError
         ? { kind: 'newer-version', detail: `schemaVersion ${error.found}; this chatkeep reads up to ${error.known}`, ...(error.writtenBy ? { needs: error.writtenBy } : {}) }
         : { kind: 'unreadable', detail: error instanceof Error ? error.message : String(error) };
     const status: SessionStatus = lock.state === 'held' ? 'open' : 'closed';
-    const created = (dateFromId(id) ?? (await stat(dir).then((s) => s.mtime, () => options.now))).getTime();
+    const created = (dateFromId(id) ?? options.now).getTime();
     const row: IndexRow = { id, title: null, createdAt: created, updatedAt: created, messageCount: 0, status, project: projectPath, journalSeq: 0, problem };
     return { reading: { id, project: projectPath, status, problem }, row, error };
   }

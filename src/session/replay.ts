@@ -1,5 +1,5 @@
 import type { ConfigSource, ConfigValue, GitContext, Message, ModelUsage, ProviderRecord, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
-import type { JournalEvent } from '../store/file/journal.js';
+import type { SessionEvent } from './store.js';
 
 /** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */
 export interface JournaledMessage extends Omit<Message, 'timestamp'> {
@@ -93,7 +93,7 @@ export function encodeMessage(m: Message): JournaledMessage {
  * loading = snapshot + the journal after its seq). Deltas of a reply that never finished
  * become one assistant message marked `interrupted`, in the place the reply started.
  */
-export function replay(s: SessionSnapshot, events: readonly JournalEvent[]): ReplayResult {
+export function replay(s: SessionSnapshot, events: readonly SessionEvent[]): ReplayResult {
   let recoveredMessages = 0;
   let applied = 0;
   let lastSeq = s.journalSeq;

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Message, ReplyExtra, ReplyWriter } from './types.js';
+import { ReplyFinishedError } from './errors.js';
 import { safeBoundary } from './reply-boundary.js';
+
+/** A reply being streamed, as its session sees it: the text it has journaled so far (redacted). */
+export interface ActiveReply {
+  readonly replyId: string;
+  readonly journaled: string;
+}
 
 /** What a streamed reply needs from its session. */
 export interface ReplyHost {
@@ -10,35 +17,51 @@ export interface ReplyHost {
   journalDelta(replyId: string, text: string): Promise<void>;
   /** Journals the finished reply as one message (fdatasync'ed) and adds it to the conversation. */
   completeReply(replyId: string, content: string, extra: ReplyExtra): Promise<Message>;
+  /** The reply started / ended streaming: a snapshot taken meanwhile journals its text again. */
+  streaming(reply: ActiveReply, active: boolean): void;
 }
 
 /**
  * A reply being streamed: text is journaled as it arrives, cut only where no secret can be
  * split (so redaction sees each one whole); on replay, deltas without their finished message
- * become one interrupted assistant message.
+ * become one interrupted assistant message. The writer is the one owner of the reply's text.
  */
 export function createReplyWriter(host: ReplyHost): ReplyWriter {
   const replyId = `r-${randomBytes(6).toString('hex')}`;
   let text = '';
+  let journaled = '';
   let committed = 0;
   let finished = false;
+  const active: ActiveReply = {
+    replyId,
+    get journaled() {
+      return journaled;
+    },
+  };
   return {
+    get text() {
+      return text;
+    },
     push: (chunk: string) =>
       host.runExclusive(async () => {
-        if (finished) throw new Error('push() after finish()');
+        if (finished) throw new ReplyFinishedError(replyId);
         text += chunk;
         const cut = safeBoundary(text, committed);
         if (cut > committed) {
-          await host.journalDelta(replyId, host.redact(text.slice(committed, cut)));
+          const piece = host.redact(text.slice(committed, cut));
+          if (journaled === '') host.streaming(active, true);
+          await host.journalDelta(replyId, piece);
+          journaled += piece;
           committed = cut;
         }
         return committed;
       }),
     finish: (extra = {}) =>
       host.runExclusive(async () => {
-        if (finished) throw new Error('finish() called twice');
+        if (finished) throw new ReplyFinishedError(replyId);
         const message = await host.completeReply(replyId, text, extra);
         finished = true;
+        host.streaming(active, false);
         return message;
       }),
   };

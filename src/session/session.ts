@@ -3,49 +3,41 @@ import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
-  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionStats, SessionStatusReport, SystemPromptRef,
+  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionWhere, SessionStats, SessionStatusReport, SystemPromptRef,
 } from './types.js';
-import { ReadOnlySessionError } from './errors.js';
+import { ReadOnlySessionError, SessionClosedError } from './errors.js';
 import { WarningChannel } from './emitter.js';
-import type { JournalEventType, JournalWriter } from '../store/file/journal.js';
-import { layout } from '../store/file/layout.js';
-import type { HeldLock } from '../store/file/lock.js';
+import type { EventLog, SessionEventType, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { addMessage, archiveConversation, encodeMessage, providerRecord, setDraft, supersede } from './replay.js';
-import { fileSnapshots, type SnapshotStore } from '../store/file/snapshot-store.js';
-import { createReplyWriter } from './reply-writer.js';
+import { createReplyWriter, type ActiveReply } from './reply-writer.js';
 import { retakeLock } from './retake.js';
 import { storedMessage } from './stored-message.js';
 import { cleanTitle } from './title.js';
-import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
+import { statusReport } from './status.js';
 
 /** Which sessions' mutexes the current async context holds: lets a write nest inside `runExclusive`. */
 const held = new AsyncLocalStorage<ReadonlySet<object>>();
 
 /** What a `SessionImpl` needs from the manager. */
 export interface SessionDeps {
-  dir: string;
+  store: SessionStore;
   project: ProjectInfo;
   state: SessionSnapshot;
-  journal: Pick<JournalWriter, 'append' | 'truncate' | 'close'>;
-  /** Where snapshots go (default: `session.json` in `dir`). */
-  snapshots?: SnapshotStore;
-  /** The journal seq the snapshot on disk contains (default: the state's). */
+  /** The session's event log, open for appending. */
+  log: EventLog;
+  /** The stored snapshot's event seq (default: the state's). */
   savedSeq?: number;
-  /** The cross-process lock; writes wait for it (a new session takes it in the background). */
-  lock: Promise<HeldLock>;
-  /** Takes the lock again (after it was lost); `SessionInUseError` while another process holds it. */
-  relock: (onLost: (err: Error) => void) => Promise<HeldLock>;
+  /** The writer lock, held. */
+  lock: WriterLock;
   report: ResumeReport;
   redact: (text: string) => string;
   now: () => Date;
   toolVersion: string;
-  /** Records the session's row in the project index; failures only warn. */
-  updateRow: (row: IndexRow) => Promise<void>;
-  /** Something changed that no snapshot holds yet (journal lines replayed on resume). */
+  /** Something changed that no snapshot holds yet (events replayed on resume). */
   dirty?: boolean;
-  /** The status recorded in session.json on disk (undefined: no snapshot yet). */
+  /** The status the stored snapshot records (undefined: no snapshot yet). */
   savedStatus?: SessionSnapshot['status'];
   /** The git work tree of this run, being read; recorded when it resolves to one. */
   git?: Promise<GitContext | undefined>;
@@ -54,27 +46,23 @@ export interface SessionDeps {
 /** A session held open by this process. See `Session` in types.ts. */
 export class SessionImpl implements Session {
   readonly id: string;
-  readonly dir: string;
   readonly project: ProjectInfo;
   readonly resumeReport: ResumeReport;
+  private readonly store: SessionStore;
   private state: SessionSnapshot;
-  private journal: SessionDeps['journal'];
-  private readonly snapshots: SnapshotStore;
-  private lock: Promise<HeldLock>;
-  private readonly relock: SessionDeps['relock'];
-  private lockHeld: HeldLock | undefined;
-  /** The seq the last snapshot contains: journal lines past it are not in a snapshot yet. */
+  private log: EventLog;
+  private lock: WriterLock;
+  /** The seq the last snapshot contains: events past it are not in a snapshot yet. */
   private savedSeq: number;
   private lastSave: SessionStatusReport['lastSave'] = null;
   private readonly redact: (text: string) => string;
   private readonly now: () => Date;
   private readonly toolVersion: string;
-  private readonly updateRow: (row: IndexRow) => Promise<void>;
   /** async-mutex loads with the first write, after the first prompt; callers queue in order meanwhile. */
   private mutex: Promise<Mutex> | undefined;
   private readonly warnings = new WarningChannel();
-  /** Text journaled so far for each reply being streamed, by reply id. */
-  private readonly activeReplies = new Map<string, string>();
+  /** Replies being streamed (each owns its text): a snapshot journals their text again past its seq. */
+  private readonly activeReplies = new Set<ActiveReply>();
   private seq: number;
   private changed: boolean;
   private lost: Error | undefined;
@@ -85,22 +73,15 @@ export class SessionImpl implements Session {
 
   constructor(deps: SessionDeps) {
     this.id = deps.state.id;
-    this.dir = deps.dir;
+    this.store = deps.store;
     this.project = deps.project;
     this.state = deps.state;
-    this.journal = deps.journal;
-    this.snapshots = deps.snapshots ?? fileSnapshots(deps.dir);
+    this.log = deps.log;
     this.lock = deps.lock;
-    this.relock = deps.relock;
-    this.lock.then(
-      (held) => (this.lockHeld = held),
-      (err: unknown) => this.markLockLost(err instanceof Error ? err : new Error(String(err))),
-    );
     this.resumeReport = deps.report;
     this.redact = deps.redact;
     this.now = deps.now;
     this.toolVersion = deps.toolVersion;
-    this.updateRow = deps.updateRow;
     this.seq = deps.state.journalSeq;
     this.savedSeq = deps.savedSeq ?? deps.state.journalSeq;
     this.changed = deps.dirty ?? false;
@@ -108,6 +89,7 @@ export class SessionImpl implements Session {
     this.gitRecorded = (deps.git ?? Promise.resolve(undefined)).then((git) => (git ? this.recordGit(git) : undefined)).catch(() => undefined);
   }
 
+  get where(): SessionWhere { return this.store.where(this.id); }
   get messages(): readonly Message[] { return this.state.messages; }
   get title(): string | null { return this.state.title; }
   get createdAt(): Date { return this.state.createdAt; }
@@ -143,17 +125,19 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       if (!this.lost) return { retaken: true };
       if (this.closed) return { retaken: false };
-      const back = await retakeLock(
-        { dir: this.dir, id: this.id, projectPath: this.project.path, now: this.now, mine: this.state },
-        () => this.relock((err) => this.markLockLost(err)),
-      );
+      const back = await retakeLock(this.store, {
+        id: this.id,
+        projectPath: this.project.path,
+        now: this.now,
+        mine: this.state,
+        onLost: (err) => this.markLockLost(err),
+      });
       if (!('lock' in back)) return back;
-      await this.journal.close().catch(() => undefined);
-      this.journal = back.journal;
+      await this.log.close().catch(() => undefined);
+      this.log = back.log;
       this.seq = Math.max(this.seq, back.lastSeq);
       this.savedStatus = back.savedStatus;
-      this.lock = Promise.resolve(back.lock);
-      this.lockHeld = back.lock;
+      this.lock = back.lock;
       this.lost = undefined;
       return { retaken: true };
     });
@@ -209,10 +193,8 @@ export class SessionImpl implements Session {
     return createReplyWriter({
       runExclusive: (fn) => this.runExclusive(fn),
       redact: this.redact,
-      journalDelta: async (replyId, delta) => {
-        await this.write('delta', { replyId, text: delta }, false);
-        this.activeReplies.set(replyId, (this.activeReplies.get(replyId) ?? '') + delta);
-      },
+      journalDelta: (replyId, delta) => this.write('delta', { replyId, text: delta }, false),
+      streaming: (reply, active) => void (active ? this.activeReplies.add(reply) : this.activeReplies.delete(reply)),
       completeReply: async (replyId, content, extra) => {
         const message = this.cleanMessage({
           role: 'assistant',
@@ -223,7 +205,6 @@ export class SessionImpl implements Session {
           ...(extra.model ? { model: extra.model } : {}),
         });
         await this.write('message', { message: encodeMessage(message), replyId });
-        this.activeReplies.delete(replyId);
         addMessage(this.state, message);
         return message;
       },
@@ -283,33 +264,15 @@ export class SessionImpl implements Session {
   }
 
   async status(): Promise<SessionStatusReport> {
-    const file = this.snapshots.kind === 'file';
-    const lock: SessionStatusReport['lock'] = !file
-      ? { state: 'none' }
-      : this.lost
-        ? { state: 'lost', reason: this.lost.message }
-        : this.lockHeld
-          ? { state: 'held', owner: this.lockHeld.owner }
-          : { state: 'pending' };
-    const earlier = this.lastSave ? undefined : await this.snapshots.inPlace().catch(() => undefined);
-    const usage = [this.state.stats, ...this.state.archived.map((a) => a.stats)].reduce(
-      (sum, s) => ({ inputTokens: sum.inputTokens + s.inputTokens, outputTokens: sum.outputTokens + s.outputTokens }),
-      { inputTokens: 0, outputTokens: 0 },
-    );
-    return {
+    const earlier = this.lastSave ? undefined : await this.store.snapshotInfo(this.id).catch(() => undefined);
+    return statusReport({
       id: this.id,
-      store: this.snapshots.kind,
-      dir: file ? this.dir : null,
-      snapshotPath: file ? layout.snapshot(this.dir) : null,
-      journalPath: file ? layout.journal(this.dir) : null,
-      lock,
+      store: this.store,
+      state: this.state,
+      lock: this.store.kind === 'memory' ? { state: 'none' } : this.lost ? { state: 'lost', reason: this.lost.message } : { state: 'held', owner: this.lock.owner },
       lastSave: this.lastSave ?? (earlier ? { ...earlier, trigger: this.state.savedBy ?? null, thisRun: false, ms: null } : null),
-      unsavedJournalLines: file ? this.seq - this.savedSeq : 0,
-      provider: { ...this.state.provider },
-      systemPrompt: this.state.systemPrompt,
-      messageCount: this.state.stats.messageCount,
-      usage,
-    };
+      unsavedEvents: this.seq - this.savedSeq,
+    });
   }
 
   save(options: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger } = {}): Promise<SaveResult> {
@@ -341,7 +304,6 @@ export class SessionImpl implements Session {
     if (!held.getStore()?.has(this)) await this.gitRecorded;
     return this.runExclusive(async () => {
       if (this.closed) return this.closed;
-      if (!this.lockHeld) await this.lock.catch(() => undefined);
       if (!this.lost) {
         try {
           // Resumed, read, left as it was: the closed snapshot on disk already says it all.
@@ -354,11 +316,11 @@ export class SessionImpl implements Session {
       if (this.lost) {
         // Someone else may hold the lock now: release nothing, write nothing.
         this.closed = this.result(false);
-        await this.journal.close().catch(() => undefined);
+        await this.log.close().catch(() => undefined);
         return this.closed;
       }
-      await this.journal.close().catch(() => undefined);
-      await (await this.lock).release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
+      await this.log.close().catch(() => undefined);
+      await this.lock.release().catch((err: unknown) => this.warn(`Could not release the lock of ${this.id}: ${String(err)}`));
       this.closed = this.result(true);
       return this.closed;
     });
@@ -371,12 +333,12 @@ export class SessionImpl implements Session {
   }
 
   /**
-   * The row of the snapshot on disk, in the index and beside the snapshot (session.meta.json).
-   * Both are caches: a failure to record them warns and the next listing reads the snapshot.
+   * The listing row of the stored snapshot (in the file store, caches: the index and
+   * session.meta.json). A failure warns, and the next listing reads the session itself.
    */
   private async recordRow(state: SessionSnapshot, status: 'open' | 'closed'): Promise<void> {
     const row = rowFromSnapshot(state, status);
-    await Promise.all([this.snapshots.recordMeta(row), this.updateRow(row)]).catch((err: unknown) =>
+    await this.store.recordRow(row, this.project).catch((err: unknown) =>
       this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
     );
   }
@@ -386,28 +348,26 @@ export class SessionImpl implements Session {
   }
 
   /**
-   * Waits until the lock is held (at once, except just after create()); then checks that it is
-   * still ours: a process thawed after the stale time may find another host's process holding it
+   * Checks that the lock is still ours: a process thawed after the stale time may find another host's process holding it
    * before proper-lockfile's timer says so, and must not write a line into that one's session.
    */
   private async assertWritable(): Promise<void> {
-    if (!this.lockHeld) await this.lock.catch(() => undefined);
     this.assertOpen();
-    if (!(await (await this.lock).stillHeld())) this.markLockLost(new Error('another process took it over'));
+    if (!(await this.lock.stillHeld())) this.markLockLost(new Error('another process took it over'));
     this.assertOpen();
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new Error(`Session ${this.id} is closed.`);
+    if (this.closed) throw new SessionClosedError(this.id);
     if (this.lost) throw new ReadOnlySessionError(this.id);
   }
 
   /** One journal line; the in-memory state changes only after it is written. */
-  private async write(type: JournalEventType, payload: Record<string, unknown>, sync = true): Promise<void> {
+  private async write(type: SessionEventType, payload: Record<string, unknown>, sync = true): Promise<void> {
     await this.assertWritable();
     const at = this.now();
     const seq = this.seq + 1;
-    await this.journal.append({ seq, ts: at.toISOString(), type, payload }, sync);
+    await this.log.append({ seq, ts: at.toISOString(), type, payload }, sync);
     this.seq = seq;
     this.changed = true;
     if (at.getTime() > this.state.updatedAt.getTime()) this.state.updatedAt = at;
@@ -420,8 +380,8 @@ export class SessionImpl implements Session {
     // the snapshot's seq *before* the snapshot claims that seq, so no moment exists at which a
     // kill leaves the shown part neither in the snapshot nor in the journal.
     const journalSeq = this.seq;
-    const active = [...this.activeReplies].filter(([, text]) => text !== '');
-    for (const [replyId, text] of active) await this.write('delta', { replyId, text, replace: true }, false);
+    const active = [...this.activeReplies].filter((reply) => reply.journaled !== '');
+    for (const reply of active) await this.write('delta', { replyId: reply.replyId, text: reply.journaled, replace: true }, false);
     const snapshot: SessionSnapshot = {
       ...this.state,
       format: 'chatkeep.session',
@@ -434,7 +394,7 @@ export class SessionImpl implements Session {
       savedBy: trigger,
     };
     const started = performance.now();
-    const bytes = await this.snapshots.write(snapshot);
+    const bytes = await this.store.writeSnapshot(this.id, snapshot, this.lock);
     this.lastSave = { at: this.now(), trigger, thisRun: true, ms: performance.now() - started, bytes };
     this.state = snapshot;
     this.savedStatus = status;
@@ -443,7 +403,7 @@ export class SessionImpl implements Session {
     try {
       // With a reply streaming, the journal keeps its lines (those up to the snapshot's seq are
       // skipped on load) until a snapshot without one truncates it.
-      if (active.length === 0) await this.journal.truncate();
+      if (active.length === 0) await this.log.compact(journalSeq);
     } catch (err) {
       // The snapshot is durable; the old lines are ≤ its journalSeq and are skipped on load.
       this.warn(`Could not truncate the journal of ${this.id}: ${String(err)}`);
@@ -453,7 +413,7 @@ export class SessionImpl implements Session {
 
   private result(saved: boolean): SaveResult {
     // Nothing is ever on disk for a memory session: it never reports a save.
-    if (this.snapshots.kind === 'memory') saved = false;
-    return { saved, id: this.id, messageCount: this.state.stats.messageCount, path: layout.snapshot(this.dir) };
+    if (this.store.kind === 'memory') saved = false;
+    return { saved, id: this.id, messageCount: this.state.stats.messageCount, location: this.store.where(this.id).location };
   }
 }

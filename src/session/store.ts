@@ -7,7 +7,7 @@
  */
 import type { LockOwner } from './errors.js';
 import type { IndexRow } from './index-row.js';
-import type { ProjectInfo, SessionSnapshot } from './types.js';
+import type { ProjectInfo, SessionSnapshot, SessionWhere } from './types.js';
 
 /** What an event records (one journal line in the file store, one row in PostgreSQL). */
 export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
@@ -90,7 +90,7 @@ export interface TrashedSession {
 }
 
 export interface SessionStore {
-  readonly kind: 'file' | 'postgres';
+  readonly kind: 'file' | 'postgres' | 'memory';
   /** Where the sessions are, for people: the data directory, or the URL without its password. */
   readonly location: string;
   /** The project of the working directory the store was opened for (recorded as needed). */
@@ -109,15 +109,21 @@ export interface SessionStore {
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number>;
   /** The snapshot in place (an earlier run's), if any. */
   snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined>;
-  /** Records a listing row (a cache in the file store; failures only mean a slower listing). */
-  recordRow(row: IndexRow, projectPath: string): Promise<void>;
-  /** Drops what caches say of a session (it is about to change, or was found damaged). */
-  forgetRow(id: string, projectPath: string): Promise<void>;
+  /** Records the listing row of the snapshot just written (a cache in the file store; failures only slow a listing). */
+  recordRow(row: IndexRow, project: ProjectInfo): Promise<void>;
+  /** Drops what is kept beside a session about its snapshot: it is about to change without a new one. */
+  forgetRow(id: string): Promise<void>;
+  /** A lock-free reading found what the caches do not say (damage): listings must say it too. */
+  noteProblem(row: IndexRow, project: ProjectInfo): Promise<void>;
+  /** Where one session is kept, for `/status`: a location for people, and its files in the file store. */
+  where(id: string): SessionWhere;
 
   /** Finds a session by ID or unique ID prefix, in this project first, then in any. */
   locate(idOrPrefix: string): Promise<Located>;
   /** Every project with sessions (this one first). */
   projects(): Promise<ProjectInfo[]>;
+  /** The project whose working directory is `path` (real path), if any session was ever kept there. */
+  projectAt(path: string): Promise<ProjectInfo | undefined>;
   /** The listing rows of these projects, newest first. */
   list(projects: readonly ProjectInfo[]): Promise<IndexRow[]>;
 

@@ -2,6 +2,7 @@
  * The session library's data model and public interfaces (DESIGN §1 library, §3 storage).
  * Everything here is terminal-free: the REPL and other embedders build on it.
  */
+import type { SessionStore } from './store.js';
 import type { LockOwner } from './errors.js';
 
 export type Role = 'user' | 'assistant' | 'tool';
@@ -59,12 +60,13 @@ export interface ConfigValue {
 
 /** The project (working directory) a session belongs to. */
 export interface ProjectInfo {
-  /** Directory name under `projects/`. */
-  slug: string;
+  /**
+   * What the store keys the project by: in the file store its directory name under
+   * `projects/`; in PostgreSQL the normalized `origin` remote (else host and path).
+   */
+  key: string;
   /** The real absolute path of the working directory. */
   path: string;
-  /** `<home>/projects/<slug>` */
-  dir: string;
 }
 
 /** A segment of conversation cleared by `/reset`, kept inside the session. */
@@ -205,8 +207,8 @@ export interface SaveResult {
   saved: boolean;
   id: string;
   messageCount: number;
-  /** Path of `session.json`. */
-  path: string;
+  /** Where the snapshot is kept, for people: the path of `session.json`, or the server (no password) and ID. */
+  location: string;
 }
 
 /** What resuming found, for the user to be told. */
@@ -244,6 +246,8 @@ export interface ReplyWriter {
    * that much, and the screen never holds what a crash would lose.
    */
   push(text: string): Promise<number>;
+  /** The reply's text so far, as pushed (the reply owns it: callers slice what to show from it). */
+  readonly text: string;
   /** Completes the reply as one assistant message, fdatasync'ed. */
   finish(extra?: ReplyExtra): Promise<Message>;
 }
@@ -254,11 +258,19 @@ export type RetakeResult =
   /** `holder`: the process that holds it now; undefined when it was let go but changed meanwhile. */
   | { retaken: false; holder?: LockOwner };
 
+/** Where a session is kept (`Session.where`). */
+export interface SessionWhere {
+  location: string;
+  /** The file store's session directory, `session.json` and `journal.jsonl`. */
+  files?: { dir: string; snapshot: string; journal: string };
+}
+
 /** A session held open by this process (it holds the cross-process lock). */
 export interface Session {
   readonly id: string;
-  readonly dir: string;
   readonly project: ProjectInfo;
+  /** Where it is kept: a location for people (never a password), and in the file store its files. */
+  readonly where: SessionWhere;
   readonly messages: readonly Message[];
   readonly title: string | null;
   readonly createdAt: Date;
@@ -323,14 +335,16 @@ export type SaveTrigger = 'save' | 'autosave' | 'close' | 'reset' | 'recovery';
 /** A session's storage facts, as `Session.status()` reports them. */
 export interface SessionStatusReport {
   id: string;
-  /** `file`: the data directory (paths below); `memory`: nothing is written (`persist: false`). */
-  store: 'file' | 'memory';
-  /** The session's directory, `session.json` and `journal.jsonl` (null in memory). */
+  /** `file`: the data directory (paths below); `postgres`: a server; `memory`: nothing is written (`persist: false`). */
+  store: 'file' | 'postgres' | 'memory';
+  /** Where the session is kept, for people: its snapshot file, or the server without its password (null in memory). */
+  location: string | null;
+  /** In the file store: the session's directory, `session.json` and `journal.jsonl` (null otherwise). */
   dir: string | null;
   snapshotPath: string | null;
   journalPath: string | null;
-  /** The cross-process lock: held by this process, being taken, lost (read-only), or none (memory). */
-  lock: { state: 'held' | 'pending' | 'lost' | 'none'; owner?: LockOwner; reason?: string };
+  /** The cross-process lock: held by this process, lost (read-only), or none (memory). */
+  lock: { state: 'held' | 'lost' | 'none'; owner?: LockOwner; reason?: string };
   /**
    * The last snapshot: written in this run (`thisRun`, with its duration), or the one an
    * earlier run left on disk (its trigger if recorded, no duration); null when none exists yet.
@@ -369,14 +383,17 @@ export interface OpenSessionsOptions {
 
 /** One project's sessions, plus lookups across every project. */
 export interface SessionManager {
+  /** The local data directory (config files; the sessions too, in the file store). */
   readonly home: string;
   readonly project: ProjectInfo;
+  /** Where the sessions are kept (`kind`: file, postgres or memory; `location`: for people, never a password). */
+  readonly store: Pick<SessionStore, 'kind' | 'location'>;
   /** Creates a new session in this project, holding its lock. */
   create(options?: { title?: string; provider?: { name: string; model: string | null } }): Promise<Session>;
   /** Resumes by ID or unique ID prefix, found in any project; takes the lock (SessionInUseError, exit 3). */
   resume(idOrPrefix: string): Promise<Session>;
   /** Resolves an ID or unique prefix across projects, without opening it. */
-  resolve(idOrPrefix: string): Promise<{ id: string; project: string; dir: string }>;
+  resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }>;
   /** Reads a session (snapshot + journal) without taking its lock. A newer chatkeep's file is refused (`FutureSchemaError`). */
   read(idOrPrefix: string): Promise<SessionSnapshot>;
   /**
@@ -403,6 +420,8 @@ export interface SessionManager {
   };
   /** Raw config objects: `<home>/config.json` (user) and `projects/<slug>/config.json` (project); `{}` when missing. A corrupt file is a UserError naming it. */
   readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }>;
+  /** Lets go of what the store holds open (a server's connections); sessions must be closed first. */
+  close(): Promise<void>;
 }
 
 /** A parsed `--autosave` spec. Durations become cron expressions (`30s` becomes a 6-field expression firing every 30 seconds). */

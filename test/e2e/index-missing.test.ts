@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runPiped } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { openSessions } from '../../src/index.js';
+import { layout } from '../../src/store/file/layout.js';
 
 describe('index.json missing (an upgrade, a copied or restored data directory)', () => {
   it('starting or resuming a chat does not rebuild it; the first listing does, from every session', async () => {
@@ -18,7 +19,7 @@ describe('index.json missing (an upgrade, a copied or restored data directory)',
       ids.push(s.id);
     }
     await sessions.list(); // the index exists, then goes
-    const index = join(sessions.project.dir, 'index.json');
+    const index = join(layout.project(sessions.store.location, sessions.project.key), 'index.json');
     rmSync(index);
 
     const fresh = await runPiped([], 'hi\n', { home, cwd });

@@ -59,11 +59,14 @@ export class FakeSession implements Session {
     project: ProjectInfo,
     private readonly owner: FakeSessionManager,
   ) {
-    this.dir = `${project.dir}/sessions/${stored.id}`;
+    this.dir = `/fake-home/projects/${project.key}/sessions/${stored.id}`;
     this.project = project;
   }
   get id(): string {
     return this.stored.id;
+  }
+  get where(): { location: string; files: { dir: string; snapshot: string; journal: string } } {
+    return { location: `${this.dir}/session.json`, files: { dir: this.dir, snapshot: `${this.dir}/session.json`, journal: `${this.dir}/journal.jsonl` } };
   }
   get messages(): readonly Message[] {
     return this.stored.messages;
@@ -93,6 +96,9 @@ export class FakeSession implements Session {
   beginReply(): ReplyWriter {
     let text = '';
     return {
+      get text() {
+        return text;
+      },
       push: async (piece) => {
         text += piece;
         return text.length;
@@ -125,6 +131,7 @@ export class FakeSession implements Session {
     return {
       id: this.id,
       store: 'file',
+      location: `${this.dir}/session.json`,
       dir: this.dir,
       snapshotPath: `${this.dir}/session.json`,
       journalPath: `${this.dir}/journal.jsonl`,
@@ -142,7 +149,7 @@ export class FakeSession implements Session {
     const saved = !(options.ifChanged && !this.dirty);
     if (saved) this.saves++;
     this.dirty = false;
-    return { saved, id: this.id, messageCount: this.stored.messages.length, path: `${this.dir}/session.json` };
+    return { saved, id: this.id, messageCount: this.stored.messages.length, location: `${this.dir}/session.json` };
   }
   async reset(): Promise<void> {
     await this.save();
@@ -153,7 +160,7 @@ export class FakeSession implements Session {
     // A lost lock: the library writes nothing and says so.
     if (this.readOnly) {
       this.closed = true;
-      return { saved: false, id: this.id, messageCount: this.stored.messages.length, path: `${this.dir}/session.json` };
+      return { saved: false, id: this.id, messageCount: this.stored.messages.length, location: `${this.dir}/session.json` };
     }
     const result = await this.save();
     this.closed = true;
@@ -192,6 +199,7 @@ export class FakeSession implements Session {
 /** An in-memory session manager for one project. */
 export class FakeSessionManager implements SessionManager {
   readonly home = '/fake-home';
+  readonly store = { kind: 'file' as const, location: '/fake-home' };
   readonly project: ProjectInfo;
   readonly stored: Stored[] = [];
   readonly historyLines: string[] = [];
@@ -199,7 +207,7 @@ export class FakeSessionManager implements SessionManager {
   private seq = 0;
 
   constructor(projectPath = '/work/project') {
-    this.project = { slug: projectPath.replaceAll('/', '-'), path: projectPath, dir: `/fake-home/projects/${projectPath.replaceAll('/', '-')}` };
+    this.project = { key: projectPath.replaceAll('/', '-'), path: projectPath };
   }
   now(): Date {
     return new Date(this.clock);
@@ -225,9 +233,9 @@ export class FakeSessionManager implements SessionManager {
     if (stored.heldBy) throw new SessionInUseError(stored.id, stored.heldBy);
     return this.open(stored);
   }
-  async resolve(idOrPrefix: string): Promise<{ id: string; project: string; dir: string }> {
+  async resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }> {
     const stored = this.find(idOrPrefix);
-    return { id: stored.id, project: stored.project, dir: `/fake/${stored.id}` };
+    return { id: stored.id, project: stored.project, location: `/fake/${stored.id}` };
   }
   async read(): Promise<never> {
     throw new Error('FakeSessionManager.read is not used by the REPL');
@@ -263,6 +271,7 @@ export class FakeSessionManager implements SessionManager {
       this.historyLines.push(line);
     },
   };
+  async close(): Promise<void> {}
   async readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }> {
     return { user: {}, project: {} };
   }

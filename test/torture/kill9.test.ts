@@ -7,6 +7,7 @@ import { atomicWriteHooks } from '../../src/store/file/atomic-write.js';
 import { run } from '../../torture/kill9.js';
 import { nonZero } from '../../torture/part.js';
 import { tmpHome } from '../helpers/tmp-home.js';
+import { layout } from '../../src/store/file/layout.js';
 
 /** A pid that is not running: the largest allowed is far above any live one on a test machine. */
 const DEAD_PID = 4_194_000;
@@ -31,10 +32,10 @@ describe('torture: kill -9 at random moments', () => {
     await session.append({ role: 'user', content: 'kept' });
     await session.save();
     await session.close();
-    const lock = join(sessions.project.dir, 'index.json.lock');
+    const lock = join(layout.project(sessions.store.location, sessions.project.key), 'index.json.lock');
     mkdirSync(lock);
     writeFileSync(join(lock, 'holder'), `${DEAD_PID} ${hostname()}\n`);
-    writeFileSync(join(session.dir, '.session.json.tmp-999-abcd'), '{"half":');
+    writeFileSync(join((await session.status()).dir!, '.session.json.tmp-999-abcd'), '{"half":');
 
     const started = Date.now();
     const resumed = await sessions.resume(session.id);
@@ -42,7 +43,7 @@ describe('torture: kill -9 at random moments', () => {
     await resumed.close();
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(resumed.messages.map((m) => m.content)).toEqual(['kept']);
-    expect(readdirSync(session.dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(readdirSync((await session.status()).dir!).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -56,7 +57,7 @@ describe('torture: kill -9 at random moments', () => {
     await reply.push('(read ');
     // The journal as it is when the new snapshot replaces the old one: a kill -9 right after
     // the rename leaves exactly this journal beside the new snapshot.
-    const journal = join(session.dir, 'journal.jsonl');
+    const journal = join((await session.status()).dir!, 'journal.jsonl');
     const atRename = join(home, 'journal-at-rename');
     atomicWriteHooks.beforeRename = (_tmp, target) => {
       if (target.endsWith('session.json')) copyFileSync(journal, atRename);

@@ -4,6 +4,7 @@ import { mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { GuardBusyError } from '../../session/errors.js';
 import { errno } from '../../session/ids.js';
 
 const HOST = hostname();
@@ -23,12 +24,6 @@ export function isPidAlive(pid: number): boolean {
   }
 }
 
-/** Thrown when a guard stays held by a live process for longer than the caller waits. */
-export class GuardBusyError extends Error {
-  constructor(readonly holderPid: number | undefined) {
-    super('another process keeps the session busy');
-  }
-}
 
 /**
  * Runs `fn` holding `path`, an exclusive directory guard with the holder's pid inside. A guard
@@ -111,3 +106,5 @@ async function breakGuard(path: string, ino: number | undefined): Promise<void> 
     await rmdir(breaker).catch(() => undefined);
   }
 }
+
+export { GuardBusyError };

@@ -1,7 +1,8 @@
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
-import { errno, sessionIdsIn } from '../../session/ids.js';
+import { errno } from '../../session/ids.js';
+import { sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';

@@ -1,22 +1,13 @@
 import { fdatasyncSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { readWhole } from './read-whole.js';
+import { EVENT_TYPES, type SessionEvent } from '../../session/store.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
 
-const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
-/** What a journal line records. */
-export type JournalEventType = (typeof EVENT_TYPES)[number];
-
 /** One journal line: `{seq, ts, type, payload}`. */
-export interface JournalEvent {
-  seq: number;
-  /** ISO time of the event. */
-  ts: string;
-  type: JournalEventType;
-  payload: Record<string, unknown>;
-}
+export type JournalEvent = SessionEvent;
 
 const TYPES = new Set<string>(EVENT_TYPES);
 

@@ -6,6 +6,8 @@ export const layout = {
   ids: (home: string) => join(home, 'ids'),
   trash: (home: string) => join(home, 'trash'),
   userConfig: (home: string) => join(home, 'config.json'),
+  /** A project's directory, from its key (its directory name). */
+  project: (home: string, key: string) => join(home, 'projects', key),
 
   projectFile: (projectDir: string) => join(projectDir, 'project.json'),
   index: (projectDir: string) => join(projectDir, 'index.json'),

@@ -3,46 +3,22 @@ import { join } from 'node:path';
 import { isTempName } from './atomic-write.js';
 import { readWhole } from './read-whole.js';
 import type { SessionSnapshot } from '../../session/types.js';
+import type { LoadOptions, StoredSession } from '../../session/store.js';
 import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
 import { errno } from '../../session/ids.js';
 import { readJournal } from './journal.js';
 import { corruptName, layout } from './layout.js';
-import { blankSnapshot, dateFromId } from '../../session/blank.js';
-import { replay } from '../../session/replay.js';
-import type { ReplayResult } from '../../session/replay.js';
-
-/** A loaded session: snapshot with its journal applied, and what loading found. */
-export interface LoadedSession {
-  snapshot: SessionSnapshot;
-  /** The status the snapshot file recorded (before replay), or undefined without a snapshot. */
-  savedStatus: SessionSnapshot['status'] | undefined;
-  replay: ReplayResult;
-  /** One line per damaged file, saying where it went and what was recovered. */
-  notices: string[];
-  /** Something was damaged: a fresh snapshot should be written once the session is held. */
-  damaged: boolean;
-  /** What is damaged, one short phrase per file (`session.json: not JSON (…)`), for listings and `show`. */
-  damage: string[];
-}
-
-export interface LoadOptions {
-  id: string;
-  projectPath: string;
-  now: Date;
-  /** Move damaged files aside (`*.corrupt-<time>`). False for lock-free reads, which change nothing. */
-  quarantine: boolean;
-}
 
 /**
- * Loads snapshot + journal (DESIGN §3). A newer schemaVersion throws `FutureSchemaError` and
- * touches nothing. A damaged snapshot is moved aside and the session rebuilt from the journal;
- * a journal with damaged lines is copied aside and every readable line is used.
+ * Reads snapshot + journal (DESIGN §3), uninterpreted. A newer schemaVersion throws
+ * `FutureSchemaError` and touches nothing. With `quarantine`, a damaged snapshot is moved aside
+ * (the model rebuilds the session from the journal) and a journal with damaged lines is copied
+ * aside; every readable line is returned.
  */
-export async function loadSession(dir: string, options: LoadOptions): Promise<LoadedSession> {
+export async function loadSession(dir: string, options: LoadOptions): Promise<StoredSession> {
   if (options.quarantine) await removeDeadTemps(dir);
   const notices: string[] = [];
   const phrases: string[] = [];
-  let damaged = false;
   const file = layout.snapshot(dir);
   let snapshot: SessionSnapshot | undefined;
   let damage: string | undefined;
@@ -57,9 +33,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
       phrases.push('session.json: a directory, not a file');
     } else if (errno(err) !== 'ENOENT') throw err;
   }
-  const savedStatus = snapshot?.status;
   if (damage !== undefined) {
-    damaged = true;
     let where = 'left in place';
     if (options.quarantine) {
       const aside = corruptName(file, options.now);
@@ -68,7 +42,6 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
     }
     notices.push(`The snapshot was damaged (${damage}); it was ${where}.`);
   }
-  snapshot ??= blankSnapshot(options.id, options.projectPath, dateFromId(options.id) ?? options.now);
 
   const journalPath = layout.journal(dir);
   let journal: Awaited<ReturnType<typeof readJournal>>;
@@ -77,7 +50,6 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
   } catch (err) {
     if (errno(err) !== 'EISDIR') throw err;
     // Something else sits where the journal belongs: keep it, start an empty journal.
-    damaged = true;
     phrases.push('journal.jsonl: a directory, not a file');
     journal = { events: [], tornTail: false, damagedLines: [] };
     let where = 'left in place';
@@ -89,7 +61,6 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
     notices.push(`The journal was damaged (${journalPath}: a directory, not a file); it was ${where}.`);
   }
   if (journal.damagedLines.length > 0) {
-    damaged = true;
     phrases.push(`journal.jsonl: ${journal.damagedLines.length} damaged line(s)`);
     let where = '';
     if (options.quarantine) {
@@ -102,11 +73,8 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<Lo
       `The journal had ${journal.damagedLines.length} damaged line(s) (line ${lines})${where}; every readable line was loaded.`,
     );
   }
-  const result = replay(snapshot, journal.events);
-  if (damage !== undefined) {
-    notices.push(`Recovered ${result.recoveredMessages} message(s) from the journal; messages saved only in the damaged snapshot are in the file moved aside.`);
-  }
-  return { snapshot, savedStatus, replay: result, notices, damaged, damage: phrases };
+  const createdAt = snapshot ? undefined : await stat(dir).then((s) => s.birthtime, () => undefined);
+  return { snapshot, events: journal.events, notices, damage: phrases, snapshotDamaged: damage !== undefined, ...(createdAt ? { createdAt } : {}) };
 }
 
 /** Which snapshot file is in place: a new one is renamed over it, so its inode changes. */
@@ -126,7 +94,7 @@ async function snapshotIdentity(dir: string): Promise<string> {
  * belong together (messages would be missed). Reads again until the snapshot in place did
  * not change across the read.
  */
-export async function loadSessionStable(dir: string, options: LoadOptions): Promise<LoadedSession> {
+export async function loadSessionStable(dir: string, options: LoadOptions): Promise<StoredSession> {
   for (let attempt = 0; ; attempt++) {
     const before = await snapshotIdentity(dir);
     const loaded = await loadSession(dir, options);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { LockOwner } from '../../session/errors.js';
+import type { LockState, WriterLock } from '../../session/store.js';
 import { sessionInUse } from '../../session/errors.js';
 import { FILE_MODE } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
@@ -15,24 +16,10 @@ interface OwnerRecord extends LockOwner {
 }
 
 export { isPidAlive };
-
-/** What a session's lock looks like from outside. */
-export type LockState =
-  | { state: 'free' }
-  | { state: 'held'; owner: LockOwner | undefined }
-  | { state: 'dead'; owner: LockOwner | undefined; sameHost: boolean };
+export type { LockState };
 
 /** A lock this process holds. */
-export interface HeldLock {
-  readonly owner: LockOwner;
-  /**
-   * False once another process has taken the lock. Free while the last check is recent; after
-   * a gap (this process was frozen or busy), the owner file on disk is read again.
-   */
-  stillHeld(): Promise<boolean>;
-  /** Removes the owner file, then the lock. */
-  release(): Promise<void>;
-}
+export type HeldLock = WriterLock;
 
 export interface LockOptions {
   staleMs: number;

@@ -2,6 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { ProjectInfo } from '../../session/types.js';
+
+/** A project of the file store: its directory under `projects/` is `dir`. */
+export interface FileProject extends ProjectInfo {
+  dir: string;
+}
 import { DIR_MODE, FILE_MODE, fsyncDir } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
 import { corruptName, layout } from './layout.js';
@@ -22,11 +27,11 @@ function shortHash(text: string, length = 8): string {
  * and `/tmp/a/b`) stay separate: `project.json` records the real path, and a clash takes a
  * short hash suffix.
  */
-export async function openProject(home: string, cwd: string, now: Date): Promise<ProjectInfo> {
+export async function openProject(home: string, cwd: string, now: Date): Promise<FileProject> {
   const path = await realPath(cwd);
   for (const slug of slugsFor(path)) {
     const dir = join(layout.projects(home), slug);
-    if ((await claimProject(dir, path, now)) === path) return { slug, path, dir };
+    if ((await claimProject(dir, path, now)) === path) return { key: slug, path, dir };
   }
   throw new Error(`Could not create a project directory for ${path} under ${layout.projects(home)}`);
 }
@@ -35,14 +40,14 @@ export async function openProject(home: string, cwd: string, now: Date): Promise
  * The project directory of `cwd` if one exists, else where it would be; creates nothing (for
  * sessions that write nothing).
  */
-export async function findProject(home: string, cwd: string): Promise<ProjectInfo> {
+export async function findProject(home: string, cwd: string): Promise<FileProject> {
   const path = await realPath(cwd);
   const slugs = slugsFor(path);
   for (const slug of slugs) {
     const dir = join(layout.projects(home), slug);
-    if ((await readProjectPath(dir)) === path) return { slug, path, dir };
+    if ((await readProjectPath(dir)) === path) return { key: slug, path, dir };
   }
-  return { slug: slugs[0]!, path, dir: join(layout.projects(home), slugs[0]!) };
+  return { key: slugs[0]!, path, dir: join(layout.projects(home), slugs[0]!) };
 }
 
 function realPath(cwd: string): Promise<string> {

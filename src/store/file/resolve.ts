@@ -1,8 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProjectInfo } from '../../session/types.js';
+import type { FileProject } from './project.js';
 import { AmbiguousIdError, UnknownSessionError } from '../../session/errors.js';
-import { assertValidId, errno, sessionIdsIn } from '../../session/ids.js';
+import { assertValidId, errno } from '../../session/ids.js';
+import { sessionIdsIn } from './ids.js';
 import { layout } from './layout.js';
 import { readProjectPath } from './project.js';
 
@@ -10,22 +11,22 @@ import { readProjectPath } from './project.js';
 export interface Located {
   id: string;
   dir: string;
-  project: ProjectInfo;
+  project: FileProject;
 }
 
 /** Every project directory under the home, this one first. */
-export async function projectsOf(home: string, current: ProjectInfo): Promise<ProjectInfo[]> {
+export async function projectsOf(home: string, current: FileProject): Promise<FileProject[]> {
   const root = layout.projects(home);
   const names = await readdir(root).catch((err: unknown) => {
     if (errno(err) === 'ENOENT') return [] as string[];
     throw err;
   });
-  const others: ProjectInfo[] = [];
+  const others: FileProject[] = [];
   for (const slug of names.sort()) {
-    if (slug === current.slug || slug.startsWith('.')) continue;
+    if (slug === current.key || slug.startsWith('.')) continue;
     const dir = join(root, slug);
     const path = await readProjectPath(dir);
-    if (path !== undefined) others.push({ slug, path, dir });
+    if (path !== undefined) others.push({ key: slug, path, dir });
   }
   return [current, ...others];
 }
@@ -42,7 +43,7 @@ async function isDir(path: string): Promise<boolean> {
  * Finds a session by ID or unique ID prefix in any project (DESIGN §3). The input is
  * validated before any path is built from it.
  */
-export async function locate(home: string, current: ProjectInfo, idOrPrefix: string): Promise<Located> {
+export async function locate(home: string, current: FileProject, idOrPrefix: string): Promise<Located> {
   const wanted = assertValidId(idOrPrefix);
   const projects = await projectsOf(home, current);
   for (const project of projects) {

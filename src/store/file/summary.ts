@@ -1,57 +1,26 @@
 import type { IndexRow } from '../../session/index-row.js';
-import type { JournalEvent } from './journal.js';
+import { rowWithEvents } from '../../session/index-row.js';
+import { readSession, type SessionSource } from '../../session/reading.js';
 import { readJournal } from './journal.js';
-import { addModelUsage } from '../../session/replay.js';
 import { layout } from './layout.js';
-import { readSessionFiles } from '../../session/reading.js';
+import { inspectLock } from './lock.js';
+import { loadSession, loadSessionStable } from './load.js';
+
+/** One session directory as the model reads sessions: its lock, and its snapshot + journal. */
+export function sourceAt(dir: string, staleMs: number): SessionSource {
+  return {
+    inspectLock: () => inspectLock(dir, staleMs),
+    load: (options) => (options.stable ? loadSessionStable : loadSession)(dir, options),
+  };
+}
 
 /** The truth about one session, from its files (snapshot + journal + lock); reads, never writes. */
 export async function rowFromFiles(dir: string, id: string, projectPath: string, staleMs: number): Promise<IndexRow> {
-  return (await readSessionFiles(dir, id, projectPath, { staleMs, now: new Date(), stable: false })).row;
+  return (await readSession(sourceAt(dir, staleMs), id, projectPath, { now: new Date(), stable: false })).row;
 }
 
 /** Brings a row of a live session up to date with its journal (cheap: the journal is short). */
 export async function applyJournalToRow(row: IndexRow, dir: string): Promise<IndexRow> {
   const { events } = await readJournal(layout.journal(dir));
-  return summarizeEvents(row, events);
-}
-
-function summarizeEvents(row: IndexRow, events: readonly JournalEvent[]): IndexRow {
-  const next = { ...row };
-  const replies = new Set<string>();
-  for (const e of events) {
-    if (e.seq <= row.journalSeq) continue;
-    const at = Date.parse(e.ts);
-    if (at > next.updatedAt) next.updatedAt = at;
-    const p = e.payload;
-    if (e.type === 'message') {
-      next.messageCount++;
-      if (typeof p.replyId === 'string') replies.delete(p.replyId);
-      // The payload is `{ message, replyId? }`: usage and model are the message's.
-      const message = p.message as { usage?: { inputTokens?: unknown; outputTokens?: unknown }; model?: unknown } | undefined;
-      const usage = message?.usage;
-      if (usage && typeof usage.inputTokens === 'number' && typeof usage.outputTokens === 'number') {
-        next.inputTokens = (next.inputTokens ?? 0) + usage.inputTokens;
-        next.outputTokens = (next.outputTokens ?? 0) + usage.outputTokens;
-        const model = message.model;
-        if (typeof model === 'string') {
-          next.byModel = (next.byModel ?? []).map((m) => ({ ...m }));
-          addModelUsage(next.byModel, model, { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
-        }
-      }
-    } else if (e.type === 'delta') replies.add(String(p.replyId));
-    else if (e.type === 'reset') {
-      next.messageCount = 0;
-      next.inputTokens = 0;
-      next.outputTokens = 0;
-      delete next.byModel;
-    }
-    else if (e.type === 'title') next.title = typeof p.title === 'string' ? p.title : null;
-    else if (e.type === 'git') {
-      if (typeof p.branch === 'string') next.branch = p.branch;
-      else delete next.branch;
-    }
-  }
-  next.messageCount += replies.size;
-  return next;
+  return rowWithEvents(row, events);
 }

@@ -65,7 +65,7 @@ describe('startAutosave', () => {
     // A long stale time keeps proper-lockfile's own timer out of the faked minutes.
     const sessions = await openSessions({ home, cwd: tmpHome(), lockStaleMs: 3_600_000 });
     const s = await sessions.create();
-    const file = join(s.dir, 'session.json');
+    const file = join(s.where.files!.dir, 'session.json');
     const save = vi.spyOn(s, 'save');
     const saved: SaveResult[] = [];
     vi.useFakeTimers({ now: new Date('2026-11-22T10:00:30.000Z') });

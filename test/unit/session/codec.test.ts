@@ -6,6 +6,7 @@ import { simulateCrash } from './support/crash.js';
 import { FutureSchemaError, openSessions, SCHEMA_VERSION } from '../../../src/index.js';
 import { decodeSnapshot, encodeSnapshot } from '../../../src/session/codec.js';
 import { sessionJsonSchema } from '../../../src/session/schema.js';
+import { layout } from '../../../src/store/file/layout.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures');
 
@@ -30,7 +31,7 @@ describe('snapshot codec and versions', () => {
     const s = await sessions.create({ title: 'dates' });
     await s.append({ role: 'user', content: 'hi', timestamp: new Date('2026-01-02T03:04:05.678Z') });
     await s.close();
-    const snap = await decodeSnapshot(readFileSync(join(s.dir, 'session.json'), 'utf8'), 'session.json');
+    const snap = await decodeSnapshot(readFileSync(join(s.where.files!.dir, 'session.json'), 'utf8'), 'session.json');
     expect(snap.messages[0].timestamp).toBeInstanceOf(Date);
     expect(snap.messages[0].timestamp.toISOString()).toBe('2026-01-02T03:04:05.678Z');
     expect(snap.status).toBe('closed');
@@ -67,7 +68,7 @@ describe('snapshot codec and versions', () => {
     const host = await sessions.create();
     await host.close();
     const id = 'session-20250314-091500';
-    const dir = join(sessions.project.dir, 'sessions', id);
+    const dir = join(layout.project(sessions.store.location, sessions.project.key), 'sessions', id);
     const { mkdirSync } = await import('node:fs');
     mkdirSync(dir, { mode: 0o700 });
     copyFileSync(join(fixtures, 'session-v1.json'), join(dir, 'session.json'));
@@ -105,7 +106,7 @@ describe('snapshot codec and versions', () => {
     const s = await sessions.create();
     await s.append({ role: 'user', content: 'from the future' });
     await s.close();
-    const file = join(s.dir, 'session.json');
+    const file = join(s.where.files!.dir, 'session.json');
     const raw = JSON.parse(readFileSync(file, 'utf8')) as { json: { schemaVersion: number } };
     raw.json.schemaVersion = 999;
     writeFileSync(file, JSON.stringify(raw));
@@ -122,7 +123,7 @@ describe('snapshot codec and versions', () => {
     await expect(sessions.resume(s.id)).rejects.toBeInstanceOf(FutureSchemaError);
     expect((await sessions.list()).map((r) => r.id)).toContain(s.id);
     expect(readFileSync(file).equals(bytes)).toBe(true);
-    expect(readdirSync(s.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
+    expect(readdirSync(s.where.files!.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
   });
 
   it('moves a damaged snapshot aside and rebuilds the session from the journal', async () => {
@@ -132,7 +133,7 @@ describe('snapshot codec and versions', () => {
     await s.append({ role: 'user', content: 'one' });
     await s.append({ role: 'assistant', content: 'two' });
     // Simulate a crash: the journal holds the turns, the process never closed.
-    const file = join(s.dir, 'session.json');
+    const file = join(s.where.files!.dir, 'session.json');
     writeFileSync(file, '{"json":{"format":"chatkeep.session","schemaVersion":2,"id":12}}');
     const damaged = readFileSync(file);
     await simulateCrash(s);
@@ -142,9 +143,9 @@ describe('snapshot codec and versions', () => {
     expect(resumed.resumeReport.notices).toHaveLength(2);
     expect(resumed.resumeReport.notices[0]).toMatch(/^The snapshot was damaged \(.*\); it was moved to .*session\.json\.corrupt-/);
     expect(resumed.resumeReport.notices[1]).toMatch(/^Recovered 2 message\(s\) from the journal/);
-    const aside = readdirSync(s.dir).filter((n) => n.startsWith('session.json.corrupt-'));
+    const aside = readdirSync(s.where.files!.dir).filter((n) => n.startsWith('session.json.corrupt-'));
     expect(aside).toHaveLength(1);
-    expect(readFileSync(join(s.dir, aside[0])).equals(damaged)).toBe(true);
+    expect(readFileSync(join(s.where.files!.dir, aside[0])).equals(damaged)).toBe(true);
     // A fresh, valid snapshot was written at once.
     const fresh = await decodeSnapshot(readFileSync(file, 'utf8'), file);
     expect(fresh.messages).toHaveLength(2);

@@ -7,6 +7,7 @@ import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from './support/crash.js';
 import { openSessions, ReadOnlySessionError, SessionInUseError } from '../../../src/index.js';
 import { buildLibrary, removeBuilds, runChild, startChild } from './support/child.js';
+import { layout } from '../../../src/store/file/layout.js';
 
 beforeAll(() => {
   buildLibrary();
@@ -111,7 +112,7 @@ console.log('READY ' + s.id);
     holder.proc.kill('SIGKILL');
     await holder.exited;
     // The lock directory is still there, younger than the 20 s stale time.
-    expect(statSync(join(sessions.project.dir, 'sessions', id, 'lock')).isDirectory()).toBe(true);
+    expect(statSync(join(layout.project(sessions.store.location, sessions.project.key), 'sessions', id, 'lock')).isDirectory()).toBe(true);
     expect((await sessions.list())[0]).toMatchObject({ id, status: 'interrupted', messageCount: 2 });
 
     const s = await sessions.resume(id); // no waiting: retries are 0, so this would throw if not taken over
@@ -155,19 +156,19 @@ console.log('READY ' + s.id);
     // What a death between the lock's mkdir and its owner file leaves: the takeover guard with a
     // dead holder, and a fresh lock directory without an owner file.
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number;
-    mkdirSync(join(s.dir, 'lock'));
-    mkdirSync(join(s.dir, 'lock.takeover'));
-    writeFileSync(join(s.dir, 'lock.takeover', 'holder'), `${deadPid} ${hostname()}\n`);
+    mkdirSync(join(s.where.files!.dir, 'lock'));
+    mkdirSync(join(s.where.files!.dir, 'lock.takeover'));
+    writeFileSync(join(s.where.files!.dir, 'lock.takeover', 'holder'), `${deadPid} ${hostname()}\n`);
     const resumed = await sessions.resume(s.id);
     expect(resumed.messages.map((m) => m.content)).toEqual(['kept']);
     expect(await sessions.holder(s.id)).toMatchObject({ pid: process.pid });
-    expect(existsSync(join(s.dir, 'lock.takeover'))).toBe(false);
+    expect(existsSync(join(s.where.files!.dir, 'lock.takeover'))).toBe(false);
     await resumed.close();
 
     // A guard with no readable holder is broken once it is old enough to be a crash's leftover.
-    mkdirSync(join(s.dir, 'lock.takeover'));
+    mkdirSync(join(s.where.files!.dir, 'lock.takeover'));
     const old = new Date(Date.now() - 60_000);
-    utimesSync(join(s.dir, 'lock.takeover'), old, old);
+    utimesSync(join(s.where.files!.dir, 'lock.takeover'), old, old);
     const again = await sessions.resume(s.id);
     await again.close();
   });
@@ -231,17 +232,17 @@ console.log('NEXT ' + (autosave.nextDate() instanceof Date));
     await s.save();
     const warnings: string[] = [];
     s.onWarning((w) => warnings.push(w));
-    rmSync(join(s.dir, 'lock'), { recursive: true, force: true });
+    rmSync(join(s.where.files!.dir, 'lock'), { recursive: true, force: true });
     await vi.waitFor(() => expect(s.readOnly).toBe(true), { timeout: 10_000, interval: 100 });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(new RegExp(`^Lost the lock on session ${s.id} \\(.+\\): this process writes nothing more to it\\.$`));
-    const journal = readFileSync(join(s.dir, 'journal.jsonl'));
-    const snapshot = readFileSync(join(s.dir, 'session.json'));
+    const journal = readFileSync(join(s.where.files!.dir, 'journal.jsonl'));
+    const snapshot = readFileSync(join(s.where.files!.dir, 'session.json'));
     await expect(s.append({ role: 'user', content: 'after' })).rejects.toBeInstanceOf(ReadOnlySessionError);
     await expect(s.save()).rejects.toBeInstanceOf(ReadOnlySessionError);
     await expect(s.reset()).rejects.toBeInstanceOf(ReadOnlySessionError);
     expect(await s.close()).toMatchObject({ saved: false });
-    expect(readFileSync(join(s.dir, 'journal.jsonl')).equals(journal)).toBe(true);
-    expect(readFileSync(join(s.dir, 'session.json')).equals(snapshot)).toBe(true);
+    expect(readFileSync(join(s.where.files!.dir, 'journal.jsonl')).equals(journal)).toBe(true);
+    expect(readFileSync(join(s.where.files!.dir, 'session.json')).equals(snapshot)).toBe(true);
   });
 });

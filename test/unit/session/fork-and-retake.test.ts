@@ -23,7 +23,7 @@ describe('fork', () => {
     expect(fork.stats).toEqual({ messageCount: 3, inputTokens: 3, outputTokens: 6 });
     expect(fork.title).toBe('parent');
     // On disk at once, held by this process.
-    const snapshot = JSON.parse(readFileSync(join(fork.dir, 'session.json'), 'utf8')) as { json: { parentId: string; forkPoint: number } };
+    const snapshot = JSON.parse(readFileSync(join(fork.where.files!.dir, 'session.json'), 'utf8')) as { json: { parentId: string; forkPoint: number } };
     expect(snapshot.json).toMatchObject({ parentId: s.id, forkPoint: 3 });
     await expect((await openSessions({ home, cwd })).resume(fork.id)).rejects.toBeInstanceOf(SessionInUseError);
     expect(s.messages).toHaveLength(4);
@@ -55,7 +55,7 @@ describe('lock truth', () => {
     const cwd = tmpHome();
     const { s } = await twoExchanges(home, cwd);
     const old = new Date(Date.now() - 3_600_000);
-    utimesSync(join(s.dir, 'lock'), old, old);
+    utimesSync(join(s.where.files!.dir, 'lock'), old, old);
     const other = await openSessions({ home, cwd, lockStaleMs: 2000 });
     await expect(other.resume(s.id)).rejects.toBeInstanceOf(SessionInUseError);
     await s.close();
@@ -66,8 +66,8 @@ describe('lock truth', () => {
     const cwd = tmpHome();
     const { sessions, s } = await twoExchanges(home, cwd);
     // Another process (here: another manager) takes it over after the lock was removed under us.
-    rmSync(join(s.dir, 'lock'), { recursive: true, force: true });
-    rmSync(join(s.dir, 'lock.owner.json'), { force: true });
+    rmSync(join(s.where.files!.dir, 'lock'), { recursive: true, force: true });
+    rmSync(join(s.where.files!.dir, 'lock.owner.json'), { force: true });
     await vi.waitFor(() => expect(s.readOnly).toBe(true), { timeout: 10_000, interval: 100 });
     const other = await (await openSessions({ home, cwd, lockStaleMs: 2000 })).resume(s.id);
     expect(await s.retake()).toMatchObject({ retaken: false, holder: { pid: process.pid } });
@@ -77,15 +77,15 @@ describe('lock truth', () => {
     await s.append({ role: 'user', content: 'five' });
     expect((await s.close()).saved).toBe(true);
     expect((await sessions.read(s.id)).messages.map((m) => m.content)).toEqual(['one', 'two', 'three', 'four', 'five']);
-    expect(existsSync(join(s.dir, 'lock.owner.json'))).toBe(false);
+    expect(existsSync(join(s.where.files!.dir, 'lock.owner.json'))).toBe(false);
   });
 
   it('retake() refuses when the other holder wrote something, so the caller forks instead', async () => {
     const home = tmpHome();
     const cwd = tmpHome();
     const { s } = await twoExchanges(home, cwd);
-    rmSync(join(s.dir, 'lock'), { recursive: true, force: true });
-    rmSync(join(s.dir, 'lock.owner.json'), { force: true });
+    rmSync(join(s.where.files!.dir, 'lock'), { recursive: true, force: true });
+    rmSync(join(s.where.files!.dir, 'lock.owner.json'), { force: true });
     await vi.waitFor(() => expect(s.readOnly).toBe(true), { timeout: 10_000, interval: 100 });
     const other = await (await openSessions({ home, cwd, lockStaleMs: 2000 })).resume(s.id);
     await other.append({ role: 'user', content: 'written elsewhere' });

@@ -5,6 +5,7 @@ import { tmpHome } from '../../helpers/tmp-home.js';
 import { InvalidIdError, isValidId, openSessions } from '../../../src/index.js';
 import { baseIdFor } from '../../../src/session/ids.js';
 import { allFiles } from './support/files.js';
+import { layout } from '../../../src/store/file/layout.js';
 
 const BAD_IDS = ['../x', 'a/b', '', 'x'.repeat(200), 'abc\u0000def', '.hidden', '-dash', '..'];
 
@@ -46,7 +47,7 @@ describe('session IDs', () => {
     // A session moved to trash keeps its ID: the next one in that second does not reuse it.
     const trash = join(home, 'trash');
     mkdirSync(trash, { recursive: true });
-    renameSync(c.dir, join(trash, c.id));
+    renameSync(c.where.files!.dir, join(trash, c.id));
     const d = await sessions.create();
     expect(d.id).toBe('session-20261122-143022-4');
     await d.close();
@@ -63,7 +64,7 @@ describe('session IDs', () => {
     const cwd = tmpHome();
     const sessions = await openSessions({ home, cwd });
     // Targets a traversal would reach if the ID were joined into a path.
-    const project = sessions.project.dir;
+    const project = layout.project(sessions.store.location, sessions.project.key);
     mkdirSync(join(project, 'x'), { recursive: true });
     writeFileSync(join(project, 'x', 'session.json'), '{}');
     const before = allFiles(home).sort();

@@ -5,6 +5,7 @@ import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from './support/crash.js';
 import type { SessionManager } from '../../../src/index.js';
 import { AmbiguousIdError, openSessions, UnknownSessionError } from '../../../src/index.js';
+import { layout } from '../../../src/store/file/layout.js';
 
 /** Three sessions at distinct, known times: two closed, one left open by a "crash". */
 async function populate(home: string, cwd: string): Promise<{ sessions: SessionManager; ids: string[] }> {
@@ -64,7 +65,7 @@ describe('the session index', () => {
   it('rebuilds a deleted, damaged or stale index, and the listing equals the rebuilt truth', async () => {
     const { sessions } = await populate(tmpHome(), tmpHome());
     const truth = plain(await sessions.list());
-    const index = join(sessions.project.dir, 'index.json');
+    const index = join(layout.project(sessions.store.location, sessions.project.key), 'index.json');
 
     rmSync(index);
     expect(plain(await sessions.list())).toEqual(truth);
@@ -72,7 +73,7 @@ describe('the session index', () => {
 
     writeFileSync(index, '{"format":"chatkeep.index","rows":[{"id":');
     expect(plain(await sessions.list())).toEqual(truth);
-    expect(readdirSync(sessions.project.dir).filter((n) => n.startsWith('index.json.corrupt-'))).toHaveLength(1);
+    expect(readdirSync(layout.project(sessions.store.location, sessions.project.key)).filter((n) => n.startsWith('index.json.corrupt-'))).toHaveLength(1);
 
     // Stale: a session directory appeared behind the index's back (another tool, a restore).
     const extra = await sessions.create({ title: 'restored' });
@@ -87,8 +88,8 @@ describe('the session index', () => {
 
     // Stale the other way: a session directory moved out (to trash) disappears from the listing.
     mkdirSync(join(sessions.home, 'trash'), { recursive: true });
-    renameSync(extra.dir, join(sessions.home, 'trash', extra.id));
-    const sessionsDir = join(sessions.project.dir, 'sessions');
+    renameSync(extra.where.files!.dir, join(sessions.home, 'trash', extra.id));
+    const sessionsDir = join(layout.project(sessions.store.location, sessions.project.key), 'sessions');
     utimesSync(sessionsDir, new Date(), new Date(Date.now() + 10_000));
     expect(plain(await sessions.list())).toEqual(truth);
 
@@ -99,19 +100,19 @@ describe('the session index', () => {
   it('lists from the session files when the index cannot be read or written', async () => {
     const { sessions } = await populate(tmpHome(), tmpHome());
     const truth = plain(await sessions.list());
-    const index = join(sessions.project.dir, 'index.json');
+    const index = join(layout.project(sessions.store.location, sessions.project.key), 'index.json');
     rmSync(index);
     mkdirSync(index); // unreadable as a file, and nothing can be renamed over it
     expect(plain(await sessions.list())).toEqual(truth);
     expect(readdirSync(index)).toEqual([]);
-    expect(readdirSync(sessions.project.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
+    expect(readdirSync(layout.project(sessions.store.location, sessions.project.key)).filter((n) => n.includes('corrupt'))).toEqual([]);
   });
 
   it('a listing reads the index, not the sessions', async () => {
     const { sessions, ids } = await populate(tmpHome(), tmpHome());
     await sessions.list();
     // Make a closed session's files unreadable as sessions: the listing must not notice.
-    writeFileSync(join(sessions.project.dir, 'sessions', ids[0], 'session.json'), 'not read by list');
+    writeFileSync(join(layout.project(sessions.store.location, sessions.project.key), 'sessions', ids[0], 'session.json'), 'not read by list');
     expect((await sessions.list()).find((r) => r.id === ids[0])).toMatchObject({ title: 'alpha auth', messageCount: 1 });
   });
 
@@ -122,8 +123,8 @@ describe('the session index', () => {
     const home = tmpHome();
     const one = await openSessions({ home, cwd: join(base, 'a-b') });
     const two = await openSessions({ home, cwd: join(base, 'a', 'b') });
-    expect(one.project.dir).not.toBe(two.project.dir);
-    expect(two.project.slug.startsWith(one.project.slug)).toBe(true);
+    expect(layout.project(one.store.location, one.project.key)).not.toBe(layout.project(two.store.location, two.project.key));
+    expect(two.project.key.startsWith(one.project.key)).toBe(true);
     const s1 = await one.create({ title: 'in a-b' });
     await s1.close();
     const s2 = await two.create({ title: 'in a/b' });
@@ -136,21 +137,21 @@ describe('the session index', () => {
       ['in a/b', join(base, 'a', 'b')],
     ]);
     // Opening the same path again finds the same project.
-    expect((await openSessions({ home, cwd: join(base, 'a', 'b') })).project.dir).toBe(two.project.dir);
+    expect((await openSessions({ home, cwd: join(base, 'a', 'b') })).project.key).toBe(two.project.key);
   });
 
   it('moves a damaged project.json aside instead of overwriting it', async () => {
     const home = tmpHome();
     const cwd = tmpHome();
     const first = await openSessions({ home, cwd });
-    const file = join(first.project.dir, 'project.json');
+    const file = join(layout.project(first.store.location, first.project.key), 'project.json');
     writeFileSync(file, '{"path": ');
     const again = await openSessions({ home, cwd });
-    expect(again.project.dir).toBe(first.project.dir);
+    expect(layout.project(again.store.location, again.project.key)).toBe(layout.project(first.store.location, first.project.key));
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'chatkeep.project', path: cwd });
-    const aside = readdirSync(first.project.dir).filter((n) => n.startsWith('project.json.corrupt-'));
+    const aside = readdirSync(layout.project(first.store.location, first.project.key)).filter((n) => n.startsWith('project.json.corrupt-'));
     expect(aside).toHaveLength(1);
-    expect(readFileSync(join(first.project.dir, aside[0]), 'utf8')).toBe('{"path": ');
+    expect(readFileSync(join(layout.project(first.store.location, first.project.key), aside[0]), 'utf8')).toBe('{"path": ');
   });
 
   it('resolves IDs and unique prefixes across projects, and says which project', async () => {
@@ -161,7 +162,7 @@ describe('the session index', () => {
     await a.close();
     const b = await there.create();
     await b.close();
-    expect(await here.resolve(b.id)).toEqual({ id: b.id, project: there.project.path, dir: b.dir });
+    expect(await here.resolve(b.id)).toEqual({ id: b.id, project: there.project.path, location: b.where.files!.snapshot });
     expect((await here.resolve('session-20261121-10')).id).toBe(b.id);
     const err = await here.resolve('session-20261121').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AmbiguousIdError);

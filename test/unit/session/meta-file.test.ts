@@ -6,6 +6,7 @@ import { simulateCrash } from './support/crash.js';
 import type { SessionManager } from '../../../src/index.js';
 import { openSessions } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
+import { layout } from '../../../src/store/file/layout.js';
 
 const plain = (rows: Awaited<ReturnType<SessionManager['list']>>) => rows.map((r) => ({ ...r }));
 
@@ -23,8 +24,8 @@ async function closedSessions(): Promise<{ sessions: SessionManager; ids: string
   return { sessions, ids };
 }
 
-const metaPath = (sessions: SessionManager, id: string) => join(sessions.project.dir, 'sessions', id, 'session.meta.json');
-const dropIndex = (sessions: SessionManager) => rmSync(join(sessions.project.dir, 'index.json'), { force: true });
+const metaPath = (sessions: SessionManager, id: string) => join(layout.project(sessions.store.location, sessions.project.key), 'sessions', id, 'session.meta.json');
+const dropIndex = (sessions: SessionManager) => rmSync(join(layout.project(sessions.store.location, sessions.project.key), 'index.json'), { force: true });
 const dropMetas = (sessions: SessionManager, ids: string[]) => ids.forEach((id) => rmSync(metaPath(sessions, id), { force: true }));
 /** Session `id`'s row as a listing rebuilds it with index.json gone. */
 async function rebuiltRow(sessions: SessionManager, id: string) {
@@ -39,7 +40,7 @@ describe('session.meta.json, the listing row beside the snapshot', () => {
     expect(meta.format).toBe('chatkeep.meta');
     expect(meta.row).toMatchObject({ id: ids[1], title: 'session of 2', messageCount: 2, status: 'closed' });
     // Written whole then renamed: no temp file is left beside it.
-    expect(readdirSync(join(sessions.project.dir, 'sessions', ids[1])).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(readdirSync(join(layout.project(sessions.store.location, sessions.project.key), 'sessions', ids[1])).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
 
   it('rebuilds a missing index from meta files to the same rows as from the snapshots alone', async () => {
@@ -119,7 +120,7 @@ describe('session.meta.json, the listing row beside the snapshot', () => {
   it('creating or resuming a session does not rebuild a missing index (only a listing does)', async () => {
     const { sessions, ids } = await closedSessions();
     dropIndex(sessions);
-    const index = join(sessions.project.dir, 'index.json');
+    const index = join(layout.project(sessions.store.location, sessions.project.key), 'index.json');
     const fresh = await sessions.create();
     await fresh.append({ role: 'user', content: 'hi' });
     await fresh.close();

@@ -125,7 +125,7 @@ describe('redaction', () => {
     const s = await sessions.create();
     await s.append({ role: 'user', content: `${GITHUB} ${ENV_SECRET}` });
     await s.close();
-    expect(filesContaining(home, GITHUB)).toEqual([join(s.dir, 'session.json')]);
-    expect(filesContaining(home, ENV_SECRET)).toEqual([join(s.dir, 'session.json')]);
+    expect(filesContaining(home, GITHUB)).toEqual([join(s.where.files!.dir, 'session.json')]);
+    expect(filesContaining(home, ENV_SECRET)).toEqual([join(s.where.files!.dir, 'session.json')]);
   });
 });

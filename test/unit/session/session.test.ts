@@ -6,6 +6,8 @@ import { simulateCrash } from './support/crash.js';
 import { openSessions, UserError } from '../../../src/index.js';
 import { readJournal } from '../../../src/store/file/journal.js';
 import { modeOf } from './support/files.js';
+import { layout } from '../../../src/store/file/layout.js';
+import { SessionClosedError } from '../../../src/session/errors.js';
 
 
 describe('a session', () => {
@@ -16,7 +18,7 @@ describe('a session', () => {
     const saves = [s.save(), s.save({ ifChanged: true })];
     await Promise.all([...contents.map((content) => s.append({ role: 'user', content })), ...saves]);
     expect(s.messages.map((m) => m.content)).toEqual(contents);
-    const { events } = await readJournal(join(s.dir, 'journal.jsonl'));
+    const { events } = await readJournal(join(s.where.files!.dir, 'journal.jsonl'));
     const seqs = events.map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     await simulateCrash(s);
@@ -89,7 +91,7 @@ describe('a session', () => {
     expect(await reply.push('Hello wor')).toBe('Hello '.length);
     expect(await reply.push('ld, how')).toBe('Hello world, '.length);
     expect(await reply.push(' are you? ')).toBe('Hello world, how are you? '.length);
-    const journal = await readJournal(join(session.dir, 'journal.jsonl'));
+    const journal = await readJournal(join(session.where.files!.dir, 'journal.jsonl'));
     expect(journal.events.map((e) => e.payload.text).join('')).toBe('Hello world, how are you? ');
     await reply.finish();
     await session.close();
@@ -186,10 +188,11 @@ describe('a session', () => {
     const s = await sessions.create();
     await s.append({ role: 'user', content: 'hi' });
     const first = await s.close();
-    expect(first).toEqual({ saved: true, id: s.id, messageCount: 1, path: join(s.dir, 'session.json') });
+    expect(first).toEqual({ saved: true, id: s.id, messageCount: 1, location: join(s.where.files!.dir, 'session.json') });
     expect(await s.close()).toBe(first);
-    await expect(s.append({ role: 'user', content: 'late' })).rejects.toThrow(`Session ${s.id} is closed.`);
-    expect(() => statSync(join(s.dir, 'lock'))).toThrow();
+    await expect(s.append({ role: 'user', content: 'late' })).rejects.toBeInstanceOf(SessionClosedError);
+    await expect(s.append({ role: 'user', content: 'late' })).rejects.toThrow(new SessionClosedError(s.id));
+    expect(() => statSync(join(s.where.files!.dir, 'lock'))).toThrow();
     expect(await sessions.holder(s.id)).toBeUndefined();
     const again = await sessions.resume(s.id);
     expect(again.resumeReport).toEqual({ recoveredMessages: 0, wasInterrupted: false, notices: [] });
@@ -214,7 +217,7 @@ describe('a session', () => {
     await sessions.history.append('  ');
     await sessions.history.append('two\nlines');
     expect(await sessions.history.load()).toEqual(['first', 'two\nlines']);
-    expect(modeOf(join(sessions.project.dir, 'history'))).toBe(0o600);
+    expect(modeOf(join(layout.project(sessions.store.location, sessions.project.key), 'history'))).toBe(0o600);
   });
 
   it('reads config files: missing is empty, damaged is a one-line UserError naming the file', async () => {
@@ -222,7 +225,7 @@ describe('a session', () => {
     const sessions = await openSessions({ home, cwd: tmpHome() });
     expect(await sessions.readConfig()).toEqual({ user: {}, project: {} });
     writeFileSync(join(home, 'config.json'), '{"autosave": "1m"}');
-    writeFileSync(join(sessions.project.dir, 'config.json'), '{"provider": "openai"}');
+    writeFileSync(join(layout.project(sessions.store.location, sessions.project.key), 'config.json'), '{"provider": "openai"}');
     expect(await sessions.readConfig()).toEqual({ user: { autosave: '1m' }, project: { provider: 'openai' } });
     writeFileSync(join(home, 'config.json'), '{"autosave": ');
     const err = await sessions.readConfig().catch((e: unknown) => e);

@@ -7,6 +7,7 @@ import { openSessions, UserError } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
 import { readJournal } from '../../../src/store/file/journal.js';
 import { allFiles, modeOf } from './support/files.js';
+import { layout } from '../../../src/store/file/layout.js';
 
 afterEach(() => {
   delete atomicWriteHooks.beforeRename;
@@ -25,7 +26,7 @@ describe('storage: snapshot, journal, permissions', () => {
     const root = join(home, 'data');
     expect(modeOf(root)).toBe(0o700);
     for (const file of allFiles(root)) expect(modeOf(file), file).toBe(0o600);
-    for (const dir of [join(root, 'projects'), sessions.project.dir, join(sessions.project.dir, 'sessions'), s.dir]) {
+    for (const dir of [join(root, 'projects'), layout.project(sessions.store.location, sessions.project.key), join(layout.project(sessions.store.location, sessions.project.key), 'sessions'), s.where.files!.dir]) {
       expect(modeOf(dir), dir).toBe(0o700);
     }
   });
@@ -36,7 +37,7 @@ describe('storage: snapshot, journal, permissions', () => {
     const s = await sessions.create();
     await s.append({ role: 'user', content: 'saved before' });
     await s.save();
-    const file = join(s.dir, 'session.json');
+    const file = join(s.where.files!.dir, 'session.json');
     const before = readFileSync(file);
 
     await s.append({ role: 'user', content: 'only in the journal' });
@@ -51,7 +52,7 @@ describe('storage: snapshot, journal, permissions', () => {
 
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(tmpSeen).not.toBe('');
-    expect(readdirSync(s.dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(readdirSync(s.where.files!.dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(s.dirty).toBe(true);
     await simulateCrash(s);
 
@@ -68,7 +69,7 @@ describe('storage: snapshot, journal, permissions', () => {
     const s = await sessions.create();
     for (const content of ['a', 'b', 'c']) await s.append({ role: 'user', content });
     await simulateCrash(s);
-    const journal = join(s.dir, 'journal.jsonl');
+    const journal = join(s.where.files!.dir, 'journal.jsonl');
     appendFileSync(journal, '{"seq":99,"ts":"2026-11-22T00:00:00.000Z","type":"message","payload":{"mess');
 
     const read = await readJournal(journal);
@@ -77,7 +78,7 @@ describe('storage: snapshot, journal, permissions', () => {
     const resumed = await sessions.resume(s.id);
     expect(resumed.messages.map((m) => m.content)).toEqual(['a', 'b', 'c']);
     expect(resumed.resumeReport.notices).toEqual([]);
-    expect(readdirSync(s.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
+    expect(readdirSync(s.where.files!.dir).filter((n) => n.includes('corrupt'))).toEqual([]);
     // Appending after a torn tail must not glue onto the broken bytes.
     await resumed.append({ role: 'user', content: 'd' });
     await simulateCrash(resumed);
@@ -92,7 +93,7 @@ describe('storage: snapshot, journal, permissions', () => {
     const s = await sessions.create();
     for (const content of ['first', 'second', 'third']) await s.append({ role: 'user', content });
     await simulateCrash(s);
-    const journal = join(s.dir, 'journal.jsonl');
+    const journal = join(s.where.files!.dir, 'journal.jsonl');
     const lines = readFileSync(journal, 'utf8').split('\n');
     lines[1] = '{"seq":2,"ts":"garbage\u0000\u0000';
     writeFileSync(journal, lines.join('\n'));
@@ -100,11 +101,11 @@ describe('storage: snapshot, journal, permissions', () => {
 
     const resumed = await sessions.resume(s.id);
     expect(resumed.messages.map((m) => m.content)).toEqual(['first', 'third']);
-    const copies = readdirSync(s.dir).filter((n) => n.startsWith('journal.jsonl.corrupt-'));
+    const copies = readdirSync(s.where.files!.dir).filter((n) => n.startsWith('journal.jsonl.corrupt-'));
     expect(copies).toHaveLength(1);
-    expect(readFileSync(join(s.dir, copies[0])).equals(damaged)).toBe(true);
+    expect(readFileSync(join(s.where.files!.dir, copies[0])).equals(damaged)).toBe(true);
     expect(resumed.resumeReport.notices).toEqual([
-      `The journal had 1 damaged line(s) (line 2); a copy is kept at ${join(s.dir, copies[0])}; every readable line was loaded.`,
+      `The journal had 1 damaged line(s) (line 2); a copy is kept at ${join(s.where.files!.dir, copies[0])}; every readable line was loaded.`,
     ]);
     // The recovered state was snapshotted, so the damage is not reported again.
     await resumed.close();
@@ -134,7 +135,7 @@ describe('storage: snapshot, journal, permissions', () => {
     await s.append({ role: 'user', content: 'fits' });
     await s.close();
     // Every write to the journal now fails with ENOSPC.
-    const journal = join(s.dir, 'journal.jsonl');
+    const journal = join(s.where.files!.dir, 'journal.jsonl');
     rmSync(journal);
     symlinkSync('/dev/full', journal);
     const resumed = await sessions.resume(s.id);
@@ -151,16 +152,16 @@ describe('storage: snapshot, journal, permissions', () => {
     const home = tmpHome();
     const sessions = await openSessions({ home, cwd: tmpHome() });
     const s = await sessions.create();
-    const journal = join(s.dir, 'journal.jsonl');
+    const journal = join(s.where.files!.dir, 'journal.jsonl');
     for (let i = 0; i < 50; i++) await s.append({ role: 'user', content: `message ${i}` });
     expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean)).toHaveLength(50);
     await s.save();
     expect(statSync(journal).size).toBe(0);
-    const snapshotBefore = statSync(join(s.dir, 'session.json')).mtimeMs;
+    const snapshotBefore = statSync(join(s.where.files!.dir, 'session.json')).mtimeMs;
     await s.append({ role: 'user', content: 'one more' });
     // The turn wrote one journal line and did not rewrite the snapshot.
     expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
-    expect(statSync(join(s.dir, 'session.json')).mtimeMs).toBe(snapshotBefore);
+    expect(statSync(join(s.where.files!.dir, 'session.json')).mtimeMs).toBe(snapshotBefore);
     await s.close();
   });
 });

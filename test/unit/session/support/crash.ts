@@ -1,9 +1,9 @@
 /**
- * Leaves a live session as a crash would, inside this process: the journal handle and the lock
- * are dropped without a snapshot or close (the files stay as they were on disk).
+ * Leaves a live session as a crash would, inside this process: the event log and the lock
+ * are dropped without a snapshot or close (what is stored stays as it was).
  */
 export async function simulateCrash(session: unknown): Promise<void> {
-  const s = session as { lock: Promise<{ release(): Promise<void> }>; journal: { close(): Promise<void> } };
-  await s.journal.close();
-  await (await s.lock).release();
+  const s = session as { lock: { release(): Promise<void> }; log: { close(): Promise<void> } };
+  await s.log.close();
+  await s.lock.release();
 }

@@ -1,0 +1,162 @@
+/**
+ * The file store (DESIGN §3): sessions under the data directory, the default. Each session is
+ * a directory `projects/<slug>/sessions/<id>/` with `session.json` (snapshot), `journal.jsonl`
+ * (events since it), the lock and its owner file; listings read `index.json` and the
+ * `session.meta.json` caches, which the session files can always rebuild.
+ */
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { IndexRow } from '../../session/index-row.js';
+import { byUpdatedDesc } from '../../session/index-row.js';
+import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, WriterLock } from '../../session/store.js';
+import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
+import { createHistory } from './history.js';
+import { ensureHome, storageProblem } from './home.js';
+import { reserveId } from './ids.js';
+import { JournalWriter } from './journal.js';
+import { layout } from './layout.js';
+import { acquireLock, inspectLock } from './lock.js';
+import { removeMeta, writeMeta } from './meta-file.js';
+import { openProject, type FileProject } from './project.js';
+import { fileSnapshots } from './snapshot-store.js';
+
+// Listing, resolving and loading are imported on first use: creating a session (the path to
+// the first prompt) needs none of them.
+const lazy = {
+  resolve: () => import('./resolve.js'),
+  index: () => import('./index-store.js'),
+  load: () => import('./load.js'),
+};
+
+export interface FileStoreOptions {
+  /** The data directory; created 0700 when missing. */
+  home: string;
+  cwd: string;
+  now: () => Date;
+  /** How long a lock of a holder on another host may go without a heartbeat before it is taken over. */
+  staleMs: number;
+  redact: (text: string) => string;
+}
+
+/** Opens the data directory (made as needed) and the project of `cwd` in it. */
+export async function openFileStore(options: FileStoreOptions): Promise<FileStore> {
+  try {
+    const home = await ensureHome(options.home);
+    const project = await openProject(home, options.cwd, options.now());
+    return new FileStore(home, project, options);
+  } catch (err) {
+    throw storageProblem(options.home, err);
+  }
+}
+
+export class FileStore implements SessionStore {
+  readonly kind = 'file' as const;
+  readonly history: SessionStore['history'];
+  /** Session directories by ID, for the sessions this process reserved or located. */
+  private readonly dirs = new Map<string, string>();
+
+  constructor(
+    readonly location: string,
+    readonly project: FileProject,
+    private readonly options: FileStoreOptions,
+  ) {
+    this.history = createHistory(layout.history(project.dir), options.redact);
+  }
+
+  private projectDir(project: ProjectInfo): string {
+    return layout.project(this.location, project.key);
+  }
+
+  /** The directory of a session this store has reserved or located (every caller locates first). */
+  private dir(id: string): string {
+    const dir = this.dirs.get(id);
+    if (dir === undefined) throw new Error(`file store: session ${id} was not located before use`);
+    return dir;
+  }
+
+  async reserveId(at: Date, project: ProjectInfo): Promise<string> {
+    const { id, dir } = await reserveId(layout.ids(this.location), layout.sessions(this.projectDir(project)), at);
+    this.dirs.set(id, dir);
+    return id;
+  }
+
+  lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
+    return acquireLock(id, this.dir(id), { staleMs: this.options.staleMs, now: this.options.now, onCompromised: onLost });
+  }
+
+  inspectLock(id: string): Promise<LockState> {
+    return inspectLock(this.dir(id), this.options.staleMs);
+  }
+
+  async load(id: string, options: LoadOptions): Promise<StoredSession> {
+    const { loadSession, loadSessionStable } = await lazy.load();
+    return (options.stable ? loadSessionStable : loadSession)(this.dir(id), options);
+  }
+
+  async openLog(id: string): Promise<EventLog> {
+    const journal = await JournalWriter.open(layout.journal(this.dir(id)));
+    return {
+      append: (event, sync) => journal.append(event, sync),
+      // The journal holds nothing past the snapshot when the model compacts it: it is emptied.
+      compact: () => journal.truncate(),
+      close: () => journal.close(),
+    };
+  }
+
+  writeSnapshot(id: string, snapshot: SessionSnapshot): Promise<number> {
+    return fileSnapshots(this.dir(id)).write(snapshot);
+  }
+
+  snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
+    return fileSnapshots(this.dir(id)).inPlace();
+  }
+
+  async recordRow(row: IndexRow, project: ProjectInfo): Promise<void> {
+    const projectDir = this.projectDir(project);
+    await Promise.all([writeMeta(this.dir(row.id), row), (await lazy.index()).updateIndexRow(projectDir, row)]);
+  }
+
+  forgetRow(id: string): Promise<void> {
+    return removeMeta(this.dir(id));
+  }
+
+  async noteProblem(row: IndexRow, project: ProjectInfo): Promise<void> {
+    // The meta file beside the snapshot describes it as it was: a rebuilt index must read the files.
+    await removeMeta(this.dir(row.id)).catch(() => undefined);
+    await (await lazy.index()).updateIndexRow(this.projectDir(project), row);
+  }
+
+  where(id: string): { location: string; files: { dir: string; snapshot: string; journal: string } } {
+    const dir = this.dir(id);
+    return { location: layout.snapshot(dir), files: { dir, snapshot: layout.snapshot(dir), journal: layout.journal(dir) } };
+  }
+
+  async locate(idOrPrefix: string): Promise<Located> {
+    const where = await (await lazy.resolve()).locate(this.location, this.project, idOrPrefix);
+    this.dirs.set(where.id, where.dir);
+    return { id: where.id, project: where.project };
+  }
+
+  async projects(): Promise<ProjectInfo[]> {
+    return (await lazy.resolve()).projectsOf(this.location, this.project);
+  }
+
+  async projectAt(path: string): Promise<ProjectInfo | undefined> {
+    const wanted = await realpath(path).catch(() => resolve(path));
+    if (wanted === this.project.path) return this.project;
+    return (await this.projects()).find((p) => p.path === wanted);
+  }
+
+  async list(projects: readonly ProjectInfo[]): Promise<IndexRow[]> {
+    const { listProject } = await lazy.index();
+    // Each project's rows come newest first; across projects they are merged the same way.
+    const rows: IndexRow[] = [];
+    for (const project of projects) rows.push(...(await listProject(this.projectDir(project), project.path, this.options.staleMs)));
+    if (projects.length > 1) rows.sort(byUpdatedDesc);
+    return rows;
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdir, open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { baseIdFor, errno, isValidId } from '../../session/ids.js';
+
+/** The session IDs in a `sessions/` directory (other entries ignored; a missing directory holds none). */
+export async function sessionIdsIn(sessionsDir: string): Promise<string[]> {
+  return (await readdir(sessionsDir).catch(() => [] as string[])).filter(isValidId);
+}
+
+/**
+ * Reserves a never-issued ID and creates its session directory (0700).
+ * The reservation is an exclusive file in `<home>/ids/`, kept forever (also when the session
+ * goes to trash), so an ID is unique across projects and never reissued; the session
+ * directory itself is then created with an exclusive `mkdir`.
+ */
+export async function reserveId(
+  idsDir: string,
+  sessionsDir: string,
+  now: Date,
+): Promise<{ id: string; dir: string }> {
+  const base = await baseIdFor(now);
+  await mkdir(idsDir, { recursive: true, mode: 0o700 });
+  await mkdir(sessionsDir, { recursive: true, mode: 0o700 });
+  for (let n = 1; n < 10_000; n++) {
+    const id = n === 1 ? base : `${base}-${n}`;
+    if (!(await createExclusive(join(idsDir, id)))) continue;
+    const dir = join(sessionsDir, id);
+    try {
+      await mkdir(dir, { mode: 0o700 });
+      return { id, dir };
+    } catch (err) {
+      if (errno(err) !== 'EEXIST') throw err;
+      // The registry lost this ID (deleted by hand): the directory still owns it.
+    }
+  }
+  throw new Error(`Could not find a free session ID after ${base}`);
+}
+
+async function createExclusive(path: string): Promise<boolean> {
+  try {
+    const handle = await open(path, 'wx', 0o600);
+    await handle.close();
+    return true;
+  } catch (err) {
+    if (errno(err) === 'EEXIST') return false;
+    throw err;
+  }
+}
+

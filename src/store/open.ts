@@ -1,0 +1,65 @@
+/**
+ * `openSessions`: the library's entry. It picks the store (the data directory by default;
+ * in memory with `persist: false`) and builds the session manager over it.
+ */
+import { UserError, printable } from '../session/errors.js';
+import { Manager } from '../session/manager.js';
+import { createRedactor, noRedaction } from '../session/redact.js';
+import type { OpenSessionsOptions, SessionManager } from '../session/types.js';
+import { packageVersion } from '../version.js';
+import { readConfigFile } from './file/config-files.js';
+import { layout } from './file/layout.js';
+
+const DEFAULT_STALE_MS = 20_000;
+
+/**
+ * Opens the session store at `home` for the project of `cwd` (both created as needed, 0700).
+ * The returned manager creates, resumes, lists and reads sessions.
+ */
+export async function openSessions(options: OpenSessionsOptions): Promise<SessionManager> {
+  const now = options.now ?? (() => new Date());
+  const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
+  const staleMs = options.lockStaleMs ?? staleFromEnv(options.env) ?? DEFAULT_STALE_MS;
+  let store;
+  let projectDir: string;
+  if (options.persist === false) {
+    const { findProject } = await import('./file/project.js');
+    const { createHistory } = await import('./file/history.js');
+    const { memoryStore } = await import('./memory-store.js');
+    const project = await findProject(options.home, options.cwd);
+    projectDir = project.dir;
+    store = memoryStore({ key: project.key, path: project.path }, createHistory(layout.history(project.dir), redact), now);
+  } else {
+    const { openFileStore } = await import('./file/file-store.js');
+    const files = await openFileStore({ home: options.home, cwd: options.cwd, now, staleMs, redact });
+    projectDir = files.project.dir;
+    store = files;
+  }
+  return new Manager({
+    store,
+    home: options.home,
+    redact,
+    now,
+    toolVersion: options.toolVersion ?? packageVersion(),
+    readConfig: async () => {
+      const [user, project] = await Promise.all([readConfigFile(layout.userConfig(options.home)), readConfigFile(layout.projectConfig(projectDir))]);
+      return { user, project };
+    },
+    // Read from .git files (a few small reads, no git process); nothing is recorded outside a work tree.
+    gitContext: () => import('../git/read-git.js').then(({ readGitContext }) => readGitContext(store.project.path)),
+  });
+}
+
+/**
+ * `CHATKEEP_LOCK_STALE_MS`: how long a lock of a holder on another host may go without a
+ * heartbeat before it is taken over (proper-lockfile's floor is 2000 ms).
+ */
+function staleFromEnv(env: Record<string, string | undefined> | undefined): number | undefined {
+  const text = env?.CHATKEEP_LOCK_STALE_MS?.trim();
+  if (text === undefined || text === '') return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 2000) {
+    throw new UserError(`Bad CHATKEEP_LOCK_STALE_MS \`${printable(text)}\`: give whole milliseconds, at least 2000.`, 'E_CONFIG');
+  }
+  return ms;
+}
