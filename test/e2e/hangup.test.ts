@@ -95,4 +95,24 @@ describe('closing the terminal window', () => {
     expect(saved.messages).toHaveLength(2);
     expect(lockFilesOf(where.home, id)).toEqual([]);
   });
+
+  it('with SIGHUPs still arriving while it exits (a terminal signals after closing): not killed by one, exits 0', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const run = spawnPty([], where);
+    const id = bannerId(await run.waitFor('Type a message'));
+    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.prompt();
+    run.destroy();
+    // One SIGHUP after another until the process is gone, so one lands in its last moments
+    // however fast it leaves (a SIGHUP with Node's default action there ends it with 129).
+    let exited = false;
+    const code = run.exited.finally(() => (exited = true));
+    while (!exited) {
+      run.kill('SIGHUP');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await code).toBe(0);
+    expect(snapshotOf(where.home, id).status).toBe('closed');
+    expect(lockFilesOf(where.home, id)).toEqual([]);
+  });
 });
