@@ -230,6 +230,11 @@ export class Manager implements SessionManager {
     return this.parts.readConfig();
   }
 
+  adopt(snapshot: SessionSnapshot): Promise<boolean> {
+    assertValidId(snapshot.id);
+    return this.store.adopt(snapshot);
+  }
+
   close(): Promise<void> {
     return this.store.close();
   }

@@ -118,6 +118,12 @@ export interface SessionStore {
   /** Where one session is kept, for `/status`: a location for people, and its files in the file store. */
   where(id: string): SessionWhere;
 
+  /**
+   * Stores a whole session under its own ID, in the project of its `project` path (import, a copy
+   * between stores). Resolves false, writing nothing, when that ID is taken or was ever issued here.
+   */
+  adopt(snapshot: SessionSnapshot): Promise<boolean>;
+
   /** Finds a session by ID or unique ID prefix, in this project first, then in any. */
   locate(idOrPrefix: string): Promise<Located>;
   /** Every project with sessions (this one first). */

@@ -420,6 +420,11 @@ export interface SessionManager {
   };
   /** Raw config objects: `<home>/config.json` (user) and `projects/<slug>/config.json` (project); `{}` when missing. A corrupt file is a UserError naming it. */
   readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }>;
+  /**
+   * Stores a whole session under its own ID, closed (a copy from another store, an import):
+   * false, writing nothing, when that ID is taken or was ever issued in this store.
+   */
+  adopt(snapshot: SessionSnapshot): Promise<boolean>;
   /** Lets go of what the store holds open (a server's connections); sessions must be closed first. */
   close(): Promise<void>;
 }

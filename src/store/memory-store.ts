@@ -38,6 +38,7 @@ export function memoryStore(project: ProjectInfo, history: { load(): Promise<str
     forgetRow: nothing,
     noteProblem: nothing,
     where: () => ({ location: '' }),
+    adopt: () => Promise.reject(notStored()),
     locate: () => Promise.reject(notStored()),
     projects: () => Promise.resolve([project]),
     projectAt: () => Promise.resolve(undefined),

@@ -272,6 +272,9 @@ export class FakeSessionManager implements SessionManager {
     },
   };
   async close(): Promise<void> {}
+  async adopt(): Promise<never> {
+    throw new Error('FakeSessionManager.adopt is not used by the REPL');
+  }
   async readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }> {
     return { user: {}, project: {} };
   }

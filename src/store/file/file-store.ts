@@ -7,12 +7,12 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { IndexRow } from '../../session/index-row.js';
-import { byUpdatedDesc } from '../../session/index-row.js';
+import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, WriterLock } from '../../session/store.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import { createHistory } from './history.js';
 import { ensureHome, storageProblem } from './home.js';
-import { reserveId } from './ids.js';
+import { claimId, reserveId } from './ids.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { acquireLock, inspectLock } from './lock.js';
@@ -129,6 +129,18 @@ export class FileStore implements SessionStore {
   where(id: string): { location: string; files: { dir: string; snapshot: string; journal: string } } {
     const dir = this.dir(id);
     return { location: layout.snapshot(dir), files: { dir, snapshot: layout.snapshot(dir), journal: layout.journal(dir) } };
+  }
+
+  async adopt(snapshot: SessionSnapshot): Promise<boolean> {
+    const project = snapshot.project === this.project.path ? this.project : await openProject(this.location, snapshot.project, this.options.now());
+    const dir = await claimId(layout.ids(this.location), layout.sessions(project.dir), snapshot.id);
+    if (dir === undefined) return false;
+    this.dirs.set(snapshot.id, dir);
+    // Nobody holds the new copy: it is stored closed.
+    const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
+    await this.writeSnapshot(snapshot.id, closed);
+    await this.recordRow(rowFromSnapshot(closed, 'closed'), project).catch(() => undefined);
+    return true;
   }
 
   async locate(idOrPrefix: string): Promise<Located> {

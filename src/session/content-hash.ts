@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import type { Message, SessionSnapshot } from './types.js';
+
+/**
+ * A hash of what a session says (its messages, archived conversations, title and lineage),
+ * the same in every store whatever its encoding: a copy is verified against it.
+ */
+export function contentHash(s: SessionSnapshot): string {
+  const message = (m: Message) => [m.role, m.content, m.timestamp.toISOString(), m.interrupted ?? false, m.superseded ?? false];
+  const content = {
+    id: s.id,
+    title: s.title,
+    createdAt: s.createdAt.toISOString(),
+    summary: s.summary,
+    parentId: s.parentId ?? null,
+    forkPoint: s.forkPoint ?? null,
+    messages: s.messages.map(message),
+    archived: s.archived.map((a) => ({ at: a.archivedAt.toISOString(), summary: a.summary, messages: a.messages.map(message) })),
+  };
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+}
