@@ -72,7 +72,8 @@ export async function reserveId(
   throw new Error(`Could not find a free session ID after ${base}`);
 }
 
-async function createExclusive(path: string): Promise<boolean> {
+/** Creates an empty file at `path` unless one exists: false when it did (another process took the name). */
+export async function createExclusive(path: string): Promise<boolean> {
   try {
     const handle = await open(path, 'wx', 0o600);
     await handle.close();

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { LockOwner } from './errors.js';
 import { printable, UserError } from './errors.js';
 import type {
-  ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
+  ImportResult, ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
 import type { FilesReading } from './reading.js';
 import { createHistory } from './history.js';
@@ -36,6 +36,7 @@ const lazy = {
   index: () => import('./index-store.js'),
   reading: () => import('./reading.js'),
   git: () => import('./git.js'),
+  importing: () => import('./import-session.js'),
 };
 
 /**
@@ -226,6 +227,13 @@ class Manager implements SessionManager {
       after: 'persist',
       dirty: true,
     });
+  }
+
+  async importSession(snapshot: SessionSnapshot): Promise<ImportResult> {
+    const { importSession } = await lazy.importing();
+    // The lock is held only while the snapshot is written: a loss then has nothing to stop.
+    const lock = this.lockOptions(() => undefined);
+    return importSession(snapshot, { home: this.home, project: this.project, redact: this.redact, toolVersion: this.toolVersion, now: this.now, lock });
   }
 
   private lockOptions(onCompromised: (err: Error) => void): LockOptions {

@@ -61,6 +61,7 @@ export async function openMemorySessions(options: OpenSessionsOptions): Promise<
     read: () => Promise.reject(notStored()),
     inspect: () => Promise.reject(notStored()),
     fork: () => Promise.reject(notStored()),
+    importSession: () => Promise.reject(notStored()),
     list: () => Promise.resolve([]),
     latest: () => Promise.resolve(undefined),
     holder: () => Promise.resolve(undefined),

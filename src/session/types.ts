@@ -139,6 +139,8 @@ export interface SessionSnapshot {
   parentId?: string;
   /** Set on a fork: how many of the parent's messages it started with. */
   forkPoint?: number;
+  /** Set on an import whose ID was taken here already: the ID it was exported under (it got a new one). */
+  importedFrom?: string;
   /** Where it was last used, when that was a git work tree (absent in older files). */
   git?: GitContext;
 }
@@ -396,6 +398,13 @@ export interface SessionManager {
    * in this process) or an ID or prefix read from disk. Written to disk before it resolves.
    */
   fork(from: Session | string, options?: { at?: number; title?: string }): Promise<Session>;
+  /**
+   * Adds a session from outside (the snapshot in a checked export: `chatkeep sessions import`)
+   * to this project, closed, redacted as `append` redacts. It keeps its ID unless that ID was
+   * ever issued in this data directory: then it gets a new one and records the old as
+   * `importedFrom`. Nothing that exists is overwritten. Written to disk before it resolves.
+   */
+  importSession(snapshot: SessionSnapshot): Promise<ImportResult>;
   /** This project's input history (`projects/<slug>/history`, mode 0600, redacted), oldest first. */
   readonly history: {
     load(): Promise<string[]>;
@@ -403,6 +412,14 @@ export interface SessionManager {
   };
   /** Raw config objects: `<home>/config.json` (user) and `projects/<slug>/config.json` (project); `{}` when missing. A corrupt file is a UserError naming it. */
   readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }>;
+}
+
+/** What `SessionManager.importSession` did. */
+export interface ImportResult {
+  /** The ID the session has here. */
+  id: string;
+  /** Set when the session's own ID was taken here: that ID (the session got `id` instead). */
+  importedFrom?: string;
 }
 
 /** A parsed `--autosave` spec. Durations become cron expressions (`30s` becomes a 6-field expression firing every 30 seconds). */
