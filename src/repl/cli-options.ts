@@ -84,7 +84,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
     if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`, help);
     for (const [name, spec] of Object.entries(SESSIONS_OPTIONS) as [keyof typeof SESSIONS_OPTIONS, OptionSpec][]) {
       if (spec.actions && !spec.actions.includes(act) && values[name] !== undefined) {
-        throw usage(`--${name} is an option of sessions ${spec.actions.join(' and ')}`, help);
+        throw usage(`--${name} is an option of sessions ${spec.actions.join(', ').replace(/, ([^,]+)$/, ' and $1')}`, help);
       }
     }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
