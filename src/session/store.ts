@@ -98,6 +98,8 @@ export interface SessionStore {
 
   /** A new ID from `at` (`session-YYYYMMDD-HHmmss`, `-2`… on a clash), never issued before; the session exists from now on. */
   reserveId(at: Date, project: ProjectInfo): Promise<string>;
+  /** Reserves exactly `id` (an import keeping its ID); false when it was ever issued in this store or a session has it. */
+  reserveExactId(id: string, project: ProjectInfo): Promise<boolean>;
   /** Takes the writer lock; throws `SessionInUseError` (exit 3) naming a live holder. `onLost` fires if it is lost later. */
   lock(id: string, onLost: (err: Error) => void): Promise<WriterLock>;
   inspectLock(id: string): Promise<LockState>;

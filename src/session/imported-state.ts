@@ -1,9 +1,34 @@
 /**
- * Redaction of a whole snapshot, for sessions that arrive from outside (an import): every text
- * a person or model wrote goes through the redactor, as it does when typed.
+ * The state an imported session is written with: the snapshot from outside, redacted as typed
+ * text is, with this data directory's ID and project and this process as its writer. Pure.
  */
+import { hostname } from 'node:os';
 import { cleanTitle } from './title.js';
-import type { ArchivedSegment, Message, SessionSnapshot } from './types.js';
+import type { ArchivedSegment, Message, ProjectInfo, SessionSnapshot } from './types.js';
+
+/**
+ * `snapshot` as session `id` of `project`, closed, redacted; `importedFrom` records the ID it
+ * had when that was taken here (else it keeps the one it came with, if any).
+ */
+export function importedState(
+  snapshot: SessionSnapshot,
+  target: { id: string; project: ProjectInfo; redact: (text: string) => string; toolVersion: string },
+): SessionSnapshot {
+  const importedFrom = target.id === snapshot.id ? snapshot.importedFrom : snapshot.id;
+  const state: SessionSnapshot = {
+    ...redactSnapshot(snapshot, target.redact),
+    id: target.id,
+    project: target.project.path,
+    status: 'closed',
+    host: hostname(),
+    pid: process.pid,
+    toolVersion: target.toolVersion,
+    journalSeq: 0,
+    ...(importedFrom !== undefined ? { importedFrom } : {}),
+  };
+  delete state.savedBy;
+  return state;
+}
 
 /** A copy of `snapshot` with secrets redacted from titles, summaries, the draft, config values and every message. */
 export function redactSnapshot(snapshot: SessionSnapshot, redact: (text: string) => string): SessionSnapshot {
