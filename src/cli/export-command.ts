@@ -23,7 +23,7 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   const reading = await (await openSessions({ home, cwd, env })).inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
-  const snapshot = { ...reading.snapshot, status: reading.status };
+  const snapshot = reading.snapshot;
   const text = renderExport(format, snapshot, packageVersion());
   if (output === undefined || output === '-') {
     environment.stdout.write(text);

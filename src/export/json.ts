@@ -50,7 +50,7 @@ function exportedSession(snapshot: SessionSnapshot): Record<string, unknown> {
  */
 function ordered(value: object, known: readonly string[], others: boolean): Record<string, unknown> {
   const source = value as Record<string, unknown>;
-  const keys = [...known.filter((key) => Object.hasOwn(source, key))];
+  const keys = known.filter((key) => Object.hasOwn(source, key));
   if (others) keys.push(...Object.keys(source).filter((key) => !known.includes(key)).sort());
   // fromEntries defines each key, so one named `__proto__` stays a plain field.
   return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]));
