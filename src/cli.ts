@@ -44,7 +44,9 @@ async function run(argv: string[]): Promise<number> {
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
     const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
-    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout, stderr: process.stderr, columns, terminal: process.stdout.isTTY === true });
+    return runSessionsCommand(command, {
+      home, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true,
+    });
   }
   if (command.options.version) {
     process.stdout.write(`${packageVersion()}\n`);

@@ -12,7 +12,13 @@ export interface OptionSpec {
   /** Placeholder shown in help, e.g. `ID`. */
   value?: string;
   description: string;
+  /** The `sessions` subcommands that take it (absent: every one). */
+  actions?: readonly SessionsAction[];
 }
+
+/** The `chatkeep sessions` subcommands. */
+export const SESSIONS_ACTIONS = ['list', 'show', 'export', 'import'] as const;
+export type SessionsAction = (typeof SESSIONS_ACTIONS)[number];
 
 /** Options of the REPL itself (`chatkeep [options]`). */
 export const REPL_OPTIONS = {
@@ -31,12 +37,15 @@ export const REPL_OPTIONS = {
   version: { type: 'boolean', short: 'v', description: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;
 
-/** Options of `chatkeep sessions list|show`. */
+/** Options of `chatkeep sessions list|show|export|import`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list: every project, not just this one' },
-  json: { type: 'boolean', description: 'machine-readable JSON' },
-  branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch' },
-  project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's" },
+  all: { type: 'boolean', short: 'a', description: 'list: every project, not just this one', actions: ['list', 'show'] },
+  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'import'] },
+  branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
+  project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
+  format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md or html', actions: ['export'] },
+  output: { type: 'string', short: 'o', value: 'FILE', description: 'export: write to FILE instead of standard output', actions: ['export'] },
+  'no-redact': { type: 'boolean', description: 'import: keep secrets in the file as they are', actions: ['import'] },
   home: REPL_OPTIONS.home,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
@@ -48,27 +57,38 @@ type Parsed<T extends Record<string, OptionSpec>> = {
 /** What the command line asked for. */
 export type CliCommand =
   | { kind: 'repl'; options: Parsed<typeof REPL_OPTIONS> }
-  | { kind: 'sessions'; action: 'list' | 'show' | 'help'; id?: string; options: Parsed<typeof SESSIONS_OPTIONS> };
+  /** `help` with a `topic`: the help of that subcommand. `file`: what `import` reads (`-`: standard input). */
+  | { kind: 'sessions'; action: SessionsAction | 'help'; topic?: SessionsAction; id?: string; file?: string; options: Parsed<typeof SESSIONS_OPTIONS> };
 
 /**
  * Parses argv (without `node` and the script). A malformed command line throws a `UserError`
  * (exit 2) whose message is the one line the user sees.
  */
 export function parseCommandLine(argv: string[]): CliCommand {
+  // `chatkeep --home DIR sessions …`, the form in which printed commands carry --home, is `sessions … --home DIR`.
+  const lead = argv[0] === '--home' ? 2 : argv[0]?.startsWith('--home=') ? 1 : 0;
+  if (lead > 0 && argv[lead] === 'sessions') argv = [...argv.slice(lead), ...argv.slice(0, lead)];
   if (argv[0] === 'sessions') {
     const help = ['sessions', '--help'];
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
     const [action, id, ...rest] = positionals;
-    if (values.help || action === 'help' || action === undefined) return { kind: 'sessions', action: 'help', options: values };
-    if (action !== 'list' && action !== 'show') throw usage(`unknown command \`sessions ${action}\``, help);
-    if (action === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`, help);
-    if (action === 'show' && id === undefined) throw usage('sessions show needs a session ID', help);
+    const known = (SESSIONS_ACTIONS as readonly string[]).includes(action ?? '');
+    if (values.help || action === 'help' || action === undefined) {
+      return { kind: 'sessions', action: 'help', ...(known ? { topic: action as SessionsAction } : {}), options: values };
+    }
+    if (!known) throw usage(`unknown command \`sessions ${action}\``, help);
+    const act = action as SessionsAction;
+    if (act === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`, help);
+    if ((act === 'show' || act === 'export') && id === undefined) throw usage(`sessions ${act} needs a session ID`, help);
+    if (act === 'import' && id === undefined) throw usage('sessions import needs a file to read (- for standard input)', help);
     if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`, help);
-    for (const listOnly of ['branch', 'project'] as const) {
-      if (action === 'show' && values[listOnly] !== undefined) throw usage(`--${listOnly} is an option of sessions list`, help);
+    for (const [name, spec] of Object.entries(SESSIONS_OPTIONS) as [keyof typeof SESSIONS_OPTIONS, OptionSpec][]) {
+      if (spec.actions && !spec.actions.includes(act) && values[name] !== undefined) {
+        throw usage(`--${name} is an option of sessions ${spec.actions.join(', ').replace(/, ([^,]+)$/, ' and $1')}`, help);
+      }
     }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
-    return { kind: 'sessions', action, id, options: values };
+    return act === 'import' ? { kind: 'sessions', action: act, file: id, options: values } : { kind: 'sessions', action: act, id, options: values };
   }
   const { values } = parse(argv, REPL_OPTIONS, false, ['--help']);
   const picks = [values['session-id'] !== undefined, values.continue, values.resume].filter(Boolean).length;
@@ -134,6 +154,8 @@ export function replHelp(version: string): string {
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
+    '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
+    '  chatkeep sessions import FILE|- [--no-redact] [--json]',
     '',
     'Options:',
     ...formatOptions(REPL_OPTIONS),
@@ -146,18 +168,32 @@ export function replHelp(version: string): string {
   ].join('\n');
 }
 
-/** The `chatkeep sessions --help` text. */
-export function sessionsHelp(): string {
-  return [
-    'Usage:',
-    "  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]",
+/** Each `sessions` subcommand's usage and what it does (the help of `sessions` and of each subcommand). */
+const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
+  list: [
+    '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     "                                            this project's sessions, newest first (--all: every project)",
-    "  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix)",
-    '',
-    'Options:',
-    ...formatOptions(SESSIONS_OPTIONS),
-    '',
-  ].join('\n');
+  ],
+  show: ["  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix)"],
+  export: [
+    '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
+    '                                            one session as a JSON archive (for import), Markdown or a web page',
+    '                                            (standard output unless -o; FILE ending in .md or .html picks that format)',
+  ],
+  import: [
+    '  chatkeep sessions import FILE|- [--no-redact] [--json]',
+    '                                            adds the session in a JSON export (- reads standard input, at most',
+    "                                            64 MiB) to this directory's project; a taken ID gets a new one",
+  ],
+};
+
+/** The `chatkeep sessions --help` text, or with `topic` that of one subcommand (its options only). */
+export function sessionsHelp(topic?: SessionsAction): string {
+  const actions = topic ? [topic] : SESSIONS_ACTIONS;
+  const options = Object.fromEntries(
+    Object.entries(SESSIONS_OPTIONS).filter(([, spec]: [string, OptionSpec]) => !topic || !spec.actions || spec.actions.includes(topic)),
+  );
+  return ['Usage:', ...actions.flatMap((action) => SESSIONS_USAGE[action]), '', 'Options:', ...formatOptions(options), ''].join('\n');
 }
 
 function formatOptions(specs: Record<string, OptionSpec>): string[] {

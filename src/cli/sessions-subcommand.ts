@@ -15,7 +15,10 @@ import { providerLabel, sourceNote } from '../repl/describe-source.js';
 import { countKnown, formatMessage, formatRows, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from '../repl/format.js';
 import { describeError } from '../repl/report-error.js';
 
-type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
+export type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
+
+/** What a `sessions` subcommand runs with (only cli.ts reads `process`). */
+export type SessionsEnvironment = Parameters<typeof runSessionsCommand>[1];
 
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
 export async function runSessionsCommand(
@@ -27,6 +30,8 @@ export async function runSessionsCommand(
     stdout: NodeJS.WritableStream;
     /** Where what is wrong with listed sessions is said (the CLI's stderr). */
     stderr: NodeJS.WritableStream;
+    /** What `sessions import -` reads. */
+    stdin: NodeJS.ReadableStream;
     /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
     terminal?: boolean;
     now?: () => Date;
@@ -36,11 +41,13 @@ export async function runSessionsCommand(
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
   const json = command.options.json === true;
-  await loadFormatting();
   if (command.action === 'help') {
-    stdout.write(sessionsHelp());
+    stdout.write(sessionsHelp(command.topic));
     return 0;
   }
+  if (command.action === 'export') return (await import('../cli/export-command.js')).runExport(command, environment);
+  if (command.action === 'import') return (await import('../cli/import-command.js')).runImport(command, environment);
+  await loadFormatting();
   if (command.action === 'list') {
     const all = command.options.all === true;
     let rows: SessionSummary[] = [];
@@ -74,7 +81,7 @@ export async function runSessionsCommand(
 }
 
 /** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
-function problemError(id: string, problem: SessionProblem): UserError {
+export function problemError(id: string, problem: SessionProblem): UserError {
   const advice = problemAdvice(id, problem);
   const code = problem.kind === 'damaged' ? 'E_DAMAGED' : problem.kind === 'newer-version' ? 'E_FUTURE_SCHEMA' : 'E_UNREADABLE';
   return new UserError(advice.text, code, 2, advice.suggests);

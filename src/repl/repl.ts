@@ -53,6 +53,8 @@ export interface ReplOptions {
   clipboard?: Clipboard;
   /** False with `--no-persist`: the session is in memory, commands that need a store refuse. */
   persist?: boolean;
+  /** How `/export` writes the file it is given (default: it refuses). */
+  writeFile?: (name: string, text: string) => Promise<string>;
   /** Lines to show once the session is open (a recorded system prompt that changed or is gone). */
   notices?: string[];
   /**
@@ -115,6 +117,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     clipboard: options.clipboard ?? createClipboard(screen, {}),
     autosave: () => autosave,
     persistent,
+    version: options.version,
+    writeFile: options.writeFile ?? (() => Promise.reject(new UserError('This chat cannot write files.', 'E_NO_FILES'))),
   };
 
   /** Makes `next` the live session (autosave, warnings, commands follow); closes the old one, saving it unless its lock was lost. */

@@ -117,6 +117,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
         readSystemPrompt: (file) => loadSystemPrompt(file, cwd),
       },
       clipboard: createClipboard(screen, env),
+      writeFile: async (name, text) => (await import('../cli/output-file.js')).writeOutputFile(cwd, name, text),
       // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
       ...(screen.terminal && screen.color.level > 0 && !flags.raw
         ? { loadMarkdown: async () => (await import('./markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }

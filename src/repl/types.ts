@@ -45,6 +45,13 @@ export interface CommandContext {
   autosave(): Autosave | undefined;
   /** False with `--no-persist`: nothing is stored. */
   persistent: boolean;
+  /** This chatkeep's version (recorded in exports). */
+  version: string;
+  /**
+   * Writes a file the user named (`/export`), relative to the working directory, replacing one
+   * of that name; resolves to its absolute path. A bad name is a `UserError`.
+   */
+  writeFile(name: string, text: string): Promise<string>;
 }
 
 export interface SlashCommand {

@@ -1,10 +1,10 @@
-import type { ValidateFunction } from 'ajv';
 import type { SessionSnapshot } from './types.js';
 import { DamagedFileError, FutureSchemaError } from './errors.js';
 
 export { DamagedFileError };
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { sessionJsonSchema } from './schema.js';
+import { schemaProblem } from './standalone-validator.js';
 import { packageVersion } from '../version.js';
 
 /** A snapshot file that does not parse or validate. */
@@ -18,35 +18,8 @@ function loadSuperjson(): Promise<SuperJSON> {
   return superjsonPromise;
 }
 
-type Validator = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };
-
-let validatorPromise: Promise<Validator> | undefined;
-/**
- * The schema's validator: ajv's standalone code generated into `schema/session.validate.mjs`
- * (loads in a millisecond), or, if that file is missing, ajv compiling the schema (about
- * 90 ms). Either way, only when a snapshot is first read.
- */
-function loadValidator(): Promise<Validator> {
-  validatorPromise ??= (async () => {
-    for (const rel of ['../../schema/session.validate.mjs', '../../../schema/session.validate.mjs']) {
-      try {
-        const mod = (await import(new URL(rel, import.meta.url).href)) as { default: Validator };
-        if (typeof mod.default === 'function') return mod.default;
-      } catch {
-        // not at this place: try the next, then ajv
-      }
-    }
-    const { default: Ajv } = await import('ajv');
-    return new Ajv.default({ allErrors: false, strict: false }).compile(sessionJsonSchema);
-  })();
-  return validatorPromise;
-}
-
 async function validate(json: unknown): Promise<string | undefined> {
-  const validator = await loadValidator();
-  if (validator(json)) return undefined;
-  const first = validator.errors?.[0];
-  return first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'does not match the schema';
+  return schemaProblem('session', sessionJsonSchema, json);
 }
 
 /**

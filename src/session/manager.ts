@@ -1,6 +1,6 @@
 import type { LockOwner } from './errors.js';
 import type {
-  ListOptions, ProjectInfo, ResumeReport, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
+  ImportResult, ListOptions, ProjectInfo, ResumeReport, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
 import type { Located, SessionStore, WriterLock } from './store.js';
 import { assertValidId } from './ids.js';
@@ -8,12 +8,13 @@ import { blankSnapshot } from './blank.js';
 import { forkPoint, forkState } from './fork.js';
 import { whenIdle } from './defer.js';
 import { SessionImpl } from './session.js';
-import { summaryFromRow } from './index-row.js';
+import { rowFromSnapshot, summaryFromRow } from './index-row.js';
 
 // Loading and reading are imported on first use: creating a session (the path to the first
 // prompt) needs neither.
 const lazy = {
   reading: () => import('./reading.js'),
+  importing: () => import('./imported-state.js'),
 };
 
 /** What the manager is built from (the library's `openSessions` assembles it). */
@@ -169,6 +170,28 @@ export class Manager implements SessionManager {
     const state = forkState(source, at, { id, project: this.project.path, createdAt, toolVersion: this.parts.toolVersion, ...(title ? { title } : {}) });
     // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
     return this.open({ id, project: this.project }, state, FRESH, { after: 'persist', dirty: true });
+  }
+
+  /**
+   * Writes an imported session (checked by the caller): under its own ID when that was never
+   * issued here, else under a new one, recording the old as `importedFrom`. Redacted like typed text.
+   */
+  async importSession(snapshot: SessionSnapshot): Promise<ImportResult> {
+    const wanted = assertValidId(snapshot.id);
+    const { importedState } = await lazy.importing();
+    const target = { project: this.project, redact: this.parts.redact, toolVersion: this.parts.toolVersion };
+    if (await this.store.adopt(importedState(snapshot, { ...target, id: wanted }))) return { id: wanted };
+    const id = await this.store.reserveId(this.parts.now(), this.project);
+    const state = importedState(snapshot, { ...target, id });
+    // The lock is held only while the snapshot is written: a loss then has nothing to stop.
+    const lock = await this.store.lock(id, () => undefined);
+    try {
+      await this.store.writeSnapshot(id, state, lock);
+      await this.store.recordRow(rowFromSnapshot(state, 'closed'), this.project).catch(() => undefined);
+    } finally {
+      await lock.release();
+    }
+    return { id, importedFrom: wanted };
   }
 
   async resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }> {

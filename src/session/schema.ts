@@ -5,6 +5,7 @@
 const isoDate = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' } as const;
 const count = { type: 'integer', minimum: 0 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
+const sessionId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' } as const;
 
 const stats = {
   type: 'object',
@@ -67,7 +68,7 @@ export const sessionJsonSchema = {
   properties: {
     format: { const: 'chatkeep.session' },
     schemaVersion: { const: 2 },
-    id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' },
+    id: sessionId,
     title: nullableString,
     createdAt: isoDate,
     updatedAt: isoDate,
@@ -123,8 +124,10 @@ export const sessionJsonSchema = {
       properties: { root: { type: 'string' }, branch: nullableString, head: nullableString },
     },
     /** A fork's parent session (optional: only forks have it). */
-    parentId: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' },
+    parentId: sessionId,
     /** How many of the parent's messages the fork started with. */
     forkPoint: count,
+    /** Set on an import that had to take a new ID: the ID the session had where it was exported. */
+    importedFrom: sessionId,
   },
 } as const;

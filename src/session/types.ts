@@ -141,6 +141,8 @@ export interface SessionSnapshot {
   parentId?: string;
   /** Set on a fork: how many of the parent's messages it started with. */
   forkPoint?: number;
+  /** Set on an import whose ID was taken here already: the ID it was exported under (it got a new one). */
+  importedFrom?: string;
   /** Where it was last used, when that was a git work tree (absent in older files). */
   git?: GitContext;
 }
@@ -413,6 +415,13 @@ export interface SessionManager {
    * in this process) or an ID or prefix read from disk. Written to disk before it resolves.
    */
   fork(from: Session | string, options?: { at?: number; title?: string }): Promise<Session>;
+  /**
+   * Adds a session from outside (the snapshot in a checked export: `chatkeep sessions import`)
+   * to this project, closed, redacted as `append` redacts. It keeps its ID unless that ID was
+   * ever issued in this data directory: then it gets a new one and records the old as
+   * `importedFrom`. Nothing that exists is overwritten. Written to disk before it resolves.
+   */
+  importSession(snapshot: SessionSnapshot): Promise<ImportResult>;
   /** This project's input history (`projects/<slug>/history`, mode 0600, redacted), oldest first. */
   readonly history: {
     load(): Promise<string[]>;
@@ -427,6 +436,14 @@ export interface SessionManager {
   adopt(snapshot: SessionSnapshot): Promise<boolean>;
   /** Lets go of what the store holds open (a server's connections); sessions must be closed first. */
   close(): Promise<void>;
+}
+
+/** What `SessionManager.importSession` did. */
+export interface ImportResult {
+  /** The ID the session has here. */
+  id: string;
+  /** Set when the session's own ID was taken here: that ID (the session got `id` instead). */
+  importedFrom?: string;
 }
 
 /** A parsed `--autosave` spec. Durations become cron expressions (`30s` becomes a 6-field expression firing every 30 seconds). */

@@ -265,6 +265,9 @@ export class FakeSessionManager implements SessionManager {
     for (const message of source.messages.slice(0, at)) await fork.append(message);
     return fork;
   }
+  async importSession(): Promise<never> {
+    throw new Error('FakeSessionManager.importSession is not used by the REPL');
+  }
   readonly history = {
     load: async (): Promise<string[]> => [...this.historyLines],
     append: async (line: string): Promise<void> => {

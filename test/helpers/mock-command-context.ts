@@ -38,6 +38,8 @@ export interface MockCommandContext extends CommandContext {
   session: FakeSession;
   prompter: FakePrompter;
   clipboard: FakeClipboard;
+  /** What `writeFile` was given, by name. */
+  files: Map<string, string>;
 }
 
 /** A clipboard that records what was written; `unavailable` says why it cannot work (undefined: it can). */
@@ -53,7 +55,9 @@ export async function createMockCommandContext(
   const sessions = new FakeSessionManager();
   const session = await sessions.create();
   const written: string[] = [];
+  const files = new Map<string, string>();
   return {
+    files,
     // The real factories, over the environment and directory the test passes.
     chat: createChatControls(() => session, { provider: new EchoProvider(0), system: null }, {
       makeProvider: (name, model) => createProvider({ name, model, source: 'command' }, options.env ?? {}),
@@ -62,6 +66,11 @@ export async function createMockCommandContext(
     clipboard: { unavailable: options.clipboardUnavailable, written, write: (text) => void written.push(text) },
     autosave: () => undefined,
     persistent: true,
+    version: '0.0.0-test',
+    writeFile: (name, text) => {
+      files.set(name, text);
+      return Promise.resolve(`/fake/cwd/${name}`);
+    },
     sessions,
     session,
     prompter: options.prompter ?? createFakePrompter(),

@@ -57,3 +57,26 @@ describe('replHelp', () => {
     expect(help).toContain('chatkeep sessions show ID [--json]');
   });
 });
+
+describe('parseCommandLine: sessions export and import', () => {
+  it('parses export and import with their options', () => {
+    expect(parseCommandLine(['sessions', 'export', 'session-1', '--format', 'md', '-o', 'x.md'])).toEqual({
+      kind: 'sessions', action: 'export', id: 'session-1', options: { format: 'md', output: 'x.md' },
+    });
+    expect(parseCommandLine(['sessions', 'import', '-', '--no-redact', '--json'])).toEqual({
+      kind: 'sessions', action: 'import', file: '-', options: { 'no-redact': true, json: true },
+    });
+    expect(parseCommandLine(['sessions', 'export', '--help'])).toEqual({ kind: 'sessions', action: 'help', topic: 'export', options: { help: true } });
+  });
+
+  it('refuses an option of another subcommand', () => {
+    expect(failure(['sessions', 'import', 'f.json', '-o', 'x']).message).toBe('--output is an option of sessions export. See chatkeep sessions --help');
+    expect(failure(['sessions', 'list', '--format', 'md']).message).toBe('--format is an option of sessions export. See chatkeep sessions --help');
+    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show and import. See chatkeep sessions --help');
+  });
+
+  it('takes --home before the subcommand, as printed commands put it', () => {
+    expect(parseCommandLine(['--home', '/h', 'sessions', 'list', '--all'])).toEqual({ kind: 'sessions', action: 'list', options: { all: true, home: '/h' } });
+    expect(parseCommandLine(['--home=/h', 'sessions', 'show', 'x'])).toMatchObject({ kind: 'sessions', action: 'show', id: 'x', options: { home: '/h' } });
+  });
+});

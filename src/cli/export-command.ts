@@ -1,0 +1,45 @@
+/**
+ * `chatkeep sessions export ID [--format json|md|html] [-o FILE]`: one session, read without its
+ * lock (a session open in a chat exports as far as its journal goes), to standard output or a file.
+ */
+import { existsSync } from 'node:fs';
+import { EXPORT_FORMATS, exportFormat, formatOfFile, renderExport, type ExportFormat } from '../export/formats.js';
+import { openSessions } from '../store/open.js';
+import { InvalidIdError, printable, UnknownSessionError, UserError } from '../session/errors.js';
+import { isValidId } from '../session/ids.js';
+import { packageVersion } from '../version.js';
+import { plural } from '../repl/format.js';
+import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-subcommand.js';
+import { writeOutputFile } from './output-file.js';
+
+/** Runs the export; resolves to the exit code. */
+export async function runExport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
+  const { home, cwd, env } = environment;
+  const id = command.id!;
+  if (!isValidId(id)) throw new InvalidIdError(id);
+  const output = command.options.output;
+  const format = chooseFormat(command.options.format, output);
+  if (!existsSync(home)) throw new UnknownSessionError(id);
+  const reading = await (await openSessions({ home, cwd, env })).inspect(id);
+  const problem = reading.problem && problemError(reading.id, reading.problem);
+  if (!reading.snapshot) throw problem;
+  const snapshot = reading.snapshot;
+  const text = renderExport(format, snapshot, packageVersion());
+  if (output === undefined || output === '-') {
+    environment.stdout.write(text);
+  } else {
+    const path = await writeOutputFile(cwd, output, text);
+    environment.stderr.write(`Exported ${reading.id} (${plural(snapshot.messages.length, 'message')}) as ${format} to ${path}\n`);
+  }
+  // A damaged session exports what is readable, then says what is wrong (exit 2), as `show` does.
+  if (problem) throw problem;
+  return 0;
+}
+
+/** `--format`, else what the output file's name ends in, else json. */
+export function chooseFormat(flag: string | undefined, file: string | undefined): ExportFormat {
+  if (flag === undefined) return (file !== undefined && formatOfFile(file)) || 'json';
+  const format = exportFormat(flag);
+  if (!format) throw new UserError(`Unknown export format \`${printable(flag)}\`: use --format ${EXPORT_FORMATS.join(', ')}.`, 'E_USAGE');
+  return format;
+}

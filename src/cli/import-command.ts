@@ -1,0 +1,31 @@
+/**
+ * `chatkeep sessions import FILE|- [--no-redact] [--json]`: everything is checked (size, JSON,
+ * format, version, IDs, schema) before the data directory is opened, so a bad file writes
+ * nothing, not even the data directory.
+ */
+import { checkImport } from '../export/import-check.js';
+import { openSessions } from '../store/open.js';
+import { plural } from '../repl/format.js';
+import { chatkeepCommand } from '../repl/invocation.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-subcommand.js';
+import { readImportInput } from './import-input.js';
+
+/** Runs the import; resolves to the exit code. */
+export async function runImport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
+  const { home, cwd, env, stdout } = environment;
+  const { text, source } = await readImportInput(command.file!, cwd, environment.stdin);
+  const snapshot = await checkImport(text, source);
+  const sessions = await openSessions({ home, cwd, env, redact: command.options['no-redact'] !== true });
+  const { id, importedFrom } = await sessions.importSession(snapshot);
+  const archived = snapshot.archived.reduce((n, segment) => n + segment.messages.length, 0);
+  if (command.options.json) {
+    const row = { id, ...(importedFrom !== undefined ? { importedFrom } : {}), title: snapshot.title, project: sessions.project.path, messageCount: snapshot.messages.length, archivedMessages: archived };
+    stdout.write(`${JSON.stringify(row, null, 2)}\n`);
+    return 0;
+  }
+  const taken = importedFrom !== undefined ? ` as ${id} (${importedFrom} was taken here)` : '';
+  const cleared = archived > 0 ? `, and ${archived} cleared by /reset` : '';
+  stdout.write(`Imported ${importedFrom ?? id}${taken}: ${plural(snapshot.messages.length, 'message')}${cleared}, into project ${sessions.project.path}.\n`);
+  stdout.write(`Resume with: ${chatkeepCommand(['--session-id', id])}\n`);
+  return 0;
+}

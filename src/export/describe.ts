@@ -1,0 +1,62 @@
+/**
+ * What the readable exports (Markdown, HTML) say about a session and its messages, as plain
+ * text: one wording for both, each format only marks it up. Pure and deterministic: times are
+ * UTC, written the same on every machine.
+ */
+import { providerLabel } from '../repl/describe-source.js';
+import type { Message, SessionSnapshot } from '../session/types.js';
+
+/** `2026-11-22 14:30:22 UTC`. */
+export function utcTime(at: Date): string {
+  return `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** The heading of the document: the title, else the ID. */
+export function documentTitle(s: SessionSnapshot): string {
+  return s.title ?? s.id;
+}
+
+/** The session's facts as label/value pairs, in the order shown. */
+export function sessionFacts(s: SessionSnapshot): [string, string][] {
+  const archived = s.archived.reduce((n, segment) => n + segment.messages.length, 0);
+  const facts: [string, string][] = [
+    ['Session', s.id],
+    ['Project', `${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''}`],
+    ['Started', utcTime(s.createdAt)],
+    ['Last active', utcTime(s.updatedAt)],
+    ['Assistant', providerLabel(s.provider)],
+    [
+      'Messages',
+      `${s.messages.length}${archived > 0 ? ` (and ${archived} cleared by /reset, below)` : ''} · tokens ${s.stats.inputTokens} in, ${s.stats.outputTokens} out`,
+    ],
+  ];
+  if (s.systemPrompt) facts.push(['System prompt', `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256})`]);
+  if (s.parentId !== undefined) facts.push(['Forked from', `${s.parentId} at message ${s.forkPoint ?? '?'}`]);
+  if (s.importedFrom !== undefined) facts.push(['Imported from', s.importedFrom]);
+  return facts;
+}
+
+/** A message's heading: who wrote it, with what it is marked (`Assistant · gpt-4o · interrupted`). */
+export function messageHeading(m: Message): string {
+  const who = m.role === 'user' ? 'You' : m.role === 'assistant' ? 'Assistant' : `Tool result${m.toolCallId ? ` (${m.toolCallId})` : ''}`;
+  const marks = [m.role === 'assistant' ? m.model : undefined, m.interrupted ? 'interrupted' : undefined, m.superseded ? 'superseded by /retry' : undefined];
+  return [who, ...marks.filter((mark): mark is string => mark !== undefined)].join(' · ');
+}
+
+/** One conversation of the session: the earlier ones cleared by `/reset`, then the live one. */
+export interface Part {
+  heading: string;
+  summary: string | null;
+  messages: readonly Message[];
+}
+
+/** The conversations in order: each archived segment, then the current one. */
+export function sessionParts(s: SessionSnapshot): Part[] {
+  const parts: Part[] = s.archived.map((segment, i) => ({
+    heading: `Earlier conversation ${i + 1} of ${s.archived.length}, cleared by /reset on ${utcTime(segment.archivedAt)}`,
+    summary: segment.summary,
+    messages: segment.messages,
+  }));
+  parts.push({ heading: s.archived.length > 0 ? 'Current conversation' : 'Conversation', summary: s.summary, messages: s.messages });
+  return parts;
+}

@@ -1,0 +1,33 @@
+/** The export formats, by name: what `--format` and `/export` accept, and the text each writes. */
+import type { SessionSnapshot } from '../session/types.js';
+import { exportHtml } from './html.js';
+import { exportJson } from './json.js';
+import { exportMarkdown } from './markdown.js';
+
+export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const RENDERERS: Record<ExportFormat, (snapshot: SessionSnapshot, toolVersion: string) => string> = {
+  json: exportJson,
+  md: exportMarkdown,
+  html: exportHtml,
+};
+
+/** The format a name means (`markdown` is `md`), or undefined. */
+export function exportFormat(name: string): ExportFormat | undefined {
+  const lower = name.toLowerCase();
+  if (lower === 'markdown') return 'md';
+  return (EXPORT_FORMATS as readonly string[]).includes(lower) ? (lower as ExportFormat) : undefined;
+}
+
+/** The format a file name's extension says (`.json`, `.md`, `.markdown`, `.html`, `.htm`), or undefined. */
+export function formatOfFile(file: string): ExportFormat | undefined {
+  const ext = /\.([A-Za-z]+)$/.exec(file)?.[1]?.toLowerCase();
+  if (ext === 'htm') return 'html';
+  return ext === undefined ? undefined : exportFormat(ext);
+}
+
+/** The export of `snapshot` in `format`, written by chatkeep `toolVersion`. */
+export function renderExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string): string {
+  return RENDERERS[format](snapshot, toolVersion);
+}

@@ -1,0 +1,138 @@
+/**
+ * The HTML export: one self-contained page (inline CSS, no script, no external resource, a
+ * Content-Security-Policy that forbids both anyway) that reads well in light and dark mode and
+ * on a phone. Every text from the session is escaped, so `<script>` in a message is shown as
+ * text. Fenced code blocks in a message are shown as code; everything else as written.
+ */
+import type { Message, SessionSnapshot } from '../session/types.js';
+import { documentTitle, messageHeading, sessionFacts, sessionParts, utcTime } from './describe.js';
+
+const STYLE = `
+:root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0;
+  --user: #eef4ff; --assistant: #f6f8fa; --tool: #fbf6e9; --code: #f0f2f4; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --border: #3d444d;
+    --user: #132339; --assistant: #151b23; --tool: #272115; --code: #1e242c; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg);
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.5rem; margin: 0.5rem 0; overflow-wrap: anywhere; }
+h2 { font-size: 1.15rem; margin: 2rem 0 0.75rem; padding-bottom: 0.25rem; border-bottom: 1px solid var(--border); }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 0.75rem; margin: 0; color: var(--muted); font-size: 0.9rem; }
+dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
+article { margin: 0.75rem 0; padding: 0.6rem 0.8rem; border: 1px solid var(--border); border-radius: 8px; min-width: 0; }
+article.user { background: var(--user); } article.assistant { background: var(--assistant); } article.tool { background: var(--tool); }
+article.superseded { opacity: 0.7; }
+.meta { display: flex; flex-wrap: wrap; gap: 0 0.75rem; font-size: 0.85rem; color: var(--muted); margin-bottom: 0.35rem; }
+.who { font-weight: 600; color: var(--fg); }
+.text { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0.25rem 0; }
+pre { background: var(--code); padding: 0.6rem; border-radius: 6px; overflow-x: auto; margin: 0.4rem 0;
+  font: 0.875rem/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.summary { border-left: 3px solid var(--border); padding-left: 0.75rem; }
+footer { color: var(--muted); font-size: 0.8rem; margin: 2rem 0 1rem; }
+`;
+
+/** The page for `snapshot`. */
+export function exportHtml(snapshot: SessionSnapshot, toolVersion: string): string {
+  const facts = sessionFacts(snapshot).map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('\n');
+  const parts = sessionParts(snapshot).map((part) => {
+    const summary = part.summary === null ? '' : `<div class="summary"><p class="who">Summary</p>${body(part.summary)}</div>\n`;
+    const messages = part.messages.length === 0 ? '<p class="meta">No messages.</p>' : part.messages.map(messageHtml).join('\n');
+    return `<section>\n<h2>${escapeHtml(part.heading)}</h2>\n${summary}${messages}\n</section>`;
+  });
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    // Belt and braces: even text that escaped escaping could neither run nor fetch anything.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    `<title>${escapeHtml(documentTitle(snapshot))}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    `<header>\n<h1>${escapeHtml(documentTitle(snapshot))}</h1>\n<dl>\n${facts}\n</dl>\n</header>`,
+    ...parts,
+    `<footer>Exported by chatkeep ${escapeHtml(toolVersion)}.</footer>`,
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function messageHtml(m: Message): string {
+  const classes = [m.role, m.superseded ? 'superseded' : ''].filter(Boolean).join(' ');
+  const iso = m.timestamp.toISOString();
+  const calls = (m.toolCalls ?? []).map(
+    (call) => `<p class="meta">Tool call <code>${escapeHtml(call.name)}</code> (${escapeHtml(call.id)})</p><pre><code>${escapeHtml(call.arguments)}</code></pre>`,
+  );
+  return [
+    `<article class="${classes}">`,
+    `<div class="meta"><span class="who">${escapeHtml(messageHeading(m))}</span><time datetime="${iso}">${utcTime(m.timestamp)}</time></div>`,
+    body(m.content),
+    ...calls,
+    '</article>',
+  ].join('\n');
+}
+
+/** A message's text: fenced code blocks as `<pre>`, the rest as written (line breaks kept). */
+function body(text: string): string {
+  return splitFences(text)
+    .map((piece) => (piece.code ? `<pre><code>${escapeHtml(piece.text)}</code></pre>` : `<div class="text">${escapeHtml(piece.text)}</div>`))
+    .join('\n');
+}
+
+/**
+ * Splits Markdown text at its fenced code blocks (CommonMark's rule: a fence of three or more
+ * backticks or tildes, closed by a fence of the same character at least as long; an unclosed
+ * one runs to the end). Text pieces that are only blank lines are dropped.
+ */
+export function splitFences(text: string): { code: boolean; text: string }[] {
+  const pieces: { code: boolean; text: string }[] = [];
+  let plain: string[] = [];
+  let code: string[] | undefined;
+  let fence = '';
+  const flushPlain = (): void => {
+    if (plain.some((line) => line.trim() !== '')) pieces.push({ code: false, text: trimBlankLines(plain).join('\n') });
+    plain = [];
+  };
+  for (const line of text.split('\n')) {
+    if (code === undefined) {
+      const open = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+      if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
+        flushPlain();
+        code = [];
+        fence = open[1]!;
+      } else {
+        plain.push(line);
+      }
+    } else if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(line)) {
+      pieces.push({ code: true, text: code.join('\n') });
+      code = undefined;
+    } else {
+      code.push(line);
+    }
+  }
+  if (code !== undefined) pieces.push({ code: true, text: code.join('\n') });
+  flushPlain();
+  return pieces;
+}
+
+function trimBlankLines(lines: string[]): string[] {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && lines[start]!.trim() === '') start++;
+  while (end > start && lines[end - 1]!.trim() === '') end--;
+  return lines.slice(start, end);
+}
+
+/** Text as HTML character data or an attribute value: nothing in it can become markup. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]!};`);
+}

@@ -1,0 +1,47 @@
+/** `/export` in a terminal: the live session, journaled messages included, to a file the user names. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPiped, startAtPrompt } from '../helpers/pty.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+describe('/export', () => {
+  it('writes this session as json, md or html, and says where', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const { run, id } = await startAtPrompt([], { home, cwd });
+    await run.say('hello <b>there</b>', 'Echo: hello <b>there</b> (read 1 messages)');
+
+    // Nothing saved yet: the messages are in the journal, and the export has them.
+    await run.say('/export md notes.md', `Exported ${id} (2 messages) as md to ${join(cwd, 'notes.md')}`);
+    const md = readFileSync(join(cwd, 'notes.md'), 'utf8');
+    expect(md).toContain('### You · ');
+    expect(md).toContain('\n```\nhello <b>there</b>\n```\n');
+
+    await run.say('/export', `Exported ${id} (2 messages) as json to ${join(cwd, `${id}.json`)}`);
+    await run.say('/export page.html', `as html to ${join(cwd, 'page.html')}`);
+    expect(readFileSync(join(cwd, 'page.html'), 'utf8')).toContain('hello &lt;b&gt;there&lt;/b&gt;');
+
+    // Bad input: one line, nothing written, the chat goes on.
+    await run.say('/export pdf', 'Unknown format `pdf`: use json, md, html (/export [json|md|html] [file]). To write a file of that name, say the format too: /export json pdf');
+    await run.say('/export json nowhere/x.json', `chatkeep: Cannot write \`nowhere/x.json\`: the directory \`${join(cwd, 'nowhere')}\` does not exist.`);
+    expect(existsSync(join(cwd, 'pdf'))).toBe(false);
+    await run.say('/help export', '/export [json|md|html] [file]');
+    await run.say('still here', 'Echo: still here (read 3 messages)');
+    expect(await run.quit()).toBe(0);
+
+    // The archive /export wrote imports elsewhere as the same session.
+    const other = tmpHome();
+    const imported = await runPiped(['sessions', 'import', join(cwd, `${id}.json`), '--json'], '', { home: other, cwd });
+    expect(imported.code).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ id, messageCount: 2 });
+  });
+
+  it('is refused without a stored session (--no-persist)', async () => {
+    const cwd = tmpHome('chatkeep-project-');
+    const run = await runPiped(['--no-persist'], 'hello\n/export\n/quit\n', { home: tmpHome(), cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('/export needs a stored session, and this chat stores nothing (--no-persist).');
+    expect(existsSync(join(cwd, 'unsaved.json'))).toBe(false);
+  });
+});
