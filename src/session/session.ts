@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
-  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionStats, SessionStatusReport, SystemPromptRef,
+  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionStats, SessionStatusReport, SystemPromptRef, Usage,
 } from './types.js';
 import { ReadOnlySessionError } from './errors.js';
 import { WarningChannel } from './emitter.js';
@@ -11,7 +11,7 @@ import type { JournalEventType, JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import type { HeldLock } from './lock.js';
 import { SCHEMA_VERSION } from './migrations.js';
-import { addMessage, archiveConversation, encodeMessage, providerRecord, setDraft, supersede } from './replay.js';
+import { addMessage, archiveConversation, compactConversation, encodeMessage, providerRecord, setDraft, statsOf, supersede, type Compaction } from './replay.js';
 import { fileSnapshots, type SnapshotStore } from './snapshot-store.js';
 import { createReplyWriter } from './reply-writer.js';
 import { retakeLock } from './retake.js';
@@ -117,6 +117,7 @@ export class SessionImpl implements Session {
   get systemPrompt(): Readonly<SystemPromptRef> | null { return this.state.systemPrompt; }
   get stats(): Readonly<SessionStats> { return this.state.stats; }
   get archived(): readonly ArchivedSegment[] { return this.state.archived; }
+  get summary(): string | null { return this.state.summary; }
   get readOnly(): boolean { return this.lost !== undefined; }
   get dirty(): boolean { return this.changed; }
   get git(): GitContext | undefined { return this.state.git; }
@@ -326,12 +327,26 @@ export class SessionImpl implements Session {
   }
 
   reset(): Promise<void> {
+    return this.archive('Reset', {}, (at) => archiveConversation(this.state, at));
+  }
+
+  compact(summary: string, keep: number, extra: { usage?: Usage; model?: string } = {}): Promise<void> {
+    return this.runExclusive(() => {
+      const c: Compaction = { summary: this.redact(summary), keep: Math.min(Math.max(0, Math.floor(keep)), this.state.messages.length), ...extra };
+      // One `reset` event (see Compaction): the live counters ride along for listings, which do not replay messages.
+      const payload = { ...c, stats: statsOf(this.state.messages.slice(this.state.messages.length - c.keep)) };
+      return this.archive('Compaction', payload, (at) => compactConversation(this.state, at, c));
+    });
+  }
+
+  /** One `reset` event, then its change to the state, then a snapshot (as `/reset` always did). */
+  private archive(what: string, payload: Record<string, unknown>, apply: (at: Date) => void): Promise<void> {
     return this.runExclusive(async () => {
-      await this.write('reset', {});
-      archiveConversation(this.state, this.now());
-      // The reset is durable in the journal now; a failed snapshot only delays the compaction.
+      await this.write('reset', payload);
+      apply(this.now());
+      // Durable in the journal now; a failed snapshot only delays folding it in.
       await this.snapshot('open', 'reset').catch((err: unknown) =>
-        this.warn(`Reset done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),
+        this.warn(`${what} done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),
       );
     });
   }
