@@ -56,4 +56,4 @@ export { MAX_TITLE_LENGTH } from './session/title.js';
  * what a model gets (the summary first, superseded answers left out); `keptByCompaction(messages)`
  * is how many last messages `session.compact(summary, keep)` keeps live in chatkeep's own REPL.
  */
-export { messagesToSend, keptByCompaction, SUMMARY_INTRO } from './session/compaction.js';
+export { messagesToSend, keptByCompaction } from './session/compaction.js';

@@ -1,7 +1,8 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keptByCompaction, messagesToSend, openSessions, SUMMARY_INTRO, type Message, type Session } from '../../../src/index.js';
+import { keptByCompaction, messagesToSend, openSessions, type Message, type Session } from '../../../src/index.js';
+import { SUMMARY_INTRO } from '../../../src/session/compaction.js';
 import type { JournalEvent } from '../../../src/session/journal.js';
 import { archiveConversation, replay } from '../../../src/session/replay.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
