@@ -70,6 +70,8 @@ export interface Compaction {
   /** What asking for the summary cost, and the model that wrote it. */
   usage?: Usage;
   model?: string;
+  /** The live counters it leaves: what a reader without the message bodies (a listing) takes. */
+  stats?: SessionStats;
 }
 
 /**
@@ -85,7 +87,7 @@ export function compactConversation(s: SessionSnapshot, at: Date, c: Compaction)
   s.archived.push({ archivedAt: at, messages: archived, summary: s.summary, stats });
   s.messages = s.messages.slice(cut);
   s.summary = c.summary;
-  s.stats = statsOf(s.messages);
+  s.stats = c.stats ? structuredClone(c.stats) : statsOf(s.messages);
 }
 
 /** A `reset` event's payload as a compaction, when it is one (a plain `/reset` has no summary). */
@@ -95,6 +97,11 @@ export function compactionFrom(p: Record<string, unknown>): Compaction | undefin
   const usage = p.usage as Partial<Usage> | undefined;
   if (typeof usage?.inputTokens === 'number' && typeof usage.outputTokens === 'number') c.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
   if (typeof p.model === 'string') c.model = p.model;
+  const stats = p.stats as Partial<SessionStats> | undefined;
+  if (typeof stats?.messageCount === 'number' && typeof stats.inputTokens === 'number' && typeof stats.outputTokens === 'number') {
+    c.stats = { messageCount: stats.messageCount, inputTokens: stats.inputTokens, outputTokens: stats.outputTokens };
+    if (Array.isArray(stats.byModel)) c.stats.byModel = stats.byModel.map((m) => ({ ...m }));
+  }
   return c;
 }
 

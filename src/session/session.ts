@@ -332,10 +332,11 @@ export class SessionImpl implements Session {
 
   compact(summary: string, keep: number, extra: { usage?: Usage; model?: string } = {}): Promise<void> {
     return this.runExclusive(() => {
-      const c: Compaction = { summary: this.redact(summary), keep: Math.min(Math.max(0, Math.floor(keep)), this.state.messages.length), ...extra };
-      // One `reset` event (see Compaction): the live counters ride along for listings, which do not replay messages.
-      const payload = { ...c, stats: statsOf(this.state.messages.slice(this.state.messages.length - c.keep)) };
-      return this.archive('Compaction', payload, (at) => compactConversation(this.state, at, c));
+      const messages = this.state.messages;
+      const kept = Math.min(Math.max(0, Math.floor(keep)), messages.length);
+      // The live counters ride along for readers without the message bodies (listings).
+      const c: Compaction = { summary: this.redact(summary), keep: kept, ...extra, stats: statsOf(messages.slice(messages.length - kept)) };
+      return this.archive('Compaction', { ...c }, (at) => compactConversation(this.state, at, c));
     });
   }
 

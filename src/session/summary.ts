@@ -1,10 +1,9 @@
 import type { IndexRow } from './index-row.js';
 import type { JournalEvent } from './journal.js';
 import { readJournal } from './journal.js';
-import { addModelUsage } from './replay.js';
+import { addModelUsage, compactionFrom } from './replay.js';
 import { layout } from './layout.js';
 import { readSessionFiles } from './reading.js';
-import type { SessionStats } from './types.js';
 
 /** The truth about one session, from its files (snapshot + journal + lock); reads, never writes. */
 export async function rowFromFiles(dir: string, id: string, projectPath: string, staleMs: number): Promise<IndexRow> {
@@ -43,11 +42,11 @@ function summarizeEvents(row: IndexRow, events: readonly JournalEvent[]): IndexR
     } else if (e.type === 'delta') replies.add(String(p.replyId));
     else if (e.type === 'reset') {
       // A compaction's payload carries the live counters it leaves (a plain /reset leaves none).
-      const live = p.stats as Partial<SessionStats> | undefined;
-      next.messageCount = typeof live?.messageCount === 'number' ? live.messageCount : 0;
-      next.inputTokens = typeof live?.inputTokens === 'number' ? live.inputTokens : 0;
-      next.outputTokens = typeof live?.outputTokens === 'number' ? live.outputTokens : 0;
-      if (Array.isArray(live?.byModel) && live.byModel.length > 0) next.byModel = live.byModel.map((m) => ({ ...m }));
+      const live = compactionFrom(p)?.stats;
+      next.messageCount = live?.messageCount ?? 0;
+      next.inputTokens = live?.inputTokens ?? 0;
+      next.outputTokens = live?.outputTokens ?? 0;
+      if (live?.byModel?.length) next.byModel = live.byModel;
       else delete next.byModel;
     }
     else if (e.type === 'title') next.title = typeof p.title === 'string' ? p.title : null;

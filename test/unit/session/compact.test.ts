@@ -80,7 +80,7 @@ describe('compaction in the session model', () => {
     expect(snapshotAfter).toContain('"summary":"the summary"');
   });
 
-  it('an older chatkeep, which reads the event as a plain /reset, archives everything and loses nothing', async () => {
+  it('an older chatkeep, which reads the event as a plain /reset, archives everything and loses nothing; a listing reads the live counters', async () => {
     const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome(), env: {} });
     const s = await sessions.create();
     await twoExchanges(s);
@@ -96,6 +96,10 @@ describe('compaction in the session model', () => {
     const compacted = structuredClone(before);
     replay(compacted, events);
     expect(contents(compacted.messages)).toEqual(['second question', 'second answer']);
+    // A reader without the message bodies (a listing's row) takes the live counters from the event.
+    const bodiless = { ...structuredClone(before), messages: [] };
+    replay(bodiless, events);
+    expect(bodiless.stats).toEqual({ messageCount: 2, inputTokens: 30, outputTokens: 7, byModel: [{ model: 'gpt-4o', inputTokens: 30, outputTokens: 7 }] });
     // ... and 0.1.0's replay of a `reset` (archiveConversation, the payload unread) keeps every message, archived.
     expect(events.map((e) => e.type)).toEqual(['reset']);
     const old = structuredClone(before);
