@@ -39,6 +39,8 @@ export interface CompactOptions {
   screen: Screen;
   /** Ctrl-C: the request stops and nothing changes. */
   signal: AbortSignal;
+  /** False with `--no-persist`: the session has no ID to name. */
+  persistent: boolean;
 }
 
 /** Why there is nothing to compact, or undefined when there is. */
@@ -80,7 +82,7 @@ export async function runCompaction(options: CompactOptions): Promise<CompactOut
   await session.compact(text.trim(), keep, { ...(usage ? { usage } : {}), ...(provider.model ? { model: provider.model } : {}) });
   return {
     compacted: true,
-    line: `Summarised ${plural(earlier.length, 'earlier message')} (archived inside ${session.id}); the summary and the last ${plural(keep, 'message')} go with your next message.`,
+    line: `Summarised ${plural(earlier.length, 'earlier message')} (archived inside ${options.persistent ? session.id : 'this chat'}); the summary and the last ${plural(keep, 'message')} go with your next message.`,
   };
 }
 

@@ -234,7 +234,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   /** `/compact` (or `--auto-compact`, whose line is not command output): the summary request is a turn of its own. */
   const compact = (focus: string | null, auto: boolean): Promise<boolean> =>
     inTurn(async (signal) => {
-      const { line } = await runCompaction({ session, provider: ctx.chat.provider, system: ctx.chat.system, focus, screen, signal });
+      const { line } = await runCompaction({ session, provider: ctx.chat.provider, system: ctx.chat.system, focus, screen, signal, persistent });
       (auto ? screen.status : screen.info)(line);
     }, (err) => describeReplError(err).replace(/^chatkeep: /, 'chatkeep: /compact failed, nothing changed: '));
   const ask = async (text: string, resend = false): Promise<void> => {

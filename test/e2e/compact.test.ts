@@ -139,6 +139,10 @@ describe('/compact', () => {
     const unknown = await runPiped(['--provider', 'openai', '--model', 'llama3.1'], 'one\ntwo\n', { home, cwd, env });
     expect(unknown.code).toBe(0);
     expect(unknown.stderr).not.toContain('Context');
+
+    // Without a store, compaction works in memory and names no session.
+    const unsaved = await runPiped([...args, '--no-persist', '--auto-compact'], 'one\ntwo\n', { home: tmpHome(), cwd, env });
+    expect(unsaved.stderr).toContain('Summarised 2 earlier messages (archived inside this chat); the summary and the last 2 messages go with your next message.');
   });
 
   it('a provider error during the summary is one line and changes nothing', async () => {
