@@ -3,6 +3,7 @@
  * `/help` and the "did you mean" suggestions are generated from this list.
  */
 import type { SlashCommand } from '../src/repl/types.js';
+import { compact } from './compact.js';
 import { copy } from './copy.js';
 import { exportSession } from './export.js';
 import { help } from './help.js';
@@ -20,5 +21,5 @@ import { title } from './title.js';
 
 /** The built-in slash commands, in the order `/help` shows them. */
 export const builtinCommands: readonly SlashCommand[] = [
-  help, sessions, save, load, title, status, reset, retry, copy, exportSession, model, provider, system, quit,
+  help, sessions, save, load, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
 ];

@@ -12,7 +12,8 @@ const TRIGGERS: Record<SaveTrigger, string> = {
   save: '/save',
   autosave: 'the autosave timer',
   close: 'leaving (exit or /load)',
-  reset: '/reset',
+  // A compaction's snapshot is recorded as a reset's: older builds know no other word for it.
+  reset: '/reset or /compact',
   recovery: 'recovery on resume',
 };
 

@@ -51,3 +51,10 @@ export { SCHEMA_VERSION } from './session/migrations.js';
 
 /** The longest session title stored, in characters; `setTitle`/`save({title})` cut a longer one, ending it in `…`. */
 export { MAX_TITLE_LENGTH } from './session/title.js';
+
+/**
+ * `/compact`'s view of a conversation: `messagesToSend(session.messages, session.summary)` is
+ * what a model gets (the summary first, superseded answers left out); `keptByCompaction(messages)`
+ * is how many last messages `session.compact(summary, keep)` keeps live in chatkeep's own REPL.
+ */
+export { messagesToSend, keptByCompaction } from './session/compaction.js';

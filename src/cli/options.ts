@@ -30,6 +30,7 @@ export const REPL_OPTIONS = {
   provider: { type: 'string', value: 'NAME', description: 'echo (offline), anthropic or openai (default: echo unless an API key is set)' },
   model: { type: 'string', value: 'NAME', description: "the provider's model" },
   system: { type: 'string', value: 'FILE', description: 'a system prompt read from FILE (its path and hash are recorded)' },
+  'auto-compact': { type: 'boolean', description: 'compact the conversation without asking when it nears the context window (config: autoCompact)' },
   raw: { type: 'boolean', description: 'show replies as plain text, not rendered Markdown (pipes and NO_COLOR always are)' },
   'no-redact': { type: 'boolean', description: 'store secrets as typed instead of replacing them' },
   'no-persist': { type: 'boolean', description: 'chat without writing anything (no session, no history, no ID)' },

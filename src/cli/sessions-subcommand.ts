@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import { estimateCost } from '../providers/cost.js';
-import type { ModelUsage, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
+import type { Message, ModelUsage, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './options.js';
 import { sessionsHelp } from './options.js';
 import { providerLabel, sourceNote } from '../repl/describe-source.js';
@@ -136,15 +136,23 @@ function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, u
     archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
     usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
     ...costField(s.stats, s.stats.byModel),
-    messages: s.messages.map((m) => ({
-      role: m.role,
-      content: m.content,
-      timestamp: m.timestamp.toISOString(),
-      ...(m.usage ? { usage: m.usage } : {}),
-      ...(m.interrupted ? { interrupted: true } : {}),
-      ...(m.superseded ? { superseded: true } : {}),
-      ...(m.model ? { model: m.model } : {}),
-    })),
+    // What /compact made of the archived messages: the model reads it ahead of `messages`.
+    summary: s.summary,
+    messages: s.messages.map(messageJson),
+    // Conversations cleared by /reset and messages summarised by /compact, oldest first: kept, never deleted.
+    archived: s.archived.map((a) => ({ archivedAt: a.archivedAt.toISOString(), summary: a.summary, messages: a.messages.map(messageJson) })),
+  };
+}
+
+function messageJson(m: Message): Record<string, unknown> {
+  return {
+    role: m.role,
+    content: m.content,
+    timestamp: m.timestamp.toISOString(),
+    ...(m.usage ? { usage: m.usage } : {}),
+    ...(m.interrupted ? { interrupted: true } : {}),
+    ...(m.superseded ? { superseded: true } : {}),
+    ...(m.model ? { model: m.model } : {}),
   };
 }
 
@@ -160,7 +168,14 @@ function showText(s: SessionSnapshot, reading: SessionReading, now: Date, termin
   // Each message under its time: how long ago for a person, ISO 8601 for a script.
   const time = (at: Date): string => `[${terminal ? relativeTime(at, now) : at.toISOString()}]`;
   const body = s.messages.flatMap((m) => [time(m.timestamp), ...formatMessage(m), '']);
-  return [...head, ...body].join('\n');
+  return [...head, ...summaryLines(s), ...body].join('\n');
+}
+
+/** The summary /compact left, ahead of the messages it stands for, and where those are. */
+function summaryLines(s: SessionSnapshot): string[] {
+  if (s.summary === null) return [];
+  const archived = s.archived.reduce((n, segment) => n + segment.messages.length, 0);
+  return [`[summary by /compact of earlier messages; ${plural(archived, 'message')} archived in this session (--json lists them under archived)]`, s.summary, ''];
 }
 
 /** `  assistant openai gpt-4o (set in the chat) · system prompt /p/brief.md (…) · unsent draft kept`. */

@@ -4,15 +4,14 @@
  */
 import prices from './prices.json' with { type: 'json' };
 import type { ModelUsage } from '../session/types.js';
+import { lookupModel } from './model-table.js';
 
 type Price = { input: number; output: number };
 const table: Record<string, Price> = prices.models;
 
 /** A model's price per million tokens: its exact name, or its name with a date suffix; else undefined. */
 export function priceOf(model: string): Price | undefined {
-  if (Object.hasOwn(table, model)) return table[model];
-  const base = /^(.+?)(-\d{4}-?\d{2}-?\d{2}|-latest)$/.exec(model)?.[1];
-  return base !== undefined && Object.hasOwn(table, base) ? table[base] : undefined;
+  return lookupModel(table, model);
 }
 
 /**

@@ -15,6 +15,16 @@ export function echoReply(messages: readonly Message[]): string {
   return `Echo: ${lastUser?.content ?? ''} (read ${messages.length} messages)`;
 }
 
+/**
+ * Echo's summary of a conversation (`messages` ends with the instruction, which it leaves out):
+ * `Summary of <n> messages (focus: <focus>): you said "a"; "b".`, so tests can see what it read.
+ */
+export function echoSummary(messages: readonly Message[], focus: string | null): string {
+  const read = messages.slice(0, -1);
+  const said = read.filter((m) => m.role === 'user').map((m) => `"${m.content}"`);
+  return `Summary of ${read.length} messages${focus ? ` (focus: ${focus})` : ''}: you said ${said.join('; ') || 'nothing'}.`;
+}
+
 /** Splits text into word chunks that keep their whitespace, so joining them gives the text back exactly. */
 export function splitWords(text: string): string[] {
   return text.match(/\s+|\S+\s*/g) ?? [];
@@ -46,7 +56,7 @@ export class EchoProvider implements Provider {
 
   async *stream(messages: readonly Message[], options: StreamOptions = {}): AsyncIterable<StreamEvent> {
     const { signal } = options;
-    const reply = echoReply(messages);
+    const reply = options.summary ? echoSummary(messages, options.summary.focus) : echoReply(messages);
     const chunks = splitWords(reply);
     for (const [i, text] of chunks.entries()) {
       if (signal?.aborted) return;

@@ -11,6 +11,11 @@ export interface StreamOptions {
   model?: string | null;
   /** System prompt text (not a message). */
   system?: string | null;
+  /**
+   * Set when the request asks for a summary (`/compact`; the instruction is the last message).
+   * The SDK providers just send it; `echo` answers with a deterministic summary instead.
+   */
+  summary?: { focus: string | null };
 }
 
 export interface Provider {

@@ -4,6 +4,7 @@
  * and onto the screen.
  */
 import type { Provider } from '../providers/types.js';
+import { messagesToSend } from '../session/compaction.js';
 import type { ReplyWriter, Session, Usage } from '../session/types.js';
 import type { MarkdownRenderer } from './markdown.js';
 import { createMarkdownStream } from './markdown-stream.js';
@@ -61,8 +62,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   const markdown = options.markdown ? createMarkdownStream(options.markdown, write, () => screen.columns() ?? 80) : undefined;
   const show = (text: string): void => (markdown ? markdown.push(text) : write(text));
   try {
-    // Superseded answers stay in the session but are never sent again.
-    const conversation = session.messages.filter((m) => !m.superseded);
+    const conversation = messagesToSend(session.messages, session.summary);
     const stream = provider.stream(conversation, { signal, model: provider.model, system: options.system ?? null });
     for await (const event of stream) {
       if (signal.aborted) break;

@@ -10,6 +10,7 @@ import type { Autosave, SaveResult, Session, SessionManager } from '../session/t
 import { createChatControls, type ChatFactories } from './chat-controls.js';
 import { runChatTurn } from './chat-turn.js';
 import { createClipboard, type Clipboard } from './clipboard.js';
+import { offerCompaction, runCompaction } from './compact-turn.js';
 import { completeLine } from './complete.js';
 import { keepDraft, offerDraft } from './draft.js';
 import { formatRows, loadFormatting, loadRelativeTime, plural, rowWidth } from './format.js';
@@ -62,6 +63,8 @@ export interface ReplOptions {
    * first prompt is up, so the parser never delays it; without it replies are shown raw.
    */
   loadMarkdown?: () => Promise<MarkdownRenderer>;
+  /** `--auto-compact`: compact without asking once the context passes the threshold (default: offer it). */
+  autoCompact?: boolean;
   /** Where SIGTERM/SIGHUP (and SIGINT when piped) arrive: `process` in the CLI. */
   signals?: EventEmitter;
   /** True once the terminal itself is gone (its window closed), as opposed to Ctrl-D. */
@@ -217,11 +220,28 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       ...(render ? { markdown: render } : {}),
     });
   };
-  const ask = async (text: string, resend = false): Promise<void> => {
+  /** Runs `work` as the current turn (Ctrl-C stops it, typing is held); a failure is one line. Resolves true when it succeeded. */
+  const inTurn = async (work: (signal: AbortSignal) => Promise<void>, describe = describeReplError): Promise<boolean> => {
     turn = new AbortController();
     reader?.hold();
-    const { signal } = turn;
     try {
+      await work(turn.signal);
+      return true;
+    } catch (err) {
+      screen.error(describe(err));
+      return false;
+    } finally {
+      turn = undefined;
+    }
+  };
+  /** `/compact` (or `--auto-compact`, whose line is not command output): the summary request is a turn of its own. */
+  const compact = (focus: string | null, auto: boolean): Promise<boolean> =>
+    inTurn(async (signal) => {
+      const { line } = await runCompaction({ session, provider: ctx.chat.provider, system: ctx.chat.system, focus, screen, signal, persistent });
+      (auto ? screen.status : screen.info)(line);
+    }, (err) => describeReplError(err).replace(/^chatkeep: /, 'chatkeep: /compact failed, nothing changed: '));
+  const ask = async (text: string, resend = false): Promise<void> => {
+    const answered = await inTurn(async (signal) => {
       if (session.readOnly) await goOnAfterLoss();
       const before = session.messages.length;
       await chat(text, signal, resend).catch(async (err: unknown) => {
@@ -230,11 +250,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         await goOnAfterLoss();
         await chat(text, signal, resend);
       });
-    } catch (err) {
-      screen.error(describeReplError(err));
-    } finally {
-      turn = undefined;
-    }
+    });
+    if (answered) await offerCompaction(session.messages, screen, options.autoCompact ? () => compact(null, true) : undefined);
   };
 
 
@@ -292,6 +309,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (result.type === 'retry') {
         screen.status(result.content);
         await ask('', true);
+      } else if (result.type === 'compact') {
+        await compact(result.focus, false);
       } else if (result.type === 'message') {
         if (result.level === 'info') screen.info(result.content);
         else if (result.level === 'warning') screen.warn(result.content);

@@ -55,10 +55,11 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   // Nothing to save without a store: no timer either.
   const schedule = !persist
     ? parseAutosaveSpec('off')
-    : (flagSchedule ?? parseAutosaveSpec(configString(config, 'autosave')?.value ?? DEFAULT_AUTOSAVE_SPEC));
+    : (flagSchedule ?? parseAutosaveSpec(configValue(config, 'autosave', 'string')?.value ?? DEFAULT_AUTOSAVE_SPEC));
   // Read before any session is created, so a bad file creates nothing.
-  const configSystemFile = flagSystem ? undefined : configString(config, 'system');
+  const configSystemFile = flagSystem ? undefined : configValue(config, 'system', 'string');
   const configSystem = configSystemFile && { ...(await loadSystemPrompt(configSystemFile.value, cwd)), source: configSystemFile.where };
+  const autoCompact = flags['auto-compact'] === true || configValue(config, 'autoCompact', 'boolean')?.value === true;
   const prompterFor = screen.terminal ? createTtyPrompter.bind(null, environment.stdin) : () => nonInteractivePrompter;
 
   let resumedId = id;
@@ -112,6 +113,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       signals: environment.signals,
       notices,
       persist,
+      autoCompact,
       factories: {
         makeProvider: (name, model) => createProvider({ name, model: model ?? DEFAULT_MODELS[name], source: 'command' }, env),
         readSystemPrompt: (file) => loadSystemPrompt(file, cwd),
@@ -130,16 +132,17 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   }
 }
 
-/** A string setting (`autosave`, `system`) from project config, else user config, and which one gave it. */
-function configString(
+/** A setting (`autosave`, `system`: strings; `autoCompact`: a boolean) of type `type` from project config, else user config, and which one gave it; another type is a UserError. */
+function configValue<T extends 'string' | 'boolean'>(
   config: { user: Record<string, unknown>; project: Record<string, unknown> },
   key: string,
-): { value: string; where: 'project' | 'user' } | undefined {
+  type: T,
+): { value: T extends 'string' ? string : boolean; where: 'project' | 'user' } | undefined {
   for (const [where, layer] of [['project', config.project], ['user', config.user]] as const) {
     const value = layer[key];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw new UserError(`The ${where} config key \`${key}\` must be a string: fix config.json.`, 'E_CONFIG');
-    return { value, where };
+    if (typeof value !== type) throw new UserError(`The ${where} config key \`${key}\` must be a ${type}: fix config.json.`, 'E_CONFIG');
+    return { value: value as T extends 'string' ? string : boolean, where };
   }
   return undefined;
 }

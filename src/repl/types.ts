@@ -15,6 +15,8 @@ export type CommandResult =
   | { type: 'switch'; session: Session; content: string }
   /** Shows `content`, then asks the last user message again (its earlier answers are already superseded). */
   | { type: 'retry'; content: string }
+  /** The REPL asks the assistant for a summary and compacts the conversation (`/compact`), focused on `focus`. */
+  | { type: 'compact'; focus: string | null }
   | { type: 'none' };
 
 /** Blocking TTY interactions (readline-sync in the real REPL, a fake in tests). */

@@ -1,4 +1,6 @@
-import type { ConfigSource, ConfigValue, GitContext, Message, ModelUsage, ProviderRecord, SessionSnapshot, SystemPromptRef, ToolCall, Usage } from './types.js';
+import type {
+  ConfigSource, ConfigValue, GitContext, Message, ModelUsage, ProviderRecord, SessionSnapshot, SessionStats, SystemPromptRef, ToolCall, Usage,
+} from './types.js';
 import type { SessionEvent } from './store.js';
 
 /** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */
@@ -22,11 +24,21 @@ export interface ReplayResult {
 export function addMessage(s: SessionSnapshot, message: Message): void {
   s.messages.push(message);
   s.stats.messageCount += 1;
-  if (message.usage) {
-    s.stats.inputTokens += message.usage.inputTokens;
-    s.stats.outputTokens += message.usage.outputTokens;
-    if (message.model) addModelUsage((s.stats.byModel ??= []), message.model, message.usage);
-  }
+  if (message.usage) addUsage(s.stats, message.usage, message.model);
+}
+
+/** Adds tokens (of `model`, when known) to `stats`, in place. */
+function addUsage(stats: SessionStats, usage: Usage, model: string | undefined): void {
+  stats.inputTokens += usage.inputTokens;
+  stats.outputTokens += usage.outputTokens;
+  if (model) addModelUsage((stats.byModel ??= []), model, usage);
+}
+
+/** The counters of these messages. */
+export function statsOf(messages: readonly Message[]): SessionStats {
+  const stats: SessionStats = { messageCount: messages.length, inputTokens: 0, outputTokens: 0 };
+  for (const m of messages) if (m.usage) addUsage(stats, m.usage, m.model);
+  return stats;
 }
 
 /** Adds `usage` to `model`'s entry in per-model totals, in place. */
@@ -43,6 +55,54 @@ export function archiveConversation(s: SessionSnapshot, at: Date): void {
   s.messages = [];
   s.summary = null;
   s.stats = { messageCount: 0, inputTokens: 0, outputTokens: 0 };
+}
+
+/**
+ * What `/compact` records: a `reset` event whose payload carries these fields, so that a
+ * chatkeep from before `/compact` reads it as a `/reset` (everything archived, nothing lost)
+ * instead of as a damaged line.
+ */
+export interface Compaction {
+  /** Stands for the archived messages from now on (sent ahead of the live ones). */
+  summary: string;
+  /** How many of the last live messages stay live. */
+  keep: number;
+  /** What asking for the summary cost, and the model that wrote it. */
+  usage?: Usage;
+  model?: string;
+  /** The live counters it leaves: what a reader without the message bodies (a listing) takes. */
+  stats?: SessionStats;
+}
+
+/**
+ * Archives all but the last `keep` live messages as `/reset` archives them (each segment keeps
+ * the summary it had), and makes `summary` the live one. The segment's counters are its
+ * messages' plus what the summary cost, so the session's totals still add up.
+ */
+export function compactConversation(s: SessionSnapshot, at: Date, c: Compaction): void {
+  const cut = Math.max(0, s.messages.length - Math.max(0, c.keep));
+  const archived = s.messages.slice(0, cut);
+  const stats = statsOf(archived);
+  if (c.usage) addUsage(stats, c.usage, c.model);
+  s.archived.push({ archivedAt: at, messages: archived, summary: s.summary, stats });
+  s.messages = s.messages.slice(cut);
+  s.summary = c.summary;
+  s.stats = c.stats ? structuredClone(c.stats) : statsOf(s.messages);
+}
+
+/** A `reset` event's payload as a compaction, when it is one (a plain `/reset` has no summary). */
+export function compactionFrom(p: Record<string, unknown>): Compaction | undefined {
+  if (typeof p.summary !== 'string') return undefined;
+  const c: Compaction = { summary: p.summary, keep: Number.isInteger(p.keep) ? (p.keep as number) : 0 };
+  const usage = p.usage as Partial<Usage> | undefined;
+  if (typeof usage?.inputTokens === 'number' && typeof usage.outputTokens === 'number') c.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+  if (typeof p.model === 'string') c.model = p.model;
+  const stats = p.stats as Partial<SessionStats> | undefined;
+  if (typeof stats?.messageCount === 'number' && typeof stats.inputTokens === 'number' && typeof stats.outputTokens === 'number') {
+    c.stats = { messageCount: stats.messageCount, inputTokens: stats.inputTokens, outputTokens: stats.outputTokens };
+    if (Array.isArray(stats.byModel)) c.stats.byModel = stats.byModel.map((m) => ({ ...m }));
+  }
+  return c;
 }
 
 /** A `provider` event's payload as the session's record (its source kept when it has one). */
@@ -120,9 +180,12 @@ export function replay(s: SessionSnapshot, events: readonly SessionEvent[]): Rep
         pending.set(replyId, reply);
         break;
       }
-      case 'reset':
-        archiveConversation(s, at);
+      case 'reset': {
+        const compaction = compactionFrom(p);
+        if (compaction) compactConversation(s, at, compaction);
+        else archiveConversation(s, at);
         break;
+      }
       case 'title':
         s.title = typeof p.title === 'string' ? p.title : null;
         break;

@@ -3,13 +3,13 @@ import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
-  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionWhere, SessionStats, SessionStatusReport, SystemPromptRef,
+  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionWhere, SessionStats, SessionStatusReport, SystemPromptRef, Usage,
 } from './types.js';
 import { ReadOnlySessionError, SessionClosedError } from './errors.js';
 import { WarningChannel } from './emitter.js';
 import type { EventLog, SessionEventType, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
-import { addMessage, archiveConversation, encodeMessage, providerRecord, setDraft, supersede } from './replay.js';
+import { addMessage, archiveConversation, compactConversation, encodeMessage, providerRecord, setDraft, statsOf, supersede, type Compaction } from './replay.js';
 import { createReplyWriter, type ActiveReply } from './reply-writer.js';
 import { retakeLock } from './retake.js';
 import { storedMessage } from './stored-message.js';
@@ -99,6 +99,7 @@ export class SessionImpl implements Session {
   get systemPrompt(): Readonly<SystemPromptRef> | null { return this.state.systemPrompt; }
   get stats(): Readonly<SessionStats> { return this.state.stats; }
   get archived(): readonly ArchivedSegment[] { return this.state.archived; }
+  get summary(): string | null { return this.state.summary; }
   get readOnly(): boolean { return this.lost !== undefined; }
   get dirty(): boolean { return this.changed; }
   get git(): GitContext | undefined { return this.state.git; }
@@ -289,12 +290,27 @@ export class SessionImpl implements Session {
   }
 
   reset(): Promise<void> {
+    return this.archive('Reset', {}, (at) => archiveConversation(this.state, at));
+  }
+
+  compact(summary: string, keep: number, extra: { usage?: Usage; model?: string } = {}): Promise<void> {
+    return this.runExclusive(() => {
+      const messages = this.state.messages;
+      const kept = Math.min(Math.max(0, Math.floor(keep)), messages.length);
+      // The live counters ride along for readers without the message bodies (listings).
+      const c: Compaction = { summary: this.redact(summary), keep: kept, ...extra, stats: statsOf(messages.slice(messages.length - kept)) };
+      return this.archive('Compaction', { ...c }, (at) => compactConversation(this.state, at, c));
+    });
+  }
+
+  /** One `reset` event, then its change to the state, then a snapshot (as `/reset` always did). */
+  private archive(what: string, payload: Record<string, unknown>, apply: (at: Date) => void): Promise<void> {
     return this.runExclusive(async () => {
-      await this.write('reset', {});
-      archiveConversation(this.state, this.now());
-      // The reset is durable in the journal now; a failed snapshot only delays the compaction.
+      await this.write('reset', payload);
+      apply(this.now());
+      // Durable in the journal now; a failed snapshot only delays folding it in.
       await this.snapshot('open', 'reset').catch((err: unknown) =>
-        this.warn(`Reset done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),
+        this.warn(`${what} done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),
       );
     });
   }

@@ -284,6 +284,8 @@ export interface Session {
   /** The system prompt's recorded path and hash (null: none). */
   readonly systemPrompt: Readonly<SystemPromptRef> | null;
   readonly archived: readonly ArchivedSegment[];
+  /** What `/compact` made of the messages it archived (null: none); models get it ahead of `messages`. */
+  readonly summary: string | null;
   /** True once the lock was lost: nothing is written until it is held again. */
   readonly readOnly: boolean;
   /** True when something changed since the last snapshot. */
@@ -315,6 +317,13 @@ export interface Session {
   status(): Promise<SessionStatusReport>;
   /** Saves, then archives the live conversation inside the session and clears it; the ID stays. */
   reset(): Promise<void>;
+  /**
+   * Replaces all but the last `keep` messages with `summary` (redacted first): they are archived
+   * inside the session as `reset()` archives them, and the summary stands for them from now on.
+   * One journaled event, then a snapshot: a crash leaves the conversation before or after it.
+   * `usage` and `model`: what the summary cost, counted with the archived segment.
+   */
+  compact(summary: string, keep: number, extra?: { usage?: Usage; model?: string }): Promise<void>;
   /** Saves, marks the session closed, releases the lock. Idempotent. */
   close(): Promise<SaveResult>;
   /** Runs `fn` under the session's conversation mutex (the one every write takes). */

@@ -156,6 +156,13 @@ export class FakeSession implements Session {
     this.stored.archived.push({ archivedAt: this.owner.now(), messages: this.stored.messages, summary: null, stats: this.stats });
     this.stored.messages = [];
   }
+  summary: string | null = null;
+  async compact(summary: string, keep: number): Promise<void> {
+    const cut = Math.max(0, this.stored.messages.length - keep);
+    this.stored.archived.push({ archivedAt: this.owner.now(), messages: this.stored.messages.slice(0, cut), summary: this.summary, stats: this.stats });
+    this.stored.messages = this.stored.messages.slice(cut);
+    this.summary = summary;
+  }
   async close(): Promise<SaveResult> {
     // A lost lock: the library writes nothing and says so.
     if (this.readOnly) {
@@ -182,7 +189,7 @@ export class FakeSession implements Session {
     return {
       format: 'chatkeep.session', schemaVersion: 2, id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt,
       status: this.stored.status, project: this.project.path, host: 'this-host', pid: 4242, toolVersion: '0.1.0', provider: this.provider,
-      systemPrompt: this.systemPrompt, config: {}, messages: structuredClone(this.stored.messages), summary: null,
+      systemPrompt: this.systemPrompt, config: {}, messages: structuredClone(this.stored.messages), summary: this.summary,
       archived: structuredClone(this.stored.archived), stats: this.stats, journalSeq: 0,
     };
   }
