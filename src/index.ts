@@ -12,6 +12,7 @@
  * ```
  */
 export type * from './session/types.js';
+export type { TrashedSession } from './session/store.js';
 export * from './session/errors.js';
 
 /**

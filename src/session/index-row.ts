@@ -23,6 +23,12 @@ export interface IndexRow {
   branch?: string;
   /** Token totals per known model (absent when none), to estimate cost without reading the session. */
   byModel?: ModelUsage[];
+  /**
+   * Set on a fork: the session it came from and at which message. Kept in the row so that a
+   * parent's forks are found from the listing cache alone, without reading any session.
+   */
+  parentId?: string;
+  forkPoint?: number;
 }
 
 /** The row describing a snapshot. */
@@ -40,7 +46,13 @@ export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): Inde
     outputTokens: s.stats.outputTokens,
     ...(s.git?.branch ? { branch: s.git.branch } : {}),
     ...(s.stats.byModel?.length ? { byModel: s.stats.byModel.map((m) => ({ ...m })) } : {}),
+    ...lineage(s),
   };
+}
+
+/** `{parentId, forkPoint}` of a fork, else nothing. */
+function lineage(from: { parentId?: string; forkPoint?: number }): { parentId?: string; forkPoint?: number } {
+  return from.parentId !== undefined ? { parentId: from.parentId, forkPoint: from.forkPoint ?? 0 } : {};
 }
 
 /** A listing row for users. */
@@ -59,6 +71,7 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
     ...(row.problem ? { problem: row.problem } : {}),
     ...(row.branch ? { branch: row.branch } : {}),
     ...(row.byModel?.length ? { usageByModel: row.byModel } : {}),
+    ...lineage(row),
   };
 }
 

@@ -6,6 +6,8 @@ import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
 import type { FilesReading } from './reading.js';
+import type { TrashedSession } from './store.js';
+import type { FileTrash } from './trash-store.js';
 import { createHistory } from './history.js';
 import { readConfigFile } from './config-files.js';
 import { assertValidId, reserveId } from './ids.js';
@@ -36,6 +38,7 @@ const lazy = {
   index: () => import('./index-store.js'),
   reading: () => import('./reading.js'),
   git: () => import('./git.js'),
+  trash: () => import('./trash-store.js'),
 };
 
 /**
@@ -220,12 +223,36 @@ class Manager implements SessionManager {
     const loss = new LossRelay();
     const lock = await acquireLock(id, dir, this.lockOptions(loss.report));
     // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
-    return this.open({ id, dir, project: this.project }, state, { recoveredMessages: 0, wasInterrupted: false, notices: [] }, {
+    const report = { recoveredMessages: 0, wasInterrupted: false, notices: [], forkedFrom: { id: source.id, at } };
+    return this.open({ id, dir, project: this.project }, state, report, {
       lock,
       loss,
       after: 'persist',
       dirty: true,
     });
+  }
+
+  private async bin(): Promise<FileTrash> {
+    return (await lazy.trash()).fileTrash(this.home, this.project, { staleMs: this.staleMs, now: this.now });
+  }
+
+  async trash(idOrPrefix: string): Promise<TrashedSession> {
+    return (await this.bin()).trash((await this.locate(idOrPrefix)).id);
+  }
+
+  async restore(idOrPrefix: string): Promise<{ id: string; project: string }> {
+    const { trashedId } = await lazy.trash();
+    const bin = await this.bin();
+    const restored = await bin.restore(await trashedId(bin, idOrPrefix));
+    return { id: restored.id, project: restored.project.path };
+  }
+
+  async listTrash(): Promise<TrashedSession[]> {
+    return (await this.bin()).listTrash();
+  }
+
+  async emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
+    return (await this.bin()).emptyTrash(options.olderThan);
   }
 
   private lockOptions(onCompromised: (err: Error) => void): LockOptions {
