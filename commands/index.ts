@@ -4,6 +4,7 @@
  */
 import type { SlashCommand } from '../src/repl/types.js';
 import { copy } from './copy.js';
+import { fork } from './fork.js';
 import { help } from './help.js';
 import { load } from './load.js';
 import { model } from './model.js';
@@ -19,5 +20,5 @@ import { title } from './title.js';
 
 /** The built-in slash commands, in the order `/help` shows them. */
 export const builtinCommands: readonly SlashCommand[] = [
-  help, sessions, save, load, title, status, reset, retry, copy, model, provider, system, quit,
+  help, sessions, save, load, fork, title, status, reset, retry, copy, model, provider, system, quit,
 ];

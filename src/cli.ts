@@ -44,7 +44,12 @@ async function run(argv: string[]): Promise<number> {
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./repl/sessions-subcommand.js');
     const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
-    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout, stderr: process.stderr, columns, terminal: process.stdout.isTTY === true });
+    // A question needs a person at a terminal on both ends (empty-trash asks before deleting).
+    const askable = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const confirm = askable
+      ? async (question: string) => (await import('./repl/prompter.js')).createTtyPrompter(process.stdin, () => undefined).confirm(question)
+      : undefined;
+    return runSessionsCommand(command, { home, cwd, env, stdout: process.stdout, stderr: process.stderr, columns, terminal: process.stdout.isTTY === true, confirm });
   }
   if (command.options.version) {
     process.stdout.write(`${packageVersion()}\n`);

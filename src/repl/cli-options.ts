@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { commandText, UserError } from '../session/errors.js';
+import { isTrashAction, sessionsUsageProblem, type TrashAction } from './trash-options.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {
@@ -19,6 +20,8 @@ export const REPL_OPTIONS = {
   'session-id': { type: 'string', value: 'ID', description: 'resume that session (a unique prefix of an ID is enough; any project)' },
   continue: { type: 'boolean', short: 'c', description: "resume this project's most recently updated session" },
   resume: { type: 'boolean', short: 'r', description: 'pick a session to resume from a list (interactive terminal only)' },
+  fork: { type: 'string', value: 'ID', description: "continue in a new session holding a copy of ID's conversation (ID is left untouched)" },
+  at: { type: 'string', value: 'N', description: 'with --fork: copy only the first N messages' },
   home: { type: 'string', value: 'DIR', description: 'data directory (default: $CHATKEEP_HOME, else ~/.chatkeep)' },
   autosave: { type: 'string', value: 'SPEC', description: 'off, a duration (30s, 5m) or a cron expression (default "*/5 * * * *")' },
   provider: { type: 'string', value: 'NAME', description: 'echo (offline), anthropic or openai (default: echo unless an API key is set)' },
@@ -33,10 +36,13 @@ export const REPL_OPTIONS = {
 
 /** Options of `chatkeep sessions list|show`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list: every project, not just this one' },
+  all: { type: 'boolean', short: 'a', description: 'list, prune: every project, not just this one' },
   json: { type: 'boolean', description: 'machine-readable JSON' },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch' },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's" },
+  'older-than': { type: 'string', value: 'AGE', description: 'prune: last updated longer ago than AGE (30d, 12h, 2w); empty-trash: trashed longer ago' },
+  'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing' },
+  yes: { type: 'boolean', short: 'y', description: 'empty-trash: delete without asking (needed when not on a terminal)' },
   home: REPL_OPTIONS.home,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
@@ -48,7 +54,9 @@ type Parsed<T extends Record<string, OptionSpec>> = {
 /** What the command line asked for. */
 export type CliCommand =
   | { kind: 'repl'; options: Parsed<typeof REPL_OPTIONS> }
-  | { kind: 'sessions'; action: 'list' | 'show' | 'help'; id?: string; options: Parsed<typeof SESSIONS_OPTIONS> };
+  | { kind: 'sessions'; action: 'list' | 'show' | 'help'; id?: string; options: Parsed<typeof SESSIONS_OPTIONS> }
+  /** `ids`: the session IDs given (rm: one or more; restore: one; the others: none). */
+  | { kind: 'sessions'; action: TrashAction; ids: string[]; options: Parsed<typeof SESSIONS_OPTIONS> };
 
 /**
  * Parses argv (without `node` and the script). A malformed command line throws a `UserError`
@@ -60,19 +68,22 @@ export function parseCommandLine(argv: string[]): CliCommand {
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
     const [action, id, ...rest] = positionals;
     if (values.help || action === 'help' || action === undefined) return { kind: 'sessions', action: 'help', options: values };
-    if (action !== 'list' && action !== 'show') throw usage(`unknown command \`sessions ${action}\``, help);
+    if (action !== 'list' && action !== 'show' && !isTrashAction(action)) throw usage(`unknown command \`sessions ${action}\``, help);
+    const problem = sessionsUsageProblem(action, positionals.slice(1), values);
+    if (problem !== undefined) throw usage(problem, help);
+    if (isTrashAction(action)) return { kind: 'sessions', action, ids: positionals.slice(1), options: values };
     if (action === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`, help);
     if (action === 'show' && id === undefined) throw usage('sessions show needs a session ID', help);
     if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`, help);
-    for (const listOnly of ['branch', 'project'] as const) {
-      if (action === 'show' && values[listOnly] !== undefined) throw usage(`--${listOnly} is an option of sessions list`, help);
-    }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
     return { kind: 'sessions', action, id, options: values };
   }
   const { values } = parse(argv, REPL_OPTIONS, false, ['--help']);
   const picks = [values['session-id'] !== undefined, values.continue, values.resume].filter(Boolean).length;
   if (picks > 1) throw usage('use only one of --session-id, --continue and --resume', ['--help']);
+  if (values.fork !== undefined && picks > 0) throw usage('--fork starts a new session: use it without --session-id, --continue and --resume', ['--help']);
+  if (values.at !== undefined && values.fork === undefined) throw usage('--at goes with --fork ID (fork after message N)', ['--help']);
+  if (values.fork !== undefined && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot fork a session: drop --no-persist or --fork', ['--help']);
   if (picks > 0 && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot resume a session: drop --no-persist, or --session-id/--continue/--resume', ['--help']);
   return { kind: 'repl', options: values };
 }
@@ -132,8 +143,10 @@ export function replHelp(version: string): string {
     '',
     'Usage:',
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
+    '  chatkeep --fork ID [--at N]          continue in a fork of session ID (a new session)',
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
+    '  chatkeep sessions rm|trash|restore|prune|empty-trash …   the trash (see chatkeep sessions --help)',
     '',
     'Options:',
     ...formatOptions(REPL_OPTIONS),
@@ -152,7 +165,16 @@ export function sessionsHelp(): string {
     'Usage:',
     "  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]",
     "                                            this project's sessions, newest first (--all: every project)",
-    "  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix)",
+    "  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix), its lineage and forks",
+    '  chatkeep sessions rm ID… [--json]         move sessions to the trash (refused while in use: exit 3)',
+    '  chatkeep sessions trash [--json]          what is in the trash, most recently trashed first',
+    '  chatkeep sessions restore ID [--json]     bring a session back from the trash, resumable as before',
+    '  chatkeep sessions prune --older-than AGE [--all] [--dry-run] [--json]',
+    "                                            move this project's sessions last updated longer ago than AGE to the trash",
+    '  chatkeep sessions empty-trash [--older-than AGE] [--yes] [--json]',
+    '                                            delete what is in the trash for good (asks first; --yes when not on a terminal)',
+    '',
+    'Nothing is deleted except by empty-trash, and a deleted ID is never used again.',
     '',
     'Options:',
     ...formatOptions(SESSIONS_OPTIONS),

@@ -8,11 +8,11 @@ import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import { estimateCost } from '../providers/cost.js';
-import type { ModelUsage, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
+import type { ModelUsage, SessionManager, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './cli-options.js';
 import { sessionsHelp } from './cli-options.js';
 import { providerLabel, sourceNote } from './describe-source.js';
-import { countKnown, formatMessage, formatRows, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from './format.js';
+import { countKnown, formatMessage, formatRows, lineage, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from './format.js';
 import { describeError } from './report-error.js';
 
 type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
@@ -31,6 +31,8 @@ export async function runSessionsCommand(
     terminal?: boolean;
     now?: () => Date;
     columns?: number;
+    /** Asks yes/no on the terminal (empty-trash); absent without one. */
+    confirm?: (question: string) => Promise<boolean>;
   },
 ): Promise<number> {
   const { home, cwd, env, stdout } = environment;
@@ -40,6 +42,9 @@ export async function runSessionsCommand(
   if (command.action === 'help') {
     stdout.write(sessionsHelp());
     return 0;
+  }
+  if ('ids' in command) {
+    return (await import('./trash-subcommand.js')).runTrashCommand(command, { ...environment, now });
   }
   if (command.action === 'list') {
     const all = command.options.all === true;
@@ -64,13 +69,25 @@ export async function runSessionsCommand(
   const id = command.id!;
   if (!isValidId(id)) throw new InvalidIdError(id);
   if (!existsSync(home)) throw new UnknownSessionError(id);
-  const reading = await (await openSessions({ home, cwd, env })).inspect(id);
+  const sessions = await openSessions({ home, cwd, env });
+  const reading = await sessions.inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
-  stdout.write(json ? `${JSON.stringify(showJson(reading.snapshot, reading), null, 2)}\n` : showText(reading.snapshot, reading, now, environment.terminal === true));
+  const forks = await forksOf(sessions, reading.id);
+  stdout.write(
+    json ? `${JSON.stringify(showJson(reading.snapshot, reading, forks), null, 2)}\n` : showText(reading.snapshot, reading, forks, now, environment.terminal === true),
+  );
   // A damaged session shows what is readable, then says what is wrong (exit 2).
   if (problem) throw problem;
   return 0;
+}
+
+/**
+ * A session's forks, from the listing rows of every project (rows carry `parentId`): one read of
+ * each project's index, no session file opened.
+ */
+async function forksOf(sessions: SessionManager, id: string): Promise<SessionSummary[]> {
+  return (await sessions.list({ all: true })).filter((row) => row.parentId === id).reverse();
 }
 
 /** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
@@ -94,6 +111,7 @@ function listRow(row: SessionSummary): Record<string, unknown> {
     ...(row.problem ? { problem: row.problem } : {}),
     ...costField(row.usage, row.usageByModel),
     ...(row.branch ? { branch: row.branch } : {}),
+    ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
   };
 }
 
@@ -112,7 +130,7 @@ function emptyListing(options: SessionsCommand['options']): string {
 }
 
 /** `sessions show --json` (DESIGN §1): the session's facts and its live messages. */
-function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, unknown> {
+function showJson(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[]): Record<string, unknown> {
   return {
     id: s.id,
     title: s.title,
@@ -122,6 +140,8 @@ function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, u
     ...(reading.problem ? { problem: reading.problem } : {}),
     project: s.project,
     ...(s.git ? { git: s.git } : {}),
+    ...(s.parentId !== undefined ? { parentId: s.parentId, forkPoint: s.forkPoint ?? 0 } : {}),
+    forks: forks.map((f) => ({ id: f.id, forkPoint: f.forkPoint ?? 0 })),
     provider: s.provider,
     systemPrompt: s.systemPrompt,
     ...(s.draft !== undefined ? { draft: s.draft } : {}),
@@ -141,13 +161,15 @@ function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, u
   };
 }
 
-function showText(s: SessionSnapshot, reading: SessionReading, now: Date, terminal: boolean): string {
+function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[], now: Date, terminal: boolean): string {
   const status = reading.problem ? problemLabel(reading.problem) : reading.status;
   const readable = reading.problem ? ' readable' : '';
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
     `  project ${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''} · ${status} · ${plural(s.messages.length, 'message')}${readable}${tokens(s.stats, s.stats.byModel)} · last active ${relativeTime(s.updatedAt, now)}`,
     settingsLine(s),
+    ...(s.parentId !== undefined ? [`  ${lineage(s.parentId, s.forkPoint)}`] : []),
+    ...(forks.length > 0 ? [`  forks: ${forks.map((f) => `${f.id} (at message ${f.forkPoint ?? 0})`).join(', ')}`] : []),
     '',
   ];
   // Each message under its time: how long ago for a person, ISO 8601 for a script.
