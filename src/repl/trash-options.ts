@@ -32,7 +32,8 @@ const OWNERS: Record<string, readonly string[]> = {
 export function sessionsUsageProblem(action: string, args: readonly string[], values: Record<string, unknown>): string | undefined {
   for (const [option, owners] of Object.entries(OWNERS)) {
     if (values[option] !== undefined && !owners.includes(action)) {
-      return `--${option} is an option of ${owners.map((o) => `sessions ${o}`).join(' and ')}`;
+      const names = owners.length === 1 ? owners[0] : `${owners.slice(0, -1).join(', ')} and ${owners[owners.length - 1]}`;
+      return `--${option} is an option of sessions ${names}`;
     }
   }
   if (!isTrashAction(action)) return undefined;
