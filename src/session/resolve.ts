@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProjectInfo } from './types.js';
-import { AmbiguousIdError, UnknownSessionError } from './errors.js';
+import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from './errors.js';
 import { assertValidId, errno, sessionIdsIn } from './ids.js';
 import { layout } from './layout.js';
 import { readProjectPath } from './project.js';
@@ -57,5 +57,7 @@ export async function locate(home: string, current: ProjectInfo, idOrPrefix: str
   }
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.map((m) => m.id).sort());
+  // A trashed session is not found, but the person typing its ID is told where it went.
+  if (await isDir(join(layout.trash(home), wanted, 'session'))) throw new TrashedSessionError(wanted);
   throw new UnknownSessionError(wanted);
 }

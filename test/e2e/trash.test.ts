@@ -62,7 +62,7 @@ describe('sessions rm, trash, restore', () => {
     const show = await runPiped(['sessions', 'show', id], '', { home, cwd });
     expect(show.code).toBe(2);
     const resume = await runPiped(['--session-id', id], '', { home, cwd });
-    expect(resume.code).toBe(2);
+    expect(resume).toEqual({ code: 2, stdout: '', stderr: `chatkeep: Session ${id} is in the trash. Restore it with: chatkeep sessions restore ${id}\n` });
     expect(sessionDir(home, id)).toBeUndefined();
 
     const trash = await runPiped(['sessions', 'trash'], '', { home, cwd });
