@@ -17,23 +17,26 @@ import { describeError } from './report-error.js';
 
 type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 
+/** What the process gives the subcommands (only cli.ts reads `process`). */
+export interface SessionsEnvironment {
+  home: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream;
+  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
+  stderr: NodeJS.WritableStream;
+  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
+  terminal?: boolean;
+  now?: () => Date;
+  columns?: number;
+  /** Asks yes/no on the terminal (empty-trash); absent without one. */
+  confirm?: (question: string) => Promise<boolean>;
+}
+
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
 export async function runSessionsCommand(
   command: SessionsCommand,
-  environment: {
-    home: string;
-    cwd: string;
-    env: Record<string, string | undefined>;
-    stdout: NodeJS.WritableStream;
-    /** Where what is wrong with listed sessions is said (the CLI's stderr). */
-    stderr: NodeJS.WritableStream;
-    /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
-    terminal?: boolean;
-    now?: () => Date;
-    columns?: number;
-    /** Asks yes/no on the terminal (empty-trash); absent without one. */
-    confirm?: (question: string) => Promise<boolean>;
-  },
+  environment: SessionsEnvironment,
 ): Promise<number> {
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();

@@ -13,6 +13,7 @@ import type { CliCommand } from './cli-options.js';
 import { plural, relativeTime } from './format.js';
 import { chatkeepCommand, resumeCommand } from './invocation.js';
 import { describeError } from './report-error.js';
+import type { SessionsEnvironment } from './sessions-subcommand.js';
 import { layoutTable } from './table.js';
 import { parseAge, type TrashAction } from './trash-options.js';
 
@@ -20,18 +21,8 @@ type TrashCommand = Extract<CliCommand, { kind: 'sessions'; action: TrashAction 
 /** `--older-than` as typed and in milliseconds. */
 type Age = { spec: string; ms: number };
 
-export interface TrashEnvironment {
-  home: string;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  /** stdout is a terminal: times are relative. */
-  terminal?: boolean;
-  /** Asks yes/no on the terminal; absent when there is none (then `--yes` is needed). */
-  confirm?: (question: string) => Promise<boolean>;
-  now: Date;
-}
+/** The subcommands' environment, with the clock read once. */
+export type TrashEnvironment = Omit<SessionsEnvironment, 'now' | 'columns'> & { now: Date };
 
 /** Runs one trash subcommand; resolves to the exit code (3 when a session was in use). */
 export async function runTrashCommand(command: TrashCommand, environment: TrashEnvironment): Promise<number> {

@@ -1,32 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPiped, startAtPrompt } from '../helpers/pty.js';
-import { sessionDir } from '../helpers/session-files.js';
+import { runPiped, savedChat, startAtPrompt } from '../helpers/pty.js';
+import { fileHashes, sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 /** A closed session of `questions.length` exchanges, made by a piped chat; its ID. */
-async function chat(home: string, cwd: string, questions: string[]): Promise<string> {
-  const run = await runPiped([], `${questions.join('\n')}\n/quit\n`, { home, cwd });
-  const id = /Saved (\S+) \(/.exec(run.stderr)?.[1];
-  if (!id) throw new Error(`no session saved:\n${run.stderr}`);
-  return id;
-}
-
-/** Every file under a directory with its bytes' hash. */
-function hashes(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (at: string, prefix: string): void => {
-    for (const name of readdirSync(at).sort()) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path, `${prefix}${name}/`);
-      else out[`${prefix}${name}`] = createHash('sha256').update(readFileSync(path)).digest('hex');
-    }
-  };
-  walk(dir, '');
-  return out;
-}
+const chat = (home: string, cwd: string, questions: string[]): Promise<string> => savedChat(`${questions.join('\n')}\n/quit\n`, { home, cwd });
 
 interface Shown {
   id: string;
@@ -47,7 +25,7 @@ describe('chatkeep --fork ID [--at N]', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const parent = await chat(home, cwd, ['one', 'two']);
-    const before = hashes(sessionDir(home, parent)!);
+    const before = fileHashes(sessionDir(home, parent)!);
 
     const whole = await runPiped(['--fork', parent], 'three\n/quit\n', { home, cwd });
     expect(whole.code).toBe(0);
@@ -61,7 +39,7 @@ describe('chatkeep --fork ID [--at N]', () => {
     expect(cut.stdout).toBe('Echo: again (read 3 messages)\n');
     const second = /Saved (\S+) \(4 messages\)/.exec(cut.stderr)?.[1]!;
 
-    expect(hashes(sessionDir(home, parent)!)).toEqual(before);
+    expect(fileHashes(sessionDir(home, parent)!)).toEqual(before);
     expect(await show(home, cwd, second)).toMatchObject({
       parentId: parent,
       forkPoint: 2,

@@ -1,21 +1,15 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSessions } from '../../src/index.js';
-import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
-import { sessionDir } from '../helpers/session-files.js';
+import { runPiped, savedChat, spawnPty, startAtPrompt } from '../helpers/pty.js';
+import { fileHashes, sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 const DAY = 86_400_000;
 
 /** A closed session made by a piped chat; its ID. */
-async function chat(home: string, cwd: string, input = 'hello\n/quit\n'): Promise<string> {
-  const run = await runPiped([], input, { home, cwd });
-  const id = /Saved (\S+) \(/.exec(run.stderr)?.[1];
-  if (!id) throw new Error(`no session saved:\n${run.stderr}`);
-  return id;
-}
+const chat = (home: string, cwd: string, input = 'hello\n/quit\n'): Promise<string> => savedChat(input, { home, cwd });
 
 /** Sessions last updated `daysAgo` days ago, made through the library with its clock set back. */
 async function oldSessions(home: string, cwd: string, daysAgo: number, count: number): Promise<string[]> {
@@ -32,20 +26,6 @@ async function oldSessions(home: string, cwd: string, daysAgo: number, count: nu
   return ids;
 }
 
-/** Every file under a directory with its bytes' hash, for "byte for byte" comparisons. */
-function hashes(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (at: string, prefix: string): void => {
-    for (const name of readdirSync(at).sort()) {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path, `${prefix}${name}/`);
-      else out[`${prefix}${name}`] = createHash('sha256').update(readFileSync(path)).digest('hex');
-    }
-  };
-  walk(dir, '');
-  return out;
-}
-
 const listed = async (home: string, cwd: string, all = false): Promise<string[]> =>
   (JSON.parse((await runPiped(['sessions', 'list', '--json', ...(all ? ['--all'] : [])], '', { home, cwd })).stdout) as { id: string }[]).map((r) => r.id);
 
@@ -54,7 +34,7 @@ describe('sessions rm, trash, restore', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const id = await chat(home, cwd, 'remember 42\n/quit\n');
-    const before = hashes(sessionDir(home, id)!);
+    const before = fileHashes(sessionDir(home, id)!);
 
     const rm = await runPiped(['sessions', 'rm', id], '', { home, cwd });
     expect(rm).toEqual({ code: 0, stdout: `Moved ${id} to the trash.\n`, stderr: expect.stringMatching(new RegExp(`^Restore with: .* sessions restore ${id}\\n$`)) });
@@ -75,7 +55,7 @@ describe('sessions rm, trash, restore', () => {
     const restore = await runPiped(['sessions', 'restore', id.slice(0, -3)], '', { home, cwd });
     expect(restore.code).toBe(0);
     expect(restore.stdout).toMatch(new RegExp(`^Restored ${id} to ${cwd}\\. Resume with: .* --session-id ${id}\\n$`));
-    expect(hashes(sessionDir(home, id)!)).toEqual(before);
+    expect(fileHashes(sessionDir(home, id)!)).toEqual(before);
     expect((await runPiped(['sessions', 'trash', '--json'], '', { home, cwd })).stdout).toBe('[]\n');
     expect(await listed(home, cwd)).toEqual([id]);
     const again = await runPiped(['--session-id', id], 'what was it?\n/quit\n', { home, cwd });

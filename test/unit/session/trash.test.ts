@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSessions, SessionInUseError, UnknownSessionError, UserError } from '../../../src/index.js';
+import { openSessions, SessionInUseError, TrashedSessionError, UserError } from '../../../src/index.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { sessionDir } from '../../helpers/session-files.js';
 
@@ -25,7 +25,7 @@ describe('the trash (file store)', () => {
     const trashed = await sessions.trash(id.slice(0, -2));
     expect(trashed).toMatchObject({ id, project: sessions.project.path, title: 'keep me', messageCount: 1, trashedAt: AT });
     expect(await sessions.list({ all: true })).toEqual([]);
-    await expect(sessions.resolve(id)).rejects.toBeInstanceOf(UnknownSessionError);
+    await expect(sessions.resolve(id)).rejects.toBeInstanceOf(TrashedSessionError);
     expect(sessionDir(home, id)).toBeUndefined();
     expect(existsSync(join(home, 'trash', id, 'trash.json'))).toBe(true);
     expect((await sessions.listTrash()).map((t) => t.id)).toEqual([id]);
