@@ -86,11 +86,12 @@ export async function runSessionsCommand(
 }
 
 /**
- * A session's forks, from the listing rows of every project (rows carry `parentId`): one read of
- * each project's index, no session file opened.
+ * A session's forks, oldest first, from the listing rows of every project (rows carry
+ * `parentId`): one read of each project's index, no session file opened.
  */
 async function forksOf(sessions: SessionManager, id: string): Promise<SessionSummary[]> {
-  return (await sessions.list({ all: true })).filter((row) => row.parentId === id).reverse();
+  const forks = (await sessions.list({ all: true })).filter((row) => row.parentId === id);
+  return forks.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
 /** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */

@@ -18,6 +18,7 @@ import { assertValidId, errno, isValidId } from './ids.js';
 import { layout } from './layout.js';
 import { inspectLock } from './lock.js';
 import { openProject } from './project.js';
+import { readMetaSync } from './meta-file.js';
 import { readSessionFiles } from './reading.js';
 import { locate } from './resolve.js';
 import type { Located, SessionStore, TrashedSession } from './store.js';
@@ -62,8 +63,11 @@ export function fileTrash(home: string, current: ProjectInfo, options: { staleMs
     async trash(id: string): Promise<TrashedSession> {
       const where = await locate(home, current, assertValidId(id));
       if (where.id !== id) throw new UnknownSessionError(id); // a prefix: the manager resolves those
-      // What the trash listing shows, read before the move (a lock-free read, like a listing).
-      const { row } = await readSessionFiles(where.dir, id, where.project.path, { staleMs: options.staleMs, now: options.now(), stable: true });
+      // What the trash listing shows, read before the move (a lock-free read, like a listing):
+      // the meta file's row when there is one, else the snapshot and journal.
+      const row =
+        readMetaSync(where.dir, id) ??
+        (await readSessionFiles(where.dir, id, where.project.path, { staleMs: options.staleMs, now: options.now(), stable: true })).row;
       const entry: TrashEntryFile = {
         format: 'chatkeep.trash',
         version: 1,
@@ -76,18 +80,27 @@ export function fileTrash(home: string, current: ProjectInfo, options: { staleMs
         updatedAt: new Date(row.updatedAt).toISOString(),
         ...(row.parentId !== undefined ? { parentId: row.parentId } : {}),
       };
-      await mkdir(entryDir(home, id), { recursive: true, mode: DIR_MODE });
       await keepReserved(home, id);
-      // Every lock acquisition and takeover runs under this guard: holding it, no writer can
-      // start, and a live holder (checked under it) keeps the session where it is.
-      await withGuard(layout.takeoverGuard(where.dir), async () => {
-        const lock = await inspectLock(where.dir, options.staleMs);
-        if (lock.state === 'held') throw await sessionInUse(id, lock.owner, options.now());
-        // The entry first: a crash before the rename leaves the session in place, and an entry
-        // without a session, which is not listed and is reused by the next try.
-        await writeFileAtomic(entryFile(home, id), `${JSON.stringify(entry, null, 2)}\n`);
-        await rename(where.dir, trashedSessionDir(home, id));
-      });
+      await mkdir(entryDir(home, id), { recursive: true, mode: DIR_MODE });
+      try {
+        // Every lock acquisition and takeover runs under this guard: holding it, no writer can
+        // start, and a live holder (checked under it) keeps the session where it is.
+        await withGuard(layout.takeoverGuard(where.dir), async () => {
+          const lock = await inspectLock(where.dir, options.staleMs);
+          if (lock.state === 'held') throw await sessionInUse(id, lock.owner, options.now());
+          // The entry first: a crash before the rename leaves the session in place, and an
+          // entry without a session, which is not listed and is reused by the next try.
+          await writeFileAtomic(entryFile(home, id), `${JSON.stringify(entry, null, 2)}\n`);
+          await rename(where.dir, trashedSessionDir(home, id));
+        });
+      } catch (err) {
+        // Refused or failed before the move: no trace of it in the trash.
+        if (!(await exists(trashedSessionDir(home, id)))) {
+          await unlink(entryFile(home, id)).catch(() => undefined);
+          await rmdir(entryDir(home, id)).catch(() => undefined);
+        }
+        throw err;
+      }
       // The guard moved along with the directory (its own removal at the old path found nothing).
       await rm(join(trashedSessionDir(home, id), 'lock.takeover'), { recursive: true, force: true });
       await fsyncDir(layout.sessions(where.project.dir));

@@ -75,6 +75,7 @@ describe('sessions rm, trash, restore', () => {
     expect(rm.stdout).toBe(`Moved ${other} to the trash.\n`);
     expect(rm.stderr.split('\n')[0]).toMatch(new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or open another session\\.$`));
     expect(sessionDir(home, id)).toBeDefined();
+    expect(readdirSync(join(home, 'trash'))).toEqual([other]);
     expect(await run.say('and writing', 'Echo: and writing')).toContain('Echo: and writing');
     expect(await run.quit()).toBe(0);
 
