@@ -101,9 +101,10 @@ async function moveToTrash(sessions: SessionManager, ids: readonly string[], out
   return { entries, exitCode };
 }
 
+/** How to get them back, as commands that run as printed. */
 function restoreHint(entries: readonly TrashedSession[]): string {
-  const id = entries.length === 1 ? entries[0]!.id : 'ID';
-  return `Restore with: ${chatkeepCommand(['sessions', 'restore', id])}`;
+  const restore = `Restore with: ${chatkeepCommand(['sessions', 'restore', entries[0]!.id])}`;
+  return entries.length === 1 ? restore : `${restore} (and so on for each; list them with: ${chatkeepCommand(['sessions', 'trash'])})`;
 }
 
 /** `prune --older-than AGE [--all] [--dry-run]`: sessions last updated before now − AGE go to the trash, each ID printed. */

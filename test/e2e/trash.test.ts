@@ -135,7 +135,9 @@ describe('sessions prune', () => {
     const prune = await runPiped(['sessions', 'prune', '--older-than', '30d'], '', { home, cwd });
     expect(prune.code).toBe(0);
     expect(prune.stdout).toBe(`${old[1]}\n${old[0]}\n`);
-    expect(prune.stderr).toMatch(/^Moved 2 sessions to the trash\. Restore with: .* sessions restore ID\n$/);
+    expect(prune.stderr).toBe(
+      `Moved 2 sessions to the trash. Restore with: chatkeep sessions restore ${old[1]} (and so on for each; list them with: chatkeep sessions trash)\n`,
+    );
     expect(await listed(home, cwd)).toEqual([recent]);
 
     const all = await runPiped(['sessions', 'prune', '--older-than', '8w', '--all', '--json'], '', { home, cwd });
