@@ -6,6 +6,7 @@ import type { SlashCommand } from '../src/repl/types.js';
 import { compact } from './compact.js';
 import { copy } from './copy.js';
 import { exportSession } from './export.js';
+import { fork } from './fork.js';
 import { help } from './help.js';
 import { load } from './load.js';
 import { model } from './model.js';
@@ -21,5 +22,5 @@ import { title } from './title.js';
 
 /** The built-in slash commands, in the order `/help` shows them. */
 export const builtinCommands: readonly SlashCommand[] = [
-  help, sessions, save, load, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
+  help, sessions, save, load, fork, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
 ];

@@ -44,8 +44,13 @@ async function run(argv: string[]): Promise<number> {
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
     const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
+    // A question needs a person at a terminal on both ends (empty-trash asks before deleting).
+    const askable = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const confirm = askable
+      ? async (question: string) => (await import('./repl/prompter.js')).createTtyPrompter(process.stdin, () => undefined).confirm(question)
+      : undefined;
     return runSessionsCommand(command, {
-      home, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true,
+      home, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm,
     });
   }
   if (command.options.version) {

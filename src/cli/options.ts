@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { commandText, UserError } from '../session/errors.js';
+import { parseAge } from './age.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {
@@ -17,14 +18,21 @@ export interface OptionSpec {
 }
 
 /** The `chatkeep sessions` subcommands. */
-export const SESSIONS_ACTIONS = ['list', 'show', 'export', 'import'] as const;
+export const SESSIONS_ACTIONS = ['list', 'show', 'export', 'import', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
 export type SessionsAction = (typeof SESSIONS_ACTIONS)[number];
+
+/** What each subcommand takes after its name: session IDs (none, one, one or more), or the file import reads. */
+const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'file'> = {
+  list: 'none', show: 'one', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
+};
 
 /** Options of the REPL itself (`chatkeep [options]`). */
 export const REPL_OPTIONS = {
   'session-id': { type: 'string', value: 'ID', description: 'resume that session (a unique prefix of an ID is enough; any project)' },
   continue: { type: 'boolean', short: 'c', description: "resume this project's most recently updated session" },
   resume: { type: 'boolean', short: 'r', description: 'pick a session to resume from a list (interactive terminal only)' },
+  fork: { type: 'string', value: 'ID', description: "continue in a new session holding a copy of ID's conversation (ID is left untouched)" },
+  at: { type: 'string', value: 'N', description: 'with --fork: copy only the first N messages' },
   home: { type: 'string', value: 'DIR', description: 'data directory (default: $CHATKEEP_HOME, else ~/.chatkeep)' },
   autosave: { type: 'string', value: 'SPEC', description: 'off, a duration (30s, 5m) or a cron expression (default "*/5 * * * *")' },
   provider: { type: 'string', value: 'NAME', description: 'echo (offline), anthropic or openai (default: echo unless an API key is set)' },
@@ -38,15 +46,18 @@ export const REPL_OPTIONS = {
   version: { type: 'boolean', short: 'v', description: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;
 
-/** Options of `chatkeep sessions list|show|export|import`. */
+/** Options of `chatkeep sessions …`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list: every project, not just this one', actions: ['list', 'show'] },
-  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'import'] },
+  all: { type: 'boolean', short: 'a', description: 'list, prune: every project, not just this one', actions: ['list', 'show', 'prune'] },
+  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'import', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
   format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md or html', actions: ['export'] },
   output: { type: 'string', short: 'o', value: 'FILE', description: 'export: write to FILE instead of standard output', actions: ['export'] },
   'no-redact': { type: 'boolean', description: 'import: keep secrets in the file as they are', actions: ['import'] },
+  'older-than': { type: 'string', value: 'AGE', description: 'prune: last updated longer ago than AGE (30d, 12h, 2w); empty-trash: trashed longer ago', actions: ['prune', 'empty-trash'] },
+  'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing', actions: ['prune'] },
+  yes: { type: 'boolean', short: 'y', description: 'empty-trash: delete without asking (needed when not on a terminal)', actions: ['empty-trash'] },
   home: REPL_OPTIONS.home,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
@@ -58,8 +69,19 @@ type Parsed<T extends Record<string, OptionSpec>> = {
 /** What the command line asked for. */
 export type CliCommand =
   | { kind: 'repl'; options: Parsed<typeof REPL_OPTIONS> }
-  /** `help` with a `topic`: the help of that subcommand. `file`: what `import` reads (`-`: standard input). */
-  | { kind: 'sessions'; action: SessionsAction | 'help'; topic?: SessionsAction; id?: string; file?: string; options: Parsed<typeof SESSIONS_OPTIONS> };
+  /**
+   * `help` with a `topic`: the help of that subcommand. `ids`: the session IDs given (`id`: the
+   * first); `file`: what `import` reads (`-`: standard input).
+   */
+  | {
+      kind: 'sessions';
+      action: SessionsAction | 'help';
+      topic?: SessionsAction;
+      id?: string;
+      ids: string[];
+      file?: string;
+      options: Parsed<typeof SESSIONS_OPTIONS>;
+    };
 
 /**
  * Parses argv (without `node` and the script). A malformed command line throws a `UserError`
@@ -72,28 +94,35 @@ export function parseCommandLine(argv: string[]): CliCommand {
   if (argv[0] === 'sessions') {
     const help = ['sessions', '--help'];
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
-    const [action, id, ...rest] = positionals;
+    const [action, ...args] = positionals;
     const known = (SESSIONS_ACTIONS as readonly string[]).includes(action ?? '');
     if (values.help || action === 'help' || action === undefined) {
-      return { kind: 'sessions', action: 'help', ...(known ? { topic: action as SessionsAction } : {}), options: values };
+      return { kind: 'sessions', action: 'help', ...(known ? { topic: action as SessionsAction } : {}), ids: [], options: values };
     }
     if (!known) throw usage(`unknown command \`sessions ${action}\``, help);
     const act = action as SessionsAction;
-    if (act === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`, help);
-    if ((act === 'show' || act === 'export') && id === undefined) throw usage(`sessions ${act} needs a session ID`, help);
-    if (act === 'import' && id === undefined) throw usage('sessions import needs a file to read (- for standard input)', help);
-    if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`, help);
+    const takes = SESSIONS_ARGS[act];
+    if (takes === 'none' && args.length > 0) throw usage(`unexpected argument ${args[0]}`, help);
+    if (takes === 'file' && args.length === 0) throw usage('sessions import needs a file to read (- for standard input)', help);
+    if (takes !== 'none' && takes !== 'file' && args.length === 0) throw usage(`sessions ${act} needs a session ID${takes === 'some' ? ' (or several)' : ''}`, help);
+    if (takes !== 'some' && args.length > 1) throw usage(`unexpected argument ${args[1]}`, help);
+    if (act === 'prune' && values['older-than'] === undefined) throw usage('sessions prune needs --older-than AGE (such as 30d): nothing is pruned by default', help);
+    if (values['older-than'] !== undefined) parseAge(values['older-than']);
     for (const [name, spec] of Object.entries(SESSIONS_OPTIONS) as [keyof typeof SESSIONS_OPTIONS, OptionSpec][]) {
       if (spec.actions && !spec.actions.includes(act) && values[name] !== undefined) {
         throw usage(`--${name} is an option of sessions ${spec.actions.join(', ').replace(/, ([^,]+)$/, ' and $1')}`, help);
       }
     }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
-    return act === 'import' ? { kind: 'sessions', action: act, file: id, options: values } : { kind: 'sessions', action: act, id, options: values };
+    if (act === 'import') return { kind: 'sessions', action: act, file: args[0], ids: [], options: values };
+    return { kind: 'sessions', action: act, ...(args[0] !== undefined ? { id: args[0] } : {}), ids: args, options: values };
   }
   const { values } = parse(argv, REPL_OPTIONS, false, ['--help']);
   const picks = [values['session-id'] !== undefined, values.continue, values.resume].filter(Boolean).length;
   if (picks > 1) throw usage('use only one of --session-id, --continue and --resume', ['--help']);
+  if (values.fork !== undefined && picks > 0) throw usage('--fork starts a new session: use it without --session-id, --continue and --resume', ['--help']);
+  if (values.at !== undefined && values.fork === undefined) throw usage('--at goes with --fork ID (fork after message N)', ['--help']);
+  if (values.fork !== undefined && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot fork a session: drop --no-persist or --fork', ['--help']);
   if (picks > 0 && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot resume a session: drop --no-persist, or --session-id/--continue/--resume', ['--help']);
   return { kind: 'repl', options: values };
 }
@@ -153,10 +182,12 @@ export function replHelp(version: string): string {
     '',
     'Usage:',
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
+    '  chatkeep --fork ID [--at N]          continue in a fork of session ID (a new session)',
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
     '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
+    '  chatkeep sessions rm|trash|restore|prune|empty-trash …   the trash (see chatkeep sessions --help)',
     '',
     'Options:',
     ...formatOptions(REPL_OPTIONS),
@@ -175,7 +206,7 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     "                                            this project's sessions, newest first (--all: every project)",
   ],
-  show: ["  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix)"],
+  show: ["  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix), its lineage and forks"],
   export: [
     '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
     '                                            one session as a JSON archive (for import), Markdown or a web page',
@@ -186,6 +217,17 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     '                                            adds the session in a JSON export (- reads standard input, at most',
     "                                            64 MiB) to this directory's project; a taken ID gets a new one",
   ],
+  rm: ['  chatkeep sessions rm ID… [--json]         move sessions to the trash (refused while in use: exit 3)'],
+  trash: ['  chatkeep sessions trash [--json]          what is in the trash, most recently trashed first'],
+  restore: ['  chatkeep sessions restore ID [--json]     bring a session back from the trash, resumable as before'],
+  prune: [
+    '  chatkeep sessions prune --older-than AGE [--all] [--dry-run] [--json]',
+    "                                            move this project's sessions last updated longer ago than AGE to the trash",
+  ],
+  'empty-trash': [
+    '  chatkeep sessions empty-trash [--older-than AGE] [--yes] [--json]',
+    '                                            delete what is in the trash for good (asks first; --yes when not on a terminal)',
+  ],
 };
 
 /** The `chatkeep sessions --help` text, or with `topic` that of one subcommand (its options only). */
@@ -194,7 +236,10 @@ export function sessionsHelp(topic?: SessionsAction): string {
   const options = Object.fromEntries(
     Object.entries(SESSIONS_OPTIONS).filter(([, spec]: [string, OptionSpec]) => !topic || !spec.actions || spec.actions.includes(topic)),
   );
-  return ['Usage:', ...actions.flatMap((action) => SESSIONS_USAGE[action]), '', 'Options:', ...formatOptions(options), ''].join('\n');
+  const trashNote = actions.some((a) => a === 'rm' || a === 'prune' || a === 'empty-trash')
+    ? ['', 'Nothing is deleted except by empty-trash, and a deleted ID is never used again.']
+    : [];
+  return ['Usage:', ...actions.flatMap((action) => SESSIONS_USAGE[action]), ...trashNote, '', 'Options:', ...formatOptions(options), ''].join('\n');
 }
 
 function formatOptions(specs: Record<string, OptionSpec>): string[] {

@@ -8,35 +8,38 @@ import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import { estimateCost } from '../providers/cost.js';
-import type { Message, ModelUsage, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
+import type { Message, ModelUsage, SessionManager, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './options.js';
 import { sessionsHelp } from './options.js';
+import { isTrashAction } from './trash-actions.js';
 import { providerLabel, sourceNote } from '../repl/describe-source.js';
-import { countKnown, formatMessage, formatRows, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from '../repl/format.js';
+import { countKnown, formatMessage, formatRows, lineage, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from '../repl/format.js';
 import { describeError } from '../repl/report-error.js';
 
 export type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 
-/** What a `sessions` subcommand runs with (only cli.ts reads `process`). */
-export type SessionsEnvironment = Parameters<typeof runSessionsCommand>[1];
+/** What the process gives the subcommands (only cli.ts reads `process`). */
+export interface SessionsEnvironment {
+  home: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream;
+  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
+  stderr: NodeJS.WritableStream;
+  /** What `sessions import -` reads. */
+  stdin: NodeJS.ReadableStream;
+  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
+  terminal?: boolean;
+  now?: () => Date;
+  columns?: number;
+  /** Asks yes/no on the terminal (empty-trash); absent without one. */
+  confirm?: (question: string) => Promise<boolean>;
+}
 
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
 export async function runSessionsCommand(
   command: SessionsCommand,
-  environment: {
-    home: string;
-    cwd: string;
-    env: Record<string, string | undefined>;
-    stdout: NodeJS.WritableStream;
-    /** Where what is wrong with listed sessions is said (the CLI's stderr). */
-    stderr: NodeJS.WritableStream;
-    /** What `sessions import -` reads. */
-    stdin: NodeJS.ReadableStream;
-    /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
-    terminal?: boolean;
-    now?: () => Date;
-    columns?: number;
-  },
+  environment: SessionsEnvironment,
 ): Promise<number> {
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
@@ -45,9 +48,12 @@ export async function runSessionsCommand(
     stdout.write(sessionsHelp(command.topic));
     return 0;
   }
-  if (command.action === 'export') return (await import('../cli/export-command.js')).runExport(command, environment);
-  if (command.action === 'import') return (await import('../cli/import-command.js')).runImport(command, environment);
+  if (command.action === 'export') return (await import('./export-command.js')).runExport(command, environment);
+  if (command.action === 'import') return (await import('./import-command.js')).runImport(command, environment);
   await loadFormatting();
+  if (isTrashAction(command.action)) {
+    return (await import('./trash-subcommand.js')).runTrashCommand({ ...command, action: command.action }, { ...environment, now });
+  }
   if (command.action === 'list') {
     const all = command.options.all === true;
     let rows: SessionSummary[] = [];
@@ -71,13 +77,26 @@ export async function runSessionsCommand(
   const id = command.id!;
   if (!isValidId(id)) throw new InvalidIdError(id);
   if (!existsSync(home)) throw new UnknownSessionError(id);
-  const reading = await (await openSessions({ home, cwd, env })).inspect(id);
+  const sessions = await openSessions({ home, cwd, env });
+  const reading = await sessions.inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
-  stdout.write(json ? `${JSON.stringify(showJson(reading.snapshot, reading), null, 2)}\n` : showText(reading.snapshot, reading, now, environment.terminal === true));
+  const forks = await forksOf(sessions, reading.id);
+  stdout.write(
+    json ? `${JSON.stringify(showJson(reading.snapshot, reading, forks), null, 2)}\n` : showText(reading.snapshot, reading, forks, now, environment.terminal === true),
+  );
   // A damaged session shows what is readable, then says what is wrong (exit 2).
   if (problem) throw problem;
   return 0;
+}
+
+/**
+ * A session's forks, oldest first, from the listing rows of every project (rows carry
+ * `parentId`): one read of each project's index, no session file opened.
+ */
+async function forksOf(sessions: SessionManager, id: string): Promise<SessionSummary[]> {
+  const forks = (await sessions.list({ all: true })).filter((row) => row.parentId === id);
+  return forks.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
 /** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
@@ -101,6 +120,7 @@ function listRow(row: SessionSummary): Record<string, unknown> {
     ...(row.problem ? { problem: row.problem } : {}),
     ...costField(row.usage, row.usageByModel),
     ...(row.branch ? { branch: row.branch } : {}),
+    ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
   };
 }
 
@@ -119,7 +139,7 @@ function emptyListing(options: SessionsCommand['options']): string {
 }
 
 /** `sessions show --json` (DESIGN §1): the session's facts and its live messages. */
-function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, unknown> {
+function showJson(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[]): Record<string, unknown> {
   return {
     id: s.id,
     title: s.title,
@@ -129,6 +149,8 @@ function showJson(s: SessionSnapshot, reading: SessionReading): Record<string, u
     ...(reading.problem ? { problem: reading.problem } : {}),
     project: s.project,
     ...(s.git ? { git: s.git } : {}),
+    ...(s.parentId !== undefined ? { parentId: s.parentId, forkPoint: s.forkPoint ?? 0 } : {}),
+    forks: forks.map((f) => ({ id: f.id, forkPoint: f.forkPoint ?? 0 })),
     provider: s.provider,
     systemPrompt: s.systemPrompt,
     ...(s.draft !== undefined ? { draft: s.draft } : {}),
@@ -156,13 +178,15 @@ function messageJson(m: Message): Record<string, unknown> {
   };
 }
 
-function showText(s: SessionSnapshot, reading: SessionReading, now: Date, terminal: boolean): string {
+function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[], now: Date, terminal: boolean): string {
   const status = reading.problem ? problemLabel(reading.problem) : reading.status;
   const readable = reading.problem ? ' readable' : '';
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
     `  project ${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''} · ${status} · ${plural(s.messages.length, 'message')}${readable}${tokens(s.stats, s.stats.byModel)} · last active ${relativeTime(s.updatedAt, now)}`,
     settingsLine(s),
+    ...(s.parentId !== undefined ? [`  ${lineage(s.parentId, s.forkPoint)}`] : []),
+    ...(forks.length > 0 ? [`  forks: ${forks.map((f) => `${f.id} (at message ${f.forkPoint ?? 0})`).join(', ')}`] : []),
     '',
   ];
   // Each message under its time: how long ago for a person, ISO 8601 for a script.

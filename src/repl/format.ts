@@ -63,15 +63,19 @@ export function formatRows(
   options: { currentId?: string; projectPath?: string; now: Date; width?: number },
 ): string[] {
   const branches = rows.some((row) => row.branch !== undefined);
+  const forks = rows.some((row) => row.parentId !== undefined);
   const cells = rows.map((row) => [
     `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
     relativeTime(row.updatedAt, options.now),
     countKnown(row.problem) ? plural(row.messageCount, 'message') + tokens(row.usage, row.usageByModel) : '? messages',
     row.problem ? problemLabel(row.problem) : row.status,
     ...(branches ? [row.branch ?? ''] : []),
+    ...(forks ? [row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : ''] : []),
     (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
   ]);
-  const layout = branches ? [...ROW_COLUMNS.slice(0, 4), {}, ...ROW_COLUMNS.slice(4)] : ROW_COLUMNS;
+  // Optional columns (branch, lineage) go between the status and the title, only when some row has one.
+  const optional = Number(branches) + Number(forks);
+  const layout: Column[] = [...ROW_COLUMNS.slice(0, 4), ...Array.from({ length: optional }, (): Column => ({})), ...ROW_COLUMNS.slice(4)];
   const columns = options.width === undefined ? layout : layout.map((c) => (c.flex ? { ...c, flex: { ...c.flex, max: Infinity } } : c));
   return layoutTable(cells, columns, { width: options.width });
 }
@@ -130,10 +134,17 @@ export function usageLine(stats: SessionStats): string | undefined {
 /** The first line of `Resumed session …` (DESIGN §1). */
 export function resumedLine(session: Session, now: Date): string {
   const count = session.messages.length;
+  const from = session.resumeReport.forkedFrom;
+  if (from) return `New session ${session.id}, ${lineage(from.id, from.at)} (${plural(count, 'message')}, project ${session.project.path})`;
   // Where it was last used: this run's own git context is recorded in the background.
   const last = session.resumeReport.git?.branch;
   const branch = last ? `, branch ${last}` : '';
   return `Resumed session ${session.id} (${plural(count, 'message')}, last active ${relativeTime(session.updatedAt, now)}, project ${session.project.path}${branch})`;
+}
+
+/** `forked from X at message 12`: where a fork came from, in listings, `sessions show` and on opening it. */
+export function lineage(parentId: string, forkPoint: number | undefined): string {
+  return `forked from ${parentId} at message ${forkPoint ?? 0}`;
 }
 
 /** Lines telling what resuming recovered or repaired (empty when there is nothing to say). */

@@ -11,6 +11,7 @@ import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../
 import type { ConfigSource, Session, SessionManager } from '../session/types.js';
 import { createClipboard } from './clipboard.js';
 import type { CliCommand } from '../cli/options.js';
+import { parseForkAt } from './fork-args.js';
 import { formatRows, loadFormatting, rowWidth } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';
@@ -38,6 +39,9 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   // input creates nothing (not even the home directory).
   const id = flags['session-id'];
   if (id !== undefined && !isValidId(id)) throw new InvalidIdError(id);
+  const forkId = flags.fork;
+  if (forkId !== undefined && !isValidId(forkId)) throw new InvalidIdError(forkId);
+  const forkAt = flags.at !== undefined ? parseForkAt(flags.at) : undefined;
   const flagSchedule = flags.autosave !== undefined ? parseAutosaveSpec(flags.autosave) : undefined;
   if (flags.provider !== undefined) parseProviderName(flags.provider);
   if (flags.resume && !screen.terminal) {
@@ -48,6 +52,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
   const homeExists = existsSync(home);
   if (id !== undefined && !homeExists) throw new UnknownSessionError(id);
+  if (forkId !== undefined && !homeExists) throw new UnknownSessionError(forkId);
   if ((flags.continue || flags.resume) && !homeExists) throw noSessionYet(cwd);
 
   const sessions = await openSessions({ home, cwd, env, redact: flags['no-redact'] !== true, persist });
@@ -67,6 +72,8 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   else if (flags.resume) resumedId = await pickId(sessions, prompterFor, screen);
   let session: Session | undefined;
   if (resumedId !== undefined) session = await sessions.resume(resumedId);
+  // A fork reads its parent without taking its lock (it may be open elsewhere) and never writes to it.
+  else if (forkId !== undefined) session = await sessions.fork(forkId, forkAt !== undefined ? { at: forkAt } : {});
   try {
     const choice = chooseProvider({
       flagProvider: flags.provider,
@@ -102,7 +109,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       screen,
       sessions,
       session: opened,
-      resumed: resumedId !== undefined,
+      resumed: resumedId !== undefined || forkId !== undefined,
       provider,
       system: system?.text ?? null,
       commands: builtinCommands,

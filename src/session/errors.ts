@@ -52,6 +52,14 @@ export class UnknownSessionError extends UserError {
   }
 }
 
+/** The session was moved to the trash (`sessions rm`, `prune`): it is not opened or listed until restored. */
+export class TrashedSessionError extends UserError {
+  constructor(readonly id: string) {
+    const restore = ['sessions', 'restore', id];
+    super(`Session ${id} is in the trash. Restore it with: ${commandText(restore)}`, 'E_IN_TRASH', 2, restore);
+  }
+}
+
 /** An ID prefix that matches more than one session. */
 export class AmbiguousIdError extends UserError {
   constructor(

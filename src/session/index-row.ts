@@ -26,6 +26,12 @@ export interface IndexRow {
   branch?: string;
   /** Token totals per known model (absent when none), to estimate cost without reading the session. */
   byModel?: ModelUsage[];
+  /**
+   * Set on a fork: the session it came from and at which message. Kept in the row so that a
+   * parent's forks are found from the listing cache alone, without reading any session.
+   */
+  parentId?: string;
+  forkPoint?: number;
 }
 
 /** The row describing a snapshot. */
@@ -43,7 +49,13 @@ export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): Inde
     outputTokens: s.stats.outputTokens,
     ...(s.git?.branch ? { branch: s.git.branch } : {}),
     ...(s.stats.byModel?.length ? { byModel: s.stats.byModel.map((m) => ({ ...m })) } : {}),
+    ...lineage(s),
   };
+}
+
+/** `{parentId, forkPoint}` of a fork, else nothing. */
+function lineage(from: { parentId?: string; forkPoint?: number }): { parentId?: string; forkPoint?: number } {
+  return from.parentId !== undefined ? { parentId: from.parentId, forkPoint: from.forkPoint ?? 0 } : {};
 }
 
 /** A listing row for users. */
@@ -62,6 +74,7 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
     ...(row.problem ? { problem: row.problem } : {}),
     ...(row.branch ? { branch: row.branch } : {}),
     ...(row.byModel?.length ? { usageByModel: row.byModel } : {}),
+    ...lineage(row),
   };
 }
 
@@ -86,6 +99,10 @@ export function rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): I
     ...(row.byModel ? { byModel: row.byModel.map((m) => ({ ...m })) } : {}),
   };
   if (row.branch !== undefined) s.git = { root: '', branch: row.branch, head: null };
+  if (row.parentId !== undefined) {
+    s.parentId = row.parentId;
+    s.forkPoint = row.forkPoint ?? 0;
+  }
   replay(s, events);
   // The row still describes the snapshot it was made from: its seq is that snapshot's.
   return { ...rowFromSnapshot(s, row.status), journalSeq: row.journalSeq };

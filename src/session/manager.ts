@@ -2,7 +2,8 @@ import type { LockOwner } from './errors.js';
 import type {
   ImportResult, ListOptions, ProjectInfo, ResumeReport, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
-import type { Located, SessionStore, WriterLock } from './store.js';
+import type { Located, SessionStore, TrashedSession, WriterLock } from './store.js';
+import { AmbiguousIdError } from './errors.js';
 import { assertValidId } from './ids.js';
 import { blankSnapshot } from './blank.js';
 import { forkPoint, forkState } from './fork.js';
@@ -169,7 +170,8 @@ export class Manager implements SessionManager {
     const title = options.title === undefined ? undefined : this.parts.redact(options.title.trim()) || undefined;
     const state = forkState(source, at, { id, project: this.project.path, createdAt, toolVersion: this.parts.toolVersion, ...(title ? { title } : {}) });
     // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
-    return this.open({ id, project: this.project }, state, FRESH, { after: 'persist', dirty: true });
+    const report: ResumeReport = { ...FRESH, forkedFrom: { id: source.id, at } };
+    return this.open({ id, project: this.project }, state, report, { after: 'persist', dirty: true });
   }
 
   /**
@@ -192,6 +194,32 @@ export class Manager implements SessionManager {
       await lock.release();
     }
     return { id, importedFrom: wanted };
+  }
+
+  async trash(idOrPrefix: string): Promise<TrashedSession> {
+    return this.store.trash((await this.store.locate(idOrPrefix)).id);
+  }
+
+  async restore(idOrPrefix: string): Promise<{ id: string; project: string }> {
+    const restored = await this.store.restore(await this.trashedId(idOrPrefix));
+    return { id: restored.id, project: restored.project.path };
+  }
+
+  /** The trashed session an ID or unique ID prefix names (exact IDs win; an unknown one is left for `restore` to refuse). */
+  private async trashedId(idOrPrefix: string): Promise<string> {
+    const wanted = assertValidId(idOrPrefix);
+    const matches = (await this.store.listTrash()).map((t) => t.id).filter((id) => id.startsWith(wanted));
+    if (matches.includes(wanted) || matches.length === 0) return wanted;
+    if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.sort());
+    return matches[0]!;
+  }
+
+  listTrash(): Promise<TrashedSession[]> {
+    return this.store.listTrash();
+  }
+
+  emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
+    return this.store.emptyTrash(options.olderThan);
   }
 
   async resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }> {

@@ -87,6 +87,10 @@ export interface TrashedSession {
   title: string | null;
   trashedAt: Date;
   messageCount: number;
+  /** When it was last updated before it went to the trash. */
+  updatedAt?: Date;
+  /** Set on a fork: the session it was forked from. */
+  parentId?: string;
 }
 
 export interface SessionStore {
@@ -132,6 +136,14 @@ export interface SessionStore {
   projectAt(path: string): Promise<ProjectInfo | undefined>;
   /** The listing rows of these projects, newest first. */
   list(projects: readonly ProjectInfo[]): Promise<IndexRow[]>;
+
+  /** Moves a session to the trash (see `SessionManager.trash`): refused while a live process holds it. */
+  trash(id: string): Promise<TrashedSession>;
+  /** Puts a trashed session back where it was; refused when its ID is taken there now. */
+  restore(id: string): Promise<Located>;
+  listTrash(): Promise<TrashedSession[]>;
+  /** Deletes for good what was trashed before `olderThan` (all without it); the IDs stay reserved. */
+  emptyTrash(olderThan?: Date): Promise<string[]>;
 
   /** The project's input history, oldest first (redacted before it is written). */
   readonly history: { load(): Promise<string[]>; append(line: string): Promise<void> };

@@ -4,6 +4,7 @@
  */
 import type { SessionStore } from './store.js';
 import type { LockOwner } from './errors.js';
+import type { TrashedSession } from './store.js';
 
 export type Role = 'user' | 'assistant' | 'tool';
 
@@ -191,6 +192,10 @@ export interface SessionSummary {
   usageByModel?: ModelUsage[];
   /** The git branch it was last used on, when known. */
   branch?: string;
+  /** Set on a fork: the session it was forked from. */
+  parentId?: string;
+  /** Set on a fork: how many of the parent's messages it started with. */
+  forkPoint?: number;
 }
 
 export interface ListOptions {
@@ -228,6 +233,8 @@ export interface ResumeReport {
    * own context is then recorded in the background, see `Session.git`).
    */
   git?: GitContext;
+  /** Set when the session was just made by `fork`: the session it copies and at which message. */
+  forkedFrom?: { id: string; at: number };
 }
 
 /** What a finished reply adds to its text. */
@@ -431,6 +438,25 @@ export interface SessionManager {
    * `importedFrom`. Nothing that exists is overwritten. Written to disk before it resolves.
    */
   importSession(snapshot: SessionSnapshot): Promise<ImportResult>;
+  /**
+   * Moves a session (ID or unique prefix, any project) to the trash, whole and restorable; it
+   * no longer lists or resolves. Refused (`SessionInUseError`, exit 3) while a live process
+   * holds it; the move happens under the session's lock guard, so no writer starts meanwhile.
+   */
+  trash(idOrPrefix: string): Promise<TrashedSession>;
+  /**
+   * Brings a session (ID or unique prefix) back from the trash to its project, resumable as
+   * before under the same ID. Refused (`UserError`) when that ID is in use there now: nothing
+   * is overwritten.
+   */
+  restore(idOrPrefix: string): Promise<{ id: string; project: string }>;
+  /** What is in the trash, most recently trashed first. */
+  listTrash(): Promise<TrashedSession[]>;
+  /**
+   * Deletes for good what was trashed before `olderThan` (everything without it): the only
+   * deletion there is. Resolves to the IDs deleted; an ID deleted is never issued again.
+   */
+  emptyTrash(options?: { olderThan?: Date }): Promise<string[]>;
   /** This project's input history (`projects/<slug>/history`, mode 0600, redacted), oldest first. */
   readonly history: {
     load(): Promise<string[]>;

@@ -275,6 +275,19 @@ export class FakeSessionManager implements SessionManager {
   async importSession(): Promise<never> {
     throw new Error('FakeSessionManager.importSession is not used by the REPL');
   }
+  // The REPL and its commands never trash anything (`/sessions` gains nothing destructive).
+  async trash(): Promise<never> {
+    throw new Error('FakeSessionManager.trash is not used by the REPL');
+  }
+  async restore(): Promise<never> {
+    throw new Error('FakeSessionManager.restore is not used by the REPL');
+  }
+  async listTrash(): Promise<never> {
+    throw new Error('FakeSessionManager.listTrash is not used by the REPL');
+  }
+  async emptyTrash(): Promise<never> {
+    throw new Error('FakeSessionManager.emptyTrash is not used by the REPL');
+  }
   readonly history = {
     load: async (): Promise<string[]> => [...this.historyLines],
     append: async (line: string): Promise<void> => {

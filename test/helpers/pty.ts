@@ -183,3 +183,11 @@ export function runPiped(args: string[], input: string, options: RunOptions): Pr
   run.child.stdin.end(input);
   return run.result;
 }
+
+/** Runs a piped chat of `input` (ending in /quit); resolves to the ID of the session it saved. */
+export async function savedChat(input: string, options: RunOptions, args: string[] = []): Promise<string> {
+  const run = await runPiped(args, input, options);
+  const id = /Saved (\S+) \(/.exec(run.stderr)?.[1];
+  if (!id) throw new Error(`no session saved (exit ${run.code}):\n${run.stderr}`);
+  return id;
+}

@@ -1,7 +1,8 @@
 /**
  * Finding a session's files under a data home, for e2e assertions on disk.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** `<home>/projects/<slug>/sessions/<id>`, whichever project holds it; undefined when none does. */
@@ -20,4 +21,18 @@ export function bannerId(screen: string): string {
   const match = /· session (\S+) ·/.exec(screen);
   if (!match?.[1]) throw new Error(`no banner on screen:\n${screen}`);
   return match[1];
+}
+
+/** Every file under `dir` (paths relative to it) with the SHA-256 of its bytes: to assert "untouched byte for byte". */
+export function fileHashes(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string, prefix: string): void => {
+    for (const name of readdirSync(at).sort()) {
+      const path = join(at, name);
+      if (statSync(path).isDirectory()) walk(path, `${prefix}${name}/`);
+      else out[`${prefix}${name}`] = createHash('sha256').update(readFileSync(path)).digest('hex');
+    }
+  };
+  walk(dir, '');
+  return out;
 }

@@ -8,7 +8,7 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { IndexRow } from '../../session/index-row.js';
 import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
-import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, WriterLock } from '../../session/store.js';
+import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import { createHistory } from './history.js';
 import { ensureHome, storageProblem } from './home.js';
@@ -26,6 +26,7 @@ const lazy = {
   resolve: () => import('./resolve.js'),
   index: () => import('./index-store.js'),
   load: () => import('./load.js'),
+  trash: () => import('./trash.js'),
 };
 
 export interface FileStoreOptions {
@@ -166,6 +167,26 @@ export class FileStore implements SessionStore {
     for (const project of projects) rows.push(...(await listProject(this.projectDir(project), project.path, this.options.staleMs)));
     if (projects.length > 1) rows.sort(byUpdatedDesc);
     return rows;
+  }
+
+  private async bin(): Promise<import('./trash.js').FileTrash> {
+    return (await lazy.trash()).fileTrash(this.location, this.project, { staleMs: this.options.staleMs, now: this.options.now });
+  }
+
+  async trash(id: string): Promise<TrashedSession> {
+    return (await this.bin()).trash(id);
+  }
+
+  async restore(id: string): Promise<Located> {
+    return (await this.bin()).restore(id);
+  }
+
+  async listTrash(): Promise<TrashedSession[]> {
+    return (await this.bin()).listTrash();
+  }
+
+  async emptyTrash(olderThan?: Date): Promise<string[]> {
+    return (await this.bin()).emptyTrash(olderThan);
   }
 
   close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileProject } from './project.js';
-import { AmbiguousIdError, UnknownSessionError } from '../../session/errors.js';
+import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
 import { assertValidId, errno } from '../../session/ids.js';
 import { sessionIdsIn } from './ids.js';
 import { layout } from './layout.js';
@@ -58,5 +58,7 @@ export async function locate(home: string, current: FileProject, idOrPrefix: str
   }
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.map((m) => m.id).sort());
+  // A trashed session is not found, but the person typing its ID is told where it went.
+  if (await isDir(join(layout.trash(home), wanted, 'session'))) throw new TrashedSessionError(wanted);
   throw new UnknownSessionError(wanted);
 }

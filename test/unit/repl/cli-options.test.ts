@@ -34,8 +34,8 @@ describe('parseCommandLine', () => {
   });
 
   it('parses the sessions subcommands', () => {
-    expect(parseCommandLine(['sessions', 'list', '--all', '--json'])).toEqual({ kind: 'sessions', action: 'list', id: undefined, options: { all: true, json: true } });
-    expect(parseCommandLine(['sessions', 'show', 'session-1', '--json'])).toEqual({ kind: 'sessions', action: 'show', id: 'session-1', options: { json: true } });
+    expect(parseCommandLine(['sessions', 'list', '--all', '--json'])).toEqual({ kind: 'sessions', action: 'list', ids: [], options: { all: true, json: true } });
+    expect(parseCommandLine(['sessions', 'show', 'session-1', '--json'])).toEqual({ kind: 'sessions', action: 'show', id: 'session-1', ids: ['session-1'], options: { json: true } });
     expect(parseCommandLine(['sessions', '--help']).kind === 'sessions' && parseCommandLine(['sessions', '--help'])).toMatchObject({ action: 'help' });
     expect(parseCommandLine(['sessions', 'list', '--branch', 'main', '--project', '../x'])).toMatchObject({ options: { branch: 'main', project: '../x' } });
     expect(failure(['sessions', 'show', 'session-1', '--branch', 'main']).message).toBe('--branch is an option of sessions list. See chatkeep sessions --help');
@@ -61,22 +61,22 @@ describe('replHelp', () => {
 describe('parseCommandLine: sessions export and import', () => {
   it('parses export and import with their options', () => {
     expect(parseCommandLine(['sessions', 'export', 'session-1', '--format', 'md', '-o', 'x.md'])).toEqual({
-      kind: 'sessions', action: 'export', id: 'session-1', options: { format: 'md', output: 'x.md' },
+      kind: 'sessions', action: 'export', id: 'session-1', ids: ['session-1'], options: { format: 'md', output: 'x.md' },
     });
     expect(parseCommandLine(['sessions', 'import', '-', '--no-redact', '--json'])).toEqual({
-      kind: 'sessions', action: 'import', file: '-', options: { 'no-redact': true, json: true },
+      kind: 'sessions', action: 'import', file: '-', ids: [], options: { 'no-redact': true, json: true },
     });
-    expect(parseCommandLine(['sessions', 'export', '--help'])).toEqual({ kind: 'sessions', action: 'help', topic: 'export', options: { help: true } });
+    expect(parseCommandLine(['sessions', 'export', '--help'])).toEqual({ kind: 'sessions', action: 'help', topic: 'export', ids: [], options: { help: true } });
   });
 
   it('refuses an option of another subcommand', () => {
     expect(failure(['sessions', 'import', 'f.json', '-o', 'x']).message).toBe('--output is an option of sessions export. See chatkeep sessions --help');
     expect(failure(['sessions', 'list', '--format', 'md']).message).toBe('--format is an option of sessions export. See chatkeep sessions --help');
-    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show and import. See chatkeep sessions --help');
+    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show, import, rm, trash, restore, prune and empty-trash. See chatkeep sessions --help');
   });
 
   it('takes --home before the subcommand, as printed commands put it', () => {
-    expect(parseCommandLine(['--home', '/h', 'sessions', 'list', '--all'])).toEqual({ kind: 'sessions', action: 'list', options: { all: true, home: '/h' } });
+    expect(parseCommandLine(['--home', '/h', 'sessions', 'list', '--all'])).toEqual({ kind: 'sessions', action: 'list', ids: [], options: { all: true, home: '/h' } });
     expect(parseCommandLine(['--home=/h', 'sessions', 'show', 'x'])).toMatchObject({ kind: 'sessions', action: 'show', id: 'x', options: { home: '/h' } });
   });
 });

@@ -1,0 +1,199 @@
+/**
+ * `chatkeep sessions rm|trash|restore|prune|empty-trash` (issue 11): sessions go to the trash
+ * and come back from it; `empty-trash` is the only deletion, and it asks first (on a terminal)
+ * or needs `--yes`. A missing data directory is simply empty: nothing is created.
+ */
+import { existsSync } from 'node:fs';
+import { openSessions } from '../index.js';
+import { ChatkeepError, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
+import { isValidId } from '../session/ids.js';
+import type { TrashedSession } from '../session/store.js';
+import type { SessionManager, SessionSummary } from '../session/types.js';
+import type { CliCommand } from './options.js';
+import { plural, relativeTime } from '../repl/format.js';
+import { chatkeepCommand, resumeCommand } from '../repl/invocation.js';
+import { describeError } from '../repl/report-error.js';
+import type { SessionsEnvironment } from './sessions-subcommand.js';
+import { layoutTable } from '../repl/table.js';
+import { parseAge } from './age.js';
+import type { TrashAction } from './trash-actions.js';
+
+type TrashCommand = Extract<CliCommand, { kind: 'sessions' }> & { action: TrashAction };
+/** `--older-than` as typed and in milliseconds. */
+type Age = { spec: string; ms: number };
+
+/** The subcommands' environment, with the clock read once. */
+export type TrashEnvironment = Omit<SessionsEnvironment, 'now' | 'columns'> & { now: Date };
+
+/** Runs one trash subcommand; resolves to the exit code (3 when a session was in use). */
+export async function runTrashCommand(command: TrashCommand, environment: TrashEnvironment): Promise<number> {
+  const { home, cwd, env } = environment;
+  const out = output(environment, command.options.json === true);
+  for (const id of command.ids) if (!isValidId(id)) throw new InvalidIdError(id);
+  // Checked before anything is opened: bad input changes nothing.
+  const spec = command.options['older-than'];
+  const age = spec === undefined ? undefined : { spec, ms: parseAge(spec) };
+  const stored = existsSync(home);
+  if (!stored && (command.action === 'rm' || command.action === 'restore')) throw new UnknownSessionError(command.ids[0]!);
+  const sessions = stored ? await openSessions({ home, cwd, env }) : undefined;
+  switch (command.action) {
+    case 'rm':
+      return remove(sessions!, command.ids, out);
+    case 'restore': {
+      const restored = await sessions!.restore(command.ids[0]!);
+      out.data(restored, () => `Restored ${restored.id} to ${restored.project}. Resume with: ${resumeCommand(restored.id)}`);
+      return 0;
+    }
+    case 'trash': {
+      const entries = sessions ? await sessions.listTrash() : [];
+      out.data(entries.map(trashJson), () => (entries.length === 0 ? 'The trash is empty.' : trashRows(entries, environment).join('\n')));
+      return 0;
+    }
+    case 'prune':
+      return prune(sessions, { ...command.options, age: age! }, out, environment.now);
+    case 'empty-trash':
+      return emptyTrash(sessions, { ...command.options, age }, out, environment);
+  }
+}
+
+/** Data on stdout (JSON with `--json`, else the text), notes for people on stderr. */
+function output(environment: TrashEnvironment, json: boolean) {
+  return {
+    json,
+    /** Nothing at all on stdout when the text is empty (a script reading IDs gets none). */
+    data(value: unknown, text: () => string): void {
+      const shown = json ? JSON.stringify(value, null, 2) : text();
+      if (shown !== '') environment.stdout.write(`${shown}\n`);
+    },
+    note(line: string): void {
+      environment.stderr.write(`${line}\n`);
+    },
+    /** A session that could not be moved: its one line, and the exit code it means. */
+    refused(err: unknown): number {
+      const report = describeError(err);
+      environment.stderr.write(report.text);
+      return report.exitCode;
+    },
+  };
+}
+type Output = ReturnType<typeof output>;
+
+/** `rm ID…`: every ID is resolved first (an unknown one moves nothing), then each is moved; one in use is refused (exit 3). */
+async function remove(sessions: SessionManager, ids: readonly string[], out: Output): Promise<number> {
+  const resolved = [...new Set(await Promise.all(ids.map(async (id) => (await sessions.resolve(id)).id)))];
+  const moved = await moveToTrash(sessions, resolved, out);
+  out.data(moved.entries.map(trashJson), () => moved.entries.map((t) => `Moved ${t.id} to the trash.`).join('\n'));
+  if (!out.json && moved.entries.length > 0) out.note(restoreHint(moved.entries));
+  return moved.exitCode;
+}
+
+/** Moves each session; what cannot be moved is said on stderr, the others go on. */
+async function moveToTrash(sessions: SessionManager, ids: readonly string[], out: Output): Promise<{ entries: TrashedSession[]; exitCode: number }> {
+  const entries: TrashedSession[] = [];
+  let exitCode = 0;
+  for (const id of ids) {
+    try {
+      entries.push(await sessions.trash(id));
+    } catch (err) {
+      if (!(err instanceof ChatkeepError)) throw err;
+      exitCode = Math.max(exitCode, out.refused(err));
+    }
+  }
+  return { entries, exitCode };
+}
+
+/** How to get them back, as commands that run as printed. */
+function restoreHint(entries: readonly TrashedSession[]): string {
+  const restore = `Restore with: ${chatkeepCommand(['sessions', 'restore', entries[0]!.id])}`;
+  return entries.length === 1 ? restore : `${restore} (and so on for each; list them with: ${chatkeepCommand(['sessions', 'trash'])})`;
+}
+
+/** `prune --older-than AGE [--all] [--dry-run]`: sessions last updated before now − AGE go to the trash, each ID printed. */
+async function prune(sessions: SessionManager | undefined, options: TrashCommand['options'] & { age: Age }, out: Output, now: Date): Promise<number> {
+  const { spec } = options.age;
+  const cutoff = now.getTime() - options.age.ms;
+  const rows = sessions ? (await sessions.list({ all: options.all === true })).filter((row) => row.updatedAt.getTime() < cutoff) : [];
+  const where = options.all ? '' : ' in this project';
+  if (rows.length === 0) {
+    out.data([], () => '');
+    out.note(`No sessions${where} were last updated more than ${spec} ago; nothing moved.`);
+    return 0;
+  }
+  if (options['dry-run']) {
+    out.data(rows.map(pruneJson), () => rows.map((row) => row.id).join('\n'));
+    out.note(`Dry run: ${plural(rows.length, 'session')}${where} would go to the trash; nothing moved.`);
+    return 0;
+  }
+  const moved = await moveToTrash(sessions!, rows.map((row) => row.id), out);
+  out.data(moved.entries.map(trashJson), () => moved.entries.map((t) => t.id).join('\n'));
+  if (!out.json && moved.entries.length > 0) out.note(`Moved ${plural(moved.entries.length, 'session')} to the trash. ${restoreHint(moved.entries)}`);
+  return moved.exitCode;
+}
+
+/** `empty-trash [--older-than AGE] [--yes]`: the only deletion; asks on a terminal, needs `--yes` elsewhere. */
+async function emptyTrash(
+  sessions: SessionManager | undefined,
+  options: TrashCommand['options'] & { age: Age | undefined },
+  out: Output,
+  environment: TrashEnvironment,
+): Promise<number> {
+  const spec = options.age?.spec;
+  // Only what is listed (and so confirmed) now: anything trashed after this moment is kept.
+  const before = new Date(options.age === undefined ? environment.now.getTime() + 1 : environment.now.getTime() - options.age.ms);
+  const doomed = (sessions ? await sessions.listTrash() : []).filter((t) => t.trashedAt.getTime() < before.getTime());
+  if (doomed.length === 0) {
+    out.data([], () => '');
+    out.note(spec === undefined ? 'The trash is empty.' : `Nothing in the trash was put there more than ${spec} ago.`);
+    return 0;
+  }
+  const what = `${plural(doomed.length, 'session')} in the trash (${preview(doomed)})`;
+  if (!options.yes) {
+    if (!environment.confirm) {
+      const again = ['sessions', 'empty-trash', ...(spec !== undefined ? ['--older-than', spec] : []), '--yes'];
+      throw new UserError(`This would delete ${what} for good; nothing was deleted. To go ahead, run: ${chatkeepCommand(again)}`, 'E_CONFIRM');
+    }
+    if (!(await environment.confirm(`Delete ${what} for good? This cannot be undone.`))) {
+      out.data([], () => '');
+      out.note('Nothing was deleted.');
+      return 0;
+    }
+  }
+  const deleted = await sessions!.emptyTrash({ olderThan: before });
+  out.data(deleted, () => deleted.join('\n'));
+  if (!out.json) out.note(`Deleted ${plural(deleted.length, 'session')} for good.`);
+  return 0;
+}
+
+function preview(entries: readonly TrashedSession[]): string {
+  const ids = entries.slice(0, 3).map((t) => t.id).join(', ');
+  return entries.length > 3 ? `${ids}, …` : ids;
+}
+
+function trashRows(entries: readonly TrashedSession[], environment: TrashEnvironment): string[] {
+  const when = (at: Date): string => (environment.terminal ? relativeTime(at, environment.now) : at.toISOString());
+  const cells = entries.map((t) => [
+    t.id,
+    `trashed ${when(t.trashedAt)}`,
+    plural(t.messageCount, 'message'),
+    `${t.title ?? '(untitled)'}  [${t.project}]`,
+  ]);
+  return layoutTable(cells, [{}, {}, { align: 'right' }, {}]);
+}
+
+/** A row of `sessions trash --json` (and of what `rm` and `prune` moved). */
+function trashJson(t: TrashedSession): Record<string, unknown> {
+  return {
+    id: t.id,
+    title: t.title,
+    project: t.project,
+    trashedAt: t.trashedAt.toISOString(),
+    ...(t.updatedAt ? { updatedAt: t.updatedAt.toISOString() } : {}),
+    messageCount: t.messageCount,
+    ...(t.parentId !== undefined ? { parentId: t.parentId } : {}),
+  };
+}
+
+/** A row of `prune --dry-run --json`: what would move. */
+function pruneJson(row: SessionSummary): Record<string, unknown> {
+  return { id: row.id, title: row.title, project: row.project, updatedAt: row.updatedAt.toISOString(), messageCount: row.messageCount, status: row.status };
+}
