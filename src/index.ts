@@ -12,6 +12,7 @@
  * ```
  */
 export type * from './session/types.js';
+export type * from './search/types.js';
 export * from './session/errors.js';
 
 /**

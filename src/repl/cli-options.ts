@@ -33,10 +33,11 @@ export const REPL_OPTIONS = {
 
 /** Options of `chatkeep sessions list|show`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list: every project, not just this one' },
+  all: { type: 'boolean', short: 'a', description: 'list, search: every project, not just this one' },
   json: { type: 'boolean', description: 'machine-readable JSON' },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch' },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's" },
+  limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)' },
   home: REPL_OPTIONS.home,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
@@ -48,7 +49,8 @@ type Parsed<T extends Record<string, OptionSpec>> = {
 /** What the command line asked for. */
 export type CliCommand =
   | { kind: 'repl'; options: Parsed<typeof REPL_OPTIONS> }
-  | { kind: 'sessions'; action: 'list' | 'show' | 'help'; id?: string; options: Parsed<typeof SESSIONS_OPTIONS> };
+  | { kind: 'sessions'; action: 'list' | 'show' | 'help'; id?: string; options: Parsed<typeof SESSIONS_OPTIONS> }
+  | { kind: 'sessions'; action: 'search'; query: string; limit: number; options: Parsed<typeof SESSIONS_OPTIONS> };
 
 /**
  * Parses argv (without `node` and the script). A malformed command line throws a `UserError`
@@ -60,6 +62,8 @@ export function parseCommandLine(argv: string[]): CliCommand {
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
     const [action, id, ...rest] = positionals;
     if (values.help || action === 'help' || action === undefined) return { kind: 'sessions', action: 'help', options: values };
+    if (action === 'search') return parseSearch(positionals.slice(1), values, help);
+    if (values.limit !== undefined) throw usage('--limit is an option of sessions search', help);
     if (action !== 'list' && action !== 'show') throw usage(`unknown command \`sessions ${action}\``, help);
     if (action === 'list' && id !== undefined) throw usage(`unexpected argument ${id}`, help);
     if (action === 'show' && id === undefined) throw usage('sessions show needs a session ID', help);
@@ -75,6 +79,19 @@ export function parseCommandLine(argv: string[]): CliCommand {
   if (picks > 1) throw usage('use only one of --session-id, --continue and --resume', ['--help']);
   if (picks > 0 && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot resume a session: drop --no-persist, or --session-id/--continue/--resume', ['--help']);
   return { kind: 'repl', options: values };
+}
+
+/** `sessions search TEXT…`: the words are one query, as typed with single spaces between them. */
+function parseSearch(words: string[], values: Parsed<typeof SESSIONS_OPTIONS>, help: readonly string[]): CliCommand {
+  const query = words.join(' ').trim();
+  if (query === '') throw usage('sessions search needs some text to look for', help);
+  for (const listOnly of ['branch', 'project'] as const) {
+    if (values[listOnly] !== undefined) throw usage(`--${listOnly} is an option of sessions list`, help);
+  }
+  const limitText = values.limit ?? '20';
+  const limit = Number(limitText);
+  if (!/^\d+$/.test(limitText) || !Number.isSafeInteger(limit)) throw usage(`--limit takes a whole number (0: all), not ${limitText}`, help);
+  return { kind: 'sessions', action: 'search', query, limit, options: values };
 }
 
 function parse<T extends Record<string, OptionSpec>>(
@@ -134,6 +151,7 @@ export function replHelp(version: string): string {
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
+    '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
     '',
     'Options:',
     ...formatOptions(REPL_OPTIONS),
@@ -153,6 +171,9 @@ export function sessionsHelp(): string {
     "  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]",
     "                                            this project's sessions, newest first (--all: every project)",
     "  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix)",
+    '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
+    '                                            sessions whose messages, title or ID hold TEXT, best first',
+    '                                            (literal text; case and Unicode forms ignored)',
     '',
     'Options:',
     ...formatOptions(SESSIONS_OPTIONS),

@@ -17,22 +17,22 @@ import { describeError } from './report-error.js';
 
 type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 
+/** Where a sessions subcommand runs and writes. */
+export interface SessionsEnvironment {
+  home: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream;
+  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
+  stderr: NodeJS.WritableStream;
+  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
+  terminal?: boolean;
+  now?: () => Date;
+  columns?: number;
+}
+
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
-export async function runSessionsCommand(
-  command: SessionsCommand,
-  environment: {
-    home: string;
-    cwd: string;
-    env: Record<string, string | undefined>;
-    stdout: NodeJS.WritableStream;
-    /** Where what is wrong with listed sessions is said (the CLI's stderr). */
-    stderr: NodeJS.WritableStream;
-    /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
-    terminal?: boolean;
-    now?: () => Date;
-    columns?: number;
-  },
-): Promise<number> {
+export async function runSessionsCommand(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
   const json = command.options.json === true;
@@ -61,6 +61,7 @@ export async function runSessionsCommand(
     if (!json) for (const row of rows) if (row.problem) environment.stderr.write(describeError(problemError(row.id, row.problem)).text);
     return 0;
   }
+  if (command.action === 'search') return (await import('./sessions-search.js')).runSearch(command, environment);
   const id = command.id!;
   if (!isValidId(id)) throw new InvalidIdError(id);
   if (!existsSync(home)) throw new UnknownSessionError(id);
@@ -81,7 +82,7 @@ function problemError(id: string, problem: SessionProblem): UserError {
 }
 
 /** A row of `sessions list --json` (DESIGN §1). */
-function listRow(row: SessionSummary): Record<string, unknown> {
+export function listRow(row: SessionSummary): Record<string, unknown> {
   return {
     id: row.id,
     title: row.title,

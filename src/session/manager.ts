@@ -6,6 +6,7 @@ import type {
   ListOptions, OpenSessionsOptions, ProjectInfo, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
 import type { FilesReading } from './reading.js';
+import type { SearchOptions, SearchResults } from '../search/types.js';
 import { createHistory } from './history.js';
 import { readConfigFile } from './config-files.js';
 import { assertValidId, reserveId } from './ids.js';
@@ -36,6 +37,7 @@ const lazy = {
   index: () => import('./index-store.js'),
   reading: () => import('./reading.js'),
   git: () => import('./git.js'),
+  search: () => import('./search-index.js'),
 };
 
 /**
@@ -279,6 +281,14 @@ class Manager implements SessionManager {
         (options.branch === undefined || r.branch === options.branch),
     );
     return shown.map(summaryFromRow);
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResults> {
+    const projects = options.all ? await (await lazy.resolve()).projectsOf(this.home, this.project) : [this.project];
+    const [{ listProject }, { searchSessions }] = await Promise.all([lazy.index(), lazy.search()]);
+    const listed = [];
+    for (const project of projects) listed.push({ project, rows: await listProject(project.dir, project.path, this.staleMs) });
+    return searchSessions(query, listed, { read: (id) => this.read(id), ...(options.limit !== undefined ? { limit: options.limit } : {}) });
   }
 
   /** This project, or the one whose real path is `path` (none when no session was ever kept there). */

@@ -62,6 +62,7 @@ export async function openMemorySessions(options: OpenSessionsOptions): Promise<
     inspect: () => Promise.reject(notStored()),
     fork: () => Promise.reject(notStored()),
     list: () => Promise.resolve([]),
+    search: (query) => Promise.resolve({ query: query.trim(), total: 0, results: [], index: [] }),
     latest: () => Promise.resolve(undefined),
     holder: () => Promise.resolve(undefined),
     async readConfig() {
