@@ -48,7 +48,11 @@ export function indexNote(reports: readonly SearchIndexReport[]): string | undef
   const read = plural(work.reduce((n, r) => n + r.reindexed, 0), 'session');
   const where = work.length > 1 ? ` in ${work.length} projects` : '';
   const rebuilt = work.filter((r) => r.state !== 'stale');
-  if (rebuilt.length === 0) return `Search index updated${where}: ${read} changed since it was built, read again.`;
+  if (rebuilt.length === 0) {
+    return read.startsWith('0 ')
+      ? `Search index updated${where}: sessions that are gone were dropped from it.`
+      : `Search index updated${where}: ${read} new or changed since it was built, read again.`;
+  }
   const why = [...new Set(rebuilt.map((r) => (r.state === 'damaged' ? `was damaged (${r.detail ?? 'unreadable'})` : 'was missing')))].join(', ');
   return `Search index rebuilt${where}: it ${why}; ${read} indexed.`;
 }
