@@ -286,8 +286,7 @@ class Manager implements SessionManager {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResults> {
     const projects = options.all ? await (await lazy.resolve()).projectsOf(this.home, this.project) : [this.project];
     const [{ listProject }, { searchSessions }] = await Promise.all([lazy.index(), lazy.search()]);
-    const listed = [];
-    for (const project of projects) listed.push({ project, rows: await listProject(project.dir, project.path, this.staleMs) });
+    const listed = projects.map((project) => ({ project, rows: () => listProject(project.dir, project.path, this.staleMs) }));
     return searchSessions(query, listed, { read: (id) => this.read(id), ...(options.limit !== undefined ? { limit: options.limit } : {}) });
   }
 

@@ -12,7 +12,7 @@
  * reads only the originals of the messages it shows. Integers are in the host's byte order: a
  * file moved to a host of the other order fails the offset checks and is rebuilt.
  */
-import { open, rename, unlink, writeFile } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { FILE_MODE, tempPath } from './atomic-write.js';
 import { errno } from './ids.js';
 import type { Role } from './types.js';
@@ -43,10 +43,20 @@ export interface LoadedIndex {
   first: Uint32Array;
   textOffsets: Uint32Array;
   text: Buffer;
+  originalOffsets: Uint32Array;
   original(message: number): Promise<{ role: Role; timestamp: Date; archived: boolean; content: string }>;
-  /** Every message's record as stored, for copying into a new index. */
-  originals(): Promise<Buffer[]>;
+  /** The whole originals section, for copying into a new index. */
+  originals(): Promise<Buffer>;
   close(): Promise<void>;
+}
+
+/** What a new index is made of. */
+export interface IndexParts {
+  sessions: IndexedSession[];
+  text: Buffer;
+  textOffsets: Uint32Array;
+  originals: Buffer;
+  originalOffsets: Uint32Array;
 }
 
 export type ReadIndex = { kind: 'ok'; index: LoadedIndex } | { kind: 'missing' } | { kind: 'damaged'; detail: string };
@@ -93,6 +103,7 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
         first,
         textOffsets,
         text: body.subarray(2 * offsetBytes),
+        originalOffsets,
         async original(message) {
           const start = originalOffsets[message]!;
           const record = Buffer.allocUnsafe(originalOffsets[message + 1]! - start);
@@ -102,7 +113,7 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
         async originals() {
           const all = Buffer.allocUnsafe(header.originalBytes);
           await file.read(all, 0, all.length, originalsAt);
-          return Array.from({ length: header.messages }, (_, m) => all.subarray(originalOffsets[m], originalOffsets[m + 1]));
+          return all;
         },
         close: () => file.close(),
       },
@@ -171,40 +182,42 @@ export function originalRecord(m: { role: Role; timestamp: Date; archived: boole
  * Writes the index whole (temp file, rename) without fsync: after a power cut it is the old
  * one or damaged, and either is noticed (stale keys, failed checks) and rebuilt.
  */
-export async function writeSearchIndex(
-  path: string,
-  sessions: IndexedSession[],
-  texts: Buffer[],
-  originals: Buffer[],
-): Promise<void> {
-  const textOffsets = offsetsOf(texts);
-  const originalOffsets = offsetsOf(originals);
-  const header: IndexHeader = { sessions, messages: texts.length, textBytes: textOffsets.at(-1)!, originalBytes: originalOffsets.at(-1)! };
+export async function writeSearchIndex(path: string, parts: IndexParts): Promise<void> {
+  const header: IndexHeader = { sessions: parts.sessions, messages: parts.textOffsets.length - 1, textBytes: parts.text.length, originalBytes: parts.originals.length };
   const headerBuffer = Buffer.from(JSON.stringify(header));
   const pre = Buffer.alloc(PREAMBLE);
   pre.write(MAGIC, 0, 'latin1');
   pre.writeUInt32LE(VERSION, 8);
   pre.writeUInt32LE(headerBuffer.length, 12);
   const pad = Buffer.alloc(align(PREAMBLE + headerBuffer.length) - PREAMBLE - headerBuffer.length);
-  const data = Buffer.concat([pre, headerBuffer, pad, Buffer.from(textOffsets.buffer), Buffer.from(originalOffsets.buffer), ...texts, ...originals]);
+  const bytes = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const tmp = tempPath(path);
+  const handle = await open(tmp, 'wx', FILE_MODE);
   try {
-    await writeFile(tmp, data, { mode: FILE_MODE, flag: 'wx' });
+    const chunks = [pre, headerBuffer, pad, bytes(parts.textOffsets), bytes(parts.originalOffsets), parts.text, parts.originals];
+    const { bytesWritten } = await handle.writev(chunks);
+    if (bytesWritten !== chunks.reduce((n, c) => n + c.length, 0)) throw new Error(`short write to ${tmp}`);
+    await handle.close();
     await rename(tmp, path);
   } catch (err) {
+    await handle.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
 }
 
-function offsetsOf(parts: Buffer[]): Uint32Array {
-  const offsets = new Uint32Array(parts.length + 1);
-  let at = 0;
-  parts.forEach((part, i) => {
-    offsets[i] = at;
-    at += part.length;
-  });
-  if (at > 0xffffffff) throw new Error('search index over 4 GiB');
-  offsets[parts.length] = at;
-  return offsets;
+/** The index just built, searched from memory (no need to read back what was written). */
+export function inMemory(parts: IndexParts): LoadedIndex {
+  const header: IndexHeader = { sessions: parts.sessions, messages: parts.textOffsets.length - 1, textBytes: parts.text.length, originalBytes: parts.originals.length };
+  const { originals, originalOffsets } = parts;
+  return {
+    header,
+    first: firstMessages(header),
+    textOffsets: parts.textOffsets,
+    text: parts.text,
+    originalOffsets,
+    original: async (m) => parseRecord(originals.toString('utf8', originalOffsets[m], originalOffsets[m + 1])),
+    originals: async () => originals,
+    close: async () => undefined,
+  };
 }
