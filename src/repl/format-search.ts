@@ -54,5 +54,5 @@ export function indexNote(reports: readonly SearchIndexReport[]): string | undef
       : `Search index updated${where}: ${read} new or changed since it was built, read again.`;
   }
   const why = [...new Set(rebuilt.map((r) => (r.state === 'damaged' ? `was damaged (${r.detail ?? 'unreadable'})` : 'was missing')))].join(', ');
-  return `Search index rebuilt${where}: it ${why}; ${read} indexed.`;
+  return `Search index rebuilt${where}: it ${why}${read.startsWith('0 ') ? '' : `; ${read} indexed`}.`;
 }

@@ -148,6 +148,11 @@ describe('chatkeep sessions search', () => {
     const after = await search(home, cwd, 'mango', '--json');
     expect(after.stderr).toBe('Search index updated: 1 session new or changed since it was built, read again.\n');
     expect(JSON.parse(after.stdout).results.map((r: { id: string }) => r.id)).toEqual([id]);
+    // What changed since the index was built may be kept apart (search.recent.idx); damaged, it is dropped too.
+    writeFileSync(indexFile(home).replace('search.idx', 'search.recent.idx'), 'garbage');
+    const damagedRecent = await search(home, cwd, 'mango', '--json');
+    expect(damagedRecent.stderr).toBe('Search index rebuilt: it was damaged (search.recent.idx: not a chatkeep search index).\n');
+    expect(JSON.parse(damagedRecent.stdout).total).toBe(1);
 
     // A live chat: its message is in its journal only (no snapshot yet), and found.
     const { run, id: live } = await startAtPrompt([], { home, cwd });
