@@ -12,10 +12,12 @@ export interface Snippet {
   highlights: [number, number][];
 }
 
-/** Messages longer than this are cut to the line holding the hit before segmenting (segmenting costs ~1 µs a character). */
+/** Messages longer than this are cut to the line holding the hit first. */
 const WHOLE_MESSAGE_LIMIT = 20_000;
 /** Of the room left beside the hit, the part shown before it. */
 const CONTEXT_BEFORE = 1 / 3;
+/** How far a blank is looked for to start or end the part segmented. */
+const WORD_REACH = 40;
 
 let segmenter: Intl.Segmenter | undefined;
 
@@ -25,9 +27,64 @@ let segmenter: Intl.Segmenter | undefined;
  * message), the start of the message, nothing highlighted.
  */
 export function makeSnippet(content: string, folded: string, width = 80): Snippet {
-  const region = regionOf(content, folded);
+  const near = nearHit(content, folded, width);
+  return (near && snippetOf(near, folded, width)) || snippetOf(start(content), folded, width, true)!;
+}
+
+/** A part of a message, and whether the message goes on before and after it. */
+interface Part {
+  text: string;
+  before: boolean;
+  after: boolean;
+}
+
+/** The start of a message (all of it, unless it is very long). */
+function start(content: string): Part {
+  return { text: content.slice(0, WHOLE_MESSAGE_LIMIT), before: false, after: content.length > WHOLE_MESSAGE_LIMIT };
+}
+
+/**
+ * The part of the message near its first hit, cut at blanks (segmenting costs ~1 µs a
+ * character: a snippet segments a few hundred, not the whole message). Where the hit is comes
+ * from the folded text, whose positions may drift from the original's (`ß` → `ss`): the part
+ * is wide enough to hold it anyway, and when it does not, the caller segments the whole.
+ */
+function nearHit(content: string, folded: string, width: number): Part | undefined {
+  let text = content;
+  let offset = 0;
+  if (content.length > WHOLE_MESSAGE_LIMIT && !folded.includes('\n')) {
+    // A long message: the line holding the hit.
+    for (const line of content.split('\n')) {
+      if (fold(line).includes(folded)) {
+        text = line;
+        break;
+      }
+      offset += line.length + 1;
+    }
+  }
+  const guess = fold(text).indexOf(folded);
+  if (guess < 0) return undefined;
+  let start = Math.max(0, guess - 2 * width);
+  let end = Math.min(text.length, guess + folded.length + 2 * width);
+  start = blankNear(text, start, -1);
+  end = blankNear(text, end, 1);
+  return { text: text.slice(start, end), before: offset + start > 0, after: offset + end < content.length };
+}
+
+/** `at`, moved to the nearest blank within reach in `direction` (the ends of the text count). */
+function blankNear(text: string, at: number, direction: 1 | -1): number {
+  for (let i = 0; i <= WORD_REACH; i++) {
+    const p = at + i * direction;
+    if (p <= 0 || p >= text.length) return Math.max(0, Math.min(text.length, p));
+    if (/\s/.test(text[p]!)) return p;
+  }
+  return at;
+}
+
+/** The snippet from `part`; undefined when it holds no hit (unless `always`: then its start). */
+function snippetOf(part: Part, folded: string, width: number, always = false): Snippet | undefined {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  const graphemes = Array.from(segmenter.segment(region), (s) => s.segment);
+  const graphemes = Array.from(segmenter.segment(part.text), (s) => s.segment);
   // Where each grapheme starts in the folded text (folding may change lengths: `ß` → `ss`).
   const starts: number[] = [];
   let foldedText = '';
@@ -38,22 +95,16 @@ export function makeSnippet(content: string, folded: string, width = 80): Snippe
   starts.push(foldedText.length);
   const hits = hitsIn(foldedText, folded, starts);
   const first = hits[0];
+  if (!first && !always) return undefined;
   const room = Math.max(1, width - 2);
   let begin = 0;
   if (first) {
-    const around = Math.max(0, room - (first[1] - first[0]));
-    begin = Math.max(0, first[0] - Math.floor(around * CONTEXT_BEFORE));
+    const beside = Math.max(0, room - (first[1] - first[0]));
+    begin = Math.max(0, first[0] - Math.floor(beside * CONTEXT_BEFORE));
   }
   const end = Math.min(graphemes.length, begin + room);
   begin = Math.max(0, Math.min(begin, end - room));
-  return render(graphemes, begin, end, hits, region.length < content.length || end < graphemes.length, begin > 0 || region !== content.slice(0, region.length));
-}
-
-/** The whole message, or for a long one the line that holds the hit. */
-function regionOf(content: string, folded: string): string {
-  if (content.length <= WHOLE_MESSAGE_LIMIT || folded.includes('\n')) return content;
-  for (const line of content.split('\n')) if (fold(line).includes(folded)) return line.length <= WHOLE_MESSAGE_LIMIT * 5 ? line : line.slice(0, WHOLE_MESSAGE_LIMIT);
-  return content.slice(0, WHOLE_MESSAGE_LIMIT);
+  return render(graphemes, begin, end, hits, part.after || end < graphemes.length, part.before || begin > 0);
 }
 
 /** Non-overlapping hits as grapheme ranges `[first, end)`. */

@@ -145,7 +145,8 @@ function parseHeader(text: string): IndexHeader {
 
 function checkOffsets(offsets: Uint32Array, end: number, what: string): void {
   let last = 0;
-  for (const at of offsets) {
+  for (let i = 0; i < offsets.length; i++) {
+    const at = offsets[i]!;
     if (at < last) throw new Damage(`${what} offsets out of order`);
     last = at;
   }

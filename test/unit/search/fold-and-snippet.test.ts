@@ -83,6 +83,11 @@ describe('makeSnippet', () => {
     expect(marked(content, 'needle')).toBe('…the [NEEDLE] is here…');
   });
 
+  it('finds the hit when folding has moved it far from where it is written', () => {
+    const content = `${'ß'.repeat(400)} the Needle`;
+    expect(marked(content, 'needle', 20)).toBe('…ßßßßßßß the [Needle]');
+  });
+
   it('shows the start of the message when folding finds the hit only across characters', () => {
     expect(makeSnippet('short text', 'absent')).toEqual({ text: 'short text', highlights: [] });
   });
