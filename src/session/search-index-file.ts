@@ -184,7 +184,7 @@ export function originalRecord(m: { role: Role; timestamp: Date; archived: boole
  * one or damaged, and either is noticed (stale keys, failed checks) and rebuilt.
  */
 export async function writeSearchIndex(path: string, parts: IndexParts): Promise<void> {
-  const header: IndexHeader = { sessions: parts.sessions, messages: parts.textOffsets.length - 1, textBytes: parts.text.length, originalBytes: parts.originals.length };
+  const header = headerOf(parts);
   const headerBuffer = Buffer.from(JSON.stringify(header));
   const pre = Buffer.alloc(PREAMBLE);
   pre.write(MAGIC, 0, 'latin1');
@@ -207,9 +207,13 @@ export async function writeSearchIndex(path: string, parts: IndexParts): Promise
   }
 }
 
+function headerOf(parts: IndexParts): IndexHeader {
+  return { sessions: parts.sessions, messages: parts.textOffsets.length - 1, textBytes: parts.text.length, originalBytes: parts.originals.length };
+}
+
 /** The index just built, searched from memory (no need to read back what was written). */
 export function inMemory(parts: IndexParts): LoadedIndex {
-  const header: IndexHeader = { sessions: parts.sessions, messages: parts.textOffsets.length - 1, textBytes: parts.text.length, originalBytes: parts.originals.length };
+  const header = headerOf(parts);
   const { originals, originalOffsets } = parts;
   return {
     header,
