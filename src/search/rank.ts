@@ -48,15 +48,21 @@ export interface Scored extends MessageHits {
 }
 
 /**
- * Scores a session from its listing row and its message hits; undefined when nothing matched.
- * `foldedTitle`: the title already folded, where a store keeps it so (folding costs ~1 µs).
+ * Scores a session from its ID, title and message hits; undefined when nothing matched (then its
+ * listing row need not even be made). `foldedTitle`: the title already folded, where a store
+ * keeps it so (folding costs ~1 µs).
  */
-export function score(session: SessionSummary, folded: string, messages: MessageHits, foldedTitle = fold(session.title ?? '')): Scored | undefined {
+export function score(
+  session: { id: string; title: string | null },
+  folded: string,
+  messages: MessageHits,
+  foldedTitle = fold(session.title ?? ''),
+): Omit<Scored, 'session'> | undefined {
   // IDs are ASCII (`[A-Za-z0-9._-]`): lowercasing folds them.
   const idMatch = session.id.toLowerCase().includes(folded);
   const titleHits = countOccurrences(foldedTitle, folded);
   if (!idMatch && titleHits === 0 && messages.hits === 0) return undefined;
-  return { ...messages, session, idMatch, titleHits };
+  return { ...messages, idMatch, titleHits };
 }
 
 /** Best first: more hits (title and messages), then the most recently active, then by ID. */

@@ -17,7 +17,7 @@ export function searchMessages(
   const found: { scored: Scored; messages: readonly SearchableMessage[] }[] = [];
   for (const { summary, messages } of sessions) {
     const scored = score(summary, q.folded, countHits(messages, q.folded));
-    if (scored) found.push({ scored, messages });
+    if (scored) found.push({ scored: { ...scored, session: summary }, messages });
   }
   const messagesOf = new Map(found.map((f) => [f.scored, f.messages]));
   const results = rank(found.map((f) => f.scored), limit).map((s) => toResult(s, q.folded, s.best && messagesOf.get(s)![s.best.message]));

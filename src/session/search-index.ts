@@ -44,8 +44,8 @@ export async function searchSessions(
       const hits = new Map(index.indexes.map((file) => [file, scan(file, needle)]));
       for (const row of rows) {
         const entry = index.entries.get(row.id)!;
-        const s = score(summaryFromRow(row), q.folded, hits.get(entry.index)!.get(entry.position) ?? { hits: 0 }, entry.session.title);
-        if (s) found.push({ scored: s, entry });
+        const s = score(row, q.folded, hits.get(entry.index)!.get(entry.position) ?? { hits: 0 }, entry.session.title);
+        if (s) found.push({ scored: { ...s, session: summaryFromRow(row) }, entry });
       }
     }
     const entryOf = new Map(found.map((f) => [f.scored, f.entry]));
