@@ -8,11 +8,11 @@
  * text as the base, both are folded into a new base.
  */
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fold } from '../search/fold.js';
 import { searchableMessages } from '../search/rank.js';
 import type { SearchIndexReport } from '../search/types.js';
 import type { IndexRow } from './index-row.js';
+import { layout } from './layout.js';
 import {
   inMemory, originalRecord, readSearchIndex, writeSearchIndex, type IndexedSession, type IndexParts, type LoadedIndex, type ReadIndex,
 } from './search-index-file.js';
@@ -37,7 +37,7 @@ export interface ProjectIndex {
   report: SearchIndexReport;
 }
 
-const paths = (projectDir: string) => ({ base: join(projectDir, 'search.idx'), recent: join(projectDir, 'search.recent.idx') });
+const paths = (projectDir: string) => ({ base: layout.searchIndex(projectDir), recent: layout.searchRecent(projectDir) });
 
 /** Reads the project's index files (their text, not the originals). */
 export async function readProjectIndex(projectDir: string): Promise<{ base: ReadIndex; recent: ReadIndex }> {
