@@ -185,6 +185,10 @@ describe('chatkeep sessions search', () => {
       const out = await search(home, cwd, ...query);
       expect(out).toEqual({ code: 2, stdout: '', stderr: 'chatkeep: sessions search needs some text to look for. See chatkeep sessions --help\n' });
     }
+    const help = await search(home, cwd, '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('  chatkeep sessions search TEXT [--all] [--limit N] [--json]\n');
+    expect(help.stdout).toContain('--limit N');
     const absent = join(home, 'absent');
     expect(await search(absent, cwd, 'x')).toEqual({ code: 0, stdout: 'No sessions in this project match "x". (--all searches every project)\n', stderr: '' });
     expect(existsSync(absent)).toBe(false);
