@@ -65,14 +65,21 @@ export async function sessionRestorer(dir: string): Promise<() => Promise<void>>
   };
 }
 
-/** `count` sessions of mixed sizes (2 to 40 short messages) in one project. */
-export async function manySessions(manager: SessionManager, template: SessionSnapshot, count: number): Promise<void> {
+/** `count` sessions of mixed sizes (2 to 40 short messages) in one project; `edit` may change each one's messages first. */
+export async function manySessions(
+  manager: SessionManager,
+  template: SessionSnapshot,
+  count: number,
+  edit?: (session: number, messages: Message[]) => void,
+): Promise<void> {
   const batch = 200;
   for (let start = 0; start < count; start += batch) {
     const jobs: Promise<string>[] = [];
     for (let i = start; i < Math.min(count, start + batch); i++) {
       const size = 2 + ((i * 7919) % 39);
-      jobs.push(writeSession(manager, template, idAt(i * 60), makeMessages(size, 300, i + 1, Date.UTC(2025, 0, 1) + i * 60_000)));
+      const messages = makeMessages(size, 300, i + 1, Date.UTC(2025, 0, 1) + i * 60_000);
+      edit?.(i, messages);
+      jobs.push(writeSession(manager, template, idAt(i * 60), messages));
     }
     await Promise.all(jobs);
   }

@@ -10,6 +10,7 @@ import { formatTable, type BenchRow } from './harness.js';
 import { benchList, benchResume, benchTurn, benchSnapshot, benchMemory, benchStartup } from './cases.js';
 import { TEN_MB_AVG_BYTES } from './data.js';
 import { benchFirstRequest } from './first-request.js';
+import { benchSearch } from './search.js';
 
 export interface BenchConfig {
   quick: boolean;
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
     await step('first request with a real provider', () => benchFirstRequest(config));
     const listSizes = quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000];
     for (const n of listSizes) await step(`list ${n} sessions`, () => benchList(config, n, n === listSizes.at(-1)));
+    const searchSize = quick ? 2_000 : 10_000;
+    await step(`search ${searchSize} sessions`, () => benchSearch(config, searchSize));
     for (const n of quick ? [10, 1_000] : [10, 1_000, 10_000]) await step(`resume and one turn at ${n} messages`, async () => [
       ...(await benchResume(config, n, 300)),
       ...(await benchTurn(config, n)),

@@ -13,6 +13,7 @@
  */
 export type * from './session/types.js';
 export type * from './session/store.js';
+export type * from './search/types.js';
 export * from './session/errors.js';
 
 /**

@@ -18,12 +18,12 @@ export interface OptionSpec {
 }
 
 /** The `chatkeep sessions` subcommands. */
-export const SESSIONS_ACTIONS = ['list', 'show', 'export', 'import', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
+export const SESSIONS_ACTIONS = ['list', 'show', 'search', 'export', 'import', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
 export type SessionsAction = (typeof SESSIONS_ACTIONS)[number];
 
-/** What each subcommand takes after its name: session IDs (none, one, one or more), or the file import reads. */
-const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'file'> = {
-  list: 'none', show: 'one', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
+/** What each subcommand takes after its name: session IDs (none, one, one or more), the file import reads, or search's text. */
+const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'file' | 'text'> = {
+  list: 'none', show: 'one', search: 'text', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
 };
 
 /** Options of the REPL itself (`chatkeep [options]`). */
@@ -48,10 +48,11 @@ export const REPL_OPTIONS = {
 
 /** Options of `chatkeep sessions …`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list, prune: every project, not just this one', actions: ['list', 'show', 'prune'] },
-  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'import', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
+  all: { type: 'boolean', short: 'a', description: 'list, search, prune: every project, not just this one', actions: ['list', 'show', 'search', 'prune'] },
+  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
+  limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)', actions: ['search'] },
   format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md or html', actions: ['export'] },
   output: { type: 'string', short: 'o', value: 'FILE', description: 'export: write to FILE instead of standard output', actions: ['export'] },
   'no-redact': { type: 'boolean', description: 'import: keep secrets in the file as they are', actions: ['import'] },
@@ -80,6 +81,9 @@ export type CliCommand =
       id?: string;
       ids: string[];
       file?: string;
+      /** `search`: the text, as typed with single spaces between its words, and how many results to show (0: all). */
+      query?: string;
+      limit?: number;
       options: Parsed<typeof SESSIONS_OPTIONS>;
     };
 
@@ -104,8 +108,8 @@ export function parseCommandLine(argv: string[]): CliCommand {
     const takes = SESSIONS_ARGS[act];
     if (takes === 'none' && args.length > 0) throw usage(`unexpected argument ${args[0]}`, help);
     if (takes === 'file' && args.length === 0) throw usage('sessions import needs a file to read (- for standard input)', help);
-    if (takes !== 'none' && takes !== 'file' && args.length === 0) throw usage(`sessions ${act} needs a session ID${takes === 'some' ? ' (or several)' : ''}`, help);
-    if (takes !== 'some' && args.length > 1) throw usage(`unexpected argument ${args[1]}`, help);
+    if ((takes === 'one' || takes === 'some') && args.length === 0) throw usage(`sessions ${act} needs a session ID${takes === 'some' ? ' (or several)' : ''}`, help);
+    if (takes !== 'some' && takes !== 'text' && args.length > 1) throw usage(`unexpected argument ${args[1]}`, help);
     if (act === 'prune' && values['older-than'] === undefined) throw usage('sessions prune needs --older-than AGE (such as 30d): nothing is pruned by default', help);
     if (values['older-than'] !== undefined) parseAge(values['older-than']);
     for (const [name, spec] of Object.entries(SESSIONS_OPTIONS) as [keyof typeof SESSIONS_OPTIONS, OptionSpec][]) {
@@ -114,6 +118,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       }
     }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
+    if (act === 'search') return parseSearch(args, values, help);
     if (act === 'import') return { kind: 'sessions', action: act, file: args[0], ids: [], options: values };
     return { kind: 'sessions', action: act, ...(args[0] !== undefined ? { id: args[0] } : {}), ids: args, options: values };
   }
@@ -125,6 +130,16 @@ export function parseCommandLine(argv: string[]): CliCommand {
   if (values.fork !== undefined && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot fork a session: drop --no-persist or --fork', ['--help']);
   if (picks > 0 && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot resume a session: drop --no-persist, or --session-id/--continue/--resume', ['--help']);
   return { kind: 'repl', options: values };
+}
+
+/** `sessions search TEXT…`: the words are one query. */
+function parseSearch(words: string[], values: Parsed<typeof SESSIONS_OPTIONS>, help: readonly string[]): CliCommand {
+  const query = words.join(' ').trim();
+  if (query === '') throw usage('sessions search needs some text to look for', help);
+  const limitText = values.limit ?? '20';
+  const limit = Number(limitText);
+  if (!/^\d+$/.test(limitText) || !Number.isSafeInteger(limit)) throw usage(`--limit takes a whole number (0: all), not ${limitText}`, help);
+  return { kind: 'sessions', action: 'search', ids: [], query, limit, options: values };
 }
 
 function parse<T extends Record<string, OptionSpec>>(
@@ -185,6 +200,7 @@ export function replHelp(version: string): string {
     '  chatkeep --fork ID [--at N]          continue in a fork of session ID (a new session)',
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
+    '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
     '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
     '  chatkeep sessions rm|trash|restore|prune|empty-trash …   the trash (see chatkeep sessions --help)',
@@ -207,6 +223,11 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     "                                            this project's sessions, newest first (--all: every project)",
   ],
   show: ["  chatkeep sessions show ID [--json]        one session's transcript (ID or a unique prefix), its lineage and forks"],
+  search: [
+    '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
+    '                                            sessions whose messages, title or ID hold TEXT, best first',
+    '                                            (literal text; case and Unicode forms ignored)',
+  ],
   export: [
     '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
     '                                            one session as a JSON archive (for import), Markdown or a web page',

@@ -36,11 +36,9 @@ export interface SessionsEnvironment {
   confirm?: (question: string) => Promise<boolean>;
 }
 
+
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
-export async function runSessionsCommand(
-  command: SessionsCommand,
-  environment: SessionsEnvironment,
-): Promise<number> {
+export async function runSessionsCommand(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
   const json = command.options.json === true;
@@ -73,6 +71,9 @@ export async function runSessionsCommand(
     // What `show` would say about each session that has a problem: the same words, from the same reading.
     if (!json) for (const row of rows) if (row.problem) environment.stderr.write(describeError(problemError(row.id, row.problem)).text);
     return 0;
+  }
+  if (command.action === 'search' && command.query !== undefined) {
+    return (await import('./sessions-search.js')).runSearch({ ...command, query: command.query, limit: command.limit ?? 20 }, environment);
   }
   const id = command.id!;
   if (!isValidId(id)) throw new InvalidIdError(id);
@@ -107,7 +108,7 @@ export function problemError(id: string, problem: SessionProblem): UserError {
 }
 
 /** A row of `sessions list --json` (DESIGN §1). */
-function listRow(row: SessionSummary): Record<string, unknown> {
+export function listRow(row: SessionSummary): Record<string, unknown> {
   return {
     id: row.id,
     title: row.title,

@@ -116,6 +116,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     now,
     formatRows: (rows, currentId, how) =>
       formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
+    highlight: (text) => screen.color.inverse(text),
     chat: createChatControls(() => session, { provider: options.provider, system: options.system ?? null }, options.factories ?? refusingFactories),
     clipboard: options.clipboard ?? createClipboard(screen, {}),
     autosave: () => autosave,

@@ -36,6 +36,8 @@ export interface CommandContext {
   prompter: Prompter;
   /** Formats a listing row set for display, fitted to the terminal (shared by /sessions and pickers; `picker`: rows of a picker). */
   formatRows(rows: SessionSummary[], currentId?: string, options?: { picker?: boolean }): string[];
+  /** Marks a search hit in command output (inverse video on a colour terminal; the text as is elsewhere). */
+  highlight(text: string): string;
   /** Every command, for /help and suggestions. */
   commands: readonly SlashCommand[];
   now(): Date;

@@ -5,6 +5,7 @@ import type {
 import type { Located, SessionStore, TrashedSession, WriterLock } from './store.js';
 import { AmbiguousIdError } from './errors.js';
 import { assertValidId } from './ids.js';
+import type { SearchOptions, SearchResults } from '../search/types.js';
 import { blankSnapshot } from './blank.js';
 import { forkPoint, forkState } from './fork.js';
 import { whenIdle } from './defer.js';
@@ -257,6 +258,11 @@ export class Manager implements SessionManager {
         (options.branch === undefined || r.branch === options.branch),
     );
     return shown.map(summaryFromRow);
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResults> {
+    const projects = options.all ? await this.store.projects() : [this.project];
+    return this.store.searchSessions(query, projects, options.limit !== undefined ? { limit: options.limit } : {});
   }
 
   /** This project, or the one whose real path is `path` (none when no session was ever kept there). */

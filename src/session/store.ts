@@ -8,6 +8,7 @@
 import type { LockOwner } from './errors.js';
 import type { IndexRow } from './index-row.js';
 import type { ProjectInfo, SessionSnapshot, SessionWhere } from './types.js';
+import type { SearchResults } from '../search/types.js';
 
 /** What an event records (one journal line in the file store, one row in PostgreSQL). */
 export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
@@ -136,6 +137,15 @@ export interface SessionStore {
   projectAt(path: string): Promise<ProjectInfo | undefined>;
   /** The listing rows of these projects, newest first. */
   list(projects: readonly ProjectInfo[]): Promise<IndexRow[]>;
+  /**
+   * Full-text search of these projects' sessions (issue 11): the query literal, matched on folded
+   * text (src/search/fold.ts); scored, ranked and snippeted by src/search/ so that every store
+   * gives the same output. The file store brings its index up to date from the listing first
+   * (src/session/search-index.ts). PostgreSQL narrows the candidates with its own index (which
+   * must not drop a literal substring match, e.g. `ession` in `session`), then hands their
+   * messages to `searchMessages` (src/search/search-messages.ts), which counts and ranks.
+   */
+  searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults>;
 
   /** Moves a session to the trash (see `SessionManager.trash`): refused while a live process holds it. */
   trash(id: string): Promise<TrashedSession>;

@@ -5,6 +5,7 @@
 import type { SessionStore } from './store.js';
 import type { LockOwner } from './errors.js';
 import type { TrashedSession } from './store.js';
+import type { SearchOptions, SearchResults } from '../search/types.js';
 
 export type Role = 'user' | 'assistant' | 'tool';
 
@@ -421,6 +422,12 @@ export interface SessionManager {
   inspect(idOrPrefix: string): Promise<SessionReading>;
   /** Newest first. */
   list(options?: ListOptions): Promise<SessionSummary[]>;
+  /**
+   * Full-text search of message text (archived messages included), titles and IDs: the query is
+   * literal and matched after Unicode folding (NFKC, case); sessions best first with their hit
+   * counts and a snippet around the best hit. The file store brings its index up to date first.
+   */
+  search(query: string, options?: SearchOptions): Promise<SearchResults>;
   /** This project's most recently updated session, for `--continue`. */
   latest(): Promise<SessionSummary | undefined>;
   /** Who holds a session's lock, if anyone alive does. */

@@ -47,6 +47,7 @@ export function memoryStore(project: ProjectInfo, history: { load(): Promise<str
     projects: () => Promise.resolve([project]),
     projectAt: () => Promise.resolve(undefined),
     list: () => Promise.resolve([]),
+    searchSessions: (query) => Promise.resolve({ query: query.trim(), total: 0, results: [], index: [] }),
     history: { load: () => history.load(), append: nothing },
     close: nothing,
   };

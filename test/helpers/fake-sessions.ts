@@ -2,6 +2,9 @@
  * An in-memory SessionManager/Session for unit tests of the REPL and commands: the same
  * contract as the library (src/session/types.ts), no files, no locks.
  */
+import { searchableMessages } from '../../src/search/rank.js';
+import { searchMessages } from '../../src/search/search-messages.js';
+import type { SearchOptions, SearchResults } from '../../src/search/types.js';
 import { AmbiguousIdError, InvalidIdError, SessionInUseError, UnknownSessionError, type LockOwner } from '../../src/session/errors.js';
 import type {
   ArchivedSegment, GitContext,
@@ -257,6 +260,12 @@ export class FakeSessionManager implements SessionManager {
       .filter((s) => !query || s.id.toLowerCase().includes(query) || (s.title ?? '').toLowerCase().includes(query))
       .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
       .map((s) => ({ id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: s.messages.length, status: s.status, project: s.project }));
+  }
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResults> {
+    const rows = await this.list({ all: options.all });
+    const stored = new Map(this.stored.map((s) => [s.id, s]));
+    const sessions = rows.map((summary) => ({ summary, messages: searchableMessages(stored.get(summary.id)!) }));
+    return { ...searchMessages(query, sessions, options.limit), index: [] };
   }
   async latest(): Promise<SessionSummary | undefined> {
     return (await this.list())[0];

@@ -77,5 +77,7 @@ export async function createMockCommandContext(
     commands: builtinCommands,
     now: () => sessions.now(),
     formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: sessions.now() }),
+    // Visible in plain text, so tests see what a terminal would highlight.
+    highlight: (text) => `[${text}]`,
   };
 }

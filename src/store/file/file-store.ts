@@ -10,6 +10,7 @@ import type { IndexRow } from '../../session/index-row.js';
 import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
+import type { SearchResults } from '../../search/types.js';
 import { createHistory } from './history.js';
 import { ensureHome, storageProblem } from './home.js';
 import { claimId, reserveId } from './ids.js';
@@ -27,6 +28,9 @@ const lazy = {
   index: () => import('./index-store.js'),
   load: () => import('./load.js'),
   trash: () => import('./trash.js'),
+  search: () => import('./search-index.js'),
+  reading: () => import('../../session/reading.js'),
+  source: () => import('./summary.js'),
 };
 
 export interface FileStoreOptions {
@@ -167,6 +171,24 @@ export class FileStore implements SessionStore {
     for (const project of projects) rows.push(...(await listProject(this.projectDir(project), project.path, this.options.staleMs)));
     if (projects.length > 1) rows.sort(byUpdatedDesc);
     return rows;
+  }
+
+  async searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults> {
+    const [{ listProject }, { searchSessions }] = await Promise.all([lazy.index(), lazy.search()]);
+    const listed = projects.map((p) => {
+      const project = { ...p, dir: this.projectDir(p) };
+      return { project, rows: () => listProject(project.dir, project.path, this.options.staleMs) };
+    });
+    return searchSessions(query, listed, { read: (id) => this.readSnapshot(id), ...(options.limit !== undefined ? { limit: options.limit } : {}) });
+  }
+
+  /** A session as a lock-free reading gives it (for the search index). */
+  private async readSnapshot(id: string): Promise<SessionSnapshot> {
+    const where = await this.locate(id);
+    const [{ readSession }, { sourceAt }] = await Promise.all([lazy.reading(), lazy.source()]);
+    const read = await readSession(sourceAt(this.dir(id), this.options.staleMs), id, where.project.path, { now: this.options.now(), stable: true });
+    if (!read.reading.snapshot) throw read.error;
+    return { ...read.reading.snapshot, status: read.reading.status };
   }
 
   private async bin(): Promise<import('./trash.js').FileTrash> {

@@ -11,6 +11,9 @@ export const layout = {
 
   projectFile: (projectDir: string) => join(projectDir, 'project.json'),
   index: (projectDir: string) => join(projectDir, 'index.json'),
+  /** The full-text search index, and what changed since it was written (search-index-update.ts). */
+  searchIndex: (projectDir: string) => join(projectDir, 'search.idx'),
+  searchRecent: (projectDir: string) => join(projectDir, 'search.recent.idx'),
   sessions: (projectDir: string) => join(projectDir, 'sessions'),
   history: (projectDir: string) => join(projectDir, 'history'),
   projectConfig: (projectDir: string) => join(projectDir, 'config.json'),

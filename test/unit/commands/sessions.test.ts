@@ -22,7 +22,30 @@ describe('/sessions', () => {
     const ctx = await createMockCommandContext();
     ctx.sessions.add({ id: 'session-elsewhere', project: '/other', title: 'Auth work' });
     const all = await sessions.run(ctx, '--all auth');
-    expect(all.type === 'message' && all.content).toMatch(/^ {2}session-elsewhere .* Auth work {2}\[\/other\]$/);
+    const lines = all.type === 'message' ? all.content.split('\n') : [];
+    expect(lines[0]).toMatch(/^ {2}session-elsewhere .* Auth work {2}\[\/other\]$/);
+    expect(lines[1]).toBe('    1 hit · matched the title');
+  });
+
+  it('searches message text: ranked, with hit counts and a highlighted snippet', async () => {
+    const ctx = await createMockCommandContext();
+    const at = ctx.sessions.now();
+    ctx.sessions.add({ id: 'session-20261122-100000', title: 'one', messages: [{ role: 'user', content: 'the Lockfile is stale', timestamp: at }] });
+    ctx.sessions.add({
+      id: 'session-20261122-110000',
+      title: 'two',
+      messages: [
+        { role: 'user', content: 'why a lockfile?', timestamp: at },
+        { role: 'assistant', content: 'A LOCKFILE keeps two writers apart; the lockfile is proper-lockfile.', timestamp: at },
+      ],
+    });
+    const result = await sessions.run(ctx, 'lockfile');
+    const lines = result.type === 'message' ? result.content.split('\n') : [];
+    expect(lines[0]).toMatch(/^ {2}session-20261122-110000 .* two$/);
+    expect(lines[1]).toBe('    4 hits · assistant: A [LOCKFILE] keeps two writers apart; the [lockfile] is proper-[lockfile].');
+    expect(lines[2]).toMatch(/^ {2}session-20261122-100000 .* one$/);
+    expect(lines[3]).toBe('    1 hit · user: the [Lockfile] is stale');
+    expect(lines[4]).toBe('(/load ID to switch)');
   });
 
   it('says when nothing matches', async () => {

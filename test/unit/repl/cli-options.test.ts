@@ -50,6 +50,24 @@ describe('parseCommandLine', () => {
 });
 
 describe('replHelp', () => {
+  it('parses sessions search: the words are one literal query', () => {
+    expect(parseCommandLine(['sessions', 'search', 'lock', '(file)*', '--all', '--json'])).toEqual({
+      kind: 'sessions', action: 'search', ids: [], query: 'lock (file)*', limit: 20, options: { all: true, json: true },
+    });
+    expect(parseCommandLine(['sessions', 'search', 'x', '--limit', '0'])).toMatchObject({ limit: 0 });
+  });
+
+  it('refuses an empty search, a bad --limit, and --limit elsewhere', () => {
+    for (const argv of [['sessions', 'search'], ['sessions', 'search', '  ']]) {
+      const err = failure(argv);
+      expect(err.message).toBe('sessions search needs some text to look for. See chatkeep sessions --help');
+      expect(err.exitCode).toBe(2);
+    }
+    expect(failure(['sessions', 'search', 'x', '--limit', 'ten']).message).toBe('--limit takes a whole number (0: all), not ten. See chatkeep sessions --help');
+    expect(failure(['sessions', 'list', '--limit', '3']).message).toBe('--limit is an option of sessions search. See chatkeep sessions --help');
+    expect(failure(['sessions', 'search', 'x', '--branch', 'main']).message).toBe('--branch is an option of sessions list. See chatkeep sessions --help');
+  });
+
   it('documents every option from the table', () => {
     const help = replHelp('9.9.9');
     expect(help).toContain('chatkeep 9.9.9');
@@ -72,7 +90,7 @@ describe('parseCommandLine: sessions export and import', () => {
   it('refuses an option of another subcommand', () => {
     expect(failure(['sessions', 'import', 'f.json', '-o', 'x']).message).toBe('--output is an option of sessions export. See chatkeep sessions --help');
     expect(failure(['sessions', 'list', '--format', 'md']).message).toBe('--format is an option of sessions export. See chatkeep sessions --help');
-    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show, import, rm, trash, restore, prune and empty-trash. See chatkeep sessions --help');
+    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show, search, import, rm, trash, restore, prune and empty-trash. See chatkeep sessions --help');
   });
 
   it('takes --home before the subcommand, as printed commands put it', () => {

@@ -1,0 +1,58 @@
+/**
+ * How search results are shown, in the chat (`/sessions TEXT`) and by `chatkeep sessions search`:
+ * each session's listing row, then its hit count and a snippet around the best hit.
+ */
+import type { SearchIndexReport, SearchResult, SearchResults } from '../search/types.js';
+import type { SessionSummary } from '../session/types.js';
+import { plural } from './format.js';
+
+export interface SearchFormat {
+  /** The listing rows of these sessions (the table `/sessions` and `sessions list` show). */
+  rows(rows: SessionSummary[]): string[];
+  /** Marks a hit (inverse video on a terminal; nothing elsewhere). */
+  highlight(text: string): string;
+}
+
+/** The lines for `results` (none when nothing matched: the caller says so). */
+export function formatSearchResults(results: SearchResults, format: SearchFormat): string[] {
+  const rows = format.rows(results.results.map((r) => r.session));
+  return results.results.flatMap((result, i) => [rows[i]!, `    ${matchLine(result, format.highlight)}`]);
+}
+
+/** `3 hits · assistant: …the snippet…`, or what matched when no message did. */
+function matchLine(result: SearchResult, highlight: (text: string) => string): string {
+  const hits = plural(result.hits, 'hit');
+  const snippet = result.snippet;
+  if (!snippet) return `${hits} · matched the ${result.matched.title ? 'title' : 'ID'}`;
+  let text = '';
+  let at = 0;
+  for (const [start, end] of snippet.highlights) {
+    text += snippet.text.slice(at, start) + highlight(snippet.text.slice(start, end));
+    at = end;
+  }
+  text += snippet.text.slice(at);
+  const where = snippet.archived ? `${snippet.role}, cleared by /reset` : snippet.role;
+  return `${hits} · ${where}: ${text}`;
+}
+
+/** `20 of 143 matching sessions shown.` when some were left out. */
+export function shownLine(results: SearchResults): string | undefined {
+  if (results.results.length >= results.total) return undefined;
+  return `${results.results.length} of ${plural(results.total, 'matching session')} shown, best first.`;
+}
+
+/** One line saying what the search did to its index first; undefined when it was up to date. */
+export function indexNote(reports: readonly SearchIndexReport[]): string | undefined {
+  const work = reports.filter((r) => r.state !== 'fresh');
+  if (work.length === 0) return undefined;
+  const read = plural(work.reduce((n, r) => n + r.reindexed, 0), 'session');
+  const where = work.length > 1 ? ` in ${work.length} projects` : '';
+  const rebuilt = work.filter((r) => r.state !== 'stale');
+  if (rebuilt.length === 0) {
+    return read.startsWith('0 ')
+      ? `Search index updated${where}: sessions that are gone were dropped from it.`
+      : `Search index updated${where}: ${read} new or changed since it was built, read again.`;
+  }
+  const why = [...new Set(rebuilt.map((r) => (r.state === 'damaged' ? `was damaged (${r.detail ?? 'unreadable'})` : 'was missing')))].join(', ');
+  return `Search index rebuilt${where}: it ${why}${read.startsWith('0 ') ? '' : `; ${read} indexed`}.`;
+}

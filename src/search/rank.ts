@@ -1,0 +1,100 @@
+/**
+ * Scoring, ranking and the shape of results: shared by every store. A store finds the
+ * sessions whose messages hold the query and counts the hits (the file store by scanning its
+ * index, PostgreSQL from its candidate rows with {@link countHits}); this module does the rest,
+ * so every store gives the same output for the same sessions.
+ */
+import type { Message, Role, SessionSnapshot, SessionSummary } from '../session/types.js';
+import { countOccurrences, fold } from './fold.js';
+import { makeSnippet } from './snippet.js';
+import type { SearchResult } from './types.js';
+
+/** A message as search sees it: archived ones (cleared by `/reset`) first, then the live ones. */
+export interface SearchableMessage {
+  role: Role;
+  content: string;
+  timestamp: Date;
+  archived: boolean;
+}
+
+/** A session's messages in the order search numbers them. */
+export function searchableMessages(snapshot: Pick<SessionSnapshot, 'archived' | 'messages'>): SearchableMessage[] {
+  const of = (m: Message, archived: boolean): SearchableMessage => ({ role: m.role, content: m.content, timestamp: m.timestamp, archived });
+  return [...snapshot.archived.flatMap((segment) => segment.messages.map((m) => of(m, true))), ...snapshot.messages.map((m) => of(m, false))];
+}
+
+/** Hits in a session's messages: the total, and the message with the most (the latest of equals). */
+export interface MessageHits {
+  hits: number;
+  best?: { message: number; hits: number };
+}
+
+/** Counts hits message by message (for stores that hand over candidate messages). */
+export function countHits(messages: readonly { content: string }[], folded: string): MessageHits {
+  const out: MessageHits = { hits: 0 };
+  messages.forEach((m, i) => {
+    const n = countOccurrences(fold(m.content), folded);
+    out.hits += n;
+    if (n > 0 && (!out.best || n >= out.best.hits)) out.best = { message: i, hits: n };
+  });
+  return out;
+}
+
+/** A session that matched, before its snippet is made. */
+export interface Scored extends MessageHits {
+  session: SessionSummary;
+  idMatch: boolean;
+  titleHits: number;
+}
+
+/**
+ * Scores a session from its ID, title and message hits; undefined when nothing matched (then its
+ * listing row need not even be made). `foldedTitle`: the title already folded, where a store
+ * keeps it so (folding costs ~1 µs).
+ */
+export function score(
+  session: { id: string; title: string | null },
+  folded: string,
+  messages: MessageHits,
+  foldedTitle = fold(session.title ?? ''),
+): Omit<Scored, 'session'> | undefined {
+  // IDs are ASCII (`[A-Za-z0-9._-]`): lowercasing folds them.
+  const idMatch = session.id.toLowerCase().includes(folded);
+  const titleHits = countOccurrences(foldedTitle, folded);
+  if (!idMatch && titleHits === 0 && messages.hits === 0) return undefined;
+  return { ...messages, idMatch, titleHits };
+}
+
+/** Best first: more hits (title and messages), then the most recently active, then by ID. */
+export function byRelevance(a: Scored, b: Scored): number {
+  return (
+    b.hits + b.titleHits - (a.hits + a.titleHits) ||
+    b.session.updatedAt.getTime() - a.session.updatedAt.getTime() ||
+    (a.session.id < b.session.id ? -1 : a.session.id > b.session.id ? 1 : 0)
+  );
+}
+
+/** The first `limit` (0: all) of `scored`, best first. */
+export function rank(scored: Scored[], limit: number): Scored[] {
+  const sorted = scored.slice().sort(byRelevance);
+  return limit > 0 ? sorted.slice(0, limit) : sorted;
+}
+
+/** A result with its snippet, from the message `best` points at (`message`: that message, when the store could read it). */
+export function toResult(scored: Scored, folded: string, message: SearchableMessage | undefined, width?: number): SearchResult {
+  const result: SearchResult = {
+    session: scored.session,
+    hits: scored.hits + scored.titleHits,
+    matched: { id: scored.idMatch, title: scored.titleHits > 0, messages: scored.hits },
+  };
+  if (scored.best && message) {
+    result.snippet = {
+      ...makeSnippet(message.content, folded, width),
+      message: scored.best.message,
+      role: message.role,
+      timestamp: message.timestamp,
+      archived: message.archived,
+    };
+  }
+  return result;
+}

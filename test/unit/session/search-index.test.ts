@@ -1,0 +1,54 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openSessions } from '../../../src/index.js';
+import { tmpHome } from '../../helpers/tmp-home.js';
+import { layout } from '../../../src/store/file/layout.js';
+
+describe('the file store search index', () => {
+  it('keeps what changed since the base in a recent file, wins over the base, and folds it in once it grows', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    let clock = Date.parse('2026-11-22T10:00:00Z');
+    const sessions = await openSessions({ home, cwd, now: () => new Date((clock += 1000)) });
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const s = await sessions.create({ title: `topic ${i}` });
+      await s.append({ role: 'user', content: `session ${i} talks about ${'filler words '.repeat(20)}` });
+      ids.push(s.id);
+      await s.close();
+    }
+    expect((await sessions.search('filler')).index[0]).toMatchObject({ state: 'missing', reindexed: 8 });
+    const base = join(layout.project(sessions.store.location, sessions.project.key), 'search.idx');
+    const recent = join(layout.project(sessions.store.location, sessions.project.key), 'search.recent.idx');
+    const baseBytes = readFileSync(base);
+
+    const changed = await sessions.resume(ids[2]!);
+    await changed.append({ role: 'user', content: 'a word about pomegranates' });
+    await changed.setTitle('renamed');
+    await changed.close();
+    const found = await sessions.search('pomegranate');
+    expect(found.index[0]).toMatchObject({ state: 'stale', reindexed: 1 });
+    expect(found.results.map((r) => r.session.id)).toEqual([ids[2]]);
+    expect(found.results[0]!.snippet?.text).toBe('a word about pomegranates');
+    // The base was not rewritten; the recent file's entry wins over the base's (its old title is gone).
+    expect(readFileSync(base).equals(baseBytes)).toBe(true);
+    expect(existsSync(recent)).toBe(true);
+    expect((await sessions.search('topic 2')).total).toBe(0);
+    expect((await sessions.search('renamed')).results.map((r) => r.session.id)).toEqual([ids[2]]);
+    expect((await sessions.search('session 2 talks')).results.map((r) => r.session.id)).toEqual([ids[2]]);
+
+    // Several more changed sessions: the recent file outgrows a quarter of the base and is folded in.
+    for (const id of ids.slice(3, 6)) {
+      const s = await sessions.resume(id);
+      await s.append({ role: 'user', content: `pomegranate ${'and more '.repeat(30)}` });
+      await s.close();
+    }
+    const folded = await sessions.search('pomegranate');
+    expect(folded.index[0]).toMatchObject({ state: 'stale', reindexed: 3 });
+    expect(folded.results.map((r) => r.session.id).sort()).toEqual(ids.slice(2, 6).sort());
+    expect(existsSync(recent)).toBe(false);
+    expect(readFileSync(base).equals(baseBytes)).toBe(false);
+    expect((await sessions.search('pomegranate')).index[0]!.state).toBe('fresh');
+  });
+});
