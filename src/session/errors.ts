@@ -110,6 +110,37 @@ export class FutureSchemaError extends UserError {
   }
 }
 
+/**
+ * The store's server cannot be reached (down, unreachable, or it dropped the connection): the
+ * operation did nothing. `location` never carries a password.
+ */
+export class StoreUnavailableError extends ChatkeepError {
+  constructor(
+    readonly location: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Cannot reach the session store at ${location} (${reason}). Check that the server is running and reachable; chatkeep connects again by itself once it is.`,
+      'E_STORE_UNAVAILABLE',
+      1,
+    );
+  }
+}
+
+/** A store whose schema a newer chatkeep created: refused, and left untouched. */
+export class FutureStoreSchemaError extends UserError {
+  constructor(
+    readonly location: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `The session store at ${location} has schema version ${found}, newer than this chatkeep understands (${known}). Upgrade chatkeep to use it; the store was left untouched.`,
+      'E_FUTURE_SCHEMA',
+    );
+  }
+}
+
 /** A write was attempted while the session's lock is lost (compromised): nothing was written. */
 export class ReadOnlySessionError extends ChatkeepError {
   constructor(readonly id: string) {
