@@ -1,7 +1,7 @@
 /** The store contract against a real PostgreSQL (one server per test run, a database per test). */
 import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { createDatabase } from '../support/postgres.js';
+import { createDatabase, runSql } from '../support/postgres.js';
 import { holdInChild } from '../support/postgres-holder.js';
 import { storeContract } from './store.contract.js';
 
@@ -11,11 +11,7 @@ storeContract('postgres', async () => {
     open: (cwd, options) => openPostgresStore(url, { cwd, ...options }),
     holdInChild: (id, cwd) => holdInChild(url, id, cwd),
     async removeSession(id) {
-      const { default: pg } = await import('pg');
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query('DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
-      await client.end();
+      await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
     },
     dispose: async () => undefined,
   };

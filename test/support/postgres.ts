@@ -92,13 +92,18 @@ export function withDatabase(url: string, database: string): string {
 
 /** Creates a fresh, empty database on the server of `adminUrl` and returns its URL. */
 export async function createDatabase(adminUrl: string, name = `ck_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+  await runSql(adminUrl, `CREATE DATABASE ${name}`);
+  return withDatabase(adminUrl, name);
+}
+
+/** Runs one statement on its own connection (for tests to look or meddle from outside the store). */
+export async function runSql<R = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
   const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: adminUrl });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    return (await client.query(sql, params)).rows as R[];
   } finally {
     await client.end();
   }
-  return withDatabase(adminUrl, name);
 }

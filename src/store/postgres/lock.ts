@@ -25,13 +25,10 @@ export interface PgLock extends WriterLock {
   write<T>(fn: (client: Client) => Promise<T>): Promise<T>;
 }
 
-/**
- * True (as SQL) when some connection holds the advisory lock of the session row `s`. Not
- * correlated: PostgreSQL reads pg_locks once per query (a hashed subplan), not once per row.
- */
-export const LOCK_HELD_SQL = `s.lock_key::oid IN (SELECT l.objid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+/** The `lock_key`s of sessions whose advisory lock some connection holds now (as SQL, column `objid`). */
+export const HELD_KEYS_SQL = `SELECT l.objid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-  AND l.classid = ${LOCK_SPACE}::oid AND l.objsubid = 2)`;
+  AND l.classid = ${LOCK_SPACE}::oid AND l.objsubid = 2`;
 
 /** A stillHeld() within this long of the last answer on the connection trusts it without asking again. */
 const FRESH_MS = 1_000;
@@ -169,5 +166,5 @@ export function lockStateFrom(rows: readonly InspectRow[]): LockState {
 }
 
 /** Reads a session's lock without taking it. */
-export const INSPECT_SQL = `SELECT ${LOCK_HELD_SQL} AS held, h.pid, h.host, h.started_at
+export const INSPECT_SQL = `SELECT s.lock_key::oid IN (${HELD_KEYS_SQL}) AS held, h.pid, h.host, h.started_at
   FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id WHERE s.id = $1`;

@@ -10,7 +10,11 @@ import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';
 
-/** `MIGRATIONS[n - 1]` brings the schema to version n. */
+/**
+ * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
+ * jsonb refuses the character U+0000 (`unsupported Unicode escape sequence`), which a pasted
+ * message may hold, and a message that cannot be stored would be a message lost.
+ */
 const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE chatkeep.ids (

@@ -14,7 +14,7 @@ import { EVENT_TYPES } from '../../session/store.js';
 import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus } from '../../session/types.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { LOCK_HELD_SQL } from './lock.js';
+import { HELD_KEYS_SQL } from './lock.js';
 
 const TYPES = new Set<string>(EVENT_TYPES);
 
@@ -107,24 +107,22 @@ interface ListRow {
  * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
  * probed only for sessions saved as closed with no holder.
  */
-const LIVE_STATUS_SQL = `CASE WHEN ${LOCK_HELD_SQL} THEN 'open'
+const LIVE_STATUS_SQL = `CASE WHEN held.objid IS NOT NULL THEN 'open'
   WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
   WHEN EXISTS (SELECT 1 FROM chatkeep.events e WHERE e.session_id = s.id AND e.seq > s.journal_seq) THEN 'interrupted'
   ELSE 'closed' END`;
 
-/** The listing rows of these projects, newest first (over `sessions_by_project`). */
+/** A listing of the projects whose keys are `$1`, newest first (over `sessions_by_project`). */
+export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
+  SELECT s.id, s.title, s.created_at, s.updated_at, s.message_count, ${LIVE_STATUS_SQL} AS live, s.project_path,
+    s.journal_seq, s.input_tokens, s.output_tokens, s.branch, s.by_model, s.problem, s.schema_version
+  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN held ON held.objid = s.lock_key::oid
+  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
+  ORDER BY s.updated_at DESC`;
+
+/** The listing rows of these projects, newest first. */
 export async function listRows(pool: Pool, target: Target, projectKeys: readonly string[]): Promise<IndexRow[]> {
-  const rows = await query<ListRow>(
-    pool,
-    target,
-    `SELECT s.id, s.title, s.created_at, s.updated_at, s.message_count, ${LIVE_STATUS_SQL} AS live, s.project_path,
-       s.journal_seq, s.input_tokens, s.output_tokens, s.branch, s.by_model, s.problem, s.schema_version
-     FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id
-     WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
-     ORDER BY s.updated_at DESC`,
-    [projectKeys],
-  );
-  return rows.map(rowOf);
+  return (await query<ListRow>(pool, target, LIST_SQL, [projectKeys])).map(rowOf);
 }
 
 function rowOf(r: ListRow): IndexRow {
