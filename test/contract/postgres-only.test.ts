@@ -12,6 +12,7 @@ import type { PostgresStoreOptions } from '../../src/store/postgres/store.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
 import { TEST_PASSWORD, createDatabase, freePort, runSql, startPostgres } from '../support/postgres.js';
+import { startProxy } from '../support/tcp-proxy.js';
 
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const event = (seq: number, content: string): SessionEvent => ({ seq, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
@@ -141,6 +142,55 @@ describe('PostgreSQL store', () => {
       await again.release();
     } finally {
       await server.stop();
+    }
+  });
+
+  it('a network cut: the lock is lost; taking it back ends this process’s orphaned connection on the server', async () => {
+    const proxy = await startProxy(url);
+    try {
+      const store = await open(proxy.url, { timeouts: { connectTimeoutMs: 2_000, queryTimeoutMs: 3_000 } });
+      const id = await store.reserveId(AT, store.project);
+      let lost: (err: Error) => void = noLoss;
+      const lostErr = new Promise<Error>((resolve) => (lost = resolve));
+      const lock = await store.lock(id, (e) => lost(e));
+      const log = await store.openLog(id, lock);
+      await log.append(event(1, 'before the cut'), true);
+      proxy.cut();
+      await lostErr;
+      expect(await lock.stillHeld()).toBe(false);
+      // The server still counts the old connection alive, and its lock held: a stranger is refused.
+      const stranger = await open();
+      expect(await stranger.inspectLock(id)).toMatchObject({ state: 'held', owner: lock.owner });
+      const again = await store.lock(id, noLoss);
+      expect(await again.stillHeld()).toBe(true);
+      expect(await stranger.inspectLock(id)).toEqual({ state: 'held', owner: again.owner });
+      const log2 = await store.openLog(id, again);
+      await log2.append(event(2, 'after'), true);
+      expect((await stranger.load(id, { now: AT, quarantine: false })).events.map((e) => e.payload.content)).toEqual(['before the cut', 'after']);
+      await again.release();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a network gone silent mid-append: StoreUnavailableError after the query timeout, and the lock counts as lost', async () => {
+    const proxy = await startProxy(url);
+    try {
+      const store = await open(proxy.url, { timeouts: { connectTimeoutMs: 1_000, queryTimeoutMs: 1_500 } });
+      const id = await store.reserveId(AT, store.project);
+      let lost: (err: Error) => void = noLoss;
+      const lostErr = new Promise<Error>((resolve) => (lost = resolve));
+      const lock = await store.lock(id, (e) => lost(e));
+      const log = await store.openLog(id, lock);
+      proxy.freeze();
+      const err = await rejection(log.append(event(1, 'into the void'), true));
+      expect(err).toBeInstanceOf(StoreUnavailableError);
+      expect(err.message).toContain('timeout');
+      expect(err.message).not.toContain(TEST_PASSWORD);
+      expect((await lostErr).message).toContain('was lost');
+      expect(await lock.stillHeld()).toBe(false);
+    } finally {
+      await proxy.close();
     }
   });
 

@@ -45,7 +45,8 @@ function config(target: Target): ClientConfig {
 /** The pool: a few connections, reopened by node-postgres after the server comes back. */
 export async function createPool(target: Target): Promise<Pool> {
   const pg = await loadPg();
-  const pool = new pg.Pool({ ...config(target), max: 4, idleTimeoutMillis: 10_000 });
+  // allowExitOnIdle: idle pooled connections must not keep a finished program alive.
+  const pool = new pg.Pool({ ...config(target), max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
   // An idle connection dropped by the server (a restart) must not crash the process: the pool discards it.
   pool.on('error', () => undefined);
   return pool;

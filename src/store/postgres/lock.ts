@@ -7,7 +7,7 @@
  * succeeds was made while the lock was held.
  */
 import { hostname } from 'node:os';
-import type { Client } from 'pg';
+import type { Client, QueryConfig } from 'pg';
 import type { LockOwner } from '../../session/errors.js';
 import { ReadOnlySessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
 import type { LockState, WriterLock } from '../../session/store.js';
@@ -29,6 +29,9 @@ export interface PgLock extends WriterLock {
 export const HELD_KEYS_SQL = `SELECT l.objid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
   AND l.classid = ${LOCK_SPACE}::oid AND l.objsubid = 2`;
+
+/** Sessions this process holds through a lock it has not lost (by any store opened in it). */
+const liveHere = new Set<string>();
 
 /** A stillHeld() within this long of the last answer on the connection trusts it without asking again. */
 const FRESH_MS = 1_000;
@@ -54,12 +57,19 @@ export async function takeLock(target: Target, id: string, onLost: (err: Error) 
   try {
     // The server notices a holder whose machine dropped off within ~20 s, and frees its lock.
     await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 3; SET tcp_keepalives_count = 3');
-    const got = await client.query<{ got: boolean }>(
-      'SELECT pg_try_advisory_lock($1, lock_key) AS got FROM chatkeep.sessions WHERE id = $2',
-      [LOCK_SPACE, id],
-    );
-    if (got.rows.length === 0) return await fail(new UnknownSessionError(id));
-    if (!got.rows[0]!.got) {
+    const tryLock = async (): Promise<boolean | undefined> =>
+      (await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, lock_key) AS got FROM chatkeep.sessions WHERE id = $2', [LOCK_SPACE, id]))
+        .rows[0]?.got;
+    let got = await tryLock();
+    if (got === undefined) return await fail(new UnknownSessionError(id));
+    if (!got && !liveHere.has(id) && (await endOwnOldConnection(client, id))) {
+      // Our own earlier connection, given up as lost but not yet noticed dead by the server.
+      for (let i = 0; i < 40 && !got; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        got = await tryLock();
+      }
+    }
+    if (!got) {
       const holder = await client.query<HolderRow>('SELECT pid, host, started_at FROM chatkeep.holders WHERE session_id = $1', [id]);
       return await fail(await sessionInUse(id, holder.rows[0] ? ownerFrom(holder.rows[0]) : undefined, now()));
     }
@@ -79,13 +89,28 @@ export async function takeLock(target: Target, id: string, onLost: (err: Error) 
   return heldLock(target, client, id, { pid: process.pid, host: HOST, startedAt: startedAt.toISOString() }, onLost);
 }
 
+/**
+ * Ends the server side of this process's own earlier lock connection of `id` (lost to us, e.g.
+ * after a network cut, while the server still counts it alive): true when there was one.
+ */
+async function endOwnOldConnection(client: Client, id: string): Promise<boolean> {
+  const ended = await client.query<{ ended: boolean }>(
+    `SELECT pg_terminate_backend(h.backend_pid) AS ended FROM chatkeep.holders h
+     WHERE h.session_id = $1 AND h.pid = $2 AND h.host = $3 AND h.backend_pid <> pg_backend_pid()`,
+    [id, process.pid, HOST],
+  ).catch(() => ({ rows: [] as { ended: boolean }[] }));
+  return ended.rows[0]?.ended === true;
+}
+
 function heldLock(target: Target, client: Client, id: string, owner: LockOwner, onLost: (err: Error) => void): PgLock {
   let released = false;
   let lost: Error | undefined;
   let answeredAt = Date.now();
   let tail: Promise<unknown> = Promise.resolve();
+  liveHere.add(id);
   const markLost = (reason: string): void => {
     if (released || lost) return;
+    liveHere.delete(id);
     lost = new Error(`The connection holding session ${id}'s lock to ${target.location} was lost (${scrub(reason, target.url)}); PostgreSQL freed the lock with it.`);
     client.end().catch(() => undefined);
     try {
@@ -96,6 +121,8 @@ function heldLock(target: Target, client: Client, id: string, owner: LockOwner, 
   };
   client.on('error', (err) => markLost(err.message));
   client.on('end', () => markLost('the connection was closed'));
+  // node-postgres takes a per-query timeout that its types omit: a ping answers fast or not at all.
+  const ping: QueryConfig & { query_timeout: number } = { text: 'SELECT 1', query_timeout: Math.min(target.timeouts.connectTimeoutMs, target.timeouts.queryTimeoutMs) };
   const ask = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
     try {
       const result = await fn(client);
@@ -114,7 +141,7 @@ function heldLock(target: Target, client: Client, id: string, owner: LockOwner, 
       if (Date.now() - answeredAt < FRESH_MS) return true;
       // After a gap (this process was frozen, or idle) the connection may be gone unnoticed: ask.
       try {
-        await ask((c) => c.query('SELECT 1'));
+        await ask((c) => c.query(ping));
       } catch {
         return false;
       }
@@ -133,7 +160,8 @@ function heldLock(target: Target, client: Client, id: string, owner: LockOwner, 
       if (released) return;
       await tail;
       released = true;
-      if (lost) return;
+      if (lost) return; // already out of liveHere, where a newer lock of this session may be
+      liveHere.delete(id);
       try {
         await client.query('DELETE FROM chatkeep.holders WHERE session_id = $1 AND backend_pid = pg_backend_pid()', [id]);
         await client.query('SELECT pg_advisory_unlock($1, lock_key) FROM chatkeep.sessions WHERE id = $2', [LOCK_SPACE, id]);
