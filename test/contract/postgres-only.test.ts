@@ -5,18 +5,27 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { blankSnapshot } from '../../src/session/blank.js';
 import { FutureStoreSchemaError, ReadOnlySessionError, StoreUnavailableError, UserError } from '../../src/session/errors.js';
-import type { SessionEvent, SessionStore } from '../../src/session/store.js';
+import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/store.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
-import type { PostgresStoreOptions } from '../../src/store/postgres/store.js';
+import type { PostgresStore, PostgresStoreOptions } from '../../src/store/postgres/store.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
 import { TEST_PASSWORD, createDatabase, freePort, runSql, startPostgres } from '../support/postgres.js';
+import { eventually } from '../support/eventually.js';
 import { startProxy } from '../support/tcp-proxy.js';
 
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const event = (seq: number, content: string): SessionEvent => ({ seq, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
 const noLoss = (): void => undefined;
+
+/** Takes `id`'s lock, with the error its loss reports (a promise that settles only if it is lost). */
+async function lockWatched(store: SessionStore, id: string): Promise<{ lock: WriterLock; lost: Promise<Error> }> {
+  let report: (err: Error) => void = noLoss;
+  const lost = new Promise<Error>((resolve) => (report = resolve));
+  return { lock: await store.lock(id, (err) => report(err)), lost };
+}
 
 /** The error `promise` rejects with (failing the test if it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -28,30 +37,22 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
   );
 }
 
-async function eventually<T>(fn: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 describe('PostgreSQL store', () => {
   let url: string;
   let cwd: string;
   const opened: SessionStore[] = [];
-  const open = async (at = url, options: Partial<PostgresStoreOptions> = {}): Promise<SessionStore> => {
+  const open = async (at = url, options: Partial<PostgresStoreOptions> = {}): Promise<PostgresStore> => {
     const store = await openPostgresStore(at, { cwd, ...options });
     opened.push(store);
     return store;
   };
 
+  /** The test server's password (every message is checked for it). */
+  let secret: string;
+
   beforeEach(async () => {
     url = await createDatabase(inject('postgresAdminUrl'));
+    secret = decodeURIComponent(new URL(url).password);
     cwd = await mkdtemp(join(tmpdir(), 'chatkeep-pg-only-'));
   });
   afterEach(async () => {
@@ -61,10 +62,50 @@ describe('PostgreSQL store', () => {
 
   it('shows where it is without the password', async () => {
     const store = await open();
-    expect(url).toContain(TEST_PASSWORD);
+    // A URL with a password is what these tests need (CHATKEEP_TEST_DATABASE_URL included).
+    expect(secret.length).toBeGreaterThanOrEqual(4);
     expect(store.location).toBe(redactUrl(url));
-    expect(store.location).not.toContain(TEST_PASSWORD);
+    expect(store.location).not.toContain(secret);
     expect(store.kind).toBe('postgres');
+  });
+
+  it('adopts a whole session under its own ID once, in the project of its path; never an ID issued before', async () => {
+    const store = await open();
+    const elsewhere = await mkdtemp(join(tmpdir(), 'chatkeep-pg-adopted-'));
+    try {
+      const copy = blankSnapshot('session-20200101-000000', elsewhere, AT, 'test');
+      copy.title = 'copied';
+      copy.messages = [{ role: 'user', content: 'hello', timestamp: AT }];
+      copy.stats.messageCount = 1;
+      expect(await store.adopt(copy)).toBe(true);
+      expect(await store.adopt(copy)).toBe(false);
+      const project = await store.projectAt(elsewhere);
+      expect(project?.path).toBe(elsewhere);
+      const rows = await store.list([project!]);
+      expect(rows.map((r) => [r.id, r.status, r.title, r.messageCount])).toEqual([['session-20200101-000000', 'closed', 'copied', 1]]);
+      expect((await store.load(copy.id, { now: AT, quarantine: false })).snapshot).toEqual({ ...copy, status: 'closed' });
+      expect(await store.reserveId(new Date('2020-01-01T00:00:00Z'), store.project)).toBe('session-20200101-000000-2');
+      await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', ['session-20200101-000000-2']);
+      expect(await store.adopt({ ...copy, id: 'session-20200101-000000-2' })).toBe(false);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('knows the projects sessions were kept in, and records a problem a reading found', async () => {
+    const store = await open();
+    const empty = await mkdtemp(join(tmpdir(), 'chatkeep-pg-empty-'));
+    try {
+      expect(await store.projectAt(cwd)).toEqual(store.project);
+      expect(await store.projectAt(empty)).toBeUndefined();
+      const id = await store.reserveId(AT, store.project);
+      const [row] = await store.list([store.project]);
+      await store.noteProblem({ ...row!, problem: { kind: 'damaged', detail: 'snapshot: not JSON' } }, store.project);
+      expect((await store.list([store.project]))[0]?.problem).toEqual({ kind: 'damaged', detail: 'snapshot: not JSON' });
+      expect(store.where(id)).toEqual({ location: `${redactUrl(url)} (session ${id})` });
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 
   it('refuses a database whose schema a newer chatkeep made, and leaves it untouched', async () => {
@@ -92,15 +133,13 @@ describe('PostgreSQL store', () => {
   it('a lock whose connection is cut is lost: onLost fires, stillHeld says so, nothing more is written, another may take it', async () => {
     const store = await open();
     const id = await store.reserveId(AT, store.project);
-    let lost: (err: Error) => void = noLoss;
-    const lostErr = new Promise<Error>((resolve) => (lost = resolve));
-    const lock = await store.lock(id, (err) => lost(err));
+    const { lock, lost: lostErr } = await lockWatched(store, id);
     const log = await store.openLog(id, lock);
     await log.append(event(1, 'kept'), true);
     await runSql(url, 'SELECT pg_terminate_backend(backend_pid) FROM chatkeep.holders WHERE session_id = $1', [id]);
     const err = await lostErr;
     expect(err.message).toContain(`The connection holding session ${id}'s lock to ${redactUrl(url)} was lost`);
-    expect(err.message).not.toContain(TEST_PASSWORD);
+    expect(err.message).not.toContain(secret);
     expect(await lock.stillHeld()).toBe(false);
     expect(await rejection(log.append(event(2, 'never written'), true))).toBeInstanceOf(ReadOnlySessionError);
     const other = await open();
@@ -114,9 +153,7 @@ describe('PostgreSQL store', () => {
     try {
       const store = await open(server.url, { timeouts: { connectTimeoutMs: 2_000, queryTimeoutMs: 5_000 } });
       const id = await store.reserveId(AT, store.project);
-      let lost: (err: Error) => void = noLoss;
-      const lostErr = new Promise<Error>((resolve) => (lost = resolve));
-      const lock = await store.lock(id, (e) => lost(e));
+      const { lock, lost: lostErr } = await lockWatched(store, id);
       const log = await store.openLog(id, lock);
       await log.append(event(1, 'before the outage'), true);
 
@@ -150,9 +187,7 @@ describe('PostgreSQL store', () => {
     try {
       const store = await open(proxy.url, { timeouts: { connectTimeoutMs: 2_000, queryTimeoutMs: 3_000 } });
       const id = await store.reserveId(AT, store.project);
-      let lost: (err: Error) => void = noLoss;
-      const lostErr = new Promise<Error>((resolve) => (lost = resolve));
-      const lock = await store.lock(id, (e) => lost(e));
+      const { lock, lost: lostErr } = await lockWatched(store, id);
       const log = await store.openLog(id, lock);
       await log.append(event(1, 'before the cut'), true);
       proxy.cut();
@@ -178,15 +213,13 @@ describe('PostgreSQL store', () => {
     try {
       const store = await open(proxy.url, { timeouts: { connectTimeoutMs: 1_000, queryTimeoutMs: 1_500 } });
       const id = await store.reserveId(AT, store.project);
-      let lost: (err: Error) => void = noLoss;
-      const lostErr = new Promise<Error>((resolve) => (lost = resolve));
-      const lock = await store.lock(id, (e) => lost(e));
+      const { lock, lost: lostErr } = await lockWatched(store, id);
       const log = await store.openLog(id, lock);
       proxy.freeze();
       const err = await rejection(log.append(event(1, 'into the void'), true));
       expect(err).toBeInstanceOf(StoreUnavailableError);
       expect(err.message).toContain('timeout');
-      expect(err.message).not.toContain(TEST_PASSWORD);
+      expect(err.message).not.toContain(secret);
       expect((await lostErr).message).toContain('was lost');
       expect(await lock.stillHeld()).toBe(false);
     } finally {
@@ -225,7 +258,7 @@ describe('PostgreSQL store', () => {
     expect(err).toBeInstanceOf(UserError);
     expect(err.message).toMatch(/^The PostgreSQL server at postgres:\/\/postgres:\*\*\*@.* refused the login \(.*\)\. Check the user and password in the store URL\.$/);
     expect(err.message).not.toContain('not-the-Password-42');
-    expect(err.message).not.toContain(TEST_PASSWORD);
+    expect(err.message).not.toContain(secret);
   });
 
   it('refuses a URL that is not PostgreSQL’s', async () => {

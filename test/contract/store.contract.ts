@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { blankSnapshot } from '../../src/session/blank.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
 import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/store.js';
@@ -38,19 +39,6 @@ function snapshotOf(id: string, project: string, journalSeq: number, texts: stri
   s.title = 'a title';
   s.status = 'closed';
   return s;
-}
-
-/** Polls `fn` until it stops throwing (the other side of a kill -9 needs a moment to notice). */
-async function eventually<T>(fn: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 }
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {

@@ -3,6 +3,8 @@
  * over a database many machines share. `openPostgresStore` connects, creates or migrates the
  * schema (refusing a newer one), and works out this directory's project.
  */
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Pool } from 'pg';
 import { UserError } from '../../session/errors.js';
 import { assertValidId, baseIdFor } from '../../session/ids.js';
@@ -12,11 +14,12 @@ import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import type { Target, Timeouts } from './connect.js';
 import { DEFAULT_TIMEOUTS, createPool, query, transaction } from './connect.js';
 import { openEventLog } from './event-log.js';
-import { HOST, INSPECT_SQL, lockStateFrom, takeLock } from './lock.js';
+import { INSPECT_SQL, lockStateFrom, takeLock } from './lock.js';
 import type { InspectRow, PgLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, loadSession } from './reading.js';
+import { insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
 import { redactUrl } from './url.js';
 
 export interface PostgresStoreOptions {
@@ -36,7 +39,7 @@ export function isPostgresUrl(value: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(value);
 }
 
-export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<SessionStore> {
+export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
   if (!isPostgresUrl(url)) {
     throw new UserError(`Not a PostgreSQL URL: \`${redactUrl(url)}\`. Use postgres://USER:PASSWORD@HOST:PORT/DATABASE.`, 'E_STORE_URL');
   }
@@ -54,7 +57,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   return new PostgresStore(pool, target, project, now, redact);
 }
 
-class PostgresStore implements SessionStore {
+/** The PostgreSQL store (its type names what it adds to `SessionStore` until the seam's interface has it all). */
+export class PostgresStore implements SessionStore {
   readonly kind = 'postgres' as const;
   readonly location: string;
   private readonly held = new Set<PgLock>();
@@ -76,23 +80,29 @@ class PostgresStore implements SessionStore {
   async reserveId(at: Date, project: ProjectInfo): Promise<string> {
     const base = await baseIdFor(at);
     return transaction(this.pool, this.target, async (client) => {
-      await client.query(
-        `INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, $3)
-         ON CONFLICT (key) DO UPDATE SET path = EXCLUDED.path, host = EXCLUDED.host, updated_at = now()`,
-        [keyOf(project), project.path, HOST],
-      );
+      await recordProject(client, project);
       for (let n = 1; n < 10_000; n++) {
         const id = n === 1 ? base : `${base}-${n}`;
-        // The ids table keeps every ID ever issued (also of sessions since deleted): never reissued.
-        const issued = await client.query('INSERT INTO chatkeep.ids (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [id]);
-        if (issued.rowCount !== 1) continue;
-        await client.query(
-          'INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)',
-          [id, keyOf(project), project.path, at],
-        );
+        if (!(await issueId(client, id))) continue;
+        await insertSession(client, id, project, at);
         return id;
       }
       throw new Error(`Could not find a free session ID after ${base}`);
+    });
+  }
+
+  async adopt(snapshot: SessionSnapshot): Promise<boolean> {
+    const project = snapshot.project === this.project.path ? this.project : await projectOf(snapshot.project);
+    const { encodeSnapshot } = await import('../../session/codec.js');
+    // Nobody holds the new copy: it is stored closed.
+    const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
+    const text = await encodeSnapshot(closed);
+    return transaction(this.pool, this.target, async (client) => {
+      await recordProject(client, project);
+      if (!(await issueId(client, assertValidId(snapshot.id)))) return false;
+      await insertSession(client, snapshot.id, project, snapshot.createdAt);
+      await storeSnapshot(client, closed, text, this.now());
+      return true;
     });
   }
 
@@ -125,19 +135,7 @@ class PostgresStore implements SessionStore {
     // The codec (superjson) loads with the first snapshot; both stores write the same text.
     const { encodeSnapshot } = await import('../../session/codec.js');
     const text = await encodeSnapshot(snapshot);
-    const bytes = Buffer.byteLength(text, 'utf8');
-    const s = snapshot;
-    await held.write((client) =>
-      client.query(
-        `UPDATE chatkeep.sessions SET snapshot = $2, snapshot_bytes = $3, snapshot_at = $4, schema_version = $5,
-           title = $6, status = $7, updated_at = $8, message_count = $9, input_tokens = $10, output_tokens = $11,
-           by_model = $12, branch = $13, journal_seq = $14, problem = NULL
-         WHERE id = $1`,
-        [id, text, bytes, this.now(), s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens,
-          s.stats.outputTokens, s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq],
-      ),
-    );
-    return bytes;
+    return held.write((client) => storeSnapshot(client, { ...snapshot, id }, text, this.now()));
   }
 
   async snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
@@ -163,6 +161,14 @@ class PostgresStore implements SessionStore {
     // Nothing cached: the rows are the sessions themselves.
   }
 
+  async noteProblem(row: IndexRow, _project?: ProjectInfo): Promise<void> {
+    await this.q('UPDATE chatkeep.sessions SET problem = $2 WHERE id = $1', [row.id, row.problem ? JSON.stringify(row.problem) : null]);
+  }
+
+  where(id: string): { location: string } {
+    return { location: `${this.location} (session ${id})` };
+  }
+
   async locate(idOrPrefix: string): Promise<{ id: string; project: ProjectInfo }> {
     const found = await findSession(this.pool, this.target, idOrPrefix);
     return { id: found.id, project: found.key === keyOf(this.project) ? this.project : projectInfo(found.key, found.path) };
@@ -176,6 +182,14 @@ class PostgresStore implements SessionStore {
       [keyOf(this.project)],
     );
     return [this.project, ...rows.map((r) => projectInfo(r.key, r.path))];
+  }
+
+  async projectAt(path: string): Promise<ProjectInfo | undefined> {
+    const wanted = await realpath(path).catch(() => resolve(path));
+    if (wanted === this.project.path) return this.project;
+    const project = await projectOf(wanted);
+    const [known] = await this.q<{ key: string }>('SELECT key FROM chatkeep.projects WHERE key = $1', [keyOf(project)]);
+    return known ? project : undefined;
   }
 
   list(projects: readonly ProjectInfo[]): Promise<IndexRow[]> {
