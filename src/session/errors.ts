@@ -110,20 +110,10 @@ export class FutureSchemaError extends UserError {
   }
 }
 
-/**
- * The store's server cannot be reached (down, unreachable, or it dropped the connection): the
- * operation did nothing. `location` never carries a password.
- */
+/** The store cannot be reached or refused the work (a server down, a disk gone); what was typed was not saved. */
 export class StoreUnavailableError extends ChatkeepError {
-  constructor(
-    readonly location: string,
-    readonly reason: string,
-  ) {
-    super(
-      `Cannot reach the session store at ${location} (${reason}). Check that the server is running and reachable; chatkeep connects again by itself once it is.`,
-      'E_STORE_UNAVAILABLE',
-      1,
-    );
+  constructor(message: string) {
+    super(message, 'E_STORE_UNAVAILABLE', 1);
   }
 }
 

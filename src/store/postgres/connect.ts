@@ -119,7 +119,11 @@ export function storeError(err: unknown, target: Target): Error {
   if (err instanceof ChatkeepError) return err;
   const raw = err instanceof Error ? err.message : String(err);
   const reason = scrub(raw || 'no reason given', target.url);
-  if (isUnreachable(err)) return new StoreUnavailableError(target.location, reason);
+  if (isUnreachable(err)) {
+    return new StoreUnavailableError(
+      `Cannot reach the session store at ${target.location} (${reason}). Check that the server is running and reachable; chatkeep connects again by itself once it is.`,
+    );
+  }
   const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
   if (code === '28P01' || code === '28000') {
     return new UserError(`The PostgreSQL server at ${target.location} refused the login (${reason}). Check the user and password in the store URL.`, 'E_STORE_LOGIN');
