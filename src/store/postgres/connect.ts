@@ -1,0 +1,140 @@
+/**
+ * Connections to the server: node-postgres, loaded only when this store is chosen, a small pool
+ * for reads and bookkeeping, and one dedicated connection per held session (its lock and its
+ * writes). Every failure leaves here as a typed error whose text carries no password.
+ */
+import type { Client, ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
+import { ChatkeepError, StoreUnavailableError, UserError } from '../../session/errors.js';
+import { scrub } from './url.js';
+
+export interface Timeouts {
+  /** Opening a connection (a server that does not answer: typed error after this long). */
+  connectTimeoutMs: number;
+  /** One query's answer (a server that went away mid-query). */
+  queryTimeoutMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000 };
+
+type Pg = typeof import('pg');
+let pgModule: Promise<Pg> | undefined;
+/** node-postgres is CommonJS: its exports are the namespace's default. */
+function loadPg(): Promise<Pg> {
+  pgModule ??= import('pg').then((m) => (m as Pg & { default?: Pg }).default ?? m);
+  return pgModule;
+}
+
+/** The connection settings of the store's URL. */
+export interface Target {
+  url: string;
+  /** The URL without its password, for people. */
+  location: string;
+  timeouts: Timeouts;
+}
+
+function config(target: Target): ClientConfig {
+  return {
+    connectionString: target.url,
+    connectionTimeoutMillis: target.timeouts.connectTimeoutMs,
+    query_timeout: target.timeouts.queryTimeoutMs,
+    keepAlive: true,
+    application_name: 'chatkeep',
+  };
+}
+
+/** The pool: a few connections, reopened by node-postgres after the server comes back. */
+export async function createPool(target: Target): Promise<Pool> {
+  const pg = await loadPg();
+  // allowExitOnIdle: idle pooled connections must not keep a finished program alive.
+  const pool = new pg.Pool({ ...config(target), max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+  // An idle connection dropped by the server (a restart) must not crash the process: the pool discards it.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** A connection of its own, outside the pool (a session's lock lives as long as it does). */
+export async function connectClient(target: Target): Promise<Client> {
+  const pg = await loadPg();
+  const client = new pg.Client(config(target));
+  client.on('error', () => undefined); // reported through the lock's own listeners
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw storeError(err, target);
+  }
+  return client;
+}
+
+/** Runs one query on the pool, errors typed. */
+export async function query<R extends QueryResultRow>(pool: Pool, target: Target, sql: string, params: unknown[] = []): Promise<R[]> {
+  try {
+    return (await pool.query<R>(sql, params)).rows;
+  } catch (err) {
+    throw storeError(err, target);
+  }
+}
+
+/** Runs `fn` in one transaction on a pooled connection (rolled back if it throws), errors typed. */
+export async function transaction<T>(pool: Pool, target: Target, fn: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw storeError(err, target);
+  }
+  let broken = false;
+  try {
+    await client.query(begin);
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw storeError(err, target);
+  } finally {
+    client.release(broken);
+  }
+}
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
+
+/** True when `err` says the server is down, unreachable, or dropped the connection. */
+export function isUnreachable(err: unknown): boolean {
+  if (err instanceof StoreUnavailableError) return true;
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  if (UNREACHABLE_CODES.has(code) || code.startsWith('08')) return true;
+  const message = err instanceof Error ? err.message : String(err);
+  return /timeout|Connection terminated|not queryable|Client has encountered a connection error|Connection ended/i.test(message);
+}
+
+/**
+ * `err` as chatkeep shows it: the server unreachable → `StoreUnavailableError`; a refused login
+ * or a missing database → `UserError` (exit 2); anything else keeps its class, its text
+ * scrubbed of the password (node-postgres may quote the connection string).
+ */
+export function storeError(err: unknown, target: Target): Error {
+  if (err instanceof ChatkeepError) return err;
+  const raw = err instanceof Error ? err.message : String(err);
+  const reason = scrub(raw || 'no reason given', target.url);
+  if (isUnreachable(err)) {
+    return new StoreUnavailableError(
+      `Cannot reach the session store at ${target.location} (${reason}). Check that the server is running and reachable; chatkeep connects again by itself once it is.`,
+    );
+  }
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+  if (code === '28P01' || code === '28000') {
+    return new UserError(`The PostgreSQL server at ${target.location} refused the login (${reason}). Check the user and password in the store URL.`, 'E_STORE_LOGIN');
+  }
+  if (code === '3D000') {
+    return new UserError(`The PostgreSQL server at ${target.location} has no such database (${reason}). Create it first (createdb), or point the store URL at an existing one.`, 'E_STORE_DATABASE');
+  }
+  if (err instanceof Error) {
+    err.message = reason;
+    if (err.stack) err.stack = scrub(err.stack, target.url);
+    return err;
+  }
+  return new Error(reason);
+}

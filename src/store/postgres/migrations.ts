@@ -1,0 +1,123 @@
+/**
+ * The store's own schema (`chatkeep` in the database), created and migrated by chatkeep. Each
+ * migration is SQL that PostgreSQL 14 runs; `chatkeep.migrations` records the versions applied.
+ * A database migrated by a newer chatkeep is refused and left untouched, like a newer file.
+ */
+import type { Pool } from 'pg';
+import { FutureStoreSchemaError } from '../../session/errors.js';
+import { packageVersion } from '../../version.js';
+import type { Target } from './connect.js';
+import { query, transaction } from './connect.js';
+import { LOCK_SPACE } from './lock-key.js';
+
+/**
+ * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
+ * jsonb refuses the character U+0000 (`unsupported Unicode escape sequence`), which a pasted
+ * message may hold, and a message that cannot be stored would be a message lost.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE chatkeep.ids (
+    id text COLLATE "C" PRIMARY KEY,
+    issued_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE chatkeep.projects (
+    key text PRIMARY KEY,
+    path text NOT NULL,
+    host text NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE chatkeep.sessions (
+    id text COLLATE "C" PRIMARY KEY REFERENCES chatkeep.ids (id),
+    lock_key integer GENERATED ALWAYS AS IDENTITY UNIQUE,
+    project_key text NOT NULL REFERENCES chatkeep.projects (key),
+    project_path text NOT NULL,
+    title text,
+    status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed', 'interrupted')),
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    message_count integer NOT NULL DEFAULT 0,
+    input_tokens bigint NOT NULL DEFAULT 0,
+    output_tokens bigint NOT NULL DEFAULT 0,
+    by_model jsonb,
+    branch text,
+    problem jsonb,
+    schema_version integer,
+    snapshot text,
+    snapshot_bytes integer,
+    snapshot_at timestamptz,
+    journal_seq bigint NOT NULL DEFAULT 0,
+    lock_epoch bigint NOT NULL DEFAULT 0,
+    trashed_at timestamptz
+  );
+  CREATE INDEX sessions_by_project ON chatkeep.sessions (project_key, updated_at DESC) WHERE trashed_at IS NULL;
+  CREATE TABLE chatkeep.events (
+    session_id text COLLATE "C" NOT NULL REFERENCES chatkeep.sessions (id) ON DELETE CASCADE,
+    seq bigint NOT NULL,
+    ts timestamptz NOT NULL,
+    type text NOT NULL,
+    payload json NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  );
+  CREATE TABLE chatkeep.holders (
+    session_id text COLLATE "C" PRIMARY KEY REFERENCES chatkeep.sessions (id) ON DELETE CASCADE,
+    pid integer NOT NULL,
+    host text NOT NULL,
+    started_at timestamptz NOT NULL,
+    backend_pid integer NOT NULL,
+    epoch bigint NOT NULL
+  );
+  CREATE TABLE chatkeep.history (
+    n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    project_key text NOT NULL,
+    line text NOT NULL,
+    at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX history_by_project ON chatkeep.history (project_key, n DESC);
+  CREATE TABLE chatkeep.quarantine (
+    n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    session_id text NOT NULL,
+    part text NOT NULL,
+    reason text NOT NULL,
+    at timestamptz NOT NULL,
+    content text
+  );
+  `,
+];
+
+/** The schema version this build writes. */
+export const STORE_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The version recorded in the database (0: none yet), or undefined when it has no chatkeep schema. */
+async function recorded(run: (sql: string) => Promise<{ v: number | null }[]>): Promise<number | undefined> {
+  try {
+    return (await run('SELECT max(version) AS v FROM chatkeep.migrations'))[0]?.v ?? 0;
+  } catch (err) {
+    if ((err as { code?: string }).code === '42P01' || (err as { code?: string }).code === '3F000') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Brings the schema to this build's version. The common case (already current) costs one query;
+ * otherwise one transaction, serialized across processes by a transaction-level advisory lock.
+ */
+export async function migrate(pool: Pool, target: Target): Promise<void> {
+  const seen = await recorded((sql) => query(pool, target, sql));
+  if (seen === STORE_SCHEMA_VERSION) return;
+  if (seen !== undefined && seen > STORE_SCHEMA_VERSION) throw new FutureStoreSchemaError(target.location, seen, STORE_SCHEMA_VERSION);
+  await transaction(pool, target, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_SPACE]);
+    await client.query('CREATE SCHEMA IF NOT EXISTS chatkeep');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)',
+    );
+    const current = (await recorded(async (sql) => (await client.query<{ v: number | null }>(sql)).rows)) ?? 0;
+    // Thrown inside the transaction: its rollback leaves a newer database exactly as it was.
+    if (current > STORE_SCHEMA_VERSION) throw new FutureStoreSchemaError(target.location, current, STORE_SCHEMA_VERSION);
+    for (let version = current + 1; version <= STORE_SCHEMA_VERSION; version++) {
+      await client.query(MIGRATIONS[version - 1]!);
+      await client.query('INSERT INTO chatkeep.migrations (version, tool_version) VALUES ($1, $2)', [version, packageVersion()]);
+    }
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * Reads of the PostgreSQL store that need no lock: a session's snapshot and events, listing
+ * rows, and finding a session by ID or prefix. Each is a query over an index: the primary keys,
+ * `sessions_by_project` for a project's listing.
+ */
+import type { Pool } from 'pg';
+import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
+import { AmbiguousIdError, UnknownSessionError } from '../../session/errors.js';
+import { assertValidId } from '../../session/ids.js';
+import type { IndexRow } from '../../session/index-row.js';
+import { SCHEMA_VERSION } from '../../session/migrations.js';
+import type { LoadOptions, SessionEvent, StoredSession } from '../../session/store.js';
+import { EVENT_TYPES } from '../../session/store.js';
+import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus } from '../../session/types.js';
+import type { Target } from './connect.js';
+import { query, transaction } from './connect.js';
+import { HELD_KEYS_SQL } from './lock.js';
+
+const TYPES = new Set<string>(EVENT_TYPES);
+
+interface EventRow {
+  seq: string;
+  ts: Date;
+  type: string;
+  payload: unknown;
+}
+
+/** Reads a session's snapshot and events in one consistent view (a save in between cannot split them). */
+export async function loadSession(pool: Pool, target: Target, id: string, options: LoadOptions): Promise<StoredSession> {
+  const { session, rows } = await transaction(
+    pool,
+    target,
+    async (client) => {
+      const s = await client.query<{ snapshot: string | null; created_at: Date }>('SELECT snapshot, created_at FROM chatkeep.sessions WHERE id = $1', [id]);
+      const e = await client.query<EventRow>('SELECT seq, ts, type, payload FROM chatkeep.events WHERE session_id = $1 ORDER BY seq', [id]);
+      return { session: s.rows[0], rows: e.rows };
+    },
+    'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+  );
+  if (!session) throw new UnknownSessionError(id);
+  const damage: string[] = [];
+  const notices: string[] = [];
+  let snapshot: SessionSnapshot | undefined;
+  let snapshotDamaged = false;
+  if (session.snapshot !== null) {
+    try {
+      // A newer schemaVersion throws FutureSchemaError here, before anything is changed.
+      snapshot = await decodeSnapshot(session.snapshot, `${id} in ${target.location}`);
+    } catch (err) {
+      if (!(err instanceof DamagedFileError)) throw err;
+      snapshotDamaged = true;
+      damage.push(`snapshot: ${err.reason}`);
+      const where = options.quarantine ? await quarantine(pool, target, id, err.reason, session.snapshot, options.now) : 'left in place';
+      notices.push(`The snapshot was damaged (${err.reason}); it was ${where}.`);
+    }
+  }
+  const events: SessionEvent[] = [];
+  let bad = 0;
+  for (const row of rows) {
+    const payload = row.payload;
+    if (!TYPES.has(row.type) || typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+      bad++;
+      continue;
+    }
+    events.push({ seq: Number(row.seq), ts: row.ts.toISOString(), type: row.type as SessionEvent['type'], payload: payload as Record<string, unknown> });
+  }
+  if (bad > 0) {
+    damage.push(`events: ${bad} damaged row(s)`);
+    notices.push(`${bad} event row(s) were damaged and skipped; every readable event was loaded.`);
+  }
+  return { snapshot, events, damage, notices, snapshotDamaged, createdAt: session.created_at };
+}
+
+/** Moves a damaged snapshot into `chatkeep.quarantine` (kept, never overwritten), in one transaction. */
+async function quarantine(pool: Pool, target: Target, id: string, reason: string, content: string, now: Date): Promise<string> {
+  const n = await transaction(pool, target, async (client) => {
+    const kept = await client.query<{ n: string }>(
+      'INSERT INTO chatkeep.quarantine (session_id, part, reason, at, content) VALUES ($1, $2, $3, $4, $5) RETURNING n',
+      [id, 'snapshot', reason, now, content],
+    );
+    await client.query('UPDATE chatkeep.sessions SET snapshot = NULL, snapshot_bytes = NULL, snapshot_at = NULL WHERE id = $1', [id]);
+    return kept.rows[0]!.n;
+  });
+  return `moved to chatkeep.quarantine (n = ${n})`;
+}
+
+interface ListRow {
+  id: string;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+  live: SessionStatus;
+  project_path: string;
+  journal_seq: number;
+  input_tokens: number;
+  output_tokens: number;
+  branch: string | null;
+  by_model: ModelUsage[] | null;
+  problem: SessionProblem | null;
+  schema_version: number | null;
+}
+
+/**
+ * The status as the file store tells it (DESIGN §3–4): `open` while a connection holds the lock;
+ * `interrupted` when left open, by a holder that died (its row outlives its lock), or with
+ * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
+ * probed only for sessions saved as closed with no holder.
+ */
+const LIVE_STATUS_SQL = `CASE WHEN held.objid IS NOT NULL THEN 'open'
+  WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
+  WHEN EXISTS (SELECT 1 FROM chatkeep.events e WHERE e.session_id = s.id AND e.seq > s.journal_seq) THEN 'interrupted'
+  ELSE 'closed' END`;
+
+/**
+ * A time as epoch milliseconds, which is what a listing row keeps: node-postgres reads a float8
+ * with parseFloat instead of building a Date per row to be turned back into a number.
+ */
+const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
+
+/** A listing of the projects whose keys are `$1`, newest first (over `sessions_by_project`). */
+export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
+  SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
+    ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
+    s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version
+  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN held ON held.objid = s.lock_key::oid
+  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
+  ORDER BY s.updated_at DESC`;
+
+/** The listing rows of these projects, newest first. */
+export async function listRows(pool: Pool, target: Target, projectKeys: readonly string[]): Promise<IndexRow[]> {
+  return (await query<ListRow>(pool, target, LIST_SQL, [projectKeys])).map(rowOf);
+}
+
+function rowOf(r: ListRow): IndexRow {
+  const newer = r.schema_version !== null && r.schema_version > SCHEMA_VERSION;
+  const problem: SessionProblem | null = newer
+    ? { kind: 'newer-version', detail: `schemaVersion ${r.schema_version}; this chatkeep reads up to ${SCHEMA_VERSION}` }
+    : r.problem;
+  return {
+    id: r.id,
+    title: r.title,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    messageCount: r.message_count,
+    status: r.live,
+    project: r.project_path,
+    journalSeq: r.journal_seq,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    ...(problem ? { problem } : {}),
+    ...(r.branch ? { branch: r.branch } : {}),
+    ...(r.by_model?.length ? { byModel: r.by_model } : {}),
+  };
+}
+
+/** A session's ID and project key, found by ID or unique ID prefix (validated before any query). */
+export async function findSession(pool: Pool, target: Target, idOrPrefix: string): Promise<{ id: string; key: string; path: string }> {
+  const wanted = assertValidId(idOrPrefix);
+  type Found = { id: string; project_key: string; project_path: string };
+  const columns = 'SELECT id, project_key, project_path FROM chatkeep.sessions WHERE trashed_at IS NULL AND';
+  let found = await query<Found>(pool, target, `${columns} id = $1`, [wanted]);
+  if (found.length === 0) {
+    // `_` is a LIKE wildcard and may occur in IDs; the C collation lets the primary key serve the prefix.
+    const pattern = `${wanted.replace(/[\\%_]/g, '\\$&')}%`;
+    found = await query<Found>(pool, target, `${columns} id LIKE $1 ORDER BY id LIMIT 1000`, [pattern]);
+  }
+  if (found.length === 1) return { id: found[0]!.id, key: found[0]!.project_key, path: found[0]!.project_path };
+  if (found.length > 1) throw new AmbiguousIdError(wanted, found.map((f) => f.id));
+  throw new UnknownSessionError(wanted);
+}

@@ -1,0 +1,46 @@
+/**
+ * Writing a session's row: issuing its ID (never twice), and recording a snapshot with the
+ * listing columns taken from it, so that a listing reads columns, never snapshots.
+ */
+import type { ClientBase } from 'pg';
+import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
+import { HOST } from './lock.js';
+import { keyOf } from './project-key.js';
+
+/** Records the project (its path on the machine that last used it). */
+export async function recordProject(client: ClientBase, project: ProjectInfo): Promise<void> {
+  await client.query(
+    `INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, $3)
+     ON CONFLICT (key) DO UPDATE SET path = EXCLUDED.path, host = EXCLUDED.host, updated_at = now()`,
+    [keyOf(project), project.path, HOST],
+  );
+}
+
+/** Issues `id` if it never was (the ids table keeps every ID issued, also of sessions since deleted). */
+export async function issueId(client: ClientBase, id: string): Promise<boolean> {
+  return (await client.query('INSERT INTO chatkeep.ids (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [id])).rowCount === 1;
+}
+
+/** Creates the row of a newly issued ID. */
+export async function insertSession(client: ClientBase, id: string, project: ProjectInfo, at: Date): Promise<void> {
+  await client.query('INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [
+    id,
+    keyOf(project),
+    project.path,
+    at,
+  ]);
+}
+
+/** Puts a snapshot (its encoded text) in place, with the listing columns it implies; one statement. */
+export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date): Promise<number> {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  await client.query(
+    `UPDATE chatkeep.sessions SET snapshot = $2, snapshot_bytes = $3, snapshot_at = $4, schema_version = $5,
+       title = $6, status = $7, updated_at = $8, message_count = $9, input_tokens = $10, output_tokens = $11,
+       by_model = $12, branch = $13, journal_seq = $14, created_at = $15, problem = NULL
+     WHERE id = $1`,
+    [s.id, text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens, s.stats.outputTokens,
+      s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt],
+  );
+  return bytes;
+}

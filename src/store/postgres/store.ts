@@ -1,0 +1,250 @@
+/**
+ * The PostgreSQL store (issue 10, DESIGN §8): the `SessionStore` the session model talks to,
+ * over a database many machines share. `openPostgresStore` connects, creates or migrates the
+ * schema (refusing a newer one), and works out this directory's project.
+ */
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Pool } from 'pg';
+import { UserError } from '../../session/errors.js';
+import { assertValidId, baseIdFor } from '../../session/ids.js';
+import type { IndexRow } from '../../session/index-row.js';
+import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
+import type { SearchResults } from '../../search/types.js';
+import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
+import type { Target, Timeouts } from './connect.js';
+import { DEFAULT_TIMEOUTS, createPool, query, transaction } from './connect.js';
+import { openEventLog } from './event-log.js';
+import { INSPECT_SQL, lockStateFrom, takeLock } from './lock.js';
+import type { InspectRow, PgLock } from './lock.js';
+import { migrate } from './migrations.js';
+import { keyOf, projectInfo, projectOf } from './project-key.js';
+import { findSession, listRows, loadSession } from './reading.js';
+import { insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
+import { redactUrl } from './url.js';
+
+export interface PostgresStoreOptions {
+  /** The working directory whose project this is. */
+  cwd: string;
+  now?: () => Date;
+  /** Applied to input history before it is written (the model redacts what it writes itself). */
+  redact?: (text: string) => string;
+  timeouts?: Partial<Timeouts>;
+}
+
+/** How many history lines `history.load()` returns (as the file store). */
+const MAX_HISTORY = 1000;
+
+/** True for a URL this store takes (`postgres://` or `postgresql://`). */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(value);
+}
+
+export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
+  if (!isPostgresUrl(url)) {
+    throw new UserError(`Not a PostgreSQL URL: \`${redactUrl(url)}\`. Use postgres://USER:PASSWORD@HOST:PORT/DATABASE.`, 'E_STORE_URL');
+  }
+  const target: Target = { url, location: redactUrl(url), timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts } };
+  const now = options.now ?? (() => new Date());
+  const redact = options.redact ?? ((text: string) => text);
+  const pool = await createPool(target);
+  try {
+    await migrate(pool, target);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+  const project = await projectOf(options.cwd);
+  return new PostgresStore(pool, target, project, now, redact);
+}
+
+/** The PostgreSQL store (its type names what it adds to `SessionStore` until the seam's interface has it all). */
+export class PostgresStore implements SessionStore {
+  readonly kind = 'postgres' as const;
+  readonly location: string;
+  private readonly held = new Set<PgLock>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly target: Target,
+    readonly project: ProjectInfo,
+    private readonly now: () => Date,
+    private readonly redact: (text: string) => string,
+  ) {
+    this.location = target.location;
+  }
+
+  private q<R extends object>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return query<R & Record<string, unknown>>(this.pool, this.target, sql, params);
+  }
+
+  async reserveId(at: Date, project: ProjectInfo): Promise<string> {
+    const base = await baseIdFor(at);
+    return transaction(this.pool, this.target, async (client) => {
+      await recordProject(client, project);
+      for (let n = 1; n < 10_000; n++) {
+        const id = n === 1 ? base : `${base}-${n}`;
+        if (!(await issueId(client, id))) continue;
+        await insertSession(client, id, project, at);
+        return id;
+      }
+      throw new Error(`Could not find a free session ID after ${base}`);
+    });
+  }
+
+  async adopt(snapshot: SessionSnapshot): Promise<boolean> {
+    const project = snapshot.project === this.project.path ? this.project : await projectOf(snapshot.project);
+    const { encodeSnapshot } = await import('../../session/codec.js');
+    // Nobody holds the new copy: it is stored closed.
+    const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
+    const text = await encodeSnapshot(closed);
+    return transaction(this.pool, this.target, async (client) => {
+      await recordProject(client, project);
+      if (!(await issueId(client, assertValidId(snapshot.id)))) return false;
+      await insertSession(client, snapshot.id, project, snapshot.createdAt);
+      await storeSnapshot(client, closed, text, this.now());
+      return true;
+    });
+  }
+
+  async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
+    const lock = await takeLock(this.target, assertValidId(id), onLost, this.now);
+    this.held.add(lock);
+    const release = lock.release.bind(lock);
+    return Object.assign(lock, {
+      release: async () => {
+        this.held.delete(lock);
+        await release();
+      },
+    });
+  }
+
+  async inspectLock(id: string): Promise<LockState> {
+    return lockStateFrom(await this.q<InspectRow>(INSPECT_SQL, [assertValidId(id)]));
+  }
+
+  load(id: string, options: LoadOptions): Promise<StoredSession> {
+    return loadSession(this.pool, this.target, assertValidId(id), options);
+  }
+
+  async openLog(id: string, lock: WriterLock): Promise<EventLog> {
+    return openEventLog(this.ownLock(id, lock));
+  }
+
+  async writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
+    const held = this.ownLock(id, lock);
+    // The codec (superjson) loads with the first snapshot; both stores write the same text.
+    const { encodeSnapshot } = await import('../../session/codec.js');
+    const text = await encodeSnapshot(snapshot);
+    return held.write((client) => storeSnapshot(client, { ...snapshot, id }, text, this.now()));
+  }
+
+  async snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
+    const [row] = await this.q<{ snapshot_at: Date; snapshot_bytes: number }>(
+      'SELECT snapshot_at, snapshot_bytes FROM chatkeep.sessions WHERE id = $1 AND snapshot IS NOT NULL',
+      [assertValidId(id)],
+    );
+    return row ? { at: row.snapshot_at, bytes: row.snapshot_bytes } : undefined;
+  }
+
+  async recordRow(row: IndexRow): Promise<void> {
+    // The listing columns are the truth here, written with each snapshot; this records what the
+    // model worked out beyond it (a session rebuilt from its events, or found damaged).
+    await this.q(
+      `UPDATE chatkeep.sessions SET title = $2, updated_at = $3, message_count = $4, input_tokens = $5, output_tokens = $6,
+         branch = $7, by_model = $8, problem = $9 WHERE id = $1`,
+      [row.id, row.title, new Date(row.updatedAt), row.messageCount, row.inputTokens ?? 0, row.outputTokens ?? 0, row.branch ?? null,
+        row.byModel?.length ? JSON.stringify(row.byModel) : null, row.problem ? JSON.stringify(row.problem) : null],
+    );
+  }
+
+  async forgetRow(): Promise<void> {
+    // Nothing cached: the rows are the sessions themselves.
+  }
+
+  async noteProblem(row: IndexRow, _project?: ProjectInfo): Promise<void> {
+    await this.q('UPDATE chatkeep.sessions SET problem = $2 WHERE id = $1', [row.id, row.problem ? JSON.stringify(row.problem) : null]);
+  }
+
+  where(id: string): { location: string } {
+    return { location: `${this.location} (session ${id})` };
+  }
+
+  async locate(idOrPrefix: string): Promise<{ id: string; project: ProjectInfo }> {
+    const found = await findSession(this.pool, this.target, idOrPrefix);
+    return { id: found.id, project: found.key === keyOf(this.project) ? this.project : projectInfo(found.key, found.path) };
+  }
+
+  async projects(): Promise<ProjectInfo[]> {
+    const rows = await this.q<{ key: string; path: string }>(
+      `SELECT p.key, p.path FROM chatkeep.projects p
+       WHERE p.key <> $1 AND EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.project_key = p.key AND s.trashed_at IS NULL)
+       ORDER BY p.key`,
+      [keyOf(this.project)],
+    );
+    return [this.project, ...rows.map((r) => projectInfo(r.key, r.path))];
+  }
+
+  async projectAt(path: string): Promise<ProjectInfo | undefined> {
+    const wanted = await realpath(path).catch(() => resolve(path));
+    if (wanted === this.project.path) return this.project;
+    const project = await projectOf(wanted);
+    const [known] = await this.q<{ key: string }>('SELECT key FROM chatkeep.projects WHERE key = $1', [keyOf(project)]);
+    return known ? project : undefined;
+  }
+
+  list(projects: readonly ProjectInfo[]): Promise<IndexRow[]> {
+    return listRows(this.pool, this.target, projects.map(keyOf));
+  }
+
+  readonly history = {
+    load: async (): Promise<string[]> => {
+      const rows = await this.q<{ line: string }>(
+        'SELECT line FROM (SELECT n, line FROM chatkeep.history WHERE project_key = $1 ORDER BY n DESC LIMIT $2) t ORDER BY n',
+        [keyOf(this.project), MAX_HISTORY],
+      );
+      return rows.map((r) => r.line);
+    },
+    append: async (line: string): Promise<void> => {
+      if (!line.trim()) return;
+      await this.q('INSERT INTO chatkeep.history (project_key, line, at) VALUES ($1, $2, $3)', [keyOf(this.project), this.redact(line), this.now()]);
+    },
+  };
+
+  // Trash and search on PostgreSQL are being built (issue 11); until then they refuse in one line.
+  trash(): Promise<TrashedSession> {
+    return Promise.reject(notYet('the trash'));
+  }
+
+  restore(): Promise<Located> {
+    return Promise.reject(notYet('the trash'));
+  }
+
+  listTrash(): Promise<TrashedSession[]> {
+    return Promise.reject(notYet('the trash'));
+  }
+
+  emptyTrash(): Promise<string[]> {
+    return Promise.reject(notYet('the trash'));
+  }
+
+  searchSessions(): Promise<SearchResults> {
+    return Promise.reject(notYet('search'));
+  }
+
+  async close(): Promise<void> {
+    for (const lock of [...this.held]) await lock.release().catch(() => undefined);
+    await this.pool.end().catch(() => undefined);
+  }
+
+  /** The lock as this store made it, for this session: writes go over its connection. */
+  private ownLock(id: string, lock: WriterLock): PgLock {
+    const held = lock as Partial<PgLock>;
+    if (!this.held.has(lock as PgLock) || held.id !== id) throw new Error(`Session ${id}'s lock is not held through this store.`);
+    return lock as PgLock;
+  }
+}
+
+function notYet(what: string): UserError {
+  return new UserError(`The PostgreSQL store does not support ${what} yet: use the file store (--store file) for it.`, 'E_STORE_UNSUPPORTED');
+}

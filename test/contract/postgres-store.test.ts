@@ -1,0 +1,18 @@
+/** The store contract against a real PostgreSQL (one server per test run, a database per test). */
+import { inject } from 'vitest';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { createDatabase, runSql } from '../support/postgres.js';
+import { holdInChild } from '../support/postgres-holder.js';
+import { storeContract } from './store.contract.js';
+
+storeContract('postgres', async () => {
+  const url = await createDatabase(inject('postgresAdminUrl'));
+  return {
+    open: (cwd, options) => openPostgresStore(url, { cwd, ...options }),
+    holdInChild: (id, cwd) => holdInChild(url, id, cwd),
+    async removeSession(id) {
+      await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
+    },
+    dispose: async () => undefined,
+  };
+});

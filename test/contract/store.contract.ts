@@ -1,0 +1,219 @@
+/**
+ * The contract every store keeps (DESIGN §8, STYLE "Stores"): one suite, run against each store
+ * by a few lines (`postgres-store.test.ts`, the file store's beside it), each store adding only
+ * its own cases. It speaks only the `SessionStore` interface, plus the few things a test must do
+ * from outside (another process holding a lock, killed; a session deleted by hand).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
+import { blankSnapshot } from '../../src/session/blank.js';
+import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
+import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/store.js';
+import type { SessionSnapshot } from '../../src/session/types.js';
+
+/** One empty backing (a database, a data directory) that stores are opened on. */
+export interface StoreBacking {
+  /** Opens a store on this backing for `cwd` (a second store is what another process sees). */
+  open(cwd: string, options?: { redact?: (text: string) => string }): Promise<SessionStore>;
+  /** A child process that takes `id`'s lock and keeps it; resolves once it holds it. */
+  holdInChild(id: string, cwd: string): Promise<{ pid: number; kill9(): Promise<void> }>;
+  /** Removes a session entirely, as deleting it by hand or emptying the trash would. */
+  removeSession(id: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+const AT = new Date('2026-11-23T10:20:30.000Z');
+
+function event(seq: number, type: SessionEvent['type'], payload: Record<string, unknown>): SessionEvent {
+  return { seq, ts: new Date(AT.getTime() + seq * 1000).toISOString(), type, payload };
+}
+
+function snapshotOf(id: string, project: string, journalSeq: number, texts: string[]): SessionSnapshot {
+  const s = blankSnapshot(id, project, AT, 'test');
+  s.messages = texts.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, timestamp: new Date(AT.getTime() + i * 1000) }));
+  s.stats.messageCount = texts.length;
+  s.journalSeq = journalSeq;
+  s.title = 'a title';
+  s.status = 'closed';
+  return s;
+}
+
+export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
+  describe(`SessionStore contract: ${name}`, () => {
+    let backing: StoreBacking;
+    let cwd: string;
+    let otherCwd: string;
+    const opened: SessionStore[] = [];
+    const open = async (dir = cwd, options?: { redact?: (text: string) => string }): Promise<SessionStore> => {
+      const store = await backing.open(dir, options);
+      opened.push(store);
+      return store;
+    };
+    const noLoss = (): void => undefined;
+
+    beforeEach(async () => {
+      backing = await makeBacking();
+      cwd = await mkdtemp(join(tmpdir(), 'chatkeep-contract-'));
+      otherCwd = await mkdtemp(join(tmpdir(), 'chatkeep-contract-other-'));
+    });
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close();
+      await backing.dispose();
+      await rm(cwd, { recursive: true, force: true });
+      await rm(otherCwd, { recursive: true, force: true });
+    });
+
+    it('reserves IDs from the UTC clock, -2, -3 on a clash, never reissued even after the session is gone', async () => {
+      const a = await open();
+      const b = await open();
+      expect(await a.reserveId(AT, a.project)).toBe('session-20261123-102030');
+      expect(await b.reserveId(AT, b.project)).toBe('session-20261123-102030-2');
+      await backing.removeSession('session-20261123-102030');
+      expect((await a.list([a.project])).map((r) => r.id)).toEqual(['session-20261123-102030-2']);
+      expect(await a.reserveId(AT, a.project)).toBe('session-20261123-102030-3');
+    });
+
+    it('appends events and loads them back as written, oldest first', async () => {
+      const store = await open();
+      const id = await store.reserveId(AT, store.project);
+      const lock = await store.lock(id, noLoss);
+      const log = await store.openLog(id, lock);
+      const events = [
+        event(1, 'message', { role: 'user', content: 'héllo 👋 "quoted" \\ back\u0000slash', nested: { list: [1, 2.5, null, true] } }),
+        event(2, 'delta', { text: 'par' }),
+        event(3, 'delta', { text: 'tial' }),
+        event(4, 'message', { role: 'assistant', content: 'partial' }),
+        event(5, 'title', { title: 'x' }),
+      ];
+      await log.append(events[0]!, true);
+      await Promise.all([log.append(events[1]!, false), log.append(events[2]!, false)]);
+      await log.append(events[3]!, true);
+      await log.append(events[4]!, true);
+      await log.close();
+      const loaded = await (await open()).load(id, { now: AT, quarantine: false });
+      expect(loaded.events).toEqual(events);
+      expect(loaded.snapshot).toBeUndefined();
+      expect(loaded.damage).toEqual([]);
+      await lock.release();
+    });
+
+    it('writes a snapshot, compacts the events it holds, and keeps the events past it', async () => {
+      const store = await open();
+      const id = await store.reserveId(AT, store.project);
+      const lock = await store.lock(id, noLoss);
+      const log = await store.openLog(id, lock);
+      for (let seq = 1; seq <= 3; seq++) await log.append(event(seq, 'message', { role: 'user', content: `m${seq}` }), true);
+      const snapshot = snapshotOf(id, store.project.path, 2, ['m1', 'm2']);
+      const bytes = await store.writeSnapshot(id, snapshot, lock);
+      await log.compact(2);
+      await log.append(event(4, 'message', { role: 'assistant', content: 'm4' }), true);
+      expect(bytes).toBeGreaterThan(0);
+      expect((await store.snapshotInfo(id))?.bytes).toBe(bytes);
+      const loaded = await (await open()).load(id, { now: AT, quarantine: false });
+      expect(loaded.snapshot).toEqual(snapshot);
+      expect(loaded.snapshot?.messages[1]?.timestamp).toBeInstanceOf(Date);
+      expect(loaded.events.map((e) => e.seq)).toEqual([3, 4]);
+      await lock.release();
+    });
+
+    it('refuses a snapshot of a newer schemaVersion, and leaves it as it was', async () => {
+      const store = await open();
+      const id = await store.reserveId(AT, store.project);
+      const lock = await store.lock(id, noLoss);
+      const newer = { ...snapshotOf(id, store.project.path, 0, ['from the future']), schemaVersion: 99, toolVersion: '9.0.0' };
+      const bytes = await store.writeSnapshot(id, newer, lock);
+      await lock.release();
+      const reader = await open();
+      await expect(reader.load(id, { now: AT, quarantine: true })).rejects.toBeInstanceOf(FutureSchemaError);
+      await expect(reader.load(id, { now: AT, quarantine: true })).rejects.toThrow(/schemaVersion 99.*chatkeep ≥ 9\.0\.0/);
+      expect((await reader.snapshotInfo(id))?.bytes).toBe(bytes);
+    });
+
+    it('lets one writer hold a session: a second is refused, naming the holder, until it lets go', async () => {
+      const a = await open();
+      const b = await open();
+      const id = await a.reserveId(AT, a.project);
+      expect(await b.inspectLock(id)).toEqual({ state: 'free' });
+      const lock = await a.lock(id, noLoss);
+      const refusal = await b.lock(id, noLoss).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(refusal).toBeInstanceOf(SessionInUseError);
+      expect((refusal as SessionInUseError).owner).toEqual(lock.owner);
+      expect((refusal as SessionInUseError).exitCode).toBe(3);
+      expect((refusal as Error).message).toContain(`process ${process.pid} on ${lock.owner.host}`);
+      expect(await b.inspectLock(id)).toEqual({ state: 'held', owner: lock.owner });
+      expect(await lock.stillHeld()).toBe(true);
+      await lock.release();
+      expect(await lock.stillHeld()).toBe(false);
+      expect(await b.inspectLock(id)).toEqual({ state: 'free' });
+      const second: WriterLock = await b.lock(id, noLoss);
+      expect(await second.stillHeld()).toBe(true);
+      await second.release();
+    });
+
+    it('frees the lock of a holder killed with SIGKILL: the next taker gets it, no stale wait', async () => {
+      const store = await open();
+      const id = await store.reserveId(AT, store.project);
+      const child = await backing.holdInChild(id, cwd);
+      const refusal = await store.lock(id, noLoss).catch((err: unknown) => err);
+      expect(refusal).toBeInstanceOf(SessionInUseError);
+      expect((refusal as SessionInUseError).owner?.pid).toBe(child.pid);
+      await child.kill9();
+      const state = await eventually(async () => {
+        const s = await store.inspectLock(id);
+        if (s.state === 'held') throw new Error('still held');
+        return s;
+      });
+      expect(state).toMatchObject({ state: 'dead', owner: { pid: child.pid } });
+      const rows = await store.list([store.project]);
+      expect(rows.find((r) => r.id === id)?.status).toBe('interrupted');
+      const lock = await store.lock(id, noLoss);
+      expect(await lock.stillHeld()).toBe(true);
+      expect(await store.inspectLock(id)).toEqual({ state: 'held', owner: lock.owner });
+      await lock.release();
+    });
+
+    it('lists a project’s sessions newest first with live statuses, and finds sessions by ID or prefix in any project', async () => {
+      const here = await open();
+      const there = await open(otherCwd);
+      const older = await here.reserveId(AT, here.project);
+      const newer = await here.reserveId(new Date(AT.getTime() + 60_000), here.project);
+      const elsewhere = await there.reserveId(new Date(AT.getTime() + 120_000), there.project);
+      const closing = await here.lock(older, noLoss);
+      await here.writeSnapshot(older, snapshotOf(older, here.project.path, 0, ['a', 'b']), closing);
+      await closing.release();
+      const holding = await here.lock(newer, noLoss);
+      const rows = await here.list([here.project]);
+      expect(rows.map((r) => [r.id, r.status])).toEqual([
+        [newer, 'open'],
+        [older, 'closed'],
+      ]);
+      expect(rows[1]).toMatchObject({ title: 'a title', messageCount: 2, project: here.project.path });
+      expect((await here.projects())[0]).toEqual(here.project);
+      expect((await here.projects()).length).toBe(2);
+      const all = await here.list(await here.projects());
+      expect(all.map((r) => r.id)).toEqual([elsewhere, newer, older]);
+      expect(await here.locate(elsewhere)).toEqual({ id: elsewhere, project: there.project });
+      expect((await here.locate('session-20261123-1022')).id).toBe(elsewhere);
+      await expect(here.locate('session-20261123')).rejects.toBeInstanceOf(AmbiguousIdError);
+      await expect(here.locate('session-1999')).rejects.toBeInstanceOf(UnknownSessionError);
+      await expect(here.locate('../etc')).rejects.toBeInstanceOf(InvalidIdError);
+      await holding.release();
+    });
+
+    it('keeps the project’s input history, oldest first, redacted, blank lines skipped', async () => {
+      const store = await open(cwd, { redact: (text) => text.replace(/sk-\w+/g, '[redacted]') });
+      await store.history.append('first');
+      await store.history.append('   ');
+      await store.history.append('two\nlines with sk-abc123');
+      await store.history.append('third');
+      expect(await (await open()).history.load()).toEqual(['first', 'two\nlines with [redacted]', 'third']);
+      expect(await (await open(otherCwd)).history.load()).toEqual([]);
+    });
+  });
+}
