@@ -41,6 +41,12 @@ async function run(argv: string[]): Promise<number> {
   const flagHome = command.options.home;
   const home = resolve(cwd, flagHome ?? (env.CHATKEEP_HOME?.trim() || join(homedir(), '.chatkeep')));
   if (flagHome !== undefined) setInvocation({ ...started, home });
+  // Which store keeps the sessions: --store, else CHATKEEP_STORE, else the config's "store".
+  const chooseStore = async (): Promise<string | undefined> => {
+    const choice = await (await import('./store/choice.js')).chooseStore(command.options.store, env, home);
+    if (choice.source === 'flag') setInvocation({ ...started, ...(flagHome !== undefined ? { home } : {}), store: command.options.store! });
+    return choice.url;
+  };
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
     const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
@@ -49,8 +55,9 @@ async function run(argv: string[]): Promise<number> {
     const confirm = askable
       ? async (question: string) => (await import('./repl/prompter.js')).createTtyPrompter(process.stdin, () => undefined).confirm(question)
       : undefined;
+    const store = command.action === 'help' ? undefined : await chooseStore();
     return runSessionsCommand(command, {
-      home, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm,
+      home, store, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm,
     });
   }
   if (command.options.version) {
@@ -61,6 +68,7 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(replHelp(packageVersion()));
     return 0;
   }
+  const store = command.options['no-persist'] ? undefined : await chooseStore();
   const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const [{ createScreen, colorLevelFor }, { startChat }] = await Promise.all([
     import('./repl/screen.js'),
@@ -86,6 +94,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     return await startChat(command.options, {
       home,
+      store,
       cwd,
       env,
       stdin: process.stdin,

@@ -14,13 +14,13 @@ import { writeOutputFile } from './output-file.js';
 
 /** Runs the export; resolves to the exit code. */
 export async function runExport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
-  const { home, cwd, env } = environment;
+  const { home, store, cwd, env } = environment;
   const id = command.id!;
   if (!isValidId(id)) throw new InvalidIdError(id);
   const output = command.options.output;
   const format = chooseFormat(command.options.format, output);
-  if (!existsSync(home)) throw new UnknownSessionError(id);
-  const reading = await (await openSessions({ home, cwd, env })).inspect(id);
+  if (!(store !== undefined || existsSync(home))) throw new UnknownSessionError(id);
+  const reading = await (await openSessions({ home, store, cwd, env })).inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
   const snapshot = reading.snapshot;

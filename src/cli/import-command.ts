@@ -12,10 +12,10 @@ import { readImportInput } from './import-input.js';
 
 /** Runs the import; resolves to the exit code. */
 export async function runImport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
-  const { home, cwd, env, stdout } = environment;
+  const { home, store, cwd, env, stdout } = environment;
   const { text, source } = await readImportInput(command.file!, cwd, environment.stdin);
   const snapshot = await checkImport(text, source);
-  const sessions = await openSessions({ home, cwd, env, redact: command.options['no-redact'] !== true });
+  const sessions = await openSessions({ home, store, cwd, env, redact: command.options['no-redact'] !== true });
   const { id, importedFrom } = await sessions.importSession(snapshot);
   const archived = snapshot.archived.reduce((n, segment) => n + segment.messages.length, 0);
   if (command.options.json) {

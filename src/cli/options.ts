@@ -34,6 +34,7 @@ export const REPL_OPTIONS = {
   fork: { type: 'string', value: 'ID', description: "continue in a new session holding a copy of ID's conversation (ID is left untouched)" },
   at: { type: 'string', value: 'N', description: 'with --fork: copy only the first N messages' },
   home: { type: 'string', value: 'DIR', description: 'data directory (default: $CHATKEEP_HOME, else ~/.chatkeep)' },
+  store: { type: 'string', value: 'URL', description: 'keep sessions on a PostgreSQL server (postgres://user@host/db), or file (default: $CHATKEEP_STORE, else config "store", else the data directory)' },
   autosave: { type: 'string', value: 'SPEC', description: 'off, a duration (30s, 5m) or a cron expression (default "*/5 * * * *")' },
   provider: { type: 'string', value: 'NAME', description: 'echo (offline), anthropic or openai (default: echo unless an API key is set)' },
   model: { type: 'string', value: 'NAME', description: "the provider's model" },
@@ -60,6 +61,7 @@ export const SESSIONS_OPTIONS = {
   'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing', actions: ['prune'] },
   yes: { type: 'boolean', short: 'y', description: 'empty-trash: delete without asking (needed when not on a terminal)', actions: ['empty-trash'] },
   home: REPL_OPTIONS.home,
+  store: REPL_OPTIONS.store,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
 
@@ -92,8 +94,14 @@ export type CliCommand =
  * (exit 2) whose message is the one line the user sees.
  */
 export function parseCommandLine(argv: string[]): CliCommand {
-  // `chatkeep --home DIR sessions …`, the form in which printed commands carry --home, is `sessions … --home DIR`.
-  const lead = argv[0] === '--home' ? 2 : argv[0]?.startsWith('--home=') ? 1 : 0;
+  // `chatkeep --home DIR --store URL sessions …`, the form in which printed commands carry them, is `sessions … --home DIR --store URL`.
+  let lead = 0;
+  while (lead < argv.length) {
+    const word = argv[lead]!;
+    if (word === '--home' || word === '--store') lead += 2;
+    else if (word.startsWith('--home=') || word.startsWith('--store=')) lead += 1;
+    else break;
+  }
   if (lead > 0 && argv[lead] === 'sessions') argv = [...argv.slice(lead), ...argv.slice(0, lead)];
   if (argv[0] === 'sessions') {
     const help = ['sessions', '--help'];

@@ -15,13 +15,13 @@ import { colorLevelFor } from '../repl/screen.js';
 type SearchCommand = Extract<CliCommand, { kind: 'sessions' }> & { query: string; limit: number };
 
 export async function runSearch(command: SearchCommand, environment: SessionsEnvironment): Promise<number> {
-  const { home, cwd, env, stdout } = environment;
+  const { home, store, cwd, env, stdout } = environment;
   const all = command.options.all === true;
   let results: SearchResults = { query: command.query, total: 0, results: [], index: [] };
   let projectPath: string | undefined;
   // A missing data directory has nothing to search, and is not created.
-  if (existsSync(home)) {
-    const sessions = await openSessions({ home, cwd, env });
+  if ((store !== undefined || existsSync(home))) {
+    const sessions = await openSessions({ home, store, cwd, env });
     results = await sessions.search(command.query, { all, limit: command.limit });
     projectPath = sessions.project.path;
   }

@@ -21,6 +21,8 @@ export type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 /** What the process gives the subcommands (only cli.ts reads `process`). */
 export interface SessionsEnvironment {
   home: string;
+  /** A PostgreSQL URL when the sessions are kept on a server (else the data directory `home`). */
+  store?: string | undefined;
   cwd: string;
   env: Record<string, string | undefined>;
   stdout: NodeJS.WritableStream;
@@ -39,7 +41,7 @@ export interface SessionsEnvironment {
 
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
 export async function runSessionsCommand(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
-  const { home, cwd, env, stdout } = environment;
+  const { home, store, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
   const json = command.options.json === true;
   if (command.action === 'help') {
@@ -56,8 +58,8 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
     const all = command.options.all === true;
     let rows: SessionSummary[] = [];
     let projectPath: string | undefined;
-    if (existsSync(home)) {
-      const sessions = await openSessions({ home, cwd, env });
+    if ((store !== undefined || existsSync(home))) {
+      const sessions = await openSessions({ home, store, cwd, env });
       rows = await sessions.list({
         all,
         ...(command.options.branch !== undefined ? { branch: command.options.branch } : {}),
@@ -77,8 +79,8 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
   }
   const id = command.id!;
   if (!isValidId(id)) throw new InvalidIdError(id);
-  if (!existsSync(home)) throw new UnknownSessionError(id);
-  const sessions = await openSessions({ home, cwd, env });
+  if (!(store !== undefined || existsSync(home))) throw new UnknownSessionError(id);
+  const sessions = await openSessions({ home, store, cwd, env });
   const reading = await sessions.inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;

@@ -27,15 +27,15 @@ export type TrashEnvironment = Omit<SessionsEnvironment, 'now' | 'columns'> & { 
 
 /** Runs one trash subcommand; resolves to the exit code (3 when a session was in use). */
 export async function runTrashCommand(command: TrashCommand, environment: TrashEnvironment): Promise<number> {
-  const { home, cwd, env } = environment;
+  const { home, store, cwd, env } = environment;
   const out = output(environment, command.options.json === true);
   for (const id of command.ids) if (!isValidId(id)) throw new InvalidIdError(id);
   // Checked before anything is opened: bad input changes nothing.
   const spec = command.options['older-than'];
   const age = spec === undefined ? undefined : { spec, ms: parseAge(spec) };
-  const stored = existsSync(home);
+  const stored = (store !== undefined || existsSync(home));
   if (!stored && (command.action === 'rm' || command.action === 'restore')) throw new UnknownSessionError(command.ids[0]!);
-  const sessions = stored ? await openSessions({ home, cwd, env }) : undefined;
+  const sessions = stored ? await openSessions({ home, store, cwd, env }) : undefined;
   switch (command.action) {
     case 'rm':
       return remove(sessions!, command.ids, out);

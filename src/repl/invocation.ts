@@ -16,6 +16,8 @@ export interface Invocation {
   env: Record<string, string | undefined>;
   /** `--home DIR` when given as a flag (absolute): a printed command needs it to find the same sessions. */
   home?: string;
+  /** `--store URL` when given as a flag (it holds no password): likewise. */
+  store?: string;
 }
 
 let invocation: Invocation | undefined;
@@ -37,7 +39,8 @@ export function chatkeepCommand(args: readonly string[]): string {
   if (!how) return ['chatkeep', ...args].map(shellQuote).join(' ');
   prefix ??= programPrefix(how);
   const home = how.home !== undefined ? ['--home', how.home] : [];
-  return [prefix, ...[...home, ...args].map(shellQuote)].join(' ');
+  const store = how.store !== undefined ? ['--store', how.store] : [];
+  return [prefix, ...[...home, ...store, ...args].map(shellQuote)].join(' ');
 }
 
 function programPrefix(how: Invocation): string {

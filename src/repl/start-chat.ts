@@ -20,6 +20,8 @@ import type { Screen } from './screen.js';
 /** What the process gives the REPL: only cli.ts reads `process`. */
 export interface ChatEnvironment {
   home: string;
+  /** A PostgreSQL URL when the sessions are kept on a server (else the data directory `home`). */
+  store?: string | undefined;
   cwd: string;
   env: Record<string, string | undefined>;
   /** File descriptor 0 when `terminal`: its loss is how a closed window shows. */
@@ -34,7 +36,7 @@ type ReplFlags = Extract<CliCommand, { kind: 'repl' }>['options'];
 
 /** Starts the chat; resolves to the exit code. Throws `ChatkeepError`s for the CLI to report. */
 export async function startChat(flags: ReplFlags, environment: ChatEnvironment): Promise<number> {
-  const { home, cwd, env, screen } = environment;
+  const { home, store, cwd, env, screen } = environment;
   // Everything that can be checked without the data directory is checked first, so bad
   // input creates nothing (not even the home directory).
   const id = flags['session-id'];
@@ -50,12 +52,12 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   }
   const persist = flags['no-persist'] !== true;
   const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
-  const homeExists = existsSync(home);
+  const homeExists = store !== undefined || existsSync(home);
   if (id !== undefined && !homeExists) throw new UnknownSessionError(id);
   if (forkId !== undefined && !homeExists) throw new UnknownSessionError(forkId);
   if ((flags.continue || flags.resume) && !homeExists) throw noSessionYet(cwd);
 
-  const sessions = await openSessions({ home, cwd, env, redact: flags['no-redact'] !== true, persist });
+  const sessions = await openSessions({ home, store, cwd, env, redact: flags['no-redact'] !== true, persist });
   const config = await sessions.readConfig();
   // Nothing to save without a store: no timer either.
   const schedule = !persist

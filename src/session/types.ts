@@ -394,6 +394,12 @@ export interface OpenSessionsOptions {
   /** proper-lockfile `stale` in ms (default 20000). */
   lockStaleMs?: number;
   /**
+   * A PostgreSQL URL (`postgres://user:password@host:5432/db`): keep the sessions on that server
+   * (shared by every machine that points at it) instead of under `home`. The password never
+   * appears in any output, error or row.
+   */
+  store?: string;
+  /**
    * False: write nothing at all (no data directory, no session, no ID, no history line).
    * Sessions live in memory; config is still read; `resume`/`read` refuse.
    */

@@ -1,6 +1,7 @@
 /**
- * `openSessions`: the library's entry. It picks the store (the data directory by default;
- * in memory with `persist: false`) and builds the session manager over it.
+ * `openSessions`: the library's entry. It picks the store (the data directory by default; a
+ * PostgreSQL server with `store: 'postgres://…'`; in memory with `persist: false`) and builds
+ * the session manager over it. node-postgres loads only when a server is chosen.
  */
 import { UserError, printable } from '../session/errors.js';
 import { Manager } from '../session/manager.js';
@@ -29,6 +30,12 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
     const project = await findProject(options.home, options.cwd);
     projectDir = project.dir;
     store = memoryStore({ key: project.key, path: project.path }, createHistory(layout.history(project.dir), redact), now);
+  } else if (options.store !== undefined) {
+    const { openPostgresStore } = await import('./postgres/store.js');
+    store = await openPostgresStore(options.store, { cwd: options.cwd, now, redact });
+    // Config files stay on this machine, in the data directory (which a server store never creates).
+    const { findProject } = await import('./file/project.js');
+    projectDir = (await findProject(options.home, options.cwd)).dir;
   } else {
     const { openFileStore } = await import('./file/file-store.js');
     const files = await openFileStore({ home: options.home, cwd: options.cwd, now, staleMs, redact });

@@ -21,7 +21,7 @@ import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, loadSession } from './reading.js';
 import { insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
-import { redactUrl } from './url.js';
+import { isPostgresUrl, redactUrl } from './url.js';
 
 export interface PostgresStoreOptions {
   /** The working directory whose project this is. */
@@ -34,11 +34,6 @@ export interface PostgresStoreOptions {
 
 /** How many history lines `history.load()` returns (as the file store). */
 const MAX_HISTORY = 1000;
-
-/** True for a URL this store takes (`postgres://` or `postgresql://`). */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(value);
-}
 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
   if (!isPostgresUrl(url)) {

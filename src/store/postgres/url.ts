@@ -52,3 +52,8 @@ export function scrub(text: string, url: string): string {
   for (const secret of secretsOf(url)) out = out.split(secret).join(secret === url ? redactUrl(url) : '***');
   return out;
 }
+
+/** True for a URL this store takes (`postgres://` or `postgresql://`). */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(value);
+}
