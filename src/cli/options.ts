@@ -18,12 +18,12 @@ export interface OptionSpec {
 }
 
 /** The `chatkeep sessions` subcommands. */
-export const SESSIONS_ACTIONS = ['list', 'show', 'search', 'export', 'import', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
+export const SESSIONS_ACTIONS = ['list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
 export type SessionsAction = (typeof SESSIONS_ACTIONS)[number];
 
 /** What each subcommand takes after its name: session IDs (none, one, one or more), the file import reads, or search's text. */
-const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'file' | 'text'> = {
-  list: 'none', show: 'one', search: 'text', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
+const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'any' | 'file' | 'text'> = {
+  list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
 };
 
 /** Options of the REPL itself (`chatkeep [options]`). */
@@ -49,14 +49,15 @@ export const REPL_OPTIONS = {
 
 /** Options of `chatkeep sessions …`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list, search, prune: every project, not just this one', actions: ['list', 'show', 'search', 'prune'] },
-  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
+  all: { type: 'boolean', short: 'a', description: 'list, search, copy, prune: every project, not just this one', actions: ['list', 'show', 'search', 'copy', 'prune'] },
+  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
   limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)', actions: ['search'] },
   format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md or html', actions: ['export'] },
   output: { type: 'string', short: 'o', value: 'FILE', description: 'export: write to FILE instead of standard output', actions: ['export'] },
   'no-redact': { type: 'boolean', description: 'import: keep secrets in the file as they are', actions: ['import'] },
+  to: { type: 'string', value: 'URL|DIR', description: 'copy: the store to copy into: a postgres:// URL (no password: PGPASSWORD or ~/.pgpass) or a data directory', actions: ['copy'] },
   'older-than': { type: 'string', value: 'AGE', description: 'prune: last updated longer ago than AGE (30d, 12h, 2w); empty-trash: trashed longer ago', actions: ['prune', 'empty-trash'] },
   'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing', actions: ['prune'] },
   yes: { type: 'boolean', short: 'y', description: 'empty-trash: delete without asking (needed when not on a terminal)', actions: ['empty-trash'] },
@@ -117,7 +118,9 @@ export function parseCommandLine(argv: string[]): CliCommand {
     if (takes === 'none' && args.length > 0) throw usage(`unexpected argument ${args[0]}`, help);
     if (takes === 'file' && args.length === 0) throw usage('sessions import needs a file to read (- for standard input)', help);
     if ((takes === 'one' || takes === 'some') && args.length === 0) throw usage(`sessions ${act} needs a session ID${takes === 'some' ? ' (or several)' : ''}`, help);
-    if (takes !== 'some' && takes !== 'text' && args.length > 1) throw usage(`unexpected argument ${args[1]}`, help);
+    if (takes !== 'some' && takes !== 'any' && takes !== 'text' && args.length > 1) throw usage(`unexpected argument ${args[1]}`, help);
+    if (act === 'copy' && values.to === undefined) throw usage('sessions copy needs --to URL|DIR, the store to copy into', help);
+    if (act === 'copy' && values.all && args.length > 0) throw usage('give session IDs or --all, not both', help);
     if (act === 'prune' && values['older-than'] === undefined) throw usage('sessions prune needs --older-than AGE (such as 30d): nothing is pruned by default', help);
     if (values['older-than'] !== undefined) parseAge(values['older-than']);
     for (const [name, spec] of Object.entries(SESSIONS_OPTIONS) as [keyof typeof SESSIONS_OPTIONS, OptionSpec][]) {
@@ -211,6 +214,7 @@ export function replHelp(version: string): string {
     '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
     '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
+    '  chatkeep sessions copy --to URL|DIR [--all | ID…] [--json]',
     '  chatkeep sessions rm|trash|restore|prune|empty-trash …   the trash (see chatkeep sessions --help)',
     '',
     'Options:',
@@ -245,6 +249,11 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
     '                                            adds the session in a JSON export (- reads standard input, at most',
     "                                            64 MiB) to this directory's project; a taken ID gets a new one",
+  ],
+  copy: [
+    '  chatkeep sessions copy --to URL|DIR [--all | ID…] [--json]',
+    "                                            copy sessions (this project's, every project's, or those named) into another",
+    '                                            store: a PostgreSQL server or a data directory; a second run copies nothing',
   ],
   rm: ['  chatkeep sessions rm ID… [--json]         move sessions to the trash (refused while in use: exit 3)'],
   trash: ['  chatkeep sessions trash [--json]          what is in the trash, most recently trashed first'],

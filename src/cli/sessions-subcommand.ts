@@ -50,6 +50,7 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
   }
   if (command.action === 'export') return (await import('./export-command.js')).runExport(command, environment);
   if (command.action === 'import') return (await import('./import-command.js')).runImport(command, environment);
+  if (command.action === 'copy') return (await import('./copy-command.js')).runCopy(command, environment);
   await loadFormatting();
   if (isTrashAction(command.action)) {
     return (await import('./trash-subcommand.js')).runTrashCommand({ ...command, action: command.action }, { ...environment, now });

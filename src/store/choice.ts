@@ -17,18 +17,7 @@ export interface StoreChoice {
 
 /** Reads the choice; a bad value is a one-line UserError naming where it came from (the password never shown). */
 export async function chooseStore(flag: string | undefined, env: Record<string, string | undefined>, home: string): Promise<StoreChoice> {
-  if (flag !== undefined) {
-    const choice = checked(flag, 'flag', '--store');
-    // A command line is visible to every user of the machine (ps), and chatkeep prints commands
-    // that repeat --store: the password belongs where neither happens.
-    if (choice.url !== undefined && hasPassword(choice.url)) {
-      throw new UserError(
-        `--store ${redactUrl(choice.url)} holds a password, which every user of this machine can read in ps: put the URL in CHATKEEP_STORE or the config's "store", or the password in PGPASSWORD or ~/.pgpass.`,
-        'E_STORE',
-      );
-    }
-    return choice;
-  }
+  if (flag !== undefined) return { url: namedOnCommandLine(checked(flag, 'flag', '--store').url, '--store'), source: 'flag' };
   const fromEnv = env.CHATKEEP_STORE?.trim();
   if (fromEnv) return checked(fromEnv, 'env', 'CHATKEEP_STORE');
   const user = await readConfigFile(layout.userConfig(home));
@@ -56,6 +45,21 @@ function bad(value: string, where: string): UserError {
     `Bad store \`${shown}\` (${where}): give a PostgreSQL URL such as postgres://ann@db.example:5432/chatkeep, or file for the data directory.`,
     'E_STORE',
   );
+}
+
+/**
+ * A PostgreSQL URL given on the command line (`--store`, `sessions copy --to`) must hold no
+ * password: a command line is visible to every user of the machine (ps), and chatkeep prints
+ * commands that repeat it. node-postgres reads the password from PGPASSWORD or ~/.pgpass.
+ */
+export function namedOnCommandLine(url: string | undefined, option: string): string | undefined {
+  if (url !== undefined && hasPassword(url)) {
+    throw new UserError(
+      `${option} ${redactUrl(url)} holds a password, which every user of this machine can read in ps: put the URL in CHATKEEP_STORE or the config's "store", or the password in PGPASSWORD or ~/.pgpass.`,
+      'E_STORE',
+    );
+  }
+  return url;
 }
 
 function hasPassword(url: string): boolean {
