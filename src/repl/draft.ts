@@ -30,3 +30,17 @@ export async function keepDraft(screen: Screen, session: Session, reader: LineRe
     screen.warn(`Could not keep your unsent line (${err instanceof Error ? err.message : String(err)}).`);
   }
 }
+
+/**
+ * A line that could not be stored (nothing of it reached the store): on a terminal it is put
+ * back at the prompt, to be sent again with Enter; a script is told which line was not sent.
+ */
+export function keepUnsent(screen: Screen, reader: LineReader | undefined, text: string): void {
+  if (screen.terminal && reader) {
+    reader.prefill(text);
+    screen.status('Not sent, nothing of it was stored: your line is back at the prompt. Press Enter to send it again.');
+  } else {
+    const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+    screen.warn(`Not sent, nothing of it was stored: "${shown.replace(/\s+/g, ' ')}". Send it again once the store is back.`);
+  }
+}

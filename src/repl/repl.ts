@@ -12,7 +12,7 @@ import { runChatTurn } from './chat-turn.js';
 import { createClipboard, type Clipboard } from './clipboard.js';
 import { offerCompaction, runCompaction } from './compact-turn.js';
 import { completeLine } from './complete.js';
-import { keepDraft, offerDraft } from './draft.js';
+import { keepDraft, keepUnsent, offerDraft } from './draft.js';
 import { formatRows, loadFormatting, loadRelativeTime, plural, rowWidth } from './format.js';
 import { finish, finishUnsaved, showResumed } from './leave.js';
 import { createLineReader, type LineReader } from './line-reader.js';
@@ -242,6 +242,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       (auto ? screen.status : screen.info)(line);
     }, (err) => describeReplError(err).replace(/^chatkeep: /, 'chatkeep: /compact failed, nothing changed: '));
   const ask = async (text: string, resend = false): Promise<void> => {
+    const asked = { session, count: session.messages.length };
     const answered = await inTurn(async (signal) => {
       if (session.readOnly) await goOnAfterLoss();
       const before = session.messages.length;
@@ -253,6 +254,9 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       });
     });
     if (answered) await offerCompaction(session.messages, screen, options.autoCompact ? () => compact(null, true) : undefined);
+    // Nothing of it was stored (the store unreachable, the lock lost and not taken back): the line
+    // is not lost, it waits at the prompt to be sent again.
+    else if (!resend && session === asked.session && session.messages.length === asked.count) keepUnsent(screen, reader, text);
   };
 
 
