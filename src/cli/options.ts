@@ -220,7 +220,7 @@ export function replHelp(version: string): string {
     'Options:',
     ...formatOptions(REPL_OPTIONS),
     '',
-    'Environment: CHATKEEP_HOME (data directory), ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL,',
+    'Environment: CHATKEEP_HOME (data directory), CHATKEEP_STORE (a postgres:// URL), ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL,',
     '  NO_COLOR, FORCE_COLOR.',
     'In the chat, type /help for commands. Exit codes: 0 ok, 1 unexpected failure, 2 bad usage or input,',
     '  3 session in use by another process.',
