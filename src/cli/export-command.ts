@@ -9,7 +9,7 @@ import { InvalidIdError, printable, UnknownSessionError, UserError } from '../se
 import { isValidId } from '../session/ids.js';
 import { packageVersion } from '../version.js';
 import { plural } from '../repl/format.js';
-import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-subcommand.js';
+import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
 import { writeOutputFile } from './output-file.js';
 
 /** Runs the export; resolves to the exit code. */

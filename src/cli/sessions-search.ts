@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import { openSessions } from '../index.js';
 import type { SearchResults } from '../search/types.js';
 import type { CliCommand } from './options.js';
-import { listRow, type SessionsEnvironment } from './sessions-subcommand.js';
+import { listRow, type SessionsEnvironment } from './sessions-common.js';
 import { formatRows } from '../repl/format.js';
 import { formatSearchResults, indexNote, shownLine } from '../repl/format-search.js';
 import { colorLevelFor } from '../repl/screen.js';

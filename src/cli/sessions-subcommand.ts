@@ -1,42 +1,21 @@
 /**
- * `chatkeep sessions list [--all] [--json]` and `chatkeep sessions show ID [--json]`: the
- * listing and transcripts for scripts. Reading never takes a lock, and a missing data
+ * `chatkeep sessions …`: runs `list` and `show` (the listing and transcripts for scripts) and
+ * hands the other subcommands to their own files. Reading never takes a lock, and a missing data
  * directory is simply empty (nothing is created).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
-import { InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
-import { estimateCost } from '../providers/cost.js';
-import type { Message, ModelUsage, SessionManager, SessionProblem, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
-import type { CliCommand } from './options.js';
+import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
+import type { Message, SessionManager, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import { sessionsHelp } from './options.js';
+import { costField, listRow, problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
 import { isTrashAction } from './trash-actions.js';
 import { providerLabel, sourceNote } from '../repl/describe-source.js';
-import { countKnown, formatMessage, formatRows, lineage, loadFormatting, plural, problemAdvice, problemLabel, relativeTime, tokens } from '../repl/format.js';
+import { formatMessage, formatRows, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../repl/format.js';
 import { describeError } from '../repl/report-error.js';
 
-export type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
 
-/** What the process gives the subcommands (only cli.ts reads `process`). */
-export interface SessionsEnvironment {
-  home: string;
-  /** A PostgreSQL URL when the sessions are kept on a server (else the data directory `home`). */
-  store?: string | undefined;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
-  stderr: NodeJS.WritableStream;
-  /** What `sessions import -` reads. */
-  stdin: NodeJS.ReadableStream;
-  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
-  terminal?: boolean;
-  now?: () => Date;
-  columns?: number;
-  /** Asks yes/no on the terminal (empty-trash); absent without one. */
-  confirm?: (question: string) => Promise<boolean>;
-}
 
 
 /** Runs the subcommand, writing to `stdout`; resolves to the exit code. */
@@ -103,36 +82,8 @@ async function forksOf(sessions: SessionManager, id: string): Promise<SessionSum
   return forks.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
-/** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
-export function problemError(id: string, problem: SessionProblem): UserError {
-  const advice = problemAdvice(id, problem);
-  const code = problem.kind === 'damaged' ? 'E_DAMAGED' : problem.kind === 'newer-version' ? 'E_FUTURE_SCHEMA' : 'E_UNREADABLE';
-  return new UserError(advice.text, code, 2, advice.suggests);
-}
 
-/** A row of `sessions list --json` (DESIGN §1). */
-export function listRow(row: SessionSummary): Record<string, unknown> {
-  return {
-    id: row.id,
-    title: row.title,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    messageCount: countKnown(row.problem) ? row.messageCount : null,
-    status: row.status,
-    project: row.project,
-    ...(row.usage ? { usage: row.usage } : {}),
-    ...(row.problem ? { problem: row.problem } : {}),
-    ...costField(row.usage, row.usageByModel),
-    ...(row.branch ? { branch: row.branch } : {}),
-    ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
-  };
-}
 
-/** `{ costUsd }` when the tokens' cost is known (every one from a priced model), else nothing. */
-function costField(usage: { inputTokens: number; outputTokens: number } | undefined, byModel: readonly ModelUsage[] | undefined): { costUsd?: number } {
-  const cost = usage ? estimateCost(usage, byModel) : undefined;
-  return cost !== undefined ? { costUsd: Number(cost.toFixed(6)) } : {};
-}
 
 /** What an empty listing says, naming the filters that emptied it. */
 function emptyListing(options: SessionsCommand['options']): string {

@@ -13,7 +13,7 @@ import type { CliCommand } from './options.js';
 import { plural, relativeTime } from '../repl/format.js';
 import { chatkeepCommand, resumeCommand } from '../repl/invocation.js';
 import { describeError } from '../repl/report-error.js';
-import type { SessionsEnvironment } from './sessions-subcommand.js';
+import type { SessionsEnvironment } from './sessions-common.js';
 import { layoutTable } from '../repl/table.js';
 import { parseAge } from './age.js';
 import type { TrashAction } from './trash-actions.js';

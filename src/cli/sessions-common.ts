@@ -1,0 +1,62 @@
+/**
+ * What every `chatkeep sessions …` subcommand shares: the command and the environment it runs
+ * with, the error that says what is wrong with a session, and the rows of `list --json`.
+ */
+import { estimateCost } from '../providers/cost.js';
+import { UserError } from '../session/errors.js';
+import type { ModelUsage, SessionProblem, SessionSummary } from '../session/types.js';
+import { countKnown, problemAdvice } from '../repl/format.js';
+import type { CliCommand } from './options.js';
+
+export type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
+
+/** What the process gives the subcommands (only cli.ts reads `process`). */
+export interface SessionsEnvironment {
+  home: string;
+  /** A PostgreSQL URL when the sessions are kept on a server (else the data directory `home`). */
+  store?: string | undefined;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: NodeJS.WritableStream;
+  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
+  stderr: NodeJS.WritableStream;
+  /** What `sessions import -` reads. */
+  stdin: NodeJS.ReadableStream;
+  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
+  terminal?: boolean;
+  now?: () => Date;
+  columns?: number;
+  /** Asks yes/no on the terminal (empty-trash); absent without one. */
+  confirm?: (question: string) => Promise<boolean>;
+}
+
+/** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
+export function problemError(id: string, problem: SessionProblem): UserError {
+  const advice = problemAdvice(id, problem);
+  const code = problem.kind === 'damaged' ? 'E_DAMAGED' : problem.kind === 'newer-version' ? 'E_FUTURE_SCHEMA' : 'E_UNREADABLE';
+  return new UserError(advice.text, code, 2, advice.suggests);
+}
+
+/** A row of `sessions list --json` (DESIGN §1). */
+export function listRow(row: SessionSummary): Record<string, unknown> {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    messageCount: countKnown(row.problem) ? row.messageCount : null,
+    status: row.status,
+    project: row.project,
+    ...(row.usage ? { usage: row.usage } : {}),
+    ...(row.problem ? { problem: row.problem } : {}),
+    ...costField(row.usage, row.usageByModel),
+    ...(row.branch ? { branch: row.branch } : {}),
+    ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
+  };
+}
+
+/** `{ costUsd }` when the tokens' cost is known (every one from a priced model), else nothing. */
+export function costField(usage: { inputTokens: number; outputTokens: number } | undefined, byModel: readonly ModelUsage[] | undefined): { costUsd?: number } {
+  const cost = usage ? estimateCost(usage, byModel) : undefined;
+  return cost !== undefined ? { costUsd: Number(cost.toFixed(6)) } : {};
+}
