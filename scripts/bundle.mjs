@@ -27,6 +27,9 @@ const VENDOR_FILES = {
   openai: "export { default } from 'openai';",
   'anthropic-sdk': "export { BaseAnthropic } from '@anthropic-ai/sdk/client'; export { Messages } from '@anthropic-ai/sdk/resources/messages';",
   cron: "import * as cron from 'cron'; export default cron;",
+  // Taken by every new session before its first prompt: graceful-fs inside costs ~10 ms to
+  // compile and run without the code cache.
+  'proper-lockfile': "import lockfile from 'proper-lockfile'; export default lockfile;",
 };
 
 /** What the CLI imports → the vendored file, and the module the CLI sees in its place. */
@@ -36,6 +39,7 @@ const VENDORED = {
   '@anthropic-ai/sdk/resources/messages': ['anthropic-sdk', 'export const Messages = vendored.Messages;'],
   // CommonJS: its exports are the namespace's default, as when Node imports it.
   cron: ['cron', 'export default vendored.default;'],
+  'proper-lockfile': ['proper-lockfile', 'export default vendored.default;'],
 };
 
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
