@@ -9,15 +9,21 @@ const bundleDir = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
 describe('the CLI bundle', () => {
   const cli = readFileSync(`${bundleDir}cli.js`, 'utf8');
 
-  it('loads the provider SDKs and cron from their own vendored files, and only when needed', () => {
+  it('loads the provider SDKs, cron and proper-lockfile from their own vendored files, and only when needed', () => {
     const vendored = [...cli.matchAll(/loadVendor\(new URL\("(\.\/vendor\/[^"]+)"/g)].map((m) => m[1]);
-    expect(new Set(vendored)).toEqual(new Set(['./vendor/openai.cjs', './vendor/anthropic-sdk.cjs', './vendor/cron.cjs']));
+    expect(new Set(vendored)).toEqual(new Set(['./vendor/openai.cjs', './vendor/anthropic-sdk.cjs', './vendor/cron.cjs', './vendor/proper-lockfile.cjs']));
     // Neither a static import of those packages nor a lookup of them in node_modules.
-    expect(cli).not.toMatch(/(from\s*|import\(\s*|require\(\s*)"(openai|@anthropic-ai\/sdk[^"]*|cron)"/);
+    expect(cli).not.toMatch(/(from\s*|import\(\s*|require\(\s*)"(openai|@anthropic-ai\/sdk[^"]*|cron|proper-lockfile)"/);
+  });
+
+  it('leaves node-postgres out of the bundle: it is imported only when a PostgreSQL store is chosen', () => {
+    expect(cli).toMatch(/import\(\s*"pg"\s*\)/);
+    expect(cli).not.toMatch(/from\s*"pg"/);
+    expect(cli).not.toContain('class Pool');
   });
 
   it('ships a V8 code cache for each vendored file that this Node accepts', () => {
-    for (const name of ['openai', 'anthropic-sdk', 'cron']) {
+    for (const name of ['openai', 'anthropic-sdk', 'cron', 'proper-lockfile']) {
       const file = `${bundleDir}vendor/${name}.cjs`;
       expect(existsSync(`${file}.cache`), name).toBe(true);
       const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: readFileSync(`${file}.cache`) });
