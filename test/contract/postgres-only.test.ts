@@ -9,6 +9,7 @@ import { blankSnapshot } from '../../src/session/blank.js';
 import { FutureStoreSchemaError, ReadOnlySessionError, StoreUnavailableError, UserError } from '../../src/session/errors.js';
 import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/store.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
+import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import type { PostgresStore, PostgresStoreOptions } from '../../src/store/postgres/store.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
@@ -120,14 +121,47 @@ describe('PostgreSQL store', () => {
     expect(err).toBeInstanceOf(FutureStoreSchemaError);
     expect((err as FutureStoreSchemaError).exitCode).toBe(2);
     expect(err.message).toBe(
-      `The session store at ${redactUrl(url)} has schema version 99, newer than this chatkeep understands (1). Upgrade chatkeep to use it; the store was left untouched.`,
+      `The session store at ${redactUrl(url)} has schema version 99, newer than this chatkeep understands (${STORE_SCHEMA_VERSION}). Upgrade chatkeep to use it; the store was left untouched.`,
     );
     expect(await look()).toEqual(before);
   });
 
   it('two stores opening a new database at once create its schema once', async () => {
     await Promise.all([open(), open(), open()]);
-    expect(await runSql(url, 'SELECT version FROM chatkeep.migrations')).toEqual([{ version: 1 }]);
+    const versions = Array.from({ length: STORE_SCHEMA_VERSION }, (_, i) => ({ version: i + 1 }));
+    expect(await runSql(url, 'SELECT version FROM chatkeep.migrations ORDER BY 1')).toEqual(versions);
+  });
+
+  it('migrates a database of schema version 1 (before the trash and search) and keeps its sessions', async () => {
+    await runSql(url, 'CREATE SCHEMA chatkeep');
+    await runSql(url, 'CREATE TABLE chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)');
+    await runSql(url, MIGRATIONS[0]!);
+    await runSql(url, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES (1, '0.1.0')");
+    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('k', '/old', 'h')");
+    await runSql(url, "INSERT INTO chatkeep.ids (id) VALUES ('session-20200101-000000')");
+    await runSql(
+      url,
+      "INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at, title) VALUES ('session-20200101-000000', 'k', '/old', now(), now(), 'kept')",
+    );
+    const store = await open();
+    expect((await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations'))[0]).toEqual({ v: STORE_SCHEMA_VERSION });
+    const oldProject = { ...store.project, key: 'k', path: '/old' } as typeof store.project;
+    const [old] = await store.list([oldProject]);
+    expect(old).toMatchObject({ id: 'session-20200101-000000', title: 'kept' });
+    expect(await store.listTrash()).toEqual([]);
+    const found = await store.searchSessions('kept', [oldProject], {});
+    expect(found.results.map((r) => [r.session.id, r.matched])).toEqual([['session-20200101-000000', { id: false, title: true, messages: 0 }]]);
+  });
+
+  it('compacts exactly the events up to the seq it is given, keeping those past it', async () => {
+    const store = await open();
+    const id = await store.reserveId(AT, store.project);
+    const lock = await store.lock(id, noLoss);
+    const log = await store.openLog(id, lock);
+    for (let seq = 1; seq <= 3; seq++) await log.append({ ...event(seq, `m${seq}`), seq }, true);
+    await log.compact(2);
+    expect((await store.load(id, { now: AT, quarantine: false })).events.map((e) => e.seq)).toEqual([3]);
+    await lock.release();
   });
 
   it('a lock whose connection is cut is lost: onLost fires, stillHeld says so, nothing more is written, another may take it', async () => {

@@ -9,43 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { blankSnapshot } from '../../src/session/blank.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
-import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/store.js';
-import type { SessionSnapshot } from '../../src/session/types.js';
-
-export interface OpenOptions {
-  redact?: (text: string) => string;
-  /** The store's clock (the trash records when). */
-  now?: () => Date;
-}
-
-/** One empty backing (a database, a data directory) that stores are opened on. */
-export interface StoreBacking {
-  /** Opens a store on this backing for `cwd` (a second store is what another process sees). */
-  open(cwd: string, options?: OpenOptions): Promise<SessionStore>;
-  /** A child process that takes `id`'s lock and keeps it; resolves once it holds it. */
-  holdInChild(id: string, cwd: string): Promise<{ pid: number; kill9(): Promise<void> }>;
-  /** Removes a session entirely, as deleting it by hand or emptying the trash would. */
-  removeSession(id: string): Promise<void>;
-  dispose(): Promise<void>;
-}
-
-const AT = new Date('2026-11-23T10:20:30.000Z');
-
-function event(seq: number, type: SessionEvent['type'], payload: Record<string, unknown>): SessionEvent {
-  return { seq, ts: new Date(AT.getTime() + seq * 1000).toISOString(), type, payload };
-}
-
-function snapshotOf(id: string, project: string, journalSeq: number, texts: string[]): SessionSnapshot {
-  const s = blankSnapshot(id, project, AT, 'test');
-  s.messages = texts.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, timestamp: new Date(AT.getTime() + i * 1000) }));
-  s.stats.messageCount = texts.length;
-  s.journalSeq = journalSeq;
-  s.title = 'a title';
-  s.status = 'closed';
-  return s;
-}
+import type { SessionStore, WriterLock } from '../../src/session/store.js';
+import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
+import { searchCases } from './search.contract.js';
+import { trashCases } from './trash.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
   describe(`SessionStore contract: ${name}`, () => {
@@ -58,13 +26,13 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       opened.push(store);
       return store;
     };
-    /** Another process's store, which has found session `id` as the model does before using it (locate first). */
     const openOn = async (id: string, dir = cwd): Promise<SessionStore> => {
       const store = await open(dir);
       expect((await store.locate(id)).id).toBe(id);
       return store;
     };
     const noLoss = (): void => undefined;
+    const harness: Harness = { open, openOn, backing: () => backing, cwd: () => cwd, otherCwd: () => otherCwd };
 
     beforeEach(async () => {
       backing = await makeBacking();
@@ -233,5 +201,8 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       expect(await (await open()).history.load()).toEqual(['first', 'two\nlines with [redacted]', 'third']);
       expect(await (await open(otherCwd)).history.load()).toEqual([]);
     });
+
+    trashCases(harness);
+    searchCases(harness);
   });
 }
