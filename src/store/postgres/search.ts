@@ -71,7 +71,7 @@ const QUERY_GRAMS_SQL = `SELECT string_agg('''' || replace(replace(g, '\\', '\\\
   FROM (SELECT DISTINCT substr($1, i, 3) AS g FROM generate_series(1, char_length($1) - 2) AS i LIMIT ${MAX_QUERY_GRAMS}) t`;
 
 /** Per session: hits (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals). */
-const hitsSql = (narrow: boolean): string => `SELECT m.session_id, sum(h.hits)::int AS hits,
+export const hitsSql = (narrow: boolean): string => `SELECT m.session_id, sum(h.hits)::int AS hits,
     (array_agg(m.n ORDER BY h.hits DESC, m.n DESC))[1] AS best, max(h.hits)::int AS best_hits
   FROM chatkeep.search_messages m JOIN chatkeep.sessions s ON s.id = m.session_id
   CROSS JOIN LATERAL (SELECT (char_length(m.folded) - char_length(replace(m.folded, $2, ''))) / char_length($2) AS hits) h
