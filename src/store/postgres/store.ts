@@ -245,10 +245,7 @@ export class PostgresStore implements SessionStore {
       pool: this.pool,
       target: this.target,
       list: (keys: string[]) => listRows(this.pool, this.target, keys),
-      read: async (id: string, path: string) => {
-        const { reading } = await this.readStable(id, path);
-        return reading.snapshot && { ...reading.snapshot, status: reading.status };
-      },
+      read: async (id: string, path: string) => (await this.readStable(id, path)).reading.snapshot,
     };
     return searchSessions(context, text, projects.map((p) => ({ key: keyOf(p), path: p.path })), options.limit);
   }
