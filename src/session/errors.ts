@@ -60,6 +60,14 @@ export class TrashedSessionError extends UserError {
   }
 }
 
+/** `restore` of an ID the trash does not hold. */
+export class NotInTrashError extends UserError {
+  constructor(readonly id: string) {
+    const list = ['sessions', 'trash'];
+    super(`No session \`${id}\` in the trash. See what is there with: ${commandText(list)}`, 'E_NOT_IN_TRASH', 2, list);
+  }
+}
+
 /** An ID prefix that matches more than one session. */
 export class AmbiguousIdError extends UserError {
   constructor(

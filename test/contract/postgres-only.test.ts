@@ -1,4 +1,5 @@
 /** What only the PostgreSQL store has to prove: its schema, its connections, its server going away, its password. */
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
@@ -6,9 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { blankSnapshot } from '../../src/session/blank.js';
-import { FutureStoreSchemaError, ReadOnlySessionError, StoreUnavailableError, UserError } from '../../src/session/errors.js';
+import { FutureStoreSchemaError, ReadOnlySessionError, SessionInUseError, StoreUnavailableError, UserError } from '../../src/session/errors.js';
 import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/store.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
+import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { hitsSql } from '../../src/store/postgres/search.js';
 import type { PostgresStore, PostgresStoreOptions } from '../../src/store/postgres/store.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
@@ -19,6 +22,7 @@ import { startProxy } from '../support/tcp-proxy.js';
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const event = (seq: number, content: string): SessionEvent => ({ seq, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
 const noLoss = (): void => undefined;
+const md5Of = (text: string): string => createHash('md5').update(text).digest('hex');
 
 /** Takes `id`'s lock, with the error its loss reports (a promise that settles only if it is lost). */
 async function lockWatched(store: SessionStore, id: string): Promise<{ lock: WriterLock; lost: Promise<Error> }> {
@@ -120,14 +124,47 @@ describe('PostgreSQL store', () => {
     expect(err).toBeInstanceOf(FutureStoreSchemaError);
     expect((err as FutureStoreSchemaError).exitCode).toBe(2);
     expect(err.message).toBe(
-      `The session store at ${redactUrl(url)} has schema version 99, newer than this chatkeep understands (1). Upgrade chatkeep to use it; the store was left untouched.`,
+      `The session store at ${redactUrl(url)} has schema version 99, newer than this chatkeep understands (${STORE_SCHEMA_VERSION}). Upgrade chatkeep to use it; the store was left untouched.`,
     );
     expect(await look()).toEqual(before);
   });
 
   it('two stores opening a new database at once create its schema once', async () => {
     await Promise.all([open(), open(), open()]);
-    expect(await runSql(url, 'SELECT version FROM chatkeep.migrations')).toEqual([{ version: 1 }]);
+    const versions = Array.from({ length: STORE_SCHEMA_VERSION }, (_, i) => ({ version: i + 1 }));
+    expect(await runSql(url, 'SELECT version FROM chatkeep.migrations ORDER BY 1')).toEqual(versions);
+  });
+
+  it('migrates a database of schema version 1 (before the trash and search) and keeps its sessions', async () => {
+    await runSql(url, 'CREATE SCHEMA chatkeep');
+    await runSql(url, 'CREATE TABLE chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)');
+    await runSql(url, MIGRATIONS[0]!);
+    await runSql(url, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES (1, '0.1.0')");
+    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('k', '/old', 'h')");
+    await runSql(url, "INSERT INTO chatkeep.ids (id) VALUES ('session-20200101-000000')");
+    await runSql(
+      url,
+      "INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at, title) VALUES ('session-20200101-000000', 'k', '/old', now(), now(), 'kept')",
+    );
+    const store = await open();
+    expect((await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations'))[0]).toEqual({ v: STORE_SCHEMA_VERSION });
+    const oldProject = { ...store.project, key: 'k', path: '/old' } as typeof store.project;
+    const [old] = await store.list([oldProject]);
+    expect(old).toMatchObject({ id: 'session-20200101-000000', title: 'kept' });
+    expect(await store.listTrash()).toEqual([]);
+    const found = await store.searchSessions('kept', [oldProject], {});
+    expect(found.results.map((r) => [r.session.id, r.matched])).toEqual([['session-20200101-000000', { id: false, title: true, messages: 0 }]]);
+  });
+
+  it('compacts exactly the events up to the seq it is given, keeping those past it', async () => {
+    const store = await open();
+    const id = await store.reserveId(AT, store.project);
+    const lock = await store.lock(id, noLoss);
+    const log = await store.openLog(id, lock);
+    for (let seq = 1; seq <= 3; seq++) await log.append({ ...event(seq, `m${seq}`), seq }, true);
+    await log.compact(2);
+    expect((await store.load(id, { now: AT, quarantine: false })).events.map((e) => e.seq)).toEqual([3]);
+    await lock.release();
   });
 
   it('a lock whose connection is cut is lost: onLost fires, stillHeld says so, nothing more is written, another may take it', async () => {
@@ -283,5 +320,67 @@ describe('PostgreSQL store', () => {
     expect(plan).toContain('sessions_by_project');
     expect(plan).not.toMatch(/Seq Scan on sessions/);
     expect((await store.list([{ ...store.project, key: 'p7' } as SessionStore['project']])).length).toBe(200);
+  });
+
+  it('trash and a writer racing for a session: exactly one of them wins, every time', async () => {
+    const trasher = await open();
+    const writer = await open();
+    for (let round = 0; round < 10; round++) {
+      const id = await trasher.reserveId(new Date(AT.getTime() + round * 1000), trasher.project);
+      const [trashed, locked] = await Promise.allSettled([trasher.trash(id), writer.lock(id, noLoss)]);
+      expect([trashed.status, locked.status].filter((s) => s === 'fulfilled')).toHaveLength(1);
+      if (locked.status === 'fulfilled') {
+        expect((trashed as PromiseRejectedResult).reason).toBeInstanceOf(SessionInUseError);
+        await locked.value.release();
+      } else {
+        expect((locked.reason as Error).constructor.name).toMatch(/^(SessionInUseError|TrashedSessionError)$/);
+        expect(await trasher.inspectLock(id)).toEqual({ state: 'free' });
+      }
+    }
+  });
+
+  it('searches over the GIN index of 3-character sequences, and finds a hit in a message too long for it', async () => {
+    const store = await open();
+    const key = (store.project as SessionStore['project'] & { key: string }).key;
+    await runSql(url, `INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, 'h') ON CONFLICT DO NOTHING`, [key, store.project.path]);
+    await runSql(url, `INSERT INTO chatkeep.ids (id) SELECT 's' || n FROM generate_series(1, 20000) n`);
+    await runSql(
+      url,
+      `INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at, status)
+       SELECT 's' || n, $1, $2, now(), now() - n * interval '1 second', 'closed' FROM generate_series(1, 20000) n`,
+      [key, store.project.path],
+    );
+    // Indexed as a search would index them (version: no snapshot yet, no events).
+    await runSql(url, `INSERT INTO chatkeep.search_sessions (session_id, version) SELECT 's' || n, '0/0' FROM generate_series(1, 20000) n`);
+    await runSql(
+      url,
+      `INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded, grams)
+       SELECT 's' || n, 0, 'user', 0, false, to_json(t), t,
+         array_to_tsvector(ARRAY(SELECT DISTINCT substr(t, i, 3) FROM generate_series(1, char_length(t) - 2) i))
+       FROM generate_series(1, 20000) n, LATERAL (SELECT 'message ' || md5(n::text) || ' of session ' || n AS t) m`,
+    );
+    await runSql(url, 'ANALYZE chatkeep.sessions, chatkeep.search_messages');
+    const explain = async (sql: string): Promise<string> => (await runSql<{ 'QUERY PLAN': string }>(url, `EXPLAIN ${sql}`)).map((r) => r['QUERY PLAN']).join('\n');
+    const needle = md5Of('4242').slice(3, 15);
+    const plan = await explain(hitsSql(true).replace('$1', `ARRAY['${key}']`).replaceAll('$2', `'${needle}'`).replace('$3', `'''${needle.slice(0, 3)}'' & ''${needle.slice(5, 8)}'''`));
+    expect(plan).toContain('search_messages_grams');
+    expect(plan).not.toMatch(/Seq Scan on search_messages/);
+    const found = await store.searchSessions(needle.toUpperCase(), [store.project], {});
+    expect(found.results.map((r) => [r.session.id, r.hits, r.snippet?.text])).toEqual([['s4242', 1, `message ${md5Of('4242')} of session 4242`]]);
+    expect(found.index).toEqual([{ project: store.project.path, state: 'fresh', reindexed: 0 }]);
+
+    // A message past what a tsvector holds is kept without sequences, and still found.
+    const long = `${'word '.repeat(20_000)}needle-in-a-long-message`;
+    const saved = await store.reserveId(AT, store.project);
+    const lock = await store.lock(saved, noLoss);
+    const snapshot = blankSnapshot(saved, store.project.path, AT, 'test');
+    snapshot.messages = [{ role: 'user', content: long, timestamp: AT }];
+    snapshot.stats.messageCount = 1;
+    await store.writeSnapshot(saved, snapshot, lock);
+    await lock.release();
+    const again = await store.searchSessions('in-a-long', [store.project], {});
+    expect(again.results.map((r) => [r.session.id, r.hits])).toEqual([[saved, 1]]);
+    expect(again.index).toEqual([{ project: store.project.path, state: 'stale', reindexed: 1 }]);
+    expect(await runSql(url, 'SELECT grams IS NULL AS ungrammed FROM chatkeep.search_messages WHERE session_id = $1', [saved])).toEqual([{ ungrammed: true }]);
   });
 });

@@ -2,14 +2,14 @@
 import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { createDatabase, runSql } from '../support/postgres.js';
-import { holdInChild } from '../support/postgres-holder.js';
+import { holdInChild } from '../support/lock-holder.js';
 import { storeContract } from './store.contract.js';
 
 storeContract('postgres', async () => {
   const url = await createDatabase(inject('postgresAdminUrl'));
   return {
     open: (cwd, options) => openPostgresStore(url, { cwd, ...options }),
-    holdInChild: (id, cwd) => holdInChild(url, id, cwd),
+    holdInChild: (id, cwd) => holdInChild('postgres', url, id, cwd),
     async removeSession(id) {
       await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
     },

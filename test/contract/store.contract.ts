@@ -9,37 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import { blankSnapshot } from '../../src/session/blank.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
-import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/store.js';
-import type { SessionSnapshot } from '../../src/session/types.js';
-
-/** One empty backing (a database, a data directory) that stores are opened on. */
-export interface StoreBacking {
-  /** Opens a store on this backing for `cwd` (a second store is what another process sees). */
-  open(cwd: string, options?: { redact?: (text: string) => string }): Promise<SessionStore>;
-  /** A child process that takes `id`'s lock and keeps it; resolves once it holds it. */
-  holdInChild(id: string, cwd: string): Promise<{ pid: number; kill9(): Promise<void> }>;
-  /** Removes a session entirely, as deleting it by hand or emptying the trash would. */
-  removeSession(id: string): Promise<void>;
-  dispose(): Promise<void>;
-}
-
-const AT = new Date('2026-11-23T10:20:30.000Z');
-
-function event(seq: number, type: SessionEvent['type'], payload: Record<string, unknown>): SessionEvent {
-  return { seq, ts: new Date(AT.getTime() + seq * 1000).toISOString(), type, payload };
-}
-
-function snapshotOf(id: string, project: string, journalSeq: number, texts: string[]): SessionSnapshot {
-  const s = blankSnapshot(id, project, AT, 'test');
-  s.messages = texts.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content, timestamp: new Date(AT.getTime() + i * 1000) }));
-  s.stats.messageCount = texts.length;
-  s.journalSeq = journalSeq;
-  s.title = 'a title';
-  s.status = 'closed';
-  return s;
-}
+import type { SessionStore, WriterLock } from '../../src/session/store.js';
+import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
+import { searchCases } from './search.contract.js';
+import { trashCases } from './trash.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
   describe(`SessionStore contract: ${name}`, () => {
@@ -47,12 +21,18 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
     let cwd: string;
     let otherCwd: string;
     const opened: SessionStore[] = [];
-    const open = async (dir = cwd, options?: { redact?: (text: string) => string }): Promise<SessionStore> => {
+    const open = async (dir = cwd, options?: OpenOptions): Promise<SessionStore> => {
       const store = await backing.open(dir, options);
       opened.push(store);
       return store;
     };
+    const openOn = async (id: string, dir = cwd): Promise<SessionStore> => {
+      const store = await open(dir);
+      expect((await store.locate(id)).id).toBe(id);
+      return store;
+    };
     const noLoss = (): void => undefined;
+    const harness: Harness = { open, openOn, backing: () => backing, cwd: () => cwd, otherCwd: () => otherCwd };
 
     beforeEach(async () => {
       backing = await makeBacking();
@@ -93,14 +73,14 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       await log.append(events[3]!, true);
       await log.append(events[4]!, true);
       await log.close();
-      const loaded = await (await open()).load(id, { now: AT, quarantine: false });
+      const loaded = await (await openOn(id)).load(id, { now: AT, quarantine: false });
       expect(loaded.events).toEqual(events);
       expect(loaded.snapshot).toBeUndefined();
       expect(loaded.damage).toEqual([]);
       await lock.release();
     });
 
-    it('writes a snapshot, compacts the events it holds, and keeps the events past it', async () => {
+    it('writes a snapshot, keeps the events past it, and forgets the events a snapshot holds once compacted', async () => {
       const store = await open();
       const id = await store.reserveId(AT, store.project);
       const lock = await store.lock(id, noLoss);
@@ -108,14 +88,20 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       for (let seq = 1; seq <= 3; seq++) await log.append(event(seq, 'message', { role: 'user', content: `m${seq}` }), true);
       const snapshot = snapshotOf(id, store.project.path, 2, ['m1', 'm2']);
       const bytes = await store.writeSnapshot(id, snapshot, lock);
-      await log.compact(2);
-      await log.append(event(4, 'message', { role: 'assistant', content: 'm4' }), true);
       expect(bytes).toBeGreaterThan(0);
       expect((await store.snapshotInfo(id))?.bytes).toBe(bytes);
-      const loaded = await (await open()).load(id, { now: AT, quarantine: false });
+      const loaded = await (await openOn(id)).load(id, { now: AT, quarantine: false });
       expect(loaded.snapshot).toEqual(snapshot);
       expect(loaded.snapshot?.messages[1]?.timestamp).toBeInstanceOf(Date);
-      expect(loaded.events.map((e) => e.seq)).toEqual([3, 4]);
+      expect(loaded.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+      // As the model compacts: once a snapshot holds every event (the file store then empties its journal).
+      const whole = snapshotOf(id, store.project.path, 3, ['m1', 'm2', 'm3']);
+      await store.writeSnapshot(id, whole, lock);
+      await log.compact(3);
+      await log.append(event(4, 'message', { role: 'assistant', content: 'm4' }), true);
+      const again = await (await openOn(id)).load(id, { now: AT, quarantine: false });
+      expect(again.snapshot).toEqual(whole);
+      expect(again.events.map((e) => e.seq)).toEqual([4]);
       await lock.release();
     });
 
@@ -126,7 +112,7 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       const newer = { ...snapshotOf(id, store.project.path, 0, ['from the future']), schemaVersion: 99, toolVersion: '9.0.0' };
       const bytes = await store.writeSnapshot(id, newer, lock);
       await lock.release();
-      const reader = await open();
+      const reader = await openOn(id);
       await expect(reader.load(id, { now: AT, quarantine: true })).rejects.toBeInstanceOf(FutureSchemaError);
       await expect(reader.load(id, { now: AT, quarantine: true })).rejects.toThrow(/schemaVersion 99.*chatkeep ≥ 9\.0\.0/);
       expect((await reader.snapshotInfo(id))?.bytes).toBe(bytes);
@@ -134,8 +120,8 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
 
     it('lets one writer hold a session: a second is refused, naming the holder, until it lets go', async () => {
       const a = await open();
-      const b = await open();
       const id = await a.reserveId(AT, a.project);
+      const b = await openOn(id);
       expect(await b.inspectLock(id)).toEqual({ state: 'free' });
       const lock = await a.lock(id, noLoss);
       const refusal = await b.lock(id, noLoss).then(
@@ -215,5 +201,8 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       expect(await (await open()).history.load()).toEqual(['first', 'two\nlines with [redacted]', 'third']);
       expect(await (await open(otherCwd)).history.load()).toEqual([]);
     });
+
+    trashCases(harness);
+    searchCases(harness);
   });
 }

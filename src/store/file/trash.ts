@@ -12,7 +12,7 @@ import { lstat, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from './atomic-write.js';
-import { commandText, sessionInUse, UnknownSessionError, UserError } from '../../session/errors.js';
+import { NotInTrashError, sessionInUse, UnknownSessionError, UserError } from '../../session/errors.js';
 import { withGuard } from './guard.js';
 import { assertValidId, errno, isValidId } from '../../session/ids.js';
 import { readSession } from '../../session/reading.js';
@@ -111,7 +111,7 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
     /** Puts session `id` back where it was; a `UserError` when that ID is taken there now (nothing overwritten). */
     async restore(id: string): Promise<Located> {
       const entry = await readEntry(home, assertValidId(id));
-      if (!entry) throw notInTrash(id);
+      if (!entry) throw new NotInTrashError(id);
       const project = await openProject(home, entry.project, options.now());
       const sessions = layout.sessions(project.dir);
       await mkdir(sessions, { recursive: true, mode: DIR_MODE });
@@ -123,7 +123,7 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
         await rename(trashedSessionDir(home, id), target);
       } catch (err) {
         if (errno(err) === 'ENOTEMPTY' || errno(err) === 'EEXIST') throw taken();
-        if (errno(err) === 'ENOENT') throw notInTrash(id);
+        if (errno(err) === 'ENOENT') throw new NotInTrashError(id);
         throw err;
       }
       await fsyncDir(sessions);
@@ -157,11 +157,6 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
 
 /** The trash's part of the store seam. */
 export type FileTrash = Pick<SessionStore, 'trash' | 'restore' | 'listTrash' | 'emptyTrash'>;
-
-function notInTrash(id: string): UserError {
-  const list = ['sessions', 'trash'];
-  return new UserError(`No session \`${id}\` in the trash. See what is there with: ${commandText(list)}`, 'E_NOT_IN_TRASH', 2, list);
-}
 
 /**
  * The ID's reservation (`ids/<id>`, see ids.ts) must outlive the session: sessions made before

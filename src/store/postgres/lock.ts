@@ -9,7 +9,7 @@
 import { hostname } from 'node:os';
 import type { Client, QueryConfig } from 'pg';
 import type { LockOwner } from '../../session/errors.js';
-import { ReadOnlySessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
+import { ReadOnlySessionError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
 import type { LockState, WriterLock } from '../../session/store.js';
 import type { Target } from './connect.js';
 import { connectClient, isUnreachable, storeError } from './connect.js';
@@ -73,6 +73,10 @@ export async function takeLock(target: Target, id: string, onLost: (err: Error) 
       const holder = await client.query<HolderRow>('SELECT pid, host, started_at FROM chatkeep.holders WHERE session_id = $1', [id]);
       return await fail(await sessionInUse(id, holder.rows[0] ? ownerFrom(holder.rows[0]) : undefined, now()));
     }
+    // Read after the lock is held: a trash that committed before it (holding the same lock for
+    // its move, see trash.ts) is seen, so a trashed session is never written to.
+    const trashed = await client.query<{ trashed: boolean }>('SELECT trashed_at IS NOT NULL AS trashed FROM chatkeep.sessions WHERE id = $1', [id]);
+    if (trashed.rows[0]?.trashed) return await fail(new TrashedSessionError(id));
     startedAt = now();
     // A new epoch per taking: whoever holds the session next can tell it changed hands.
     await client.query(

@@ -15,7 +15,7 @@ import { LOCK_SPACE } from './lock-key.js';
  * jsonb refuses the character U+0000 (`unsupported Unicode escape sequence`), which a pasted
  * message may hold, and a message that cannot be stored would be a message lost.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE chatkeep.ids (
     id text COLLATE "C" PRIMARY KEY,
@@ -82,6 +82,32 @@ const MIGRATIONS: readonly string[] = [
     at timestamptz NOT NULL,
     content text
   );
+  `,
+  // 2: the trash (issue 11) and full-text search. A fork's lineage gets columns (listings and
+  // the trash show it without reading snapshots); `snapshot_version` counts snapshots, so that a
+  // search can tell which sessions changed since it indexed them. The search index is explained
+  // in search.ts: each message's folded text, and its 3-character sequences as a tsvector.
+  `
+  ALTER TABLE chatkeep.sessions ADD COLUMN parent_id text, ADD COLUMN fork_point integer,
+    ADD COLUMN snapshot_version bigint NOT NULL DEFAULT 0;
+  CREATE INDEX sessions_trashed ON chatkeep.sessions (trashed_at DESC) WHERE trashed_at IS NOT NULL;
+  CREATE TABLE chatkeep.search_sessions (
+    session_id text COLLATE "C" PRIMARY KEY REFERENCES chatkeep.sessions (id) ON DELETE CASCADE,
+    version text NOT NULL
+  );
+  CREATE TABLE chatkeep.search_messages (
+    session_id text COLLATE "C" NOT NULL REFERENCES chatkeep.search_sessions (session_id) ON DELETE CASCADE,
+    n integer NOT NULL,
+    role text NOT NULL,
+    at float8 NOT NULL,
+    archived boolean NOT NULL,
+    content json NOT NULL,
+    folded text NOT NULL,
+    grams tsvector,
+    PRIMARY KEY (session_id, n)
+  );
+  CREATE INDEX search_messages_grams ON chatkeep.search_messages USING gin (grams);
+  CREATE INDEX search_messages_ungrammed ON chatkeep.search_messages (session_id) WHERE grams IS NULL;
   `,
 ];
 

@@ -5,7 +5,7 @@
  */
 import type { Pool } from 'pg';
 import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
-import { AmbiguousIdError, UnknownSessionError } from '../../session/errors.js';
+import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
 import { assertValidId } from '../../session/ids.js';
 import type { IndexRow } from '../../session/index-row.js';
 import { SCHEMA_VERSION } from '../../session/migrations.js';
@@ -78,7 +78,7 @@ async function quarantine(pool: Pool, target: Target, id: string, reason: string
       'INSERT INTO chatkeep.quarantine (session_id, part, reason, at, content) VALUES ($1, $2, $3, $4, $5) RETURNING n',
       [id, 'snapshot', reason, now, content],
     );
-    await client.query('UPDATE chatkeep.sessions SET snapshot = NULL, snapshot_bytes = NULL, snapshot_at = NULL WHERE id = $1', [id]);
+    await client.query('UPDATE chatkeep.sessions SET snapshot = NULL, snapshot_bytes = NULL, snapshot_at = NULL, snapshot_version = snapshot_version + 1 WHERE id = $1', [id]);
     return kept.rows[0]!.n;
   });
   return `moved to chatkeep.quarantine (n = ${n})`;
@@ -99,6 +99,8 @@ interface ListRow {
   by_model: ModelUsage[] | null;
   problem: SessionProblem | null;
   schema_version: number | null;
+  parent_id: string | null;
+  fork_point: number | null;
 }
 
 /**
@@ -122,7 +124,7 @@ const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1
 export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
   SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
     ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
-    s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version
+    s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point
   FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN held ON held.objid = s.lock_key::oid
   WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
   ORDER BY s.updated_at DESC`;
@@ -151,6 +153,7 @@ function rowOf(r: ListRow): IndexRow {
     ...(problem ? { problem } : {}),
     ...(r.branch ? { branch: r.branch } : {}),
     ...(r.by_model?.length ? { byModel: r.by_model } : {}),
+    ...(r.parent_id !== null ? { parentId: r.parent_id, forkPoint: r.fork_point ?? 0 } : {}),
   };
 }
 
@@ -167,5 +170,7 @@ export async function findSession(pool: Pool, target: Target, idOrPrefix: string
   }
   if (found.length === 1) return { id: found[0]!.id, key: found[0]!.project_key, path: found[0]!.project_path };
   if (found.length > 1) throw new AmbiguousIdError(wanted, found.map((f) => f.id));
-  throw new UnknownSessionError(wanted);
+  // A trashed session is not found, but the person typing its ID is told where it went.
+  const trashed = await query(pool, target, 'SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND trashed_at IS NOT NULL', [wanted]);
+  throw trashed.length > 0 ? new TrashedSessionError(wanted) : new UnknownSessionError(wanted);
 }

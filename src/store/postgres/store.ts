@@ -147,9 +147,10 @@ export class PostgresStore implements SessionStore {
     // model worked out beyond it (a session rebuilt from its events, or found damaged).
     await this.q(
       `UPDATE chatkeep.sessions SET title = $2, updated_at = $3, message_count = $4, input_tokens = $5, output_tokens = $6,
-         branch = $7, by_model = $8, problem = $9 WHERE id = $1`,
+         branch = $7, by_model = $8, problem = $9, parent_id = $10, fork_point = $11 WHERE id = $1`,
       [row.id, row.title, new Date(row.updatedAt), row.messageCount, row.inputTokens ?? 0, row.outputTokens ?? 0, row.branch ?? null,
-        row.byModel?.length ? JSON.stringify(row.byModel) : null, row.problem ? JSON.stringify(row.problem) : null],
+        row.byModel?.length ? JSON.stringify(row.byModel) : null, row.problem ? JSON.stringify(row.problem) : null,
+        row.parentId ?? null, row.parentId !== undefined ? (row.forkPoint ?? 0) : null],
     );
   }
 
@@ -167,7 +168,7 @@ export class PostgresStore implements SessionStore {
 
   async locate(idOrPrefix: string): Promise<{ id: string; project: ProjectInfo }> {
     const found = await findSession(this.pool, this.target, idOrPrefix);
-    return { id: found.id, project: found.key === keyOf(this.project) ? this.project : projectInfo(found.key, found.path) };
+    return { id: found.id, project: this.projectFor(found.key, found.path) };
   }
 
   async projects(): Promise<ProjectInfo[]> {
@@ -206,25 +207,53 @@ export class PostgresStore implements SessionStore {
     },
   };
 
-  // Trash and search on PostgreSQL are being built (issue 11); until then they refuse in one line.
-  trash(): Promise<TrashedSession> {
-    return Promise.reject(notYet('the trash'));
+  private async bin(): Promise<ReturnType<typeof import('./trash.js').pgTrash>> {
+    const { pgTrash } = await import('./trash.js');
+    return pgTrash({
+      pool: this.pool,
+      target: this.target,
+      now: this.now,
+      project: (key, path) => this.projectFor(key, path),
+      read: async (id, path) => (await this.readStable(id, path)).row,
+    });
   }
 
-  restore(): Promise<Located> {
-    return Promise.reject(notYet('the trash'));
+  async trash(id: string): Promise<TrashedSession> {
+    return (await this.bin()).trash(id);
   }
 
-  listTrash(): Promise<TrashedSession[]> {
-    return Promise.reject(notYet('the trash'));
+  async restore(id: string): Promise<Located> {
+    return (await this.bin()).restore(id);
   }
 
-  emptyTrash(): Promise<string[]> {
-    return Promise.reject(notYet('the trash'));
+  async listTrash(): Promise<TrashedSession[]> {
+    return (await this.bin()).listTrash();
   }
 
-  searchSessions(): Promise<SearchResults> {
-    return Promise.reject(notYet('search'));
+  async emptyTrash(olderThan?: Date): Promise<string[]> {
+    return (await this.bin()).emptyTrash(olderThan);
+  }
+
+  async searchSessions(text: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults> {
+    const { searchSessions } = await import('./search.js');
+    const context = {
+      pool: this.pool,
+      target: this.target,
+      list: (keys: string[]) => listRows(this.pool, this.target, keys),
+      read: async (id: string, path: string) => (await this.readStable(id, path)).reading.snapshot,
+    };
+    return searchSessions(context, text, projects.map((p) => ({ key: keyOf(p), path: p.path })), options.limit);
+  }
+
+  /** A session as a lock-free reading gives it (as listings and `show` read it). */
+  private async readStable(id: string, projectPath: string): Promise<import('../../session/reading.js').Reading> {
+    const { readSession } = await import('../../session/reading.js');
+    const source = { inspectLock: () => this.inspectLock(id), load: (o: LoadOptions) => this.load(id, o) };
+    return readSession(source, id, projectPath, { now: this.now(), stable: true });
+  }
+
+  private projectFor(key: string, path: string): ProjectInfo {
+    return key === keyOf(this.project) ? this.project : projectInfo(key, path);
   }
 
   async close(): Promise<void> {
@@ -238,8 +267,4 @@ export class PostgresStore implements SessionStore {
     if (!this.held.has(lock as PgLock) || held.id !== id) throw new Error(`Session ${id}'s lock is not held through this store.`);
     return lock as PgLock;
   }
-}
-
-function notYet(what: string): UserError {
-  return new UserError(`The PostgreSQL store does not support ${what} yet: use the file store (--store file) for it.`, 'E_STORE_UNSUPPORTED');
 }

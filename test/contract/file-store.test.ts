@@ -1,0 +1,26 @@
+/** The store contract against the file store (a fresh data directory per test). */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openFileStore } from '../../src/store/file/file-store.js';
+import { layout } from '../../src/store/file/layout.js';
+import { holdInChild } from '../support/lock-holder.js';
+import { storeContract } from './store.contract.js';
+
+/** As the CLI's default (src/store/open.ts): a holder on another host is stale after this long without a heartbeat. */
+const STALE_MS = 20_000;
+
+storeContract('file', async () => {
+  const home = await mkdtemp(join(tmpdir(), 'chatkeep-contract-home-'));
+  return {
+    open: (cwd, options) =>
+      openFileStore({ home, cwd, now: options?.now ?? (() => new Date()), staleMs: STALE_MS, redact: options?.redact ?? ((text) => text) }),
+    holdInChild: (id, cwd) => holdInChild('file', home, id, cwd),
+    async removeSession(id) {
+      for (const project of await readdir(layout.projects(home))) {
+        await rm(join(layout.sessions(layout.project(home, project)), id), { recursive: true, force: true });
+      }
+    },
+    dispose: () => rm(home, { recursive: true, force: true }),
+  };
+});

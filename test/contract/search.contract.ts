@@ -1,0 +1,84 @@
+/**
+ * Full-text search (issue 11), as every store answers it: the cases `storeContract` runs. The
+ * expected answer is the pure search of src/search/ over the same messages: every store must
+ * give exactly what it gives (which sessions, in which order, hits, where, snippets).
+ */
+import { expect, it } from 'vitest';
+import { searchableMessages } from '../../src/search/rank.js';
+import { searchMessages } from '../../src/search/search-messages.js';
+import type { SearchResults } from '../../src/search/types.js';
+import type { SessionStore } from '../../src/session/store.js';
+import type { SessionSnapshot, SessionSummary } from '../../src/session/types.js';
+import { AT, messageEvent, savedSession, snapshotOf, type Harness } from './contract-kit.js';
+
+const minutes = (n: number): Date => new Date(AT.getTime() + n * 60_000);
+
+/** What a search result says, beyond the listing row. */
+function shape(results: Pick<SearchResults, 'total' | 'results'>) {
+  return { total: results.total, results: results.results.map((r) => ({ id: r.session.id, hits: r.hits, matched: r.matched, snippet: r.snippet })) };
+}
+
+/** What the pure search finds in these sessions (as they are stored now). */
+function expected(query: string, sessions: SessionSnapshot[], limit?: number) {
+  const input = sessions.map((s) => ({ summary: { id: s.id, title: s.title, updatedAt: s.updatedAt } as SessionSummary, messages: searchableMessages(s) }));
+  return shape(searchMessages(query, input, limit));
+}
+
+async function search(store: SessionStore, query: string, limit?: number) {
+  return shape(await store.searchSessions(query, [store.project], limit === undefined ? {} : { limit }));
+}
+
+export function searchCases(h: Harness): void {
+  it('search: literal, case- and Unicode-folded, inside words; ranked by hits with a snippet, as src/search/ ranks them', async () => {
+    const store = await h.open();
+    const a = await savedSession(store, AT, ['The session about sessions', "regex a.b*c (x|y) and it's \\d here", 'ﬁle Ａpple', 'x'], (s) => {
+      s.title = 'Straße plans';
+      s.archived = [{ archivedAt: AT, summary: null, stats: s.stats, messages: [{ role: 'user', content: 'an old session, cleared', timestamp: AT }] }];
+    });
+    const b = await savedSession(store, minutes(1), ['SESSION one', 'nothing', `${'long '.repeat(30)}session in a long message ${'tail '.repeat(30)}`]);
+    const c = await savedSession(store, minutes(2), ['unrelated', 'ἈΣ ΣΊΣΥΦΟΣ', 'δ']);
+    const all = [a, b, c];
+    const queries = [
+      'ession', 'SESSION', 'a.b*c (X|Y)', "it's \\d", 'strasse', 'FILE apple', 'se', 'x', 'σίσυφος', 'δ', 'session-2026', '  ', 'nowhere at all',
+      'old session', 'long session', 'e',
+    ];
+    for (const query of queries) expect({ query, ...(await search(store, query)) }).toEqual({ query, ...expected(query, all) });
+    expect(await search(store, 'session', 1)).toEqual(expected('session', all, 1));
+    // A second store (another machine) finds the same.
+    expect(await search(await h.open(), 'ession')).toEqual(expected('ession', all));
+    expect((await store.searchSessions('  ession ', [store.project], {})).query).toBe('ession');
+  });
+
+  it('search finds what a live session holds only in its events, and what changed since the last search; never trashed sessions', async () => {
+    const store = await h.open();
+    const reader = await h.open();
+    const id = await store.reserveId(AT, store.project);
+    const lock = await store.lock(id, () => undefined);
+    const log = await store.openLog(id, lock);
+    await log.append(messageEvent(1, 'user', 'kiwi fruit'), true);
+    const first = await reader.searchSessions('KIWI', [reader.project], {});
+    expect(first.results.map((r) => [r.session.id, r.hits, r.snippet?.text])).toEqual([[id, 1, 'kiwi fruit']]);
+
+    await log.append(messageEvent(2, 'assistant', 'more kiwi, kiwi'), true);
+    const second = await reader.searchSessions('kiwi', [reader.project], {});
+    expect(second.results.map((r) => [r.hits, r.snippet?.message, r.snippet?.role, r.snippet?.text])).toEqual([[3, 1, 'assistant', 'more kiwi, kiwi']]);
+
+    // Saved and compacted as the model does: the same answer.
+    const saved = snapshotOf(id, store.project.path, 2, ['kiwi fruit', 'more kiwi, kiwi']);
+    await store.writeSnapshot(id, saved, lock);
+    await log.compact(2);
+    await log.close();
+    await lock.release();
+    expect((await reader.searchSessions('kiwi', [reader.project], {})).results.map((r) => r.hits)).toEqual([3]);
+
+    await reader.trash(id);
+    expect((await reader.searchSessions('kiwi', [reader.project], {})).total).toBe(0);
+    await reader.restore(id);
+    expect((await reader.searchSessions('kiwi', [reader.project], {})).total).toBe(1);
+
+    // Only the projects asked for.
+    const elsewhere = await h.open(h.otherCwd());
+    expect((await elsewhere.searchSessions('kiwi', [elsewhere.project], {})).total).toBe(0);
+    expect((await elsewhere.searchSessions('kiwi', await elsewhere.projects(), {})).total).toBe(1);
+  });
+}

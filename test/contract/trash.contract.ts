@@ -1,0 +1,104 @@
+/** The trash (issue 11), as every store keeps it: the cases `storeContract` runs. */
+import { expect, it } from 'vitest';
+import { NotInTrashError, SessionInUseError, TrashedSessionError, UnknownSessionError } from '../../src/session/errors.js';
+import { eventually } from '../support/eventually.js';
+import { AT, messageEvent, savedSession, type Harness } from './contract-kit.js';
+
+const minutes = (n: number): Date => new Date(AT.getTime() + n * 60_000);
+
+export function trashCases(h: Harness): void {
+  it('trash: out of listings, locate and search; listed in the trash; restored resumable under the same ID', async () => {
+    const trashedAt = minutes(30);
+    const store = await h.open(h.cwd(), { now: () => trashedAt });
+    const saved = await savedSession(store, AT, ['apple pie', 'banana'], (s) => {
+      s.title = 'fruit';
+      s.parentId = 'session-20261122-000000';
+      s.forkPoint = 1;
+    });
+    const id = saved.id;
+    const entry = { id, project: store.project.path, title: 'fruit', trashedAt, messageCount: 2, updatedAt: AT, parentId: 'session-20261122-000000' };
+    expect(await store.trash(id)).toEqual(entry);
+
+    const other = await h.open();
+    expect(await other.list(await other.projects())).toEqual([]);
+    await expect(other.locate(id)).rejects.toBeInstanceOf(TrashedSessionError);
+    await expect(other.locate(id)).rejects.toThrow(`Session ${id} is in the trash. Restore it with: chatkeep sessions restore ${id}`);
+    expect((await other.searchSessions('apple', [other.project], {})).total).toBe(0);
+    expect(await other.listTrash()).toEqual([entry]);
+    await expect(other.trash(id)).rejects.toBeInstanceOf(TrashedSessionError);
+
+    expect(await other.restore(id)).toEqual({ id, project: other.project });
+    expect(await other.listTrash()).toEqual([]);
+    expect((await other.list([other.project])).map((r) => r.id)).toEqual([id]);
+    const back = await h.openOn(id);
+    const lock = await back.lock(id, () => undefined);
+    expect((await back.load(id, { now: AT, quarantine: false })).snapshot?.messages.map((m) => m.content)).toEqual(['apple pie', 'banana']);
+    await lock.release();
+    const again = await other.restore(id).catch((err: unknown) => err);
+    expect(again).toBeInstanceOf(NotInTrashError);
+    expect((again as NotInTrashError).exitCode).toBe(2);
+    expect((again as Error).message).toBe(`No session \`${id}\` in the trash. See what is there with: chatkeep sessions trash`);
+  });
+
+  it('trash is refused (exit 3) while a live process holds the session, and leaves it in place; once the holder is gone it goes', async () => {
+    const store = await h.open();
+    const { id } = await savedSession(store, AT, ['busy']);
+    const mine = await (await h.openOn(id)).lock(id, () => undefined);
+    const refused = await store.trash(id).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(SessionInUseError);
+    expect((refused as SessionInUseError).exitCode).toBe(3);
+    expect((refused as SessionInUseError).owner).toEqual(mine.owner);
+    expect(await mine.stillHeld()).toBe(true);
+    await mine.release();
+
+    const child = await h.backing().holdInChild(id, h.cwd());
+    const byChild = await store.trash(id).catch((err: unknown) => err);
+    expect((byChild as SessionInUseError).owner?.pid).toBe(child.pid);
+    expect(await store.listTrash()).toEqual([]);
+    expect((await store.list([store.project])).map((r) => r.id)).toEqual([id]);
+    await child.kill9();
+    const trashed = await eventually(() => store.trash(id));
+    expect(trashed.id).toBe(id);
+    expect(await store.list([store.project])).toEqual([]);
+  });
+
+  it('a session with no snapshot yet goes to the trash with what its events hold', async () => {
+    const store = await h.open();
+    const id = await store.reserveId(AT, store.project);
+    const lock = await store.lock(id, () => undefined);
+    const log = await store.openLog(id, lock);
+    await log.append(messageEvent(1, 'user', 'only in the events'), true);
+    await log.append(messageEvent(2, 'assistant', 'me too'), true);
+    await log.close();
+    await lock.release();
+    expect(await store.trash(id)).toMatchObject({ id, title: null, messageCount: 2 });
+  });
+
+  it('empty-trash deletes what was trashed before the cut-off (all without one); listTrash is newest first; an ID is never issued again', async () => {
+    let now = minutes(10);
+    const store = await h.open(h.cwd(), { now: () => now });
+    const elsewhere = await h.open(h.otherCwd(), { now: () => now });
+    const old = await savedSession(store, AT, ['old']);
+    const recent = await savedSession(elsewhere, minutes(1), ['recent']);
+    const kept = await savedSession(store, minutes(2), ['kept']);
+    await store.trash(old.id);
+    now = minutes(20);
+    await store.trash(recent.id);
+    expect((await store.listTrash()).map((t) => [t.id, t.project])).toEqual([
+      [recent.id, elsewhere.project.path],
+      [old.id, store.project.path],
+    ]);
+
+    expect(await store.emptyTrash(minutes(15))).toEqual([old.id]);
+    expect((await store.listTrash()).map((t) => t.id)).toEqual([recent.id]);
+    await expect(store.locate(old.id)).rejects.toBeInstanceOf(UnknownSessionError);
+    await expect(store.restore(old.id)).rejects.toBeInstanceOf(NotInTrashError);
+    expect(await store.reserveId(AT, store.project)).toBe(`${old.id}-2`);
+
+    expect(await store.emptyTrash()).toEqual([recent.id]);
+    expect(await store.listTrash()).toEqual([]);
+    expect(await store.emptyTrash()).toEqual([]);
+    expect(await store.reserveId(minutes(1), store.project)).toBe(`${recent.id}-2`);
+    expect((await store.list(await store.projects())).map((r) => r.id)).toContain(kept.id);
+  });
+}
