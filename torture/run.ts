@@ -21,6 +21,8 @@ import * as redaction from './redaction.js';
 import * as slowHolder from './slow-holder.js';
 import * as hangup from './hangup.js';
 import { withPostgres } from './postgres-server.js';
+import * as pgHosts from './pg-hosts.js';
+import * as pgRestart from './pg-restart.js';
 
 interface Part {
   name: string;
@@ -44,6 +46,8 @@ const PARTS: Part[] = [
     run: (root, quick, seed) =>
       withPostgres(({ url }) => kill9.run({ part: 'pg-kill9', trials: quick ? 40 : 200, root, seed, store: url, moments: ['streaming'] })),
   },
+  { name: 'pg-hosts', run: (root, quick, seed) => withPostgres(({ url }) => pgHosts.run({ root, url, seed, rounds: quick ? 10 : 100 })) },
+  { name: 'pg-restart', run: (root, quick, seed) => withPostgres((server) => pgRestart.run({ root, server, seed, trials: quick ? 4 : 20 })) },
 ];
 
 async function main(): Promise<number> {
