@@ -2,7 +2,7 @@
  * The PostgreSQL store's figures beside their floors (issue 10 step 5), measured at the store
  * (the session model is wired to stores separately): a durable append vs one INSERT + COMMIT of
  * the same bytes on the same connection; listing 10,000 sessions vs a SELECT of the same rows;
- * loading a 10 MB session vs selecting its rows. Not yet part of `npm run bench`'s table.
+ * loading a 10 MB session vs selecting its rows. Rows of `npm run bench`'s table (`pg: …`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
