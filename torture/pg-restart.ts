@@ -35,7 +35,7 @@ const PROMPT = /› $/;
 const TYPED = /^› /;
 
 export async function run(options: PgRestartOptions): Promise<PartResult> {
-  const tally = new Tally('pg-restart', { trials: 0, haltedMidReply: 0, messagesAcknowledged: 0, outageNoticeLines: 0 }, [
+  const tally = new Tally('pg-restart', { trials: 0, haltedMidReply: 0, messagesAcknowledged: 0, outageNoticeLines: 0, slowestOutageNoticeMs: 0 }, [
     'outageNotSaid',
     'trialsWithMoreThanOneNotice',
     'hangs',
@@ -86,14 +86,16 @@ async function trial(options: PgRestartOptions, t: number, rng: Random, tally: T
     const down = `t${t} typed while down`;
     const typedAt = term.screen().length;
     term.write(`${down}\r`);
+    const typedMs = Date.now();
     try {
       await term.waitFor(/unreachable|Cannot reach/i, { from: typedAt, timeout: 10_000 });
+      tally.max('slowestOutageNoticeMs', Date.now() - typedMs);
       await term.waitFor(PROMPT, { from: typedAt + down.length + 2, timeout: 10_000 });
     } catch {
       tally.fail(/unreachable|Cannot reach/i.test(term.screen().slice(typedAt)) ? 'hangs' : 'outageNotSaid', `trial ${t}: ${term.screen().slice(from).trim()}`);
     }
     if (term.screen().slice(typedAt).includes(`Echo: ${down}`)) tally.fail('sentWhileDown', `trial ${t}: a reply to a line typed while the server was down`);
-    const notices = noticeLines(term.screen().slice(from), [down]);
+    const notices = noticeLines(term.screen().slice(from), [down, message]);
     tally.add('outageNoticeLines', notices.length);
     if (notices.length !== 1) tally.fail('trialsWithMoreThanOneNotice', `trial ${t}${midReply ? ' (mid-reply)' : ''}: ${JSON.stringify(notices)}`);
 
