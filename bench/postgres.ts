@@ -3,7 +3,7 @@
  * (the session model is wired to stores separately): a durable append vs one INSERT + COMMIT of
  * the same bytes on the same connection; listing 10,000 sessions vs a SELECT of the same rows;
  * loading a 10 MB session vs selecting its rows; searching 10,000 sessions vs listing them and
- * one server-side scan of their text. Not yet part of `npm run bench`'s table.
+ * one server-side scan of their text. Rows of `npm run bench`'s table (`pg: …`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

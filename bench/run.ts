@@ -11,6 +11,7 @@ import { benchList, benchResume, benchTurn, benchSnapshot, benchMemory, benchSta
 import { TEN_MB_AVG_BYTES } from './data.js';
 import { benchFirstRequest } from './first-request.js';
 import { benchSearch } from './search.js';
+import { benchPostgres } from './postgres.js';
 
 export interface BenchConfig {
   quick: boolean;
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     await step(`resume a ${quick ? '2' : '10'} MB session`, () => benchResume(config, big, TEN_MB_AVG_BYTES, { limitMs: 100, headline: true }));
     await step(`snapshot a ${quick ? '2' : '10'} MB session`, () => benchSnapshot(config, big));
     await step('peak memory resuming it', () => benchMemory(config, big));
+    const pgList = quick ? 2_000 : 10_000;
+    await step(`PostgreSQL store: a turn, list ${pgList} sessions, load a ${quick ? '2' : '10'} MB session`, () => benchPostgres(config, pgList, big));
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -29,12 +29,20 @@ export interface Kill9Options {
   seed?: number;
   /** Pause between streamed words (default 20 ms). */
   echoDelayMs?: number;
+  /** A PostgreSQL URL: the sessions live there (`CHATKEEP_STORE`) instead of in the data homes. */
+  store?: string;
+  /** When the kills come (default: every moment, streaming weighted ×3). */
+  moments?: Moment[];
+  /** The part's name in the results (default `kill9`). */
+  part?: string;
 }
+
+const ALL_MOMENTS: Moment[] = ['starting', 'typing', 'streaming', 'streaming', 'streaming', 'autosave', 'save', 'reset', 'load'];
 
 /** Runs `options.trials` kill -9 trials; figures: trials, messages acknowledged, messages lost, sessions unreadable, slowest restart. */
 export async function run(options: Kill9Options): Promise<PartResult> {
   const tally = new Tally(
-    'kill9',
+    options.part ?? 'kill9',
     { trials: 0, messagesAcknowledged: 0, partialRepliesShown: 0 },
     ['messagesLost', 'sessionsUnreadable', 'partialsNotMarkedInterrupted', 'heldByDeadLock', 'falseDamage', 'unexpectedOutput', 'tempFilesLeftBehind'],
   );
@@ -55,7 +63,9 @@ export async function run(options: Kill9Options): Promise<PartResult> {
   };
   await Promise.all(Array.from({ length: options.workers ?? 2 }, worker));
   tally.figures.medianRestartMs = restarts.length ? Math.round(median(restarts)) : 0;
+  if (options.store !== undefined) delete tally.figures.killedMidSnapshotWrite; // no snapshot files there
   for (const moment of ['starting', 'typing', 'streaming', 'autosave', 'save', 'load', 'reset']) {
+    if (!(options.moments ?? ALL_MOMENTS).includes(moment as Moment)) continue;
     tally.figures[`killedWhile${moment[0]!.toUpperCase()}${moment.slice(1)}`] = moments[moment] ?? 0;
   }
   return tally.result();
@@ -72,24 +82,24 @@ async function runChain(
 ): Promise<void> {
   const home = freshDir(options.root, 'k9-home-');
   const cwd = freshDir(options.root, 'k9-project-');
-  const manager = await openSessions({ home, cwd });
+  const manager = await openSessions({ home, cwd, ...(options.store === undefined ? {} : { store: options.store }) });
   const b = await manager.create();
   await b.close();
   const chain: Chain = { home, cwd, rng: createRandom(seed), manager, shown: new Map([[b.id, []]]), current: undefined, other: b.id, counter: 0, tag: `c${seed}`, temps: new Set() };
   for (let t = 0; t < trials; t++) {
     const ok = await trial(chain, options, tally, moments, restarts, t > 0);
     tally.add('trials');
-    if (!ok) return;
+    if (!ok) return manager.close();
   }
   // The last kill too: the session must load in the binary and in `sessions show --json`.
   for (const id of [chain.current, chain.other]) {
     if (id === undefined) continue;
     // A whole run (start, /quit, save, exit): its exit code is checked; restart times are the
     // trials' own, taken at the prompt.
-    const resumed = await runPiped(['--session-id', id, '--autosave', 'off'], '/quit\n', { home, cwd });
+    const resumed = await runPiped(['--session-id', id, '--autosave', 'off'], '/quit\n', { home, cwd, env: storeEnv(options) });
     if (resumed.code === 3) tally.fail('heldByDeadLock', `${id}: ${resumed.stderr.trim()}`);
     else if (resumed.code !== 0) tally.fail('sessionsUnreadable', `${id} did not resume (exit ${resumed.code}): ${resumed.stderr.trim()}`);
-    const show = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd });
+    const show = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd, env: storeEnv(options) });
     try {
       const json = JSON.parse(show.stdout) as { messages: unknown[] };
       if (show.code !== 0 || !Array.isArray(json.messages)) throw new Error(`exit ${show.code}`);
@@ -97,11 +107,13 @@ async function runChain(
       tally.fail('sessionsUnreadable', `sessions show ${id} --json failed (${String(err)}): ${show.stderr.trim()}`);
     }
     await check(chain, id, tally);
+    if (options.store !== undefined) continue;
     // Resumed and closed: nothing a killed writer left behind may stay.
     const dir = join(layout.sessions(layout.project(chain.manager.store.location, chain.manager.project.key)), id);
     const temps = readdirSync(dir).filter(isLeftoverTemp);
     if (temps.length > 0) tally.fail('tempFilesLeftBehind', `${id}: ${temps.join(', ')}`);
   }
+  await manager.close();
 }
 
 /** One start, a few steps, one kill, then the checks. False when the chain cannot go on. */
@@ -114,14 +126,14 @@ async function trial(
   isRestart: boolean,
 ): Promise<boolean> {
   const { rng } = chain;
-  const killStep = rng.pick<Moment>(['starting', 'typing', 'streaming', 'streaming', 'streaming', 'autosave', 'save', 'reset', 'load']);
+  const killStep = rng.pick<Moment>(options.moments ?? ALL_MOMENTS);
   const autosave = killStep === 'autosave' || rng.chance(0.4) ? '1s' : 'off';
   const args = ['--autosave', autosave, ...(chain.current ? ['--session-id', chain.current] : [])];
   const started = Date.now();
   const proc = spawnPiped(args, {
     home: chain.home,
     cwd: chain.cwd,
-    env: { CHATKEEP_ECHO_DELAY_MS: String(options.echoDelayMs ?? 20) },
+    env: { ...storeEnv(options), CHATKEEP_ECHO_DELAY_MS: String(options.echoDelayMs ?? 20) },
   });
   moments[killStep] = (moments[killStep] ?? 0) + 1;
   if (killStep === 'starting') {
@@ -134,7 +146,7 @@ async function trial(
       chain.current = id;
       chain.shown.set(id, []);
     }
-    tornSnapshots(chain, tally);
+    if (options.store === undefined) tornSnapshots(chain, tally);
     for (const sid of [chain.current, chain.other]) await check(chain, sid, tally);
     chain.lastMoment = killStep;
     return true;
@@ -166,9 +178,14 @@ async function trial(
     proc.kill();
     await proc.closed;
   }
-  tornSnapshots(chain, tally);
+  if (options.store === undefined) tornSnapshots(chain, tally);
   for (const id of [chain.current, chain.other]) await check(chain, id, tally);
   return true;
+}
+
+/** The environment that points chatkeep at the run's PostgreSQL store, if any. */
+function storeEnv(options: Kill9Options): Record<string, string> {
+  return options.store === undefined ? {} : { CHATKEEP_STORE: options.store };
 }
 
 /** Records a restart's time; a slow one (over 2 s) is counted and noted with the kill before it. */

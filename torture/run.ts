@@ -4,7 +4,8 @@
  *
  *   npm run torture -- [--quick] [--only kill9,races] [--seed N] [--keep]
  *
- * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup.
+ * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup; on a PostgreSQL server
+ * each starts for itself: pg-kill9, pg-hosts, pg-restart.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,9 @@ import * as hostile from './hostile.js';
 import * as redaction from './redaction.js';
 import * as slowHolder from './slow-holder.js';
 import * as hangup from './hangup.js';
+import { withPostgres } from './postgres-server.js';
+import * as pgHosts from './pg-hosts.js';
+import * as pgRestart from './pg-restart.js';
 
 interface Part {
   name: string;
@@ -37,6 +41,13 @@ const PARTS: Part[] = [
   { name: 'redaction', run: (root, _quick, seed) => redaction.run({ root, seed }) },
   { name: 'slow-holder', run: (root, quick, seed) => slowHolder.run({ root, seed, trials: quick ? 10 : 40 }) },
   { name: 'hangup', run: (root, quick, seed) => hangup.run({ root, seed, trials: quick ? 40 : 200 }) },
+  {
+    name: 'pg-kill9',
+    run: (root, quick, seed) =>
+      withPostgres(({ url }) => kill9.run({ part: 'pg-kill9', trials: quick ? 40 : 200, root, seed, store: url, moments: ['streaming'] })),
+  },
+  { name: 'pg-hosts', run: (root, quick, seed) => withPostgres(({ url }) => pgHosts.run({ root, url, seed, rounds: quick ? 10 : 100 })) },
+  { name: 'pg-restart', run: (root, quick, seed) => withPostgres((server) => pgRestart.run({ root, server, seed, trials: quick ? 4 : 20 })) },
 ];
 
 async function main(): Promise<number> {

