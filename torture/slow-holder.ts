@@ -137,7 +137,7 @@ async function trial(kind: Kind, t: number, rng: Random, options: SlowHolderOpti
 
   const forkId = /new session (\S+), a fork of/.exec(screen)?.[1];
   if (forkId) tally.add('forks');
-  if (screen.includes(`Took session ${id} back`)) tally.add('takenBack');
+  if (screen.includes(`Session ${id} is held again`)) tally.add('takenBack');
   await check({ manager, id, forkId, typedByHolder, typedAfter, typedElsewhere, holderScreen: screen, t, tally });
 }
 

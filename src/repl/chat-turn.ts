@@ -84,11 +84,19 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   }
   const interrupted = signal.aborted || failure !== undefined;
   if (writer) {
-    await writer.finish({
-      ...(usage ? { usage } : {}),
-      ...(interrupted ? { interrupted: true } : {}),
-      ...(provider.model ? { model: provider.model } : {}),
-    });
+    try {
+      await writer.finish({
+        ...(usage ? { usage } : {}),
+        ...(interrupted ? { interrupted: true } : {}),
+        ...(provider.model ? { model: provider.model } : {}),
+      });
+    } catch (err) {
+      // The reply could not be finished (the lock or the store went away): what was shown is
+      // stored as its pieces and comes back interrupted; its line ends before the error is said.
+      markdown?.end();
+      screen.endReply(' [interrupted]');
+      throw err;
+    }
     if (writer.text.length > shown) show(writer.text.slice(shown));
     // Rendered Markdown ends without the reply's trailing whitespace (the marker needs its
     // space), or on a line of its own already (after a closing code fence).

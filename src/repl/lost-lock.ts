@@ -1,6 +1,7 @@
 /**
  * What the REPL does once its session's lock was lost (another host's process took it while
- * this one was frozen): take it back if that process is gone and wrote nothing, else go on in
+ * this one was frozen, or the connection holding it dropped): take it back if nobody wrote to
+ * it meanwhile, else go on in
  * a fork, so that nothing typed from now on is lost and nothing is written into the other
  * process's session. And what it says on leaving such a session: never `Saved`.
  */
@@ -12,7 +13,7 @@ import { resumeCommand, resumeLine } from './invocation.js';
 export async function followLoss(sessions: SessionManager, session: Session): Promise<{ session: Session; notice: string }> {
   const outcome = await session.retake();
   if (outcome.retaken) {
-    return { session, notice: `Took session ${session.id} back: the process that had taken it is gone and wrote nothing to it.` };
+    return { session, notice: `Session ${session.id} is held again (nothing was written to it meanwhile): the chat goes on in it.` };
   }
   const fork = await sessions.fork(session);
   return {

@@ -229,7 +229,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       await work(turn.signal);
       return true;
     } catch (err) {
-      screen.error(describe(err));
+      const said = describe(err);
+      if (said !== '') screen.error(said);
       return false;
     } finally {
       turn = undefined;
@@ -243,6 +244,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     }, (err) => describeReplError(err).replace(/^chatkeep: /, 'chatkeep: /compact failed, nothing changed: '));
   const ask = async (text: string, resend = false): Promise<void> => {
     const asked = { session, count: session.messages.length };
+    // Nothing of it stored (the store unreachable, the lock lost and not taken back): the line is
+    // not lost, it waits at the prompt to be sent again; the failure and that are one line.
+    const unsent = (): boolean => !resend && session === asked.session && session.messages.length === asked.count;
+    let why = '';
     const answered = await inTurn(async (signal) => {
       if (session.readOnly) await goOnAfterLoss();
       const before = session.messages.length;
@@ -252,11 +257,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         await goOnAfterLoss();
         await chat(text, signal, resend);
       });
+    }, (err) => {
+      why = describeReplError(err);
+      return unsent() ? '' : why;
     });
     if (answered) await offerCompaction(session.messages, screen, options.autoCompact ? () => compact(null, true) : undefined);
-    // Nothing of it was stored (the store unreachable, the lock lost and not taken back): the line
-    // is not lost, it waits at the prompt to be sent again.
-    else if (!resend && session === asked.session && session.messages.length === asked.count) keepUnsent(screen, reader, text);
+    else if (unsent()) keepUnsent(screen, reader, text, why);
   };
 
 

@@ -149,9 +149,15 @@ export class FutureStoreSchemaError extends UserError {
 
 /** A write was attempted while the session's lock is lost (compromised): nothing was written. */
 export class ReadOnlySessionError extends ChatkeepError {
-  constructor(readonly id: string) {
+  constructor(
+    readonly id: string,
+    /** Why the lock was lost, when the store itself went away (its connection dropped). */
+    readonly storeGone?: StoreUnavailableError,
+  ) {
     super(
-      `Session ${id} is read-only: its lock was lost, so nothing is written until it is held again.`,
+      storeGone
+        ? `${storeGone.message.replace(/\.$/, '')}: nothing of session ${id} is written until it is back.`
+        : `Session ${id} is read-only: its lock was lost, so nothing is written until it is held again.`,
       'E_READ_ONLY',
       1,
     );

@@ -5,7 +5,7 @@ import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
   RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionWhere, SessionStats, SessionStatusReport, SystemPromptRef, Usage,
 } from './types.js';
-import { ReadOnlySessionError, SessionClosedError } from './errors.js';
+import { ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
 import type { EventLog, SessionEventType, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
@@ -119,7 +119,9 @@ export class SessionImpl implements Session {
   markLockLost(err: Error): void {
     if (this.lost || this.closed) return;
     this.lost = err;
-    this.warnings.emit(`Lost the lock on session ${this.id} (${err.message}): this process writes nothing more to it.`);
+    // The store went away (its connection dropped): the next write says so, in one line.
+    if (err instanceof StoreUnavailableError) return;
+    this.warnings.emit(`Lost the lock on session ${this.id} (${err.message}): nothing more is written to it until it is held again.`);
   }
 
   retake(): Promise<RetakeResult> {
@@ -130,13 +132,18 @@ export class SessionImpl implements Session {
         id: this.id,
         projectPath: this.project.path,
         now: this.now,
-        mine: this.state,
+        seq: this.seq,
         onLost: (err) => this.markLockLost(err),
       });
       if (!('lock' in back)) return back;
       await this.log.close().catch(() => undefined);
       this.log = back.log;
-      this.seq = Math.max(this.seq, back.lastSeq);
+      // What is stored is this process's own: taken as it is stored (a reply the loss cut off is
+      // in it, interrupted, as a resume would show it).
+      this.state = back.state;
+      this.seq = back.lastSeq;
+      this.savedSeq = back.savedSeq;
+      this.changed ||= back.pending;
       this.savedStatus = back.savedStatus;
       this.lock = back.lock;
       this.lost = undefined;
@@ -375,7 +382,7 @@ export class SessionImpl implements Session {
 
   private assertOpen(): void {
     if (this.closed) throw new SessionClosedError(this.id);
-    if (this.lost) throw new ReadOnlySessionError(this.id);
+    if (this.lost) throw new ReadOnlySessionError(this.id, this.lost instanceof StoreUnavailableError ? this.lost : undefined);
   }
 
   /** One journal line; the in-memory state changes only after it is written. */

@@ -115,7 +115,7 @@ describe('a holder that stops answering', () => {
     expect(other.code, other.stderr).toBe(0);
     thaw();
     await run.say('carry on', 'Echo: carry on (read 3 messages)');
-    expect(run.screen()).toContain(`Took session ${id} back`);
+    expect(run.screen()).toContain(`Session ${id} is held again (nothing was written to it meanwhile)`);
     expect(await run.quit()).toBe(0);
     expect(run.screen()).toContain(`Saved ${id} (4 messages).`);
     expect((await show(id, where)).messages).toHaveLength(4);

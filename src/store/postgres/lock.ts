@@ -9,7 +9,7 @@
 import { hostname } from 'node:os';
 import type { Client, QueryConfig } from 'pg';
 import type { LockOwner } from '../../session/errors.js';
-import { ReadOnlySessionError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
+import { ReadOnlySessionError, StoreUnavailableError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
 import type { LockState, WriterLock } from '../../session/store.js';
 import type { Target } from './connect.js';
 import { connectClient, isUnreachable, storeError } from './connect.js';
@@ -69,10 +69,7 @@ export async function takeLock(target: Target, id: string, onLost: (err: Error) 
         got = await tryLock();
       }
     }
-    if (!got) {
-      const holder = await client.query<HolderRow>('SELECT pid, host, started_at FROM chatkeep.holders WHERE session_id = $1', [id]);
-      return await fail(await sessionInUse(id, holder.rows[0] ? ownerFrom(holder.rows[0]) : undefined, now()));
-    }
+    if (!got) return await fail(await sessionInUse(id, await currentHolder(client, id), now()));
     // Read after the lock is held: a trash that committed before it (holding the same lock for
     // its move, see trash.ts) is seen, so a trashed session is never written to.
     const trashed = await client.query<{ trashed: boolean }>('SELECT trashed_at IS NOT NULL AS trashed FROM chatkeep.sessions WHERE id = $1', [id]);
@@ -91,6 +88,30 @@ export async function takeLock(target: Target, id: string, onLost: (err: Error) 
     return fail(err);
   }
   return heldLock(target, client, id, { pid: process.pid, host: HOST, startedAt: startedAt.toISOString() }, onLost);
+}
+
+/**
+ * Who holds `id`'s lock now: the holder row whose connection holds the advisory lock. A winner
+ * writes its row just after taking the lock, and a row left by a killed holder stays until the
+ * next one replaces it: so only a row whose backend holds the lock names the holder, waited for
+ * up to a second.
+ */
+async function currentHolder(client: Client, id: string): Promise<LockOwner | undefined> {
+  for (let i = 0; i < 20; i++) {
+    const rows = (
+      await client.query<HolderRow>(
+        `SELECT h.pid, h.host, h.started_at FROM chatkeep.holders h JOIN chatkeep.sessions s ON s.id = h.session_id
+         WHERE h.session_id = $1 AND EXISTS (
+           SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.pid = h.backend_pid
+             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+             AND l.classid = ${LOCK_SPACE}::oid AND l.objid = s.lock_key::oid AND l.objsubid = 2)`,
+        [id],
+      )
+    ).rows;
+    if (rows[0]) return ownerFrom(rows[0]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
 }
 
 /**
@@ -115,7 +136,7 @@ function heldLock(target: Target, client: Client, id: string, owner: LockOwner, 
   const markLost = (reason: string): void => {
     if (released || lost) return;
     liveHere.delete(id);
-    lost = new Error(`The connection holding session ${id}'s lock to ${target.location} was lost (${scrub(reason, target.url)}); PostgreSQL freed the lock with it.`);
+    lost = new StoreUnavailableError(`Cannot reach the session store at ${target.location} (${scrub(reason, target.url)})`);
     client.end().catch(() => undefined);
     try {
       onLost(lost);
@@ -154,7 +175,7 @@ function heldLock(target: Target, client: Client, id: string, owner: LockOwner, 
     write(fn) {
       const run = tail.then(() => {
         if (released) throw new Error(`Session ${id}'s lock was released: nothing was written.`);
-        if (lost) throw new ReadOnlySessionError(id);
+        if (lost) throw new ReadOnlySessionError(id, lost instanceof StoreUnavailableError ? lost : undefined);
         return ask(fn);
       });
       tail = run.catch(() => undefined);

@@ -160,7 +160,7 @@ describe('the REPL loop (piped)', () => {
     repl.session.retakeResult = { retaken: true };
     repl.write('carry on\n/quit\n');
     expect(await repl.exited).toBe(0);
-    expect(repl.stderr()).toContain(`Took session ${id} back: the process that had taken it is gone and wrote nothing to it.\n`);
+    expect(repl.stderr()).toContain(`Session ${id} is held again (nothing was written to it meanwhile): the chat goes on in it.\n`);
     expect(repl.stderr()).toContain(`Saved ${id} (2 messages).`);
     expect(repl.sessions.stored).toHaveLength(1);
   });

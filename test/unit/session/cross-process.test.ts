@@ -235,7 +235,7 @@ console.log('NEXT ' + (autosave.nextDate() instanceof Date));
     rmSync(join(s.where.files!.dir, 'lock'), { recursive: true, force: true });
     await vi.waitFor(() => expect(s.readOnly).toBe(true), { timeout: 10_000, interval: 100 });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`^Lost the lock on session ${s.id} \\(.+\\): this process writes nothing more to it\\.$`));
+    expect(warnings[0]).toMatch(new RegExp(`^Lost the lock on session ${s.id} \\(.+\\): nothing more is written to it until it is held again\\.$`));
     const journal = readFileSync(join(s.where.files!.dir, 'journal.jsonl'));
     const snapshot = readFileSync(join(s.where.files!.dir, 'session.json'));
     await expect(s.append({ role: 'user', content: 'after' })).rejects.toBeInstanceOf(ReadOnlySessionError);
