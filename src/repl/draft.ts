@@ -33,14 +33,14 @@ export async function keepDraft(screen: Screen, session: Session, reader: LineRe
 
 /**
  * A line that could not be stored (nothing of it reached the store), said in one line with why
- * (`why`, the error as the REPL words it): on a terminal the line is put back at the prompt, to
- * be sent again with Enter; a script is told which line was not sent.
+ * (`why`, the error as the REPL words it). On a terminal the line is in the input history, so
+ * ↑ brings it back to send again (put back on the prompt by itself, whatever is typed next would
+ * be glued to it); a script is told which line was not sent.
  */
-export function keepUnsent(screen: Screen, reader: LineReader | undefined, text: string, why: string): void {
+export function keepUnsent(screen: Screen, text: string, why: string): void {
   const reason = why.trim().replace(/\s*\n\s*/g, ' ');
-  if (screen.terminal && reader) {
-    reader.prefill(text);
-    screen.error(`${reason} Not sent, nothing of it was stored: your line is back at the prompt. Press Enter to send it again.`);
+  if (screen.terminal) {
+    screen.error(`${reason} Not sent, nothing of it was stored: press ↑ and Enter to send it again.`);
   } else {
     const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text;
     screen.error(`${reason} Not sent, nothing of it was stored: "${shown.replace(/\s+/g, ' ')}". Send it again once the store is back.`);

@@ -262,7 +262,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       return unsent() ? '' : why;
     });
     if (answered) await offerCompaction(session.messages, screen, options.autoCompact ? () => compact(null, true) : undefined);
-    else if (unsent()) keepUnsent(screen, reader, text, why);
+    else if (unsent()) keepUnsent(screen, text, why);
   };
 
 

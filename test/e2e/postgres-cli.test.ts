@@ -83,7 +83,7 @@ describe('sessions on PostgreSQL through the CLI', () => {
     expect(shown.messages.map((m) => m.content)).toContain('on the second machine');
   });
 
-  it('says so in one line when the server goes away mid-chat, keeps the typed line at the prompt, and goes on once it is back', async () => {
+  it('says so in one line when the server goes away mid-chat, keeps the typed line (↑ brings it back), and goes on once it is back', async () => {
     const server = await startPostgres();
     try {
       const url = await createDatabase(server.url);
@@ -93,12 +93,16 @@ describe('sessions on PostgreSQL through the CLI', () => {
       await server.halt();
       const from = run.screen().length;
       run.line('during the outage');
-      await run.waitFor('Not sent, nothing of it was stored: your line is back at the prompt. Press Enter to send it again.', { from, timeout: 30_000 });
+      await run.waitFor('Not sent, nothing of it was stored: press ↑ and Enter to send it again.', { from, timeout: 30_000 });
       const outage = run.screen().slice(from);
       expect(outage).toMatch(/Cannot reach the session store at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/\w+/);
       expect(outage).not.toMatch(/Echo: during the outage/);
       expect(outage).not.toContain(TEST_PASSWORD);
       await server.restart();
+      // The line is in the input history: ↑ brings it back, Enter sends it.
+      const recalled = run.screen().length;
+      run.write('\x1b[A');
+      await run.waitFor('during the outage', { from: recalled });
       run.write('\r');
       await run.waitFor('Echo: during the outage (read 3 messages)', { from, timeout: 30_000 });
       run.line('/quit');
