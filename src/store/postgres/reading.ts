@@ -111,7 +111,7 @@ interface ListRow {
  */
 const LIVE_STATUS_SQL = `CASE WHEN held.objid IS NOT NULL THEN 'open'
   WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
-  WHEN EXISTS (SELECT 1 FROM chatkeep.events e WHERE e.session_id = s.id AND e.seq > s.journal_seq) THEN 'interrupted'
+  WHEN ev.last_seq > s.journal_seq THEN 'interrupted'
   ELSE 'closed' END`;
 
 /**
@@ -126,6 +126,9 @@ export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
     ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
     s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point
   FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN held ON held.objid = s.lock_key::oid
+    -- Events outlive their snapshot only until the next one compacts them: the table is small,
+    -- and one pass over it beats probing it once per listed session.
+    LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
   WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
   ORDER BY s.updated_at DESC`;
 
