@@ -4,12 +4,11 @@
  * run copies nothing and says so; a session the target holds differently under the same ID is
  * left alone and named; what was copied is read back and its content hash compared.
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../session/errors.js';
 import { copySessions, type CopyOutcome, type CopyReport } from '../session/copy.js';
 import type { SessionManager } from '../session/types.js';
-import { namedOnCommandLine } from '../store/choice.js';
+import { namedOnCommandLine, sessionsMayExist } from '../store/choice.js';
 import { openSessions } from '../store/open.js';
 import { isPostgresUrl, redactUrl } from '../store/postgres/url.js';
 import { plural } from '../repl/format.js';
@@ -23,7 +22,7 @@ export async function runCopy(command: SessionsCommand, environment: SessionsEnv
   if ('url' in target ? target.url === store : store === undefined && target.home === resolve(cwd, home)) {
     throw new UserError(`--to ${targetName} is the store these sessions are already in: name another one.`, 'E_USAGE');
   }
-  if (store === undefined && !existsSync(home)) {
+  if (!sessionsMayExist(environment)) {
     stdout.write(command.options.json ? `${JSON.stringify(jsonOf(emptyReport(), targetName), null, 2)}\n` : 'No sessions to copy yet.\n');
     return 0;
   }

@@ -2,7 +2,6 @@
  * `chatkeep sessions export ID [--format json|md|html] [-o FILE]`: one session, read without its
  * lock (a session open in a chat exports as far as its journal goes), to standard output or a file.
  */
-import { existsSync } from 'node:fs';
 import { EXPORT_FORMATS, exportFormat, formatOfFile, renderExport, type ExportFormat } from '../export/formats.js';
 import { openSessions } from '../store/open.js';
 import { InvalidIdError, printable, UnknownSessionError, UserError } from '../session/errors.js';
@@ -11,6 +10,7 @@ import { packageVersion } from '../version.js';
 import { plural } from '../repl/format.js';
 import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
 import { writeOutputFile } from './output-file.js';
+import { sessionsMayExist } from '../store/choice.js';
 
 /** Runs the export; resolves to the exit code. */
 export async function runExport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
@@ -19,7 +19,7 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   if (!isValidId(id)) throw new InvalidIdError(id);
   const output = command.options.output;
   const format = chooseFormat(command.options.format, output);
-  if (!(store !== undefined || existsSync(home))) throw new UnknownSessionError(id);
+  if (!sessionsMayExist(environment)) throw new UnknownSessionError(id);
   const reading = await (await openSessions({ home, store, cwd, env })).inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;

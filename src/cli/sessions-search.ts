@@ -2,7 +2,6 @@
  * `chatkeep sessions search TEXT [--all] [--limit N] [--json]`: full-text search for scripts and
  * people. What the search did to its index is said in one line on stderr.
  */
-import { existsSync } from 'node:fs';
 import { Chalk } from 'chalk';
 import { openSessions } from '../index.js';
 import type { SearchResults } from '../search/types.js';
@@ -11,6 +10,7 @@ import { listRow, type SessionsEnvironment } from './sessions-common.js';
 import { formatRows } from '../repl/format.js';
 import { formatSearchResults, indexNote, shownLine } from '../repl/format-search.js';
 import { colorLevelFor } from '../repl/screen.js';
+import { sessionsMayExist } from '../store/choice.js';
 
 type SearchCommand = Extract<CliCommand, { kind: 'sessions' }> & { query: string; limit: number };
 
@@ -20,7 +20,7 @@ export async function runSearch(command: SearchCommand, environment: SessionsEnv
   let results: SearchResults = { query: command.query, total: 0, results: [], index: [] };
   let projectPath: string | undefined;
   // A missing data directory has nothing to search, and is not created.
-  if ((store !== undefined || existsSync(home))) {
+  if (sessionsMayExist(environment)) {
     const sessions = await openSessions({ home, store, cwd, env });
     results = await sessions.search(command.query, { all, limit: command.limit });
     projectPath = sessions.project.path;

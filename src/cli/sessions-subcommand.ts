@@ -3,7 +3,6 @@
  * hands the other subcommands to their own files. Reading never takes a lock, and a missing data
  * directory is simply empty (nothing is created).
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
@@ -14,6 +13,7 @@ import { isTrashAction } from './trash-actions.js';
 import { providerLabel, sourceNote } from '../repl/describe-source.js';
 import { formatMessage, formatRows, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../repl/format.js';
 import { describeError } from '../repl/report-error.js';
+import { sessionsMayExist } from '../store/choice.js';
 
 
 
@@ -38,7 +38,7 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
     const all = command.options.all === true;
     let rows: SessionSummary[] = [];
     let projectPath: string | undefined;
-    if ((store !== undefined || existsSync(home))) {
+    if (sessionsMayExist(environment)) {
       const sessions = await openSessions({ home, store, cwd, env });
       rows = await sessions.list({
         all,
@@ -59,7 +59,7 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
   }
   const id = command.id!;
   if (!isValidId(id)) throw new InvalidIdError(id);
-  if (!(store !== undefined || existsSync(home))) throw new UnknownSessionError(id);
+  if (!sessionsMayExist(environment)) throw new UnknownSessionError(id);
   const sessions = await openSessions({ home, store, cwd, env });
   const reading = await sessions.inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);

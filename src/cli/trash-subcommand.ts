@@ -3,7 +3,6 @@
  * and come back from it; `empty-trash` is the only deletion, and it asks first (on a terminal)
  * or needs `--yes`. A missing data directory is simply empty: nothing is created.
  */
-import { existsSync } from 'node:fs';
 import { openSessions } from '../index.js';
 import { ChatkeepError, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import { isValidId } from '../session/ids.js';
@@ -17,6 +16,7 @@ import type { SessionsEnvironment } from './sessions-common.js';
 import { layoutTable } from '../repl/table.js';
 import { parseAge } from './age.js';
 import type { TrashAction } from './trash-actions.js';
+import { sessionsMayExist } from '../store/choice.js';
 
 type TrashCommand = Extract<CliCommand, { kind: 'sessions' }> & { action: TrashAction };
 /** `--older-than` as typed and in milliseconds. */
@@ -33,7 +33,7 @@ export async function runTrashCommand(command: TrashCommand, environment: TrashE
   // Checked before anything is opened: bad input changes nothing.
   const spec = command.options['older-than'];
   const age = spec === undefined ? undefined : { spec, ms: parseAge(spec) };
-  const stored = (store !== undefined || existsSync(home));
+  const stored = sessionsMayExist(environment);
   if (!stored && (command.action === 'rm' || command.action === 'restore')) throw new UnknownSessionError(command.ids[0]!);
   const sessions = stored ? await openSessions({ home, store, cwd, env }) : undefined;
   switch (command.action) {

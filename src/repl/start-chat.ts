@@ -2,7 +2,6 @@
  * `chatkeep [options]`: checks every input before anything is created, opens (or creates)
  * the session, chooses the assistant, and hands over to the REPL loop.
  */
-import { existsSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { builtinCommands } from '../../commands/index.js';
 import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
@@ -16,6 +15,7 @@ import { formatRows, loadFormatting, rowWidth } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';
 import type { Screen } from './screen.js';
+import { sessionsMayExist } from '../store/choice.js';
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
 export interface ChatEnvironment {
@@ -52,7 +52,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   }
   const persist = flags['no-persist'] !== true;
   const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
-  const homeExists = store !== undefined || existsSync(home);
+  const homeExists = sessionsMayExist(environment);
   if (id !== undefined && !homeExists) throw new UnknownSessionError(id);
   if (forkId !== undefined && !homeExists) throw new UnknownSessionError(forkId);
   if ((flags.continue || flags.resume) && !homeExists) throw noSessionYet(cwd);

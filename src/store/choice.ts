@@ -3,6 +3,7 @@
  * config's `store`, else the data directory. A PostgreSQL store is named by its URL; `file`
  * names the data directory explicitly (to override the environment or config for one run).
  */
+import { existsSync } from 'node:fs';
 import { printable, UserError } from '../session/errors.js';
 import { readConfigFile } from './file/config-files.js';
 import { layout } from './file/layout.js';
@@ -65,4 +66,12 @@ export function namedOnCommandLine(url: string | undefined, option: string): str
 function hasPassword(url: string): boolean {
   const parsed = new URL(url);
   return parsed.password !== '' || [...parsed.searchParams.keys()].some((k) => /pass/i.test(k));
+}
+
+/**
+ * Whether there can be sessions to read: a server store, or a data directory that exists (a
+ * missing one is simply empty, and reading it must create nothing).
+ */
+export function sessionsMayExist(where: { home: string; store?: string | undefined }): boolean {
+  return where.store !== undefined || existsSync(where.home);
 }

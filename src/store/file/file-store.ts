@@ -19,7 +19,7 @@ import { layout } from './layout.js';
 import { acquireLock, inspectLock } from './lock.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { openProject, type FileProject } from './project.js';
-import { fileSnapshots } from './snapshot-store.js';
+import { snapshotFileInfo, writeSnapshotFile } from './snapshot-store.js';
 
 // Listing, resolving and loading are imported on first use: creating a session (the path to
 // the first prompt) needs none of them.
@@ -109,11 +109,11 @@ export class FileStore implements SessionStore {
   }
 
   writeSnapshot(id: string, snapshot: SessionSnapshot): Promise<number> {
-    return fileSnapshots(this.dir(id)).write(snapshot);
+    return writeSnapshotFile(this.dir(id), snapshot);
   }
 
   snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
-    return fileSnapshots(this.dir(id)).inPlace();
+    return snapshotFileInfo(this.dir(id));
   }
 
   async recordRow(row: IndexRow, project: ProjectInfo): Promise<void> {
