@@ -47,7 +47,7 @@ export async function runImportFrom(command: SessionsCommand, environment: Sessi
     if (r.action === 'failed') stderr.write(`Could not import ${printable(r.path)}: ${r.reason}.\n`);
     else if (r.action !== 'unchanged') stdout.write(`${line(r, dryRun)}\n`);
   }
-  stdout.write(`${total(results, tool, dryRun, { paths, all, store: found.store })}\n`);
+  stdout.write(`${total(results, tool, dryRun, { paths, all, store: found.store, since: command.options.since })}\n`);
   const written = results.filter((r) => r.action === 'new' || r.action === 'continued');
   if (!dryRun && written.length === 1) stdout.write(`Resume with: ${chatkeepCommand(['--session-id', written[0]!.id!])}\n`);
   return failed.length > 0 ? 1 : 0;
@@ -66,14 +66,20 @@ function line(r: ImportOutcome, dryRun: boolean): string {
 }
 
 /** The last line: how many of each, or why there was nothing. */
-function total(results: readonly ImportOutcome[], tool: PeerTool, dryRun: boolean, where: { paths: readonly string[]; all: boolean; store?: string | undefined }): string {
+function total(
+  results: readonly ImportOutcome[],
+  tool: PeerTool,
+  dryRun: boolean,
+  where: { paths: readonly string[]; all: boolean; store?: string | undefined; since?: string | undefined },
+): string {
   const c = counts(results);
   const name = PEER_NAMES[tool];
   if (results.length === 0) {
-    if (where.paths.length > 0) return `No ${name} sessions found in ${where.paths.map((p) => printable(p)).join(', ')}.`;
+    const changed = where.since !== undefined ? ` changed in the last ${where.since}` : '';
+    if (where.paths.length > 0) return `No ${name} sessions${changed} found in ${where.paths.map((p) => printable(p)).join(', ')}.`;
     const scope = where.all ? '' : ' for this project';
     const hint = where.all ? '' : ` (--all imports every project's)`;
-    return `No ${name} sessions found${scope} in ${printable(where.store ?? '')}${hint}.`;
+    return `No ${name} sessions${changed} found${scope} in ${printable(where.store ?? '')}${hint}.`;
   }
   const changed = c.new + c.updated + c.continued;
   const unchanged = c.unchanged > 0 ? `${plural(c.unchanged, `${name} session`)} already imported and unchanged` : '';

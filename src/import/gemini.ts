@@ -22,6 +22,19 @@ export function parseGemini(text: string, path: string, fileTime: Date, cwd?: st
   let meta: Rec = {};
   // Insertion order is the conversation's order; a record seen again replaces the first in place.
   let records = new Map<string, { record: Rec; line: string }>();
+  // Each message as written on its own line (with its time, model, tokens, tool calls): a resume
+  // rewrites the history (`$set` of messages) in the shape the model is sent, with its own time.
+  const written = new Map<string, { record: Rec; line: string }>();
+  const messageMap = (messages: unknown[]): Map<string, { record: Rec; line: string }> => {
+    const map = new Map<string, { record: Rec; line: string }>();
+    const rewrite = messages.some((m) => isObject(m) && typeof m.id === 'string' && written.has(m.id));
+    for (const m of messages) {
+      if (!isObject(m) || typeof m.id !== 'string') continue;
+      // Records of a rewrite never written on their own (results split off their call) take the time before them.
+      map.set(m.id, written.get(m.id) ?? { record: rewrite ? { ...m, timestamp: undefined } : m, line: JSON.stringify(m) });
+    }
+    return map;
+  };
   const other: string[] = [];
   const replay = (r: Rec, line: string): void => {
     if (typeof r.$rewindTo === 'string') {
@@ -29,7 +42,11 @@ export function parseGemini(text: string, path: string, fileTime: Date, cwd?: st
       const from = ids.indexOf(r.$rewindTo);
       records = new Map(from < 0 ? [] : [...records].slice(0, from));
       other.push(line);
-    } else if (typeof r.id === 'string') records.set(r.id, { record: r, line });
+    } else if (typeof r.id === 'string') {
+      const entry = { record: r, line };
+      written.set(r.id, entry);
+      records.set(r.id, entry);
+    }
     else if (isObject(r.$set)) {
       if (Array.isArray(r.$set.messages)) records = messageMap(r.$set.messages);
       const { messages: _messages, ...rest } = r.$set;
@@ -73,12 +90,6 @@ export function parseGemini(text: string, path: string, fileTime: Date, cwd?: st
   };
 }
 
-function messageMap(messages: unknown[]): Map<string, { record: Rec; line: string }> {
-  const map = new Map<string, { record: Rec; line: string }>();
-  for (const m of messages) if (isObject(m) && typeof m.id === 'string') map.set(m.id, { record: m, line: JSON.stringify(m) });
-  return map;
-}
-
 /** One message record into the transcript; false when something in it had no place (thoughts, info lines, injected context). */
 function message(transcript: Transcript, r: Rec, at: Date, answered: Set<string>): boolean {
   const parts = Array.isArray(r.content) ? r.content : typeof r.content === 'string' ? [{ text: r.content }] : [];
@@ -106,14 +117,19 @@ function message(transcript: Transcript, r: Rec, at: Date, answered: Set<string>
   if (r.type !== 'gemini') return false;
   let whole = !(Array.isArray(r.thoughts) && r.thoughts.length > 0);
   const texts: string[] = [];
-  for (const part of parts) {
-    if (isObject(part) && typeof part.text === 'string') texts.push(part.text);
-    else if (!(isObject(part) && isObject(part.functionCall))) whole = false;
-  }
   const calls = Array.isArray(r.toolCalls) ? r.toolCalls.filter(isObject) : [];
   const toolCalls: ToolCall[] = calls
     .filter((c) => str(c.id) && str(c.name))
     .map((c) => ({ id: c.id as string, name: c.name as string, arguments: argumentsText(c.args) }));
+  for (const part of parts) {
+    if (isObject(part) && typeof part.text === 'string') texts.push(part.text);
+    // The history as the model saw it (a `$set` on resume) holds the calls as parts.
+    else if (isObject(part) && isObject(part.functionCall) && str(part.functionCall.name)) {
+      const call = part.functionCall;
+      const callId = str(call.id) ?? `${call.name as string}-${r.id as string}`;
+      if (!toolCalls.some((c) => c.id === callId)) toolCalls.push({ id: callId, name: call.name as string, arguments: argumentsText(call.args) });
+    } else whole = false;
+  }
   const t = r.tokens;
   const usage: Usage | undefined = isObject(t) && typeof t.input === 'number' && typeof t.output === 'number' ? { inputTokens: t.input, outputTokens: t.output } : undefined;
   transcript.assistant(str(r.id), { text: texts.join(''), toolCalls, ...(str(r.model) ? { model: r.model as string } : {}), ...(usage ? { usage } : {}) }, at);
