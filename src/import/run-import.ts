@@ -53,20 +53,32 @@ export interface ImportRun {
 /** `sessions`: undefined when there is no store yet (a dry run before anything was ever written). */
 export async function importPeers(sessions: SessionManager | undefined, run: ImportRun): Promise<ImportOutcome[]> {
   if (!sessions && !run.dryRun) throw new Error('importPeers: a store is needed unless it is a dry run');
-  const outcomes: ImportOutcome[] = [];
   let known: Set<string> | undefined;
   const ids = async (): Promise<Set<string>> => (known ??= new Set(sessions ? (await sessions.list({ all: true })).map((r) => r.id) : []));
   const titles = new Map<string, Promise<Map<string, string>>>();
-  for (const file of run.files) {
-    const outcome = await importFile(sessions, run, file, ids, titles).catch((err: unknown): ImportOutcome => {
-      if (err instanceof PeerFileError || err instanceof ChatkeepError) return { path: file.path, tool: run.tool, action: 'failed', reason: err.message };
-      if (err instanceof Error && 'code' in err) return { path: file.path, tool: run.tool, action: 'failed', reason: err.message };
+  const claimed = new Set<string>();
+  const one = (file: Candidate): Promise<ImportOutcome | undefined> =>
+    importFile(sessions, run, file, ids, titles, claimed).catch((err: unknown): ImportOutcome => {
+      if (err instanceof PeerFileError || err instanceof ChatkeepError || (err instanceof Error && 'code' in err)) {
+        return { path: file.path, tool: run.tool, action: 'failed', reason: err.message };
+      }
       throw err;
     });
-    if (outcome) outcomes.push(outcome);
-  }
-  return outcomes;
+  // Several files at once: most of an import is waiting for the disk to confirm each snapshot.
+  const outcomes: (ImportOutcome | undefined)[] = new Array(run.files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < run.files.length) {
+      const i = next++;
+      outcomes[i] = await one(run.files[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, run.files.length) }, worker));
+  return outcomes.filter((o): o is ImportOutcome => o !== undefined);
 }
+
+/** Files imported at once. */
+const CONCURRENCY = 4;
 
 async function importFile(
   sessions: SessionManager | undefined,
@@ -74,6 +86,7 @@ async function importFile(
   file: Candidate,
   ids: () => Promise<Set<string>>,
   titles: Map<string, Promise<Map<string, string>>>,
+  claimed: Set<string>,
 ): Promise<ImportOutcome | undefined> {
   const info = await stat(file.path);
   if (run.since && info.mtime < run.since) return undefined;
@@ -85,6 +98,9 @@ async function importFile(
   const base = { path: file.path, tool: run.tool, sourceId: c.id, project, title: c.title, messages: c.messages.length, kept: c.kept.length };
   // The copies made so far: `<tool>-<id>`, then `.2`, `.3` for continuations.
   const known = await ids();
+  // The same conversation in two files (a copy): the first one read is imported.
+  if (claimed.has(`${run.tool}:${c.id}`)) return { ...base, action: 'unchanged', id: importedId(run.tool, c.id), reason: 'the same conversation as another file imported in this run' };
+  claimed.add(`${run.tool}:${c.id}`);
   let n = 0;
   while (known.has(importedId(run.tool, c.id, n + 1))) n += 1;
   if (n === 0) {
