@@ -283,6 +283,40 @@ describe('sessions import --from', () => {
     ]);
   });
 
+  it('lists, searches, exports and forks imported sessions like any other', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const options = { home, cwd };
+    for (const tool of ['claude', 'codex', 'gemini'] as const) await chatkeep(['sessions', 'import', '--from', tool, FIXTURE[tool].dir], options);
+    const ids = (['claude', 'codex', 'gemini'] as const).map((tool) => `${tool}-${FIXTURE[tool].sessionId}`);
+    const list = JSON.parse((await chatkeep(['sessions', 'list', '--all', '--json'], options)).stdout) as { id: string; project: string }[];
+    expect(list.map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(list.every((r) => r.project === WORK)).toBe(true);
+    const found = JSON.parse((await chatkeep(['sessions', 'search', 'aubergine', '--all', '--json'], options)).stdout) as { results: { id: string }[] };
+    expect(found.results.map((r) => r.id).sort()).toEqual([...ids].sort());
+    // The tool's result is searchable text too.
+    const note = JSON.parse((await chatkeep(['sessions', 'search', 'bring your history', '--all', '--json'], options)).stdout) as { total: number };
+    expect(note.total).toBe(3);
+
+    const markdown = await chatkeep(['sessions', 'export', ids[0]!, '--format', 'md'], options);
+    expect(markdown.stdout).toContain(`Claude Code session ${FIXTURE.claude.sessionId}`);
+    expect(markdown.stdout).toContain('Tool call `Read`');
+    // A JSON export taken to another data directory keeps where it came from, and what was kept.
+    const exported = (await chatkeep(['sessions', 'export', ids[1]!], options)).stdout;
+    const other = { home: tmpHome(), cwd };
+    expect((await chatkeep(['sessions', 'import', '-'], other, exported)).code).toBe(0);
+    const copy = await show(ids[1]!, other);
+    expect(copy.importedFrom).toEqual((await show(ids[1]!, options)).importedFrom);
+
+    const fork = await chatkeep(['--fork', ids[2]!, '--at', '5', '--provider', 'echo'], options, 'and after the tool?\n/quit\n');
+    expect(fork.code).toBe(0);
+    const child = /New session (\S+), forked from/.exec(fork.stderr)![1]!;
+    const forked = await show(child, options);
+    expect(forked).toMatchObject({ parentId: ids[2], forkPoint: 5 });
+    expect(forked.messages.slice(0, 5)).toEqual((await show(ids[2]!, options)).messages.slice(0, 5));
+    expect(forked.messages.at(-2)).toMatchObject({ role: 'user', content: 'and after the tool?' });
+  });
+
   it('refuses a bad command line in one line (exit 2)', async () => {
     const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const cases: [string[], string][] = [
