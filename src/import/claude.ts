@@ -49,21 +49,17 @@ export function parseClaude(text: string, path: string, fileTime: Date): PeerCon
     // The structured copy of a tool's result, thinking, images: kept beside the message.
     if (!whole || r.toolUseResult !== undefined) transcript.keep(line);
   }
-  if (transcript.messages.length === 0) throw new PeerFileError('not a Claude Code session (no user or assistant messages)');
-  return {
+  return transcript.conversation({
     tool: 'claude',
     id: id ?? path.replace(/^.*\//, '').replace(/\.jsonl$/, ''),
     path,
     cwd,
     title: titles.custom ?? titles.ai ?? titles.summary ?? null,
-    createdAt: first ?? fileTime,
-    updatedAt: transcript.messages[transcript.messages.length - 1]!.timestamp,
+    createdAt: first,
     model,
     branch,
-    messages: transcript.messages,
-    kept: transcript.kept,
     lines: lines.length,
-  };
+  }, 'not a Claude Code session (no user or assistant messages)');
 }
 
 /**

@@ -43,21 +43,10 @@ export function parseCodex(text: string, path: string, fileTime: Date, titles: R
     if (r.type !== 'response_item' || !item(transcript, payload, at, model)) transcript.keep(line);
   }
   if (id === undefined) throw new PeerFileError('not a Codex CLI rollout (no session_meta line)');
-  if (transcript.messages.length === 0) throw new PeerFileError('not a Codex CLI rollout (no messages)');
-  return {
-    tool: 'codex',
-    id,
-    path,
-    cwd,
-    title: titles.get(id) ?? title,
-    createdAt: created ?? transcript.messages[0]!.timestamp,
-    updatedAt: transcript.messages[transcript.messages.length - 1]!.timestamp,
-    model,
-    branch,
-    messages: transcript.messages,
-    kept: transcript.kept,
-    lines: lines.length,
-  };
+  return transcript.conversation(
+    { tool: 'codex', id, path, cwd, title: titles.get(id) ?? title, createdAt: created, model, branch, lines: lines.length },
+    'not a Codex CLI rollout (no messages)',
+  );
 }
 
 /** One Responses API item into the transcript; false when it had no place (reasoning, web searches, injected context). */

@@ -71,23 +71,13 @@ export function parseGemini(text: string, path: string, fileTime: Date, cwd?: st
   for (const { record: r, line } of records.values()) {
     at = dateOf(r.timestamp, at);
     if (r.type === 'gemini' && str(r.model)) model = r.model as string;
-    if (!message(transcript, r, at, answered)) transcript.keep(JSON.stringify(r) === line ? line : JSON.stringify(r));
+    if (!message(transcript, r, at, answered)) transcript.keep(line);
   }
-  if (transcript.messages.length === 0) throw new PeerFileError('not a Gemini CLI chat (no messages)');
-  return {
-    tool: 'gemini',
-    id,
-    path,
-    cwd,
-    title: str(meta.summary) ?? null,
-    createdAt: dateOf(meta.startTime, transcript.messages[0]!.timestamp),
-    updatedAt: transcript.messages[transcript.messages.length - 1]!.timestamp,
-    model,
-    branch: null,
-    messages: transcript.messages,
-    kept: transcript.kept,
-    lines: whole ? 1 : lines.length,
-  };
+  const started = meta.startTime === undefined ? undefined : dateOf(meta.startTime, fileTime);
+  return transcript.conversation(
+    { tool: 'gemini', id, path, cwd, title: str(meta.summary) ?? null, createdAt: started, model, branch: null, lines: whole ? 1 : lines.length },
+    'not a Gemini CLI chat (no messages)',
+  );
 }
 
 /** One message record into the transcript; false when something in it had no place (thoughts, info lines, injected context). */

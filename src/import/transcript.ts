@@ -4,6 +4,10 @@
  * kept as it was, beside the messages it came after. Pure.
  */
 import type { KeptLine, Message, ToolCall, Usage } from '../session/types.js';
+import { PeerFileError, type PeerConversation } from './types.js';
+
+/** What a format says about a conversation besides its messages. */
+export type ConversationFacts = Omit<PeerConversation, 'messages' | 'kept' | 'createdAt' | 'updatedAt'> & { createdAt: Date | undefined };
 
 export class Transcript {
   readonly messages: Message[] = [];
@@ -52,9 +56,15 @@ export class Transcript {
     this.openReply = undefined;
   }
 
-  /** The first user message's text (a title stands in for a conversation that has none). */
-  firstUserText(): string | undefined {
-    return this.messages.find((m) => m.role === 'user')?.content;
+  /**
+   * The conversation read, from its first message's time (unless the format says when it began)
+   * to its last one's; `PeerFileError(notOne)` when no message was found.
+   */
+  conversation(facts: ConversationFacts, notOne: string): PeerConversation {
+    const first = this.messages[0];
+    const last = this.messages[this.messages.length - 1];
+    if (!first || !last) throw new PeerFileError(notOne);
+    return { ...facts, createdAt: facts.createdAt ?? first.timestamp, updatedAt: last.timestamp, messages: this.messages, kept: this.kept };
   }
 }
 
