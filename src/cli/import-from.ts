@@ -18,6 +18,9 @@ import { packageVersion } from '../version.js';
 import { parseAge } from './age.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 
+/** How many files make an import slow enough to show its progress. */
+const PROGRESS_FROM = 50;
+
 export async function runImportFrom(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, env, stdout, stderr } = environment;
   const tool = command.options.from as PeerTool;
@@ -30,10 +33,19 @@ export async function runImportFrom(command: SessionsCommand, environment: Sessi
   const userHome = environment.userHome ?? env.HOME ?? '';
   const found = await discover({ tool, paths, cwd, all: all || paths.length > 0, env, userHome });
   const sessions = dryRun && !sessionsMayExist(environment) ? undefined : await openSessions({ home, store, cwd, env, redact: command.options['no-redact'] !== true });
+  // Progress on a terminal, on one line of stderr that is cleared at the end.
+  const showProgress = environment.terminal === true && found.files.length >= PROGRESS_FROM;
+  const onProgress = (done: number, count: number): void => {
+    if (done % 10 === 0 || done === count) stderr.write(`\rReading ${PEER_NAMES[tool]} sessions: ${done} of ${count}`);
+  };
   let outcomes: ImportOutcome[];
   try {
-    outcomes = await importPeers(sessions, { tool, files: found.files, cwd, all: all || paths.length > 0, ...(since ? { since } : {}), dryRun, toolVersion: packageVersion() });
+    outcomes = await importPeers(sessions, {
+      tool, files: found.files, cwd, all: all || paths.length > 0, ...(since ? { since } : {}), dryRun, toolVersion: packageVersion(),
+      ...(showProgress ? { onProgress } : {}),
+    });
   } finally {
+    if (showProgress) stderr.write('\r\x1b[K');
     await sessions?.close();
   }
   const missing: ImportOutcome[] = found.missing.map((path) => ({ path, tool, action: 'failed', reason: 'there is no such file or folder' }));

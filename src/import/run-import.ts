@@ -48,6 +48,8 @@ export interface ImportRun {
   since?: Date;
   dryRun: boolean;
   toolVersion: string;
+  /** Told after each file (how many are done, of how many). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** `sessions`: undefined when there is no store yet (a dry run before anything was ever written). */
@@ -67,10 +69,12 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
   // Several files at once: most of an import is waiting for the disk to confirm each snapshot.
   const outcomes: (ImportOutcome | undefined)[] = new Array(run.files.length);
   let next = 0;
+  let done = 0;
   const worker = async (): Promise<void> => {
     while (next < run.files.length) {
       const i = next++;
       outcomes[i] = await one(run.files[i]!);
+      run.onProgress?.(++done, run.files.length);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, run.files.length) }, worker));

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utime
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
-import { runPiped, type RunOptions } from '../helpers/pty.js';
+import { runPiped, spawnPty, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { treeDigest } from '../helpers/tree-digest.js';
 
@@ -315,6 +315,24 @@ describe('sessions import --from', () => {
     expect(forked).toMatchObject({ parentId: ids[2], forkPoint: 5 });
     expect(forked.messages.slice(0, 5)).toEqual((await show(ids[2]!, options)).messages.slice(0, 5));
     expect(forked.messages.at(-2)).toMatchObject({ role: 'user', content: 'and after the tool?' });
+  });
+
+  it('shows its progress on a terminal while it reads many files, and clears it', async () => {
+    const f = FIXTURE.claude;
+    const dir = tmpHome('chatkeep-sources-');
+    const text = readFileSync(join(f.dir, f.file), 'utf8');
+    // 60 conversations: the one Claude Code wrote, under 60 session IDs.
+    for (let i = 0; i < 60; i++) {
+      const id = `${f.sessionId.slice(0, -4)}${String(i).padStart(4, '0')}`;
+      writeFileSync(join(dir, `${id}.jsonl`), text.replaceAll(f.sessionId, id));
+    }
+    const run = spawnPty(['sessions', 'import', '--from', 'claude', dir], { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), env: { HOME: tmpHome('chatkeep-user-') } });
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain('Reading Claude Code sessions: 60 of 60');
+    const seen = await run.visible();
+    expect(seen.filter((l) => l.includes('Reading'))).toEqual([]);
+    expect(run.screen().match(/^Imported Claude Code session /gm)).toHaveLength(60);
+    expect(seen).toContain('Imported 60 sessions.');
   });
 
   it('refuses a bad command line in one line (exit 2)', async () => {
