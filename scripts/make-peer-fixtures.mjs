@@ -6,6 +6,8 @@
 // named branch, and copies the session files each tool wrote, as they are.
 //
 //   node scripts/make-peer-fixtures.mjs [claude|codex|gemini …]
+//   node scripts/make-peer-fixtures.mjs --export-only   only the check that Claude Code resumes
+//                                                        chatkeep's `--format claude` export
 //   PEERS_DIR=/tmp/peers  reuse an installation there (else a temporary one is made and removed)
 //
 // The work tree is always /tmp/chatkeep-peers/work, so the recorded working directory is the
@@ -29,7 +31,9 @@ const TURNS = [
   `Thanks. My token is ${SECRET}, never repeat it.`,
 ];
 
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(VERSIONS);
+const exportOnly = process.argv.includes('--export-only');
+const named = process.argv.slice(2).filter((a) => a !== '--export-only');
+const wanted = exportOnly ? ['claude'] : named.length ? named : Object.keys(VERSIONS);
 for (const tool of wanted) if (!(tool in VERSIONS)) throw new Error(`unknown tool ${tool} (claude, codex or gemini)`);
 
 const scratch = mkdtempSync(join(tmpdir(), 'chatkeep-peers-'));
@@ -59,7 +63,7 @@ function prepareWork() {
 async function startServer() {
   const log = join(scratch, 'server-log');
   const child = spawn(process.execPath, [join(repo, 'scripts/peers/fake-server.mjs')], {
-    env: { ...process.env, PORT: String(port), LOG_DIR: log, REPLY_WORDS: '8' },
+    env: { ...process.env, PORT: String(port), LOG_DIR: log, REPLY_WORDS: '8', LOG_BODIES: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 100 && !existsSync(join(log, 'server.pid')); i++) await new Promise((r) => setTimeout(r, 50));
@@ -86,6 +90,43 @@ function drive(tool) {
     `${JSON.stringify({ tool, package: PACKAGES[tool], version: VERSIONS[tool], cwd: WORK, branch: 'feature/peer-import', sessionId: id, turns: TURNS, files }, null, 2)}\n`,
   );
   return `session ${id}, ${files.length} file(s) in ${relative(repo, out)}`;
+}
+
+/**
+ * The other way round: chatkeep imports the Claude Code fixture, exports it `--format claude`
+ * into a fresh Claude Code home, and the real `claude --resume` continues it. What Claude Code
+ * then sent the model is recorded beside the fixture (resume-of-export.json), with the file
+ * chatkeep wrote (a test keeps the exporter's output equal to the file Claude Code accepted).
+ * Needs chatkeep built (npm run build).
+ */
+function resumeExport() {
+  const out = join(repo, 'test/fixtures/peers', `claude-${VERSIONS.claude}`);
+  const chatkeep = (args, env = {}) =>
+    execFileSync(process.execPath, [join(repo, 'bin/chatkeep.js'), ...args], { cwd: WORK, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: join(scratch, 'ck-user'), ...env } });
+  const home = join(scratch, 'chatkeep-home');
+  chatkeep(['sessions', 'import', '--from', 'claude', out, '--home', home]);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+  const id = `claude-${manifest.sessionId}`;
+  const exported = chatkeep(['sessions', 'export', id, '--format', 'claude', '--home', home]);
+  const sessionId = JSON.parse(exported.split('\n')[0]).sessionId;
+  const claudeHome = join(scratch, 'home-claude-resume');
+  const file = join(claudeHome, '.claude/projects', WORK.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, exported);
+  const bodies = join(scratch, 'server-log', 'bodies');
+  const before = new Set(readdirSync(bodies));
+  const question = 'What did the note say, and which word did I ask you to remember?';
+  const answer = execFileSync(join(peers, 'node_modules/.bin/claude'), ['-p', '--resume', sessionId, question], {
+    cwd: WORK, encoding: 'utf8', timeout: 180_000, env: { PATH: process.env.PATH, HOME: claudeHome, TERM: 'dumb', ...setUp.claude() },
+  });
+  const sent = readdirSync(bodies).filter((n) => !before.has(n)).map((n) => JSON.parse(readFileSync(join(bodies, n), 'utf8')))
+    .filter((b) => Array.isArray(b.messages)).at(-1);
+  if (!sent) throw new Error('claude sent no request');
+  const text = (content) => (typeof content === 'string' ? content : content.map((b) => b.text ?? (b.type === 'tool_use' ? `[tool_use ${b.name} ${JSON.stringify(b.input)}]` : b.type === 'tool_result' ? `[tool_result ${typeof b.content === 'string' ? b.content : JSON.stringify(b.content)}]` : `[${b.type}]`)).join(' | '));
+  writeFileSync(join(out, 'exported-by-chatkeep.jsonl'), exported);
+  const record = { chatkeepSession: id, claudeSessionId: sessionId, command: `claude -p --resume ${sessionId} "${question}"`, reply: answer.trim(), sent: sent.messages.map((m) => ({ role: m.role, text: text(m.content).slice(-400) })) };
+  writeFileSync(join(out, 'resume-of-export.json'), `${JSON.stringify(record, null, 2)}\n`);
+  return `resumed chatkeep's export ${sessionId}: ${sent.messages.length} messages sent`;
 }
 
 const setUp = {
@@ -166,13 +207,21 @@ async function main() {
     prepareWork();
     server = await startServer();
     const failed = [];
-    for (const tool of wanted) {
+    for (const tool of exportOnly ? [] : wanted) {
       try {
         const out = drive(tool);
         console.log(`${tool} ${VERSIONS[tool]}: ${out}`);
       } catch (err) {
         failed.push(tool);
         console.error(`${tool} ${VERSIONS[tool]}: FAILED: ${err.message}`);
+      }
+    }
+    if (wanted.includes('claude') && !failed.includes('claude')) {
+      try {
+        console.log(`claude ${VERSIONS.claude}: ${resumeExport()}`);
+      } catch (err) {
+        failed.push('claude export');
+        console.error(`claude ${VERSIONS.claude}: resuming chatkeep's export FAILED: ${err.message}`);
       }
     }
     if (failed.length) process.exitCode = 1;

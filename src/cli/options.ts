@@ -55,7 +55,7 @@ export const SESSIONS_OPTIONS = {
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
   limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)', actions: ['search'] },
-  format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md or html', actions: ['export'] },
+  format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md, html, or claude (a Claude Code session file)', actions: ['export'] },
   output: { type: 'string', short: 'o', value: 'FILE', description: 'export: write to FILE instead of standard output', actions: ['export'] },
   'no-redact': { type: 'boolean', description: 'import: keep secrets in the file as they are', actions: ['import'] },
   from: { type: 'string', value: 'TOOL', description: "import: read another tool's sessions: claude (Claude Code), codex (Codex CLI) or gemini (Gemini CLI)", actions: ['import'] },
@@ -263,6 +263,8 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
     '                                            one session as a JSON archive (for import), Markdown or a web page',
     '                                            (standard output unless -o; FILE ending in .md or .html picks that format)',
+    '  chatkeep sessions export ID --format claude [-o FILE]',
+    '                                            a Claude Code session file: `claude --resume` continues it (docs/import.md)',
   ],
   import: [
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',

@@ -335,6 +335,38 @@ describe('sessions import --from', () => {
     expect(seen).toContain('Imported 60 sessions.');
   });
 
+  it('exports a session --format claude as a file the real Claude Code resumes', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const f = FIXTURE.claude;
+    await chatkeep(['sessions', 'import', '--from', 'claude', f.dir], { home, cwd });
+    const exported = await chatkeep(['sessions', 'export', `claude-${f.sessionId}`, '--format', 'claude'], { home, cwd });
+    expect(exported.code).toBe(0);
+    // The very file that `claude -p --resume` continued (scripts/make-peer-fixtures.mjs --export-only),
+    // sending the whole conversation, its tool call and result included, ahead of the new question.
+    expect(exported.stdout).toBe(readFileSync(join(f.dir, 'exported-by-chatkeep.jsonl'), 'utf8'));
+    const resumed = JSON.parse(readFileSync(join(f.dir, 'resume-of-export.json'), 'utf8')) as { claudeSessionId: string; sent: { role: string; text: string }[] };
+    expect(JSON.parse(exported.stdout.split('\n')[0]!)).toMatchObject({ sessionId: resumed.claudeSessionId, cwd: WORK, gitBranch: 'feature/peer-import' });
+    const turns = resumed.sent.filter((m) => m.role !== 'system').map((m) => m.text);
+    expect(turns.slice(0, 5)).toEqual([
+      'Hello! Please remember the word aubergine.',
+      expect.stringMatching(/^q1w001/),
+      `Now read the file ${WORK}/note.txt and tell me what it says.`,
+      `[tool_use Read {"file_path":"${WORK}/note.txt"}]`,
+      expect.stringContaining(NOTE),
+    ]);
+    expect(turns.at(-1)).toContain('which word did I ask you to remember?');
+
+    // Another tool's session: every tool_use is answered by the next line's tool_result.
+    await chatkeep(['sessions', 'import', '--from', 'codex', FIXTURE.codex.dir], { home, cwd });
+    const codex = (await chatkeep(['sessions', 'export', `codex-${FIXTURE.codex.sessionId}`, '--format', 'claude'], { home, cwd })).stdout;
+    const lines = codex.trim().split('\n').map((l) => JSON.parse(l) as { type: string; message: { content: unknown } });
+    const uses = lines.flatMap((l, i) => (Array.isArray(l.message.content) ? (l.message.content as { type: string; id?: string }[]).filter((b) => b.type === 'tool_use').map((b) => [i, b.id]) : []));
+    expect(uses).toHaveLength(1);
+    const [[at, callId]] = uses as [number, string][];
+    expect(lines[at + 1]!.message.content).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: callId })]);
+  });
+
   it('refuses a bad command line in one line (exit 2)', async () => {
     const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const cases: [string[], string][] = [
