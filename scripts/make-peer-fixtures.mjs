@@ -95,7 +95,7 @@ function drive(tool) {
 /**
  * The other way round: chatkeep imports the Claude Code fixture, exports it `--format claude`
  * into a fresh Claude Code home, and the real `claude --resume` continues it. What Claude Code
- * then sent the model is recorded beside the fixture (resume-of-export.json), with the file
+ * then sent the model is recorded in test/fixtures/peers-roundtrip/ (resume-of-export.json), with the file
  * chatkeep wrote (a test keeps the exporter's output equal to the file Claude Code accepted).
  * Needs chatkeep built (npm run build).
  */
@@ -123,9 +123,12 @@ function resumeExport() {
     .filter((b) => Array.isArray(b.messages)).at(-1);
   if (!sent) throw new Error('claude sent no request');
   const text = (content) => (typeof content === 'string' ? content : content.map((b) => b.text ?? (b.type === 'tool_use' ? `[tool_use ${b.name} ${JSON.stringify(b.input)}]` : b.type === 'tool_result' ? `[tool_result ${typeof b.content === 'string' ? b.content : JSON.stringify(b.content)}]` : `[${b.type}]`)).join(' | '));
-  writeFileSync(join(out, 'exported-by-chatkeep.jsonl'), exported);
+  // Beside the fixtures, not in them: an import of the fixture folder must not find it.
+  const proof = join(repo, 'test/fixtures/peers-roundtrip', `claude-${VERSIONS.claude}`);
+  mkdirSync(proof, { recursive: true });
+  writeFileSync(join(proof, 'exported-by-chatkeep.jsonl'), exported);
   const record = { chatkeepSession: id, claudeSessionId: sessionId, command: `claude -p --resume ${sessionId} "${question}"`, reply: answer.trim(), sent: sent.messages.map((m) => ({ role: m.role, text: text(m.content).slice(-400) })) };
-  writeFileSync(join(out, 'resume-of-export.json'), `${JSON.stringify(record, null, 2)}\n`);
+  writeFileSync(join(proof, 'resume-of-export.json'), `${JSON.stringify(record, null, 2)}\n`);
   return `resumed chatkeep's export ${sessionId}: ${sent.messages.length} messages sent`;
 }
 

@@ -7,7 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ChatkeepError } from '../session/errors.js';
+import { AmbiguousIdError, ChatkeepError, TrashedSessionError, UnknownSessionError } from '../session/errors.js';
 import type { SessionManager, SessionSnapshot } from '../session/types.js';
 import type { Candidate } from './discover.js';
 import { parsePeer } from './parse.js';
@@ -55,12 +55,20 @@ export interface ImportRun {
 /** `sessions`: undefined when there is no store yet (a dry run before anything was ever written). */
 export async function importPeers(sessions: SessionManager | undefined, run: ImportRun): Promise<ImportOutcome[]> {
   if (!sessions && !run.dryRun) throw new Error('importPeers: a store is needed unless it is a dry run');
-  let known: Set<string> | undefined;
-  const ids = async (): Promise<Set<string>> => (known ??= new Set(sessions ? (await sessions.list({ all: true })).map((r) => r.id) : []));
+  // Whether a session of that very ID is stored (resolving never writes, unlike a listing's index).
+  const exists = async (id: string): Promise<boolean> => {
+    if (!sessions) return false;
+    try {
+      return (await sessions.resolve(id)).id === id;
+    } catch (err) {
+      if (err instanceof UnknownSessionError || err instanceof TrashedSessionError || err instanceof AmbiguousIdError) return false;
+      throw err;
+    }
+  };
   const titles = new Map<string, Promise<Map<string, string>>>();
   const claimed = new Set<string>();
   const one = (file: Candidate): Promise<ImportOutcome | undefined> =>
-    importFile(sessions, run, file, ids, titles, claimed).catch((err: unknown): ImportOutcome => {
+    importFile(sessions, run, file, exists, titles, claimed).catch((err: unknown): ImportOutcome => {
       if (err instanceof PeerFileError || err instanceof ChatkeepError || (err instanceof Error && 'code' in err)) {
         return { path: file.path, tool: run.tool, action: 'failed', reason: err.message };
       }
@@ -88,7 +96,7 @@ async function importFile(
   sessions: SessionManager | undefined,
   run: ImportRun,
   file: Candidate,
-  ids: () => Promise<Set<string>>,
+  exists: (id: string) => Promise<boolean>,
   titles: Map<string, Promise<Map<string, string>>>,
   claimed: Set<string>,
 ): Promise<ImportOutcome | undefined> {
@@ -100,19 +108,18 @@ async function importFile(
   if (project === undefined) throw new PeerFileError('the working directory it was held in is not recorded (run the import from that directory)');
   if (!run.all && project !== run.cwd) return undefined;
   const base = { path: file.path, tool: run.tool, sourceId: c.id, project, title: c.title, messages: c.messages.length, kept: c.kept.length };
-  // The copies made so far: `<tool>-<id>`, then `.2`, `.3` for continuations.
-  const known = await ids();
   // The same conversation in two files (a copy): the first one read is imported.
   if (claimed.has(`${run.tool}:${c.id}`)) return { ...base, action: 'unchanged', id: importedId(run.tool, c.id), reason: 'the same conversation as another file imported in this run' };
   claimed.add(`${run.tool}:${c.id}`);
-  let n = 0;
-  while (known.has(importedId(run.tool, c.id, n + 1))) n += 1;
-  if (n === 0) {
-    const id = importedId(run.tool, c.id);
-    if (run.dryRun || !sessions) return { ...base, action: 'new', id };
-    const stored = await sessions.storeImported(peerSnapshot({ ...c, cwd: project }, { id, project, toolVersion: run.toolVersion }));
-    return stored ? { ...base, action: 'new', id } : { ...base, action: 'gone', id, reason: 'imported before, since moved to the trash or deleted' };
+  // A new conversation is stored at once (storing refuses an ID issued before: then it was imported before).
+  const first = importedId(run.tool, c.id);
+  if (!sessions || run.dryRun ? !(await exists(first)) : await sessions.storeImported(peerSnapshot({ ...c, cwd: project }, { id: first, project, toolVersion: run.toolVersion }))) {
+    return { ...base, action: 'new', id: first };
   }
+  if (!(await exists(first))) return { ...base, action: 'gone', id: first, reason: 'imported before, since moved to the trash or deleted' };
+  // The copies made so far: `<tool>-<id>`, then `.2`, `.3` for continuations.
+  let n = 1;
+  while (await exists(importedId(run.tool, c.id, n + 1))) n += 1;
   const lastId = importedId(run.tool, c.id, n);
   if (!sessions) throw new Error('importPeers: a known ID without a store');
   const copy = await sessions.read(lastId);

@@ -327,6 +327,7 @@ describe('sessions import --from', () => {
       writeFileSync(join(dir, `${id}.jsonl`), text.replaceAll(f.sessionId, id));
     }
     const run = spawnPty(['sessions', 'import', '--from', 'claude', dir], { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), env: { HOME: tmpHome('chatkeep-user-') } });
+    await run.waitFor('Imported 60 sessions.');
     expect(await run.exited).toBe(0);
     expect(run.output()).toContain('Reading Claude Code sessions: 60 of 60');
     const seen = await run.visible();
@@ -344,8 +345,9 @@ describe('sessions import --from', () => {
     expect(exported.code).toBe(0);
     // The very file that `claude -p --resume` continued (scripts/make-peer-fixtures.mjs --export-only),
     // sending the whole conversation, its tool call and result included, ahead of the new question.
-    expect(exported.stdout).toBe(readFileSync(join(f.dir, 'exported-by-chatkeep.jsonl'), 'utf8'));
-    const resumed = JSON.parse(readFileSync(join(f.dir, 'resume-of-export.json'), 'utf8')) as { claudeSessionId: string; sent: { role: string; text: string }[] };
+    const proof = join(FIXTURES, '../peers-roundtrip', f.name);
+    expect(exported.stdout).toBe(readFileSync(join(proof, 'exported-by-chatkeep.jsonl'), 'utf8'));
+    const resumed = JSON.parse(readFileSync(join(proof, 'resume-of-export.json'), 'utf8')) as { claudeSessionId: string; sent: { role: string; text: string }[] };
     expect(JSON.parse(exported.stdout.split('\n')[0]!)).toMatchObject({ sessionId: resumed.claudeSessionId, cwd: WORK, gitBranch: 'feature/peer-import' });
     const turns = resumed.sent.filter((m) => m.role !== 'system').map((m) => m.text);
     expect(turns.slice(0, 5)).toEqual([
