@@ -5,6 +5,7 @@
 import { estimateCost, formatCost } from '../providers/cost.js';
 import { commandText } from '../session/errors.js';
 import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
+import { visibleText } from '../text/visible-text.js';
 import { layoutTable, loadTableWidths, type Column } from './table.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
@@ -71,7 +72,7 @@ export function formatRows(
     row.problem ? problemLabel(row.problem) : row.status,
     ...(branches ? [row.branch ?? ''] : []),
     ...(forks ? [row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : ''] : []),
-    (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
+    visibleText((row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : '')),
   ]);
   // Optional columns (branch, lineage) go between the status and the title, only when some row has one.
   const optional = Number(branches) + Number(forks);
@@ -161,18 +162,26 @@ export function resumeNotices(session: Session): string[] {
   return lines;
 }
 
-/** The last few exchanges (`max` messages), each message capped to a few lines. */
-export function transcriptTail(messages: readonly Message[], max = 6, maxLines = 8): string[] {
+/** Renders an assistant's Markdown for the terminal (as its live replies are shown). */
+export type RenderMarkdown = (source: string) => string;
+
+/** The last few exchanges (`max` messages), each message capped to a few lines; the assistant's rendered with `render`. */
+export function transcriptTail(messages: readonly Message[], options: { max?: number; maxLines?: number; render?: RenderMarkdown } = {}): string[] {
+  const { max = 6, maxLines = 8, render } = options;
   const shown = messages.slice(-max);
   const lines: string[] = [];
   if (messages.length > shown.length) lines.push(`… ${plural(messages.length - shown.length, 'earlier message')}`);
-  for (const message of shown) lines.push(...formatMessage(message, maxLines));
+  for (const message of shown) lines.push(...formatMessage(message, maxLines, render));
   return lines;
 }
 
-/** One message as transcript lines: `› ` before the user's text, the assistant's as is. */
-export function formatMessage(message: Message, maxLines = Infinity): string[] {
-  let body = message.content.split('\n');
+/**
+ * One message as transcript lines: `› ` before the user's text, the assistant's as is (or as
+ * `render` draws its Markdown). Control characters are shown as visible stand-ins (visibleText).
+ */
+export function formatMessage(message: Message, maxLines = Infinity, render?: RenderMarkdown): string[] {
+  const text = visibleText(message.content);
+  let body = (render && message.role === 'assistant' ? render(text) : text).split('\n');
   if (body.length > maxLines) body = [...body.slice(0, maxLines), `… (${plural(body.length - maxLines, 'more line')})`];
   if (message.interrupted) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [interrupted]`;
   if (message.superseded) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [superseded by /retry]`;

@@ -91,6 +91,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
   let formatting: Promise<void> | undefined = options.resumed ? loadRelativeTime() : undefined;
   let markdown: Promise<MarkdownRenderer | undefined> | undefined;
+  const loadMarkdown = (): Promise<MarkdownRenderer | undefined> | undefined =>
+    options.loadMarkdown?.().catch((err: unknown) => {
+      warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
+      return undefined;
+    });
+  // A resumed transcript is drawn as live replies are: the renderer is needed before the first prompt.
+  if (options.resumed) markdown = loadMarkdown();
   await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
 
@@ -101,7 +108,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       : `chatkeep ${options.version} · not saved: --no-persist writes nothing · ${options.provider.label}`,
   );
   screen.status('Type a message, or /help for commands.');
-  if (options.resumed) showResumed(screen, session, now());
+  if (options.resumed) showResumed(screen, session, now(), (await markdown)?.render);
   for (const notice of options.notices ?? []) screen.warn(notice);
 
   let history: string[] = [];
@@ -274,10 +281,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
       formatting ??= loadRelativeTime();
-      markdown ??= options.loadMarkdown?.().catch((err: unknown) => {
-        warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
-        return undefined;
-      });
+      markdown ??= loadMarkdown();
       autosave ??= startAutosave(session);
       const line = await reading;
       if (ready) {
@@ -329,7 +333,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       } else if (result.type === 'switch') {
         const closed = await adopt(result.session);
         screen.info(closed?.saved ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
-        showResumed(screen, session, now());
+        showResumed(screen, session, now(), (await markdown)?.render);
         offerDraft(screen, session, reader);
       }
     }

@@ -47,7 +47,7 @@ describe('transcriptTail', () => {
   const msg = (role: Message['role'], content: string, interrupted = false): Message => ({ role, content, timestamp: now, ...(interrupted ? { interrupted } : {}) });
 
   it('shows the last messages, user lines marked, interrupted replies flagged', () => {
-    const lines = transcriptTail([msg('user', 'one'), msg('assistant', 'two'), msg('user', 'three'), msg('assistant', 'fo', true)], 3);
+    const lines = transcriptTail([msg('user', 'one'), msg('assistant', 'two'), msg('user', 'three'), msg('assistant', 'fo', true)], { max: 3 });
     expect(lines).toEqual(['… 1 earlier message', 'two', '› three', 'fo [interrupted]']);
   });
 
