@@ -42,6 +42,8 @@ describe('closing the terminal window', () => {
     expectCleanExit(exit);
     // The terminal is gone; stderr (a file here) still takes the exit lines.
     expect(exit.stderr).toContain(`Saved ${id} (2 messages).`);
+    // Colour follows each stream's own terminal: the file stderr went to gets no escape codes.
+    expect(exit.stderr).not.toContain('\x1b[');
     const saved = snapshotOf(where.home, id);
     expect(saved.status).toBe('closed');
     expect(saved.messages.map((m) => m.content)).toEqual(['first words', 'Echo: first words (read 1 messages)']);
