@@ -5,6 +5,7 @@
 import { estimateCost, formatCost } from '../providers/cost.js';
 import { commandText } from '../session/errors.js';
 import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
+import { plural } from '../text/plural.js';
 import { visibleText } from '../text/visible-text.js';
 import { layoutTable, loadTableWidths, type Column } from './table.js';
 
@@ -33,10 +34,7 @@ export function relativeTime(date: Date, now: Date): string {
   return formatDistance(date.getTime() > now.getTime() ? now : date, now, { addSuffix: true });
 }
 
-/** `1 message`, `3 messages`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+export { plural } from '../text/plural.js';
 
 /** Columns a title may take in a listing that is not on a terminal (a pipe, a file). */
 export const TITLE_COLUMNS = 60;
@@ -120,7 +118,7 @@ export function tokens(usage: { inputTokens: number; outputTokens: number } | un
   if (!usage || total === 0) return '';
   const shown = total < 1000 ? String(total) : total < 1e6 ? `${(total / 1000).toFixed(1)}k` : `${(total / 1e6).toFixed(1)}M`;
   const cost = estimateCost(usage, byModel);
-  return ` · ${shown} tokens${cost !== undefined ? ` · ~${formatCost(cost)}` : ''}`;
+  return ` · ${shown} token${total === 1 ? '' : 's'}${cost !== undefined ? ` · ~${formatCost(cost)}` : ''}`;
 }
 
 /** The exit line's usage: `Tokens: 1,234 (1,000 in, 234 out) · estimated cost $0.0042`; undefined without tokens. */

@@ -10,7 +10,7 @@ describe('/export', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const { run, id } = await startAtPrompt([], { home, cwd });
-    await run.say('hello <b>there</b>', 'Echo: hello <b>there</b> (read 1 messages)');
+    await run.say('hello <b>there</b>', 'Echo: hello <b>there</b> (read 1 message)');
 
     // Nothing saved yet: the messages are in the journal, and the export has them.
     await run.say('/export md notes.md', `Exported ${id} (2 messages) as md to ${join(cwd, 'notes.md')}`);

@@ -26,7 +26,7 @@ describe('--no-persist', () => {
     const result = await runPiped(['--no-persist'], 'hello\n/save\n/sessions\n/load x\n/title scratch\n/quit\n', { home, cwd });
     expect(result.code).toBe(0);
     expect(existsSync(home)).toBe(false);
-    expect(result.stdout).toBe('Echo: hello (read 1 messages)\nRenamed this chat to "scratch".\n');
+    expect(result.stdout).toBe('Echo: hello (read 1 message)\nRenamed this chat to "scratch".\n');
     const refusal = (name: string): string =>
       `/${name} needs a stored session, and this chat stores nothing (--no-persist). Start chatkeep without it to keep a chat.`;
     expect(result.stderr).toBe(
@@ -47,14 +47,14 @@ describe('--no-persist', () => {
     const cwd = tmpHome('chatkeep-project-');
     // A stored session first, so the data directory, its project, ID registry and history exist.
     const stored = await startAtPrompt([], { home, cwd });
-    await stored.run.say('kept', 'Echo: kept (read 1 messages)');
+    await stored.run.say('kept', 'Echo: kept (read 1 message)');
     expect(await stored.run.quit()).toBe(0);
     const before = tree(home);
 
     const run = spawnPty(['--no-persist'], { home, cwd });
     await run.prompt();
     expect(run.screen()).toContain('chatkeep 0.1.0 · not saved: --no-persist writes nothing · echo (offline)\n');
-    await run.say('scratch thought', 'Echo: scratch thought (read 1 messages)');
+    await run.say('scratch thought', 'Echo: scratch thought (read 1 message)');
     const from = run.screen().length;
     await run.say('/status', /System +none\n/);
     const status = run.screen().slice(from);

@@ -26,7 +26,7 @@ describe('/status', () => {
     const cwd = tmpHome('chatkeep-project-');
     const { run, id } = await startAtPrompt(['--autosave', '1h'], { home, cwd });
     const dir = sessionDir(home, id)!;
-    await run.say('hello there', 'Echo: hello there (read 1 messages)');
+    await run.say('hello there', 'Echo: hello there (read 1 message)');
 
     let shown = await status(run);
     expect(shown).toContain(`Session    ${id} · 2 messages\n`);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatMessage, formatRows, loadFormatting, relativeTime, transcriptTail } from '../../../src/repl/format.js';
+import { formatMessage, formatRows, loadFormatting, relativeTime, tokens, transcriptTail } from '../../../src/repl/format.js';
 
 beforeAll(() => loadFormatting());
 import type { Message, SessionSummary } from '../../../src/session/types.js';
@@ -53,5 +53,12 @@ describe('transcriptTail', () => {
 
   it('caps a long message', () => {
     expect(formatMessage(msg('assistant', 'a\nb\nc\nd'), 2)).toEqual(['a', 'b', '… (2 more lines)']);
+  });
+});
+
+describe('counts', () => {
+  it('take the singular for one, in token counts too', () => {
+    expect(tokens({ inputTokens: 1, outputTokens: 0 })).toBe(' · 1 token');
+    expect(tokens({ inputTokens: 1, outputTokens: 1 })).toBe(' · 2 tokens');
   });
 });
