@@ -104,8 +104,10 @@ async function moveToTrash(sessions: SessionManager, ids: readonly string[], out
 
 /** How to get them back, as commands that run as printed. */
 function restoreHint(entries: readonly TrashedSession[]): string {
-  const restore = `Restore with: ${chatkeepCommand(['sessions', 'restore', entries[0]!.id])}`;
-  return entries.length === 1 ? restore : `${restore} (and so on for each; list them with: ${chatkeepCommand(['sessions', 'trash'])})`;
+  const command = chatkeepCommand(['sessions', 'restore', entries[0]!.id]);
+  if (entries.length === 1) return `Restore with: ${command}`;
+  // Nothing after a command on its line: pasted, it runs as printed.
+  return `Restore each by its ID, the first with: ${command}\nList the trash with: ${chatkeepCommand(['sessions', 'trash'])}`;
 }
 
 /** `prune --older-than AGE [--all] [--dry-run]`: sessions last updated before now − AGE go to the trash, each ID printed. */
