@@ -37,7 +37,7 @@ describe('/title', () => {
     const ctx = await createMockCommandContext();
     expect(content(await title.run(ctx, '  Plan  '))).toBe(`Renamed ${ctx.session.id} to "Plan".`);
     expect(content(await title.run(ctx, ''))).toBe('Title: "Plan". Rename with /title TEXT.');
-    expect(content(await title.run(ctx, 'x'.repeat(201)))).toBe('That title is 201 characters; keep it under 200: /title TEXT.');
+    expect(content(await title.run(ctx, 'two\nlines'))).toBe('A title is one line: /title TEXT.');
     expect(ctx.session.saves).toBe(0);
   });
 });
