@@ -32,7 +32,7 @@ export const status: SlashCommand = {
       ['Last save', lastSaveText(s, now)],
       ['Next save', nextSaveText(ctx.persistent, ctx.autosave()?.nextDate() ?? null, now)],
       ['Journal', s.store === 'memory' ? 'none' : `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.journalPath ? ` (${s.journalPath})` : ''}`],
-      ['Assistant', `${ctx.chat.provider.label}${sourceNote(s.provider.source)}`],
+      ['Assistant', `${ctx.chat.provider.label}${sourceNote(ctx.chat.providerSource ?? s.provider.source)}`],
       ['System', s.systemPrompt ? `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256.slice(0, 12)}…)${sourceNote(s.systemPrompt.source)}` : 'none'],
       ['Tokens', tokenText(s.usage)],
     ];

@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../providers/types.js';
 import { ReadOnlySessionError, UserError } from '../session/errors.js';
-import type { Autosave, SaveResult, Session, SessionManager } from '../session/types.js';
+import type { Autosave, ConfigSource, SaveResult, Session, SessionManager } from '../session/types.js';
 import { createChatControls, type ChatFactories } from './chat-controls.js';
 import { runChatTurn } from './chat-turn.js';
 import { createClipboard, type Clipboard } from './clipboard.js';
@@ -33,6 +33,8 @@ export interface ReplOptions {
   /** True when the session was resumed (show what it holds). */
   resumed: boolean;
   provider: Provider;
+  /** Where `provider` was chosen (shown by /status). */
+  providerSource?: ConfigSource;
   system?: string | null;
   commands: readonly SlashCommand[];
   /** Given the line reader once it exists, for the readline-sync dance. */
@@ -124,7 +126,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     formatRows: (rows, currentId, how) =>
       formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
     highlight: (text) => screen.color.inverse(text),
-    chat: createChatControls(() => session, { provider: options.provider, system: options.system ?? null }, options.factories ?? refusingFactories),
+    chat: createChatControls(
+      () => session,
+      { provider: options.provider, system: options.system ?? null, ...(options.providerSource ? { providerSource: options.providerSource } : {}) },
+      options.factories ?? refusingFactories,
+    ),
     clipboard: options.clipboard ?? createClipboard(screen, {}),
     autosave: () => autosave,
     persistent,

@@ -113,6 +113,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       session: opened,
       resumed: resumedId !== undefined || forkId !== undefined,
       provider,
+      providerSource: choice.source,
       system: system?.text ?? null,
       commands: builtinCommands,
       prompter: (reader) => prompterFor(() => reader()?.rl),
