@@ -9,7 +9,7 @@ export const exportSession: SlashCommand = {
   name: 'export',
   summary: 'write this session to a file: json (what `sessions import` reads), md or html',
   usage: USAGE,
-  needsStore: true,
+  // Allowed with --no-persist: the file the user asks for is the one way to keep such a chat.
   async run(ctx, args) {
     // Loaded on first use: the formats are not needed on the way to the first prompt.
     const { EXPORT_FORMATS, exportFormat, formatOfFile, renderExport } = await import('../src/export/formats.js');

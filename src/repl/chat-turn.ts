@@ -26,6 +26,8 @@ export interface ChatTurnOptions {
   onRedacted?: (note: string) => void;
   /** Ask the last user message again (`/retry`): nothing is appended, `text` is ignored. */
   resend?: boolean;
+  /** False with --no-persist: nothing is saved, and the redaction note does not say otherwise. */
+  persistent?: boolean;
   /** Renders the reply as Markdown (a terminal); without it the text is shown as it arrives. */
   markdown?: MarkdownRenderer;
 }
@@ -41,7 +43,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   const { session, provider, screen, signal } = options;
   if (!options.resend) {
     const stored = await session.append({ role: 'user', content: options.text });
-    const note = redactionNote(options.text, stored.content);
+    const note = redactionNote(options.text, stored.content, options.persistent !== false);
     if (note) options.onRedacted?.(note);
   }
   // The writer starts with the first piece of text, so a reply that fails before any text

@@ -190,13 +190,15 @@ export function formatMessage(message: Message, maxLines = Infinity, render?: Re
 
 /**
  * When redaction changed what the user typed: one line naming what was replaced and saying that
- * the assistant and the saved session got the placeholder; else undefined.
+ * the assistant and the saved session (`persistent`; with --no-persist nothing is saved) got the
+ * placeholder; else undefined.
  */
-export function redactionNote(typed: string, stored: string): string | undefined {
+export function redactionNote(typed: string, stored: string, persistent = true): string | undefined {
   if (typed === stored) return undefined;
   const markers = (text: string): Set<string> => new Set([...text.matchAll(/\[REDACTED:[^\]\s]+\]/g)].map((m) => m[0]));
   const before = markers(typed);
   const added = [...markers(stored)].filter((marker) => !before.has(marker));
   if (added.length === 0) return undefined;
-  return `Replaced what looked like a secret with ${added.join(', ')}: the assistant and the saved session got the placeholder, not what you typed (--no-redact keeps text as typed).`;
+  const got = persistent ? 'the assistant and the saved session got' : 'the assistant got';
+  return `Replaced what looked like a secret with ${added.join(', ')}: ${got} the placeholder, not what you typed (--no-redact keeps text as typed).`;
 }

@@ -231,6 +231,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       system,
       resend,
       onRedacted: explainRedaction,
+      persistent,
       ...(render ? { markdown: render } : {}),
     });
   };

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
@@ -40,6 +40,21 @@ describe('--no-persist', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('writes the file /export is asked for (the one way to keep such a chat); the redaction note claims no save', async () => {
+    const home = join(tmpHome(), 'data');
+    const cwd = tmpHome('chatkeep-project-');
+    const key = `sk-ant-${'x1Y2z3'.repeat(5)}`;
+    const result = await runPiped(['--no-persist'], `my key is ${key}\n/export md chat.md\n`, { home, cwd });
+    expect(result.code).toBe(0);
+    expect(existsSync(home)).toBe(false);
+    expect(result.stdout).toMatch(/^Echo: my key is \[REDACTED:anthropic-key\] \(read 1 message\)\nExported \S+ \(2 messages\) as md to .*chat\.md\n$/);
+    expect(readFileSync(join(cwd, 'chat.md'), 'utf8')).toContain('my key is [REDACTED:anthropic-key]');
+    expect(result.stderr).toContain(
+      'Replaced what looked like a secret with [REDACTED:anthropic-key]: the assistant got the placeholder, not what you typed (--no-redact keeps text as typed).\n',
+    );
+    expect(result.stderr).not.toMatch(/saved session|^Saved/m);
   });
 
   it('writes nothing into an existing data directory from a terminal: no session, no ID, no history line', async () => {
