@@ -24,7 +24,7 @@ export const exportSession: SlashCommand = {
     const format = named ?? (file === '' ? 'json' : (formatOfFile(file) ?? 'json'));
     if (file === '') file = `${ctx.session.id}.${format}`;
     const snapshot = ctx.session.copyState();
-    const path = await ctx.writeFile(file, renderExport(format, snapshot, ctx.version));
+    const path = await ctx.writeFile(file, await renderExport(format, snapshot, ctx.version));
     return info(`Exported ${snapshot.id} (${plural(snapshot.messages.length, 'message')}) as ${format} to ${path}`);
   },
 };

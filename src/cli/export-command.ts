@@ -24,7 +24,7 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
   const snapshot = reading.snapshot;
-  const text = renderExport(format, snapshot, packageVersion());
+  const text = await renderExport(format, snapshot, packageVersion());
   if (output === undefined || output === '-') {
     environment.stdout.write(text);
   } else {
