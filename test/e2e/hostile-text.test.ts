@@ -51,11 +51,20 @@ describe('hostile text in a stored message', () => {
     }
   });
 
-  it('is stored and exported by --json byte-exact', async () => {
+  it('is stored, shown by --json and exported as JSON byte-exact; the Markdown export holds it inert', async () => {
     const { options, id } = await hostileSession();
     const shown = await runPiped(['sessions', 'show', id, '--json'], '', options);
     const messages = (JSON.parse(shown.stdout) as { messages: { content: string }[] }).messages;
     expect(messages.map((m) => m.content)).toEqual([TYPED, REPLY]);
+    // The JSON export keeps it exact too (escaped as JSON escapes it); the Markdown export shows it inert.
+    const json = await runPiped(['sessions', 'export', id], '', options);
+    expect(json.stdout).toContain(JSON.stringify(REPLY).slice(1, -1));
+    expect((JSON.parse(json.stdout) as { session: { messages: { content: string }[] } }).session.messages[1]!.content).toBe(REPLY);
+    const md = await runPiped(['sessions', 'export', id, '--format', 'md'], '', options);
+    expect(md.stdout).not.toMatch(ACTIVE);
+    expect(md.stdout).not.toContain('\x1b');
+    expect(md.stdout).toContain('- **bold** fig item ␛]52;c;ZXZpbA==␇\n');
+    expect(md.stdout).toContain('fig ␛[2J␛[Hplease');
   });
 
   it('is shown inert by sessions show and search', async () => {
