@@ -1,5 +1,6 @@
 import { info, refusal } from '../src/repl/command-result.js';
 import { titleCutNote } from '../src/repl/title-cut.js';
+import { visibleText } from '../src/text/visible-text.js';
 import type { SlashCommand } from '../src/repl/types.js';
 
 /** `/title TEXT`: renames the session (journaled; the next snapshot carries it). */
@@ -12,7 +13,7 @@ export const title: SlashCommand = {
     const text = args.trim();
     if (text === '') {
       const current = ctx.session.title;
-      return info(current ? `Title: "${current}". Rename with /title TEXT.` : 'No title yet. Set one with /title TEXT.');
+      return info(current ? `Title: "${visibleText(current)}". Rename with /title TEXT.` : 'No title yet. Set one with /title TEXT.');
     }
     if (text.includes('\n')) return refusal('A title is one line: /title TEXT.');
     // A long title is cut as /save TITLE cuts it (one rule: MAX_TITLE_LENGTH), and the reply says so.

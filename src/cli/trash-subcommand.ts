@@ -17,6 +17,7 @@ import { layoutTable } from '../repl/table.js';
 import { parseAge } from './age.js';
 import type { TrashAction } from './trash-actions.js';
 import { sessionsMayExist } from '../store/choice.js';
+import { visibleText } from '../text/visible-text.js';
 
 type TrashCommand = Extract<CliCommand, { kind: 'sessions' }> & { action: TrashAction };
 /** `--older-than` as typed and in milliseconds. */
@@ -177,7 +178,7 @@ function trashRows(entries: readonly TrashedSession[], environment: TrashEnviron
     t.id,
     `trashed ${when(t.trashedAt)}`,
     plural(t.messageCount, 'message'),
-    `${t.title ?? '(untitled)'}  [${t.project}]`,
+    visibleText(`${t.title ?? '(untitled)'}  [${t.project}]`),
   ]);
   return layoutTable(cells, [{}, {}, { align: 'right' }, {}]);
 }
