@@ -136,7 +136,7 @@ describe('sessions prune', () => {
     expect(prune.code).toBe(0);
     expect(prune.stdout).toBe(`${old[1]}\n${old[0]}\n`);
     expect(prune.stderr).toBe(
-      `Moved 2 sessions to the trash. Restore with: chatkeep sessions restore ${old[1]} (and so on for each; list them with: chatkeep sessions trash)\n`,
+      `Moved 2 sessions to the trash. Restore each by its ID, the first with: chatkeep sessions restore ${old[1]}\nList the trash with: chatkeep sessions trash\n`,
     );
     expect(await listed(home, cwd)).toEqual([recent]);
 
