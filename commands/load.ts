@@ -29,7 +29,8 @@ export const load: SlashCommand = {
       if (!(err instanceof ChatkeepError)) throw err;
       // The library's advice names the shell command; inside the REPL, /sessions is nearer.
       const why = err instanceof UnknownSessionError ? `No session \`${printable(wanted)}\`. Find IDs with /sessions --all.` : err.message;
-      return { type: 'message', level: 'error', content: `${why} Still in ${current.id}.` };
+      // A suggested command ends the line, as printed commands do.
+      return { type: 'message', level: 'error', content: err.suggests && why === err.message ? `Still in ${current.id}. ${why}` : `${why} Still in ${current.id}.` };
     }
   },
 };

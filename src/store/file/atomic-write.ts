@@ -18,7 +18,12 @@ export const atomicWriteHooks: { beforeRename?: (tmpPath: string, target: string
  * fsync the directory. A crash at any point leaves either the old or the new file, whole.
  * On failure the temp file is removed and the target is untouched.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array,
+  /** Runs the rename (a writer's fence: it may refuse, and the target stays untouched). */
+  around: (rename: () => Promise<void>) => Promise<void> = (replace) => replace(),
+): Promise<void> {
   const tmp = tempPath(target);
   const handle = await open(tmp, 'wx', FILE_MODE);
   let closed = false;
@@ -28,7 +33,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
     closed = true;
     await handle.close();
     await atomicWriteHooks.beforeRename?.(tmp, target);
-    await rename(tmp, target);
+    await around(() => rename(tmp, target));
   } catch (err) {
     if (!closed) await handle.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);

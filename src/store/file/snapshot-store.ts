@@ -5,15 +5,18 @@ import { layout } from './layout.js';
 import { removeMeta } from './meta-file.js';
 import type { SessionSnapshot } from '../../session/types.js';
 
-/** Writes `<dir>/session.json` durably and atomically; resolves to the bytes written. */
-export async function writeSnapshotFile(dir: string, snapshot: SessionSnapshot): Promise<number> {
+/**
+ * Writes `<dir>/session.json` durably and atomically; resolves to the bytes written. `fence`, when
+ * given, runs the rename that replaces the old snapshot (the writer's epoch is checked there).
+ */
+export async function writeSnapshotFile(dir: string, snapshot: SessionSnapshot, fence?: (replace: () => Promise<void>) => Promise<void>): Promise<number> {
   // The codec (superjson) loads with the first snapshot, not before the first prompt.
   const { encodeSnapshot } = await import('../../session/codec.js');
   // Encoded once here rather than inside the write, so its size costs nothing extra.
   const bytes = Buffer.from(await encodeSnapshot(snapshot), 'utf8');
   // The meta file describes the snapshot in place: gone before a new one goes in, back after.
   await removeMeta(dir);
-  await writeFileAtomic(layout.snapshot(dir), bytes);
+  await writeFileAtomic(layout.snapshot(dir), bytes, fence);
   return bytes.length;
 }
 

@@ -27,7 +27,7 @@ describe('/load', () => {
     expect(result).toEqual({
       type: 'message',
       level: 'error',
-      content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or open another session. Still in ${ctx.session.id}.`,
+      content: `Still in ${ctx.session.id}. Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or continue in a copy of it: chatkeep --fork session-held`,
     });
     expect(ctx.session.closed).toBe(false);
   });
