@@ -4,7 +4,7 @@
  *
  *   npm run torture -- [--quick] [--only kill9,races] [--seed N] [--keep]
  *
- * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup; on a PostgreSQL server
+ * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup, liveness; on a PostgreSQL server
  * each starts for itself: pg-kill9, pg-hosts, pg-restart.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import * as hostile from './hostile.js';
 import * as redaction from './redaction.js';
 import * as slowHolder from './slow-holder.js';
 import * as hangup from './hangup.js';
+import * as liveness from './liveness.js';
 import { withPostgres } from './postgres-server.js';
 import * as pgHosts from './pg-hosts.js';
 import * as pgRestart from './pg-restart.js';
@@ -41,6 +42,7 @@ const PARTS: Part[] = [
   { name: 'redaction', run: (root, _quick, seed) => redaction.run({ root, seed }) },
   { name: 'slow-holder', run: (root, quick, seed) => slowHolder.run({ root, seed, trials: quick ? 10 : 40 }) },
   { name: 'hangup', run: (root, quick, seed) => hangup.run({ root, seed, trials: quick ? 40 : 200 }) },
+  { name: 'liveness', run: (root, quick, seed) => liveness.run({ root, seed, trials: quick ? 20 : 100 }) },
   {
     name: 'pg-kill9',
     run: (root, quick, seed) =>
