@@ -12,9 +12,14 @@ export interface Timeouts {
   connectTimeoutMs: number;
   /** One query's answer (a server that went away mid-query). */
   queryTimeoutMs: number;
+  /**
+   * Behind a transaction-pooling pooler, how long a holder's lease lasts without being renewed
+   * (take-lock.ts): the longest a session of a holder killed on another host stays held.
+   */
+  leaseMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000, leaseMs: 30_000 };
 
 type Pg = typeof import('pg');
 let pgModule: Promise<Pg> | undefined;

@@ -13,7 +13,7 @@ import type { ProjectInfo } from '../../session/types.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';
-import { ownerFrom } from './lock.js';
+import { LEASED_SQL, ownerFrom } from './lock.js';
 
 interface TrashRow {
   id: string;
@@ -70,7 +70,8 @@ export function pgTrash(ctx: TrashContext) {
       const at = ctx.now();
       return transaction(ctx.pool, ctx.target, async (client) => {
         const found = await client.query<TrashRow & { free: boolean; trashed: boolean }>(
-          `SELECT ${TRASH_COLUMNS}, trashed_at IS NOT NULL AS trashed, pg_try_advisory_xact_lock($2, lock_key) AS free
+          `SELECT ${TRASH_COLUMNS}, trashed_at IS NOT NULL AS trashed,
+             pg_try_advisory_xact_lock($2, lock_key) AND NOT EXISTS (SELECT 1 FROM chatkeep.holders h WHERE h.session_id = $1 AND ${LEASED_SQL}) AS free
            FROM chatkeep.sessions WHERE id = $1 FOR UPDATE`,
           [id, LOCK_SPACE],
         );
