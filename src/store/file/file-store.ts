@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { IndexRow } from '../../session/index-row.js';
 import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
+import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import type { SearchResults } from '../../search/types.js';
 import { createHistory } from './history.js';
@@ -106,6 +107,8 @@ export class FileStore implements SessionStore {
       append: async (event, sync) => {
         fence.assertCurrent();
         await journal.append(event, sync);
+        // Frozen between the check and the write while another host took over: the line went to a journal no longer the session's.
+        if (journal.replaced()) throw new LockSupersededError(id, fence.epoch);
       },
       // The journal holds nothing past the snapshot when the model compacts it: it is emptied.
       compact: () => fence.fence(() => journal.truncate()),

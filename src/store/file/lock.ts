@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { LockOwner } from '../../session/errors.js';
 import type { LockState, WriterLock } from '../../session/store.js';
 import { LockSupersededError, sessionInUse } from '../../session/errors.js';
-import { FILE_MODE } from './atomic-write.js';
+import { FILE_MODE, fsyncDir, tempPath } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
 import { GuardBusyError, withGuard } from './guard.js';
 import { isAlive, processStart } from './process-identity.js';
@@ -97,6 +97,9 @@ async function tryAcquire(sessionDir: string, options: LockOptions): Promise<Hel
   if (state.state === 'dead' || orphaned || abandoned) {
     // Move the dead lock aside (its owner file first, so nobody trusts it again), then lock.
     await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
+    // A holder that is only presumed dead (stale, on another host; or unknown) may be frozen, not
+    // dead: whatever it still writes through its open journal must not land in the session.
+    if (!(state.state === 'dead' && state.sameHost)) await detachJournal(sessionDir);
     const aside = `${layout.lock(sessionDir)}.dead-${randomBytes(4).toString('hex')}`;
     await rename(layout.lock(sessionDir), aside).catch((err: unknown) => {
       if (errno(err) !== 'ENOENT') throw err;
@@ -105,6 +108,31 @@ async function tryAcquire(sessionDir: string, options: LockOptions): Promise<Hel
     return lockNow(sessionDir, options);
   }
   return { owner: state.owner };
+}
+
+/**
+ * Gives the journal a new inode with the same lines (copy, fsync, rename over): a writer that
+ * still has the old one open appends to a file no longer in the session, and its next check
+ * (`JournalWriter.replaced`) tells it so before the write counts as made.
+ */
+async function detachJournal(sessionDir: string): Promise<void> {
+  const path = layout.journal(sessionDir);
+  const tmp = tempPath(path);
+  try {
+    await copyFile(path, tmp);
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    const handle = await open(tmp, 'r+');
+    await handle.sync().finally(() => handle.close());
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await fsyncDir(sessionDir);
 }
 
 /** Session directories whose lock this process holds, neither released nor compromised. */

@@ -43,7 +43,7 @@ const TAKE_SQL = `SELECT s.trashed_at IS NOT NULL AS trashed, h.pid, h.host, h.s
     EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.pid = h.backend_pid
       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
       AND l.classid = ${LOCK_SPACE}::oid AND l.objid = s.lock_key::oid AND l.objsubid = 2) AS advisory_live
-  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id WHERE s.id = $1 FOR UPDATE OF s`;
+  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id WHERE s.id = $1`;
 
 /** Raises the epoch and records this process as the holder; `$5`: the lease in ms (NULL: an advisory lock). */
 const RECORD_SQL = `WITH e AS (UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1 RETURNING lock_epoch)
@@ -111,6 +111,9 @@ async function takeAdvisory(client: Client, id: string): Promise<boolean> {
 async function recordHolder(client: Client, id: string, startedAt: Date, leaseMs: number | null): Promise<number> {
   await client.query('BEGIN');
   try {
+    // The row lock first, in a statement of its own: a statement that waited for it would still
+    // see the holder row of its own (older) snapshot, not the one the taker before us committed.
+    await client.query('SELECT 1 FROM chatkeep.sessions WHERE id = $1 FOR UPDATE', [id]);
     const row = (await client.query<TakeRow>(TAKE_SQL, [id])).rows[0];
     if (!row) throw new UnknownSessionError(id);
     if (row.trashed) throw new TrashedSessionError(id);
@@ -143,7 +146,7 @@ function holderAlive(row: TakeRow, id: string, leasing: boolean): boolean {
 async function advisoryHolder(client: Client, id: string): Promise<LockOwner | undefined> {
   for (let i = 0; i < 20; i++) {
     const rows = (
-      await client.query<TakeRow>(TAKE_SQL.replace(' FOR UPDATE OF s', ''), [id])
+      await client.query<TakeRow>(TAKE_SQL, [id])
     ).rows.filter((r) => r.advisory_live && r.pid !== null);
     const row = rows[0];
     if (row) return ownerFrom({ pid: row.pid!, host: row.host!, started_at: row.started_at! });
