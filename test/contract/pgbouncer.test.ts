@@ -115,14 +115,19 @@ describe('PostgreSQL behind PgBouncer', () => {
     await taken.release();
   });
 
-  it('session pooling keeps the advisory lock; statement pooling is refused in one line naming the fix', async () => {
+  it('any pooler is told apart from a direct connection (a lease behind session pooling too); statement pooling is refused in one line naming the fix', async () => {
     const saved = await savedSession(await open(direct), AT, ['one']);
-    const s = await open(sessionBouncer.url(direct));
-    await s.locate(saved.id);
-    const lock = await s.lock(saved.id, () => undefined);
-    expect(await runSql(direct, ADVISORY_SQL)).toEqual([{ n: 1 }]);
-    expect(await runSql(direct, 'SELECT expires_at FROM chatkeep.holders WHERE session_id = $1', [saved.id])).toEqual([{ expires_at: null }]);
-    await lock.release();
+    const held = async (url: string): Promise<unknown[]> => {
+      const store = await open(url);
+      await store.locate(saved.id);
+      const lock = await store.lock(saved.id, () => undefined);
+      const seen = [(await runSql(direct, ADVISORY_SQL))[0], (await runSql<{ leased: boolean }>(direct, 'SELECT expires_at IS NOT NULL AS leased FROM chatkeep.holders'))[0]];
+      await lock.release();
+      return seen;
+    };
+    expect(await held(direct)).toEqual([{ n: 1 }, { leased: false }]);
+    expect(await held(sessionBouncer.url(direct))).toEqual([{ n: 0 }, { leased: true }]);
+    expect(await held(pooled)).toEqual([{ n: 0 }, { leased: true }]);
 
     const refused = await open(statementBouncer.url(direct)).then(async (store) => {
       await store.locate(saved.id);

@@ -104,7 +104,7 @@ export class PostgresStore implements SessionStore {
   }
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
-    const lock = await takeLock({ target: this.target, pool: this.pool, id: assertValidId(id), onLost, now: this.now });
+    const lock = await takeLock({ target: this.target, id: assertValidId(id), onLost, now: this.now });
     this.held.add(lock);
     const release = lock.release.bind(lock);
     return Object.assign(lock, {

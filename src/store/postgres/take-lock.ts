@@ -2,10 +2,10 @@
  * Taking a session's writer lock on PostgreSQL (DESIGN §4, §8, §9). Two ways to hold it, one
  * holder row (`chatkeep.holders`) and one epoch (`sessions.lock_epoch`) for both:
  *
- * - direct (a connection of our own to the server, or session pooling): a session-level advisory
+ * - direct (a connection of our own to the server): a session-level advisory
  *   lock on the lock's connection; the server frees it when that connection ends, so a holder that
  *   dies is taken over at once. Its holder row has no `expires_at`.
- * - lease (behind transaction or statement pooling, where no session state stays with us, see
+ * - lease (behind a pooler, where in transaction pooling no session state stays with us, see
  *   pooler.ts): no advisory lock at all; the holder row carries `expires_at`, renewed by a heartbeat
  *   (lock.ts). A lease that expired, or whose holder on this host is gone (by identity), is free.
  *
@@ -14,7 +14,7 @@
  * holder is checked against (event-log.ts, session-rows.ts): a holder superseded however it
  * happened (a frozen process, a pooler, a lease run out) writes nothing more.
  */
-import type { Client, Pool } from 'pg';
+import type { Client } from 'pg';
 import type { LockOwner } from '../../session/errors.js';
 import { TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
 import { isAlive, processStart } from '../file/process-identity.js';
@@ -55,8 +55,6 @@ const RECORD_SQL = `WITH e AS (UPDATE chatkeep.sessions SET lock_epoch = lock_ep
 
 export interface TakeOptions {
   target: Target;
-  /** The store's pool: a client connection other than the lock's, for telling a pooler apart. */
-  pool: Pool;
   id: string;
   onLost: (err: Error) => void;
   now: () => Date;
@@ -67,7 +65,7 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
   const { target, id, now } = options;
   const client = await connectClient(target);
   try {
-    const pooled = await isPooled(target.url, client, async (sql, params) => (await options.pool.query<{ v: string | null }>(sql, params)).rows);
+    const pooled = await isPooled(client);
     if (!pooled) {
       // The server notices a holder whose machine dropped off within ~20 s, and frees its lock.
       await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 3; SET tcp_keepalives_count = 3');
