@@ -2,7 +2,7 @@
  * Two writers through PgBouncer in transaction pooling (issue 22 item 1), where a session-level
  * advisory lock holds nothing: two processes released at the same moment resume one session;
  * exactly one may win, the other is refused naming it. The winner appends messages, each
- * acknowledged on stdout once `append` resolved; in half the races it is killed -9 at a random
+ * acknowledged on stdout once `append` resolved, and holds the session until the loser has answered; in half the races it is killed -9 at a random
  * moment and the loser takes the session over and appends more. Afterwards every acknowledged
  * message is stored, in the order acknowledged (nothing rolled back), and no advisory lock is left
  * on any server connection.
@@ -47,6 +47,9 @@ process.stdin.once('data', async () => {
       await session.append({ role: 'user', content: tag + ' ' + i });
       console.log('ack ' + tag + ' ' + i);
     }
+    // Held until the other racer has answered: a loser slower than the whole run must still find it held.
+    console.log('written');
+    await new Promise((resolve) => process.stdin.once('data', resolve));
     await session.close();
     console.log('closed');
   } catch (err) {
@@ -116,6 +119,7 @@ async function race(t: number, rng: Random, script: string, options: PoolerRaces
     }
     const line = await winner.next(60_000).catch(() => 'gone');
     if (line.startsWith('ack ')) acked.push(line.slice(4));
+    else if (line === 'written') winner.send('close');
     else if (line === 'closed') break;
     else {
       tally.fail('errors', `race ${t}: winner said ${line}`);
@@ -133,6 +137,10 @@ async function race(t: number, rng: Random, script: string, options: PoolerRaces
     else {
       tally.add('takeovers');
       for (let line = await taker.next(60_000); line !== 'closed'; line = await taker.next(60_000)) {
+        if (line === 'written') {
+          taker.send('close');
+          continue;
+        }
         if (!line.startsWith('ack ')) {
           tally.fail('errors', `race ${t}: taker said ${line}`);
           break;
