@@ -11,7 +11,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { openSessions } from '../src/index.js';
 import { layout } from '../src/store/file/layout.js';
 import { writeScript } from './children.js';
@@ -114,6 +113,6 @@ function recycledOwner(dir: string): () => void {
   mkdirSync(lockDir);
   const record = { pid: stranger.pid, host: hostname(), startedAt: '2019-01-01T00:00:00.000Z', lockIno: statSync(lockDir).ino, procStart: '1', epoch: 1 };
   writeFileSync(layout.lockOwner(dir), `${JSON.stringify(record)}\n`);
-  writeFileSync(join(dir, 'lock.epoch'), '1\n');
+  writeFileSync(layout.lockEpoch(dir), '1\n');
   return () => stranger.kill('SIGKILL');
 }

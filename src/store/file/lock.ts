@@ -20,7 +20,7 @@ interface OwnerRecord extends LockOwner {
   lockIno: number;
   /** The holder process's start time (`process-identity.ts`): its pid names it only with this. */
   procStart?: string;
-  /** The fencing token of this taking (`lock.epoch` holds the last one issued). */
+  /** The fencing token of this taking (`epoch` beside it holds the last one issued). */
   epoch?: number;
 }
 
