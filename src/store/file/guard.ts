@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GuardBusyError } from '../../session/errors.js';
 import { errno } from '../../session/ids.js';
-import { isAlive, processStart } from './process-identity.js';
+import { isAlive, processStart } from '../process-identity.js';
 
 const HOST = hostname();
 /** Who holds a guard: pid, host and (where the platform records it) the process's start time. */

@@ -1,15 +1,15 @@
 import { hostname } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { copyFile, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { LockOwner } from '../../session/errors.js';
 import type { LockState, WriterLock } from '../../session/store.js';
 import { LockSupersededError, sessionInUse } from '../../session/errors.js';
-import { FILE_MODE, fsyncDir, tempPath } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
 import { GuardBusyError, withGuard } from './guard.js';
-import { isAlive, processStart } from './process-identity.js';
+import { isAlive, processStart } from '../process-identity.js';
+import { detachJournal, nextEpoch, writeWhole } from './fence.js';
 import { layout } from './layout.js';
 
 /**
@@ -110,31 +110,6 @@ async function tryAcquire(sessionDir: string, options: LockOptions): Promise<Hel
   return { owner: state.owner };
 }
 
-/**
- * Gives the journal a new inode with the same lines (copy, fsync, rename over): a writer that
- * still has the old one open appends to a file no longer in the session, and its next check
- * (`JournalWriter.replaced`) tells it so before the write counts as made.
- */
-async function detachJournal(sessionDir: string): Promise<void> {
-  const path = layout.journal(sessionDir);
-  const tmp = tempPath(path);
-  try {
-    await copyFile(path, tmp);
-  } catch (err) {
-    if (errno(err) === 'ENOENT') return;
-    throw err;
-  }
-  try {
-    const handle = await open(tmp, 'r+');
-    await handle.sync().finally(() => handle.close());
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  await fsyncDir(sessionDir);
-}
-
 /** Session directories whose lock this process holds, neither released nor compromised. */
 const keptHere = new Set<string>();
 
@@ -174,8 +149,7 @@ async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLo
   let epoch: number;
   try {
     // Under the takeover guard (tryAcquire's caller): no other taking reads the counter meanwhile.
-    epoch = (await readEpoch(sessionDir)) + 1;
-    await writeWhole(layout.lockEpoch(sessionDir), `${epoch}\n`);
+    epoch = await nextEpoch(sessionDir, async () => (await readOwner(sessionDir))?.epoch);
     const { ino } = await stat(lockPath);
     const procStart = processStart();
     const record: OwnerRecord = { ...owner, lockIno: ino, epoch, ...(procStart !== undefined ? { procStart } : {}) };
@@ -224,28 +198,6 @@ async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLo
 
 function writeOwner(sessionDir: string, record: OwnerRecord): Promise<void> {
   return writeWhole(layout.lockOwner(sessionDir), `${JSON.stringify(record)}\n`);
-}
-
-/** The last epoch issued for this session (0: none yet, or a lock taken only by older builds). */
-async function readEpoch(sessionDir: string): Promise<number> {
-  const text = await readFile(layout.lockEpoch(sessionDir), 'utf8').catch((err: unknown) => {
-    if (errno(err) === 'ENOENT') return '0';
-    throw err;
-  });
-  const epoch = Number(text.trim());
-  // Unreadable (a power cut mid-write): any epoch above the owner file's is as good.
-  if (Number.isSafeInteger(epoch) && epoch >= 0) return epoch;
-  return (await readOwner(sessionDir))?.epoch ?? Date.now();
-}
-
-/** Written whole then renamed, so a reader never sees half a record. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(tmp, text, { mode: FILE_MODE });
-  await rename(tmp, path).catch(async (err: unknown) => {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  });
 }
 
 async function readOwner(sessionDir: string): Promise<OwnerRecord | undefined> {

@@ -12,7 +12,7 @@ import type { Client, QueryConfig } from 'pg';
 import type { LockOwner } from '../../session/errors.js';
 import { LockSupersededError, ReadOnlySessionError, StoreUnavailableError } from '../../session/errors.js';
 import type { LockState, WriterLock } from '../../session/store.js';
-import { isAlive } from '../file/process-identity.js';
+import { isAlive } from '../process-identity.js';
 import type { Target } from './connect.js';
 import { isUnreachable, storeError } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';

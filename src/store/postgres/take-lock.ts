@@ -17,7 +17,7 @@
 import type { Client } from 'pg';
 import type { LockOwner } from '../../session/errors.js';
 import { TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
-import { isAlive, processStart } from '../file/process-identity.js';
+import { isAlive, processStart } from '../process-identity.js';
 import type { Target } from './connect.js';
 import { connectClient, storeError } from './connect.js';
 import { HOST, heldLock, liveHere, ownerFrom, type PgLock } from './lock.js';
