@@ -27,7 +27,8 @@ describe('/load', () => {
     expect(result).toEqual({
       type: 'message',
       level: 'error',
-      content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or open another session.\nStill in ${ctx.session.id}.`,
+      content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or continue in a copy of it: chatkeep --fork session-held
+Still in ${ctx.session.id}.`,
     });
     expect(ctx.session.closed).toBe(false);
   });
