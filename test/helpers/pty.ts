@@ -11,6 +11,7 @@ import xterm from '@xterm/headless';
 import { onTestFinished } from 'vitest';
 import { chatEnv, matches, onHost, waitUntil } from '../../torture/proc.js';
 import { bannerId } from './session-files.js';
+import { drainBeforeDestroy } from '../../torture/pty-drain.js';
 
 /** The launcher under test. */
 export const BIN = fileURLToPath(new URL('../../bin/chatkeep.js', import.meta.url));
@@ -73,11 +74,13 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
   let done = false;
   const listeners = new Set<() => void>();
   const emulator = new xterm.Terminal({ cols: 160, rows: 40, scrollback: 10_000, allowProposedApi: true });
-  term.onData((data) => {
+  const received = (data: string): void => {
     raw += data;
     emulator.write(data);
     for (const listener of [...listeners]) listener();
-  });
+  };
+  term.onData(received);
+  drainBeforeDestroy(term, received);
   const exited = new Promise<number>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
       done = true;
