@@ -2,7 +2,7 @@ import { info, refusal } from '../src/repl/command-result.js';
 import type { SlashCommand } from '../src/repl/types.js';
 
 /** Longest title kept: a title names a session in one listing row. */
-const MAX_TITLE = 200;
+export const MAX_TITLE = 200;
 
 /** `/title TEXT`: renames the session (journaled; the next snapshot carries it). */
 export const title: SlashCommand = {

@@ -1,0 +1,266 @@
+/**
+ * The browser as an `@inquirer/core` prompt: state in hooks, keys through `useKeypress`, the
+ * query typed into the prompt's own readline line (so editing keys work as everywhere), and a
+ * repaint whenever something changes: a key, a search result, a preview read, a resize.
+ * The library comes in as a parameter: it is imported only when the browser opens.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { SessionSnapshot, SessionSummary } from '../session/types.js';
+import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionHost, type ActionOutcome } from './actions.js';
+import { NO_FILTERS, nextAge, nextBranch, nextStatus, passes, type Filters } from './filters.js';
+import { drawFrame, listHeight, scrolled } from './layout.js';
+import type { Holding } from './rows.js';
+
+type Core = typeof import('@inquirer/core');
+type Key = import('@inquirer/core').KeypressEvent;
+
+/** How the browser ended: a session to resume, or nothing (everything left as it was). */
+export type BrowseChoice = { kind: 'resume'; id: string } | { kind: 'cancel' };
+
+export interface BrowserConfig {
+  heading: string;
+  host: ActionHost;
+  projectPath: string;
+  /** Every project from the start (else this project; Tab switches). */
+  all: boolean;
+  /** The listing of each scope (newest first). */
+  list(all: boolean): Promise<SessionSummary[]>;
+  /** The first scope's listing, read before the first paint. */
+  rows: SessionSummary[];
+  /** The IDs `query` finds among `rows`, best first. */
+  find(rows: readonly SessionSummary[], query: string, all: boolean): Promise<string[]>;
+  /** Who holds a session (another process), if anyone alive does. */
+  holder(id: string): Promise<{ pid: number; host: string } | undefined>;
+  color: ChalkInstance;
+  size(): { columns: number; lines: number };
+  /** Calls `listener` on each resize; returns how to stop. */
+  onResize(listener: () => void): () => void;
+  now(): Date;
+  /** Lines the actions printed, for the host to show once the browser is gone. */
+  notes: string[];
+}
+
+type Mode = 'search' | 'rename' | 'export';
+
+const LABELS: Record<Mode, string> = { search: 'Search: ', rename: 'Rename to (Enter saves, Esc leaves): ', export: 'Export to file (.json, .md, .html; Enter writes): ' };
+
+export function browserPrompt(core: Core) {
+  const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;
+  return createPrompt<BrowseChoice, BrowserConfig>((config, done) => {
+    const [rows, setRows] = useState(config.rows);
+    const [all, setAll] = useState(config.all);
+    const [query, setQuery] = useState('');
+    const [typed, setTyped] = useState('');
+    const [mode, setMode] = useState<Mode>('search');
+    const [matches, setMatches] = useState<string[] | null>(null);
+    const [searching, setSearching] = useState(false);
+    const [selected, setSelected] = useState(0);
+    const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+    const [size, setSize] = useState(config.size());
+    const [previewOn, setPreviewOn] = useState(config.size().columns >= 120);
+    const [message, setMessage] = useState<string[]>([]);
+    const [, setTick] = useState(0);
+    const top = useRef(0);
+    const previews = useRef(new Map<string, SessionSnapshot | undefined>());
+    const holdings = useRef(new Map<string, Holding | undefined>());
+    const busy = useRef(false);
+    const now = config.now();
+
+    const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
+    const shown = useMemo(() => {
+      const ordered = matches === null ? rows : matches.map((id) => byId.get(id)).filter((row) => row !== undefined);
+      return filters === NO_FILTERS ? ordered : ordered.filter((row) => passes(row, filters, now));
+    }, [rows, matches, filters, byId]);
+    const current = shown[Math.min(selected, shown.length - 1)];
+    const height = listHeight(size.columns, size.lines, previewOn);
+    top.current = scrolled(top.current, selected, height, shown.length);
+    const live = config.host.live?.id;
+    const holding = (id: string): Holding | undefined => (id === live ? { by: 'this' } : holdings.current.get(id));
+
+    useEffect(() => config.onResize(() => setSize(config.size())), []);
+    // The query's matches: stale answers (the query changed meanwhile) are dropped.
+    useEffect(() => {
+      if (query.trim() === '') {
+        setMatches(null);
+        setSearching(false);
+        return;
+      }
+      let wanted = true;
+      setSearching(true);
+      config.find(rows, query, all).then(
+        (ids) => {
+          if (!wanted) return;
+          setMatches(ids);
+          setSelected(0);
+          setSearching(false);
+        },
+        (err: unknown) => {
+          if (!wanted) return;
+          setSearching(false);
+          setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]);
+        },
+      );
+      return () => {
+        wanted = false;
+      };
+    }, [query, all, rows]);
+    // The highlighted session's transcript, read without its lock, once.
+    const previewId = previewOn ? current?.id : undefined;
+    useEffect(() => {
+      if (previewId === undefined || previews.current.has(previewId)) return;
+      const reading = config.host.live?.id === previewId ? Promise.resolve(config.host.live.copyState()) : config.host.sessions.read(previewId);
+      reading.then(
+        (snapshot) => previews.current.set(previewId, snapshot),
+        () => previews.current.set(previewId, undefined),
+      ).finally(() => setTick((n) => n + 1));
+    }, [previewId]);
+    // Who holds the open sessions on screen (a crashed run leaves `open` with nobody behind it).
+    const page = shown.slice(top.current, top.current + height).filter((row) => row.status === 'open' && row.id !== live && !holdings.current.has(row.id));
+    const pageKey = page.map((row) => row.id).join(' ');
+    useEffect(() => {
+      if (page.length === 0) return;
+      void Promise.all(
+        page.map((row) =>
+          config.holder(row.id).then(
+            (owner) => holdings.current.set(row.id, owner ? { by: 'other', pid: owner.pid, host: owner.host } : undefined),
+            () => holdings.current.set(row.id, undefined),
+          ),
+        ),
+      ).then(() => setTick((n) => n + 1));
+    }, [pageKey]);
+
+    /** Puts `text` in the prompt's line (readline edits it; keys that are not editing must not). */
+    const setLine = (rl: { clearLine(dir: 0): void; write(text: string): void }, text: string): void => {
+      rl.clearLine(0);
+      rl.write(text);
+    };
+    const move = (to: number): void => setSelected(Math.max(0, Math.min(shown.length - 1, to)));
+    const act = (work: () => Promise<ActionOutcome>): void => {
+      if (busy.current) return;
+      busy.current = true;
+      setMessage(['Working…']);
+      void attempt(work)
+        .then(async (outcome) => {
+          setMessage(outcome.lines);
+          config.notes.push(...outcome.lines);
+          if (!outcome.changed) return;
+          previews.current.clear();
+          holdings.current.clear();
+          const fresh = await config.list(all);
+          setRows(fresh);
+          const at = outcome.select !== undefined ? fresh.findIndex((row) => row.id === outcome.select) : -1;
+          if (at >= 0) {
+            setQuery('');
+            setMatches(null);
+            setSelected(at);
+          }
+        })
+        .catch((err: unknown) => setMessage([`That failed: ${err instanceof Error ? err.message : String(err)}`]))
+        .finally(() => {
+          busy.current = false;
+        });
+    };
+
+    useKeypress((key: Key, rl) => {
+      const ctrl = (name: string): boolean => key.ctrl && key.name === name;
+      if (ctrl('d')) return done({ kind: 'cancel' });
+      if (mode !== 'search') {
+        if (key.name === 'escape') {
+          setMode('search');
+          setLine(rl, query);
+          setTyped(query);
+          return;
+        }
+        if (key.name === 'return' || key.name === 'enter') {
+          const text = typed;
+          setMode('search');
+          setLine(rl, query);
+          setTyped(query);
+          if (current) act(() => (mode === 'rename' ? renameSession(config.host, current.id, text) : exportTo(config.host, current.id, text)));
+          return;
+        }
+        if (key.name === 'tab') setLine(rl, typed);
+        else setTyped(rl.line);
+        return;
+      }
+      if (key.name === 'escape') return done({ kind: 'cancel' });
+      if (key.name === 'q' && !key.ctrl && query === '' && rl.line === 'q') return done({ kind: 'cancel' });
+      if (key.name === 'return' || key.name === 'enter') {
+        if (current) return done({ kind: 'resume', id: current.id });
+        setLine(rl, query);
+        return;
+      }
+      const command = commandFor(key);
+      if (command === undefined) {
+        setQuery(rl.line);
+        setTyped(rl.line);
+        return;
+      }
+      // Readline took the key as editing (a tab typed, the cursor moved): the query stays as it was.
+      setLine(rl, query);
+      const page = Math.max(1, height - 1);
+      switch (command) {
+        case 'up': return move(selected - 1);
+        case 'down': return move(selected + 1);
+        case 'pageup': return move(selected - page);
+        case 'pagedown': return move(selected + page);
+        case 'home': return move(0);
+        case 'end': return move(shown.length - 1);
+        case 'scope': {
+          const next = !all;
+          setAll(next);
+          setSelected(0);
+          setMessage([next ? 'Every project.' : 'This project only.']);
+          void config.list(next).then(setRows, (err: unknown) => setMessage([`Could not list: ${String(err)}`]));
+          return;
+        }
+        case 'preview': return setPreviewOn(!previewOn);
+        case 'branch': return setFilters({ ...filters, branch: nextBranch(rows, filters.branch) });
+        case 'status': return setFilters({ ...filters, status: nextStatus(filters.status) });
+        case 'age': return setFilters({ ...filters, days: nextAge(filters.days) });
+        case 'fork': return current && act(() => forkSession(config.host, current.id));
+        case 'trash': return current && act(() => trashSession(config.host, current.id));
+        case 'rename':
+        case 'export': {
+          if (!current) return;
+          const text = command === 'rename' ? (current.title ?? '') : `${current.id}.json`;
+          setMode(command);
+          setLine(rl, text);
+          setTyped(text);
+          return;
+        }
+      }
+    });
+
+    const { top: head, bottom } = drawFrame({
+      heading: config.heading,
+      all,
+      projectPath: config.projectPath,
+      total: rows.length,
+      shown,
+      selected: Math.min(selected, Math.max(0, shown.length - 1)),
+      top: top.current,
+      filters,
+      label: LABELS[mode],
+      typed,
+      searching,
+      preview: { on: previewOn, snapshot: current ? previews.current.get(current.id) : undefined },
+      holding,
+      message,
+      now,
+      columns: size.columns,
+      lines: size.lines,
+      color: config.color,
+    });
+    return [head, bottom];
+  });
+}
+
+type Command = 'up' | 'down' | 'pageup' | 'pagedown' | 'home' | 'end' | 'scope' | 'preview' | 'branch' | 'status' | 'age' | 'fork' | 'trash' | 'rename' | 'export';
+
+/** The browser's own keys; undefined for a key that edits the query. */
+function commandFor(key: Key): Command | undefined {
+  const plain: Record<string, Command> = { up: 'up', down: 'down', pageup: 'pageup', pagedown: 'pagedown', home: 'home', end: 'end', tab: 'scope' };
+  const withCtrl: Record<string, Command> = { o: 'preview', b: 'branch', t: 'status', g: 'age', f: 'fork', x: 'trash', r: 'rename', e: 'export' };
+  return key.ctrl ? withCtrl[key.name] : plain[key.name];
+}
