@@ -93,6 +93,12 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
   // The host's line reader steps aside: its keys would otherwise be typed into its own prompt too.
   const held = input.listeners('keypress') as ((...args: unknown[]) => void)[];
   for (const listener of held) input.removeListener('keypress', listener);
+  // Ctrl-D closes the prompt's readline (which silences the prompt's own keys) before the
+  // prompt hears it: heard first, here, it leaves as Esc does.
+  const onKey = (_text: unknown, key: { ctrl?: boolean; name?: string } | undefined): void => {
+    if (key?.ctrl && key.name === 'd') end();
+  };
+  input.on('keypress', onKey);
   const raw = input.isRaw;
   output.write(ENTER_ALTERNATE);
   let choice: BrowseChoice = { kind: 'cancel' };
@@ -103,6 +109,7 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
   } finally {
     if (output.writable) output.write(LEAVE_ALTERNATE);
     stopOuter?.();
+    input.off('keypress', onKey);
     input.off('end', end);
     input.off('error', end);
     options.signals?.off('SIGHUP', end);

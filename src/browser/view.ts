@@ -52,8 +52,8 @@ export function browserPrompt(core: Core) {
     const [query, setQuery] = useState('');
     const [typed, setTyped] = useState('');
     const [mode, setMode] = useState<Mode>('search');
-    const [matches, setMatches] = useState<string[] | null>(null);
-    const [searching, setSearching] = useState(false);
+    // What the search found for which query and scope: shown only while they are still the ones typed.
+    const [found, setFound] = useState<{ query: string; all: boolean; rows: SessionSummary[]; ids: string[] } | null>(null);
     const [selected, setSelected] = useState(0);
     const [filters, setFilters] = useState<Filters>(NO_FILTERS);
     const [size, setSize] = useState(config.size());
@@ -66,6 +66,12 @@ export function browserPrompt(core: Core) {
     const busy = useRef(false);
     const now = config.now();
 
+    // State set by an effect that runs straight after a key is not repainted by @inquirer/core
+    // until the next change, so what can be derived is derived here instead.
+    const text = query.trim();
+    const known = found !== null && found.query === text && found.all === all && found.rows === rows ? found.ids : undefined;
+    const matches = text === '' ? null : (known ?? []);
+    const searching = text !== '' && known === undefined;
     const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
     const shown = useMemo(() => {
       const ordered = matches === null ? rows : matches.map((id) => byId.get(id)).filter((row) => row !== undefined);
@@ -79,31 +85,16 @@ export function browserPrompt(core: Core) {
 
     useEffect(() => config.onResize(() => setSize(config.size())), []);
     // The query's matches: stale answers (the query changed meanwhile) are dropped.
+    const latest = useRef('');
+    latest.current = text;
     useEffect(() => {
-      if (query.trim() === '') {
-        setMatches(null);
-        setSearching(false);
-        return;
-      }
-      let wanted = true;
-      setSearching(true);
-      config.find(rows, query, all).then(
-        (ids) => {
-          if (!wanted) return;
-          setMatches(ids);
-          setSelected(0);
-          setSearching(false);
-        },
-        (err: unknown) => {
-          if (!wanted) return;
-          setSearching(false);
-          setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]);
-        },
+      if (text === '') return;
+      config.find(rows, text, all).then(
+        // Searches may end out of order: an answer to an earlier query must not replace a later one.
+        (ids) => latest.current === text && setFound({ query: text, all, rows, ids }),
+        (err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]),
       );
-      return () => {
-        wanted = false;
-      };
-    }, [query, all, rows]);
+    }, [text, all, rows]);
     // The highlighted session's transcript, read without its lock, once.
     const previewId = previewOn ? current?.id : undefined;
     useEffect(() => {
@@ -149,11 +140,7 @@ export function browserPrompt(core: Core) {
           const fresh = await config.list(all);
           setRows(fresh);
           const at = outcome.select !== undefined ? fresh.findIndex((row) => row.id === outcome.select) : -1;
-          if (at >= 0) {
-            setQuery('');
-            setMatches(null);
-            setSelected(at);
-          }
+          if (at >= 0 && matches === null) setSelected(at);
         })
         .catch((err: unknown) => setMessage([`That failed: ${err instanceof Error ? err.message : String(err)}`]))
         .finally(() => {
@@ -162,8 +149,6 @@ export function browserPrompt(core: Core) {
     };
 
     useKeypress((key: Key, rl) => {
-      const ctrl = (name: string): boolean => key.ctrl && key.name === name;
-      if (ctrl('d')) return done({ kind: 'cancel' });
       if (mode !== 'search') {
         if (key.name === 'escape') {
           setMode('search');
@@ -192,6 +177,7 @@ export function browserPrompt(core: Core) {
       }
       const command = commandFor(key);
       if (command === undefined) {
+        if (rl.line !== query) setSelected(0);
         setQuery(rl.line);
         setTyped(rl.line);
         return;

@@ -3,6 +3,7 @@
  * pseudo-terminal, what the terminal shows read back from a terminal emulator.
  */
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { idAt, manySessions, openProject } from '../../bench/fixtures.js';
 import { runPiped, spawnPty, startAtPrompt, type PtyRun } from '../helpers/pty.js';
@@ -57,4 +58,52 @@ describe('session browser', () => {
     await run.waitFor(`Resumed session ${where.old}`);
     expect(await run.quit()).toBe(0);
   });
+});
+
+/** Makes a finished session with one exchange, through the real program; resolves to its ID. */
+async function madeSession(where: { home: string; cwd: string }, text: string): Promise<string> {
+  const made = await runPiped([], `${text}\n/quit\n`, where);
+  expect(made.code).toBe(0);
+  return /Resume with: .*--session-id (\S+)/.exec(made.stderr)![1]!;
+}
+
+describe('session browser: leaving changes nothing', () => {
+  const KEYS: [string, string][] = [
+    ['Esc', '\x1b'],
+    ['Ctrl-C', '\x03'],
+    ['Ctrl-D', '\x04'],
+    ['q', 'q'],
+  ];
+  it('-r: Esc, Ctrl-C, Ctrl-D and q (on an empty query) leave the data directory byte-identical, after typing, moving, Tab and filters', async () => {
+    const where = await manyInProject();
+    // The listing's and the search's indexes are caches a first reading writes; the listing records
+    // the sessions directory's time only once it is 2 s old (index-store.ts). A browser that only
+    // reads must leave them as they are after that.
+    await sleep(2_100);
+    expect((await runPiped(['sessions', 'list'], '', where)).code).toBe(0);
+    expect((await runPiped(['sessions', 'search', 'journal'], '', where)).code).toBe(0);
+    const before = treeDigest(where.home);
+    for (const [name, key] of KEYS) {
+      const run = spawnPty(['-r'], where);
+      await until(run, '· 61 of 61');
+      run.write(RARE);
+      await until(run, '· 1 of 61');
+      run.write('\x15'); // Ctrl-U: the query cleared
+      await until(run, '· 61 of 61');
+      run.write('\x1b[B\x1b[B\x1b[6~\t');
+      await until(run, 'every project');
+      run.write('\x14'); // Ctrl-T: status filter
+      await until(run, 'Filters: status open');
+      if (key === '\x1b') {
+        run.write('x');
+        await until(run, '· 0 of 61');
+        run.write('\x7f');
+        await until(run, '· 0 of 61'); // still filtered by status open
+      }
+      run.write(key);
+      expect(await run.exited, `${name} leaves`).toBe(0);
+      expect(run.screen(), name).toContain('No session picked. Start a new one with: chatkeep');
+      expect(treeDigest(where.home), `${name} changed nothing`).toEqual(before);
+    }
+  }, 90_000);
 });
