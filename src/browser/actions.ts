@@ -30,13 +30,13 @@ export interface ActionOutcome {
   changed: boolean;
 }
 
-/** Runs `work`; a `ChatkeepError` (held elsewhere, a bad name) becomes its one line, nothing changed. */
-export async function attempt(work: () => Promise<ActionOutcome>): Promise<ActionOutcome> {
+/** Runs `work`; a `ChatkeepError` (held elsewhere, a bad name) becomes one line saying what was not done and why. */
+export async function attempt(refused: string, work: () => Promise<ActionOutcome>): Promise<ActionOutcome> {
   try {
     return await work();
   } catch (err) {
     if (!(err instanceof ChatkeepError)) throw err;
-    return { lines: [err.message], changed: false };
+    return { lines: [`${refused}: ${err.message}`], changed: false };
   }
 }
 

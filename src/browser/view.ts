@@ -126,11 +126,11 @@ export function browserPrompt(core: Core) {
       rl.write(text);
     };
     const move = (to: number): void => setSelected(Math.max(0, Math.min(shown.length - 1, to)));
-    const act = (work: () => Promise<ActionOutcome>): void => {
+    const act = (refused: string, work: () => Promise<ActionOutcome>): void => {
       if (busy.current) return;
       busy.current = true;
       setMessage(['Working…']);
-      void attempt(work)
+      void attempt(refused, work)
         .then(async (outcome) => {
           setMessage(outcome.lines);
           config.notes.push(...outcome.lines);
@@ -161,7 +161,8 @@ export function browserPrompt(core: Core) {
           setMode('search');
           setLine(rl, query);
           setTyped(query);
-          if (current) act(() => (mode === 'rename' ? renameSession(config.host, current.id, text) : exportTo(config.host, current.id, text)));
+          if (current && mode === 'rename') act('Not renamed', () => renameSession(config.host, current.id, text));
+          if (current && mode === 'export') act('Not exported', () => exportTo(config.host, current.id, text));
           return;
         }
         if (key.name === 'tab') setLine(rl, typed);
@@ -204,8 +205,8 @@ export function browserPrompt(core: Core) {
         case 'branch': return setFilters({ ...filters, branch: nextBranch(rows, filters.branch) });
         case 'status': return setFilters({ ...filters, status: nextStatus(filters.status) });
         case 'age': return setFilters({ ...filters, days: nextAge(filters.days) });
-        case 'fork': return current && act(() => forkSession(config.host, current.id));
-        case 'trash': return current && act(() => trashSession(config.host, current.id));
+        case 'fork': return current && act('Not forked', () => forkSession(config.host, current.id));
+        case 'trash': return current && act('Not moved to the trash', () => trashSession(config.host, current.id));
         case 'rename':
         case 'export': {
           if (!current) return;

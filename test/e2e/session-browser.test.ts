@@ -107,3 +107,148 @@ describe('session browser: leaving changes nothing', () => {
     }
   }, 90_000);
 });
+
+/** The messages of a session on disk, as `sessions show --json` gives them. */
+async function shownMessages(id: string, where: { home: string; cwd: string }): Promise<string[]> {
+  const shownJson = await runPiped(['sessions', 'show', id, '--json'], '', where);
+  expect(shownJson.code).toBe(0);
+  return (JSON.parse(shownJson.stdout) as { messages: { content: string }[] }).messages.map((m) => m.content);
+}
+
+/** The stale time the tests run with: the browser is left open for several of them. */
+const STALE = { CHATKEEP_LOCK_STALE_MS: '2000' };
+
+describe('session browser in the chat (/load)', () => {
+  it('keeps the lock while open for longer than the stale time; Esc stays, Enter on a found session switches', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const other = await madeSession(where, 'the platypus conversation');
+    const { run, id } = await startAtPrompt([], { ...where, env: STALE });
+    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.prompt();
+    run.line('/load');
+    await until(run, 'Load which session?');
+    // Three stale times with the browser open: the heartbeat must go on meanwhile.
+    await sleep(6_000);
+    for (const host of [undefined, 'other-host']) {
+      const second = await runPiped(['--session-id', id], 'typed elsewhere\n/quit\n', { ...where, env: STALE, host });
+      expect(second.code, `a second process on ${host ?? 'this host'}: ${second.stderr}`).toBe(3);
+      expect(second.stderr).toContain(`Session ${id} is in use by process ${run.pid} on `);
+    }
+    run.write('\x1b');
+    await run.waitFor(`Cancelled; still in ${id}.`);
+    await run.say('second words', 'Echo: second words (read 3 messages)');
+    await run.prompt();
+    run.line('/load');
+    await until(run, 'Load which session?');
+    run.write('platypus');
+    const found = await until(run, /· 1 of 2/);
+    expect(found).toContain(`› ${other}`);
+    run.write('\r');
+    await run.waitFor(`Saved ${id} (4 messages). Switched to ${other}.`);
+    await run.waitFor(`Resumed session ${other}`);
+    expect(await run.quit()).toBe(0);
+    expect(await shownMessages(id, where)).toEqual(['first words', 'Echo: first words (read 1 messages)', 'second words', 'Echo: second words (read 3 messages)']);
+  }, 60_000);
+
+  it('a hang-up inside the browser saves the session and exits 0', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    await madeSession(where, 'an older conversation');
+    const { run, id } = await startAtPrompt([], where);
+    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.prompt();
+    run.line('/load');
+    await until(run, 'Load which session?');
+    run.destroy();
+    expect(await run.exited).toBe(0);
+    expect(await shownMessages(id, where)).toEqual(['first words', 'Echo: first words (read 1 messages)']);
+    const listed = await runPiped(['sessions', 'list', '--json'], '', where);
+    expect((JSON.parse(listed.stdout) as { id: string; status: string }[]).find((row) => row.id === id)?.status).toBe('closed');
+  });
+});
+
+describe('session browser: actions on the highlighted session', () => {
+  it('renames, forks, exports and moves to the trash (restore command shown, and it runs); the chat’s own session cannot go', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const other = await madeSession(where, 'the emu conversation');
+    const { run, id } = await startAtPrompt([], where);
+    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.prompt();
+    run.line('/load');
+    await until(run, 'Load which session?');
+    // The chat's own session is listed, marked, and refused the trash.
+    await until(run, 'this chat');
+    run.write('emu');
+    await until(run, /· 1 of 2/);
+    // Rename: ^R, the title replaced, Enter.
+    run.write('\x12');
+    await until(run, 'Rename to');
+    run.write('\x15Emu talk\r');
+    await until(run, `Renamed ${other} to "Emu talk".`);
+    await until(run, 'Emu talk');
+    // Export: ^E, a file name, Enter.
+    run.write('\x05');
+    await until(run, 'Export to file');
+    run.write(`\x15emu.md\r`);
+    await until(run, `Exported ${other} (2 messages) as md to ${join(where.cwd, 'emu.md')}`);
+    // Fork: the new session is highlighted once the query is cleared.
+    run.write('\x06');
+    const forked = /Forked \S+ as (\S+) \(2 messages\)/.exec(await until(run, /Forked \S+ as \S+ \(2 messages\)/))![1]!;
+    run.write('\x15');
+    await until(run, `› ${forked}`);
+    // Trash the fork: the restore command stands on its own line.
+    run.write('\x18');
+    const trashed = await until(run, `Moved ${forked} to the trash. Restore with:`);
+    const restore = trashed.split('\n').find((line) => line.includes('sessions restore'))!.trim();
+    expect(restore).toMatch(new RegExp(`sessions restore ${forked}$`));
+    // The chat's own session (found by its ID, marked): refused.
+    run.write(id);
+    expect(await until(run, `› ${id}`)).toMatch(new RegExp(`› ${id} .* this chat `));
+    run.write('\x18');
+    await until(run, `${id} is the session of this chat: leave it or /load another one first. Nothing moved.`);
+    run.write('\x1b');
+    await run.waitFor(`Cancelled; still in ${id}.`);
+    // What the actions said is on the screen after the browser too.
+    expect(run.screen()).toContain(`Moved ${forked} to the trash. Restore with:`);
+    expect(await run.quit()).toBe(0);
+    // On disk: renamed, exported, the fork in the trash; the restore command runs as printed.
+    const listed = JSON.parse((await runPiped(['sessions', 'list', '--json'], '', where)).stdout) as { id: string; title: string | null }[];
+    expect(listed.find((row) => row.id === other)?.title).toBe('Emu talk');
+    expect(listed.map((row) => row.id)).not.toContain(forked);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(join(where.cwd, 'emu.md'), 'utf8')).toContain('the emu conversation');
+    const words = restore.split(' ');
+    const again = await runPiped(words.slice(words.indexOf('sessions')), '', where);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await shownMessages(forked, where)).toEqual(['the emu conversation', 'Echo: the emu conversation (read 1 messages)']);
+  }, 60_000);
+
+  it('a session open in another process is marked and refuses the trash and a rename, naming the holder', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    await madeSession(where, 'the first one');
+    const { run: holder, id: held } = await startAtPrompt([], where);
+    await holder.say('the held one', 'Echo: the held one (read 1 messages)');
+    const run = spawnPty(['-r'], where);
+    await until(run, 'Resume which session?');
+    await until(run, `› ${held}`);
+    await until(run, 'in use');
+    await until(run, `in use by process ${holder.pid} on `);
+    run.write('\x18');
+    await until(run, `Not moved to the trash: Session ${held} is in use by process ${holder.pid} on `);
+    run.write('\x12\x15new name\r');
+    await until(run, `Not renamed: Session ${held} is in use by process ${holder.pid} on `);
+    run.write('\x1b');
+    expect(await run.exited).toBe(0);
+    // Both refusals stay on the screen after the browser.
+    const after = (await run.visible()).join('\n');
+    expect(after).toContain(`Not moved to the trash: Session ${held} is in use by process ${holder.pid} on `);
+    expect(after).toContain(`Not renamed: Session ${held} is in use by process ${holder.pid} on `);
+    // Enter on it: refused as --session-id is (exit 3), naming the holder.
+    const again = spawnPty(['-r'], where);
+    await until(again, `› ${held}`);
+    again.write('\r');
+    await again.waitFor(`Session ${held} is in use by process ${holder.pid} on `);
+    expect(await again.exited).toBe(3);
+    expect(await holder.quit()).toBe(0);
+    expect(await shownMessages(held, where)).toEqual(['the held one', 'Echo: the held one (read 1 messages)']);
+  }, 60_000);
+});
