@@ -108,6 +108,8 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
     if (!(err instanceof Error && ENDINGS.has(err.name))) throw err;
   } finally {
     if (output.writable) output.write(LEAVE_ALTERNATE);
+    // While `end` still hears the input's errors: on a terminal gone, this fails (an 'error' event, EIO).
+    if (!input.destroyed && input.isTTY) input.setRawMode(raw);
     stopOuter?.();
     input.off('keypress', onKey);
     input.off('end', end);
@@ -115,11 +117,8 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
     options.signals?.off('SIGHUP', end);
     options.signals?.off('SIGTERM', end);
     for (const listener of held) input.on('keypress', listener);
-    if (!input.destroyed && input.isTTY) {
-      input.setRawMode(raw);
-      // The browser's readline paused the input as it closed; the host's reader reads on.
-      if (held.length > 0) input.resume();
-    }
+    // The browser's readline paused the input as it closed; the host's reader reads on.
+    if (held.length > 0 && !ending.signal.aborted) input.resume();
   }
   return { choice: ending.signal.aborted ? { kind: 'cancel' } : choice, notes };
 }

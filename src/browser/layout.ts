@@ -66,10 +66,11 @@ export function drawFrame(frame: Frame): { top: string; bottom: string } {
   const { color, columns, lines } = frame;
   // One column spare: a line that fills the last column would leave the cursor waiting to wrap.
   const width = Math.max(20, columns - 1);
+  // The count before the scope: a long project path is what gets cut.
   const scope = frame.all ? 'every project' : `this project (${frame.projectPath})`;
   const count = `${frame.shown.length} of ${frame.total}${frame.searching ? ' · searching…' : ''}`;
   const top = [
-    color.bold(fit(`${frame.heading} · ${scope} · ${count}`, width).trimEnd()),
+    color.bold(fit(`${frame.heading} · ${count} · ${scope}`, width).trimEnd()),
     color.dim(fit(filterLine(frame.filters), width).trimEnd()),
     `${frame.label}${frame.typed}`,
   ];

@@ -84,6 +84,11 @@ export function browserPrompt(core: Core) {
     const holding = (id: string): Holding | undefined => (id === live ? { by: 'this' } : holdings.current.get(id));
 
     useEffect(() => config.onResize(() => setSize(config.size())), []);
+    // A terminal that went away fails the prompt's readline as it closes (setRawMode EIO), and a
+    // readline passes its input's errors on: unheard, that one would end the process before the
+    // host has saved anything. The host hears the terminal's loss on the input itself. Never
+    // removed: the prompt's effects are cleared before its readline closes.
+    useEffect((rl) => void (rl as unknown as NodeJS.EventEmitter).on('error', () => {}), []);
     // The query's matches: stale answers (the query changed meanwhile) are dropped.
     const latest = useRef('');
     latest.current = text;

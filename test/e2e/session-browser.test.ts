@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { idAt, manySessions, openProject } from '../../bench/fixtures.js';
 import { runPiped, spawnPty, startAtPrompt, type PtyRun } from '../helpers/pty.js';
@@ -85,20 +86,20 @@ describe('session browser: leaving changes nothing', () => {
     const before = treeDigest(where.home);
     for (const [name, key] of KEYS) {
       const run = spawnPty(['-r'], where);
-      await until(run, '· 61 of 61');
+      await until(run, '· 61 of 61 ·');
       run.write(RARE);
-      await until(run, '· 1 of 61');
+      await until(run, '· 1 of 61 ·');
       run.write('\x15'); // Ctrl-U: the query cleared
-      await until(run, '· 61 of 61');
+      await until(run, '· 61 of 61 ·');
       run.write('\x1b[B\x1b[B\x1b[6~\t');
       await until(run, 'every project');
       run.write('\x14'); // Ctrl-T: status filter
       await until(run, 'Filters: status open');
       if (key === '\x1b') {
         run.write('x');
-        await until(run, '· 0 of 61');
+        await until(run, '· 0 of 61 ·');
         run.write('\x7f');
-        await until(run, '· 0 of 61'); // still filtered by status open
+        await until(run, '· 0 of 61 ·'); // still filtered by status open
       }
       run.write(key);
       expect(await run.exited, `${name} leaves`).toBe(0);
@@ -163,6 +164,77 @@ describe('session browser in the chat (/load)', () => {
     expect(await shownMessages(id, where)).toEqual(['first words', 'Echo: first words (read 1 messages)']);
     const listed = await runPiped(['sessions', 'list', '--json'], '', where);
     expect((JSON.parse(listed.stdout) as { id: string; status: string }[]).find((row) => row.id === id)?.status).toBe('closed');
+  });
+
+  it('-r: a hang-up inside the browser exits 0 and creates nothing', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    await madeSession(where, 'an older conversation');
+    // The listing's cache settled (see above), so that only what the run itself wrote can differ.
+    await sleep(2_100);
+    expect((await runPiped(['sessions', 'list'], '', where)).code).toBe(0);
+    const before = treeDigest(where.home);
+    const run = spawnPty(['-r'], where);
+    await until(run, 'Resume which session?');
+    run.destroy();
+    expect(await run.exited).toBe(0);
+    expect(treeDigest(where.home)).toEqual(before);
+  });
+});
+
+describe('session browser: the terminal', () => {
+  it('fits 80×24 (preview toggled with ^O), redraws on resize to 60×20, and leaves the terminal as it found it', async () => {
+    const where = await manyInProject();
+    const run = spawnPty(['-r'], { ...where, cols: 80, rows: 24 });
+    await until(run, '· 61 of 61 ·');
+    const fits = async (cols: number, rows: number): Promise<string[]> => {
+      const lines = await run.visible();
+      expect(lines.length).toBeLessThanOrEqual(rows);
+      for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(cols);
+      return lines;
+    };
+    let lines = await fits(80, 24);
+    expect(lines[0]).toMatch(/^Resume which session\?/);
+    expect(lines[2]).toBe('Search:');
+    expect(lines.filter((line) => line.startsWith('  session-') || line.startsWith('› session-')).length).toBeGreaterThanOrEqual(15);
+    expect(lines.join('\n')).toContain('Enter resume');
+    // The preview, below the list on a narrow terminal.
+    run.write('\x0f');
+    await until(run, `project ${where.cwd}`);
+    lines = await fits(80, 24);
+    expect(lines.some((line) => /^─+$/.test(line))).toBe(true);
+    run.resize(60, 20);
+    await until(run, /^─{59}$/m);
+    lines = await fits(60, 20);
+    expect(lines[0]).toMatch(/^Resume which session\?/);
+    run.write('\x1b');
+    expect(await run.exited).toBe(0);
+    // Back on the normal screen, with the cursor shown again.
+    expect(run.output().endsWith('\x1b[?25h') || run.output().includes('\x1b[?25h\x1b[?1049l')).toBe(true);
+    expect((await run.visible()).join('\n')).not.toContain('Resume which session?');
+  });
+
+  it('NO_COLOR: no colour at all, and the highlighted row is still marked', async () => {
+    const where = await manyInProject();
+    const run = spawnPty(['-r'], { ...where, env: { NO_COLOR: '1' } });
+    await until(run, '· 61 of 61 ·');
+    run.write('\x1b[B');
+    const screen = await until(run, /^› session-20250101-005900 /m);
+    expect(screen).toMatch(/^ {2}session-\d{8}-\d{6} /m);
+    // eslint-disable-next-line no-control-regex
+    expect(run.output()).not.toMatch(/\x1b\[[0-9;]*m/);
+    run.write('\x03');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('piped, sessions browse and -r say in one line that they need a terminal', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    await madeSession(where, 'an older conversation');
+    for (const [args, what] of [[['sessions', 'browse'], 'sessions browse'], [['-r'], '--resume']] as const) {
+      const run = await runPiped([...args], '', where);
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(`${what} needs an interactive terminal: pass --session-id ID instead. IDs: chatkeep sessions list`);
+    }
   });
 });
 
