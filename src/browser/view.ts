@@ -54,7 +54,8 @@ export function browserPrompt(core: Core) {
     const [mode, setMode] = useState<Mode>('search');
     // What the search found for which query and scope: shown only while they are still the ones typed.
     const [found, setFound] = useState<{ query: string; all: boolean; rows: SessionSummary[]; ids: string[] } | null>(null);
-    const [selected, setSelected] = useState(0);
+    // In the chat, the session it is in is listed (it can be forked, renamed, exported) but not where the highlight starts.
+    const [selected, setSelected] = useState(() => Math.max(0, config.rows.findIndex((row) => row.id !== config.host.live?.id)));
     const [filters, setFilters] = useState<Filters>(NO_FILTERS);
     const [size, setSize] = useState(config.size());
     const [previewOn, setPreviewOn] = useState(config.size().columns >= 120);
