@@ -5,8 +5,7 @@
  */
 import type { SessionSnapshot, SessionSummary } from '../session/types.js';
 import { lineage, plural, transcriptTail } from '../repl/format.js';
-import { displayWidth, truncate } from '../repl/table.js';
-import type { Holding } from './rows.js';
+import { cutToWidth, graphemeWidths, type Holding } from './rows.js';
 
 /**
  * `text` with every control character (C0, DEL, C1) shown as `?` and tabs as spaces, so stored
@@ -20,12 +19,10 @@ export function neutralize(text: string): string {
 /** Lines of at most `width` columns: long lines are wrapped (by grapheme, by display width). */
 export function wrap(line: string, width: number): string[] {
   if (width <= 0) return [];
-  if (displayWidth(line) <= width) return [line];
   const out: string[] = [];
   let current = '';
   let used = 0;
-  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line)) {
-    const w = displayWidth(segment);
+  for (const [segment, w] of graphemeWidths(line)) {
     if (used + w > width) {
       out.push(current);
       current = '';
@@ -51,7 +48,7 @@ export function previewLines(
     `project ${row.project}`,
     ...(row.parentId !== undefined ? [lineage(row.parentId, row.forkPoint)] : []),
     ...(holding?.by === 'this' ? ['the session of this chat'] : holding ? [`in use by process ${holding.pid} on ${holding.host}`] : []),
-  ].map((line) => truncate(neutralize(line), width));
+  ].map((line) => cutToWidth(neutralize(line), width));
   if (!snapshot) return { head, body: [row.problem ? `cannot be shown: ${row.problem.kind}` : '…'] };
   const tail = transcriptTail(snapshot.messages, 6, 6).flatMap((line) => wrap(neutralize(line), width));
   const room = Math.max(0, options.height - head.length - 1);
