@@ -1,13 +1,13 @@
 /**
  * The one blocking question left (DESIGN §6): empty-trash's yes/no, with readline-sync, on a
  * terminal only. readline-sync blocks the thread it runs on, so it runs on a worker thread
- * (`picker-worker.ts`), which also turns Ctrl-C, Ctrl-D, Esc and `q` into "no"; the terminal
+ * (`confirm-worker.ts`), which also turns Ctrl-C, Ctrl-D, Esc and `q` into "no"; the terminal
  * stays in raw mode meanwhile, so that Ctrl-C reaches it as a key. Choosing a session is the
  * session browser's (src/browser/), which never blocks.
  */
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
-import { PICKER_WORKER_SOURCE } from './picker-worker.js';
+import { CONFIRM_WORKER_SOURCE } from './confirm-worker.js';
 
 /** Asks `question` on the terminal `input`; resolves to true for yes (a cancel key, or a terminal gone, means no). */
 export async function confirmOnTerminal(input: NodeJS.ReadStream, question: string): Promise<boolean> {
@@ -28,7 +28,7 @@ async function ask(question: string): Promise<boolean | undefined> {
   // Loaded on first use: neither is needed to show the first prompt.
   const { Worker: WorkerThread } = await import('node:worker_threads');
   const readlineSync = createRequire(import.meta.url).resolve('readline-sync');
-  const worker: Worker = new WorkerThread(PICKER_WORKER_SOURCE, { eval: true, workerData: { readlineSync, question } });
+  const worker: Worker = new WorkerThread(CONFIRM_WORKER_SOURCE, { eval: true, workerData: { readlineSync, question } });
   return new Promise((resolve) => {
     let answer: boolean | undefined;
     worker.on('message', (value: boolean) => (answer = value));

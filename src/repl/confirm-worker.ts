@@ -11,7 +11,7 @@
  * terminal that went away (a hang-up) ends the worker with no answer, which means cancel.
  */
 
-export const PICKER_WORKER_SOURCE = String.raw`
+export const CONFIRM_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const { readlineSync, question } = workerData;
