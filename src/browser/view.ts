@@ -9,10 +9,10 @@ import type { SessionSnapshot, SessionSummary } from '../session/types.js';
 import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionHost, type ActionOutcome } from './actions.js';
 import { NO_FILTERS, nextAge, nextBranch, nextStatus, passes, type Filters } from './filters.js';
 import { drawFrame, listHeight, scrolled } from './layout.js';
+import { commandFor, LABELS, type Key, type Mode } from './keys.js';
 import type { Holding } from './rows.js';
 
 type Core = typeof import('@inquirer/core');
-type Key = import('@inquirer/core').KeypressEvent;
 
 /** How the browser ended: a session to resume, or nothing (everything left as it was). */
 export type BrowseChoice = { kind: 'resume'; id: string } | { kind: 'cancel' };
@@ -40,9 +40,6 @@ export interface BrowserConfig {
   notes: string[];
 }
 
-type Mode = 'search' | 'rename' | 'export';
-
-const LABELS: Record<Mode, string> = { search: 'Search: ', rename: 'Rename to (Enter saves, Esc leaves): ', export: 'Export to file (.json, .md, .html; Enter writes): ' };
 
 export function browserPrompt(core: Core) {
   const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;
@@ -95,7 +92,7 @@ export function browserPrompt(core: Core) {
     latest.current = text;
     useEffect(() => {
       if (text === '') return;
-      config.find(rows, text, all).then(
+      void config.find(rows, text, all).then(
         // Searches may end out of order: an answer to an earlier query must not replace a later one.
         (ids) => latest.current === text && setFound({ query: text, all, rows, ids }),
         (err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]),
@@ -106,7 +103,7 @@ export function browserPrompt(core: Core) {
     useEffect(() => {
       if (previewId === undefined || previews.current.has(previewId)) return;
       const reading = config.host.live?.id === previewId ? Promise.resolve(config.host.live.copyState()) : config.host.sessions.read(previewId);
-      reading.then(
+      void reading.then(
         (snapshot) => previews.current.set(previewId, snapshot),
         () => previews.current.set(previewId, undefined),
       ).finally(() => setTick((n) => n + 1));
@@ -247,13 +244,4 @@ export function browserPrompt(core: Core) {
     });
     return [head, bottom];
   });
-}
-
-type Command = 'up' | 'down' | 'pageup' | 'pagedown' | 'home' | 'end' | 'scope' | 'preview' | 'branch' | 'status' | 'age' | 'fork' | 'trash' | 'rename' | 'export';
-
-/** The browser's own keys; undefined for a key that edits the query. */
-function commandFor(key: Key): Command | undefined {
-  const plain: Record<string, Command> = { up: 'up', down: 'down', pageup: 'pageup', pagedown: 'pagedown', home: 'home', end: 'end', tab: 'scope' };
-  const withCtrl: Record<string, Command> = { o: 'preview', b: 'branch', t: 'status', g: 'age', f: 'fork', x: 'trash', r: 'rename', e: 'export' };
-  return key.ctrl ? withCtrl[key.name] : plain[key.name];
 }
