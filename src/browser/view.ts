@@ -61,7 +61,8 @@ export function browserPrompt(core: Core) {
     const top = useRef(0);
     const previews = useRef(new Map<string, SessionSnapshot | undefined>());
     const holdings = useRef(new Map<string, Holding | undefined>());
-    const busy = useRef(false);
+    // Actions run one after another, each on the session highlighted when its key was pressed: none is dropped.
+    const queue = useRef<Promise<void>>(Promise.resolve());
     const now = config.now();
 
     // State set by an effect that runs straight after a key is not repainted by @inquirer/core
@@ -130,10 +131,8 @@ export function browserPrompt(core: Core) {
     };
     const move = (to: number): void => setSelected(Math.max(0, Math.min(shown.length - 1, to)));
     const act = (refused: string, work: () => Promise<ActionOutcome>): void => {
-      if (busy.current) return;
-      busy.current = true;
       setMessage(['Working…']);
-      void attempt(refused, work)
+      queue.current = queue.current.then(() => attempt(refused, work)
         .then(async (outcome) => {
           setMessage(outcome.lines);
           config.notes.push(...outcome.lines);
@@ -143,12 +142,9 @@ export function browserPrompt(core: Core) {
           const fresh = await config.list(all);
           setRows(fresh);
           const at = outcome.select !== undefined ? fresh.findIndex((row) => row.id === outcome.select) : -1;
-          if (at >= 0 && matches === null) setSelected(at);
+          if (at >= 0 && latest.current === '') setSelected(at);
         })
-        .catch((err: unknown) => setMessage([`That failed: ${err instanceof Error ? err.message : String(err)}`]))
-        .finally(() => {
-          busy.current = false;
-        });
+        .catch((err: unknown) => setMessage([`That failed: ${err instanceof Error ? err.message : String(err)}`])));
     };
 
     useKeypress((key: Key, rl) => {
