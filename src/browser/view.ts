@@ -68,9 +68,11 @@ export function browserPrompt(core: Core) {
     // State set by an effect that runs straight after a key is not repainted by @inquirer/core
     // until the next change, so what can be derived is derived here instead.
     const text = query.trim();
-    const known = found !== null && found.query === text && found.all === all && found.rows === rows ? found.ids : undefined;
+    // After an action relists, the last answer stays on screen (rows gone from the listing drop
+    // out) until the search over the new rows answers: the highlight never points at nothing meanwhile.
+    const known = found !== null && found.query === text && found.all === all ? found.ids : undefined;
     const matches = text === '' ? null : (known ?? []);
-    const searching = text !== '' && known === undefined;
+    const searching = text !== '' && (known === undefined || found?.rows !== rows);
     const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
     const shown = useMemo(() => {
       const ordered = matches === null ? rows : matches.map((id) => byId.get(id)).filter((row) => row !== undefined);
