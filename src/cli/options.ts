@@ -209,7 +209,7 @@ export function replHelp(version: string): string {
     'Usage:',
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
     '  chatkeep --fork ID [--at N]          continue in a fork of session ID (a new session)',
-    '  chatkeep sessions browse [--all]       browse, search and resume sessions full-screen (as -r)',
+    '  chatkeep sessions browse [--all]     browse, search and resume sessions full-screen (as -r)',
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
     '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
