@@ -51,8 +51,9 @@ await build({
   entryPoints: ['src/cli.ts'],
   outdir: 'dist/bundle',
   // readline-sync finds its helper scripts next to its own files; ajv is only a fallback.
-  // pg (node-postgres) loads only when a PostgreSQL store is chosen: kept out of the bundle's bytes.
-  external: ['readline-sync', 'node-pty', 'ajv', 'marked', 'marked-terminal', 'cli-highlight', 'string-width', 'pg', 'sanitize-html', 'highlight.js'],
+  // pg (node-postgres) loads only when a PostgreSQL store is chosen, @inquirer/core only when the session
+  // browser opens, the HTML export's renderer and sanitizer only on that path: kept out of the bundle's bytes.
+  external: ['readline-sync', 'node-pty', 'ajv', 'marked', 'marked-terminal', 'cli-highlight', 'string-width', 'pg', 'sanitize-html', 'highlight.js', '@inquirer/core'],
   // CommonJS dependencies (proper-lockfile) call require() for Node's built-ins.
   banner: { js: "import { createRequire as __chatkeepRequire } from 'node:module'; const require = __chatkeepRequire(import.meta.url);" },
   plugins: [

@@ -20,19 +20,19 @@ export interface OptionSpec {
 }
 
 /** The `chatkeep sessions` subcommands. */
-export const SESSIONS_ACTIONS = ['list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
+export const SESSIONS_ACTIONS = ['browse', 'list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
 export type SessionsAction = (typeof SESSIONS_ACTIONS)[number];
 
 /** What each subcommand takes after its name: session IDs (none, one, one or more), the file import reads, or search's text. */
 const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'any' | 'file' | 'text'> = {
-  list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
+  browse: 'none', list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
 };
 
 /** Options of the REPL itself (`chatkeep [options]`). */
 export const REPL_OPTIONS = {
   'session-id': { type: 'string', value: 'ID', description: 'resume that session (a unique prefix of an ID is enough; any project)' },
   continue: { type: 'boolean', short: 'c', description: "resume this project's most recently updated session" },
-  resume: { type: 'boolean', short: 'r', description: 'pick a session to resume from a list (interactive terminal only)' },
+  resume: { type: 'boolean', short: 'r', description: 'choose the session to resume in the session browser: type to search (interactive terminal only)' },
   fork: { type: 'string', value: 'ID', description: "continue in a new session holding a copy of ID's conversation (ID is left untouched)" },
   at: { type: 'string', value: 'N', description: 'with --fork: copy only the first N messages' },
   home: { type: 'string', value: 'DIR', description: 'data directory (default: $CHATKEEP_HOME, else ~/.chatkeep)' },
@@ -51,7 +51,7 @@ export const REPL_OPTIONS = {
 
 /** Options of `chatkeep sessions …`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list, search, copy, prune, import --from: every project, not just this one', actions: ['list', 'show', 'search', 'copy', 'prune', 'import'] },
+  all: { type: 'boolean', short: 'a', description: 'browse, list, search, copy, prune, import --from: every project, not just this one', actions: ['browse', 'list', 'show', 'search', 'copy', 'prune', 'import'] },
   json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
@@ -227,6 +227,7 @@ export function replHelp(version: string): string {
     'Usage:',
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
     '  chatkeep --fork ID [--at N]          continue in a fork of session ID (a new session)',
+    '  chatkeep sessions browse [--all]     browse, search and resume sessions full-screen (as -r)',
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
     '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
@@ -249,6 +250,10 @@ export function replHelp(version: string): string {
 
 /** Each `sessions` subcommand's usage and what it does (the help of `sessions` and of each subcommand). */
 const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
+  browse: [
+    '  chatkeep sessions browse [--all]          the session browser (a terminal only): type to search, Enter resumes,',
+    '                                            Tab switches this project / every project, Esc leaves',
+  ],
   list: [
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     "                                            this project's sessions, newest first (--all: every project)",

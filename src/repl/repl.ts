@@ -21,7 +21,7 @@ import { followLoss } from './lost-lock.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
-import type { CommandContext, CommandResult, Prompter, SlashCommand } from './types.js';
+import type { BrowseOutcome, CommandContext, CommandResult, SlashCommand } from './types.js';
 
 /** Everything the loop needs, built by the CLI (or a test). */
 export interface ReplOptions {
@@ -37,8 +37,11 @@ export interface ReplOptions {
   providerSource?: ConfigSource;
   system?: string | null;
   commands: readonly SlashCommand[];
-  /** Given the line reader once it exists, for the readline-sync dance. */
-  prompter: (reader: () => LineReader | undefined) => Prompter;
+  /**
+   * Opens the session browser (a terminal only): `live` is the session of this chat, `signal`
+   * is aborted when the REPL leaves (a hang-up, SIGTERM), which closes the browser as a cancel.
+   */
+  browse?: (request: { heading: string; live: Session; signal: AbortSignal }) => Promise<BrowseOutcome>;
   /** Starts autosave for a session: after the first prompt is shown, and again after /load. */
   startAutosave(session: Session, onError: (err: unknown) => void): Autosave;
   /** The schedule for the banner (`every 5 min`, `off`). */
@@ -116,15 +119,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let history: string[] = [];
   if (screen.terminal) history = await sessions.history.load().catch(() => []);
   let reader: LineReader | undefined;
-  const prompter = options.prompter(() => reader);
+  // Aborted on the way out, so that a browser open at that moment closes.
+  const leaving = new AbortController();
+  const browse = options.browse;
   const ctx: CommandContext = {
     sessions,
     session,
-    prompter,
+    browse: browse && ((heading) => browse({ heading, live: session, signal: leaving.signal })),
     commands,
     now,
-    formatRows: (rows, currentId, how) =>
-      formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
+    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, false) }),
     highlight: (text) => screen.color.inverse(text),
     chat: createChatControls(
       () => session,
@@ -173,11 +177,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const leave = (): void => {
     quitting = true;
     turn?.abort();
+    leaving.abort();
     reader?.close();
   };
   /**
    * The terminal went away (its window was closed: SIGHUP, reads failing, or both, in either
-   * order). Leaves as /quit does: a streaming reply stops and is kept, an open picker is
+   * order). Leaves as /quit does: a streaming reply stops and is kept, an open browser is
    * cancelled, the session is saved and released; text goes only where it can still be read.
    */
   let hungUp = false;

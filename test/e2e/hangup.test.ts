@@ -67,7 +67,7 @@ describe('closing the terminal window', () => {
     expect(lockFilesOf(where.home, id)).toEqual([]);
   });
 
-  it('inside the /load picker: saves and exits 0', async () => {
+  it('inside the /load session browser: saves and exits 0', async () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     expect((await runPiped([], 'an older conversation\n/quit\n', where)).code).toBe(0);
     const run = startInTmux([], where);

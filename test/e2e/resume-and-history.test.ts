@@ -30,15 +30,15 @@ describe('resuming and history', () => {
     expect(resume.stderr).toBe('chatkeep: --resume needs an interactive terminal: pass --session-id ID instead. IDs: chatkeep sessions list\n');
   });
 
-  it('--resume in a terminal picks a session from a list', async () => {
+  it('--resume in a terminal opens the session browser; Enter resumes the highlighted session', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const first = await runPiped([], 'pick me\n', { home, cwd });
     const id = /Saved (\S+) /.exec(first.stderr)?.[1];
     const run = spawnPty(['--resume'], { home, cwd });
     await run.waitFor('Resume which session?');
-    expect(run.screen()).toMatch(new RegExp(`\\[1\\]\\s+${id}\\s+less than a minute ago\\s+2 messages`));
-    run.write('1');
+    await run.waitFor(new RegExp(`› ${id} +now +2 closed `));
+    run.write('\r');
     await run.waitFor(`Resumed session ${id} (2 messages`);
     expect(await run.quit()).toBe(0);
   });

@@ -16,23 +16,26 @@ function strayPrompts(lines: string[]): string[] {
 }
 
 describe('no stray empty › lines', () => {
-  it('after a picker choice, a picker cancel and a paste, each followed by Enter', async () => {
+  it('after a choice in the session browser, a cancel there and a paste, each followed by Enter', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const first = await runPiped([], 'one\n/quit\n', { home, cwd });
     const other = /Saved (\S+) /.exec(first.stderr)![1]!;
     const { run, id } = await startAtPrompt([], { home, cwd });
 
-    // The picker takes one key; the Enter many people press after it must leave no trace.
+    // Enter chooses; a second Enter pressed at once (as many people do) must leave no trace.
     run.line('/load');
-    await run.waitFor('Load which session?');
-    run.write('1\r');
+    await run.waitFor(new RegExp(`› ${other} `));
+    run.write('\r\r');
     await run.waitFor(`Switched to ${other}.`);
     await run.prompt();
+    let from = run.screen().length;
     run.line('/load');
-    await run.waitFor(/Load which session\?[^\n]*\n[\s\S]*Load which session\?/);
-    run.write('0\r');
-    await run.waitFor(`Cancelled; still in ${other}.`);
+    await run.waitFor('Load which session?', { from });
+    from = run.screen().length;
+    run.write('\x1b');
+    await run.waitFor(`Cancelled; still in ${other}.`, { from });
+    run.write('\r');
     await run.prompt();
     // A paste that ends with a newline is sent at once; the Enter after it is an empty line.
     run.write('\x1b[200~pasted one\rpasted two\r\x1b[201~');

@@ -62,7 +62,7 @@ describe('long titles', () => {
     expect(lines[1]).toMatch(/🙂 word word .*…$/);
   });
 
-  it('/sessions and the /load picker keep one line per session at the terminal width', async () => {
+  it('/sessions and the /load session browser keep one line per session at the terminal width', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const other = await titled(home, cwd, LONG);
@@ -79,25 +79,28 @@ describe('long titles', () => {
     await run.prompt();
     run.line('/load');
     await run.waitFor('Load which session?', { from });
-    const picker = run.screen().slice(from).split('\n').filter((line) => line.includes(`${other} `));
-    expect(picker).toHaveLength(1);
-    expect(stringWidth(picker[0]!)).toBeLessThanOrEqual(COLUMNS);
-    expect(picker[0]).toMatch(/^\[1\] +session-.* closed {2}word word .*…$/);
-    run.write('1');
+    await run.waitFor(`${other} `, { from });
+    const shown = await run.visible();
+    for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(COLUMNS);
+    const rows = shown.filter((line) => line.startsWith(`› ${other} `) || line.startsWith(`  ${other} `));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/^› session-.* closed +word word .*…/);
+    run.write('\r');
     await run.waitFor(`Switched to ${other}.`, { from });
     expect(await run.quit()).toBe(0);
   });
 
-  it('the --resume picker keeps one line per session', async () => {
+  it('the --resume session browser keeps one line per session', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const id = await titled(home, cwd, LONG);
     const run = spawnPty(['-r'], { home, cwd });
-    const screen = await run.waitFor('Resume which session?');
-    const rows = screen.split('\n').filter((line) => line.includes(`${id} `));
+    await run.waitFor(`${id} `);
+    const shown = await run.visible();
+    const rows = shown.filter((line) => line.includes(`${id} `));
     expect(rows).toHaveLength(1);
-    expect(stringWidth(rows[0]!)).toBeLessThanOrEqual(COLUMNS);
-    run.write('1');
+    for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(COLUMNS);
+    run.write('\r');
     await run.waitFor(`Resumed session ${id}`);
     expect(await run.quit()).toBe(0);
   });

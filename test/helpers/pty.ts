@@ -24,6 +24,9 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Runs as on another machine with this host name (its own UTS namespace), same files. */
   host?: string;
+  /** The terminal's size (default 160×40). */
+  cols?: number;
+  rows?: number;
 }
 
 function environment(options: RunOptions): Record<string, string> {
@@ -56,6 +59,8 @@ export interface PtyRun {
   /** Resolves to the exit code (or 128 + signal). */
   readonly exited: Promise<number>;
   kill(signal?: string): void;
+  /** Resizes the terminal (the program gets SIGWINCH), and the emulator with it. */
+  resize(cols: number, rows: number): void;
   /** Closes the terminal itself, as closing its window does: the pty goes away, then SIGHUP. */
   destroy(): void;
 }
@@ -65,15 +70,15 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
   const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
   const term = pty.spawn(file, argv, {
     name: 'xterm-256color',
-    cols: 160,
-    rows: 40,
+    cols: options.cols ?? 160,
+    rows: options.rows ?? 40,
     cwd: options.cwd,
     env: environment(options),
   });
   let raw = '';
   let done = false;
   const listeners = new Set<() => void>();
-  const emulator = new xterm.Terminal({ cols: 160, rows: 40, scrollback: 10_000, allowProposedApi: true });
+  const emulator = new xterm.Terminal({ cols: options.cols ?? 160, rows: options.rows ?? 40, scrollback: 10_000, allowProposedApi: true });
   const received = (data: string): void => {
     raw += data;
     emulator.write(data);
@@ -108,6 +113,10 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
     output: () => raw,
     exited,
     kill: (signal) => term.kill(signal),
+    resize: (cols, rows) => {
+      emulator.resize(cols, rows);
+      term.resize(cols, rows);
+    },
     destroy: () => (term as pty.IPty & { destroy(): void }).destroy(),
     prompt(options) {
       return this.waitFor(/› $/, options);
