@@ -47,6 +47,11 @@ async function run(argv: string[]): Promise<number> {
     if (choice.source === 'flag') setInvocation({ ...started, ...(flagHome !== undefined ? { home } : {}), store: command.options.store! });
     return choice.url;
   };
+  if (command.kind === 'db') {
+    const { runDbCommand } = await import('./cli/db-command.js');
+    const store = command.action === 'help' ? undefined : await chooseStore();
+    return runDbCommand(command, { store, env, stdout: process.stdout });
+  }
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
     const columns = process.stdout.isTTY ? process.stdout.columns : undefined;

@@ -5,6 +5,8 @@
 import { parseArgs } from 'node:util';
 import { commandText, UserError } from '../session/errors.js';
 import { parseAge } from './age.js';
+import { parseDbCommand, type DbCommand } from './db-options.js';
+import { SHARE_OPTIONS, SHARE_USAGE, checkShare } from './share-options.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {
@@ -18,12 +20,12 @@ export interface OptionSpec {
 }
 
 /** The `chatkeep sessions` subcommands. */
-export const SESSIONS_ACTIONS = ['list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
+export const SESSIONS_ACTIONS = ['list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash', 'share', 'unshare'] as const;
 export type SessionsAction = (typeof SESSIONS_ACTIONS)[number];
 
 /** What each subcommand takes after its name: session IDs (none, one, one or more), the file import reads, or search's text. */
 const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'any' | 'file' | 'text'> = {
-  list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
+  list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none', share: 'one', unshare: 'one',
 };
 
 /** Options of the REPL itself (`chatkeep [options]`). */
@@ -50,7 +52,7 @@ export const REPL_OPTIONS = {
 /** Options of `chatkeep sessions …`. */
 export const SESSIONS_OPTIONS = {
   all: { type: 'boolean', short: 'a', description: 'list, search, copy, prune: every project, not just this one', actions: ['list', 'show', 'search', 'copy', 'prune'] },
-  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
+  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash', 'share', 'unshare'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
   limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)', actions: ['search'] },
@@ -61,18 +63,20 @@ export const SESSIONS_OPTIONS = {
   'older-than': { type: 'string', value: 'AGE', description: 'prune: last updated longer ago than AGE (30d, 12h, 2w); empty-trash: trashed longer ago', actions: ['prune', 'empty-trash'] },
   'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing', actions: ['prune'] },
   yes: { type: 'boolean', short: 'y', description: 'empty-trash: delete without asking (needed when not on a terminal)', actions: ['empty-trash'] },
+  ...SHARE_OPTIONS,
   home: REPL_OPTIONS.home,
   store: REPL_OPTIONS.store,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
 
-type Parsed<T extends Record<string, OptionSpec>> = {
+export type Parsed<T extends Record<string, OptionSpec>> = {
   [K in keyof T]?: T[K]['type'] extends 'string' ? string : boolean;
 };
 
 /** What the command line asked for. */
 export type CliCommand =
   | { kind: 'repl'; options: Parsed<typeof REPL_OPTIONS> }
+  | DbCommand
   /**
    * `help` with a `topic`: the help of that subcommand. `ids`: the session IDs given (`id`: the
    * first); `file`: what `import` reads (`-`: standard input).
@@ -103,7 +107,8 @@ export function parseCommandLine(argv: string[]): CliCommand {
     else if (word.startsWith('--home=') || word.startsWith('--store=')) lead += 1;
     else break;
   }
-  if (lead > 0 && argv[lead] === 'sessions') argv = [...argv.slice(lead), ...argv.slice(0, lead)];
+  if (lead > 0 && (argv[lead] === 'sessions' || argv[lead] === 'db')) argv = [...argv.slice(lead), ...argv.slice(0, lead)];
+  if (argv[0] === 'db') return parseDbCommand(argv.slice(1), (what, help) => usage(what, help));
   if (argv[0] === 'sessions') {
     const help = ['sessions', '--help'];
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
@@ -129,6 +134,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       }
     }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
+    if (act === 'share' || act === 'unshare') checkShare(act, values, (what) => usage(what, help));
     if (act === 'search') return parseSearch(args, values, help);
     if (act === 'import') return { kind: 'sessions', action: act, file: args[0], ids: [], options: values };
     return { kind: 'sessions', action: act, ...(args[0] !== undefined ? { id: args[0] } : {}), ids: args, options: values };
@@ -216,6 +222,8 @@ export function replHelp(version: string): string {
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
     '  chatkeep sessions copy --to URL|DIR [--all | ID…] [--json]',
     '  chatkeep sessions rm|trash|restore|prune|empty-trash …   the trash (see chatkeep sessions --help)',
+    '  chatkeep sessions share|unshare ID …    share a session on a team\'s server (see chatkeep sessions --help)',
+    '  chatkeep db setup|status …               a team\'s PostgreSQL server (see chatkeep db --help)',
     '',
     'Options:',
     ...formatOptions(REPL_OPTIONS),
@@ -266,6 +274,7 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     '  chatkeep sessions empty-trash [--older-than AGE] [--yes] [--json]',
     '                                            delete what is in the trash for good (asks first; --yes when not on a terminal)',
   ],
+  ...SHARE_USAGE,
 };
 
 /** The `chatkeep sessions --help` text, or with `topic` that of one subcommand (its options only). */
@@ -280,7 +289,7 @@ export function sessionsHelp(topic?: SessionsAction): string {
   return ['Usage:', ...actions.flatMap((action) => SESSIONS_USAGE[action]), ...trashNote, '', 'Options:', ...formatOptions(options), ''].join('\n');
 }
 
-function formatOptions(specs: Record<string, OptionSpec>): string[] {
+export function formatOptions(specs: Record<string, OptionSpec>): string[] {
   const left = Object.entries(specs).map(([name, spec]) => {
     const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
     return spec.short ? `-${spec.short}, ${flag}` : `    ${flag}`;
