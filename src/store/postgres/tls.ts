@@ -142,6 +142,16 @@ export function tlsFailure(err: unknown, plan: TlsPlan | undefined): UserError |
       'E_STORE_TLS',
     );
   }
+  if (code.startsWith('ERR_SSL_')) {
+    // OpenSSL's text is long and multi-line: its reason (`tlsv1 alert unknown ca`) is the part people need.
+    const reason = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1]?.trim() ?? code;
+    const client = /alert (unknown ca|bad certificate|certificate required|certificate unknown|decrypt error)/i.test(reason);
+    return new UserError(
+      `TLS with the PostgreSQL server at ${plan.server} failed under sslmode=${plan.mode} (${reason}): ` +
+        (client ? 'the server refused the client certificate; give one its CA signed with ?sslcert=FILE&sslkey=FILE (or PGSSLCERT and PGSSLKEY).' : "check the server's TLS settings."),
+      'E_STORE_TLS',
+    );
+  }
   if (/does not support SSL/i.test(message)) {
     return new UserError(
       `The PostgreSQL server at ${plan.server} offers no TLS, which sslmode=${plan.mode} requires: turn ssl on in the server's configuration, or use sslmode=prefer.`,
