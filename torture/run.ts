@@ -5,7 +5,7 @@
  *   npm run torture -- [--quick] [--only kill9,races] [--seed N] [--keep]
  *
  * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup; on a PostgreSQL server
- * each starts for itself: pg-kill9, pg-hosts, pg-restart.
+ * each starts for itself: pg-kill9, pg-hosts, pg-restart, pg-roles.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import * as hangup from './hangup.js';
 import { withPostgres } from './postgres-server.js';
 import * as pgHosts from './pg-hosts.js';
 import * as pgRestart from './pg-restart.js';
+import * as pgRoles from './pg-roles.js';
 
 interface Part {
   name: string;
@@ -48,6 +49,10 @@ const PARTS: Part[] = [
   },
   { name: 'pg-hosts', run: (root, quick, seed) => withPostgres(({ url }) => pgHosts.run({ root, url, seed, rounds: quick ? 10 : 100 })) },
   { name: 'pg-restart', run: (root, quick, seed) => withPostgres((server) => pgRestart.run({ root, server, seed, trials: quick ? 4 : 20 })) },
+  {
+    name: 'pg-roles',
+    run: (root, quick, seed) => withPostgres(({ url }) => pgRoles.run({ root, url, seed, sessions: quick ? 5 : 50, cliProbes: quick ? 2 : 10 })),
+  },
 ];
 
 async function main(): Promise<number> {
