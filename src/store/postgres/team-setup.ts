@@ -153,6 +153,17 @@ function plan(state: State, location: string): { statements: string[]; handedOve
  * by their advisory lock). A role without the right to create roles or schemas is told so.
  */
 export async function setupTeam(pool: import('pg').Pool, target: Target, members: readonly string[], print: boolean): Promise<SetupResult> {
+  try {
+    return await setupOnce(pool, target, members, print);
+  } catch (err) {
+    // Roles belong to the whole server: a setup of another database made them meanwhile. Planned again, it grants only.
+    const code = (err as { code?: string }).code;
+    if (code !== '42710' && code !== '23505') throw err;
+    return setupOnce(pool, target, members, print);
+  }
+}
+
+function setupOnce(pool: import('pg').Pool, target: Target, members: readonly string[], print: boolean): Promise<SetupResult> {
   return transaction(pool, target, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_SPACE]);
     const role = (await client.query<{ role: string }>('SELECT current_user AS role')).rows[0]!.role;
