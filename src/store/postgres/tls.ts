@@ -42,7 +42,12 @@ export interface TlsPlan {
 
 /** The URL without the TLS parameters, and the plan; a bad mode or an unreadable file is one line (exit 2). */
 export function planTls(url: string, env: Record<string, string | undefined>): { connectionString: string; tls: TlsPlan } {
-  const parsed = new URL(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UserError('Not a PostgreSQL URL: use postgres://USER@HOST:PORT/DATABASE.', 'E_STORE_URL');
+  }
   const get = (name: keyof typeof PARAMS): string | undefined => parsed.searchParams.get(name) ?? (env[PARAMS[name]]?.trim() || undefined);
   const given = get('sslmode') ?? 'prefer';
   if (!(SSL_MODES as readonly string[]).includes(given)) {
