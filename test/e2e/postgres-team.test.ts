@@ -121,6 +121,12 @@ describe('a team on one PostgreSQL server', () => {
     expect(status).toMatchObject({ role: bob.role, bypassesRowSecurity: false, teamMember: true, schemaOwner: 'chatkeep_owner', unsecured: [], pooled: { verdict: 'no' } });
     expect(status.schemaVersion).toBe(status.expectedVersion);
     expect(status.tables.find((t) => t.table === 'sessions')).toMatchObject({ forced: true, policies: ['sessions_delete', 'sessions_insert', 'sessions_read', 'sessions_update'] });
+    // A member's chatkeep that needs a newer schema than the admin last set up says whom to ask.
+    await runSql(db, 'DELETE FROM chatkeep.migrations WHERE version = (SELECT max(version) FROM chatkeep.migrations)');
+    expect(await refused(['sessions', 'list'], bob.options)).toMatch(
+      /^chatkeep: The chatkeep schema at postgres:\/\/ck_bob_\w+:\*\*\*@\S+ is at version \d+ and this chatkeep needs \d+, which only its owner can bring about: the admin should run chatkeep db setup$/,
+    );
+    await runSql(db, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES ($1, 'test')", [status.expectedVersion]);
     const text = await ok(['db', 'status'], admin);
     expect(text).toMatch(/^Store {4}postgres:\/\/postgres:\*\*\*@.*: schema chatkeep version \d+, owned by chatkeep_owner$/m);
     expect(text).toMatch(/^Role {5}postgres \(a superuser or BYPASSRLS role: row-level security does not apply to it, it sees every row\)$/m);

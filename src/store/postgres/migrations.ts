@@ -4,7 +4,7 @@
  * A database migrated by a newer chatkeep is refused and left untouched, like a newer file.
  */
 import type { ClientBase, Pool } from 'pg';
-import { FutureStoreSchemaError } from '../../session/errors.js';
+import { FutureStoreSchemaError, UserError, commandText } from '../../session/errors.js';
 import { packageVersion } from '../../version.js';
 import type { Target } from './connect.js';
 import { query, storeError, transaction } from './connect.js';
@@ -133,6 +133,21 @@ export async function asSchemaOwner(client: ClientBase): Promise<void> {
   else if (!schema.mine && schema.may) await client.query(`SET LOCAL ROLE ${quoteIdent(schema.owner)}`);
 }
 
+/** A team's member cannot bring the schema up to date (only its owner can): told so, and whom to ask. */
+async function mayMigrate(client: ClientBase, target: Target, seen: number): Promise<void> {
+  const { rows } = await client.query<{ may: boolean }>(
+    "SELECT pg_has_role(current_user, nspowner, 'USAGE') AS may FROM pg_namespace WHERE nspname = 'chatkeep'",
+  );
+  if (rows[0]?.may !== false) return;
+  const setup = ['db', 'setup'];
+  throw new UserError(
+    `The chatkeep schema at ${target.location} is at version ${seen} and this chatkeep needs ${STORE_SCHEMA_VERSION}, which only its owner can bring about: the admin should run ${commandText(setup)}`,
+    'E_STORE_PRIVILEGE',
+    2,
+    setup,
+  );
+}
+
 /** The version recorded in the database (0: none yet), or undefined when it has no chatkeep schema. */
 async function recorded(run: (sql: string) => Promise<{ v: number | null }[]>): Promise<number | undefined> {
   try {
@@ -166,6 +181,7 @@ export async function migrate(pool: Pool, target: Target): Promise<void> {
   await transaction(pool, target, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_SPACE]);
     await asSchemaOwner(client);
+    if (seen !== undefined && seen > 0) await mayMigrate(client, target, seen);
     await client.query(
       'CREATE TABLE IF NOT EXISTS chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)',
     );
