@@ -33,7 +33,8 @@ export interface Ownership {
 }
 
 /** A session's owner, the role asking, and whether that role may write to it (one row; none when it cannot see it). */
-export const OWNER_SQL = `SELECT s.owner, current_user AS role, s.owner = current_user OR chatkeep.shared_with_me(s.id, s.owner, true)
+export const OWNER_SQL = `SELECT s.owner, current_user AS role, s.owner = current_user
+    OR EXISTS (SELECT 1 FROM chatkeep.shares sh WHERE sh.session_id = s.id AND sh.owner = s.owner AND sh.grantee IN (current_user, '${TEAM}') AND sh.writable)
     OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS writable
   FROM chatkeep.sessions s WHERE s.id = $1`;
 
