@@ -9,6 +9,7 @@ import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { runPiped, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { TEST_PASSWORD, createDatabase, runSql } from '../support/postgres.js';
+import { startProxy } from '../support/tcp-proxy.js';
 
 interface Person {
   role: string;
@@ -212,6 +213,25 @@ describe('a team on one PostgreSQL server', () => {
     const daveId = await chat(dave, 'dave joins');
     expect(ids(await ok(['sessions', 'list', '--all', '--json'], carol.options))).toEqual([id]);
     expect(ids(await ok(['sessions', 'list', '--all', '--json'], dave.options))).toEqual([daveId]);
+  });
+
+  it('db status says a connection through a proxy or pooler (another port than the server listens on) is likely pooled', async () => {
+    const db = await createDatabase(inject('postgresAdminUrl'));
+    const direct = JSON.parse(await ok(['db', 'status', '--json'], as(db))) as { pooled: { verdict: string; reason: string }; schemaVersion: number | null };
+    expect(direct.pooled.verdict).toBe('no');
+    // db status reads only: no schema is created on a fresh database.
+    expect(direct.schemaVersion).toBeNull();
+    expect(await runSql(db, "SELECT 1 FROM pg_namespace WHERE nspname = 'chatkeep'")).toEqual([]);
+    const proxy = await startProxy(db);
+    try {
+      const through = JSON.parse(await ok(['db', 'status', '--json'], as(proxy.url))) as { pooled: { verdict: string; reason: string } };
+      expect(through.pooled).toEqual({
+        verdict: 'likely',
+        reason: `the URL names port ${new URL(proxy.url).port} and the server listens on ${new URL(db).port}: a pooler or proxy is in between`,
+      });
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('explains db and share in --help, and refuses them in one line where they cannot work', async () => {
