@@ -45,7 +45,12 @@ export function targetOf(url: string, env: Record<string, string | undefined>, t
 
 async function config(target: Target): Promise<ClientConfig> {
   const plan = target.tls;
-  const ssl = plan && (await encrypted(plan.tls, target.timeouts.connectTimeoutMs)) ? plan.tls.options : false;
+  let ssl: ClientConfig['ssl'] = false;
+  try {
+    if (plan && (await encrypted(plan.tls, target.timeouts.connectTimeoutMs))) ssl = plan.tls.options;
+  } catch (err) {
+    throw storeError(err, target);
+  }
   return {
     connectionString: plan?.connectionString ?? target.url,
     ssl,

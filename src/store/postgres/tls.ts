@@ -90,8 +90,9 @@ const asked = new Map<string, Promise<boolean>>();
 
 /**
  * Whether connections are encrypted: for `prefer`, the server's answer to an SSLRequest (one
- * round trip, no login), remembered for the process. A server that cannot be reached counts
- * as "no": the connection that follows reports it properly.
+ * round trip, no login), remembered for the process. A server that cannot be reached rejects
+ * with the socket's error (typed by the caller), at once: the connection that would follow
+ * would only wait as long again. One that hangs up without answering gets a plain connection.
  */
 export function encrypted(plan: TlsPlan, timeoutMs: number): Promise<boolean> {
   if (plan.encrypt !== 'ask') return Promise.resolve(plan.encrypt);
@@ -99,25 +100,35 @@ export function encrypted(plan: TlsPlan, timeoutMs: number): Promise<boolean> {
   const key = plan.server;
   let answer = asked.get(key);
   if (!answer) {
-    answer = offersTls(plan.host, plan.port, timeoutMs).then((yes) => {
-      // No answer (the server down) is not remembered: it may come back with TLS on.
-      if (yes === undefined) asked.delete(key);
-      return yes ?? false;
-    });
+    answer = offersTls(plan.host, plan.port, timeoutMs).then(
+      (yes) => {
+        if (yes === undefined) asked.delete(key);
+        return yes ?? false;
+      },
+      (err: unknown) => {
+        // Not remembered: the server may come back, with TLS on.
+        asked.delete(key);
+        throw err;
+      },
+    );
     asked.set(key, answer);
   }
   return answer;
 }
 
 function offersTls(host: string, port: number, timeoutMs: number): Promise<boolean | undefined> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const socket = tcpConnect({ host, port });
-    const done = (yes: boolean | undefined): void => {
+    let settled = false;
+    const done = (yes: boolean | undefined, err?: Error): void => {
+      if (settled) return;
+      settled = true;
       socket.destroy();
-      resolve(yes);
+      if (err) reject(err);
+      else resolve(yes);
     };
-    socket.setTimeout(timeoutMs, () => done(undefined));
-    socket.on('error', () => done(undefined));
+    socket.setTimeout(timeoutMs, () => done(undefined, Object.assign(new Error(`timeout connecting to ${host}:${port}`), { code: 'ETIMEDOUT' })));
+    socket.on('error', (err) => done(undefined, err));
     socket.on('close', () => done(undefined));
     socket.on('connect', () => {
       const request = Buffer.alloc(8);
