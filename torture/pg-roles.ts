@@ -98,7 +98,11 @@ export async function run(options: PgRolesOptions): Promise<PartResult> {
     const said = args.reduce((text, arg) => text.split(arg).join(''), r.stdout + r.stderr);
     if ((expectFail && r.code === 0) || leaked(said)) tally.fail(figure, `${args.join(' ')}: exit ${r.code}: ${(r.stdout + r.stderr).trim().slice(0, 300)}`);
   };
-  for (const id of a.ids.filter((id) => id !== shared).slice(0, options.cliProbes ?? 5)) {
+  // An ID typed in full that is not B's to see is looked for as a prefix next (as everywhere in
+  // chatkeep): one that begins an ID B may see (`…-3` after `…`) would rightly find that one.
+  const visible = [shared, ...b.ids];
+  const probed = a.ids.filter((id) => id !== shared && !visible.some((v) => v.startsWith(id)));
+  for (const id of probed.slice(0, options.cliProbes ?? 5)) {
     for (const args of [
       ['sessions', 'show', id],
       ['sessions', 'show', id, '--json'],
@@ -127,7 +131,7 @@ export async function run(options: PgRolesOptions): Promise<PartResult> {
   }
 
   // Through plain SQL, on B's own connection.
-  await sqlProbes(tally, options.url, b, a, shared);
+  await sqlProbes(tally, options.url, b, a, shared, probed[0]!);
   const after = await fingerprint(options.url, b.role);
   for (const [table, print] of before) {
     if (after.get(table) !== print) tally.fail('changedRows', `rows of others in chatkeep.${table} changed`);
@@ -170,7 +174,7 @@ async function tablesOf(url: string): Promise<TableInfo[]> {
   return rows.map((r) => ({ name: r.name, owner: r.columns.includes('owner'), session: r.columns.includes('session_id'), column: r.plain.find((c) => c !== 'owner') ?? r.plain[0]! }));
 }
 
-async function sqlProbes(tally: Tally, adminUrl: string, b: Person, a: Person, shared: string): Promise<void> {
+async function sqlProbes(tally: Tally, adminUrl: string, b: Person, a: Person, shared: string, target: string): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: b.url });
   await client.connect();
@@ -204,7 +208,6 @@ async function sqlProbes(tally: Tally, adminUrl: string, b: Person, a: Person, s
         if (n > 0) tally.fail('changedRows', `${what} reached ${n} of others' rows in chatkeep.${t.name}`);
       }
     }
-    const target = a.ids.find((id) => id !== shared)!;
     const direct = [
       ['UPDATE chatkeep.sessions t SET title = $2 WHERE id = $1 RETURNING row_to_json(t)::text AS j', [target, 'taken']],
       ['DELETE FROM chatkeep.sessions t WHERE id = $1 RETURNING row_to_json(t)::text AS j', [target]],
