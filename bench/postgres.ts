@@ -16,6 +16,7 @@ import { benchFencedAppend } from './pg-append.js';
 import { TEN_MB_AVG_BYTES, makeMessages } from './data.js';
 import type { BenchRow, MeasureOptions } from './harness.js';
 import { measurePair, row } from './harness.js';
+import { benchTeamList } from './postgres-team.js';
 
 /** The listing's rows without its live status: what any listing must fetch at least, in the same types. */
 const LIST_FLOOR_SQL = `SELECT id, title, (extract(epoch FROM created_at) * 1000)::float8, (extract(epoch FROM updated_at) * 1000)::float8,
@@ -83,6 +84,7 @@ export async function benchPostgres(options: MeasureOptions, listCount = 10_000,
       );
       rows.push(row(`pg: load a ${(bytes / 2 ** 20).toFixed(1)} MB session`, bigMessages, load.ms, load.floorMs, 2, { note: 'floor: SELECT of its rows' }));
       rows.push(...(await benchPgSearch(url, store, reader, listCount, options)));
+      rows.push(...(await benchTeamList(url, cwd, listCount, options)));
       return rows;
     } finally {
       await reader.end();

@@ -48,6 +48,11 @@ async function run(argv: string[]): Promise<number> {
     if (choice.source === 'flag') setInvocation({ ...started, ...(flagHome !== undefined ? { home } : {}), store: command.options.store! });
     return choice.url;
   };
+  if (command.kind === 'db') {
+    const { runDbCommand } = await import('./cli/db-command.js');
+    const store = command.action === 'help' ? undefined : await chooseStore();
+    return runDbCommand(command, { store, env, stdout: process.stdout });
+  }
   // `sessions browse` is `chatkeep -r` with the browser's scope chosen: Enter opens the chat.
   const browsing = command.kind === 'sessions' && command.action === 'browse';
   if (command.kind === 'sessions' && !browsing) {

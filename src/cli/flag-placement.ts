@@ -20,7 +20,7 @@ export function placeLeadingFlags(argv: readonly string[]): Placement | undefine
     if (!(name in SESSIONS_OPTIONS)) misplaced ??= `--${name}`;
     lead += spec.type === 'string' && !word.includes('=') ? 2 : 1;
   }
-  if (lead === 0 || argv[lead] !== 'sessions') return undefined;
+  if (lead === 0 || (argv[lead] !== 'sessions' && argv[lead] !== 'db')) return undefined;
   if (misplaced) return { kind: 'misplaced', flag: misplaced };
   return { kind: 'moved', argv: [...argv.slice(lead), ...argv.slice(0, lead)] };
 }

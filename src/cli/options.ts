@@ -5,6 +5,8 @@
 import { parseArgs } from 'node:util';
 import { commandText, UserError } from '../session/errors.js';
 import { parseAge } from './age.js';
+import { parseDbCommand, type DbCommand } from './db-options.js';
+import { SHARE_OPTIONS, SHARE_USAGE, checkShare } from './share-options.js';
 import { PEER_TOOLS } from '../import/types.js';
 import { chatFlagAdvice, chatOnlyOption, placeLeadingFlags } from './flag-placement.js';
 
@@ -20,12 +22,12 @@ export interface OptionSpec {
 }
 
 /** The `chatkeep sessions` subcommands. */
-export const SESSIONS_ACTIONS = ['browse', 'list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
+export const SESSIONS_ACTIONS = ['browse', 'list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash', 'share', 'unshare'] as const;
 export type SessionsAction = (typeof SESSIONS_ACTIONS)[number];
 
 /** What each subcommand takes after its name: session IDs (none, one, one or more), the file import reads, or search's text. */
 const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'any' | 'file' | 'text'> = {
-  browse: 'none', list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
+  browse: 'none', list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none', share: 'one', unshare: 'one',
 };
 
 /** Options of the REPL itself (`chatkeep [options]`). */
@@ -52,7 +54,7 @@ export const REPL_OPTIONS = {
 /** Options of `chatkeep sessions …`. */
 export const SESSIONS_OPTIONS = {
   all: { type: 'boolean', short: 'a', description: 'browse, list, search, copy, prune, import --from: every project, not just this one', actions: ['browse', 'list', 'show', 'search', 'copy', 'prune', 'import'] },
-  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
+  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash', 'share', 'unshare'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
   limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)', actions: ['search'] },
@@ -65,18 +67,20 @@ export const SESSIONS_OPTIONS = {
   'older-than': { type: 'string', value: 'AGE', description: 'prune: last updated longer ago than AGE (30d, 12h, 2w); empty-trash: trashed longer ago', actions: ['prune', 'empty-trash'] },
   'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing; import --from: what would be imported, write nothing', actions: ['prune', 'import'] },
   yes: { type: 'boolean', short: 'y', description: 'empty-trash: delete without asking (needed when not on a terminal)', actions: ['empty-trash'] },
+  ...SHARE_OPTIONS,
   home: REPL_OPTIONS.home,
   store: REPL_OPTIONS.store,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
 
-type Parsed<T extends Record<string, OptionSpec>> = {
+export type Parsed<T extends Record<string, OptionSpec>> = {
   [K in keyof T]?: T[K]['type'] extends 'string' ? string : boolean;
 };
 
 /** What the command line asked for. */
 export type CliCommand =
   | { kind: 'repl'; options: Parsed<typeof REPL_OPTIONS> }
+  | DbCommand
   /**
    * `help` with a `topic`: the help of that subcommand. `ids`: the session IDs given (`id`: the
    * first); `file`: what `import` reads (`-`: standard input).
@@ -106,6 +110,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
   const placed = placeLeadingFlags(argv);
   if (placed?.kind === 'misplaced') throw usage(chatFlagAdvice(placed.flag), ['sessions', '--help']);
   if (placed) argv = placed.argv;
+  if (argv[0] === 'db') return parseDbCommand(argv.slice(1), (what, help) => usage(what, help));
   if (argv[0] === 'sessions') {
     const help = ['sessions', '--help'];
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
@@ -131,6 +136,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       }
     }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
+    if (act === 'share' || act === 'unshare') checkShare(act, values, (what) => usage(what, help));
     if (act === 'search') return parseSearch(args, values, help);
     if (act === 'import') return parseImport(args, values, help);
     return { kind: 'sessions', action: act, ...(args[0] !== undefined ? { id: args[0] } : {}), ids: args, options: values };
@@ -236,6 +242,8 @@ export function replHelp(version: string): string {
     '  chatkeep sessions import --from claude|codex|gemini [PATH…] [--all] [--since AGE] [--dry-run] [--json]',
     '  chatkeep sessions copy --to URL|DIR [--all | ID…] [--json]',
     '  chatkeep sessions rm|trash|restore|prune|empty-trash …   the trash (see chatkeep sessions --help)',
+    '  chatkeep sessions share|unshare ID …    share a session on a team\'s server (see chatkeep sessions --help)',
+    '  chatkeep db setup|status …               a team\'s PostgreSQL server (see chatkeep db --help)',
     '',
     'Options:',
     ...formatOptions(REPL_OPTIONS),
@@ -296,6 +304,7 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     '  chatkeep sessions empty-trash [--older-than AGE] [--yes] [--json]',
     '                                            delete what is in the trash for good (asks first; --yes when not on a terminal)',
   ],
+  ...SHARE_USAGE,
 };
 
 /** The `chatkeep sessions --help` text, or with `topic` that of one subcommand (its options only). */
@@ -310,7 +319,7 @@ export function sessionsHelp(topic?: SessionsAction): string {
   return ['Usage:', ...actions.flatMap((action) => SESSIONS_USAGE[action]), ...trashNote, '', 'Options:', ...formatOptions(options), ''].join('\n');
 }
 
-function formatOptions(specs: Record<string, OptionSpec>): string[] {
+export function formatOptions(specs: Record<string, OptionSpec>): string[] {
   const left = Object.entries(specs).map(([name, spec]) => {
     const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
     return spec.short ? `-${spec.short}, ${flag}` : `    ${flag}`;

@@ -54,6 +54,7 @@ export function listRow(row: SessionSummary): Record<string, unknown> {
     ...costField(row.usage, row.usageByModel),
     ...(row.branch ? { branch: row.branch } : {}),
     ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
+    ...(row.owner !== undefined ? { owner: row.owner } : {}),
   };
 }
 

@@ -71,7 +71,7 @@ export function formatRows(
     row.problem ? problemLabel(row.problem) : row.status,
     ...(branches ? [row.branch ?? ''] : []),
     ...(forks ? [row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : ''] : []),
-    visibleText((row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : '')),
+    visibleText((row.title ?? '(untitled)') + (row.owner !== undefined ? `  (${row.owner}'s)` : '') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : '')),
   ]);
   // Optional columns (branch, lineage) go between the status and the title, only when some row has one.
   const optional = Number(branches) + Number(forks);

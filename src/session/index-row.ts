@@ -32,6 +32,8 @@ export interface IndexRow {
    */
   parentId?: string;
   forkPoint?: number;
+  /** On a shared server: the role it belongs to, when that is not the role listing it (shared with it). */
+  owner?: string;
 }
 
 /** The row describing a snapshot. */
@@ -75,6 +77,7 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
     ...(row.branch ? { branch: row.branch } : {}),
     ...(row.byModel?.length ? { usageByModel: row.byModel } : {}),
     ...lineage(row),
+    ...(row.owner !== undefined ? { owner: row.owner } : {}),
   };
 }
 

@@ -225,6 +225,8 @@ export interface SessionSummary {
   parentId?: string;
   /** Set on a fork: how many of the parent's messages it started with. */
   forkPoint?: number;
+  /** On a shared server: the role it belongs to, when another role's session was shared with the one listing. */
+  owner?: string;
 }
 
 export interface ListOptions {

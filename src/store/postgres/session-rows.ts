@@ -12,7 +12,7 @@ import { keyOf } from './project-key.js';
 export async function recordProject(client: ClientBase, project: ProjectInfo): Promise<void> {
   await client.query(
     `INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, $3)
-     ON CONFLICT (key) DO UPDATE SET path = EXCLUDED.path, host = EXCLUDED.host, updated_at = now()`,
+     ON CONFLICT (owner, key) DO UPDATE SET path = EXCLUDED.path, host = EXCLUDED.host, updated_at = now()`,
     [keyOf(project), project.path, HOST],
   );
 }

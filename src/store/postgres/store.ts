@@ -13,7 +13,7 @@ import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSes
 import type { SearchResults } from '../../search/types.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import type { Target, Timeouts } from './connect.js';
-import { DEFAULT_TIMEOUTS, createPool, query, transaction } from './connect.js';
+import { createPool, query, targetOf, transaction } from './connect.js';
 import { openEventLog } from './event-log.js';
 import { INSPECT_SQL, lockStateFrom } from './lock.js';
 import { takeLock } from './take-lock.js';
@@ -22,6 +22,7 @@ import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, loadSession } from './reading.js';
 import { insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
+import { OWNER_SQL, ReadOnlyShareError } from './sharing.js';
 import { isPostgresUrl, redactUrl } from './url.js';
 
 export interface PostgresStoreOptions {
@@ -31,6 +32,8 @@ export interface PostgresStoreOptions {
   /** Applied to input history before it is written (the model redacts what it writes itself). */
   redact?: (text: string) => string;
   timeouts?: Partial<Timeouts>;
+  /** Where libpq's PGSSLMODE, PGSSLROOTCERT, PGSSLCERT and PGSSLKEY are read (none: the URL alone says). */
+  env?: Record<string, string | undefined>;
 }
 
 /** How many history lines `history.load()` returns (as the file store). */
@@ -40,7 +43,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   if (!isPostgresUrl(url)) {
     throw new UserError(`Not a PostgreSQL URL: \`${redactUrl(url)}\`. Use postgres://USER:PASSWORD@HOST:PORT/DATABASE.`, 'E_STORE_URL');
   }
-  const target: Target = { url, location: redactUrl(url), timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts } };
+  const target = targetOf(url, options.env ?? {}, options.timeouts);
   const now = options.now ?? (() => new Date());
   const redact = options.redact ?? ((text: string) => text);
   const pool = await createPool(target);
@@ -104,7 +107,10 @@ export class PostgresStore implements SessionStore {
   }
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
-    const lock = await takeLock({ target: this.target, id: assertValidId(id), onLost, now: this.now });
+    // Another role's session shared read-only: refused here, in one line, before any write is tried.
+    const [owned] = await this.q<{ owner: string; writable: boolean }>(OWNER_SQL, [assertValidId(id)]);
+    if (owned && !owned.writable) throw new ReadOnlyShareError(id, owned.owner);
+    const lock = await takeLock({ target: this.target, id, onLost, now: this.now });
     this.held.add(lock);
     const release = lock.release.bind(lock);
     return Object.assign(lock, {
@@ -174,9 +180,10 @@ export class PostgresStore implements SessionStore {
 
   async projects(): Promise<ProjectInfo[]> {
     const rows = await this.q<{ key: string; path: string }>(
-      `SELECT p.key, p.path FROM chatkeep.projects p
+      // One row per key: the same repository may be this role's and (shared with it) another's.
+      `SELECT DISTINCT ON (p.key) p.key, p.path FROM chatkeep.projects p
        WHERE p.key <> $1 AND EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.project_key = p.key AND s.trashed_at IS NULL)
-       ORDER BY p.key`,
+       ORDER BY p.key, p.owner = current_user DESC`,
       [keyOf(this.project)],
     );
     return [this.project, ...rows.map((r) => projectInfo(r.key, r.path))];
