@@ -96,7 +96,8 @@ describe('browser screen', () => {
   });
 
   it('previews stored text with control characters neutralized, fitted to the pane, newest exchanges kept', () => {
-    expect(neutralize('a\x1b[2Jb\x07c\u009bd\te')).toBe('a?[2Jb?c?d  e');
+    // As everywhere stored text is shown (visibleText): control pictures, C1 escaped, one line.
+    expect(neutralize('a\x1b[2Jb\x07c\u009bd\te\nf')).toBe('a\u241b[2Jb\u2407c\\u009bd  e f');
     const messages = Array.from({ length: 12 }, (_, i) => ({
       role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
       content: `message ${i} \x1b]0;title\x07 ${'long '.repeat(30)}`,
