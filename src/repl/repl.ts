@@ -117,6 +117,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     formatRows: (rows, currentId, how) =>
       formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
     highlight: (text) => screen.color.inverse(text),
+    columns: () => screen.columns(),
     chat: createChatControls(() => session, { provider: options.provider, system: options.system ?? null }, options.factories ?? refusingFactories),
     clipboard: options.clipboard ?? createClipboard(screen, {}),
     autosave: () => autosave,
