@@ -3,6 +3,8 @@
  * none) and cutting text to a width with `…`; fit-table.ts lays tables out with them. Pure
  * once `loadTableWidths()` ran.
  */
+import { fittingLength as fitWithin } from '../session/fitting-length.js';
+
 type StringWidth = typeof import('string-width').default;
 let stringWidth: StringWidth | undefined;
 
@@ -26,24 +28,7 @@ export function truncate(text: string, max: number): string {
   return `${flat.slice(0, fittingLength(flat, max - 1)).trimEnd()}…`;
 }
 
-/**
- * How much of `text` (in UTF-16 units) fits in `max` columns: whole graphemes only, so an emoji
- * or an accented letter is never split.
- */
+/** How much of `text` (in UTF-16 units) fits in `max` columns, whole graphemes only. */
 export function fittingLength(text: string, max: number): number {
-  let length = 0;
-  let width = 0;
-  for (const { segment } of graphemes().segment(text)) {
-    const w = displayWidth(segment);
-    if (width + w > max) break;
-    length += segment.length;
-    width += w;
-  }
-  return length;
-}
-
-let segmenter: Intl.Segmenter | undefined;
-function graphemes(): Intl.Segmenter {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  return segmenter;
+  return fitWithin(text, max, displayWidth);
 }

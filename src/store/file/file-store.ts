@@ -31,6 +31,7 @@ const lazy = {
   search: () => import('./search-index.js'),
   reading: () => import('../../session/reading.js'),
   source: () => import('./summary.js'),
+  discard: () => import('./discard.js'),
 };
 
 export interface FileStoreOptions {
@@ -106,6 +107,10 @@ export class FileStore implements SessionStore {
       compact: () => journal.truncate(),
       close: () => journal.close(),
     };
+  }
+
+  async discard(id: string, lock: WriterLock): Promise<void> {
+    await (await lazy.discard()).discardSession(this.dir(id), lock, this.options.staleMs);
   }
 
   writeSnapshot(id: string, snapshot: SessionSnapshot): Promise<number> {

@@ -109,6 +109,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX search_messages_grams ON chatkeep.search_messages USING gin (grams);
   CREATE INDEX search_messages_ungrammed ON chatkeep.search_messages (session_id) WHERE grams IS NULL;
   `,
+  // Issue 20 items 2 and 3: how a title came about (automatic or chosen), and how many messages
+  // /reset or /compact cleared into the session (a session holding none is not listed). NULL in
+  // rows written before: a listing reads such a session when it needs to know.
+  `
+  ALTER TABLE chatkeep.sessions ADD COLUMN title_source text CHECK (title_source IN ('auto', 'user')),
+    ADD COLUMN archived_messages integer;
+  `,
 ];
 
 /** The schema version this build writes. */
