@@ -286,6 +286,8 @@ export class SessionImpl implements Session {
       if (draft === this.draft) return;
       await this.write('draft', { text: draft });
       setDraft(this.state, draft);
+      // Typed text is kept, even unsent: a session holding a draft is written like one holding a message.
+      if (draft) this.provisional = false;
     });
   }
 

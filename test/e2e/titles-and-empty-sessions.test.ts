@@ -69,7 +69,8 @@ describe('automatic titles', () => {
     const home = tmpHome();
     cpSync(fileURLToPath(new URL('../fixtures/release-0.1.0/home', import.meta.url)), home, { recursive: true });
     const where = { home, cwd: tmpHome('chatkeep-project-') };
-    const before = treeDigest(join(home, 'projects', '-tmp-fx-proj'));
+    // The session files (index.json is a cache a listing may bring up to date).
+    const before = treeDigest(join(home, 'projects', '-tmp-fx-proj', 'sessions'));
     const rows = await list(where, '--all');
     // `title` stays as stored (null), as 0.1.0 printed it; the automatic title comes beside it.
     expect(rows.map((r) => [r.title, r.derivedTitle ?? null])).toEqual([
@@ -81,7 +82,7 @@ describe('automatic titles', () => {
     const table = await runPiped(['sessions', 'list', '--all'], '', where);
     expect(table.stdout).toMatch(/ interrupted {2}a slow reply please {2}\[\/tmp\/fx\/proj\]\n/);
     expect(table.stdout).toMatch(/ closed {7}First chat {2}\[\/tmp\/fx\/proj\]\n$/);
-    expect(treeDigest(join(home, 'projects', '-tmp-fx-proj'))).toEqual(before);
+    expect(treeDigest(join(home, 'projects', '-tmp-fx-proj', 'sessions'))).toEqual(before);
   });
 });
 
