@@ -7,6 +7,7 @@ import { commandText } from '../session/errors.js';
 import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
 import { loadTableWidths } from './table.js';
 import { fitTable, type FitColumn, type FitStep } from './fit-table.js';
+import { groupDigits } from './digits.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
 let formatDistance: FormatDistance | undefined;
@@ -163,7 +164,7 @@ export function tokens(usage: { inputTokens: number; outputTokens: number } | un
 /** The exit line's usage: `Tokens: 1,234 (1,000 in, 234 out) · estimated cost $0.0042`; undefined without tokens. */
 export function usageLine(stats: SessionStats): string | undefined {
   if (stats.inputTokens + stats.outputTokens === 0) return undefined;
-  const n = (x: number): string => x.toLocaleString('en-US');
+  const n = groupDigits;
   const cost = estimateCost(stats, stats.byModel);
   const costText = cost !== undefined ? ` · estimated cost ${formatCost(cost)}` : '';
   return `Tokens: ${n(stats.inputTokens + stats.outputTokens)} (${n(stats.inputTokens)} in, ${n(stats.outputTokens)} out)${costText}`;
