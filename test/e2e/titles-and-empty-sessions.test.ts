@@ -5,7 +5,7 @@
  * when listed, their files untouched. A run that stored no message keeps no session: not listed,
  * never picked by `-c`, no resume command printed, and its ID is not issued again.
  */
-import { cpSync, readdirSync } from 'node:fs';
+import { cpSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,21 @@ describe('automatic titles', () => {
     // Resumed, the chosen title stays whatever is said.
     await runPiped(['--session-id', saved], 'yet more\n/quit\n', where);
     expect((await list(where)).find((r) => r.id === saved)).toMatchObject({ title: 'Picked by me', titleSource: 'user' });
+  });
+
+  it('are kept as automatic through export, import and copy', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const id = await savedChat('plan the release\n/quit\n', where);
+    const exported = await runPiped(['sessions', 'export', id], '', where);
+    expect(JSON.parse(exported.stdout).session).toMatchObject({ title: 'plan the release', titleSource: 'auto' });
+    const file = join(where.cwd, 'export.json');
+    writeFileSync(file, exported.stdout);
+    const other = { home: tmpHome(), cwd: where.cwd };
+    expect((await runPiped(['sessions', 'import', file], '', other)).code).toBe(0);
+    expect(await list(other)).toMatchObject([{ id, title: 'plan the release', titleSource: 'auto' }]);
+    const copied = { home: tmpHome(), cwd: where.cwd };
+    expect((await runPiped(['sessions', 'copy', '--to', copied.home, id], '', where)).code).toBe(0);
+    expect(await list(copied)).toMatchObject([{ id, title: 'plan the release', titleSource: 'auto' }]);
   });
 
   it('name sessions of chatkeep 0.1.0 when listed, from their first user message, without touching their files', async () => {
