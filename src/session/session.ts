@@ -208,13 +208,13 @@ export class SessionImpl implements Session {
       const message = this.cleanMessage(input);
       await this.write('message', { message: encodeMessage(message) });
       addMessage(this.state, message);
-      this.held(message);
+      this.noteStored(message);
       return message;
     });
   }
 
   /** A message is stored: the session exists from now on, and its first user message names it unless a title was chosen. */
-  private held(message: Message): void {
+  private noteStored(message: Message): void {
     this.provisional = false;
     if (message.role !== 'user' || this.pendingTitle || this.state.title !== null || this.state.titleSource === 'user') return;
     this.pendingTitle = automaticTitle((firstUserMessage(this.state) ?? message).content, this.redact).catch(() => null);
@@ -246,7 +246,7 @@ export class SessionImpl implements Session {
         });
         await this.write('message', { message: encodeMessage(message), replyId });
         addMessage(this.state, message);
-        this.held(message);
+        this.noteStored(message);
         return message;
       },
     });
