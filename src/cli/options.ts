@@ -56,6 +56,7 @@ export const SESSIONS_OPTIONS = {
   all: { type: 'boolean', short: 'a', description: 'browse, list, search, copy, prune, import --from: every project, not just this one', actions: ['browse', 'list', 'show', 'search', 'copy', 'prune', 'import'] },
   json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash', 'share', 'unshare'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
+  empty: { type: 'boolean', description: 'list: also sessions that hold no message (left by earlier builds)', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
   limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)', actions: ['search'] },
   format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md, html, or claude (a Claude Code session file)', actions: ['export'] },

@@ -44,6 +44,8 @@ export function listRow(row: SessionSummary): Record<string, unknown> {
   return {
     id: row.id,
     title: row.title,
+    ...(row.titleSource ? { titleSource: row.titleSource } : {}),
+    ...(row.derivedTitle !== undefined ? { derivedTitle: row.derivedTitle } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     messageCount: countKnown(row.problem) ? row.messageCount : null,

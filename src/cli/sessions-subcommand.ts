@@ -46,6 +46,7 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
       rows = await sessions.list({
         all,
         ...(command.options.branch !== undefined ? { branch: command.options.branch } : {}),
+        ...(command.options.empty === true ? { empty: true } : {}),
         ...(command.options.project !== undefined ? { project: resolve(cwd, command.options.project) } : {}),
       });
       projectPath = sessions.project.path;

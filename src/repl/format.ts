@@ -7,7 +7,8 @@ import { commandText } from '../session/errors.js';
 import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
 import { plural } from '../text/plural.js';
 import { visibleText } from '../text/visible-text.js';
-import { layoutTable, loadTableWidths, type Column } from './table.js';
+import { loadTableWidths } from './table.js';
+import { fitTable, type FitColumn, type FitStep } from './fit-table.js';
 import { groupDigits } from './digits.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
@@ -49,35 +50,72 @@ export function rowWidth(screen: { columns(): number | undefined }, picker: bool
   return columns === undefined ? undefined : columns - (picker ? PICKER_KEY_WIDTH : 0);
 }
 
-/** How listing rows are laid out: marker and ID, last active, messages, status, (branch,) title (cut with `…`). */
-const ROW_COLUMNS: readonly Column[] = [{}, {}, { align: 'right' }, {}, { flex: { max: TITLE_COLUMNS, min: 10 } }];
+/** The cells of a listing row: marker and ID, last active, messages (and tokens), status, branch, lineage, title. */
+const Cell = { Id: 0, Age: 1, Messages: 2, Status: 3, Branch: 4, Lineage: 5, Title: 6 } as const;
+
+/**
+ * What gives up room when a listing row is wider than the terminal, first to last (the order of
+ * importance, least important first): tokens and cost, then the title's room beyond 48 columns,
+ * lineage and branch cut, the last-active time in short form (`5m ago`), the title to 32, lineage
+ * and branch dropped, the title to 24, the message count, the status, the last-active time, the
+ * title to 12. The marker and ID go last: a row is cut to the width only when even they do not fit.
+ */
+export const SESSION_ROW_PLAN: readonly FitStep[] = [
+  { shorten: Cell.Messages },
+  { cut: Cell.Title, to: 48 },
+  { cut: Cell.Lineage, to: 28 },
+  { cut: Cell.Branch, to: 20 },
+  { shorten: Cell.Age },
+  { cut: Cell.Title, to: 32 },
+  { drop: Cell.Lineage },
+  { drop: Cell.Branch },
+  { cut: Cell.Title, to: 24 },
+  { drop: Cell.Messages },
+  { drop: Cell.Status },
+  { drop: Cell.Age },
+  { cut: Cell.Title, to: 12 },
+];
 
 /**
  * Listing rows, one line each, columns aligned by display width: a `*` marks the current
  * session; rows of another project than `projectPath` name it; the git branch, when any row has
- * one, comes after the status. The row text of every table and picker of sessions. `width` is
- * the terminal's (the title takes what is left, at most {@link TITLE_COLUMNS} elsewhere).
+ * one, and the lineage, when any row is a fork, come between the status and the title. The row
+ * text of every table and picker of sessions (the session browser's too). With `width` (the
+ * terminal's, or a pane's) every row fits it, giving up room as {@link SESSION_ROW_PLAN} says;
+ * without it (piped) rows are whole, the title cut at {@link TITLE_COLUMNS}.
  */
 export function formatRows(
   rows: readonly SessionSummary[],
   options: { currentId?: string; projectPath?: string; now: Date; width?: number },
 ): string[] {
-  const branches = rows.some((row) => row.branch !== undefined);
-  const forks = rows.some((row) => row.parentId !== undefined);
+  const count = (row: SessionSummary): string => (countKnown(row.problem) ? plural(row.messageCount, 'message') : '? messages');
   const cells = rows.map((row) => [
     `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
     relativeTime(row.updatedAt, options.now),
-    countKnown(row.problem) ? plural(row.messageCount, 'message') + tokens(row.usage, row.usageByModel) : '? messages',
+    count(row) + (countKnown(row.problem) ? tokens(row.usage, row.usageByModel) : ''),
     row.problem ? problemLabel(row.problem) : row.status,
-    ...(branches ? [row.branch ?? ''] : []),
-    ...(forks ? [row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : ''] : []),
-    visibleText((row.title ?? '(untitled)') + (row.owner !== undefined ? `  (${row.owner}'s)` : '') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : '')),
+    row.branch ?? '',
+    row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : '',
+    visibleText(shownTitle(row) + (row.owner !== undefined ? `  (${row.owner}'s)` : '') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : '')),
   ]);
-  // Optional columns (branch, lineage) go between the status and the title, only when some row has one.
-  const optional = Number(branches) + Number(forks);
-  const layout: Column[] = [...ROW_COLUMNS.slice(0, 4), ...Array.from({ length: optional }, (): Column => ({})), ...ROW_COLUMNS.slice(4)];
-  const columns = options.width === undefined ? layout : layout.map((c) => (c.flex ? { ...c, flex: { ...c.flex, max: Infinity } } : c));
-  return layoutTable(cells, columns, { width: options.width });
+  const columns: FitColumn[] = [];
+  columns[Cell.Age] = { short: rows.map((row) => shortAge(row.updatedAt, options.now)) };
+  columns[Cell.Messages] = { align: 'right', short: rows.map(count) };
+  columns[Cell.Title] = { pipedMax: TITLE_COLUMNS };
+  return fitTable(cells, Array.from(columns, (c) => c ?? {}), SESSION_ROW_PLAN, { width: options.width });
+}
+
+/** The title a listing shows: the stored one, else the automatic one derived when listed, else `(untitled)`. */
+export function shownTitle(row: { title: string | null; derivedTitle?: string }): string {
+  return row.title ?? row.derivedTitle ?? '(untitled)';
+}
+
+/** `now`, `5m ago`, `3h ago`, `2d ago`, `4mo ago`, `1y ago`: the last-active time where room is short. */
+export function shortAge(date: Date, now: Date): string {
+  const s = Math.max(0, (now.getTime() - date.getTime()) / 1000);
+  if (s < 60) return 'now';
+  const [n, unit] = s < 3600 ? [s / 60, 'm'] : s < 86_400 ? [s / 3600, 'h'] : s < 30 * 86_400 ? [s / 86_400, 'd'] : s < 365 * 86_400 ? [s / (30 * 86_400), 'mo'] : [s / (365 * 86_400), 'y'];
+  return `${Math.floor(n)}${unit} ago`;
 }
 
 /** False when the files could not be read at all, so no message count is known. */

@@ -34,6 +34,11 @@ export async function finish(
     // A lost lock is taken back if that can be done safely; otherwise close() writes nothing.
     const outcome = session.readOnly ? await session.retake() : undefined;
     const result = await session.close();
+    if (result.empty && !session.readOnly) {
+      // A session exists once it holds a message (DESIGN §9): there is nothing to resume.
+      screen.status(`Nothing was kept: no message was sent in ${result.id}.`);
+      return 0;
+    }
     if (!result.saved) {
       // Lost before or while closing: say who holds it now, if anyone alive does.
       const lost = outcome ?? { retaken: false as const, holder: await sessions.holder(session.id).catch(() => undefined) };

@@ -130,6 +130,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     now,
     formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, false) }),
     highlight: (text) => screen.color.inverse(text),
+    columns: () => screen.columns(),
     chat: createChatControls(
       () => session,
       { provider: options.provider, system: options.system ?? null, ...(options.providerSource ? { providerSource: options.providerSource } : {}) },

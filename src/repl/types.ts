@@ -35,6 +35,8 @@ export interface CommandContext {
   formatRows(rows: SessionSummary[], currentId?: string): string[];
   /** Marks a search hit in command output (inverse video on a colour terminal; the text as is elsewhere). */
   highlight(text: string): string;
+  /** The terminal's width in columns (undefined when output is not a terminal): what command output fits. */
+  columns(): number | undefined;
   /** Every command, for /help and suggestions. */
   commands: readonly SlashCommand[];
   now(): Date;

@@ -115,6 +115,12 @@ export interface SessionStore {
   load(id: string, options: LoadOptions): Promise<StoredSession>;
   /** Opens the event log of a session whose lock is held. */
   openLog(id: string, lock: WriterLock): Promise<EventLog>;
+  /**
+   * Removes a session that never held a message, whose lock this process holds, and lets the lock
+   * go: nothing of it is kept (not listed, not found by ID) but its ID, which is never issued
+   * again (DESIGN §9). A store refuses, keeping everything, if a message event is stored after all.
+   */
+  discard(id: string, lock: WriterLock): Promise<void>;
   /** Writes a snapshot durably and atomically; resolves to the bytes written. */
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number>;
   /** The snapshot in place (an earlier run's), if any. */

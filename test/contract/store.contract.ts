@@ -15,6 +15,7 @@ import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBackin
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
 import { fenceCases } from './fence.contract.js';
+import { emptySessionCases } from './empty.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
   describe(`SessionStore contract: ${name}`, () => {
@@ -207,5 +208,6 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
     trashCases(harness);
     searchCases(harness);
     fenceCases(harness);
+    emptySessionCases(harness);
   });
 }

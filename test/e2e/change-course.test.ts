@@ -57,7 +57,7 @@ describe('changing course mid-chat', () => {
     await run.say('/title Trip to Paris', `Renamed ${id} to "Trip to Paris".`);
     // Renaming journals the title; it writes no snapshot.
     expect(existsSync(join(dir, 'session.json'))).toBe(false);
-    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toContain('"type":"title","payload":{"title":"Trip to Paris"}');
+    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toContain('"type":"title","payload":{"title":"Trip to Paris","source":"user"}');
 
     await run.say('in French please', 'Bonjour.');
     expect(await run.quit()).toBe(0);
@@ -102,7 +102,7 @@ describe('changing course mid-chat', () => {
     const cwd = tmpHome('chatkeep-project-');
     const prompt = join(cwd, 'brief.md');
     writeFileSync(prompt, 'Be brief.');
-    const first = await runPiped([], '/system brief.md\n/quit\n', { home, cwd });
+    const first = await runPiped([], '/system brief.md\nhi\n/quit\n', { home, cwd });
     const id = /Saved (\S+) /.exec(first.stderr)![1]!;
 
     writeFileSync(prompt, 'Be very brief.');
@@ -134,7 +134,7 @@ describe('changing course mid-chat', () => {
     expect(run.output()).not.toContain('\x1b]52;');
     await run.say('/model gpt-4o', 'echo (offline) has no models: switch assistant first, e.g. /provider openai gpt-4o.');
     await run.say('/provider anthropic', 'ANTHROPIC_API_KEY is not set: export it and start chatkeep again. Still using echo (offline).');
-    await run.say('/title', 'No title yet. Set one with /title TEXT.');
+    await run.say('/title', 'Title: "hi". Rename with /title TEXT.');
     await run.say('/help retry', '/retry\n  ask your last message again (the earlier answer is kept, marked superseded)');
     expect(await run.quit()).toBe(0);
   });

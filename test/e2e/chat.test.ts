@@ -98,7 +98,9 @@ describe('chatting in a terminal', () => {
     await empty.run.prompt();
     empty.run.write('\x03');
     expect(await empty.run.exited).toBe(0);
-    expect(empty.run.screen()).toContain(`Saved ${empty.id} (0 messages).`);
+    // No message, no draft: nothing is kept, and no way back is printed.
+    expect(empty.run.screen()).toContain(`Nothing was kept: no message was sent in ${empty.id}.`);
+    expect(empty.run.screen()).not.toContain('Resume with');
   });
 
   it('holds what is typed during a reply and shows it at the next prompt', async () => {

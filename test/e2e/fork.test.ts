@@ -116,7 +116,7 @@ describe('/fork in the chat', () => {
     await run.say('/sessions', '/load ID to switch');
     const rows = run.screen().slice(from);
     expect(rows).toMatch(new RegExp(`\\* ${fork} .* open\\s+forked from ${id} at message 2\\s+side quest`));
-    expect(rows).toMatch(new RegExp(`  ${id} .* closed\\s+\\(untitled\\)`));
+    expect(rows).toMatch(new RegExp(`  ${id} .* closed\\s+first`));
 
     // The original is closed and released: another process may take it now.
     const resumed = await runPiped(['--session-id', id], '/quit\n', { home, cwd });

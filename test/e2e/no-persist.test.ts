@@ -73,7 +73,7 @@ describe('--no-persist', () => {
     const from = run.screen().length;
     await run.say('/status', /System +none\n/);
     const status = run.screen().slice(from);
-    expect(status).toContain('Session    not stored · 2 messages\n');
+    expect(status).toContain('Session    not stored  "scratch thought" · 2 messages\n');
     expect(status).toContain('Stored in  nowhere: --no-persist keeps this chat in memory only\n');
     expect(status).toContain('Last save  never (--no-persist)\n');
     await run.say('/save', '/save needs a stored session, and this chat stores nothing (--no-persist).');

@@ -43,15 +43,15 @@ describe('piped stdin', () => {
     expect(again.stderr).toContain('› first\nEcho: first (read 1 message)\n');
   });
 
-  it('records the chosen provider even when the session is quit at once', async () => {
+  it('records the chosen provider even when its first request fails', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     writeFileSync(join(cwd, 'system.md'), 'Be brief.');
-    // A local server URL needs no key; nothing is sent before the first message.
+    // A local server URL needs no key; nothing listens there, so the first request fails.
     const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
-    const run = await runPiped(['--provider', 'openai', '--model', 'tiny', '--system', 'system.md'], '/quit\n', { home, cwd, env });
+    const run = await runPiped(['--provider', 'openai', '--model', 'tiny', '--system', 'system.md'], 'hello\n/quit\n', { home, cwd, env });
     expect(run.code).toBe(0);
-    const id = /Saved (\S+) \(0 messages\)\./.exec(run.stderr)?.[1];
+    const id = /Saved (\S+) \(1 message\)\./.exec(run.stderr)?.[1];
     expect(id).toBeDefined();
     const shown = await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env });
     expect((JSON.parse(shown.stdout) as { provider: unknown }).provider).toEqual({ name: 'openai', model: 'tiny', source: 'flag' });

@@ -15,6 +15,7 @@ describe('chatkeep sessions', () => {
       {
         id,
         title: 'my title',
+        titleSource: 'user',
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         messageCount: 2,

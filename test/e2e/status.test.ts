@@ -29,7 +29,7 @@ describe('/status', () => {
     await run.say('hello there', 'Echo: hello there (read 1 message)');
 
     let shown = await status(run);
-    expect(shown).toContain(`Session    ${id} · 2 messages\n`);
+    expect(shown).toContain(`Session    ${id}  "hello there" · 2 messages\n`);
     expect(shown).toContain(`Stored in  file store, ${dir}\n`);
     expect(shown).toMatch(new RegExp(`Lock       held by this process \\(pid ${run.pid} on ${hostname()}, since \\d\\d:\\d\\d:\\d\\d UTC\\)\\n`));
     expect(shown).toContain('Last save  no snapshot yet (every message is in the journal)\n');
@@ -70,7 +70,7 @@ describe('/status', () => {
     const result = await runPiped(['--autosave', 'off'], 'hi\n/status\n', { home, cwd });
     expect(result.code).toBe(0);
     const id = /Saved (\S+) /.exec(result.stderr)![1]!;
-    expect(result.stdout).toContain(`Session    ${id} · 2 messages\nStored in  file store, ${sessionDir(home, id)}\n`);
+    expect(result.stdout).toContain(`Session    ${id}  "hi" · 2 messages\nStored in  file store, ${sessionDir(home, id)}\n`);
     expect(result.stdout).toContain('Next save  autosave is off (/save and leaving still save)\n');
   });
 });

@@ -22,6 +22,8 @@ describe('no stray empty › lines', () => {
     const first = await runPiped([], 'one\n/quit\n', { home, cwd });
     const other = /Saved (\S+) /.exec(first.stderr)![1]!;
     const { run, id } = await startAtPrompt([], { home, cwd });
+    // Holding a message, this session is kept when the picker switches away from it.
+    await run.say('two', 'Echo: two');
 
     // Enter chooses; a second Enter pressed at once (as many people do) must leave no trace.
     run.line('/load');

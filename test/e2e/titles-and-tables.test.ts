@@ -29,8 +29,8 @@ describe('long titles', () => {
   it(`are stored capped at ${MAX_TITLE_LENGTH} characters and shown cut with … in /save and sessions list`, async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const saved = await runPiped([], `/save ${LONG}\n`, { home, cwd });
-    expect(saved.stdout).toMatch(/^Saved session-\S+ as "(word ){11}word…" \(cut to 200 characters\) \(0 messages\) to \S+session\.json\n$/);
+    const saved = await runPiped([], `hello\n/save ${LONG}\n`, { home, cwd });
+    expect(saved.stdout).toMatch(/\nSaved session-\S+ as "(word ){11}word…" \(cut to 200 characters\) \(2 messages\) to \S+session\.json\n$/);
     const [row] = listJson((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout);
     expect([...row!.title]).toHaveLength(MAX_TITLE_LENGTH);
     expect(row!.title).toBe(`${LONG.slice(0, MAX_TITLE_LENGTH - 1).trimEnd()}…`);
@@ -67,7 +67,8 @@ describe('long titles', () => {
     const cwd = tmpHome('chatkeep-project-');
     const other = await titled(home, cwd, LONG);
     const { run, id } = await startAtPrompt([], { home, cwd });
-    await run.say('/save  ', `Saved ${id} (0 messages)`);
+    await run.say('hi', 'Echo: hi');
+    await run.say('/save  ', `Saved ${id} (2 messages)`);
     let from = run.screen().length;
     await run.say('/sessions', '(/sessions --all');
     const listing = run.screen().slice(from).split('\n').filter((line) => line.includes('session-'));
@@ -110,11 +111,12 @@ describe('secret titles', () => {
   it('/save shows back the stored (redacted) title, never the typed secret', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const piped = await runPiped([], `/save deploy key ${TOKEN}\n`, { home, cwd });
-    expect(piped.stdout).toMatch(/^Saved \S+ as "deploy key \[REDACTED:github-token\]" \(0 messages\)/);
+    const piped = await runPiped([], `hi\n/save deploy key ${TOKEN}\n`, { home, cwd });
+    expect(piped.stdout).toMatch(/\nSaved \S+ as "deploy key \[REDACTED:github-token\]" \(2 messages\)/);
     expect(piped.stdout + piped.stderr).not.toContain(TOKEN);
 
     const { run, id } = await startAtPrompt([], { home, cwd });
+    await run.say('hi', 'Echo: hi');
     await run.prompt();
     run.line(`/save notes ${TOKEN}`);
     const screen = await run.waitFor(`Saved ${id} as "notes [REDACTED:github-token]"`);

@@ -46,10 +46,10 @@ describe('sessions rm, trash, restore', () => {
     expect(sessionDir(home, id)).toBeUndefined();
 
     const trash = await runPiped(['sessions', 'trash'], '', { home, cwd });
-    expect(trash.stdout).toMatch(new RegExp(`^${id}  trashed \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  2 messages  \\(untitled\\)  \\[${cwd}\\]\\n$`));
+    expect(trash.stdout).toMatch(new RegExp(`^${id}  trashed \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  2 messages  remember 42  \\[${cwd}\\]\\n$`));
     const json = JSON.parse((await runPiped(['sessions', 'trash', '--json'], '', { home, cwd })).stdout) as unknown;
     expect(json).toEqual([
-      { id, title: null, project: cwd, trashedAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/), messageCount: 2 },
+      { id, title: 'remember 42', project: cwd, trashedAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/), messageCount: 2 },
     ]);
 
     const restore = await runPiped(['sessions', 'restore', id.slice(0, -3)], '', { home, cwd });
@@ -192,6 +192,7 @@ describe('sessions empty-trash', () => {
     const at = Date.now() - 10 * DAY;
     const sessions = await openSessions({ home, cwd, now: () => new Date(at) });
     const first = await sessions.create();
+    await first.append({ role: 'user', content: 'to be deleted' });
     await first.close();
     expect((await runPiped(['sessions', 'rm', first.id], '', { home, cwd })).code).toBe(0);
 

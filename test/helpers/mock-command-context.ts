@@ -74,5 +74,6 @@ export async function createMockCommandContext(
     formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: sessions.now() }),
     // Visible in plain text, so tests see what a terminal would highlight.
     highlight: (text) => `[${text}]`,
+    columns: () => undefined,
   };
 }

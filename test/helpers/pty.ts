@@ -27,6 +27,8 @@ export interface RunOptions {
   /** The terminal's size (default 160×40). */
   cols?: number;
   rows?: number;
+  /** The pseudo-terminal's width (default 160 columns). */
+  columns?: number;
 }
 
 function environment(options: RunOptions): Record<string, string> {
@@ -56,6 +58,8 @@ export interface PtyRun {
   visible(): Promise<string[]>;
   /** Everything printed so far, escapes included (e.g. to find an OSC 52 clipboard write). */
   output(): string;
+  /** Which lines of `visible()` (by index) are the wrapped-over rest of the line above: none when every line fits. */
+  wrapped(): Promise<number[]>;
   /** Resolves to the exit code (or 128 + signal). */
   readonly exited: Promise<number>;
   kill(signal?: string): void;
@@ -70,7 +74,7 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
   const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
   const term = pty.spawn(file, argv, {
     name: 'xterm-256color',
-    cols: options.cols ?? 160,
+    cols: options.columns ?? options.cols ?? 160,
     rows: options.rows ?? 40,
     cwd: options.cwd,
     env: environment(options),
@@ -78,7 +82,7 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
   let raw = '';
   let done = false;
   const listeners = new Set<() => void>();
-  const emulator = new xterm.Terminal({ cols: options.cols ?? 160, rows: options.rows ?? 40, scrollback: 10_000, allowProposedApi: true });
+  const emulator = new xterm.Terminal({ cols: options.columns ?? options.cols ?? 160, rows: options.rows ?? 40, scrollback: 10_000, allowProposedApi: true });
   const received = (data: string): void => {
     raw += data;
     emulator.write(data);
@@ -111,6 +115,13 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
       return lines;
     },
     output: () => raw,
+    async wrapped() {
+      await new Promise<void>((resolve) => emulator.write('', resolve));
+      const buffer = emulator.buffer.active;
+      const lines: number[] = [];
+      for (let i = 0; i < buffer.length; i++) if (buffer.getLine(i)?.isWrapped) lines.push(i);
+      return lines;
+    },
     exited,
     kill: (signal) => term.kill(signal),
     resize: (cols, rows) => {

@@ -33,6 +33,7 @@ const lazy = {
   search: () => import('./search-index.js'),
   reading: () => import('../../session/reading.js'),
   source: () => import('./summary.js'),
+  discard: () => import('./discard.js'),
 };
 
 export interface FileStoreOptions {
@@ -122,6 +123,10 @@ export class FileStore implements SessionStore {
       compact: () => fence.fence(() => journal.truncate()),
       close: () => journal.close(),
     };
+  }
+
+  async discard(id: string, lock: WriterLock): Promise<void> {
+    await (await lazy.discard()).discardSession(this.dir(id), lock, this.options.staleMs);
   }
 
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {

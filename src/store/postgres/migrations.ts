@@ -120,6 +120,13 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // Per-person rows on a shared server (issue 22 item 2): see row-security.ts.
   ROW_SECURITY_MIGRATION,
+  // Issue 20 items 2 and 3: how a title came about (automatic or chosen), and how many messages
+  // /reset or /compact cleared into the session (a session holding none is not listed). NULL in
+  // rows written before: a listing reads such a session when it needs to know.
+  `
+  ALTER TABLE chatkeep.sessions ADD COLUMN title_source text CHECK (title_source IN ('auto', 'user')),
+    ADD COLUMN archived_messages integer;
+  `,
 ];
 
 /** The schema version this build writes. */

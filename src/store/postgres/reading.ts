@@ -11,7 +11,7 @@ import type { IndexRow } from '../../session/index-row.js';
 import { SCHEMA_VERSION } from '../../session/migrations.js';
 import type { LoadOptions, SessionEvent, StoredSession } from '../../session/store.js';
 import { EVENT_TYPES } from '../../session/store.js';
-import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus } from '../../session/types.js';
+import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, TitleSource } from '../../session/types.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
@@ -102,6 +102,8 @@ interface ListRow {
   parent_id: string | null;
   fork_point: number | null;
   shared_by: string | null;
+  title_source: TitleSource | null;
+  archived_messages: number | null;
 }
 
 /**
@@ -126,7 +128,8 @@ export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
   SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
     ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
     s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
-    CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by
+    CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
+    s.title_source, s.archived_messages
   FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN held ON held.objid = s.lock_key::oid
     -- Events outlive their snapshot only until the next one compacts them: the table is small,
     -- and one pass over it beats probing it once per listed session.
@@ -160,6 +163,8 @@ function rowOf(r: ListRow): IndexRow {
     ...(r.by_model?.length ? { byModel: r.by_model } : {}),
     ...(r.parent_id !== null ? { parentId: r.parent_id, forkPoint: r.fork_point ?? 0 } : {}),
     ...(r.shared_by !== null ? { owner: r.shared_by } : {}),
+    ...(r.title_source !== null ? { titleSource: r.title_source } : {}),
+    ...(r.archived_messages !== null ? { archivedMessages: r.archived_messages } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
 import type { ClientBase } from 'pg';
 import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
+import { archivedCount } from '../../session/index-row.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';
 
@@ -42,11 +43,11 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
     `UPDATE chatkeep.sessions SET snapshot = $2, snapshot_bytes = $3, snapshot_at = $4, schema_version = $5,
        title = $6, status = $7, updated_at = $8, message_count = $9, input_tokens = $10, output_tokens = $11,
        by_model = $12, branch = $13, journal_seq = $14, created_at = $15, problem = NULL,
-       parent_id = $16, fork_point = $17, snapshot_version = snapshot_version + 1
-     WHERE id = $1 AND ($18::bigint IS NULL OR lock_epoch = $18)`,
+       parent_id = $16, fork_point = $17, snapshot_version = snapshot_version + 1, title_source = $18, archived_messages = $19
+     WHERE id = $1 AND ($20::bigint IS NULL OR lock_epoch = $20)`,
     [s.id, text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens, s.stats.outputTokens,
       s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
-      s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, epoch ?? null],
+      s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s), epoch ?? null],
   );
   if (epoch !== undefined && stored.rowCount === 0) throw new LockSupersededError(s.id, epoch);
   return bytes;

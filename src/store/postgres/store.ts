@@ -133,6 +133,20 @@ export class PostgresStore implements SessionStore {
     return openEventLog(this.ownLock(id, lock));
   }
 
+  async discard(id: string, lock: WriterLock): Promise<void> {
+    // The row goes, and its events, holder and search rows with it (ON DELETE CASCADE); the ID
+    // stays in chatkeep.ids. Over the lock's own connection, which lets the lock go as it ends.
+    const deleted = await this.ownLock(id, lock).write((client) =>
+      client.query(
+        `DELETE FROM chatkeep.sessions s WHERE s.id = $1 AND s.snapshot IS NULL
+           AND NOT EXISTS (SELECT 1 FROM chatkeep.events e WHERE e.session_id = s.id AND e.type = 'message')`,
+        [id],
+      ),
+    );
+    if (deleted.rowCount !== 1) throw new Error('it holds a message or a snapshot');
+    await lock.release();
+  }
+
   async writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
     const held = this.ownLock(id, lock);
     // The codec (superjson) loads with the first snapshot; both stores write the same text.
@@ -154,10 +168,10 @@ export class PostgresStore implements SessionStore {
     // model worked out beyond it (a session rebuilt from its events, or found damaged).
     await this.q(
       `UPDATE chatkeep.sessions SET title = $2, updated_at = $3, message_count = $4, input_tokens = $5, output_tokens = $6,
-         branch = $7, by_model = $8, problem = $9, parent_id = $10, fork_point = $11 WHERE id = $1`,
+         branch = $7, by_model = $8, problem = $9, parent_id = $10, fork_point = $11, title_source = $12, archived_messages = $13 WHERE id = $1`,
       [row.id, row.title, new Date(row.updatedAt), row.messageCount, row.inputTokens ?? 0, row.outputTokens ?? 0, row.branch ?? null,
         row.byModel?.length ? JSON.stringify(row.byModel) : null, row.problem ? JSON.stringify(row.problem) : null,
-        row.parentId ?? null, row.parentId !== undefined ? (row.forkPoint ?? 0) : null],
+        row.parentId ?? null, row.parentId !== undefined ? (row.forkPoint ?? 0) : null, row.titleSource ?? null, row.archivedMessages ?? null],
     );
   }
 

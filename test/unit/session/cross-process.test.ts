@@ -49,6 +49,7 @@ describe('across processes', () => {
     const cwd = tmpHome();
     const sessions = await openSessions({ home, cwd });
     const s = await sessions.create();
+    await s.append({ role: 'user', content: 'kept once it holds a message' });
     const { lines, code } = await runChild(resumeScript(home, cwd, s.id));
     expect(code).toBe(0);
     const r = result(lines.find((l) => l.startsWith('RESULT ')) ?? '');
