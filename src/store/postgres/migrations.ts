@@ -109,6 +109,36 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX search_messages_grams ON chatkeep.search_messages USING gin (grams);
   CREATE INDEX search_messages_ungrammed ON chatkeep.search_messages (session_id) WHERE grams IS NULL;
   `,
+  // Search rows written with each snapshot, in its transaction (issue 22 item 4; search-rows.ts):
+  // `search_sessions` records what a session's rows were made from. What earlier builds indexed
+  // (`version` = 'snapshot_version/last seq') stays valid; a session never indexed is indexed by
+  // the first search that meets it. Where the server has `pg_trgm`, a trigram index serves the
+  // search instead of the tsvector of sequences (search.ts); without it, nothing changes.
+  `
+  ALTER TABLE chatkeep.search_sessions ADD COLUMN snapshot_version bigint, ADD COLUMN seq bigint NOT NULL DEFAULT 0,
+    ADD COLUMN messages integer NOT NULL DEFAULT 0, ADD COLUMN archived integer NOT NULL DEFAULT 0,
+    ADD COLUMN tail text, ADD COLUMN title text, ADD COLUMN folded_title text;
+  UPDATE chatkeep.search_sessions d SET snapshot_version = split_part(d.version, '/', 1)::bigint,
+    seq = split_part(d.version, '/', 2)::bigint,
+    messages = (SELECT count(*) FROM chatkeep.search_messages m WHERE m.session_id = d.session_id),
+    archived = (SELECT count(*) FROM chatkeep.search_messages m WHERE m.session_id = d.session_id AND m.archived);
+  ALTER TABLE chatkeep.search_sessions DROP COLUMN version;
+  DO $$
+  DECLARE ops text;
+  BEGIN
+    BEGIN
+      CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA chatkeep;
+    EXCEPTION WHEN OTHERS THEN
+      NULL; -- not installed on the server, or not ours to create: the core index serves
+    END;
+    SELECT format('%I.%I', n.nspname, c.opcname) INTO ops FROM pg_opclass c JOIN pg_namespace n ON n.oid = c.opcnamespace
+      JOIN pg_am a ON a.oid = c.opcmethod WHERE c.opcname = 'gin_trgm_ops' AND a.amname = 'gin' LIMIT 1;
+    IF ops IS NOT NULL THEN
+      EXECUTE format('CREATE INDEX search_messages_trgm ON chatkeep.search_messages USING gin (folded %s)', ops);
+      DROP INDEX chatkeep.search_messages_ungrammed;
+    END IF;
+  END $$;
+  `,
 ];
 
 /** The schema version this build writes. */

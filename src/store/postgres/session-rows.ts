@@ -6,6 +6,7 @@ import type { ClientBase } from 'pg';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';
+import { writeSearchRows } from './search-rows.js';
 
 /** Records the project (its path on the machine that last used it). */
 export async function recordProject(client: ClientBase, project: ProjectInfo): Promise<void> {
@@ -31,7 +32,10 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
   ]);
 }
 
-/** Puts a snapshot (its encoded text) in place, with the listing columns it implies; one statement. */
+/**
+ * Puts a snapshot (its encoded text) in place, with the listing columns it implies, and its search
+ * rows (search-rows.ts): run it in a transaction, so that they change together.
+ */
 export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date): Promise<number> {
   const bytes = Buffer.byteLength(text, 'utf8');
   await client.query(
@@ -44,5 +48,6 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
       s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
       s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null],
   );
+  await writeSearchRows(client, s.id, s);
   return bytes;
 }
