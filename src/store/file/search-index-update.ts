@@ -13,8 +13,9 @@ import { searchableMessages } from '../../search/rank.js';
 import type { SearchIndexReport } from '../../search/types.js';
 import type { IndexRow } from '../../session/index-row.js';
 import { layout } from './layout.js';
+import { readKeptIndex } from './search-index-cache.js';
 import {
-  inMemory, originalRecord, readSearchIndex, writeSearchIndex, type IndexedSession, type IndexParts, type LoadedIndex, type ReadIndex,
+  inMemory, originalRecord, writeSearchIndex, type IndexedSession, type IndexParts, type LoadedIndex, type ReadIndex,
 } from './search-index-file.js';
 import type { SessionSnapshot } from '../../session/types.js';
 
@@ -39,10 +40,10 @@ export interface ProjectIndex {
 
 const paths = (projectDir: string) => ({ base: layout.searchIndex(projectDir), recent: layout.searchRecent(projectDir) });
 
-/** Reads the project's index files (their text, not the originals). */
+/** Reads the project's index files (their text, not the originals), or takes them from memory if they are unchanged since read. */
 export async function readProjectIndex(projectDir: string): Promise<{ base: ReadIndex; recent: ReadIndex }> {
   const { base, recent } = paths(projectDir);
-  const [b, r] = await Promise.all([readSearchIndex(base), readSearchIndex(recent)]);
+  const [b, r] = await Promise.all([readKeptIndex(base), readKeptIndex(recent)]);
   return { base: b, recent: r };
 }
 

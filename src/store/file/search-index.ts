@@ -42,7 +42,7 @@ export async function searchSessions(
         for (const file of [files.base, files.recent]) if (file.kind === 'ok') open.push(file.index);
       });
       reports.push(index.report);
-      const hits = new Map(index.indexes.map((file) => [file, scan(file, needle)]));
+      const hits = new Map(index.indexes.map((file) => [file, scan(file, q.folded, needle)]));
       for (const row of rows) {
         const entry = index.entries.get(row.id)!;
         const s = score(row, q.folded, hits.get(entry.index)!.get(entry.position) ?? { hits: 0 }, entry.session.title);
@@ -63,17 +63,29 @@ export async function searchSessions(
 }
 
 /**
- * Hits per session (by position in the file): one pass of `Buffer.indexOf` over the folded text.
- * Messages end in NUL, which no folded query holds, so a hit never spans two messages.
+ * The messages of an index that held the last query searched in it (sorted). A query that holds
+ * that one (typed on from it, in the session browser) can only hit those messages: only they are
+ * scanned. Kept per index object, which stands for exactly the bytes it was read from.
  */
-function scan(index: LoadedIndex, needle: Buffer): Map<number, MessageHits> {
+const lastHits = new WeakMap<LoadedIndex, { folded: string; messages: number[] }>();
+
+/**
+ * Hits per session (by position in the file): `Buffer.indexOf` over the folded text, all of it
+ * or only the messages that held a query this one extends. Messages end in NUL, which no folded
+ * query holds, so a hit never spans two messages.
+ */
+function scan(index: LoadedIndex, folded: string, needle: Buffer): Map<number, MessageHits> {
   const out = new Map<number, MessageHits>();
   if (needle.length === 0) return out;
   const { text, textOffsets, first } = index;
+  const last = lastHits.get(index);
+  const runs = last && folded.includes(last.folded) ? runsOf(last.messages) : [[0, textOffsets.length - 1] as const];
+  const hitMessages: number[] = [];
   let message = -1;
   let count = 0;
   const flush = (): void => {
     if (message < 0) return;
+    hitMessages.push(message);
     const session = lastAtOrBelow(first, message);
     const hits = out.get(session) ?? { hits: 0 };
     hits.hits += count;
@@ -81,16 +93,32 @@ function scan(index: LoadedIndex, needle: Buffer): Map<number, MessageHits> {
     if (!hits.best || count >= hits.best.hits) hits.best = { message: at, hits: count };
     out.set(session, hits);
   };
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
-    if (message < 0 || at >= textOffsets[message + 1]!) {
-      flush();
-      message = lastAtOrBelow(textOffsets, at);
-      count = 0;
+  for (const [a, b] of runs) {
+    const start = textOffsets[a]!;
+    const part = text.subarray(start, textOffsets[b]);
+    for (let at = part.indexOf(needle); at !== -1; at = part.indexOf(needle, at + needle.length)) {
+      if (message < 0 || start + at >= textOffsets[message + 1]!) {
+        flush();
+        message = lastAtOrBelow(textOffsets, start + at);
+        count = 0;
+      }
+      count++;
     }
-    count++;
   }
   flush();
+  lastHits.set(index, { folded, messages: hitMessages });
   return out;
+}
+
+/** Sorted message numbers as runs `[first, end)` of consecutive ones. */
+function runsOf(messages: readonly number[]): (readonly [number, number])[] {
+  const runs: [number, number][] = [];
+  for (const m of messages) {
+    const run = runs.at(-1);
+    if (run && run[1] === m) run[1] = m + 1;
+    else runs.push([m, m + 1]);
+  }
+  return runs;
 }
 
 /** The last position whose value is ≤ `value` in an ascending array (of equal values, the last). */
