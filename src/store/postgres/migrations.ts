@@ -114,7 +114,8 @@ export const MIGRATIONS: readonly string[] = [
   // (`version` = 'snapshot_version/last seq') stays valid; a session never indexed is indexed by
   // the first search that meets it. Where the server has `pg_trgm`, a trigram index serves the
   // search instead of the tsvector of sequences (search.ts); without it, nothing changes. Both
-  // GIN indexes without a pending list: a search right after a bulk write must not scan one.
+  // GIN indexes keep a short pending list (256 kB, not 4 MB): a search right after a bulk write
+  // scans it whole, and without one every message would pay a full index insertion.
   // Snapshots move out of the sessions' rows (toasted past 128 bytes): a search or listing that
   // reads every session's columns reads a few hundred pages, not every snapshot under 2 kB.
   `
@@ -126,7 +127,7 @@ export const MIGRATIONS: readonly string[] = [
     messages = (SELECT count(*) FROM chatkeep.search_messages m WHERE m.session_id = d.session_id),
     archived = (SELECT count(*) FROM chatkeep.search_messages m WHERE m.session_id = d.session_id AND m.archived);
   ALTER TABLE chatkeep.search_sessions DROP COLUMN version;
-  ALTER INDEX chatkeep.search_messages_grams SET (fastupdate = off);
+  ALTER INDEX chatkeep.search_messages_grams SET (gin_pending_list_limit = 256);
   ALTER TABLE chatkeep.sessions SET (toast_tuple_target = 128);
   DO $$
   DECLARE ops text;
@@ -139,7 +140,7 @@ export const MIGRATIONS: readonly string[] = [
     SELECT format('%I.%I', n.nspname, c.opcname) INTO ops FROM pg_opclass c JOIN pg_namespace n ON n.oid = c.opcnamespace
       JOIN pg_am a ON a.oid = c.opcmethod WHERE c.opcname = 'gin_trgm_ops' AND a.amname = 'gin' LIMIT 1;
     IF ops IS NOT NULL THEN
-      EXECUTE format('CREATE INDEX search_messages_trgm ON chatkeep.search_messages USING gin (folded %s) WITH (fastupdate = off)', ops);
+      EXECUTE format('CREATE INDEX search_messages_trgm ON chatkeep.search_messages USING gin (folded %s) WITH (gin_pending_list_limit = 256)', ops);
       DROP INDEX chatkeep.search_messages_ungrammed;
     END IF;
   END $$;

@@ -101,13 +101,14 @@ const PACK = 2 ** 32;
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
  * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
+ * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number.
  */
-export const matchSql = (narrowing: Narrowing | undefined): string => `WITH hits AS (
+export const matchSql = (narrowing: Narrowing | undefined): string => `WITH hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
       WHERE $2 <> '' AND ${HOLDS[narrowing ?? 'none']}) x
     GROUP BY x.session_id),
-  ev AS (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id)
+  ev AS MATERIALIZED (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id)
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
     CASE WHEN $2 = '' OR d.folded_title IS NULL THEN 0 ELSE ${HITS_IN('d.folded_title')} END AS title_hits,
     d.title IS DISTINCT FROM s.title AS title_stale,
@@ -121,6 +122,15 @@ export const matchSql = (narrowing: Narrowing | undefined): string => `WITH hits
   WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL AND (h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
     OR strpos(d.folded_title, $2) > 0 OR d.title IS DISTINCT FROM s.title OR d.session_id IS NULL
     OR d.snapshot_version IS DISTINCT FROM s.snapshot_version OR ev.last_seq > d.seq)`;
+
+/**
+ * The match query's transaction. Hash joins and hash aggregation whatever the statistics say:
+ * right after a bulk write, before autovacuum has counted the rows, the planner takes the
+ * tables for nearly empty and joins 10,000 sessions to their hits by nested loops, or sorts
+ * 200,000 hits on disk to group them (seconds for a common word). Memory for the hash tables of
+ * every hit of a common word; no JIT: compiling that plan would cost more than running it.
+ */
+const MATCH_BEGIN = "BEGIN READ ONLY; SET LOCAL enable_nestloop = off; SET LOCAL enable_sort = off; SET LOCAL work_mem = '64MB'; SET LOCAL jit = off";
 
 /** The argument `$3` of the narrowing (none for a query under 3 characters). */
 function narrowingArgument(narrowing: Narrowing, folded: string): string | undefined {
@@ -153,7 +163,9 @@ export async function searchSessions(
   const keys = projects.map((p) => p.key);
   const narrowing = await narrowingOf(ctx);
   const argument = narrowingArgument(narrowing, q.folded);
-  const rows = await query<MatchRow>(ctx.pool, ctx.target, matchSql(argument === undefined ? undefined : narrowing), argument === undefined ? [keys, q.folded] : [keys, q.folded, argument]);
+  const sql = matchSql(argument === undefined ? undefined : narrowing);
+  const params = argument === undefined ? [keys, q.folded] : [keys, q.folded, argument];
+  const rows = await transaction(ctx.pool, ctx.target, async (client) => (await client.query<MatchRow>(sql, params)).rows, MATCH_BEGIN);
   const read = await readUncovered(ctx, rows);
   const found: Found[] = [];
   for (const row of rows) {
