@@ -38,7 +38,7 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
  */
 export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date): Promise<number> {
   const bytes = Buffer.byteLength(text, 'utf8');
-  await client.query(
+  const stored = await client.query(
     `UPDATE chatkeep.sessions SET snapshot = $2, snapshot_bytes = $3, snapshot_at = $4, schema_version = $5,
        title = $6, status = $7, updated_at = $8, message_count = $9, input_tokens = $10, output_tokens = $11,
        by_model = $12, branch = $13, journal_seq = $14, created_at = $15, problem = NULL,
@@ -48,6 +48,7 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
       s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
       s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null],
   );
-  await writeSearchRows(client, s.id, s);
+  // Rows only for a snapshot that is stored (a write refused by a condition on the row stores none).
+  if (stored.rowCount === 1) await writeSearchRows(client, s.id, s);
   return bytes;
 }
