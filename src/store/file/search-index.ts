@@ -15,6 +15,9 @@ import { readProjectIndex, upToDate, type Entry } from './search-index-update.js
 import type { SessionSnapshot } from '../../session/types.js';
 import type { FileProject } from './project.js';
 
+/** Snippet messages read at once. */
+const SNIPPET_READS = 32;
+
 /** A match before its listing row's summary is made. */
 interface Found extends Omit<Scored, 'session'> {
   session: { id: string; updatedAt: Date };
@@ -58,11 +61,16 @@ export async function searchSessions(
         if (s) found.push({ ...s, session: { id: row.id, updatedAt: new Date(row.updatedAt) }, row, entry });
       }
     }
+    // The snippets' messages read a batch at a time (not one after another: each read is a round trip to the thread pool).
+    const ranked = rank(found, sources.limit ?? 20);
     const results: SearchResult[] = [];
-    for (const f of rank(found, sources.limit ?? 20)) {
-      const { index, position } = f.entry;
-      const message = f.best ? await index.original(index.first[position]! + f.best.message) : undefined;
-      results.push(toResult({ ...f, session: summaryFromRow(f.row) }, q.folded, message));
+    for (let start = 0; start < ranked.length; start += SNIPPET_READS) {
+      const batch = ranked.slice(start, start + SNIPPET_READS).map(async (f) => {
+        const { index, position } = f.entry;
+        const message = f.best ? await index.original(index.first[position]! + f.best.message) : undefined;
+        return toResult({ ...f, session: summaryFromRow(f.row) }, q.folded, message);
+      });
+      results.push(...(await Promise.all(batch)));
     }
     return { query: q.text, total: found.length, results, index: reports };
   } finally {
