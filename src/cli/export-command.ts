@@ -24,7 +24,7 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
   const snapshot = reading.snapshot;
-  const text = renderExport(format, snapshot, packageVersion());
+  const text = format === 'claude' ? (await import('../export/claude.js')).exportClaude(snapshot) : renderExport(format, snapshot, packageVersion());
   if (output === undefined || output === '-') {
     environment.stdout.write(text);
   } else {
@@ -36,9 +36,10 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   return 0;
 }
 
-/** `--format`, else what the output file's name ends in, else json. */
-export function chooseFormat(flag: string | undefined, file: string | undefined): ExportFormat {
+/** `--format`, else what the output file's name ends in, else json; `claude`: a Claude Code session file. */
+export function chooseFormat(flag: string | undefined, file: string | undefined): ExportFormat | 'claude' {
   if (flag === undefined) return (file !== undefined && formatOfFile(file)) || 'json';
+  if (flag.toLowerCase() === 'claude') return 'claude';
   const format = exportFormat(flag);
   if (!format) throw new UserError(`Unknown export format \`${printable(flag)}\`: use --format ${EXPORT_FORMATS.join(', ')}.`, 'E_USAGE');
   return format;

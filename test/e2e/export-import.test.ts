@@ -126,7 +126,7 @@ describe('sessions export and import', () => {
       [['sessions', 'import', '-'], ' '.repeat(MAX_IMPORT_BYTES + 1), /^Cannot import standard input: it is larger than 64 MiB/],
       [['sessions', 'import', 'missing.json'], '', /^Cannot import `missing\.json`: there is no such file; nothing was imported\.$/],
       [['sessions', 'import', 'folder'], '', /^Cannot import `folder`: it is not a file; nothing was imported\.$/],
-      [['sessions', 'import'], '', /^sessions import needs a file to read \(- for standard input\)\. See .*sessions --help$/],
+      [['sessions', 'import'], '', /^sessions import needs a file to read \(- for standard input\), or --from TOOL\. See .*sessions --help$/],
       [['sessions', 'import', 'x.json', '--format', 'md'], '', /^--format is an option of sessions export\. See .*sessions --help$/],
     ];
     const absent = join(tmpHome(), 'absent');
