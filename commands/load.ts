@@ -1,5 +1,6 @@
 import { ChatkeepError, printable, UnknownSessionError } from '../src/session/errors.js';
 import { info } from '../src/repl/command-result.js';
+import { describeReplError } from '../src/repl/report-error.js';
 import type { CommandContext, CommandResult, SlashCommand } from '../src/repl/types.js';
 
 /** `/load [ID]`: saves the current session, then switches to another (a picker without an ID). */
@@ -28,8 +29,9 @@ export const load: SlashCommand = {
     } catch (err) {
       if (!(err instanceof ChatkeepError)) throw err;
       // The library's advice names the shell command; inside the REPL, /sessions is nearer.
-      const why = err instanceof UnknownSessionError ? `No session \`${printable(wanted)}\`. Find IDs with /sessions --all.` : err.message;
-      return { type: 'message', level: 'error', content: `${why} Still in ${current.id}.` };
+      const why = err instanceof UnknownSessionError ? `No session \`${printable(wanted)}\`. Find IDs with /sessions --all.` : describeReplError(err).replace(/^chatkeep: /, '');
+      // A command the advice ends with stands alone on its line: pasted, it must not pick up more words.
+      return { type: 'message', level: 'error', content: `${why}\nStill in ${current.id}.` };
     }
   },
 };

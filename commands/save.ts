@@ -1,5 +1,6 @@
 import { plural, TITLE_COLUMNS } from '../src/repl/format.js';
 import { truncate } from '../src/repl/table.js';
+import { titleCutNote } from '../src/repl/title-cut.js';
 import type { SlashCommand } from '../src/repl/types.js';
 
 /** `/save [title]`: a snapshot now, optionally titling the session. */
@@ -13,7 +14,7 @@ export const save: SlashCommand = {
     const result = await ctx.session.save(title === '' ? {} : { title });
     // What is shown back is what was stored (redacted, capped), not what was typed.
     const stored = ctx.session.title;
-    const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"`;
+    const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"${titleCutNote(title, stored)}`;
     return {
       type: 'message',
       level: 'info',

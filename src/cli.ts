@@ -74,13 +74,15 @@ async function run(argv: string[]): Promise<number> {
     import('./repl/screen.js'),
     import('./repl/start-chat.js'),
   ]);
-  const detected = process.stdout.hasColors?.() ? (process.stdout.getColorDepth() >= 24 ? 3 : process.stdout.getColorDepth() >= 8 ? 2 : 1) : 0;
+  // Each stream's colour follows its own terminal: `2>file` gets no escape codes.
+  const stderrTerminal = process.stderr.isTTY === true;
   const screen = createScreen({
     stdout: process.stdout,
     stderr: process.stderr,
     terminal,
-    colorLevel: colorLevelFor(env, terminal, detected),
-    stderrIsTerminal: process.stderr.isTTY === true,
+    colorLevel: colorLevelFor(env, terminal, colorDepth(process.stdout)),
+    stderrColorLevel: colorLevelFor(env, stderrTerminal, colorDepth(process.stderr)),
+    stderrIsTerminal: stderrTerminal,
   });
   // The REPL handles a hang-up while it runs; before and after it, one must not kill the
   // process half-way (a closed terminal is noticed by its reads failing, and leaves as /quit).
@@ -110,6 +112,13 @@ async function run(argv: string[]): Promise<number> {
     // (node::ResetStdio, EIO). It skips descriptors that are closed, so the dead ones are.
     if (terminal && !isatty(0)) for (const fd of ttys) closeQuietly(fd);
   }
+}
+
+/** The colours a stream's terminal reports: 0 (none), 1 (16), 2 (256), 3 (true colour). */
+function colorDepth(stream: NodeJS.WriteStream): number {
+  if (!stream.hasColors?.()) return 0;
+  const depth = stream.getColorDepth();
+  return depth >= 24 ? 3 : depth >= 8 ? 2 : 1;
 }
 
 function closeQuietly(fd: number): void {

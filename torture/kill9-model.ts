@@ -23,7 +23,7 @@ export type Moment = 'starting' | 'typing' | 'streaming' | 'autosave' | 'save' |
 export type Step = 'chat' | 'save' | 'reset' | 'load' | 'idle';
 
 /** A complete echo reply ends so. */
-export const REPLY_END = /\(read \d+ messages\)$/;
+export const REPLY_END = /\(read \d+ messages?\)$/;
 
 /** One data home's run of trials. */
 export interface Chain {

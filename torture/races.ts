@@ -248,7 +248,7 @@ async function autosaveRace(root: string, runNo: number, lines: number, rng: Ran
     if (asked === 0) tally.fail('messagesLost', `autosave run ${runNo}: ${message}`);
     if (asked > 1 || replies.length > 1) tally.fail('messagesDuplicated', `autosave run ${runNo}: ${message} ×${asked}, replies ×${replies.length}`);
     if (replies.length === 0 && asked > 0) tally.fail('messagesLost', `autosave run ${runNo}: the reply to ${message}`);
-    if (replies.some((r) => r.interrupted || !/\(read \d+ messages\)$/.test(r.content))) tally.fail('repliesWrong', `autosave run ${runNo}: ${message}`);
+    if (replies.some((r) => r.interrupted || !/\(read \d+ messages?\)$/.test(r.content))) tally.fail('repliesWrong', `autosave run ${runNo}: ${message}`);
     if (!result.stdout.includes(`Echo: ${message} (read `)) tally.fail('repliesWrong', `autosave run ${runNo}: reply to ${message} not shown`);
   }
 }

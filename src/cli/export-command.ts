@@ -24,7 +24,7 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
   const snapshot = reading.snapshot;
-  const text = format === 'claude' ? (await import('../export/claude.js')).exportClaude(snapshot) : renderExport(format, snapshot, packageVersion());
+  const text = format === 'claude' ? (await import('../export/claude.js')).exportClaude(snapshot) : await renderExport(format, snapshot, packageVersion());
   if (output === undefined || output === '-') {
     environment.stdout.write(text);
   } else {

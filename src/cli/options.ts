@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { commandText, UserError } from '../session/errors.js';
 import { parseAge } from './age.js';
 import { PEER_TOOLS } from '../import/types.js';
+import { chatFlagAdvice, chatOnlyOption, placeLeadingFlags } from './flag-placement.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {
@@ -100,15 +101,11 @@ export type CliCommand =
  * (exit 2) whose message is the one line the user sees.
  */
 export function parseCommandLine(argv: string[]): CliCommand {
-  // `chatkeep --home DIR --store URL sessions …`, the form in which printed commands carry them, is `sessions … --home DIR --store URL`.
-  let lead = 0;
-  while (lead < argv.length) {
-    const word = argv[lead]!;
-    if (word === '--home' || word === '--store') lead += 2;
-    else if (word.startsWith('--home=') || word.startsWith('--store=')) lead += 1;
-    else break;
-  }
-  if (lead > 0 && argv[lead] === 'sessions') argv = [...argv.slice(lead), ...argv.slice(0, lead)];
+  // `chatkeep --home DIR --store URL sessions …`, the form in which printed commands carry them, is
+  // `sessions … --home DIR --store URL`; a chat-only flag there is refused saying where it goes.
+  const placed = placeLeadingFlags(argv);
+  if (placed?.kind === 'misplaced') throw usage(chatFlagAdvice(placed.flag), ['sessions', '--help']);
+  if (placed) argv = placed.argv;
   if (argv[0] === 'sessions') {
     const help = ['sessions', '--help'];
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
@@ -184,6 +181,9 @@ function parse<T extends Record<string, OptionSpec>>(
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals });
     parsed = { values: values as Parsed<T>, positionals };
   } catch (err) {
+    // A chat flag after `sessions …`: say where it belongs rather than that it is unknown.
+    const chatFlag = specs === (SESSIONS_OPTIONS as Record<string, OptionSpec>) ? args.map(chatOnlyOption).find((found) => found !== undefined) : undefined;
+    if (chatFlag && (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage(chatFlagAdvice(`--${chatFlag[0]}`), help);
     throw usage(describeParseError(err, args), help);
   }
   // An empty value would quietly mean "here" (the current directory) or nothing at all.

@@ -15,6 +15,7 @@ import { formatMessage, formatRows, lineage, loadFormatting, plural, problemLabe
 import { describeError } from '../repl/report-error.js';
 import { sessionsMayExist } from '../store/choice.js';
 import { originText } from '../import/origin.js';
+import { visibleText } from '../text/visible-text.js';
 
 
 
@@ -152,7 +153,8 @@ function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly S
   // Each message under its time: how long ago for a person, ISO 8601 for a script.
   const time = (at: Date): string => `[${terminal ? relativeTime(at, now) : at.toISOString()}]`;
   const body = s.messages.flatMap((m) => [time(m.timestamp), ...formatMessage(m), '']);
-  return [...head, ...summaryLines(s), ...body].join('\n');
+  // Stored text shown safe: control characters as visible stand-ins (--json keeps them exact).
+  return visibleText([...head, ...summaryLines(s), ...body].join('\n'));
 }
 
 /** The summary /compact left, ahead of the messages it stands for, and where those are. */

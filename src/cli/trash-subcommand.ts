@@ -17,6 +17,7 @@ import { layoutTable } from '../repl/table.js';
 import { parseAge } from './age.js';
 import type { TrashAction } from './trash-actions.js';
 import { sessionsMayExist } from '../store/choice.js';
+import { visibleText } from '../text/visible-text.js';
 
 type TrashCommand = Extract<CliCommand, { kind: 'sessions' }> & { action: TrashAction };
 /** `--older-than` as typed and in milliseconds. */
@@ -104,8 +105,10 @@ async function moveToTrash(sessions: SessionManager, ids: readonly string[], out
 
 /** How to get them back, as commands that run as printed. */
 function restoreHint(entries: readonly TrashedSession[]): string {
-  const restore = `Restore with: ${chatkeepCommand(['sessions', 'restore', entries[0]!.id])}`;
-  return entries.length === 1 ? restore : `${restore} (and so on for each; list them with: ${chatkeepCommand(['sessions', 'trash'])})`;
+  const command = chatkeepCommand(['sessions', 'restore', entries[0]!.id]);
+  if (entries.length === 1) return `Restore with: ${command}`;
+  // Nothing after a command on its line: pasted, it runs as printed.
+  return `Restore each by its ID, the first with: ${command}\nList the trash with: ${chatkeepCommand(['sessions', 'trash'])}`;
 }
 
 /** `prune --older-than AGE [--all] [--dry-run]`: sessions last updated before now − AGE go to the trash, each ID printed. */
@@ -175,7 +178,7 @@ function trashRows(entries: readonly TrashedSession[], environment: TrashEnviron
     t.id,
     `trashed ${when(t.trashedAt)}`,
     plural(t.messageCount, 'message'),
-    `${t.title ?? '(untitled)'}  [${t.project}]`,
+    visibleText(`${t.title ?? '(untitled)'}  [${t.project}]`),
   ]);
   return layoutTable(cells, [{}, {}, { align: 'right' }, {}]);
 }

@@ -1,16 +1,16 @@
 /** The export formats, by name: what `--format` and `/export` accept, and the text each writes. */
 import type { SessionSnapshot } from '../session/types.js';
-import { exportHtml } from './html.js';
-import { exportJson } from './json.js';
-import { exportMarkdown } from './markdown.js';
 
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-const RENDERERS: Record<ExportFormat, (snapshot: SessionSnapshot, toolVersion: string) => string> = {
-  json: exportJson,
-  md: exportMarkdown,
-  html: exportHtml,
+type Renderer = (snapshot: SessionSnapshot, toolVersion: string) => string;
+
+/** Each format's module, loaded when that format is written (the HTML one brings a Markdown renderer, a highlighter and a sanitizer). */
+const RENDERERS: Record<ExportFormat, () => Promise<Renderer>> = {
+  json: async () => (await import('./json.js')).exportJson,
+  md: async () => (await import('./markdown.js')).exportMarkdown,
+  html: async () => (await import('./html.js')).exportHtml,
 };
 
 /** The format a name means (`markdown` is `md`), or undefined. */
@@ -28,6 +28,6 @@ export function formatOfFile(file: string): ExportFormat | undefined {
 }
 
 /** The export of `snapshot` in `format`, written by chatkeep `toolVersion`. */
-export function renderExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string): string {
-  return RENDERERS[format](snapshot, toolVersion);
+export async function renderExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string): Promise<string> {
+  return (await RENDERERS[format]())(snapshot, toolVersion);
 }

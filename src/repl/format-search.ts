@@ -4,6 +4,7 @@
  */
 import type { SearchIndexReport, SearchResult, SearchResults } from '../search/types.js';
 import type { SessionSummary } from '../session/types.js';
+import { visibleText } from '../text/visible-text.js';
 import { plural } from './format.js';
 
 export interface SearchFormat {
@@ -27,10 +28,10 @@ function matchLine(result: SearchResult, highlight: (text: string) => string): s
   let text = '';
   let at = 0;
   for (const [start, end] of snippet.highlights) {
-    text += snippet.text.slice(at, start) + highlight(snippet.text.slice(start, end));
+    text += visibleText(snippet.text.slice(at, start)) + highlight(visibleText(snippet.text.slice(start, end)));
     at = end;
   }
-  text += snippet.text.slice(at);
+  text += visibleText(snippet.text.slice(at));
   const where = snippet.archived ? `${snippet.role}, cleared by /reset` : snippet.role;
   return `${hits} · ${where}: ${text}`;
 }

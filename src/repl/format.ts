@@ -5,6 +5,8 @@
 import { estimateCost, formatCost } from '../providers/cost.js';
 import { commandText } from '../session/errors.js';
 import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
+import { plural } from '../text/plural.js';
+import { visibleText } from '../text/visible-text.js';
 import { layoutTable, loadTableWidths, type Column } from './table.js';
 import { groupDigits } from './digits.js';
 
@@ -33,10 +35,7 @@ export function relativeTime(date: Date, now: Date): string {
   return formatDistance(date.getTime() > now.getTime() ? now : date, now, { addSuffix: true });
 }
 
-/** `1 message`, `3 messages`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+export { plural } from '../text/plural.js';
 
 /** Columns a title may take in a listing that is not on a terminal (a pipe, a file). */
 export const TITLE_COLUMNS = 60;
@@ -72,7 +71,7 @@ export function formatRows(
     row.problem ? problemLabel(row.problem) : row.status,
     ...(branches ? [row.branch ?? ''] : []),
     ...(forks ? [row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : ''] : []),
-    (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
+    visibleText((row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : '')),
   ]);
   // Optional columns (branch, lineage) go between the status and the title, only when some row has one.
   const optional = Number(branches) + Number(forks);
@@ -120,7 +119,7 @@ export function tokens(usage: { inputTokens: number; outputTokens: number } | un
   if (!usage || total === 0) return '';
   const shown = total < 1000 ? String(total) : total < 1e6 ? `${(total / 1000).toFixed(1)}k` : `${(total / 1e6).toFixed(1)}M`;
   const cost = estimateCost(usage, byModel);
-  return ` · ${shown} tokens${cost !== undefined ? ` · ~${formatCost(cost)}` : ''}`;
+  return ` · ${shown} token${total === 1 ? '' : 's'}${cost !== undefined ? ` · ~${formatCost(cost)}` : ''}`;
 }
 
 /** The exit line's usage: `Tokens: 1,234 (1,000 in, 234 out) · estimated cost $0.0042`; undefined without tokens. */
@@ -162,18 +161,26 @@ export function resumeNotices(session: Session): string[] {
   return lines;
 }
 
-/** The last few exchanges (`max` messages), each message capped to a few lines. */
-export function transcriptTail(messages: readonly Message[], max = 6, maxLines = 8): string[] {
+/** Renders an assistant's Markdown for the terminal (as its live replies are shown). */
+export type RenderMarkdown = (source: string) => string;
+
+/** The last few exchanges (`max` messages), each message capped to a few lines; the assistant's rendered with `render`. */
+export function transcriptTail(messages: readonly Message[], options: { max?: number; maxLines?: number; render?: RenderMarkdown } = {}): string[] {
+  const { max = 6, maxLines = 8, render } = options;
   const shown = messages.slice(-max);
   const lines: string[] = [];
   if (messages.length > shown.length) lines.push(`… ${plural(messages.length - shown.length, 'earlier message')}`);
-  for (const message of shown) lines.push(...formatMessage(message, maxLines));
+  for (const message of shown) lines.push(...formatMessage(message, maxLines, render));
   return lines;
 }
 
-/** One message as transcript lines: `› ` before the user's text, the assistant's as is. */
-export function formatMessage(message: Message, maxLines = Infinity): string[] {
-  let body = message.content.split('\n');
+/**
+ * One message as transcript lines: `› ` before the user's text, the assistant's as is (or as
+ * `render` draws its Markdown). Control characters are shown as visible stand-ins (visibleText).
+ */
+export function formatMessage(message: Message, maxLines = Infinity, render?: RenderMarkdown): string[] {
+  const text = visibleText(message.content);
+  let body = (render && message.role === 'assistant' ? render(text) : text).split('\n');
   if (body.length > maxLines) body = [...body.slice(0, maxLines), `… (${plural(body.length - maxLines, 'more line')})`];
   if (message.interrupted) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [interrupted]`;
   if (message.superseded) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [superseded by /retry]`;
@@ -186,13 +193,15 @@ export function formatMessage(message: Message, maxLines = Infinity): string[] {
 
 /**
  * When redaction changed what the user typed: one line naming what was replaced and saying that
- * the assistant and the saved session got the placeholder; else undefined.
+ * the assistant and the saved session (`persistent`; with --no-persist nothing is saved) got the
+ * placeholder; else undefined.
  */
-export function redactionNote(typed: string, stored: string): string | undefined {
+export function redactionNote(typed: string, stored: string, persistent = true): string | undefined {
   if (typed === stored) return undefined;
   const markers = (text: string): Set<string> => new Set([...text.matchAll(/\[REDACTED:[^\]\s]+\]/g)].map((m) => m[0]));
   const before = markers(typed);
   const added = [...markers(stored)].filter((marker) => !before.has(marker));
   if (added.length === 0) return undefined;
-  return `Replaced what looked like a secret with ${added.join(', ')}: the assistant and the saved session got the placeholder, not what you typed (--no-redact keeps text as typed).`;
+  const got = persistent ? 'the assistant and the saved session got' : 'the assistant got';
+  return `Replaced what looked like a secret with ${added.join(', ')}: ${got} the placeholder, not what you typed (--no-redact keeps text as typed).`;
 }

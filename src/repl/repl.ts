@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../providers/types.js';
 import { ReadOnlySessionError, UserError } from '../session/errors.js';
-import type { Autosave, SaveResult, Session, SessionManager } from '../session/types.js';
+import type { Autosave, ConfigSource, SaveResult, Session, SessionManager } from '../session/types.js';
 import { createChatControls, type ChatFactories } from './chat-controls.js';
 import { runChatTurn } from './chat-turn.js';
 import { createClipboard, type Clipboard } from './clipboard.js';
@@ -33,6 +33,8 @@ export interface ReplOptions {
   /** True when the session was resumed (show what it holds). */
   resumed: boolean;
   provider: Provider;
+  /** Where `provider` was chosen (shown by /status). */
+  providerSource?: ConfigSource;
   system?: string | null;
   commands: readonly SlashCommand[];
   /** Given the line reader once it exists, for the readline-sync dance. */
@@ -91,6 +93,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
   let formatting: Promise<void> | undefined = options.resumed ? loadRelativeTime() : undefined;
   let markdown: Promise<MarkdownRenderer | undefined> | undefined;
+  const loadMarkdown = (): Promise<MarkdownRenderer | undefined> | undefined =>
+    options.loadMarkdown?.().catch((err: unknown) => {
+      warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
+      return undefined;
+    });
+  // A resumed transcript is drawn as live replies are: the renderer is needed before the first prompt.
+  if (options.resumed) markdown = loadMarkdown();
   await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
 
@@ -101,7 +110,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       : `chatkeep ${options.version} · not saved: --no-persist writes nothing · ${options.provider.label}`,
   );
   screen.status('Type a message, or /help for commands.');
-  if (options.resumed) showResumed(screen, session, now());
+  if (options.resumed) showResumed(screen, session, now(), (await markdown)?.render);
   for (const notice of options.notices ?? []) screen.warn(notice);
 
   let history: string[] = [];
@@ -117,7 +126,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     formatRows: (rows, currentId, how) =>
       formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
     highlight: (text) => screen.color.inverse(text),
-    chat: createChatControls(() => session, { provider: options.provider, system: options.system ?? null }, options.factories ?? refusingFactories),
+    chat: createChatControls(
+      () => session,
+      { provider: options.provider, system: options.system ?? null, ...(options.providerSource ? { providerSource: options.providerSource } : {}) },
+      options.factories ?? refusingFactories,
+    ),
     clipboard: options.clipboard ?? createClipboard(screen, {}),
     autosave: () => autosave,
     persistent,
@@ -218,6 +231,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       system,
       resend,
       onRedacted: explainRedaction,
+      persistent,
       ...(render ? { markdown: render } : {}),
     });
   };
@@ -274,10 +288,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
       formatting ??= loadRelativeTime();
-      markdown ??= options.loadMarkdown?.().catch((err: unknown) => {
-        warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
-        return undefined;
-      });
+      markdown ??= loadMarkdown();
       autosave ??= startAutosave(session);
       const line = await reading;
       if (ready) {
@@ -329,7 +340,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       } else if (result.type === 'switch') {
         const closed = await adopt(result.session);
         screen.info(closed?.saved ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
-        showResumed(screen, session, now());
+        showResumed(screen, session, now(), (await markdown)?.render);
         offerDraft(screen, session, reader);
       }
     }

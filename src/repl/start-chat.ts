@@ -11,6 +11,7 @@ import type { ConfigSource, Session, SessionManager } from '../session/types.js'
 import { createClipboard } from './clipboard.js';
 import type { CliCommand } from '../cli/options.js';
 import { parseForkAt } from './fork-args.js';
+import { unknownModelNote } from '../providers/unknown-model.js';
 import { formatRows, loadFormatting, rowWidth } from './format.js';
 import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
 import { runRepl } from './repl.js';
@@ -89,6 +90,9 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
     const opened = session ?? (await sessions.create());
     session = opened;
     const notices: string[] = [];
+    // Said once, at the start: the model's price or window is not in chatkeep's tables.
+    const unknown = unknownModelNote(provider.model);
+    if (unknown !== undefined) notices.push(unknown);
     const system = await chooseSystemPrompt(flagSystem, opened, configSystem, cwd, notices);
     // Recorded while the banner is shown: the writes wait for a new session's lock and the disk,
     // and they queue on the session's mutex ahead of any chat turn.
@@ -113,6 +117,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       session: opened,
       resumed: resumedId !== undefined || forkId !== undefined,
       provider,
+      providerSource: choice.source,
       system: system?.text ?? null,
       commands: builtinCommands,
       prompter: (reader) => prompterFor(() => reader()?.rl),

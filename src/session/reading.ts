@@ -4,6 +4,7 @@ import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
 import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';
+import { plural } from '../text/plural.js';
 import type { LoadOptions, LockState, StoredSession } from './store.js';
 
 /** One session's stored parts, as a store reads them (its lock, and snapshot + events). */
@@ -51,7 +52,7 @@ export async function loadFrom(source: Pick<SessionSource, 'load'>, id: string, 
   const result = replay(snapshot, stored.events);
   if (stored.snapshotDamaged) {
     stored.notices.push(
-      `Recovered ${result.recoveredMessages} message(s) from the journal; messages saved only in the damaged snapshot are in the file moved aside.`,
+      `Recovered ${plural(result.recoveredMessages, 'message')} from the journal; messages saved only in the damaged snapshot are in the file moved aside.`,
     );
   }
   return { snapshot, savedStatus, replay: result, stored, renamed };

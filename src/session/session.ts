@@ -5,7 +5,7 @@ import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
   RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionWhere, SessionStats, SessionStatusReport, SystemPromptRef, Usage,
 } from './types.js';
-import { ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
+import { LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
 import type { EventLog, SessionEventType, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
@@ -380,6 +380,13 @@ export class SessionImpl implements Session {
     this.assertOpen();
   }
 
+  /** A store refused a write of a superseded epoch: the lock is lost, and the write says so as any write after a loss does. */
+  private fenced(err: unknown): never {
+    if (!(err instanceof LockSupersededError)) throw err;
+    this.markLockLost(err);
+    throw new ReadOnlySessionError(this.id);
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new SessionClosedError(this.id);
     if (this.lost) throw new ReadOnlySessionError(this.id, this.lost instanceof StoreUnavailableError ? this.lost : undefined);
@@ -390,7 +397,7 @@ export class SessionImpl implements Session {
     await this.assertWritable();
     const at = this.now();
     const seq = this.seq + 1;
-    await this.log.append({ seq, ts: at.toISOString(), type, payload }, sync);
+    await this.log.append({ seq, ts: at.toISOString(), type, payload }, sync).catch((err: unknown) => this.fenced(err));
     this.seq = seq;
     this.changed = true;
     if (at.getTime() > this.state.updatedAt.getTime()) this.state.updatedAt = at;
@@ -417,7 +424,7 @@ export class SessionImpl implements Session {
       savedBy: trigger,
     };
     const started = performance.now();
-    const bytes = await this.store.writeSnapshot(this.id, snapshot, this.lock);
+    const bytes = await this.store.writeSnapshot(this.id, snapshot, this.lock).catch((err: unknown) => this.fenced(err));
     this.lastSave = { at: this.now(), trigger, thisRun: true, ms: performance.now() - started, bytes };
     this.state = snapshot;
     this.savedStatus = status;

@@ -33,6 +33,11 @@ export type LockState =
 /** A session's writer lock, held by this process. */
 export interface WriterLock {
   readonly owner: LockOwner;
+  /**
+   * The fencing token taken with the lock (DESIGN §9): each taking of a session's lock gets a
+   * higher one, and a store refuses a write made under a lower one with `LockSupersededError`.
+   */
+  readonly epoch?: number;
   /** False once another process has the lock (checked before every write: a thawed process must not write). */
   stillHeld(): Promise<boolean>;
   /** Lets the lock go (idempotent). */

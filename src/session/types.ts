@@ -419,7 +419,11 @@ export interface OpenSessionsOptions {
   toolVersion?: string;
   /** Clock, for tests. */
   now?: () => Date;
-  /** proper-lockfile `stale` in ms (default 20000). */
+  /**
+   * How long a holder on another host may go without a heartbeat before its lock is taken over,
+   * in ms (default 20000): proper-lockfile's `stale` in the data directory; on PostgreSQL behind a
+   * transaction-pooling pooler, the lease's length.
+   */
   lockStaleMs?: number;
   /**
    * A PostgreSQL URL (`postgres://user:password@host:5432/db`): keep the sessions on that server

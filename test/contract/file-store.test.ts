@@ -21,6 +21,16 @@ storeContract('file', async () => {
         await rm(join(layout.sessions(layout.project(home, project)), id), { recursive: true, force: true });
       }
     },
+    async supersede(id) {
+      // What a taker does once the holder's heartbeat is older than the stale time: the holder's
+      // owner file and lock go, and the session is locked anew (in another store, as another process).
+      const other = await openFileStore({ home, cwd: home, now: () => new Date(), staleMs: STALE_MS, redact: (text) => text });
+      await other.locate(id);
+      const dir = other.where(id).files.dir;
+      await rm(layout.lockOwner(dir), { force: true });
+      await rm(layout.lock(dir), { recursive: true, force: true });
+      await other.lock(id, () => undefined);
+    },
     dispose: () => rm(home, { recursive: true, force: true }),
   };
 });

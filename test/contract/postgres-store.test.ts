@@ -13,6 +13,10 @@ storeContract('postgres', async () => {
     async removeSession(id) {
       await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
     },
+    async supersede(id) {
+      // The epoch moves on as a taking through a lease does once the holder's lease has expired.
+      await runSql(url, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
+    },
     dispose: async () => undefined,
   };
 });
@@ -28,6 +32,9 @@ searchContract('postgres without pg_trgm', async () => {
     holdInChild: (id, cwd) => holdInChild('postgres', url, id, cwd),
     async removeSession(id) {
       await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
+    },
+    async supersede(id) {
+      await runSql(url, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
     },
     async dispose() {
       // The premise: the migration fell back to the core index.

@@ -14,6 +14,7 @@ import type { SessionStore, WriterLock } from '../../src/session/store.js';
 import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
+import { fenceCases } from './fence.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
   contractSuite(`SessionStore contract: ${name}`, makeBacking, (harness) => storeCases(harness));
@@ -224,4 +225,5 @@ function storeCases(h: Harness): void {
 
   trashCases(h);
   searchCases(h);
+  fenceCases(h);
 }

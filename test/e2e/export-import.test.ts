@@ -151,7 +151,8 @@ describe('sessions export and import', () => {
     const md = await ok(['sessions', 'export', id, '--format', 'md'], '', { home, cwd });
     expect(md).toContain(`# ${id}\n`);
     expect(md).toContain('### You · ');
-    expect(md).toContain('\n````\nlook: ```py\n````\n');
+    // Backticks in the middle of a line open no fence: the message stays Markdown, unfenced.
+    expect(md).toContain('\n\nlook: ```py\n\n');
     // The file's extension picks the format; the line saying so goes to stderr.
     const run = await runPiped(['sessions', 'export', id.slice(0, -1), '-o', 'notes.md'], '', { home, cwd });
     expect(run).toEqual({ code: 0, stdout: '', stderr: `Exported ${id} (4 messages) as md to ${join(cwd, 'notes.md')}\n` });

@@ -41,7 +41,7 @@ describe('pickers', () => {
       });
       await run.prompt();
     }
-    await run.say('still here', 'Echo: still here (read 1 messages)');
+    await run.say('still here', 'Echo: still here (read 1 message)');
     expect(await run.quit()).toBe(0);
     expect(run.screen()).toContain(`Saved ${id} (2 messages).`);
   });
@@ -64,7 +64,7 @@ describe('pickers', () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     await otherSession(where);
     const { run, id } = await startAtPrompt([], { ...where, env: STALE });
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     await run.prompt();
     run.line('/load');
     await run.waitFor('Load which session?');
@@ -82,7 +82,7 @@ describe('pickers', () => {
     expect(run.screen()).toContain(`Saved ${id} (4 messages).`);
     expect(await shownMessages(id, where)).toEqual([
       'first words',
-      'Echo: first words (read 1 messages)',
+      'Echo: first words (read 1 message)',
       'second words',
       'Echo: second words (read 3 messages)',
     ]);

@@ -15,7 +15,7 @@ describe('resuming and history', () => {
     const resumed = await runPiped(['--continue'], 'more\n', { home, cwd });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`Resumed session ${latestId} (2 messages`);
-    expect(resumed.stderr).toContain('› newer\nEcho: newer (read 1 messages)\n');
+    expect(resumed.stderr).toContain('› newer\nEcho: newer (read 1 message)\n');
     expect(resumed.stdout).toBe('Echo: more (read 3 messages)\n');
   });
 
@@ -58,7 +58,7 @@ describe('resuming and history', () => {
     second.write('\x1b[A');
     await second.waitFor('remember this line', { from });
     second.write('\r');
-    await second.waitFor('Echo: remember this line (read 1 messages)');
+    await second.waitFor('Echo: remember this line (read 1 message)');
     expect(await second.quit()).toBe(0);
   });
 

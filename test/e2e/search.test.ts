@@ -37,7 +37,7 @@ describe('chatkeep sessions search', () => {
     const lines = first.stdout.split('\n');
     expect(lines[0]).toMatch(new RegExp(`^  ${formula}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+closed\\s+\\(untitled\\)$`));
     // The echo assistant repeats the question: two hits, the later message's snippet.
-    expect(lines[1]).toBe('    2 hits · assistant: Echo: is (a+b)*c the same as ac+bc? (read 1 messages)');
+    expect(lines[1]).toBe('    2 hits · assistant: Echo: is (a+b)*c the same as ac+bc? (read 1 message)');
     expect(lines).toHaveLength(3);
     expect(first.stdout).not.toContain(plain);
 
@@ -51,10 +51,10 @@ describe('chatkeep sessions search', () => {
     expect(street2.stderr).toBe('');
     expect(street2.stdout.split('\n').slice(0, 2)).toEqual([
       expect.stringMatching(new RegExp(`^  ${street}\\s`)),
-      '    6 hits · assistant: Echo: Die Straße heißt Hauptstraße (read 1 messages)',
+      '    6 hits · assistant: Echo: Die Straße heißt Hauptstraße (read 1 message)',
     ]);
     const hauptstrasse = await search(home, cwd, 'HAUPTSTRASSE');
-    expect(hauptstrasse.stdout).toContain('    2 hits · assistant: Echo: Die Straße heißt Hauptstraße (read 1 messages)\n');
+    expect(hauptstrasse.stdout).toContain('    2 hits · assistant: Echo: Die Straße heißt Hauptstraße (read 1 message)\n');
   });
 
   it('ranks by hit count, then the most recently active', async () => {
@@ -103,7 +103,7 @@ describe('chatkeep sessions search', () => {
             role: 'assistant',
             timestamp: expect.stringMatching(/Z$/),
             archived: false,
-            text: 'Echo: where is the Lockfile kept? (read 1 messages)',
+            text: 'Echo: where is the Lockfile kept? (read 1 message)',
             highlights: [[19, 27]],
           },
         },
@@ -224,7 +224,7 @@ describe('/sessions TEXT in the chat', () => {
     const rows = shown.split('\n').filter((l) => l.startsWith('  session-') || l.startsWith('    '));
     expect(rows).toEqual([
       expect.stringMatching(new RegExp(`^  ${older}\\s.*fruit talk$`)),
-      '    2 hits · assistant: Echo: the Durian smells (read 1 messages)',
+      '    2 hits · assistant: Echo: the Durian smells (read 1 message)',
       expect.stringMatching(new RegExp(`^  ${titled}\\s.*durian notes$`)),
       '    1 hit · matched the title',
     ]);

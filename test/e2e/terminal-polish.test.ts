@@ -55,7 +55,7 @@ describe('no stray empty › lines', () => {
 describe('Ctrl-L', () => {
   it('clears the screen and redraws the prompt with what was typed', async () => {
     const { run } = await startAtPrompt([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
-    await run.say('hello', 'Echo: hello (read 1 messages)');
+    await run.say('hello', 'Echo: hello (read 1 message)');
     await run.prompt();
     run.write('half typed');
     await run.waitFor('› half typed');
@@ -73,7 +73,7 @@ describe('a session in use', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const { run, id } = await startAtPrompt([], { home, cwd });
-    await run.say('hi', 'Echo: hi (read 1 messages)');
+    await run.say('hi', 'Echo: hi (read 1 message)');
     // The holder took the lock 12 minutes ago.
     const ownerFile = join(sessionDir(home, id)!, 'lock.owner.json');
     const owner = JSON.parse(readFileSync(ownerFile, 'utf8')) as { startedAt: string };
@@ -82,7 +82,7 @@ describe('a session in use', () => {
     const refused = await runPiped(['--session-id', id], '', { home, cwd });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(
-      new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since 12 minutes ago\\)\\. Quit it there first, or open another session\\.\\n$`),
+      new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since 12 minutes ago\\)\\. Quit it there first, or continue in a copy of it: .*chatkeep.* --fork ${id}\\n$`),
     );
     expect(await run.quit()).toBe(0);
   });

@@ -30,7 +30,7 @@ describe('long titles', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const saved = await runPiped([], `/save ${LONG}\n`, { home, cwd });
-    expect(saved.stdout).toMatch(/^Saved session-\S+ as "(word ){11}word…" \(0 messages\) to \S+session\.json\n$/);
+    expect(saved.stdout).toMatch(/^Saved session-\S+ as "(word ){11}word…" \(cut to 200 characters\) \(0 messages\) to \S+session\.json\n$/);
     const [row] = listJson((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout);
     expect([...row!.title]).toHaveLength(MAX_TITLE_LENGTH);
     expect(row!.title).toBe(`${LONG.slice(0, MAX_TITLE_LENGTH - 1).trimEnd()}…`);

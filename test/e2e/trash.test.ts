@@ -73,7 +73,7 @@ describe('sessions rm, trash, restore', () => {
     const rm = await runPiped(['sessions', 'rm', other, id], '', { home, cwd });
     expect(rm.code).toBe(3);
     expect(rm.stdout).toBe(`Moved ${other} to the trash.\n`);
-    expect(rm.stderr.split('\n')[0]).toMatch(new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or open another session\\.$`));
+    expect(rm.stderr.split('\n')[0]).toMatch(new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or continue in a copy of it: .*chatkeep.* --fork ${id}$`));
     expect(sessionDir(home, id)).toBeDefined();
     expect(readdirSync(join(home, 'trash'))).toEqual([other]);
     expect(await run.say('and writing', 'Echo: and writing')).toContain('Echo: and writing');
@@ -136,7 +136,7 @@ describe('sessions prune', () => {
     expect(prune.code).toBe(0);
     expect(prune.stdout).toBe(`${old[1]}\n${old[0]}\n`);
     expect(prune.stderr).toBe(
-      `Moved 2 sessions to the trash. Restore with: chatkeep sessions restore ${old[1]} (and so on for each; list them with: chatkeep sessions trash)\n`,
+      `Moved 2 sessions to the trash. Restore each by its ID, the first with: chatkeep sessions restore ${old[1]}\nList the trash with: chatkeep sessions trash\n`,
     );
     expect(await listed(home, cwd)).toEqual([recent]);
 

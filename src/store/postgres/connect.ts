@@ -12,9 +12,14 @@ export interface Timeouts {
   connectTimeoutMs: number;
   /** One query's answer (a server that went away mid-query). */
   queryTimeoutMs: number;
+  /**
+   * Behind a transaction-pooling pooler, how long a holder's lease lasts without being renewed
+   * (take-lock.ts): the longest a session of a holder killed on another host stays held.
+   */
+  leaseMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000, leaseMs: 30_000 };
 
 type Pg = typeof import('pg');
 let pgModule: Promise<Pg> | undefined;
@@ -84,6 +89,10 @@ export async function transaction<T>(pool: Pool, target: Target, fn: (client: Po
     throw storeError(err, target);
   }
   let broken = false;
+  // A connection dropped while checked out reports it here too (a pooler refusing the
+  // transaction): the failing query says so, and an unheard 'error' would end the process.
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
   try {
     await client.query(begin);
     const result = await fn(client);
@@ -95,6 +104,7 @@ export async function transaction<T>(pool: Pool, target: Target, fn: (client: Po
     });
     throw storeError(err, target);
   } finally {
+    client.off('error', ignore);
     client.release(broken);
   }
 }
@@ -133,6 +143,14 @@ export function storeError(err: unknown, target: Target): Error {
   if (err instanceof ChatkeepError) return err;
   const raw = err instanceof Error ? err.message : String(err);
   const reason = scrub(raw || 'no reason given', target.url);
+  // PgBouncer in statement mode runs no transactions (and drops the connection that asks): the
+  // lock (one transaction holding the session's row, take-lock.ts) and the writes need them.
+  if (/transaction blocks not allowed in statement pool(ing)? mode/i.test(raw)) {
+    return new UserError(
+      `The PostgreSQL URL ${target.location} goes through a pooler in statement mode, which runs no transactions, so chatkeep cannot keep one writer per session through it. Use a direct URL to the server, or a pool in session or transaction mode.`,
+      'E_STORE_POOLER',
+    );
+  }
   if (isUnreachable(err)) {
     return new StoreUnavailableError(
       `Cannot reach the session store at ${target.location} (${reason}). Check that the server is running and reachable; chatkeep connects again by itself once it is.`,

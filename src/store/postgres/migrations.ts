@@ -109,6 +109,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX search_messages_grams ON chatkeep.search_messages USING gin (grams);
   CREATE INDEX search_messages_ungrammed ON chatkeep.search_messages (session_id) WHERE grams IS NULL;
   `,
+  // fence (issue 22 item 1, issue 23 item 1): a holder behind a transaction-pooling pooler keeps
+  // its lock as a lease (`expires_at`, renewed by a heartbeat; NULL for a holder on a direct
+  // connection, whose advisory lock is the lock), and every holder records its process's start
+  // time, so that a dead holder on the same host is told from a live one by identity.
+  `
+  ALTER TABLE chatkeep.holders ADD COLUMN IF NOT EXISTS expires_at timestamptz, ADD COLUMN IF NOT EXISTS proc_start text;
+  `,
   // Search rows written with each snapshot, in its transaction (issue 22 item 4; search-rows.ts):
   // `search_sessions` records what a session's rows were made from. What earlier builds indexed
   // (`version` = 'snapshot_version/last seq') stays valid; a session never indexed is indexed by

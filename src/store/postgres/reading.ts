@@ -14,7 +14,7 @@ import { EVENT_TYPES } from '../../session/store.js';
 import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus } from '../../session/types.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { HELD_KEYS_SQL } from './lock.js';
+import { HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
 
 const TYPES = new Set<string>(EVENT_TYPES);
 
@@ -109,7 +109,7 @@ interface ListRow {
  * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
  * probed only for sessions saved as closed with no holder.
  */
-const LIVE_STATUS_SQL = `CASE WHEN held.objid IS NOT NULL THEN 'open'
+const LIVE_STATUS_SQL = `CASE WHEN held.objid IS NOT NULL OR ${LEASED_SQL} THEN 'open'
   WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
   WHEN ev.last_seq > s.journal_seq THEN 'interrupted'
   ELSE 'closed' END`;

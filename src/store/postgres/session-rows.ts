@@ -3,6 +3,7 @@
  * listing columns taken from it, so that a listing reads columns, never snapshots.
  */
 import type { ClientBase } from 'pg';
+import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';
@@ -34,21 +35,23 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
 
 /**
  * Puts a snapshot (its encoded text) in place, with the listing columns it implies, and its search
- * rows (search-rows.ts): run it in a transaction, so that they change together.
+ * rows (search-rows.ts): run it in a transaction, so that they change together. With the
+ * writer's `epoch`, only while it is the session's (else `LockSupersededError`).
  */
-export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date): Promise<number> {
+export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date, epoch?: number): Promise<number> {
   const bytes = Buffer.byteLength(text, 'utf8');
   const stored = await client.query(
     `UPDATE chatkeep.sessions SET snapshot = $2, snapshot_bytes = $3, snapshot_at = $4, schema_version = $5,
        title = $6, status = $7, updated_at = $8, message_count = $9, input_tokens = $10, output_tokens = $11,
        by_model = $12, branch = $13, journal_seq = $14, created_at = $15, problem = NULL,
        parent_id = $16, fork_point = $17, snapshot_version = snapshot_version + 1
-     WHERE id = $1`,
+     WHERE id = $1 AND ($18::bigint IS NULL OR lock_epoch = $18)`,
     [s.id, text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens, s.stats.outputTokens,
       s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
-      s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null],
+      s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, epoch ?? null],
   );
-  // Rows only for a snapshot that is stored (a write refused by a condition on the row stores none).
+  if (epoch !== undefined && stored.rowCount === 0) throw new LockSupersededError(s.id, epoch);
+  // Rows only for a snapshot that is stored.
   if (stored.rowCount === 1) await writeSearchRows(client, s.id, s);
   return bytes;
 }

@@ -15,7 +15,8 @@ import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import type { Target, Timeouts } from './connect.js';
 import { DEFAULT_TIMEOUTS, createPool, onOneConnection, query, transaction } from './connect.js';
 import { openEventLog } from './event-log.js';
-import { INSPECT_SQL, lockStateFrom, takeLock } from './lock.js';
+import { INSPECT_SQL, lockStateFrom } from './lock.js';
+import { takeLock } from './take-lock.js';
 import type { InspectRow, PgLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
@@ -103,7 +104,7 @@ export class PostgresStore implements SessionStore {
   }
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
-    const lock = await takeLock(this.target, assertValidId(id), onLost, this.now);
+    const lock = await takeLock({ target: this.target, id: assertValidId(id), onLost, now: this.now });
     this.held.add(lock);
     const release = lock.release.bind(lock);
     return Object.assign(lock, {
@@ -131,7 +132,7 @@ export class PostgresStore implements SessionStore {
     // The codec (superjson) loads with the first snapshot; both stores write the same text.
     const { encodeSnapshot } = await import('../../session/codec.js');
     const text = await encodeSnapshot(snapshot);
-    return held.write((client) => onOneConnection(client, () => storeSnapshot(client, { ...snapshot, id }, text, this.now())));
+    return held.write((client) => onOneConnection(client, () => storeSnapshot(client, { ...snapshot, id }, text, this.now(), held.epoch)));
   }
 
   async snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {

@@ -27,7 +27,8 @@ describe('/load', () => {
     expect(result).toEqual({
       type: 'message',
       level: 'error',
-      content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or open another session. Still in ${ctx.session.id}.`,
+      content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or continue in a copy of it: chatkeep --fork session-held
+Still in ${ctx.session.id}.`,
     });
     expect(ctx.session.closed).toBe(false);
   });
@@ -36,7 +37,7 @@ describe('/load', () => {
     const ctx = await createMockCommandContext();
     const unknown = await load.run(ctx, 'nope');
     expect(unknown.type === 'message' && unknown.content).toBe(
-      `No session \`nope\`. Find IDs with /sessions --all. Still in ${ctx.session.id}.`,
+      `No session \`nope\`. Find IDs with /sessions --all.\nStill in ${ctx.session.id}.`,
     );
     const bad = await load.run(ctx, '../x');
     expect(bad.type === 'message' && bad.level).toBe('error');

@@ -97,4 +97,16 @@ describe('parseCommandLine: sessions export and import', () => {
     expect(parseCommandLine(['--home', '/h', 'sessions', 'list', '--all'])).toEqual({ kind: 'sessions', action: 'list', ids: [], options: { all: true, home: '/h' } });
     expect(parseCommandLine(['--home=/h', 'sessions', 'show', 'x'])).toMatchObject({ kind: 'sessions', action: 'show', id: 'x', options: { home: '/h' } });
   });
+
+  it('says where a chat flag belongs when it comes with a sessions subcommand, before or after it', () => {
+    const advice = (flag: string): string =>
+      `${flag} is an option of the chat, not of the sessions subcommands: leave it out here, or give it to a chat (without \`sessions\`). See chatkeep sessions --help`;
+    expect(failure(['--provider', 'echo', 'sessions', 'list']).message).toBe(advice('--provider'));
+    expect(failure(['--home', '/h', '--model=x', 'sessions', 'show', 'a']).message).toBe(advice('--model'));
+    expect(failure(['-c', 'sessions', 'list']).message).toBe(advice('--continue'));
+    expect(failure(['sessions', 'list', '--provider', 'echo']).message).toBe(advice('--provider'));
+    expect(failure(['--provider', 'echo', 'sessions', 'list']).exitCode).toBe(2);
+    // A flag both take means the same after the subcommand.
+    expect(parseCommandLine(['--no-redact', '--store', 'file', 'sessions', 'import', 'f.json'])).toMatchObject({ action: 'import', options: { 'no-redact': true, store: 'file' } });
+  });
 });

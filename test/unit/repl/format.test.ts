@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatMessage, formatRows, loadFormatting, relativeTime, transcriptTail } from '../../../src/repl/format.js';
+import { formatMessage, formatRows, loadFormatting, relativeTime, tokens, transcriptTail } from '../../../src/repl/format.js';
 
 beforeAll(() => loadFormatting());
 import type { Message, SessionSummary } from '../../../src/session/types.js';
@@ -47,11 +47,18 @@ describe('transcriptTail', () => {
   const msg = (role: Message['role'], content: string, interrupted = false): Message => ({ role, content, timestamp: now, ...(interrupted ? { interrupted } : {}) });
 
   it('shows the last messages, user lines marked, interrupted replies flagged', () => {
-    const lines = transcriptTail([msg('user', 'one'), msg('assistant', 'two'), msg('user', 'three'), msg('assistant', 'fo', true)], 3);
+    const lines = transcriptTail([msg('user', 'one'), msg('assistant', 'two'), msg('user', 'three'), msg('assistant', 'fo', true)], { max: 3 });
     expect(lines).toEqual(['… 1 earlier message', 'two', '› three', 'fo [interrupted]']);
   });
 
   it('caps a long message', () => {
     expect(formatMessage(msg('assistant', 'a\nb\nc\nd'), 2)).toEqual(['a', 'b', '… (2 more lines)']);
+  });
+});
+
+describe('counts', () => {
+  it('take the singular for one, in token counts too', () => {
+    expect(tokens({ inputTokens: 1, outputTokens: 0 })).toBe(' · 1 token');
+    expect(tokens({ inputTokens: 1, outputTokens: 1 })).toBe(' · 2 tokens');
   });
 });
