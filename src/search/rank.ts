@@ -65,8 +65,15 @@ export function score(
   return { ...messages, idMatch, titleHits };
 }
 
+/** What ranking looks at: a store may rank before it has made the listing rows of its matches. */
+export interface Rankable {
+  hits: number;
+  titleHits: number;
+  session: { id: string; updatedAt: Date };
+}
+
 /** Best first: more hits (title and messages), then the most recently active, then by ID. */
-export function byRelevance(a: Scored, b: Scored): number {
+export function byRelevance(a: Rankable, b: Rankable): number {
   return (
     b.hits + b.titleHits - (a.hits + a.titleHits) ||
     b.session.updatedAt.getTime() - a.session.updatedAt.getTime() ||
@@ -75,7 +82,7 @@ export function byRelevance(a: Scored, b: Scored): number {
 }
 
 /** The first `limit` (0: all) of `scored`, best first. */
-export function rank(scored: Scored[], limit: number): Scored[] {
+export function rank<T extends Rankable>(scored: T[], limit: number): T[] {
   const sorted = scored.slice().sort(byRelevance);
   return limit > 0 ? sorted.slice(0, limit) : sorted;
 }

@@ -11,7 +11,6 @@ import { FutureStoreSchemaError, ReadOnlySessionError, SessionInUseError, StoreU
 import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/store.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
 import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
-import { hitsSql } from '../../src/store/postgres/search.js';
 import type { PostgresStore, PostgresStoreOptions } from '../../src/store/postgres/store.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
@@ -339,50 +338,5 @@ describe('PostgreSQL store', () => {
         expect(await trasher.inspectLock(id)).toEqual({ state: 'free' });
       }
     }
-  });
-
-  it('searches over the GIN index of 3-character sequences, and finds a hit in a message too long for it', async () => {
-    const store = await open();
-    const key = (store.project as SessionStore['project'] & { key: string }).key;
-    await runSql(url, `INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, 'h') ON CONFLICT DO NOTHING`, [key, store.project.path]);
-    await runSql(url, `INSERT INTO chatkeep.ids (id) SELECT 's' || n FROM generate_series(1, 20000) n`);
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at, status)
-       SELECT 's' || n, $1, $2, now(), now() - n * interval '1 second', 'closed' FROM generate_series(1, 20000) n`,
-      [key, store.project.path],
-    );
-    // Indexed as a search would index them (version: no snapshot yet, no events).
-    await runSql(url, `INSERT INTO chatkeep.search_sessions (session_id, version) SELECT 's' || n, '0/0' FROM generate_series(1, 20000) n`);
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded, grams)
-       SELECT 's' || n, 0, 'user', 0, false, to_json(t), t,
-         array_to_tsvector(ARRAY(SELECT DISTINCT substr(t, i, 3) FROM generate_series(1, char_length(t) - 2) i))
-       FROM generate_series(1, 20000) n, LATERAL (SELECT 'message ' || md5(n::text) || ' of session ' || n AS t) m`,
-    );
-    await runSql(url, 'ANALYZE chatkeep.sessions, chatkeep.search_messages');
-    const explain = async (sql: string): Promise<string> => (await runSql<{ 'QUERY PLAN': string }>(url, `EXPLAIN ${sql}`)).map((r) => r['QUERY PLAN']).join('\n');
-    const needle = md5Of('4242').slice(3, 15);
-    const plan = await explain(hitsSql(true).replace('$1', `ARRAY['${key}']`).replaceAll('$2', `'${needle}'`).replace('$3', `'''${needle.slice(0, 3)}'' & ''${needle.slice(5, 8)}'''`));
-    expect(plan).toContain('search_messages_grams');
-    expect(plan).not.toMatch(/Seq Scan on search_messages/);
-    const found = await store.searchSessions(needle.toUpperCase(), [store.project], {});
-    expect(found.results.map((r) => [r.session.id, r.hits, r.snippet?.text])).toEqual([['s4242', 1, `message ${md5Of('4242')} of session 4242`]]);
-    expect(found.index).toEqual([{ project: store.project.path, state: 'fresh', reindexed: 0 }]);
-
-    // A message past what a tsvector holds is kept without sequences, and still found.
-    const long = `${'word '.repeat(20_000)}needle-in-a-long-message`;
-    const saved = await store.reserveId(AT, store.project);
-    const lock = await store.lock(saved, noLoss);
-    const snapshot = blankSnapshot(saved, store.project.path, AT, 'test');
-    snapshot.messages = [{ role: 'user', content: long, timestamp: AT }];
-    snapshot.stats.messageCount = 1;
-    await store.writeSnapshot(saved, snapshot, lock);
-    await lock.release();
-    const again = await store.searchSessions('in-a-long', [store.project], {});
-    expect(again.results.map((r) => [r.session.id, r.hits])).toEqual([[saved, 1]]);
-    expect(again.index).toEqual([{ project: store.project.path, state: 'stale', reindexed: 1 }]);
-    expect(await runSql(url, 'SELECT grams IS NULL AS ungrammed FROM chatkeep.search_messages WHERE session_id = $1', [saved])).toEqual([{ ungrammed: true }]);
   });
 });

@@ -7,6 +7,7 @@ import { expect, it } from 'vitest';
 import { searchableMessages } from '../../src/search/rank.js';
 import { searchMessages } from '../../src/search/search-messages.js';
 import type { SearchResults } from '../../src/search/types.js';
+import { rowFromSnapshot } from '../../src/session/index-row.js';
 import type { SessionStore } from '../../src/session/store.js';
 import type { SessionSnapshot, SessionSummary } from '../../src/session/types.js';
 import { AT, messageEvent, savedSession, snapshotOf, type Harness } from './contract-kit.js';
@@ -47,6 +48,32 @@ export function searchCases(h: Harness): void {
     // A second store (another machine) finds the same.
     expect(await search(await h.open(), 'ession')).toEqual(expected('ession', all));
     expect((await store.searchSessions('  ession ', [store.project], {})).query).toBe('ession');
+  });
+
+  it('search as typed: each longer query (narrowed from the last one\'s hits) finds exactly what a fresh search finds', async () => {
+    const store = await h.open();
+    const a = await savedSession(store, AT, ['Zanzibar came up', 'zany plans', 'nothing']);
+    const b = await savedSession(store, minutes(1), ['a bazaar in zanzibar, ZANZIBAR'], (s) => (s.title = 'Zanzibar trip'));
+    const c = await savedSession(store, minutes(2), ['unrelated', 'ﬁzz Ｚanzibar']);
+    let all = [a, b, c];
+    const typed = async (queries: string[]): Promise<void> => {
+      for (const query of queries) expect({ query, ...(await search(store, query, 0)) }).toEqual({ query, ...expected(query, all, 0) });
+    };
+    // Typed, a backspace, a query that does not extend the last, one that extends it in the middle.
+    await typed(['z', 'za', 'zan', 'zanz', 'zanzi', 'zan', 'zany', 'zan', 'anzi', 'zanzibar', 'zanzibar came', 'fizz', 'i']);
+    // A session written between two keystrokes is found by the next one; so is a message added to one.
+    await typed(['zanz']);
+    const d = await savedSession(store, minutes(3), ['zanzibar again']);
+    const lock = await store.lock(c.id, () => undefined);
+    const more = { ...c, messages: [...c.messages, { role: 'user' as const, content: 'zanzibar at last', timestamp: minutes(4) }], updatedAt: minutes(4) };
+    more.stats = { ...c.stats, messageCount: more.messages.length };
+    await store.writeSnapshot(c.id, more, lock);
+    await store.recordRow(rowFromSnapshot(more, 'closed'), store.project);
+    await lock.release();
+    all = [a, b, more, d];
+    await typed(['zanzi', 'zanzib', 'zanzibar a']);
+    // What a second store (another process, which never searched) finds right after the writes.
+    expect(await search(await h.open(), 'zanzibar', 0)).toEqual(expected('zanzibar', all, 0));
   });
 
   it('search finds what a live session holds only in its events, and what changed since the last search; never trashed sessions', async () => {

@@ -18,7 +18,17 @@ import { fenceCases } from './fence.contract.js';
 import { emptySessionCases } from './empty.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
-  describe(`SessionStore contract: ${name}`, () => {
+  contractSuite(`SessionStore contract: ${name}`, makeBacking, (harness) => storeCases(harness));
+}
+
+/** Only the search cases, on a backing of their own (a PostgreSQL server without `pg_trgm`). */
+export function searchContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
+  contractSuite(`SessionStore search contract: ${name}`, makeBacking, (harness) => searchCases(harness));
+}
+
+/** A describe block whose cases get a fresh backing and directories each, and stores closed after them. */
+function contractSuite(title: string, makeBacking: () => Promise<StoreBacking>, cases: (harness: Harness) => void): void {
+  describe(title, () => {
     let backing: StoreBacking;
     let cwd: string;
     let otherCwd: string;
@@ -33,7 +43,6 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       expect((await store.locate(id)).id).toBe(id);
       return store;
     };
-    const noLoss = (): void => undefined;
     const harness: Harness = { open, openOn, backing: () => backing, cwd: () => cwd, otherCwd: () => otherCwd };
 
     beforeEach(async () => {
@@ -47,167 +56,176 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       await rm(cwd, { recursive: true, force: true });
       await rm(otherCwd, { recursive: true, force: true });
     });
-
-    it('reserves IDs from the UTC clock, -2, -3 on a clash, never reissued even after the session is gone', async () => {
-      const a = await open();
-      const b = await open();
-      expect(await a.reserveId(AT, a.project)).toBe('session-20261123-102030');
-      expect(await b.reserveId(AT, b.project)).toBe('session-20261123-102030-2');
-      await backing.removeSession('session-20261123-102030');
-      expect((await a.list([a.project])).map((r) => r.id)).toEqual(['session-20261123-102030-2']);
-      expect(await a.reserveId(AT, a.project)).toBe('session-20261123-102030-3');
-    });
-
-    it('appends events and loads them back as written, oldest first', async () => {
-      const store = await open();
-      const id = await store.reserveId(AT, store.project);
-      const lock = await store.lock(id, noLoss);
-      const log = await store.openLog(id, lock);
-      const events = [
-        event(1, 'message', { role: 'user', content: 'héllo 👋 "quoted" \\ back\u0000slash', nested: { list: [1, 2.5, null, true] } }),
-        event(2, 'delta', { text: 'par' }),
-        event(3, 'delta', { text: 'tial' }),
-        event(4, 'message', { role: 'assistant', content: 'partial' }),
-        event(5, 'title', { title: 'x' }),
-      ];
-      await log.append(events[0]!, true);
-      await Promise.all([log.append(events[1]!, false), log.append(events[2]!, false)]);
-      await log.append(events[3]!, true);
-      await log.append(events[4]!, true);
-      await log.close();
-      const loaded = await (await openOn(id)).load(id, { now: AT, quarantine: false });
-      expect(loaded.events).toEqual(events);
-      expect(loaded.snapshot).toBeUndefined();
-      expect(loaded.damage).toEqual([]);
-      await lock.release();
-    });
-
-    it('writes a snapshot, keeps the events past it, and forgets the events a snapshot holds once compacted', async () => {
-      const store = await open();
-      const id = await store.reserveId(AT, store.project);
-      const lock = await store.lock(id, noLoss);
-      const log = await store.openLog(id, lock);
-      for (let seq = 1; seq <= 3; seq++) await log.append(event(seq, 'message', { role: 'user', content: `m${seq}` }), true);
-      const snapshot = snapshotOf(id, store.project.path, 2, ['m1', 'm2']);
-      const bytes = await store.writeSnapshot(id, snapshot, lock);
-      expect(bytes).toBeGreaterThan(0);
-      expect((await store.snapshotInfo(id))?.bytes).toBe(bytes);
-      const loaded = await (await openOn(id)).load(id, { now: AT, quarantine: false });
-      expect(loaded.snapshot).toEqual(snapshot);
-      expect(loaded.snapshot?.messages[1]?.timestamp).toBeInstanceOf(Date);
-      expect(loaded.events.map((e) => e.seq)).toEqual([1, 2, 3]);
-      // As the model compacts: once a snapshot holds every event (the file store then empties its journal).
-      const whole = snapshotOf(id, store.project.path, 3, ['m1', 'm2', 'm3']);
-      await store.writeSnapshot(id, whole, lock);
-      await log.compact(3);
-      await log.append(event(4, 'message', { role: 'assistant', content: 'm4' }), true);
-      const again = await (await openOn(id)).load(id, { now: AT, quarantine: false });
-      expect(again.snapshot).toEqual(whole);
-      expect(again.events.map((e) => e.seq)).toEqual([4]);
-      await log.close();
-      await lock.release();
-    });
-
-    it('refuses a snapshot of a newer schemaVersion, and leaves it as it was', async () => {
-      const store = await open();
-      const id = await store.reserveId(AT, store.project);
-      const lock = await store.lock(id, noLoss);
-      const newer = { ...snapshotOf(id, store.project.path, 0, ['from the future']), schemaVersion: 99, toolVersion: '9.0.0' };
-      const bytes = await store.writeSnapshot(id, newer, lock);
-      await lock.release();
-      const reader = await openOn(id);
-      await expect(reader.load(id, { now: AT, quarantine: true })).rejects.toBeInstanceOf(FutureSchemaError);
-      await expect(reader.load(id, { now: AT, quarantine: true })).rejects.toThrow(/schemaVersion 99.*chatkeep ≥ 9\.0\.0/);
-      expect((await reader.snapshotInfo(id))?.bytes).toBe(bytes);
-    });
-
-    it('lets one writer hold a session: a second is refused, naming the holder, until it lets go', async () => {
-      const a = await open();
-      const id = await a.reserveId(AT, a.project);
-      const b = await openOn(id);
-      expect(await b.inspectLock(id)).toEqual({ state: 'free' });
-      const lock = await a.lock(id, noLoss);
-      const refusal = await b.lock(id, noLoss).then(
-        () => undefined,
-        (err: unknown) => err,
-      );
-      expect(refusal).toBeInstanceOf(SessionInUseError);
-      expect((refusal as SessionInUseError).owner).toEqual(lock.owner);
-      expect((refusal as SessionInUseError).exitCode).toBe(3);
-      expect((refusal as Error).message).toContain(`process ${process.pid} on ${lock.owner.host}`);
-      expect(await b.inspectLock(id)).toEqual({ state: 'held', owner: lock.owner });
-      expect(await lock.stillHeld()).toBe(true);
-      await lock.release();
-      expect(await lock.stillHeld()).toBe(false);
-      expect(await b.inspectLock(id)).toEqual({ state: 'free' });
-      const second: WriterLock = await b.lock(id, noLoss);
-      expect(await second.stillHeld()).toBe(true);
-      await second.release();
-    });
-
-    it('frees the lock of a holder killed with SIGKILL: the next taker gets it, no stale wait', async () => {
-      const store = await open();
-      const id = await store.reserveId(AT, store.project);
-      const child = await backing.holdInChild(id, cwd);
-      const refusal = await store.lock(id, noLoss).catch((err: unknown) => err);
-      expect(refusal).toBeInstanceOf(SessionInUseError);
-      expect((refusal as SessionInUseError).owner?.pid).toBe(child.pid);
-      await child.kill9();
-      const state = await eventually(async () => {
-        const s = await store.inspectLock(id);
-        if (s.state === 'held') throw new Error('still held');
-        return s;
-      });
-      expect(state).toMatchObject({ state: 'dead', owner: { pid: child.pid } });
-      const rows = await store.list([store.project]);
-      expect(rows.find((r) => r.id === id)?.status).toBe('interrupted');
-      const lock = await store.lock(id, noLoss);
-      expect(await lock.stillHeld()).toBe(true);
-      expect(await store.inspectLock(id)).toEqual({ state: 'held', owner: lock.owner });
-      await lock.release();
-    });
-
-    it('lists a project’s sessions newest first with live statuses, and finds sessions by ID or prefix in any project', async () => {
-      const here = await open();
-      const there = await open(otherCwd);
-      const older = await here.reserveId(AT, here.project);
-      const newer = await here.reserveId(new Date(AT.getTime() + 60_000), here.project);
-      const elsewhere = await there.reserveId(new Date(AT.getTime() + 120_000), there.project);
-      const closing = await here.lock(older, noLoss);
-      await here.writeSnapshot(older, snapshotOf(older, here.project.path, 0, ['a', 'b']), closing);
-      await closing.release();
-      const holding = await here.lock(newer, noLoss);
-      const rows = await here.list([here.project]);
-      expect(rows.map((r) => [r.id, r.status])).toEqual([
-        [newer, 'open'],
-        [older, 'closed'],
-      ]);
-      expect(rows[1]).toMatchObject({ title: 'a title', messageCount: 2, project: here.project.path });
-      expect((await here.projects())[0]).toEqual(here.project);
-      expect((await here.projects()).length).toBe(2);
-      const all = await here.list(await here.projects());
-      expect(all.map((r) => r.id)).toEqual([elsewhere, newer, older]);
-      expect(await here.locate(elsewhere)).toEqual({ id: elsewhere, project: there.project });
-      expect((await here.locate('session-20261123-1022')).id).toBe(elsewhere);
-      await expect(here.locate('session-20261123')).rejects.toBeInstanceOf(AmbiguousIdError);
-      await expect(here.locate('session-1999')).rejects.toBeInstanceOf(UnknownSessionError);
-      await expect(here.locate('../etc')).rejects.toBeInstanceOf(InvalidIdError);
-      await holding.release();
-    });
-
-    it('keeps the project’s input history, oldest first, redacted, blank lines skipped', async () => {
-      const store = await open(cwd, { redact: (text) => text.replace(/sk-\w+/g, '[redacted]') });
-      await store.history.append('first');
-      await store.history.append('   ');
-      await store.history.append('two\nlines with sk-abc123');
-      await store.history.append('third');
-      expect(await (await open()).history.load()).toEqual(['first', 'two\nlines with [redacted]', 'third']);
-      expect(await (await open(otherCwd)).history.load()).toEqual([]);
-    });
-
-    trashCases(harness);
-    searchCases(harness);
-    fenceCases(harness);
-    emptySessionCases(harness);
+    cases(harness);
   });
+}
+
+function storeCases(h: Harness): void {
+  const { open, openOn } = h;
+  const backing = (): StoreBacking => h.backing();
+  const cwd = (): string => h.cwd();
+  const otherCwd = (): string => h.otherCwd();
+  const noLoss = (): void => undefined;
+
+  it('reserves IDs from the UTC clock, -2, -3 on a clash, never reissued even after the session is gone', async () => {
+    const a = await open();
+    const b = await open();
+    expect(await a.reserveId(AT, a.project)).toBe('session-20261123-102030');
+    expect(await b.reserveId(AT, b.project)).toBe('session-20261123-102030-2');
+    await backing().removeSession('session-20261123-102030');
+    expect((await a.list([a.project])).map((r) => r.id)).toEqual(['session-20261123-102030-2']);
+    expect(await a.reserveId(AT, a.project)).toBe('session-20261123-102030-3');
+  });
+
+  it('appends events and loads them back as written, oldest first', async () => {
+    const store = await open();
+    const id = await store.reserveId(AT, store.project);
+    const lock = await store.lock(id, noLoss);
+    const log = await store.openLog(id, lock);
+    const events = [
+      event(1, 'message', { role: 'user', content: 'héllo 👋 "quoted" \\ back\u0000slash', nested: { list: [1, 2.5, null, true] } }),
+      event(2, 'delta', { text: 'par' }),
+      event(3, 'delta', { text: 'tial' }),
+      event(4, 'message', { role: 'assistant', content: 'partial' }),
+      event(5, 'title', { title: 'x' }),
+    ];
+    await log.append(events[0]!, true);
+    await Promise.all([log.append(events[1]!, false), log.append(events[2]!, false)]);
+    await log.append(events[3]!, true);
+    await log.append(events[4]!, true);
+    await log.close();
+    const loaded = await (await openOn(id)).load(id, { now: AT, quarantine: false });
+    expect(loaded.events).toEqual(events);
+    expect(loaded.snapshot).toBeUndefined();
+    expect(loaded.damage).toEqual([]);
+    await lock.release();
+  });
+
+  it('writes a snapshot, keeps the events past it, and forgets the events a snapshot holds once compacted', async () => {
+    const store = await open();
+    const id = await store.reserveId(AT, store.project);
+    const lock = await store.lock(id, noLoss);
+    const log = await store.openLog(id, lock);
+    for (let seq = 1; seq <= 3; seq++) await log.append(event(seq, 'message', { role: 'user', content: `m${seq}` }), true);
+    const snapshot = snapshotOf(id, store.project.path, 2, ['m1', 'm2']);
+    const bytes = await store.writeSnapshot(id, snapshot, lock);
+    expect(bytes).toBeGreaterThan(0);
+    expect((await store.snapshotInfo(id))?.bytes).toBe(bytes);
+    const loaded = await (await openOn(id)).load(id, { now: AT, quarantine: false });
+    expect(loaded.snapshot).toEqual(snapshot);
+    expect(loaded.snapshot?.messages[1]?.timestamp).toBeInstanceOf(Date);
+    expect(loaded.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    // As the model compacts: once a snapshot holds every event (the file store then empties its journal).
+    const whole = snapshotOf(id, store.project.path, 3, ['m1', 'm2', 'm3']);
+    await store.writeSnapshot(id, whole, lock);
+    await log.compact(3);
+    await log.append(event(4, 'message', { role: 'assistant', content: 'm4' }), true);
+    const again = await (await openOn(id)).load(id, { now: AT, quarantine: false });
+    expect(again.snapshot).toEqual(whole);
+    expect(again.events.map((e) => e.seq)).toEqual([4]);
+    await log.close();
+    await lock.release();
+  });
+
+  it('refuses a snapshot of a newer schemaVersion, and leaves it as it was', async () => {
+    const store = await open();
+    const id = await store.reserveId(AT, store.project);
+    const lock = await store.lock(id, noLoss);
+    const newer = { ...snapshotOf(id, store.project.path, 0, ['from the future']), schemaVersion: 99, toolVersion: '9.0.0' };
+    const bytes = await store.writeSnapshot(id, newer, lock);
+    await lock.release();
+    const reader = await openOn(id);
+    await expect(reader.load(id, { now: AT, quarantine: true })).rejects.toBeInstanceOf(FutureSchemaError);
+    await expect(reader.load(id, { now: AT, quarantine: true })).rejects.toThrow(/schemaVersion 99.*chatkeep ≥ 9\.0\.0/);
+    expect((await reader.snapshotInfo(id))?.bytes).toBe(bytes);
+  });
+
+  it('lets one writer hold a session: a second is refused, naming the holder, until it lets go', async () => {
+    const a = await open();
+    const id = await a.reserveId(AT, a.project);
+    const b = await openOn(id);
+    expect(await b.inspectLock(id)).toEqual({ state: 'free' });
+    const lock = await a.lock(id, noLoss);
+    const refusal = await b.lock(id, noLoss).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refusal).toBeInstanceOf(SessionInUseError);
+    expect((refusal as SessionInUseError).owner).toEqual(lock.owner);
+    expect((refusal as SessionInUseError).exitCode).toBe(3);
+    expect((refusal as Error).message).toContain(`process ${process.pid} on ${lock.owner.host}`);
+    expect(await b.inspectLock(id)).toEqual({ state: 'held', owner: lock.owner });
+    expect(await lock.stillHeld()).toBe(true);
+    await lock.release();
+    expect(await lock.stillHeld()).toBe(false);
+    expect(await b.inspectLock(id)).toEqual({ state: 'free' });
+    const second: WriterLock = await b.lock(id, noLoss);
+    expect(await second.stillHeld()).toBe(true);
+    await second.release();
+  });
+
+  it('frees the lock of a holder killed with SIGKILL: the next taker gets it, no stale wait', async () => {
+    const store = await open();
+    const id = await store.reserveId(AT, store.project);
+    const child = await backing().holdInChild(id, cwd());
+    const refusal = await store.lock(id, noLoss).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(SessionInUseError);
+    expect((refusal as SessionInUseError).owner?.pid).toBe(child.pid);
+    await child.kill9();
+    const state = await eventually(async () => {
+      const s = await store.inspectLock(id);
+      if (s.state === 'held') throw new Error('still held');
+      return s;
+    });
+    expect(state).toMatchObject({ state: 'dead', owner: { pid: child.pid } });
+    const rows = await store.list([store.project]);
+    expect(rows.find((r) => r.id === id)?.status).toBe('interrupted');
+    const lock = await store.lock(id, noLoss);
+    expect(await lock.stillHeld()).toBe(true);
+    expect(await store.inspectLock(id)).toEqual({ state: 'held', owner: lock.owner });
+    await lock.release();
+  });
+
+  it('lists a project’s sessions newest first with live statuses, and finds sessions by ID or prefix in any project', async () => {
+    const here = await open();
+    const there = await open(otherCwd());
+    const older = await here.reserveId(AT, here.project);
+    const newer = await here.reserveId(new Date(AT.getTime() + 60_000), here.project);
+    const elsewhere = await there.reserveId(new Date(AT.getTime() + 120_000), there.project);
+    const closing = await here.lock(older, noLoss);
+    await here.writeSnapshot(older, snapshotOf(older, here.project.path, 0, ['a', 'b']), closing);
+    await closing.release();
+    const holding = await here.lock(newer, noLoss);
+    const rows = await here.list([here.project]);
+    expect(rows.map((r) => [r.id, r.status])).toEqual([
+      [newer, 'open'],
+      [older, 'closed'],
+    ]);
+    expect(rows[1]).toMatchObject({ title: 'a title', messageCount: 2, project: here.project.path });
+    expect((await here.projects())[0]).toEqual(here.project);
+    expect((await here.projects()).length).toBe(2);
+    const all = await here.list(await here.projects());
+    expect(all.map((r) => r.id)).toEqual([elsewhere, newer, older]);
+    expect(await here.locate(elsewhere)).toEqual({ id: elsewhere, project: there.project });
+    expect((await here.locate('session-20261123-1022')).id).toBe(elsewhere);
+    await expect(here.locate('session-20261123')).rejects.toBeInstanceOf(AmbiguousIdError);
+    await expect(here.locate('session-1999')).rejects.toBeInstanceOf(UnknownSessionError);
+    await expect(here.locate('../etc')).rejects.toBeInstanceOf(InvalidIdError);
+    await holding.release();
+  });
+
+  it('keeps the project’s input history, oldest first, redacted, blank lines skipped', async () => {
+    const store = await open(cwd(), { redact: (text) => text.replace(/sk-\w+/g, '[redacted]') });
+    await store.history.append('first');
+    await store.history.append('   ');
+    await store.history.append('two\nlines with sk-abc123');
+    await store.history.append('third');
+    expect(await (await open()).history.load()).toEqual(['first', 'two\nlines with [redacted]', 'third']);
+    expect(await (await open(otherCwd())).history.load()).toEqual([]);
+  });
+
+  trashCases(h);
+  searchCases(h);
+  fenceCases(h);
+  emptySessionCases(h);
 }

@@ -13,8 +13,9 @@ import { searchableMessages } from '../../search/rank.js';
 import type { SearchIndexReport } from '../../search/types.js';
 import type { IndexRow } from '../../session/index-row.js';
 import { layout } from './layout.js';
+import { readKeptIndex } from './search-index-cache.js';
 import {
-  inMemory, originalRecord, readSearchIndex, writeSearchIndex, type IndexedSession, type IndexParts, type LoadedIndex, type ReadIndex,
+  inMemory, originalRecord, writeSearchIndex, type IndexedSession, type IndexParts, type LoadedIndex, type ReadIndex,
 } from './search-index-file.js';
 import type { SessionSnapshot } from '../../session/types.js';
 
@@ -30,19 +31,22 @@ export interface Entry {
   session: IndexedSession;
 }
 
+/** Where each session is (the latest file that holds it). */
+export type Entries = Pick<Map<string, Entry>, 'get'>;
+
 /** A project's index as searched: its files (open), and each session's entry. */
 export interface ProjectIndex {
   indexes: LoadedIndex[];
-  entries: Map<string, Entry>;
+  entries: Entries;
   report: SearchIndexReport;
 }
 
 const paths = (projectDir: string) => ({ base: layout.searchIndex(projectDir), recent: layout.searchRecent(projectDir) });
 
-/** Reads the project's index files (their text, not the originals). */
+/** Reads the project's index files (their text, not the originals), or takes them from memory if they are unchanged since read. */
 export async function readProjectIndex(projectDir: string): Promise<{ base: ReadIndex; recent: ReadIndex }> {
   const { base, recent } = paths(projectDir);
-  const [b, r] = await Promise.all([readSearchIndex(base), readSearchIndex(recent)]);
+  const [b, r] = await Promise.all([readKeptIndex(base), readKeptIndex(recent)]);
   return { base: b, recent: r };
 }
 
@@ -51,11 +55,30 @@ function keyOf(row: IndexRow): string {
   return `${row.journalSeq}/${row.updatedAt}/${row.messageCount}/${row.problem?.kind ?? ''}`;
 }
 
-function entriesOf(indexes: LoadedIndex[]): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
-  // Later files override earlier ones: the recent file's sessions win over the base's.
-  for (const index of indexes) index.header.sessions.forEach((session, position) => entries.set(session.id, { index, position, session }));
+/** Each session's entry in one index file, made once per index read (a file kept in memory is searched many times). */
+const entriesByIndex = new WeakMap<LoadedIndex, Map<string, Entry>>();
+
+function entriesIn(index: LoadedIndex): Map<string, Entry> {
+  let entries = entriesByIndex.get(index);
+  if (!entries) {
+    entries = new Map(index.header.sessions.map((session, position) => [session.id, { index, position, session }]));
+    entriesByIndex.set(index, entries);
+  }
   return entries;
+}
+
+function entriesOf(indexes: LoadedIndex[]): Entries {
+  // Later files override earlier ones: the recent file's sessions win over the base's.
+  const maps = indexes.map(entriesIn).reverse();
+  return {
+    get(id) {
+      for (const map of maps) {
+        const entry = map.get(id);
+        if (entry) return entry;
+      }
+      return undefined;
+    },
+  };
 }
 
 /**
@@ -74,7 +97,7 @@ export async function upToDate(
   if (found.base.kind !== 'ok') {
     // Nothing to build on (a recent file without its base describes changes to a base that is gone).
     const snapshots = await readAll(rows, read);
-    const parts = await build(rows, new Map(), snapshots);
+    const parts = await build(rows, new Map<string, Entry>(), snapshots);
     await write(base, parts);
     await rm(recent, { force: true }).catch(() => undefined);
     const built = inMemory(parts);
@@ -121,7 +144,7 @@ async function readAll(rows: readonly IndexRow[], read: (id: string) => Promise<
 }
 
 /** An index of `rows`: the sessions in `snapshots` from them, the others copied from their entries. */
-async function build(rows: readonly IndexRow[], entries: Map<string, Entry>, snapshots: Map<string, SessionSnapshot | undefined>): Promise<IndexParts> {
+async function build(rows: readonly IndexRow[], entries: Entries, snapshots: Map<string, SessionSnapshot | undefined>): Promise<IndexParts> {
   const builder = new Builder();
   // The originals section of each file copied from, read once.
   const originals = new Map<LoadedIndex, Buffer>();

@@ -2,10 +2,11 @@
  * Full-text search on the file store (issue 11 item 4), shaped as a store method:
  * `searchSessions(query, projects, …)`. Each project's index is brought up to date with its
  * listing first (search-index-update.ts), so nothing is paid per chat turn: the work waits for
- * the next search. Then one pass of `Buffer.indexOf` over the folded text counts the hits.
+ * the next search. Then `Buffer.indexOf` over the folded text counts the hits (search-scan.ts).
  */
 import { foldQuery } from '../../search/fold.js';
-import { rank, score, toResult, type MessageHits, type Scored } from '../../search/rank.js';
+import { rank, score, toResult, type Scored } from '../../search/rank.js';
+import { scanIndex } from './search-scan.js';
 import type { SearchIndexReport, SearchResult, SearchResults } from '../../search/types.js';
 import type { IndexRow } from '../../session/index-row.js';
 import { summaryFromRow } from '../../session/index-row.js';
@@ -13,6 +14,16 @@ import type { LoadedIndex } from './search-index-file.js';
 import { readProjectIndex, upToDate, type Entry } from './search-index-update.js';
 import type { SessionSnapshot } from '../../session/types.js';
 import type { FileProject } from './project.js';
+
+/** Snippet messages read at once. */
+const SNIPPET_READS = 32;
+
+/** A match before its listing row's summary is made. */
+interface Found extends Omit<Scored, 'session'> {
+  session: { id: string; updatedAt: Date };
+  row: IndexRow;
+  entry: Entry;
+}
 
 export interface SearchSources {
   /** Reads a session (snapshot + journal) without its lock. */
@@ -32,7 +43,7 @@ export async function searchSessions(
 ): Promise<SearchResults> {
   const q = foldQuery(query);
   const needle = Buffer.from(q.folded);
-  const found: { scored: Scored; entry: Entry }[] = [];
+  const found: Found[] = [];
   const reports: SearchIndexReport[] = [];
   const open: LoadedIndex[] = [];
   try {
@@ -42,65 +53,27 @@ export async function searchSessions(
         for (const file of [files.base, files.recent]) if (file.kind === 'ok') open.push(file.index);
       });
       reports.push(index.report);
-      const hits = new Map(index.indexes.map((file) => [file, scan(file, needle)]));
+      const hits = new Map(index.indexes.map((file) => [file, scanIndex(file, q.folded, needle)]));
       for (const row of rows) {
         const entry = index.entries.get(row.id)!;
-        const s = score(row, q.folded, hits.get(entry.index)!.get(entry.position) ?? { hits: 0 }, entry.session.title);
-        if (s) found.push({ scored: { ...s, session: summaryFromRow(row) }, entry });
+        const s = score(row, q.folded, hits.get(entry.index)!.of(entry.position), entry.session.title);
+        // The listing row's summary is made for the results only (a common word matches every session).
+        if (s) found.push({ ...s, session: { id: row.id, updatedAt: new Date(row.updatedAt) }, row, entry });
       }
     }
-    const entryOf = new Map(found.map((f) => [f.scored, f.entry]));
+    // The snippets' messages read a batch at a time (not one after another: each read is a round trip to the thread pool).
+    const ranked = rank(found, sources.limit ?? 20);
     const results: SearchResult[] = [];
-    for (const s of rank(found.map((f) => f.scored), sources.limit ?? 20)) {
-      const { index, position } = entryOf.get(s)!;
-      const message = s.best ? await index.original(index.first[position]! + s.best.message) : undefined;
-      results.push(toResult(s, q.folded, message));
+    for (let start = 0; start < ranked.length; start += SNIPPET_READS) {
+      const batch = ranked.slice(start, start + SNIPPET_READS).map(async (f) => {
+        const { index, position } = f.entry;
+        const message = f.best ? await index.original(index.first[position]! + f.best.message) : undefined;
+        return toResult({ ...f, session: summaryFromRow(f.row) }, q.folded, message);
+      });
+      results.push(...(await Promise.all(batch)));
     }
     return { query: q.text, total: found.length, results, index: reports };
   } finally {
     await Promise.all(open.map((index) => index.close()));
   }
-}
-
-/**
- * Hits per session (by position in the file): one pass of `Buffer.indexOf` over the folded text.
- * Messages end in NUL, which no folded query holds, so a hit never spans two messages.
- */
-function scan(index: LoadedIndex, needle: Buffer): Map<number, MessageHits> {
-  const out = new Map<number, MessageHits>();
-  if (needle.length === 0) return out;
-  const { text, textOffsets, first } = index;
-  let message = -1;
-  let count = 0;
-  const flush = (): void => {
-    if (message < 0) return;
-    const session = lastAtOrBelow(first, message);
-    const hits = out.get(session) ?? { hits: 0 };
-    hits.hits += count;
-    const at = message - first[session]!;
-    if (!hits.best || count >= hits.best.hits) hits.best = { message: at, hits: count };
-    out.set(session, hits);
-  };
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
-    if (message < 0 || at >= textOffsets[message + 1]!) {
-      flush();
-      message = lastAtOrBelow(textOffsets, at);
-      count = 0;
-    }
-    count++;
-  }
-  flush();
-  return out;
-}
-
-/** The last position whose value is ≤ `value` in an ascending array (of equal values, the last). */
-function lastAtOrBelow(values: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = values.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (values[mid]! <= value) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

@@ -3,7 +3,7 @@
  * for reads and bookkeeping, and one dedicated connection per held session (its lock and its
  * writes). Every failure leaves here as a typed error whose text carries no password.
  */
-import type { Client, ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Client, ClientBase, ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
 import { ChatkeepError, StoreUnavailableError, UserError } from '../../session/errors.js';
 import { privilegeError } from './privilege.js';
 import { encrypted, planTls, tlsFailure, type TlsPlan } from './tls.js';
@@ -125,6 +125,20 @@ export async function transaction<T>(pool: Pool, target: Target, fn: (client: Po
   } finally {
     client.off('error', ignore);
     client.release(broken);
+  }
+}
+
+/** Runs `fn` in one transaction on a connection of its own (a lock's): rolled back if it throws. */
+export async function onOneConnection<T>(client: ClientBase, fn: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await fn();
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    // A connection that cannot roll back is gone, and the lock with it: its owner hears of that.
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
   }
 }
 

@@ -127,6 +127,42 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE chatkeep.sessions ADD COLUMN title_source text CHECK (title_source IN ('auto', 'user')),
     ADD COLUMN archived_messages integer;
   `,
+  // Search rows written with each snapshot, in its transaction (issue 22 item 4; search-rows.ts):
+  // `search_sessions` records what a session's rows were made from. What earlier builds indexed
+  // (`version` = 'snapshot_version/last seq') stays valid; a session never indexed is indexed by
+  // the first search that meets it. Where the server has `pg_trgm`, a trigram index serves the
+  // search instead of the tsvector of sequences (search.ts); without it, nothing changes. Both
+  // GIN indexes keep a short pending list (256 kB, not 4 MB): a search right after a bulk write
+  // scans it whole, and without one every message would pay a full index insertion.
+  // Snapshots move out of the sessions' rows (toasted past 128 bytes): a search or listing that
+  // reads every session's columns reads a few hundred pages, not every snapshot under 2 kB.
+  `
+  ALTER TABLE chatkeep.search_sessions ADD COLUMN snapshot_version bigint, ADD COLUMN seq bigint NOT NULL DEFAULT 0,
+    ADD COLUMN messages integer NOT NULL DEFAULT 0, ADD COLUMN archived integer NOT NULL DEFAULT 0,
+    ADD COLUMN tail text, ADD COLUMN title text, ADD COLUMN folded_title text;
+  UPDATE chatkeep.search_sessions d SET snapshot_version = split_part(d.version, '/', 1)::bigint,
+    seq = split_part(d.version, '/', 2)::bigint,
+    messages = (SELECT count(*) FROM chatkeep.search_messages m WHERE m.session_id = d.session_id),
+    archived = (SELECT count(*) FROM chatkeep.search_messages m WHERE m.session_id = d.session_id AND m.archived);
+  ALTER TABLE chatkeep.search_sessions DROP COLUMN version;
+  ALTER INDEX chatkeep.search_messages_grams SET (gin_pending_list_limit = 256);
+  ALTER TABLE chatkeep.sessions SET (toast_tuple_target = 128);
+  DO $$
+  DECLARE ops text;
+  BEGIN
+    BEGIN
+      CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA chatkeep;
+    EXCEPTION WHEN OTHERS THEN
+      NULL; -- not installed on the server, or not ours to create: the core index serves
+    END;
+    SELECT format('%I.%I', n.nspname, c.opcname) INTO ops FROM pg_opclass c JOIN pg_namespace n ON n.oid = c.opcnamespace
+      JOIN pg_am a ON a.oid = c.opcmethod WHERE c.opcname = 'gin_trgm_ops' AND a.amname = 'gin' LIMIT 1;
+    IF ops IS NOT NULL THEN
+      EXECUTE format('CREATE INDEX search_messages_trgm ON chatkeep.search_messages USING gin (folded %s) WITH (gin_pending_list_limit = 256)', ops);
+      DROP INDEX chatkeep.search_messages_ungrammed;
+    END IF;
+  END $$;
+  `,
 ];
 
 /** The schema version this build writes. */

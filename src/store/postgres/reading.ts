@@ -142,6 +142,11 @@ export async function listRows(pool: Pool, target: Target, projectKeys: readonly
   return (await query<ListRow>(pool, target, LIST_SQL, [projectKeys])).map(rowOf);
 }
 
+/** The listing rows of these sessions of these projects (any order): the listing, narrowed to them. */
+export async function listRowsOf(pool: Pool, target: Target, projectKeys: readonly string[], ids: readonly string[]): Promise<IndexRow[]> {
+  return (await query<ListRow>(pool, target, `SELECT l.* FROM (${LIST_SQL}) l WHERE l.id = ANY($2)`, [projectKeys, ids])).map(rowOf);
+}
+
 function rowOf(r: ListRow): IndexRow {
   const newer = r.schema_version !== null && r.schema_version > SCHEMA_VERSION;
   const problem: SessionProblem | null = newer

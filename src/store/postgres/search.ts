@@ -1,83 +1,157 @@
 /**
- * Full-text search on PostgreSQL (issue 11 item 4): the same results as the file store, from an
- * index in the database that any machine's search brings up to date.
+ * Full-text search on PostgreSQL (issues 11 and 22): the same results as the file store, from
+ * search rows that each snapshot writes in its own transaction (search-rows.ts), so a search
+ * reads and never has to catch up first.
  *
  * The query is literal and matches inside words (`ession` finds `session`), so word lexemes
- * (`to_tsvector`) cannot narrow it: they only find whole words. The index instead keeps, per
- * message, its folded text (src/search/fold.ts) and a tsvector of every 3-character sequence
- * in it, with a GIN index: a message holding the query holds all of the query's sequences, so
- * `grams @@ 'a' & 'b' & …` finds a superset, and `strpos` on the folded text keeps the exact
- * matches. Both are core PostgreSQL (14 and newer; no extension such as pg_trgm needed).
- * Queries shorter than 3 characters, and messages too long for a tsvector, are matched by
- * `strpos` alone. Hits are counted in SQL as `countOccurrences` counts them; scoring, ranking
+ * (`to_tsvector`) cannot narrow it: they only find whole words. Each message's folded text
+ * (src/search/fold.ts) is narrowed by 3-character sequences instead: with `pg_trgm` (when the
+ * server has it; the migration creates the index) by `folded LIKE '%query%'` over a trigram
+ * index; with core PostgreSQL 14 only, by a tsvector of every sequence in the message and a GIN
+ * index (`grams @@ 'abc' & 'bcd' & …`). Either finds a superset; `strpos` keeps the exact
+ * matches. Queries shorter than 3 characters, and messages too long for a tsvector, are matched
+ * by `strpos` alone. Hits are counted in SQL as `countOccurrences` counts them; scoring, ranking
  * and snippets are src/search/'s, as for every store.
  *
- * Like the file store's index, it is brought up to date when a search runs, not per chat turn:
- * a session whose snapshot or events changed since it was indexed (`snapshot_version` and its
- * last event's seq) is read again without its lock, so a live session's messages that are only
- * in its events are found too.
+ * One query finds every matching session with what ranking needs (hits, the best message, the
+ * title's hits, the time), and flags the few sessions its rows do not cover: those with events
+ * past their last snapshot (a live session), read without their lock and searched in memory;
+ * and those whose snapshot was written without rows (a database from before issue 22, a
+ * quarantined snapshot), read and indexed now. Listing rows and snippet messages are then read
+ * for the results returned only.
  */
 import type { Pool } from 'pg';
-import { fold, foldQuery } from '../../search/fold.js';
-import { rank, score, searchableMessages, toResult, type MessageHits, type Scored } from '../../search/rank.js';
-import type { SearchIndexReport, SearchResults } from '../../search/types.js';
+import { countOccurrences, fold, foldQuery } from '../../search/fold.js';
+import { countHits, rank, searchableMessages, toResult, type MessageHits, type SearchableMessage } from '../../search/rank.js';
+import type { SearchIndexReport, SearchResult, SearchResults } from '../../search/types.js';
 import type { IndexRow } from '../../session/index-row.js';
 import { summaryFromRow } from '../../session/index-row.js';
 import type { Role, SessionSnapshot } from '../../session/types.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
+import { writeSearchRows } from './search-rows.js';
 
-/** Sessions read at once while indexing. */
+/** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
-/** Longer folded messages get no grams (a tsvector holds under 1 MB of lexemes; 3 characters take at most 12 bytes + 4). */
-const MAX_GRAMMED = 60_000;
 /** The query's sequences used to narrow (any subset finds a superset; a few are as selective as all). */
 const MAX_QUERY_GRAMS = 24;
+/** Listing rows read at once for the results. */
+const ROW_BATCH = 200;
 
 export interface SearchContext {
   pool: Pool;
   target: Target;
-  /** These projects' listing rows, newest first. */
-  list(projectKeys: string[]): Promise<IndexRow[]>;
+  /** The listing rows of these sessions (of these projects), in any order; a session the listing hides is left out. */
+  rows(projectKeys: string[], ids: string[]): Promise<IndexRow[]>;
   /** A session as a lock-free reading gives it (snapshot with its events applied); undefined when unreadable. */
   read(id: string, projectPath: string): Promise<SessionSnapshot | undefined>;
 }
 
-interface VersionRow {
+/** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
+type Narrowing = 'trgm' | 'grams';
+const narrowings = new WeakMap<Pool, Promise<Narrowing>>();
+
+function narrowingOf(ctx: SearchContext): Promise<Narrowing> {
+  let known = narrowings.get(ctx.pool);
+  if (!known) {
+    known = query<{ trgm: boolean }>(ctx.pool, ctx.target, "SELECT to_regclass('chatkeep.search_messages_trgm') IS NOT NULL AS trgm").then((r) =>
+      r[0]?.trgm ? 'trgm' : 'grams',
+    );
+    // Either answer is right for every row (rows without sequences are matched by strpos); asked once per pool.
+    narrowings.set(ctx.pool, known);
+    known.catch(() => narrowings.delete(ctx.pool));
+  }
+  return known;
+}
+
+/** One matching (or not covered) session: `$1` project keys, `$2` the folded query, `$3` the narrowing's argument. */
+interface MatchRow {
   id: string;
   project_key: string;
   project_path: string;
+  updated_at: number;
+  hits: number | null;
+  best: number | null;
+  best_hits: number | null;
+  title_hits: number;
+  /** The title as listed, where the rows' folded title does not say it (changed since, or not covered). */
+  title: string | null;
+  title_stale: boolean;
+  /** The snapshot was written without rows: read and indexed now (`version`: its snapshot version). */
+  stale: boolean;
   version: string;
-  indexed: string | null;
+  /** Events past the rows' last: read and searched in memory. */
+  pending: boolean;
 }
 
-const VERSIONS_SQL = `SELECT s.id, s.project_key, s.project_path, d.version AS indexed,
-    s.snapshot_version || '/' || coalesce((SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = s.id), 0) AS version
+/** Non-overlapping occurrences of `$2` in `column`, as `countOccurrences` counts them (in bytes: no character count to take). */
+const HITS_IN = (column: string): string => `(octet_length(${column}) - octet_length(replace(${column}, $2, ''))) / octet_length($2)`;
+
+/** Messages holding `$2`: with a trigram index, `LIKE` is exact on its own; the sequences' tsvector finds a superset. */
+const HOLDS: Record<Narrowing | 'none', string> = {
+  trgm: 'm.folded LIKE $3',
+  grams: 'strpos(m.folded, $2) > 0 AND (m.grams @@ $3::tsquery OR m.grams IS NULL)',
+  none: 'strpos(m.folded, $2) > 0',
+};
+
+/** Packs (hits, message) so that one `max` finds the message with the most hits, the latest of equals. */
+const PACK = 2 ** 32;
+
+/**
+ * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
+ * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
+ * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
+ * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number.
+ */
+export const matchSql = (narrowing: Narrowing | undefined): string => `WITH hits AS MATERIALIZED (
+    SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
+    FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
+      WHERE $2 <> '' AND ${HOLDS[narrowing ?? 'none']}) x
+    GROUP BY x.session_id),
+  ev AS MATERIALIZED (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id)
+  SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
+    CASE WHEN $2 = '' OR d.folded_title IS NULL THEN 0 ELSE ${HITS_IN('d.folded_title')} END AS title_hits,
+    d.title IS DISTINCT FROM s.title AS title_stale,
+    (d.session_id IS NULL OR d.snapshot_version IS DISTINCT FROM s.snapshot_version) AS stale,
+    coalesce(ev.last_seq > d.seq, false) AS pending,
+    CASE WHEN d.title IS DISTINCT FROM s.title OR d.session_id IS NULL OR ev.last_seq > d.seq
+      OR d.snapshot_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title,
+    s.snapshot_version::text AS version
   FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
-  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL`;
+    LEFT JOIN hits h ON h.session_id = s.id LEFT JOIN ev ON ev.session_id = s.id
+  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL AND (h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
+    OR strpos(d.folded_title, $2) > 0 OR d.title IS DISTINCT FROM s.title OR d.session_id IS NULL
+    OR d.snapshot_version IS DISTINCT FROM s.snapshot_version OR ev.last_seq > d.seq)`;
 
-/** The sequences of a message, computed by the server (in its characters, as `strpos` counts them). */
-const INSERT_MESSAGES_SQL = `INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded, grams)
-  SELECT m.session_id, m.n, m.role, m.at, m.archived, m.content, m.folded,
-    CASE WHEN char_length(m.folded) <= ${MAX_GRAMMED} THEN array_to_tsvector(ARRAY(
-      SELECT DISTINCT substr(m.folded, i, 3) FROM generate_series(1, char_length(m.folded) - 2) AS i)) END
-  FROM unnest($1::text[], $2::int[], $3::text[], $4::float8[], $5::bool[], $6::json[], $7::text[])
-    AS m(session_id, n, role, at, archived, content, folded)
-  JOIN chatkeep.search_sessions d ON d.session_id = m.session_id
-  ON CONFLICT DO NOTHING`;
+/**
+ * The match query's transaction. Hash joins and hash aggregation whatever the statistics say:
+ * right after a bulk write, before autovacuum has counted the rows, the planner takes the
+ * tables for nearly empty and joins 10,000 sessions to their hits by nested loops, or sorts
+ * 200,000 hits on disk to group them (seconds for a common word). Memory for the hash tables of
+ * every hit of a common word; no JIT: compiling that plan would cost more than running it.
+ */
+const MATCH_BEGIN = "BEGIN READ ONLY; SET LOCAL enable_nestloop = off; SET LOCAL enable_sort = off; SET LOCAL work_mem = '64MB'; SET LOCAL jit = off";
 
-/** The query's sequences as a tsquery (`'abc' & 'bcd' & …`, each quoted as tsquery input wants). */
-const QUERY_GRAMS_SQL = `SELECT string_agg('''' || replace(replace(g, '\\', '\\\\'), '''', '''''') || '''', ' & ') AS grams
-  FROM (SELECT DISTINCT substr($1, i, 3) AS g FROM generate_series(1, char_length($1) - 2) AS i LIMIT ${MAX_QUERY_GRAMS}) t`;
+/** The argument `$3` of the narrowing (none for a query under 3 characters). */
+function narrowingArgument(narrowing: Narrowing, folded: string): string | undefined {
+  const chars = Array.from(folded);
+  if (chars.length < 3) return undefined;
+  if (narrowing === 'trgm') return `%${folded.replace(/[\\%_]/g, '\\$&')}%`;
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length && grams.size < MAX_QUERY_GRAMS; i++) grams.add(chars.slice(i, i + 3).join(''));
+  // Each sequence quoted as tsquery input wants it.
+  return [...grams].map((g) => `'${g.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`).join(' & ');
+}
 
-/** Per session: hits (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals). */
-export const hitsSql = (narrow: boolean): string => `SELECT m.session_id, sum(h.hits)::int AS hits,
-    (array_agg(m.n ORDER BY h.hits DESC, m.n DESC))[1] AS best, max(h.hits)::int AS best_hits
-  FROM chatkeep.search_messages m JOIN chatkeep.sessions s ON s.id = m.session_id
-  CROSS JOIN LATERAL (SELECT (char_length(m.folded) - char_length(replace(m.folded, $2, ''))) / char_length($2) AS hits) h
-  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL AND strpos(m.folded, $2) > 0
-  ${narrow ? 'AND (m.grams @@ $3::tsquery OR m.grams IS NULL)' : ''}
-  GROUP BY m.session_id`;
+/** A match before its listing row is read. */
+interface Found extends MessageHits {
+  session: { id: string; updatedAt: Date };
+  idMatch: boolean;
+  titleHits: number;
+  row: MatchRow;
+  /** Its messages, when it was read here (not covered by its rows). */
+  messages?: SearchableMessage[];
+}
 
 export async function searchSessions(
   ctx: SearchContext,
@@ -87,95 +161,99 @@ export async function searchSessions(
 ): Promise<SearchResults> {
   const q = foldQuery(text);
   const keys = projects.map((p) => p.key);
-  const [rows, versions] = await Promise.all([ctx.list(keys), query<VersionRow>(ctx.pool, ctx.target, VERSIONS_SQL, [keys])]);
-  const index = await upToDate(ctx, projects, versions);
-  const hits = q.folded === '' ? new Map<string, MessageHits>() : await countHits(ctx, keys, q.folded);
-  const found: Scored[] = [];
+  const narrowing = await narrowingOf(ctx);
+  const argument = narrowingArgument(narrowing, q.folded);
+  const sql = matchSql(argument === undefined ? undefined : narrowing);
+  const params = argument === undefined ? [keys, q.folded] : [keys, q.folded, argument];
+  const rows = await transaction(ctx.pool, ctx.target, async (client) => (await client.query<MatchRow>(sql, params)).rows, MATCH_BEGIN);
+  const read = await readUncovered(ctx, rows);
+  const found: Found[] = [];
   for (const row of rows) {
-    const s = score(row, q.folded, hits.get(row.id) ?? { hits: 0 });
-    if (s) found.push({ ...s, session: summaryFromRow(row) });
+    const messages = read.get(row.id);
+    const hits: MessageHits = messages
+      ? countHits(messages, q.folded)
+      : { hits: row.hits ?? 0, ...(row.best !== null ? { best: { message: row.best, hits: row.best_hits ?? 0 } } : {}) };
+    // Where the rows' folded title does not say it, the title as listed is folded here (as `score` does).
+    const titleHits = row.title_stale || messages ? countOccurrences(fold(row.title ?? ''), q.folded) : row.title_hits;
+    // IDs are ASCII (`[A-Za-z0-9._-]`): lowercasing folds them.
+    const idMatch = row.id.toLowerCase().includes(q.folded);
+    if (!idMatch && titleHits === 0 && hits.hits === 0) continue;
+    found.push({ ...hits, idMatch, titleHits, session: { id: row.id, updatedAt: new Date(row.updated_at) }, row, ...(messages ? { messages } : {}) });
   }
-  const ranked = rank(found, limit);
-  const messages = await bestMessages(ctx, ranked);
-  return {
-    query: q.text,
-    total: found.length,
-    results: ranked.map((s) => toResult(s, q.folded, messages.get(s.session.id))),
-    index,
-  };
+  const { results, hidden } = await resultsOf(ctx, keys, rank(found, 0), limit, q.folded);
+  return { query: q.text, total: found.length - hidden, results, index: reports(projects, rows) };
 }
 
-/** Indexes again every session changed since it was indexed; one report per project, as the file store gives. */
-async function upToDate(ctx: SearchContext, projects: readonly { key: string; path: string }[], versions: VersionRow[]): Promise<SearchIndexReport[]> {
+/** Reads the sessions the rows do not cover; indexes those whose snapshot has none (best effort: the rows are a cache of the sessions). */
+async function readUncovered(ctx: SearchContext, rows: MatchRow[]): Promise<Map<string, SearchableMessage[]>> {
+  const out = new Map<string, SearchableMessage[]>();
   // In ID order: two searches indexing the same sessions at once take their rows in one order.
-  const stale = versions.filter((v) => v.indexed !== v.version).sort((a, b) => (a.id < b.id ? -1 : 1));
-  for (let start = 0; start < stale.length; start += READ_BATCH) {
-    const batch = stale.slice(start, start + READ_BATCH);
-    const snapshots = await Promise.all(batch.map((v) => ctx.read(v.id, v.project_path).catch(() => undefined)));
-    await store(ctx, batch, snapshots);
+  const uncovered = rows.filter((r) => r.stale || r.pending).sort((a, b) => (a.id < b.id ? -1 : 1));
+  for (let start = 0; start < uncovered.length; start += READ_BATCH) {
+    const batch = uncovered.slice(start, start + READ_BATCH);
+    const snapshots = await Promise.all(batch.map((r) => ctx.read(r.id, r.project_path).catch(() => undefined)));
+    const stale = batch.flatMap((r, i) => (r.stale ? [{ row: r, snapshot: snapshots[i] }] : []));
+    if (stale.length > 0) await index(ctx, stale).catch(() => undefined);
+    batch.forEach((r, i) => out.set(r.id, snapshots[i] ? searchableMessages(snapshots[i]) : []));
   }
-  return projects.map((p) => {
-    const mine = versions.filter((v) => v.project_key === p.key);
-    const changed = stale.filter((v) => v.project_key === p.key).length;
-    const state = changed === 0 ? 'fresh' : mine.every((v) => v.indexed === null) ? 'missing' : 'stale';
-    return { project: p.path, state, reindexed: changed };
-  });
+  return out;
 }
 
-/** Replaces these sessions' entries (a session that could not be read is indexed empty until it changes). */
-async function store(ctx: SearchContext, batch: VersionRow[], snapshots: (SessionSnapshot | undefined)[]): Promise<void> {
-  const m = { session: [] as string[], n: [] as number[], role: [] as Role[], at: [] as number[], archived: [] as boolean[], content: [] as string[], folded: [] as string[] };
-  batch.forEach((v, i) => {
-    const snapshot = snapshots[i];
-    (snapshot ? searchableMessages(snapshot) : []).forEach((message, n) => {
-      m.session.push(v.id);
-      m.n.push(n);
-      m.role.push(message.role);
-      m.at.push(message.timestamp.getTime());
-      m.archived.push(message.archived);
-      m.content.push(JSON.stringify(message.content));
-      m.folded.push(fold(message.content));
-    });
-  });
-  const ids = batch.map((v) => v.id);
+/** Writes the rows of sessions read by a search, each only if no snapshot was written since it was read (its writer's rows win). */
+async function index(ctx: SearchContext, sessions: { row: MatchRow; snapshot: SessionSnapshot | undefined }[]): Promise<void> {
   await transaction(ctx.pool, ctx.target, async (client) => {
-    await client.query('DELETE FROM chatkeep.search_sessions WHERE session_id = ANY($1)', [ids]);
-    // A session deleted meanwhile is skipped (its row is gone: nothing to index); one that a
-    // search elsewhere indexed meanwhile keeps that entry.
-    await client.query(
-      `INSERT INTO chatkeep.search_sessions (session_id, version)
-       SELECT v.id, v.version FROM unnest($1::text[], $2::text[]) AS v(id, version) JOIN chatkeep.sessions s ON s.id = v.id
-       ON CONFLICT DO NOTHING`,
-      [ids, batch.map((v) => v.version)],
+    const ids = sessions.map((s) => s.row.id);
+    const now = await client.query<{ id: string; version: string }>(
+      'SELECT id, snapshot_version::text AS version FROM chatkeep.sessions WHERE id = ANY($1) ORDER BY id FOR UPDATE',
+      [ids],
     );
-    if (m.session.length > 0) {
-      await client.query(INSERT_MESSAGES_SQL, [m.session, m.n, m.role, m.at, m.archived, m.content, m.folded]);
-    }
+    const current = new Map(now.rows.map((r) => [r.id, r.version]));
+    for (const { row, snapshot } of sessions) if (current.get(row.id) === row.version) await writeSearchRows(client, row.id, snapshot);
   });
 }
 
-async function countHits(ctx: SearchContext, keys: string[], folded: string): Promise<Map<string, MessageHits>> {
-  let grams: string | null = null;
-  if ([...folded].length >= 3) grams = (await query<{ grams: string | null }>(ctx.pool, ctx.target, QUERY_GRAMS_SQL, [folded]))[0]?.grams ?? null;
-  const rows = await query<{ session_id: string; hits: number; best: number; best_hits: number }>(
-    ctx.pool,
-    ctx.target,
-    hitsSql(grams !== null),
-    grams !== null ? [keys, folded, grams] : [keys, folded],
-  );
-  return new Map(rows.map((r) => [r.session_id, { hits: r.hits, best: { message: r.best, hits: r.best_hits } }]));
+/** The results: listing rows and snippet messages of the first `limit` (0: all) of `ranked`, skipping sessions the listing hides. */
+async function resultsOf(ctx: SearchContext, keys: string[], ranked: Found[], limit: number, folded: string): Promise<{ results: SearchResult[]; hidden: number }> {
+  const results: SearchResult[] = [];
+  let hidden = 0;
+  const wanted = limit > 0 ? limit : ranked.length;
+  for (let start = 0; start < ranked.length && results.length < wanted; ) {
+    const batch = ranked.slice(start, start + Math.min(ROW_BATCH, Math.max(wanted - results.length, 1)));
+    start += batch.length;
+    const [rows, messages] = await Promise.all([ctx.rows(keys, batch.map((f) => f.row.id)), bestMessages(ctx, batch)]);
+    const rowOf = new Map(rows.map((r) => [r.id, r]));
+    for (const f of batch) {
+      const row = rowOf.get(f.row.id);
+      if (!row) {
+        hidden++;
+        continue;
+      }
+      if (results.length === wanted) break;
+      const message = f.best && (f.messages ? f.messages[f.best.message] : messages.get(f.row.id));
+      results.push(toResult({ ...f, session: summaryFromRow(row) }, folded, message || undefined));
+    }
+  }
+  return { results, hidden };
 }
 
-/** The message each result's snippet comes from, one query for all of them. */
-async function bestMessages(ctx: SearchContext, ranked: Scored[]): Promise<Map<string, Parameters<typeof toResult>[2]>> {
-  const wanted = ranked.filter((s) => s.best);
+/** The message each match's snippet comes from, one query for all of them (those read here have theirs). */
+async function bestMessages(ctx: SearchContext, found: Found[]): Promise<Map<string, SearchableMessage>> {
+  const wanted = found.filter((f) => f.best && !f.messages);
   if (wanted.length === 0) return new Map();
   const rows = await query<{ session_id: string; role: Role; at: number; archived: boolean; content: string }>(
     ctx.pool,
     ctx.target,
     `SELECT m.session_id, m.role, m.at, m.archived, m.content FROM chatkeep.search_messages m
      JOIN unnest($1::text[], $2::int[]) AS w(id, n) ON m.session_id = w.id AND m.n = w.n`,
-    [wanted.map((s) => s.session.id), wanted.map((s) => s.best!.message)],
+    [wanted.map((f) => f.row.id), wanted.map((f) => f.best!.message)],
   );
   return new Map(rows.map((r) => [r.session_id, { role: r.role, content: r.content, timestamp: new Date(r.at), archived: r.archived }]));
+}
+
+/** One report per project, as the file store gives: what this search had to index first. */
+function reports(projects: readonly { key: string; path: string }[], rows: MatchRow[]): SearchIndexReport[] {
+  return projects.map((p) => {
+    const reindexed = rows.filter((r) => r.stale && r.project_key === p.key).length;
+    return { project: p.path, state: reindexed === 0 ? 'fresh' : 'stale', reindexed };
+  });
 }

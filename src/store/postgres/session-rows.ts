@@ -8,6 +8,7 @@ import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import { archivedCount } from '../../session/index-row.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';
+import { writeSearchRows } from './search-rows.js';
 
 /** Records the project (its path on the machine that last used it). */
 export async function recordProject(client: ClientBase, project: ProjectInfo): Promise<void> {
@@ -34,8 +35,9 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
 }
 
 /**
- * Puts a snapshot (its encoded text) in place, with the listing columns it implies; one statement.
- * With the writer's `epoch`, only while it is the session's (else `LockSupersededError`).
+ * Puts a snapshot (its encoded text) in place, with the listing columns it implies, and its search
+ * rows (search-rows.ts): run it in a transaction, so that they change together. With the
+ * writer's `epoch`, only while it is the session's (else `LockSupersededError`).
  */
 export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date, epoch?: number): Promise<number> {
   const bytes = Buffer.byteLength(text, 'utf8');
@@ -50,5 +52,7 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
       s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s), epoch ?? null],
   );
   if (epoch !== undefined && stored.rowCount === 0) throw new LockSupersededError(s.id, epoch);
+  // Rows only for a snapshot that is stored.
+  if (stored.rowCount === 1) await writeSearchRows(client, s.id, s);
   return bytes;
 }

@@ -13,14 +13,14 @@ import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSes
 import type { SearchResults } from '../../search/types.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import type { Target, Timeouts } from './connect.js';
-import { createPool, query, targetOf, transaction } from './connect.js';
+import { DEFAULT_TIMEOUTS, createPool, onOneConnection, query, targetOf, transaction } from './connect.js';
 import { openEventLog } from './event-log.js';
 import { INSPECT_SQL, lockStateFrom } from './lock.js';
 import { takeLock } from './take-lock.js';
 import type { InspectRow, PgLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
-import { findSession, listRows, loadSession } from './reading.js';
+import { findSession, listRows, listRowsOf, loadSession } from './reading.js';
 import { insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
 import { OWNER_SQL, ReadOnlyShareError } from './sharing.js';
 import { isPostgresUrl, redactUrl } from './url.js';
@@ -152,7 +152,7 @@ export class PostgresStore implements SessionStore {
     // The codec (superjson) loads with the first snapshot; both stores write the same text.
     const { encodeSnapshot } = await import('../../session/codec.js');
     const text = await encodeSnapshot(snapshot);
-    return held.write((client) => storeSnapshot(client, { ...snapshot, id }, text, this.now(), held.epoch));
+    return held.write((client) => onOneConnection(client, () => storeSnapshot(client, { ...snapshot, id }, text, this.now(), held.epoch)));
   }
 
   async snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
@@ -261,7 +261,7 @@ export class PostgresStore implements SessionStore {
     const context = {
       pool: this.pool,
       target: this.target,
-      list: (keys: string[]) => listRows(this.pool, this.target, keys),
+      rows: (keys: string[], ids: string[]) => listRowsOf(this.pool, this.target, keys, ids),
       read: async (id: string, path: string) => (await this.readStable(id, path)).reading.snapshot,
     };
     return searchSessions(context, text, projects.map((p) => ({ key: keyOf(p), path: p.path })), options.limit);

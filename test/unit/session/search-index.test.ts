@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSessions } from '../../../src/index.js';
@@ -50,5 +50,36 @@ describe('the file store search index', () => {
     expect(existsSync(recent)).toBe(false);
     expect(readFileSync(base).equals(baseBytes)).toBe(false);
     expect((await sessions.search('pomegranate')).index[0]!.state).toBe('fresh');
+  });
+
+  it('one process searching again keeps the index in memory only while the file is the one it read: deleted, damaged or rewritten, it is read again', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const sessions = await openSessions({ home, cwd });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'a kumquat and a quince' });
+    await s.close();
+    const base = join(layout.project(sessions.store.location, sessions.project.key), 'search.idx');
+    expect((await sessions.search('kumquat')).index[0]).toMatchObject({ state: 'missing', reindexed: 1 });
+    // Typed on from the last query (narrowed to its hits) and back: found as a fresh search finds it.
+    for (const query of ['q', 'qu', 'quince', 'qu', 'kumquat and']) expect((await sessions.search(query)).total).toBe(1);
+    expect((await sessions.search('quinces')).total).toBe(0);
+    expect((await sessions.search('kumquat')).index[0]!.state).toBe('fresh');
+    rmSync(base);
+    expect((await sessions.search('kumquat')).index[0]).toMatchObject({ state: 'missing', reindexed: 1 });
+    writeFileSync(base, 'CKSEARCH but not really');
+    const damaged = await sessions.search('kumquat');
+    expect(damaged.index[0]).toMatchObject({ state: 'damaged', reindexed: 1 });
+    expect(damaged.total).toBe(1);
+    // Another process's index (here: of other sessions, written in place of this one) is read, not the one in memory.
+    const other = await openSessions({ home: tmpHome(), cwd });
+    const t = await other.create();
+    await t.append({ role: 'user', content: 'only a fig' });
+    await t.close();
+    await other.search('fig');
+    writeFileSync(base, readFileSync(join(layout.project(other.store.location, other.project.key), 'search.idx')));
+    const replaced = await sessions.search('kumquat');
+    expect([replaced.index[0]!.state, replaced.total]).toEqual(['stale', 1]);
+    expect((await sessions.search('fig')).total).toBe(0);
   });
 });

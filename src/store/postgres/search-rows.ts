@@ -1,0 +1,82 @@
+/**
+ * A session's search rows on PostgreSQL (issue 22 item 4), written by the transaction that
+ * writes its snapshot (session-rows.ts), so that a search never has to catch up: the first
+ * search on a server of 10,000 sessions is as fast as the next.
+ *
+ * `chatkeep.search_sessions` says what a session's rows were made from: the snapshot
+ * (`snapshot_version`, and `seq`, the last event it holds), the title (as written and folded),
+ * and how many messages (`messages`, of which `archived`) with a hash of the last one (`tail`).
+ * `chatkeep.search_messages` holds each message: its folded text (src/search/fold.ts) and, on a
+ * server without `pg_trgm`, its 3-character sequences as a tsvector (search.ts says why).
+ *
+ * Messages only ever grow at the end (a `/reset` archives them in place, flipping `archived`):
+ * when the rows hold a prefix of the snapshot's messages (same count archived, same last
+ * message), only the new ones are inserted, so an autosave of a long session costs its new
+ * messages, not all of them. Anything else rewrites the session's rows.
+ */
+import { createHash } from 'node:crypto';
+import type { ClientBase } from 'pg';
+import { fold } from '../../search/fold.js';
+import { searchableMessages, type SearchableMessage } from '../../search/rank.js';
+import type { SessionSnapshot } from '../../session/types.js';
+
+/** Longer folded messages get no sequences (a tsvector holds under 1 MB of lexemes; 3 characters take at most 12 bytes + 4). */
+const MAX_GRAMMED = 60_000;
+
+/**
+ * The messages' rows; their 3-character sequences (computed by the server, in its characters, as
+ * `strpos` counts them) only where no trigram index (`pg_trgm`) serves the search.
+ */
+const INSERT_MESSAGES_SQL = `WITH mode AS (SELECT to_regclass('chatkeep.search_messages_trgm') IS NULL AS grammed)
+  INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded, grams)
+  SELECT $1, m.n, m.role, m.at, m.archived, m.content, m.folded,
+    CASE WHEN mode.grammed AND char_length(m.folded) <= ${MAX_GRAMMED} THEN array_to_tsvector(ARRAY(
+      SELECT DISTINCT substr(m.folded, i, 3) FROM generate_series(1, char_length(m.folded) - 2) AS i)) END
+  FROM unnest($2::int[], $3::text[], $4::float8[], $5::bool[], $6::json[], $7::text[]) AS m(n, role, at, archived, content, folded), mode`;
+
+/** The facts the rows were made from; the session's row gives its snapshot version (none: the session is gone). */
+const UPSERT_SESSION_SQL = `INSERT INTO chatkeep.search_sessions (session_id, snapshot_version, seq, messages, archived, tail, title, folded_title)
+  SELECT s.id, s.snapshot_version, $2, $3, $4, $5, $6, $7 FROM chatkeep.sessions s WHERE s.id = $1
+  ON CONFLICT (session_id) DO UPDATE SET snapshot_version = EXCLUDED.snapshot_version, seq = EXCLUDED.seq, messages = EXCLUDED.messages,
+    archived = EXCLUDED.archived, tail = EXCLUDED.tail, title = EXCLUDED.title, folded_title = EXCLUDED.folded_title
+  RETURNING session_id`;
+
+/** A short hash of a message as search keeps it ('' for none): equal hashes, same message. */
+function tailOf(m: SearchableMessage | undefined): string {
+  return m ? createHash('sha1').update(`${m.role}\n${m.timestamp.getTime()}\n${m.content}`).digest('base64') : '';
+}
+
+/**
+ * Makes session `id`'s search rows say what `snapshot` holds (undefined: a session that cannot be
+ * read, indexed empty until it changes). Run inside the transaction that wrote the snapshot (or,
+ * for a session indexed by a search, one holding its row), after the session's row is updated.
+ */
+export async function writeSearchRows(client: ClientBase, id: string, snapshot: SessionSnapshot | undefined): Promise<void> {
+  const messages = snapshot ? searchableMessages(snapshot) : [];
+  const archived = messages.reduce((n, m) => n + (m.archived ? 1 : 0), 0);
+  const [before] = (
+    await client.query<{ messages: number; archived: number; tail: string | null }>(
+      'SELECT messages, archived, tail FROM chatkeep.search_sessions WHERE session_id = $1 FOR UPDATE',
+      [id],
+    )
+  ).rows;
+  const prefix = before !== undefined && before.tail !== null && before.archived === archived && before.messages <= messages.length
+    && before.tail === tailOf(messages[before.messages - 1]);
+  const from = prefix ? before.messages : 0;
+  if (before && !prefix) await client.query('DELETE FROM chatkeep.search_messages WHERE session_id = $1', [id]);
+  const title = snapshot?.title ?? null;
+  const upserted = await client.query(UPSERT_SESSION_SQL, [
+    id, snapshot?.journalSeq ?? 0, messages.length, archived, tailOf(messages.at(-1)), title, fold(title ?? ''),
+  ]);
+  const added = messages.slice(from);
+  if (upserted.rowCount === 0 || added.length === 0) return;
+  await client.query(INSERT_MESSAGES_SQL, [
+    id,
+    added.map((_, i) => from + i),
+    added.map((m) => m.role),
+    added.map((m) => m.timestamp.getTime()),
+    added.map((m) => m.archived),
+    added.map((m) => JSON.stringify(m.content)),
+    added.map((m) => fold(m.content)),
+  ]);
+}
