@@ -14,7 +14,7 @@ export const save: SlashCommand = {
     const result = await ctx.session.save(title === '' ? {} : { title });
     // What is shown back is what was stored (redacted, capped), not what was typed.
     const stored = ctx.session.title;
-    const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"`;
+    const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"${titleCutNote(title, stored)}`;
     if (result.empty) {
       const named = titled === '' ? '' : `Titled${titled}; `;
       return { type: 'message', level: 'info', content: `${named}${named ? 'nothing' : 'Nothing'} is saved yet: a session is kept once it holds a message.` };

@@ -124,7 +124,7 @@ describe('session browser in the chat (/load)', () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const other = await madeSession(where, 'the platypus conversation');
     const { run, id } = await startAtPrompt([], { ...where, env: STALE });
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     await run.prompt();
     run.line('/load');
     await until(run, 'Load which session?');
@@ -148,20 +148,20 @@ describe('session browser in the chat (/load)', () => {
     await run.waitFor(`Saved ${id} (4 messages). Switched to ${other}.`);
     await run.waitFor(`Resumed session ${other}`);
     expect(await run.quit()).toBe(0);
-    expect(await shownMessages(id, where)).toEqual(['first words', 'Echo: first words (read 1 messages)', 'second words', 'Echo: second words (read 3 messages)']);
+    expect(await shownMessages(id, where)).toEqual(['first words', 'Echo: first words (read 1 message)', 'second words', 'Echo: second words (read 3 messages)']);
   }, 60_000);
 
   it('a hang-up inside the browser saves the session and exits 0', async () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     await madeSession(where, 'an older conversation');
     const { run, id } = await startAtPrompt([], where);
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     await run.prompt();
     run.line('/load');
     await until(run, 'Load which session?');
     run.destroy();
     expect(await run.exited).toBe(0);
-    expect(await shownMessages(id, where)).toEqual(['first words', 'Echo: first words (read 1 messages)']);
+    expect(await shownMessages(id, where)).toEqual(['first words', 'Echo: first words (read 1 message)']);
     const listed = await runPiped(['sessions', 'list', '--json'], '', where);
     expect((JSON.parse(listed.stdout) as { id: string; status: string }[]).find((row) => row.id === id)?.status).toBe('closed');
   });
@@ -243,7 +243,7 @@ describe('session browser: actions on the highlighted session', () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const other = await madeSession(where, 'the emu conversation');
     const { run, id } = await startAtPrompt([], where);
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     await run.prompt();
     run.line('/load');
     await until(run, 'Load which session?');
@@ -291,14 +291,14 @@ describe('session browser: actions on the highlighted session', () => {
     const words = restore.split(' ');
     const again = await runPiped(words.slice(words.indexOf('sessions')), '', where);
     expect(again.code, again.stderr).toBe(0);
-    expect(await shownMessages(forked, where)).toEqual(['the emu conversation', 'Echo: the emu conversation (read 1 messages)']);
+    expect(await shownMessages(forked, where)).toEqual(['the emu conversation', 'Echo: the emu conversation (read 1 message)']);
   }, 60_000);
 
   it('a session open in another process is marked and refuses the trash and a rename, naming the holder', async () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     await madeSession(where, 'the first one');
     const { run: holder, id: held } = await startAtPrompt([], where);
-    await holder.say('the held one', 'Echo: the held one (read 1 messages)');
+    await holder.say('the held one', 'Echo: the held one (read 1 message)');
     const run = spawnPty(['-r'], where);
     await until(run, 'Resume which session?');
     await until(run, `› ${held}`);
@@ -321,6 +321,6 @@ describe('session browser: actions on the highlighted session', () => {
     await again.waitFor(`Session ${held} is in use by process ${holder.pid} on `);
     expect(await again.exited).toBe(3);
     expect(await holder.quit()).toBe(0);
-    expect(await shownMessages(held, where)).toEqual(['the held one', 'Echo: the held one (read 1 messages)']);
+    expect(await shownMessages(held, where)).toEqual(['the held one', 'Echo: the held one (read 1 message)']);
   }, 60_000);
 });
