@@ -13,6 +13,9 @@ storeContract('postgres', async () => {
     async removeSession(id) {
       await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
     },
+    async writeNewerEvent(id, { seq, ts, type, payload }) {
+      await runSql(url, 'INSERT INTO chatkeep.events (session_id, seq, ts, type, payload) VALUES ($1, $2, $3, $4, $5::json)', [id, seq, ts, type, payload]);
+    },
     dispose: async () => undefined,
   };
 });

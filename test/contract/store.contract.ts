@@ -14,6 +14,7 @@ import type { SessionStore, WriterLock } from '../../src/session/store.js';
 import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
+import { futureEventCases } from './future-events.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
   describe(`SessionStore contract: ${name}`, () => {
@@ -204,5 +205,6 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
 
     trashCases(harness);
     searchCases(harness);
+    futureEventCases(harness);
   });
 }
