@@ -10,6 +10,7 @@ import { formatTable, type BenchRow } from './harness.js';
 import { benchList, benchResume, benchTurn, benchSnapshot, benchMemory, benchStartup } from './cases.js';
 import { TEN_MB_AVG_BYTES } from './data.js';
 import { benchFirstRequest } from './first-request.js';
+import { benchOneShot } from './one-shot.js';
 import { benchSearch } from './search.js';
 import { benchPostgres } from './postgres.js';
 
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   try {
     await step('start to first prompt', () => benchStartup(config));
     await step('first request with a real provider', () => benchFirstRequest(config));
+    await step('a one-shot run: one message, then exit', () => benchOneShot(config));
     const listSizes = quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000];
     for (const n of listSizes) await step(`list ${n} sessions`, () => benchList(config, n, n === listSizes.at(-1)));
     const searchSize = quick ? 2_000 : 10_000;

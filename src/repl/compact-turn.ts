@@ -10,6 +10,7 @@ import type { Message, Session, Usage } from '../session/types.js';
 import { plural } from './format.js';
 import type { Screen } from './screen.js';
 import { startSpinner } from './spinner.js';
+import { groupDigits } from './digits.js';
 
 /** The share of the model's context window past which compaction is offered (or done, with `--auto-compact`). */
 export const COMPACT_AT = 0.8;
@@ -118,5 +119,5 @@ export async function offerCompaction(messages: readonly Message[], screen: Scre
 /** `Context 85% full (170,000 of 200,000 tokens of claude-sonnet-4-5)`. */
 export function describeFill(fill: ContextFill): string {
   const percent = Math.floor((fill.used / fill.window) * 100);
-  return `Context ${percent}% full (${fill.used.toLocaleString('en-US')} of ${fill.window.toLocaleString('en-US')} tokens of ${fill.model})`;
+  return `Context ${percent}% full (${groupDigits(fill.used)} of ${groupDigits(fill.window)} tokens of ${fill.model})`;
 }

@@ -6,6 +6,7 @@ import { estimateCost, formatCost } from '../providers/cost.js';
 import { commandText } from '../session/errors.js';
 import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
 import { layoutTable, loadTableWidths, type Column } from './table.js';
+import { groupDigits } from './digits.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
 let formatDistance: FormatDistance | undefined;
@@ -125,7 +126,7 @@ export function tokens(usage: { inputTokens: number; outputTokens: number } | un
 /** The exit line's usage: `Tokens: 1,234 (1,000 in, 234 out) · estimated cost $0.0042`; undefined without tokens. */
 export function usageLine(stats: SessionStats): string | undefined {
   if (stats.inputTokens + stats.outputTokens === 0) return undefined;
-  const n = (x: number): string => x.toLocaleString('en-US');
+  const n = groupDigits;
   const cost = estimateCost(stats, stats.byModel);
   const costText = cost !== undefined ? ` · estimated cost ${formatCost(cost)}` : '';
   return `Tokens: ${n(stats.inputTokens + stats.outputTokens)} (${n(stats.inputTokens)} in, ${n(stats.outputTokens)} out)${costText}`;

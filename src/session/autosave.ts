@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Autosave, AutosaveSchedule, SaveResult, Session } from './types.js';
 import { AutosaveSpecError } from './errors.js';
 import { whenIdle } from './defer.js';
+import { startTicks, type TickTimer } from './cron-timer.js';
 
 type CronModule = typeof import('cron');
 const require = createRequire(import.meta.url);
@@ -90,8 +91,8 @@ export function parseAutosaveSpec(spec: string): AutosaveSchedule {
 }
 
 /**
- * Starts autosaving `session` on `schedule` (DESIGN §5): a cron CronJob that waits for a
- * running tick, never holds the process open, and reports failures through `onError` (or the
+ * Starts autosaving `session` on `schedule` (DESIGN §5): a timer on cron's dates that waits
+ * for a running tick, never holds the process open, never prints, and reports failures through `onError` (or the
  * session's warnings) instead of throwing. A tick is `session.save({ ifChanged: true })`,
  * which takes the session's mutex, so it never overlaps another save.
  */
@@ -114,20 +115,17 @@ export function startAutosave(
     }
   };
   let stopped = false;
-  const build = (mod: CronModule) =>
-    mod.CronJob.from({
-      cronTime: schedule.expression,
-      onTick: async () => {
+  const build = (mod: CronModule): TickTimer =>
+    startTicks(
+      new mod.CronTime(schedule.expression),
+      async () => {
         // A session whose lock was lost writes nothing; the loss was reported once already.
         if (session.readOnly) return;
         const result = await session.save({ ifChanged: true, trigger: 'autosave' });
         if (result.saved) options.onSaved?.(result);
       },
-      start: !stopped,
-      waitForCompletion: true,
-      unrefTimeout: true,
-      errorHandler: report,
-    });
+      report,
+    );
   // cron and luxon take tens of milliseconds to load: unless already loaded, they load (and
   // the job starts) a moment later, off the path to the first prompt and the first request.
   let job = cronModule ? build(cronModule) : undefined;
@@ -144,7 +142,7 @@ export function startAutosave(
         }, report);
   const autosave: Autosave = {
     description: schedule.description,
-    nextDate: () => (job ? job.nextDate().toJSDate() : new (cron().CronTime)(schedule.expression).sendAt().toJSDate()),
+    nextDate: () => (job ? job.nextDate() : new (cron().CronTime)(schedule.expression).sendAt().toJSDate()),
     stop: async () => {
       stopped = true;
       startNow(); // a stop before the deferred start ends the wait (and loads nothing)

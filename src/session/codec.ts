@@ -5,6 +5,7 @@ export { DamagedFileError };
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { sessionJsonSchema } from './schema.js';
 import { schemaProblem } from './standalone-validator.js';
+import { stringifySliced, type TextSink } from './sliced-json.js';
 import { packageVersion } from '../version.js';
 
 /** A snapshot file that does not parse or validate. */
@@ -33,6 +34,18 @@ export async function encodeSnapshot(snapshot: SessionSnapshot): Promise<string>
   if (values) return JSON.stringify({ json: snapshot, meta: { values, v: 1 } });
   const superjson = await loadSuperjson();
   return superjson.stringify(snapshot);
+}
+
+/**
+ * `encodeSnapshot`'s text, handed to `sink` in pieces made in slices between which the event
+ * loop runs (a 10 MB session would otherwise block it for tens of milliseconds). Joined, the
+ * pieces are exactly `encodeSnapshot`'s text. The snapshot must not change until this resolves.
+ */
+export async function encodeSnapshotSliced(snapshot: SessionSnapshot, sink: TextSink): Promise<void> {
+  const values = dateAnnotations(snapshot);
+  if (values) return stringifySliced({ json: snapshot, meta: { values, v: 1 } }, sink);
+  const superjson = await loadSuperjson();
+  await sink(superjson.stringify(snapshot));
 }
 
 /** superjson's `meta.values` for the model's Dates, or undefined if anything else needs annotating. */

@@ -103,6 +103,7 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
       const again = await (await openOn(id)).load(id, { now: AT, quarantine: false });
       expect(again.snapshot).toEqual(whole);
       expect(again.events.map((e) => e.seq)).toEqual([4]);
+      await log.close();
       await lock.release();
     });
 

@@ -101,4 +101,15 @@ export function trashCases(h: Harness): void {
     expect(await store.reserveId(minutes(1), store.project)).toBe(`${recent.id}-2`);
     expect((await store.list(await store.projects())).map((r) => r.id)).toContain(kept.id);
   });
+
+  it('a session trashed between another process finding it and locking it is refused as in the trash', async () => {
+    const store = await h.open();
+    const { id } = await savedSession(store, AT, ['moved away']);
+    const late = await h.openOn(id); // found it, as the model does before taking the lock
+    await store.trash(id);
+    const refused = await late.lock(id, () => undefined).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(TrashedSessionError);
+    expect((refused as TrashedSessionError).exitCode).toBe(2);
+    expect(await store.listTrash()).toMatchObject([{ id }]);
+  });
 }

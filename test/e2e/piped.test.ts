@@ -7,6 +7,12 @@ import { tmpHome } from '../helpers/tmp-home.js';
 import { openSessions } from '../../src/index.js';
 
 describe('piped stdin', () => {
+  it('a command that never reads its input exits as usual, whatever is still being piped to it', async () => {
+    // 4 MB is far more than a pipe holds: the writer meets the closed pipe (EPIPE) mid-write.
+    const result = await runPiped(['--version'], 'x'.repeat(4 << 20), { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
+    expect(result).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
   it("prints only the assistant's text on stdout and the status lines on stderr", async () => {
     const result = await runPiped([], 'hi\nhow are you\n/quit\n', { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     expect(result.code).toBe(0);

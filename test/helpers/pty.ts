@@ -169,6 +169,12 @@ export function spawnPiped(args: string[], options: RunOptions): PipedRun {
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const result = new Promise<PipedResult>((resolve, reject) => {
     child.on('error', reject);
+    // A program that exits without reading all its input (`sessions show`, a refused flag, a
+    // `/quit` before the last line) closes the pipe under a pending write: that EPIPE is the
+    // child's choice, not a failure of the test, and would otherwise be an unhandled error.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.on('close', (code, signal) => resolve({ code: code ?? 128 + (signal ? 1 : 0), stdout, stderr }));
   });
   onTestFinished(() => {

@@ -1,4 +1,4 @@
-import { open, rename, unlink, writeFile } from 'node:fs/promises';
+import { open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -13,17 +13,28 @@ export const DIR_MODE = 0o700;
  */
 export const atomicWriteHooks: { beforeRename?: (tmpPath: string, target: string) => void | Promise<void> } = {};
 
+/** Produces a file's text in order through `write`, which may wait while it writes. */
+export type TextProducer = (write: (text: string) => Promise<void>) => Promise<void>;
+
 /**
  * Replaces `target` atomically: write a temp file beside it, fsync, rename over the target,
  * fsync the directory. A crash at any point leaves either the old or the new file, whole.
- * On failure the temp file is removed and the target is untouched.
+ * On failure the temp file is removed and the target is untouched. `data` may be a producer
+ * of text in pieces, written as they come, a batch at a time (no one step blocks for long,
+ * and the whole text is never held). Resolves to the bytes written.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array | TextProducer): Promise<number> {
   const tmp = tempPath(target);
   const handle = await open(tmp, 'wx', FILE_MODE);
   let closed = false;
+  let bytes = 0;
   try {
-    await handle.writeFile(data);
+    if (typeof data === 'function') {
+      bytes = await writeProduced(handle, data);
+    } else {
+      await handle.writeFile(data);
+      bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+    }
     await handle.sync();
     closed = true;
     await handle.close();
@@ -35,6 +46,31 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
     throw err;
   }
   await fsyncDir(dirname(target));
+  return bytes;
+}
+
+/** How much text is encoded and written in one go. */
+const BATCH_CHARS = 256 * 1024;
+
+/** Writes what `produce` makes, in order, a batch at a time; resolves to the bytes written. */
+async function writeProduced(handle: FileHandle, produce: TextProducer): Promise<number> {
+  let bytes = 0;
+  let batch: string[] = [];
+  let size = 0;
+  const flush = async (): Promise<void> => {
+    const buffer = Buffer.from(batch.join(''), 'utf8');
+    batch = [];
+    size = 0;
+    for (let offset = 0; offset < buffer.length; ) offset += (await handle.write(buffer, offset)).bytesWritten;
+    bytes += buffer.length;
+  };
+  await produce(async (text) => {
+    batch.push(text);
+    size += text.length;
+    if (size >= BATCH_CHARS) await flush();
+  });
+  if (size > 0) await flush();
+  return bytes;
 }
 
 /**

@@ -17,6 +17,7 @@ import { claimId, reserveId } from './ids.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { acquireLock, inspectLock } from './lock.js';
+import { errno } from '../../session/ids.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
 import { snapshotFileInfo, writeSnapshotFile } from './snapshot-store.js';
@@ -112,8 +113,15 @@ export class FileStore implements SessionStore {
     return id;
   }
 
-  lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
-    return acquireLock(id, this.dir(id), { staleMs: this.options.staleMs, now: this.options.now, onCompromised: onLost });
+  async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
+    try {
+      return await acquireLock(id, this.dir(id), { staleMs: this.options.staleMs, now: this.options.now, onCompromised: onLost });
+    } catch (err) {
+      // Moved (to the trash) or removed since it was located: say where it is now, as locating
+      // it afresh does (in the trash, or unknown), rather than the guard's ENOENT.
+      if (errno(err) === 'ENOENT') await this.locate(id);
+      throw err;
+    }
   }
 
   inspectLock(id: string): Promise<LockState> {

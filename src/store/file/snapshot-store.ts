@@ -8,13 +8,11 @@ import type { SessionSnapshot } from '../../session/types.js';
 /** Writes `<dir>/session.json` durably and atomically; resolves to the bytes written. */
 export async function writeSnapshotFile(dir: string, snapshot: SessionSnapshot): Promise<number> {
   // The codec (superjson) loads with the first snapshot, not before the first prompt.
-  const { encodeSnapshot } = await import('../../session/codec.js');
-  // Encoded once here rather than inside the write, so its size costs nothing extra.
-  const bytes = Buffer.from(await encodeSnapshot(snapshot), 'utf8');
+  const { encodeSnapshotSliced } = await import('../../session/codec.js');
   // The meta file describes the snapshot in place: gone before a new one goes in, back after.
   await removeMeta(dir);
-  await writeFileAtomic(layout.snapshot(dir), bytes);
-  return bytes.length;
+  // Encoded in slices and written as it is made, so a large session never stalls the prompt.
+  return writeFileAtomic(layout.snapshot(dir), (write) => encodeSnapshotSliced(snapshot, write));
 }
 
 /** The `session.json` in place (an earlier run's), if any. */

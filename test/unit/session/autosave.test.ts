@@ -128,6 +128,45 @@ describe('startAutosave', () => {
     await s.close();
   });
 
+  it('a tick that falls due while the event loop is busy runs late and prints nothing', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome(), lockStaleMs: 3_600_000 });
+    const s = await sessions.create();
+    const printed = [vi.spyOn(console, 'warn'), vi.spyOn(console, 'error'), vi.spyOn(console, 'log')];
+    vi.useFakeTimers({ now: new Date('2026-11-22T10:00:00.500Z') });
+    const autosave = startAutosave(s, parseAutosaveSpec('1s'));
+    await autosaveStarted(autosave);
+    await s.append({ role: 'user', content: 'x' });
+    const save = vi.spyOn(s, 'save');
+    // The clock runs on while no timer can (a long synchronous stretch): the tick is missed.
+    // (setSystemTime moves the clock and every timer's due time with it: none fires.)
+    vi.setSystemTime(new Date('2026-11-22T10:00:03.700Z'));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(await (save.mock.results[0]!.value as Promise<SaveResult>)).toMatchObject({ saved: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(autosave.nextDate()).toEqual(new Date('2026-11-22T10:00:05.000Z'));
+    await autosave.stop();
+    vi.useRealTimers();
+    for (const spy of printed) expect(spy).not.toHaveBeenCalled();
+    await s.close();
+  });
+
+  it('a starved process (its clock jumping between two readings) gets no warning printed', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome(), lockStaleMs: 3_600_000 });
+    const s = await sessions.create();
+    const printed = [vi.spyOn(console, 'warn'), vi.spyOn(console, 'error'), vi.spyOn(console, 'log')];
+    // Each reading of the clock is 700 ms after the last: a tick computed from one reading is
+    // already past at the next, which is where cron's own job printed "Missed execution deadline".
+    let now = Date.parse('2026-11-22T10:00:00.500Z');
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => (now += 700));
+    const autosave = startAutosave(s, parseAutosaveSpec('1s'));
+    await autosaveStarted(autosave);
+    clock.mockRestore();
+    await autosave.stop();
+    for (const spy of printed) expect(spy).not.toHaveBeenCalled();
+    await s.close();
+  });
+
   it('off starts nothing', async () => {
     const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
     const s = await sessions.create();

@@ -1,0 +1,111 @@
+/**
+ * `JSON.stringify` in slices: the same text, produced as pieces between which the event loop
+ * runs, so that encoding a 10 MB snapshot never freezes a spinner or the keys being typed.
+ *
+ * It relies on JSON text being compositional: an object is `{` + `"key":value` pairs + `}`, an
+ * array `[` + values + `]`, and a string's escaping works character by character (a lone
+ * surrogate is escaped alone; a pair is kept together). So large arrays are stringified element
+ * by element and long strings piece by piece, each with `JSON.stringify` itself, never with an
+ * escaper of our own.
+ */
+
+/** How long one slice may run before the event loop gets a turn. */
+const SLICE_MS = 4;
+/** Strings longer than this are stringified in pieces of this many UTF-16 units. */
+const STRING_PIECE = 1 << 20;
+
+/** Gives the event loop a turn when the current slice has run its time. */
+export class Slicer {
+  private started = performance.now();
+  constructor(private readonly budgetMs = SLICE_MS) {}
+
+  async maybeYield(): Promise<void> {
+    if (performance.now() - this.started < this.budgetMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
+  }
+}
+
+/** Receives the text in order, a piece at a time; may wait (to write what it has). */
+export type TextSink = (piece: string) => void | Promise<void>;
+
+/**
+ * Hands `sink` pieces whose concatenation equals `JSON.stringify(value)` (no replacer, no
+ * indent), giving the event loop a turn between pieces. A part that is small (no long array,
+ * no object with many keys, no string over a piece) is stringified whole; larger ones are
+ * walked. The pieces are not kept: a sink that writes them as they come keeps the text from
+ * piling up in memory (and the garbage collector from copying it). The value must not change
+ * until this resolves (the caller holds its lock).
+ */
+export async function stringifySliced(value: unknown, sink: TextSink, slicer = new Slicer()): Promise<void> {
+  await write(value, sink, slicer);
+}
+
+/** Arrays longer than this, and objects with more keys, are walked rather than stringified whole. */
+const WIDE = 32;
+
+async function write(value: unknown, out: TextSink, slicer: Slicer): Promise<void> {
+  if (!needsWalk(value)) {
+    const text = JSON.stringify(value);
+    await out(text === undefined ? 'null' : text);
+    await slicer.maybeYield();
+  } else if (typeof value === 'string') {
+    await writeString(value, out, slicer);
+  } else if (Array.isArray(value)) {
+    await out('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) await out(',');
+      const item: unknown = value[i];
+      // In an array, what JSON cannot hold is written as null.
+      await write(skipped(item) ? null : item, out, slicer);
+    }
+    await out(']');
+  } else {
+    const object = value as Record<string, unknown>;
+    await out('{');
+    let first = true;
+    for (const key of Object.keys(object)) {
+      const item = object[key];
+      if (skipped(item)) continue;
+      await out(`${first ? '' : ','}${JSON.stringify(key)}:`);
+      first = false;
+      await write(item, out, slicer);
+    }
+    await out('}');
+  }
+}
+
+async function writeString(text: string, out: TextSink, slicer: Slicer): Promise<void> {
+  await out('"');
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + STRING_PIECE, text.length);
+    // Never cut between a high and a low surrogate: each half would be escaped on its own.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    await out(JSON.stringify(text.slice(start, end)).slice(1, -1));
+    start = end;
+    await slicer.maybeYield();
+  }
+  await out('"');
+}
+
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function skipped(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/** True when stringifying `value` whole could take longer than a slice. */
+function needsWalk(value: unknown): boolean {
+  if (typeof value === 'string') return value.length > STRING_PIECE;
+  if (Array.isArray(value)) return value.length > WIDE || value.some(needsWalk);
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > WIDE || keys.some((key) => needsWalk(value[key]));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  // Objects with a toJSON (Dates, …) are stringified whole, as JSON.stringify would call it.
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}

@@ -1,0 +1,64 @@
+/**
+ * README is a newcomer's page and docs/ holds the reference: this keeps both true to the code.
+ * Every option and subcommand of `--help`, every slash command, and every link must be in the
+ * docs; a renamed heading or a moved file fails here, not in a reader's browser.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { builtinCommands } from '../../commands/index.js';
+import { REPL_OPTIONS, SESSIONS_ACTIONS, SESSIONS_OPTIONS } from '../../src/cli/options.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const read = (path: string): string => readFileSync(join(root, path), 'utf8');
+const usage = read('docs/usage.md');
+const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string): string =>
+  heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-');
+
+function anchors(path: string): Set<string> {
+  const found = new Set<string>();
+  let fenced = false;
+  for (const line of read(path).split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = !fenced && /^#{1,6} (.*)$/.exec(line);
+    if (heading) found.add(anchorOf(heading[1]!));
+  }
+  return found;
+}
+
+describe('the documentation', () => {
+  it('keeps README a page a newcomer reads in minutes, with the two set-up commands', () => {
+    const readme = read('README.md');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+    expect(readme).toContain('npm install && npm start');
+    expect(readme).toContain('npm test');
+  });
+
+  it('documents every option of chatkeep and of chatkeep sessions', () => {
+    const missing = [...Object.keys(REPL_OPTIONS), ...Object.keys(SESSIONS_OPTIONS)].filter((name) => !usage.includes(`--${name}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('documents every sessions subcommand and every slash command', () => {
+    const subcommands = SESSIONS_ACTIONS.filter((action) => !usage.includes(`sessions ${action}`));
+    const slash = builtinCommands.filter((command) => !usage.includes(`/${command.name}`)).map((c) => c.name);
+    expect({ subcommands, slash }).toEqual({ subcommands: [], slash: [] });
+  });
+
+  it('has no link to a file or heading that does not exist', () => {
+    const broken: string[] = [];
+    for (const page of pages) {
+      for (const [, target] of read(page).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [file, anchor] = target!.split('#') as [string, string | undefined];
+        const path = file ? join(dirname(page), file) : page;
+        if (!existsSync(join(root, path))) broken.push(`${page}: ${target}`);
+        else if (anchor && path.endsWith('.md') && !anchors(path).has(anchor)) broken.push(`${page}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});

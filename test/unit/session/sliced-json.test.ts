@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { encodeSnapshot, encodeSnapshotSliced } from '../../../src/session/codec.js';
+import { Slicer, stringifySliced } from '../../../src/session/sliced-json.js';
+import type { SessionSnapshot } from '../../../src/session/types.js';
+import { blankSnapshot } from '../../../src/session/blank.js';
+
+async function sliced(value: unknown, slicer?: Slicer): Promise<string> {
+  const pieces: string[] = [];
+  await stringifySliced(value, (piece) => void pieces.push(piece), slicer);
+  return pieces.join('');
+}
+
+/** A string of `n` UTF-16 units whose surrogate pairs straddle every piece boundary. */
+function awkward(n: number): string {
+  return ('a😀\u0000"\\\n\u001b[2J\ud800é' + 'x'.repeat(1021)).repeat(Math.ceil(n / 1032)).slice(0, n);
+}
+
+describe('stringifySliced', () => {
+  it('gives exactly the text JSON.stringify gives', async () => {
+    const values: unknown[] = [
+      null, 0, -1.5e-7, true, 'plain', awkward(3_000_000), [], {}, [undefined, () => 1, Symbol('s'), 1],
+      { a: undefined, b: () => 1, c: [1, { d: new Date(0) }], [`k${'"'}`]: 'v' },
+      Array.from({ length: 100 }, (_, i) => ({ i, text: awkward(i * 37), nested: Array.from({ length: 40 }, () => i) })),
+      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`key${i}`, i % 3 ? awkward(i) : [i]])),
+    ];
+    for (const value of values) expect(await sliced(value)).toBe(JSON.stringify(value));
+  });
+
+  it('gives the event loop a turn between pieces, so a large snapshot never holds it', async () => {
+    const value = Array.from({ length: 500 }, (_, i) => ({ i, text: 'x'.repeat(100) }));
+    let turns = 0;
+    let counting = true;
+    const count = (): void => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    // A slice of 0 ms yields after every piece: each of the 500 elements lets the loop turn.
+    await sliced(value, new Slicer(0));
+    counting = false;
+    expect(turns).toBeGreaterThanOrEqual(250);
+  });
+});
+
+describe('encodeSnapshotSliced', () => {
+  it('writes the same bytes as encodeSnapshot', async () => {
+    const snapshot: SessionSnapshot = blankSnapshot('session-20261125-080000', '/tmp/p', new Date(0));
+    snapshot.messages = Array.from({ length: 300 }, (_, i) => ({
+      role: i % 2 ? ('assistant' as const) : ('user' as const),
+      content: awkward(i === 7 ? 2_500_000 : i * 11),
+      timestamp: new Date(1_700_000_000_000 + i),
+    }));
+    const pieces: string[] = [];
+    await encodeSnapshotSliced(snapshot, (piece) => void pieces.push(piece));
+    expect(pieces.join('')).toBe(await encodeSnapshot(snapshot));
+  });
+});
