@@ -248,7 +248,8 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
   import: [
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
     '                                            adds the session in a JSON export (- reads standard input, at most',
-    "                                            64 MiB) to this directory's project; a taken ID gets a new one",
+    "                                            512 MiB: CHATKEEP_IMPORT_LIMIT_MB changes it) to this directory's project;",
+    '                                            a taken ID gets a new one',
   ],
   copy: [
     '  chatkeep sessions copy --to URL|DIR [--all | ID…] [--json]',

@@ -1,7 +1,8 @@
 /** The export formats, by name: what `--format` and `/export` accept, and the text each writes. */
 import type { SessionSnapshot } from '../session/types.js';
 import { exportHtml } from './html.js';
-import { exportJson } from './json.js';
+import { exportJson, exportJsonTo } from './json.js';
+import type { TextSink } from '../session/sliced-json.js';
 import { exportMarkdown } from './markdown.js';
 
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
@@ -30,4 +31,13 @@ export function formatOfFile(file: string): ExportFormat | undefined {
 /** The export of `snapshot` in `format`, written by chatkeep `toolVersion`. */
 export function renderExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string): string {
   return RENDERERS[format](snapshot, toolVersion);
+}
+
+/**
+ * The same text as `renderExport`, handed to `sink` in pieces: the JSON archive as it is made
+ * (it may be as large as the session), the pages for people whole.
+ */
+export async function writeExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string, sink: TextSink): Promise<void> {
+  if (format === 'json') await exportJsonTo(snapshot, toolVersion, sink);
+  else await sink(renderExport(format, snapshot, toolVersion));
 }
