@@ -13,6 +13,7 @@ import { benchFirstRequest } from './first-request.js';
 import { benchOneShot } from './one-shot.js';
 import { benchSearch } from './search.js';
 import { benchPostgres } from './postgres.js';
+import { benchImport } from './import.js';
 
 export interface BenchConfig {
   quick: boolean;
@@ -24,11 +25,14 @@ export interface BenchConfig {
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
+  // `--only import`: that one case (while working on it); the table then holds only its rows.
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   const root = await mkdtemp(join(tmpdir(), 'chatkeep-bench-'));
   const config: BenchConfig = { quick, runs: quick ? 5 : 7, warmup: quick ? 1 : 2, root };
   const rows: BenchRow[] = [];
   const started = Date.now();
   const step = async (label: string, fn: () => Promise<BenchRow[]>): Promise<void> => {
+    if (only !== undefined && !label.includes(only)) return;
     process.stderr.write(`bench: ${label}…\n`);
     rows.push(...(await fn()));
   };
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
     await step(`resume a ${quick ? '2' : '10'} MB session`, () => benchResume(config, big, TEN_MB_AVG_BYTES, { limitMs: 100, headline: true }));
     await step(`snapshot a ${quick ? '2' : '10'} MB session`, () => benchSnapshot(config, big));
     await step('peak memory resuming it', () => benchMemory(config, big));
+    await step('import 1,000 Claude Code sessions', () => benchImport(config, 1_000, 100));
     const pgList = quick ? 2_000 : 10_000;
     await step(`PostgreSQL store: a turn, list ${pgList} sessions, load a ${quick ? '2' : '10'} MB session`, () => benchPostgres(config, pgList, big));
   } finally {
@@ -58,6 +63,7 @@ async function main(): Promise<void> {
   console.log(
     `\n${rows.filter((r) => r.pass !== undefined).length - misses} PASS, ${misses} MISS · ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version} · ${quick ? 'quick' : 'full'} run in ${Math.round((Date.now() - started) / 1000)} s`,
   );
+  if (only !== undefined) return;
   const out = fileURLToPath(new URL('../../bench/results.json', import.meta.url));
   await writeFile(out, `${JSON.stringify(rows, null, 2)}\n`);
   console.log(`wrote ${out}`);

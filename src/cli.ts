@@ -57,7 +57,7 @@ async function run(argv: string[]): Promise<number> {
       : undefined;
     const store = command.action === 'help' ? undefined : await chooseStore();
     return runSessionsCommand(command, {
-      home, store, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm,
+      home, store, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm, userHome: homedir(),
     });
   }
   if (command.options.version) {

@@ -25,7 +25,10 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   if (!reading.snapshot) throw problem;
   const snapshot = reading.snapshot;
   // Written as it is made: an export of any size never holds its whole text.
-  const produce = (write: (text: string) => Promise<void>): Promise<void> => writeExport(format, snapshot, packageVersion(), write);
+  const produce = async (write: (text: string) => Promise<void>): Promise<void> => {
+    if (format === 'claude') await write((await import('../export/claude.js')).exportClaude(snapshot));
+    else await writeExport(format, snapshot, packageVersion(), write);
+  };
   if (output === undefined || output === '-') {
     await writeToStream(environment.stdout, produce);
   } else {
@@ -37,9 +40,10 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   return 0;
 }
 
-/** `--format`, else what the output file's name ends in, else json. */
-export function chooseFormat(flag: string | undefined, file: string | undefined): ExportFormat {
+/** `--format`, else what the output file's name ends in, else json; `claude`: a Claude Code session file. */
+export function chooseFormat(flag: string | undefined, file: string | undefined): ExportFormat | 'claude' {
   if (flag === undefined) return (file !== undefined && formatOfFile(file)) || 'json';
+  if (flag.toLowerCase() === 'claude') return 'claude';
   const format = exportFormat(flag);
   if (!format) throw new UserError(`Unknown export format \`${printable(flag)}\`: use --format ${EXPORT_FORMATS.join(', ')}.`, 'E_USAGE');
   return format;

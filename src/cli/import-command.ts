@@ -12,6 +12,7 @@ import { readImportInput } from './import-input.js';
 
 /** Runs the import; resolves to the exit code. */
 export async function runImport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
+  if (command.options.from !== undefined) return (await import('./import-from.js')).runImportFrom(command, environment);
   const { home, store, cwd, env, stdout } = environment;
   // The text is let go once parsed: a large import holds one copy of its session, not two.
   const snapshot = await readImportInput(command.file!, cwd, environment.stdin, importLimit(env)).then(({ text, source }) => checkImport(text, source));

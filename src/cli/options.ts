@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { commandText, UserError } from '../session/errors.js';
 import { parseAge } from './age.js';
+import { PEER_TOOLS } from '../import/types.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {
@@ -49,17 +50,19 @@ export const REPL_OPTIONS = {
 
 /** Options of `chatkeep sessions …`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list, search, copy, prune: every project, not just this one', actions: ['list', 'show', 'search', 'copy', 'prune'] },
+  all: { type: 'boolean', short: 'a', description: 'list, search, copy, prune, import --from: every project, not just this one', actions: ['list', 'show', 'search', 'copy', 'prune', 'import'] },
   json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
   limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)', actions: ['search'] },
-  format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md or html', actions: ['export'] },
+  format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md, html, or claude (a Claude Code session file)', actions: ['export'] },
   output: { type: 'string', short: 'o', value: 'FILE', description: 'export: write to FILE instead of standard output', actions: ['export'] },
   'no-redact': { type: 'boolean', description: 'import: keep secrets in the file as they are', actions: ['import'] },
+  from: { type: 'string', value: 'TOOL', description: "import: read another tool's sessions: claude (Claude Code), codex (Codex CLI) or gemini (Gemini CLI)", actions: ['import'] },
+  since: { type: 'string', value: 'AGE', description: 'import --from: only session files changed in the last AGE (30d, 12h, 2w)', actions: ['import'] },
   to: { type: 'string', value: 'URL|DIR', description: 'copy: the store to copy into: a postgres:// URL (no password: PGPASSWORD or ~/.pgpass) or a data directory', actions: ['copy'] },
   'older-than': { type: 'string', value: 'AGE', description: 'prune: last updated longer ago than AGE (30d, 12h, 2w); empty-trash: trashed longer ago', actions: ['prune', 'empty-trash'] },
-  'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing', actions: ['prune'] },
+  'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing; import --from: what would be imported, write nothing', actions: ['prune', 'import'] },
   yes: { type: 'boolean', short: 'y', description: 'empty-trash: delete without asking (needed when not on a terminal)', actions: ['empty-trash'] },
   home: REPL_OPTIONS.home,
   store: REPL_OPTIONS.store,
@@ -84,6 +87,8 @@ export type CliCommand =
       id?: string;
       ids: string[];
       file?: string;
+      /** `import --from`: the files and folders to read (none: the tool's own store). */
+      paths?: string[];
       /** `search`: the text, as typed with single spaces between its words, and how many results to show (0: all). */
       query?: string;
       limit?: number;
@@ -116,9 +121,9 @@ export function parseCommandLine(argv: string[]): CliCommand {
     const act = action as SessionsAction;
     const takes = SESSIONS_ARGS[act];
     if (takes === 'none' && args.length > 0) throw usage(`unexpected argument ${args[0]}`, help);
-    if (takes === 'file' && args.length === 0) throw usage('sessions import needs a file to read (- for standard input)', help);
+    if (takes === 'file' && args.length === 0 && values.from === undefined) throw usage('sessions import needs a file to read (- for standard input), or --from TOOL', help);
     if ((takes === 'one' || takes === 'some') && args.length === 0) throw usage(`sessions ${act} needs a session ID${takes === 'some' ? ' (or several)' : ''}`, help);
-    if (takes !== 'some' && takes !== 'any' && takes !== 'text' && args.length > 1) throw usage(`unexpected argument ${args[1]}`, help);
+    if (takes !== 'some' && takes !== 'any' && takes !== 'text' && !(act === 'import' && values.from !== undefined) && args.length > 1) throw usage(`unexpected argument ${args[1]}`, help);
     if (act === 'copy' && values.to === undefined) throw usage('sessions copy needs --to URL|DIR, the store to copy into', help);
     if (act === 'copy' && values.all && args.length > 0) throw usage('give session IDs or --all, not both', help);
     if (act === 'prune' && values['older-than'] === undefined) throw usage('sessions prune needs --older-than AGE (such as 30d): nothing is pruned by default', help);
@@ -130,7 +135,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
     }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
     if (act === 'search') return parseSearch(args, values, help);
-    if (act === 'import') return { kind: 'sessions', action: act, file: args[0], ids: [], options: values };
+    if (act === 'import') return parseImport(args, values, help);
     return { kind: 'sessions', action: act, ...(args[0] !== undefined ? { id: args[0] } : {}), ids: args, options: values };
   }
   const { values } = parse(argv, REPL_OPTIONS, false, ['--help']);
@@ -141,6 +146,19 @@ export function parseCommandLine(argv: string[]): CliCommand {
   if (values.fork !== undefined && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot fork a session: drop --no-persist or --fork', ['--help']);
   if (picks > 0 && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot resume a session: drop --no-persist, or --session-id/--continue/--resume', ['--help']);
   return { kind: 'repl', options: values };
+}
+
+/** `sessions import FILE|-`, or `sessions import --from TOOL [PATH…]` (its own options only with --from). */
+function parseImport(args: string[], values: Parsed<typeof SESSIONS_OPTIONS>, help: readonly string[]): CliCommand {
+  const command = { kind: 'sessions' as const, action: 'import' as const, ids: [], options: values };
+  if (values.from === undefined) {
+    for (const name of ['all', 'since', 'dry-run'] as const) if (values[name] !== undefined) throw usage(`--${name} goes with --from TOOL (importing another tool's sessions)`, help);
+    return { ...command, file: args[0] };
+  }
+  if (!(PEER_TOOLS as readonly string[]).includes(values.from)) throw usage(`--from takes claude, codex or gemini, not ${values.from}`, help);
+  if (values.all && args.length > 0) throw usage('give PATHs or --all, not both (--all reads every project of the tool\'s own store)', help);
+  if (values.since !== undefined) parseAge(values.since, '--since');
+  return { ...command, paths: args };
 }
 
 /** `sessions search TEXT…`: the words are one query. */
@@ -214,6 +232,7 @@ export function replHelp(version: string): string {
     '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
     '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
+    '  chatkeep sessions import --from claude|codex|gemini [PATH…] [--all] [--since AGE] [--dry-run] [--json]',
     '  chatkeep sessions copy --to URL|DIR [--all | ID…] [--json]',
     '  chatkeep sessions rm|trash|restore|prune|empty-trash …   the trash (see chatkeep sessions --help)',
     '',
@@ -244,12 +263,18 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     '  chatkeep sessions export ID [--format json|md|html] [-o FILE]',
     '                                            one session as a JSON archive (for import), Markdown or a web page',
     '                                            (standard output unless -o; FILE ending in .md or .html picks that format)',
+    '  chatkeep sessions export ID --format claude [-o FILE]',
+    '                                            a Claude Code session file: `claude --resume` continues it (docs/import.md)',
   ],
   import: [
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
     '                                            adds the session in a JSON export (- reads standard input, at most',
     "                                            512 MiB: CHATKEEP_IMPORT_LIMIT_MB changes it) to this directory's project;",
     '                                            a taken ID gets a new one',
+    '  chatkeep sessions import --from claude|codex|gemini [PATH…] [--all] [--since AGE] [--dry-run] [--json]',
+    "                                            adds Claude Code's, Codex CLI's or Gemini CLI's sessions: the files or folders",
+    "                                            given, else this project's in the tool's own store (--all: every project);",
+    '                                            a second run imports only what grew',
   ],
   copy: [
     '  chatkeep sessions copy --to URL|DIR [--all | ID…] [--json]',

@@ -26,6 +26,8 @@ export interface SessionsEnvironment {
   terminal?: boolean;
   now?: () => Date;
   columns?: number;
+  /** The user's home directory (where other tools keep their sessions: `sessions import --from`). */
+  userHome?: string;
   /** Asks yes/no on the terminal (empty-trash); absent without one. */
   confirm?: (question: string) => Promise<boolean>;
 }

@@ -15,6 +15,7 @@ import { providerLabel, sourceNote } from '../repl/describe-source.js';
 import { formatMessage, formatRows, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../repl/format.js';
 import { describeError } from '../repl/report-error.js';
 import { sessionsMayExist } from '../store/choice.js';
+import { originText } from '../import/origin.js';
 
 
 
@@ -106,6 +107,7 @@ function showJson(s: SessionSnapshot, reading: SessionReading, forks: readonly S
     project: s.project,
     ...(s.git ? { git: s.git } : {}),
     ...(s.parentId !== undefined ? { parentId: s.parentId, forkPoint: s.forkPoint ?? 0 } : {}),
+    ...(s.importedFrom !== undefined ? { importedFrom: s.importedFrom } : {}),
     forks: forks.map((f) => ({ id: f.id, forkPoint: f.forkPoint ?? 0 })),
     provider: s.provider,
     systemPrompt: s.systemPrompt,
@@ -133,6 +135,8 @@ function messageJson(m: Message): Record<string, unknown> {
     ...(m.interrupted ? { interrupted: true } : {}),
     ...(m.superseded ? { superseded: true } : {}),
     ...(m.model ? { model: m.model } : {}),
+    ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}),
+    ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
   };
 }
 
@@ -144,6 +148,7 @@ function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly S
     `  project ${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''} · ${status} · ${plural(s.messages.length, 'message')}${readable}${tokens(s.stats, s.stats.byModel)} · last active ${relativeTime(s.updatedAt, now)}`,
     settingsLine(s),
     ...(s.parentId !== undefined ? [`  ${lineage(s.parentId, s.forkPoint)}`] : []),
+    ...(s.importedFrom !== undefined ? [`  imported from ${originText(s.importedFrom)}`] : []),
     ...(forks.length > 0 ? [`  forks: ${forks.map((f) => `${f.id} (at message ${f.forkPoint ?? 0})`).join(', ')}`] : []),
     ...(s.futureEvents?.length ? [`  ${futureEventsNote(s.futureEvents)}`] : []),
     '',

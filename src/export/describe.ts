@@ -5,6 +5,7 @@
  */
 import { providerLabel } from '../repl/describe-source.js';
 import type { Message, SessionSnapshot } from '../session/types.js';
+import { originText } from '../import/origin.js';
 
 /** `2026-11-22 14:30:22 UTC`. */
 export function utcTime(at: Date): string {
@@ -32,7 +33,7 @@ export function sessionFacts(s: SessionSnapshot): [string, string][] {
   ];
   if (s.systemPrompt) facts.push(['System prompt', `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256})`]);
   if (s.parentId !== undefined) facts.push(['Forked from', `${s.parentId} at message ${s.forkPoint ?? '?'}`]);
-  if (s.importedFrom !== undefined) facts.push(['Imported from', s.importedFrom]);
+  if (s.importedFrom !== undefined) facts.push(['Imported from', originText(s.importedFrom)]);
   return facts;
 }
 

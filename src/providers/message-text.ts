@@ -14,7 +14,32 @@ export function messageText(message: Message): string {
 
 /** The conversation as `user`/`assistant` turns of text (tool results speak as the user). */
 export function textTurns(messages: readonly Message[]): { role: 'user' | 'assistant'; content: string }[] {
-  return messages
+  return closeToolCalls(messages)
     .map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: messageText(m) }))
     .filter((turn) => turn.content.trim() !== '');
 }
+
+/**
+ * Every tool call followed by its result: a call that none answers (the tool was interrupted,
+ * the conversation was imported cut short) gets one saying so, after the results that did come.
+ */
+export function closeToolCalls(messages: readonly Message[]): Message[] {
+  const out: Message[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    out.push(m);
+    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
+    const answered = new Set<string | undefined>();
+    while (messages[i + 1]?.role === 'tool') {
+      answered.add(messages[i + 1]!.toolCallId);
+      out.push(messages[++i]!);
+    }
+    for (const call of m.toolCalls) {
+      if (!answered.has(call.id)) out.push({ role: 'tool', content: UNANSWERED, timestamp: m.timestamp, toolCallId: call.id });
+    }
+  }
+  return out;
+}
+
+/** The result a call that was never answered is given. */
+export const UNANSWERED = '(no result: this tool call was never answered)';

@@ -14,7 +14,8 @@ export function importedState(
   snapshot: SessionSnapshot,
   target: { id: string; project: ProjectInfo; redact: (text: string) => string; toolVersion: string },
 ): SessionSnapshot {
-  const importedFrom = target.id === snapshot.id ? snapshot.importedFrom : snapshot.id;
+  // A session read from another tool keeps where it came from (and the lines kept from there).
+  const importedFrom = target.id === snapshot.id || typeof snapshot.importedFrom === 'object' ? snapshot.importedFrom : snapshot.id;
   const state: SessionSnapshot = {
     ...redactSnapshot(snapshot, target.redact),
     id: target.id,
@@ -30,7 +31,10 @@ export function importedState(
   return state;
 }
 
-/** A copy of `snapshot` with secrets redacted from titles, summaries, the draft, config values and every message. */
+/**
+ * A copy of `snapshot` with secrets redacted from titles, summaries, the draft, config values,
+ * every message and the source lines an import from another tool kept.
+ */
 export function redactSnapshot(snapshot: SessionSnapshot, redact: (text: string) => string): SessionSnapshot {
   const message = (m: Message): Message => ({
     ...m,
@@ -49,5 +53,8 @@ export function redactSnapshot(snapshot: SessionSnapshot, redact: (text: string)
     messages: snapshot.messages.map(message),
     summary: summary(snapshot.summary),
     archived: snapshot.archived.map(segment),
+    ...(typeof snapshot.importedFrom === 'object' && snapshot.importedFrom.kept
+      ? { importedFrom: { ...snapshot.importedFrom, kept: snapshot.importedFrom.kept.map((k) => ({ at: k.at, line: redact(k.line) })) } }
+      : {}),
   };
 }

@@ -200,6 +200,21 @@ export class Manager implements SessionManager {
     return { id, importedFrom: wanted };
   }
 
+  async storeImported(snapshot: SessionSnapshot, options: { replace?: boolean } = {}): Promise<boolean> {
+    const id = assertValidId(snapshot.id);
+    const state = (await lazy.importing()).redactSnapshot({ ...snapshot, status: 'closed' }, this.parts.redact);
+    if (!options.replace) return this.store.adopt(state);
+    const { project } = await this.store.locate(id);
+    const lock = await this.store.lock(id, () => undefined);
+    try {
+      await this.store.writeSnapshot(id, state, lock);
+      await this.store.recordRow(rowFromSnapshot(state, 'closed'), project).catch(() => undefined);
+    } finally {
+      await lock.release();
+    }
+    return true;
+  }
+
   async trash(idOrPrefix: string): Promise<TrashedSession> {
     return this.store.trash((await this.store.locate(idOrPrefix)).id);
   }

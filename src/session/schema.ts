@@ -127,8 +127,27 @@ export const sessionJsonSchema = {
     parentId: sessionId,
     /** How many of the parent's messages the fork started with. */
     forkPoint: count,
-    /** Set on an import that had to take a new ID: the ID the session had where it was exported. */
-    importedFrom: sessionId,
+    /**
+     * Set on an import: the ID a chatkeep export had where it was exported (when it had to take
+     * a new one), or where a session read from another tool came from.
+     */
+    importedFrom: {
+      oneOf: [
+        sessionId,
+        {
+          type: 'object',
+          required: ['tool', 'id', 'path', 'lines', 'messages'],
+          properties: {
+            tool: { type: 'string' },
+            id: { type: 'string' },
+            path: { type: 'string' },
+            lines: count,
+            messages: count,
+            kept: { type: 'array', items: { type: 'object', required: ['at', 'line'], properties: { at: count, line: { type: 'string' } } } },
+          },
+        },
+      ],
+    },
     /**
      * Events of types this chatkeep did not know (a newer one wrote them), oldest first: `line`
      * is the event exactly as it was stored. Optional: only sessions that met one have it.

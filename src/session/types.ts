@@ -143,8 +143,11 @@ export interface SessionSnapshot {
   parentId?: string;
   /** Set on a fork: how many of the parent's messages it started with. */
   forkPoint?: number;
-  /** Set on an import whose ID was taken here already: the ID it was exported under (it got a new one). */
-  importedFrom?: string;
+  /**
+   * Set on an import: from a chatkeep export whose ID was taken here already, the ID it was
+   * exported under (it got a new one); from another tool (`sessions import --from`), where it came from.
+   */
+  importedFrom?: string | ImportSource;
   /** Where it was last used, when that was a git work tree (absent in older files). */
   git?: GitContext;
   /** Events of types this build does not know (a newer chatkeep wrote them), kept as stored; absent when none. */
@@ -162,6 +165,31 @@ export interface FutureEvent {
   ts: string;
   type: string;
   /** The event exactly as stored: its journal line, or its database row as that line (`{seq, ts, type, payload}`). */
+  line: string;
+}
+
+/** Where a session imported from another tool (`chatkeep sessions import --from`) came from. */
+export interface ImportSource {
+  /** `claude`, `codex` or `gemini`. */
+  tool: string;
+  /** The conversation's ID in that tool. */
+  id: string;
+  /** The file it was read from. */
+  path: string;
+  /** How many of the file's lines the import read: a file with more has grown since. */
+  lines: number;
+  /** How many messages the import wrote: a session with another count was continued here. */
+  messages: number;
+  /**
+   * Source lines chatkeep has no place for (thinking, attachments, the tool's own bookkeeping),
+   * as they were (redacted), each after the first `at` messages.
+   */
+  kept?: KeptLine[];
+}
+
+/** One source line kept uninterpreted, after the first `at` messages. */
+export interface KeptLine {
+  at: number;
   line: string;
 }
 
@@ -498,6 +526,12 @@ export interface SessionManager {
    * false, writing nothing, when that ID is taken or was ever issued in this store.
    */
   adopt(snapshot: SessionSnapshot): Promise<boolean>;
+  /**
+   * Stores a session read from another tool under its own ID, redacted as `append` redacts:
+   * new (false, writing nothing, when that ID is taken or was ever issued), or with `replace`
+   * over the closed session of that ID (a source that grew; refused while it is held).
+   */
+  storeImported(snapshot: SessionSnapshot, options?: { replace?: boolean }): Promise<boolean>;
   /** Lets go of what the store holds open (a server's connections); sessions must be closed first. */
   close(): Promise<void>;
 }

@@ -125,7 +125,7 @@ describe('sessions export and import', () => {
       [['sessions', 'import', 'big.json'], '', /^Cannot import `big\.json`: it is larger than 512 MiB, the most an import reads; nothing was imported\. To read more, set CHATKEEP_IMPORT_LIMIT_MB to the size in MiB \(e\.g\. CHATKEEP_IMPORT_LIMIT_MB=1024\)\.$/],
       [['sessions', 'import', 'missing.json'], '', /^Cannot import `missing\.json`: there is no such file; nothing was imported\.$/],
       [['sessions', 'import', 'folder'], '', /^Cannot import `folder`: it is not a file; nothing was imported\.$/],
-      [['sessions', 'import'], '', /^sessions import needs a file to read \(- for standard input\)\. See .*sessions --help$/],
+      [['sessions', 'import'], '', /^sessions import needs a file to read \(- for standard input\), or --from TOOL\. See .*sessions --help$/],
       [['sessions', 'import', 'x.json', '--format', 'md'], '', /^--format is an option of sessions export\. See .*sessions --help$/],
     ];
     // The guard is set lower for these: standard input past it, and a limit that is no number.

@@ -307,6 +307,9 @@ export class FakeSessionManager implements SessionManager {
   async adopt(): Promise<never> {
     throw new Error('FakeSessionManager.adopt is not used by the REPL');
   }
+  async storeImported(): Promise<never> {
+    throw new Error('FakeSessionManager.storeImported is not used by the REPL');
+  }
   async readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }> {
     return { user: {}, project: {} };
   }
