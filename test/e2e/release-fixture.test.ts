@@ -20,10 +20,10 @@ interface Expected {
 }
 const expected = JSON.parse(readFileSync(join(FIXTURE, 'expected.json'), 'utf8')) as Expected;
 
-/** A copy of the 0.1.0 data home, so that nothing a test does touches the fixture. */
-function releaseHome(): string {
+/** A copy of a fixture's data home (0.1.0's by default), so that nothing a test does touches the fixture. */
+function releaseHome(from = join(FIXTURE, 'home')): string {
   const home = tmpHome();
-  cpSync(join(FIXTURE, 'home'), home, { recursive: true });
+  cpSync(from, home, { recursive: true });
   return home;
 }
 
@@ -97,11 +97,7 @@ function keptLines(home: string, id: string): string[] {
 const count = (text: string, part: string): number => text.split(part).length - 1;
 
 describe('sessions written by a newer chatkeep (event types this build does not know)', () => {
-  function futureHome(): string {
-    const home = tmpHome();
-    cpSync(FUTURE, home, { recursive: true });
-    return home;
-  }
+  const futureHome = (): string => releaseHome(FUTURE);
 
   it('list and show them as sound sessions, saying once what was kept', async () => {
     const home = futureHome();
