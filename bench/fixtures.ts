@@ -24,8 +24,11 @@ export async function openProject(home: string, cwd: string): Promise<{ manager:
   await mkdir(cwd, { recursive: true });
   const manager = await openSessions({ home, cwd });
   const first = await manager.create();
+  // A session is kept once it holds a message (DESIGN §9); the template is that session without it.
+  await first.append({ role: 'user', content: 'template' });
   await first.close();
-  const template = await manager.read(first.id);
+  const { titleSource: _auto, ...stored } = await manager.read(first.id);
+  const template: SessionSnapshot = { ...stored, title: null, messages: [], stats: { messageCount: 0, inputTokens: 0, outputTokens: 0 } };
   return { manager, template };
 }
 

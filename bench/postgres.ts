@@ -8,14 +8,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionEvent } from '../src/session/store.js';
-import type { PgLock } from '../src/store/postgres/lock.js';
 import { openPostgresStore } from '../src/store/postgres/store.js';
 import { blankSnapshot } from '../src/session/blank.js';
+import { startPgBouncer } from '../test/support/pgbouncer.js';
 import { createDatabase, runSql, startPostgres } from '../test/support/postgres.js';
+import { benchFencedAppend } from './pg-append.js';
 import { TEN_MB_AVG_BYTES, makeMessages } from './data.js';
 import type { BenchRow, MeasureOptions } from './harness.js';
 import { measurePair, row } from './harness.js';
+import { benchTeamList } from './postgres-team.js';
 
 /** The listing's rows without its live status: what any listing must fetch at least, in the same types. */
 const LIST_FLOOR_SQL = `SELECT id, title, (extract(epoch FROM created_at) * 1000)::float8, (extract(epoch FROM updated_at) * 1000)::float8,
@@ -39,22 +40,16 @@ export async function benchPostgres(options: MeasureOptions, listCount = 10_000,
     try {
       const rows: BenchRow[] = [];
 
-      // A durable append vs one INSERT + COMMIT of the same bytes, on the lock's own connection.
-      const id = await store.reserveId(new Date(), store.project);
-      const lock = (await store.lock(id, () => undefined)) as PgLock;
-      const log = await store.openLog(id, lock);
-      // A logged table, as the events are: a temporary one would skip the WAL flush a commit pays for.
-      await lock.write((c) => c.query('CREATE TABLE public.chatkeep_bench_floor (n bigint, ts timestamptz, type text, payload json)'));
-      const content = makeMessages(1, 400)[0]!.content;
-      let seq = 0;
-      const next = (): SessionEvent => ({ seq: ++seq, ts: new Date().toISOString(), type: 'message', payload: { role: 'user', content } });
-      const append = await measurePair(
-        () => log.append(next(), true),
-        () => lock.write((c) => c.query('INSERT INTO public.chatkeep_bench_floor VALUES ($1, $2, $3, $4)', [seq, new Date().toISOString(), 'message', JSON.stringify({ role: 'user', content })])),
-        { runs: options.runs * 20, warmup: options.warmup * 5 },
-      );
-      rows.push(row('pg: durable append (INSERT committed)', 1, append.ms, append.floorMs, 1.5, { note: 'floor: INSERT + COMMIT of the same bytes, same connection' }));
-      await lock.release();
+      // The fenced append vs one INSERT + COMMIT of the same bytes, on the lock's own connection: direct, and through PgBouncer.
+      rows.push(await benchFencedAppend(url, cwd, 'pg: durable append, fenced (INSERT under the epoch, committed)', options));
+      const bouncer = await startPgBouncer(url).catch(() => undefined);
+      if (bouncer) {
+        try {
+          rows.push(await benchFencedAppend(bouncer.url(url), cwd, '  pg: the same through PgBouncer (transaction pooling, a lease)', options));
+        } finally {
+          await bouncer.stop();
+        }
+      }
 
       // Listing 10,000 sessions of one project vs selecting the same rows.
       await runSql(url, 'INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', ['bench/list', '/bench', 'bench']);
@@ -89,6 +84,7 @@ export async function benchPostgres(options: MeasureOptions, listCount = 10_000,
       );
       rows.push(row(`pg: load a ${(bytes / 2 ** 20).toFixed(1)} MB session`, bigMessages, load.ms, load.floorMs, 2, { note: 'floor: SELECT of its rows' }));
       rows.push(...(await benchPgSearch(url, store, reader, listCount, options)));
+      rows.push(...(await benchTeamList(url, cwd, listCount, options)));
       return rows;
     } finally {
       await reader.end();

@@ -12,6 +12,7 @@ import { TEN_MB_AVG_BYTES } from './data.js';
 import { benchFirstRequest } from './first-request.js';
 import { benchOneShot } from './one-shot.js';
 import { benchSearch } from './search.js';
+import { benchBrowser } from './browser.js';
 import { benchPostgres } from './postgres.js';
 import { benchImport } from './import.js';
 
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     for (const n of listSizes) await step(`list ${n} sessions`, () => benchList(config, n, n === listSizes.at(-1)));
     const searchSize = quick ? 2_000 : 10_000;
     await step(`search ${searchSize} sessions`, () => benchSearch(config, searchSize));
+    await step(`session browser over ${searchSize} sessions`, () => benchBrowser(config, searchSize));
     for (const n of quick ? [10, 1_000] : [10, 1_000, 10_000]) await step(`resume and one turn at ${n} messages`, async () => [
       ...(await benchResume(config, n, 300)),
       ...(await benchTurn(config, n)),

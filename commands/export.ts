@@ -9,7 +9,7 @@ export const exportSession: SlashCommand = {
   name: 'export',
   summary: 'write this session to a file: json (what `sessions import` reads), md or html',
   usage: USAGE,
-  needsStore: true,
+  // Allowed with --no-persist: the file the user asks for is the one way to keep such a chat.
   async run(ctx, args) {
     // Loaded on first use: the formats are not needed on the way to the first prompt.
     const { EXPORT_FORMATS, exportFormat, formatOfFile, renderExport } = await import('../src/export/formats.js');
@@ -24,7 +24,7 @@ export const exportSession: SlashCommand = {
     const format = named ?? (file === '' ? 'json' : (formatOfFile(file) ?? 'json'));
     if (file === '') file = `${ctx.session.id}.${format}`;
     const snapshot = ctx.session.copyState();
-    const path = await ctx.writeFile(file, renderExport(format, snapshot, ctx.version));
+    const path = await ctx.writeFile(file, await renderExport(format, snapshot, ctx.version));
     return info(`Exported ${snapshot.id} (${plural(snapshot.messages.length, 'message')}) as ${format} to ${path}`);
   },
 };

@@ -1,5 +1,6 @@
 import { switchFailure } from '../src/repl/chat-controls.js';
 import { info, refusal } from '../src/repl/command-result.js';
+import { unknownModelNote } from '../src/providers/unknown-model.js';
 import type { SlashCommand } from '../src/repl/types.js';
 
 /** `/model NAME`: another model of the same assistant for the next turns (recorded in the session). */
@@ -22,7 +23,8 @@ export const model: SlashCommand = {
     if (name === current.model) return info(`Already using ${current.label}.`);
     try {
       const next = await ctx.chat.useProvider(current.name, name);
-      return info(`Now using ${next.label} for the next turns (recorded in the session).`);
+      const unknown = unknownModelNote(next.model);
+      return info(`Now using ${next.label} for the next turns (recorded in the session).${unknown !== undefined ? `\n${unknown}` : ''}`);
     } catch (err) {
       const line = switchFailure(err, current);
       if (line === undefined) throw err;

@@ -1,6 +1,7 @@
 import { PROVIDER_NAMES, type ProviderName } from '../src/providers/choose-provider.js';
 import { switchFailure } from '../src/repl/chat-controls.js';
 import { info, refusal } from '../src/repl/command-result.js';
+import { unknownModelNote } from '../src/providers/unknown-model.js';
 import type { SlashCommand } from '../src/repl/types.js';
 import { printable } from '../src/session/errors.js';
 
@@ -21,7 +22,8 @@ export const provider: SlashCommand = {
     if (name === current.name && (model === undefined || model === current.model)) return info(`Already using ${current.label}.`);
     try {
       const next = await ctx.chat.useProvider(name satisfies ProviderName, model ?? null);
-      return info(`Now using ${next.label} for the next turns (recorded in the session).`);
+      const unknown = unknownModelNote(next.model);
+      return info(`Now using ${next.label} for the next turns (recorded in the session).${unknown !== undefined ? `\n${unknown}` : ''}`);
     } catch (err) {
       const line = switchFailure(err, current);
       if (line === undefined) throw err;

@@ -1,5 +1,6 @@
 import { plural, TITLE_COLUMNS } from '../src/repl/format.js';
 import { truncate } from '../src/repl/table.js';
+import { titleCutNote } from '../src/repl/title-cut.js';
 import type { SlashCommand } from '../src/repl/types.js';
 
 /** `/save [title]`: a snapshot now, optionally titling the session. */
@@ -14,6 +15,10 @@ export const save: SlashCommand = {
     // What is shown back is what was stored (redacted, capped), not what was typed.
     const stored = ctx.session.title;
     const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"`;
+    if (result.empty) {
+      const named = titled === '' ? '' : `Titled${titled}; `;
+      return { type: 'message', level: 'info', content: `${named}${named ? 'nothing' : 'Nothing'} is saved yet: a session is kept once it holds a message.` };
+    }
     return {
       type: 'message',
       level: 'info',

@@ -17,7 +17,7 @@ export const sessions: SlashCommand = {
       const { formatSearchResults, indexNote, shownLine } = await import('../src/repl/format-search.js');
       const results = await ctx.sessions.search(query, { all });
       const note = indexNote(results.index);
-      const lines = formatSearchResults(results, { rows: (rows) => ctx.formatRows(rows, ctx.session.id), highlight: (text) => ctx.highlight(text) });
+      const lines = formatSearchResults(results, { rows: (rows) => ctx.formatRows(rows, ctx.session.id), highlight: (text) => ctx.highlight(text), width: ctx.columns() });
       const body = lines.length === 0 ? [`No sessions${where} match "${results.query}".${more}`] : [...lines, shownLine(results) ?? '', '(/load ID to switch)'];
       return { type: 'message', level: 'info', content: [...(note ? [note] : []), ...body.filter((l) => l !== '')].join('\n') };
     }

@@ -2,6 +2,7 @@ import { info } from '../src/repl/command-result.js';
 import { sourceNote } from '../src/repl/describe-source.js';
 import { plural, relativeTime, tokens } from '../src/repl/format.js';
 import type { SlashCommand } from '../src/repl/types.js';
+import { visibleText } from '../src/text/visible-text.js';
 import type { SaveTrigger, SessionStatusReport } from '../src/session/types.js';
 
 /**
@@ -26,13 +27,13 @@ export const status: SlashCommand = {
     const s = await ctx.session.status();
     const now = ctx.now();
     const rows: [string, string][] = [
-      ['Session', `${s.store === 'memory' ? 'not stored' : s.id}${ctx.session.title ? `  "${ctx.session.title}"` : ''} · ${plural(s.messageCount, 'message')}`],
+      ['Session', `${s.store === 'memory' ? 'not stored' : s.id}${ctx.session.title ? `  "${visibleText(ctx.session.title)}"` : ''} · ${plural(s.messageCount, 'message')}`],
       ['Stored in', s.store === 'memory' ? 'nowhere: --no-persist keeps this chat in memory only' : `${s.store} store, ${s.dir ?? s.location ?? ''}`],
       ['Lock', lockText(s)],
       ['Last save', lastSaveText(s, now)],
       ['Next save', nextSaveText(ctx.persistent, ctx.autosave()?.nextDate() ?? null, now)],
       ['Journal', s.store === 'memory' ? 'none' : `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.journalPath ? ` (${s.journalPath})` : ''}`],
-      ['Assistant', `${ctx.chat.provider.label}${sourceNote(s.provider.source)}`],
+      ['Assistant', `${ctx.chat.provider.label}${sourceNote(ctx.chat.providerSource ?? s.provider.source)}`],
       ['System', s.systemPrompt ? `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256.slice(0, 12)}…)${sourceNote(s.systemPrompt.source)}` : 'none'],
       ['Tokens', tokenText(s.usage)],
     ];

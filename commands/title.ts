@@ -1,8 +1,7 @@
 import { info, refusal } from '../src/repl/command-result.js';
+import { titleCutNote } from '../src/repl/title-cut.js';
+import { visibleText } from '../src/text/visible-text.js';
 import type { SlashCommand } from '../src/repl/types.js';
-
-/** Longest title kept: a title names a session in one listing row. */
-const MAX_TITLE = 200;
 
 /** `/title TEXT`: renames the session (journaled; the next snapshot carries it). */
 export const title: SlashCommand = {
@@ -14,11 +13,12 @@ export const title: SlashCommand = {
     const text = args.trim();
     if (text === '') {
       const current = ctx.session.title;
-      return info(current ? `Title: "${current}". Rename with /title TEXT.` : 'No title yet. Set one with /title TEXT.');
+      return info(current ? `Title: "${visibleText(current)}". Rename with /title TEXT.` : 'No title yet. Set one with /title TEXT.');
     }
     if (text.includes('\n')) return refusal('A title is one line: /title TEXT.');
-    if (text.length > MAX_TITLE) return refusal(`That title is ${text.length} characters; keep it under ${MAX_TITLE}: /title TEXT.`);
+    // A long title is cut as /save TITLE cuts it (one rule: MAX_TITLE_LENGTH), and the reply says so.
     await ctx.session.setTitle(text);
-    return info(`Renamed ${ctx.persistent ? ctx.session.id : 'this chat'} to "${ctx.session.title ?? text}".`);
+    const stored = ctx.session.title;
+    return info(`Renamed ${ctx.persistent ? ctx.session.id : 'this chat'} to "${stored ?? text}"${titleCutNote(text, stored)}.`);
   },
 };

@@ -16,7 +16,8 @@ const session = id ? await sessions.resume(id) : await sessions.create({ title: 
 for (const notice of session.resumeReport.notices) console.error(`note: ${notice}`);
 session.onWarning((message) => console.error(`warning: ${message}`));
 const autosave = startAutosave(session, parseAutosaveSpec('5m'));
-console.log(`session ${session.id} · ${session.messages.length} messages · autosave ${autosave.description}`);
+const count = (n) => `${n} message${n === 1 ? '' : 's'}`;
+console.log(`session ${session.id} · ${count(session.messages.length)} · autosave ${autosave.description}`);
 
 const server = repl.start({ prompt: 'embed> ' });
 // Each line typed is journaled (durable once append resolves); appends queue in order.
@@ -31,7 +32,7 @@ server.defineCommand('save', {
   async action(title) {
     this.clearBufferedCommand();
     const saved = await session.save(title.trim() ? { title } : {});
-    console.log(`Saved ${saved.id} (${saved.messageCount} messages) to ${saved.path}`);
+    console.log(`Saved ${saved.id} (${count(saved.messageCount)}) to ${saved.location}`);
     this.displayPrompt();
   },
 });
@@ -42,7 +43,7 @@ server.defineCommand('sessions', {
     this.clearBufferedCommand();
     for (const row of await sessions.list({ query: text })) {
       const mark = row.id === session.id ? '*' : ' ';
-      console.log(`${mark} ${row.id}  ${row.messageCount} msgs  ${row.status.padEnd(11)} ${row.title ?? ''}`);
+      console.log(`${mark} ${row.id}  ${count(row.messageCount).padEnd(12)} ${row.status.padEnd(11)} ${row.title ?? ''}`);
     }
     this.displayPrompt();
   },
@@ -51,5 +52,6 @@ server.defineCommand('sessions', {
 server.on('exit', async () => {
   await autosave.stop();
   const saved = await session.close();
-  console.log(`Saved ${saved.id} (${saved.messageCount} messages). Resume with: node examples/embed-node-repl.mjs ${saved.id}`);
+  console.log(`Saved ${saved.id} (${count(saved.messageCount)}). Resume with:`);
+  console.log(`node examples/embed-node-repl.mjs ${saved.id}`);
 });

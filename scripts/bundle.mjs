@@ -8,8 +8,9 @@
 // imports them: one file instead of the SDK's 150–300 modules resolved from node_modules, and
 // little left to compile. Measured on Node 20: `import('openai')` 65 ms → 4–9 ms,
 // `@anthropic-ai/sdk` 130 ms → 5–9 ms, `cron` (with luxon) 70 ms → ~15 ms.
-// The Markdown renderer (marked, marked-terminal, string-width) loads once the prompt is up,
-// from node_modules.
+// The Markdown renderer (marked, marked-terminal, cli-highlight, string-width) loads once the
+// prompt is up, and the HTML export's (marked, sanitize-html, highlight.js) when one is written,
+// both from node_modules.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -50,8 +51,9 @@ await build({
   entryPoints: ['src/cli.ts'],
   outdir: 'dist/bundle',
   // readline-sync finds its helper scripts next to its own files; ajv is only a fallback.
-  // pg (node-postgres) loads only when a PostgreSQL store is chosen: kept out of the bundle's bytes.
-  external: ['readline-sync', 'node-pty', 'ajv', 'marked', 'marked-terminal', 'string-width', 'pg'],
+  // pg (node-postgres) loads only when a PostgreSQL store is chosen, @inquirer/core only when the session
+  // browser opens, the HTML export's renderer and sanitizer only on that path: kept out of the bundle's bytes.
+  external: ['readline-sync', 'node-pty', 'ajv', 'marked', 'marked-terminal', 'cli-highlight', 'string-width', 'pg', 'sanitize-html', 'highlight.js', '@inquirer/core'],
   // CommonJS dependencies (proper-lockfile) call require() for Node's built-ins.
   banner: { js: "import { createRequire as __chatkeepRequire } from 'node:module'; const require = __chatkeepRequire(import.meta.url);" },
   plugins: [

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './cli/options.js';
 import { setInvocation } from './repl/invocation.js';
 import { describeError } from './repl/report-error.js';
+import type { ResumeHow } from './repl/start-chat.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -47,40 +48,60 @@ async function run(argv: string[]): Promise<number> {
     if (choice.source === 'flag') setInvocation({ ...started, ...(flagHome !== undefined ? { home } : {}), store: command.options.store! });
     return choice.url;
   };
-  if (command.kind === 'sessions') {
+  if (command.kind === 'db') {
+    const { runDbCommand } = await import('./cli/db-command.js');
+    const store = command.action === 'help' ? undefined : await chooseStore();
+    return runDbCommand(command, { store, env, stdout: process.stdout });
+  }
+  // `sessions browse` is `chatkeep -r` with the browser's scope chosen: Enter opens the chat.
+  const browsing = command.kind === 'sessions' && command.action === 'browse';
+  if (command.kind === 'sessions' && !browsing) {
     const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
     const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
     // A question needs a person at a terminal on both ends (empty-trash asks before deleting).
     const askable = process.stdin.isTTY === true && process.stdout.isTTY === true;
     const confirm = askable
-      ? async (question: string) => (await import('./repl/prompter.js')).createTtyPrompter(process.stdin, () => undefined).confirm(question)
+      ? async (question: string) => (await import('./repl/prompter.js')).confirmOnTerminal(process.stdin, question)
       : undefined;
     const store = command.action === 'help' ? undefined : await chooseStore();
     return runSessionsCommand(command, {
       home, store, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm, userHome: homedir(),
     });
   }
-  if (command.options.version) {
+  if (command.kind === 'sessions') return runChat({ resume: true }, { command: 'sessions browse', all: command.options.all === true }, home, chooseStore);
+  return runChat(command.options, undefined, home, chooseStore);
+}
+
+type ReplFlags = Extract<ReturnType<typeof parseCommandLine>, { kind: 'repl' }>['options'];
+
+/** The chat (with `how`: opened from `sessions browse`). */
+async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: string, chooseStore: () => Promise<string | undefined>): Promise<number> {
+  const env = process.env;
+  const cwd = process.cwd();
+  const ignore = (): void => {};
+  if (flags.version) {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  if (command.options.help) {
+  if (flags.help) {
     process.stdout.write(replHelp(packageVersion()));
     return 0;
   }
-  const store = command.options['no-persist'] ? undefined : await chooseStore();
+  const store = flags['no-persist'] ? undefined : await chooseStore();
   const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const [{ createScreen, colorLevelFor }, { startChat }] = await Promise.all([
     import('./repl/screen.js'),
     import('./repl/start-chat.js'),
   ]);
-  const detected = process.stdout.hasColors?.() ? (process.stdout.getColorDepth() >= 24 ? 3 : process.stdout.getColorDepth() >= 8 ? 2 : 1) : 0;
+  // Each stream's colour follows its own terminal: `2>file` gets no escape codes.
+  const stderrTerminal = process.stderr.isTTY === true;
   const screen = createScreen({
     stdout: process.stdout,
     stderr: process.stderr,
     terminal,
-    colorLevel: colorLevelFor(env, terminal, detected),
-    stderrIsTerminal: process.stderr.isTTY === true,
+    colorLevel: colorLevelFor(env, terminal, colorDepth(process.stdout)),
+    stderrColorLevel: colorLevelFor(env, stderrTerminal, colorDepth(process.stderr)),
+    stderrIsTerminal: stderrTerminal,
   });
   // The REPL handles a hang-up while it runs; before and after it, one must not kill the
   // process half-way (a closed terminal is noticed by its reads failing, and leaves as /quit).
@@ -92,7 +113,7 @@ async function run(argv: string[]): Promise<number> {
   if (terminal) process.once('beforeExit', () => process.exit());
   const ttys = [0, 1, 2].filter((fd) => isatty(fd));
   try {
-    return await startChat(command.options, {
+    return await startChat(flags, {
       home,
       store,
       cwd,
@@ -102,7 +123,7 @@ async function run(argv: string[]): Promise<number> {
       screen,
       version: packageVersion(),
       signals: process,
-    });
+    }, how);
   } finally {
     // Leaving on a signal while a pipe stays open (`tail -f log | chatkeep`) must not wait for its end.
     process.stdin.destroy();
@@ -110,6 +131,13 @@ async function run(argv: string[]): Promise<number> {
     // (node::ResetStdio, EIO). It skips descriptors that are closed, so the dead ones are.
     if (terminal && !isatty(0)) for (const fd of ttys) closeQuietly(fd);
   }
+}
+
+/** The colours a stream's terminal reports: 0 (none), 1 (16), 2 (256), 3 (true colour). */
+function colorDepth(stream: NodeJS.WriteStream): number {
+  if (!stream.hasColors?.()) return 0;
+  const depth = stream.getColorDepth();
+  return depth >= 24 ? 3 : depth >= 8 ? 2 : 1;
 }
 
 function closeQuietly(fd: number): void {

@@ -7,7 +7,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LIBRARY } from './proc.js';
+import { LIBRARY, onHost } from './proc.js';
 
 /** Writes `code` as `<root>/<name>.mjs`, with `LIB` bound to the compiled library's URL. */
 export function writeScript(root: string, name: string, code: string): string {
@@ -23,13 +23,16 @@ export interface LineChild {
   send(line: string): void;
   /** The next stdout line not yet taken. */
   next(timeoutMs?: number): Promise<string>;
+  /** The next stdout line already received, if any (does not wait). */
+  pending(): string | undefined;
   stderr(): string;
   readonly exited: Promise<number>;
 }
 
-/** Starts `node script ...args`. */
-export function startChild(script: string, args: string[], env: Record<string, string> = {}): LineChild {
-  const proc = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+/** Starts `node script ...args` (on this host, or as machine `host`: see `onHost`). */
+export function startChild(script: string, args: string[], env: Record<string, string> = {}, host?: string): LineChild {
+  const [file, argv] = onHost(host, [process.execPath, script, ...args]);
+  const proc = spawn(file, argv, { env: { ...process.env, ...env }, stdio: 'pipe' });
   const lines: string[] = [];
   const waiting: ((line: string | undefined) => void)[] = [];
   let buffer = '';
@@ -63,6 +66,7 @@ export function startChild(script: string, args: string[], env: Record<string, s
     },
     stderr: () => err,
     exited,
+    pending: () => lines.shift(),
     next(timeoutMs = 30_000) {
       const ready = lines.shift();
       if (ready !== undefined) return Promise.resolve(ready);

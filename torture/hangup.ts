@@ -103,6 +103,11 @@ async function exchange(term: Term, text: string): Promise<string> {
 /** The snapshot the hang-up wrote (not the journal, which a crash would leave) holds what was shown; no lock file is left. */
 function checkSaved(projectDir: string, id: string, shown: Shown[], label: string, tally: Tally): void {
   const dir = join(layout.sessions(projectDir), id);
+  if (!existsSync(dir)) {
+    // A session that never held a message is not kept (DESIGN §9); one that showed messages must be.
+    if (shown.length > 0) tally.fail('messagesLost', `${label}: ${shown.length} shown, but ${id} was not kept`);
+    return;
+  }
   const left = readdirSync(dir).filter((name) => name.startsWith('lock'));
   if (left.length > 0) tally.fail('ownerFilesLeftBehind', `${label}: ${left.join(', ')} left in ${dir}`);
   if (shown.length === 0) return;

@@ -44,6 +44,7 @@ export async function hostileIds(root: string, tally: Tally, tried: readonly str
   const cwd = freshDir(root, 'ids-project-');
   const manager = await openSessions({ home, cwd });
   const session = await manager.create();
+  await session.append({ role: 'user', content: 'kept: a session exists once it holds a message' });
   await session.save();
   await session.close();
   const everything = (): Map<string, string> => treeOf(root);

@@ -5,6 +5,7 @@ import type { Message, SessionManager } from '../src/index.js';
 import type { Tally } from './part.js';
 import type { Random } from './random.js';
 import { layout } from '../src/store/file/layout.js';
+import { UnknownSessionError } from '../src/session/errors.js';
 
 /** What was shown on screen for one session, in order. */
 export interface Shown {
@@ -23,7 +24,7 @@ export type Moment = 'starting' | 'typing' | 'streaming' | 'autosave' | 'save' |
 export type Step = 'chat' | 'save' | 'reset' | 'load' | 'idle';
 
 /** A complete echo reply ends so. */
-export const REPLY_END = /\(read \d+ messages\)$/;
+export const REPLY_END = /\(read \d+ messages?\)$/;
 
 /** One data home's run of trials. */
 export interface Chain {
@@ -93,6 +94,8 @@ export async function check(chain: Chain, id: string | undefined, tally: Tally):
     const snapshot = await chain.manager.read(id);
     messages = [...snapshot.archived.flatMap((segment) => segment.messages), ...snapshot.messages];
   } catch (err) {
+    // A session that never held a message is not kept (DESIGN §9): nothing was shown, nothing is missing.
+    if (err instanceof UnknownSessionError && (chain.shown.get(id) ?? []).length === 0) return;
     tally.fail('sessionsUnreadable', `${id}: ${String(err)}`);
     return;
   }

@@ -33,7 +33,7 @@ export async function completeStep(chain: Chain, proc: Piped, step: Step, offset
     case 'chat': {
       const message = nextMessage(chain);
       proc.write(`${message}\n`);
-      const reply = new RegExp(`^Echo: ${escape(message)} \\(read \\d+ messages\\)\\n$`);
+      const reply = new RegExp(`^Echo: ${escape(message)} \\(read \\d+ messages?\\)\\n$`);
       await proc.waitStdout(reply, { from: offset });
       const text = proc.stdout().slice(offset, -1);
       acknowledge(chain, id, tally, { role: 'user', text: message, complete: true }, { role: 'assistant', text, complete: true });

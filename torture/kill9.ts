@@ -84,8 +84,11 @@ async function runChain(
   const cwd = freshDir(options.root, 'k9-project-');
   const manager = await openSessions({ home, cwd, ...(options.store === undefined ? {} : { store: options.store }) });
   const b = await manager.create();
+  // A session exists once it holds a message: this one is kept, and checked like the others.
+  const seedText = 'kept: a session exists once it holds a message';
+  await b.append({ role: 'user', content: seedText });
   await b.close();
-  const chain: Chain = { home, cwd, rng: createRandom(seed), manager, shown: new Map([[b.id, []]]), current: undefined, other: b.id, counter: 0, tag: `c${seed}`, temps: new Set() };
+  const chain: Chain = { home, cwd, rng: createRandom(seed), manager, shown: new Map([[b.id, [{ role: 'user', text: seedText, complete: true }]]]), current: undefined, other: b.id, counter: 0, tag: `c${seed}`, temps: new Set() };
   for (let t = 0; t < trials; t++) {
     const ok = await trial(chain, options, tally, moments, restarts, t > 0);
     tally.add('trials');
@@ -94,6 +97,8 @@ async function runChain(
   // The last kill too: the session must load in the binary and in `sessions show --json`.
   for (const id of [chain.current, chain.other]) {
     if (id === undefined) continue;
+    // A session that never held a message was not kept (DESIGN §9): there is nothing to resume.
+    if ((chain.shown.get(id) ?? []).length === 0 && !(await chain.manager.resolve(id).then(() => true, () => false))) continue;
     // A whole run (start, /quit, save, exit): its exit code is checked; restart times are the
     // trials' own, taken at the prompt.
     const resumed = await runPiped(['--session-id', id, '--autosave', 'off'], '/quit\n', { home, cwd, env: storeEnv(options) });

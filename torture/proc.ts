@@ -45,7 +45,7 @@ export const PATH_SHIM = join(ROOT, 'test', 'fixtures', 'path');
 export function chatEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/API_KEY|BASE_URL|^CHATKEEP_|^NO_COLOR$|^FORCE_COLOR$|^npm_|^CI$|^CI_/.test(key)) env[key] = value;
+    if (value !== undefined && !/API_KEY|BASE_URL|^CHATKEEP_|^NO_COLOR$|^FORCE_COLOR$|^npm_|^CI$|^CI_|^PG/.test(key)) env[key] = value;
   }
   env.PATH = `${PATH_SHIM}${delimiter}${env.PATH ?? ''}`;
   return { ...env, CHATKEEP_HOME: home, CHATKEEP_ECHO_DELAY_MS: '0', ...extra };

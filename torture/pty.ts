@@ -2,6 +2,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import * as pty from 'node-pty';
 import { BIN, chatEnv, matches, onHost, waitUntil, type RunOptions } from './proc.js';
+import { drainBeforeDestroy } from './pty-drain.js';
 
 /** A chatkeep in a pseudo-terminal, driven key by key. */
 export interface Term {
@@ -34,10 +35,12 @@ export function spawnTerm(args: string[], options: RunOptions): Term {
   const notify = (): void => {
     for (const listener of [...listeners]) listener();
   };
-  term.onData((data) => {
+  const received = (data: string): void => {
     raw += data;
     notify();
-  });
+  };
+  term.onData(received);
+  drainBeforeDestroy(term, received);
   const exited = new Promise<number>((resolve) =>
     term.onExit(({ exitCode, signal }) => {
       done = true;

@@ -55,6 +55,8 @@ process.stdin.once('data', async () => {
   try {
     const session = await sessions.create();
     console.log('id ' + session.id);
+    // A session exists once it holds a message: without one, closing keeps only its ID.
+    await session.append({ role: 'user', content: 'created in a race' });
     await session.close();
   } catch (err) {
     console.log('error ' + JSON.stringify(String(err && err.stack || err)));
@@ -134,6 +136,7 @@ async function lockRace(root: string, rounds: number, rng: Random, tally: Tally)
   const cwd = freshDir(root, 'lock-project-');
   const manager = await openSessions({ home, cwd });
   const session = await manager.create();
+  await session.append({ role: 'user', content: 'kept: a session exists once it holds a message' });
   await session.close();
   const script = writeScript(root, 'resume', RESUME);
   const pair = [startChild(script, [home, cwd]), startChild(script, [home, cwd])];
@@ -170,6 +173,7 @@ async function replRace(root: string, rounds: number, tally: Tally): Promise<voi
   const cwd = freshDir(root, 'repl-project-');
   const manager = await openSessions({ home, cwd });
   const session = await manager.create();
+  await session.append({ role: 'user', content: 'kept: a session exists once it holds a message' });
   await session.close();
   for (let round = 0; round < rounds; round++) {
     tally.add('replRounds');
@@ -208,8 +212,10 @@ async function autosaveRace(root: string, runNo: number, lines: number, rng: Ran
   const cwd = freshDir(root, 'autosave-project-');
   const manager = await openSessions({ home, cwd });
   const a = await manager.create();
+  await a.append({ role: 'user', content: 'kept: a session exists once it holds a message' });
   await a.close();
   const b = await manager.create();
+  await b.append({ role: 'user', content: 'kept: a session exists once it holds a message' });
   await b.close();
   const sent: string[] = [];
   const input: string[] = [];
@@ -248,7 +254,7 @@ async function autosaveRace(root: string, runNo: number, lines: number, rng: Ran
     if (asked === 0) tally.fail('messagesLost', `autosave run ${runNo}: ${message}`);
     if (asked > 1 || replies.length > 1) tally.fail('messagesDuplicated', `autosave run ${runNo}: ${message} ×${asked}, replies ×${replies.length}`);
     if (replies.length === 0 && asked > 0) tally.fail('messagesLost', `autosave run ${runNo}: the reply to ${message}`);
-    if (replies.some((r) => r.interrupted || !/\(read \d+ messages\)$/.test(r.content))) tally.fail('repliesWrong', `autosave run ${runNo}: ${message}`);
+    if (replies.some((r) => r.interrupted || !/\(read \d+ messages?\)$/.test(r.content))) tally.fail('repliesWrong', `autosave run ${runNo}: ${message}`);
     if (!result.stdout.includes(`Echo: ${message} (read `)) tally.fail('repliesWrong', `autosave run ${runNo}: reply to ${message} not shown`);
   }
 }

@@ -4,8 +4,8 @@
  *
  *   npm run torture -- [--quick] [--only kill9,races] [--seed N] [--keep]
  *
- * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup; on a PostgreSQL server
- * each starts for itself: pg-kill9, pg-hosts, pg-restart.
+ * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup, liveness, thaw; on a PostgreSQL server
+ * each starts for itself: pg-kill9, pg-hosts, pg-restart, pg-roles; behind a PgBouncer it starts: pg-pooler, pg-thaw.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,9 +20,13 @@ import * as hostile from './hostile.js';
 import * as redaction from './redaction.js';
 import * as slowHolder from './slow-holder.js';
 import * as hangup from './hangup.js';
-import { withPostgres } from './postgres-server.js';
+import * as liveness from './liveness.js';
+import { withPgBouncer, withPostgres } from './postgres-server.js';
+import * as poolerRaces from './pooler-races.js';
+import * as thaw from './thaw.js';
 import * as pgHosts from './pg-hosts.js';
 import * as pgRestart from './pg-restart.js';
+import * as pgRoles from './pg-roles.js';
 
 interface Part {
   name: string;
@@ -41,13 +45,27 @@ const PARTS: Part[] = [
   { name: 'redaction', run: (root, _quick, seed) => redaction.run({ root, seed }) },
   { name: 'slow-holder', run: (root, quick, seed) => slowHolder.run({ root, seed, trials: quick ? 10 : 40 }) },
   { name: 'hangup', run: (root, quick, seed) => hangup.run({ root, seed, trials: quick ? 40 : 200 }) },
+  { name: 'liveness', run: (root, quick, seed) => liveness.run({ root, seed, trials: quick ? 20 : 100 }) },
   {
     name: 'pg-kill9',
     run: (root, quick, seed) =>
       withPostgres(({ url }) => kill9.run({ part: 'pg-kill9', trials: quick ? 40 : 200, root, seed, store: url, moments: ['streaming'] })),
   },
+  { name: 'thaw', run: (root, quick, seed) => thaw.run({ part: 'thaw', root, seed, trials: quick ? 10 : 40 }) },
+  {
+    name: 'pg-pooler',
+    run: (root, quick, seed) => withPgBouncer((urls) => poolerRaces.run({ root, seed, ...urls, races: quick ? 20 : 100 })),
+  },
+  {
+    name: 'pg-thaw',
+    run: (root, quick, seed) => withPgBouncer(({ pooled }) => thaw.run({ part: 'pg-thaw', root, seed, store: pooled, trials: quick ? 10 : 40 })),
+  },
   { name: 'pg-hosts', run: (root, quick, seed) => withPostgres(({ url }) => pgHosts.run({ root, url, seed, rounds: quick ? 10 : 100 })) },
   { name: 'pg-restart', run: (root, quick, seed) => withPostgres((server) => pgRestart.run({ root, server, seed, trials: quick ? 4 : 20 })) },
+  {
+    name: 'pg-roles',
+    run: (root, quick, seed) => withPostgres(({ url }) => pgRoles.run({ root, url, seed, sessions: quick ? 5 : 50, cliProbes: quick ? 2 : 10 })),
+  },
 ];
 
 async function main(): Promise<number> {

@@ -5,7 +5,10 @@
 import { parseArgs } from 'node:util';
 import { commandText, UserError } from '../session/errors.js';
 import { parseAge } from './age.js';
+import { parseDbCommand, type DbCommand } from './db-options.js';
+import { SHARE_OPTIONS, SHARE_USAGE, checkShare } from './share-options.js';
 import { PEER_TOOLS } from '../import/types.js';
+import { chatFlagAdvice, chatOnlyOption, placeLeadingFlags } from './flag-placement.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {
@@ -19,19 +22,19 @@ export interface OptionSpec {
 }
 
 /** The `chatkeep sessions` subcommands. */
-export const SESSIONS_ACTIONS = ['list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] as const;
+export const SESSIONS_ACTIONS = ['browse', 'list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash', 'share', 'unshare'] as const;
 export type SessionsAction = (typeof SESSIONS_ACTIONS)[number];
 
 /** What each subcommand takes after its name: session IDs (none, one, one or more), the file import reads, or search's text. */
 const SESSIONS_ARGS: Record<SessionsAction, 'none' | 'one' | 'some' | 'any' | 'file' | 'text'> = {
-  list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none',
+  browse: 'none', list: 'none', show: 'one', search: 'text', copy: 'any', export: 'one', import: 'file', rm: 'some', trash: 'none', restore: 'one', prune: 'none', 'empty-trash': 'none', share: 'one', unshare: 'one',
 };
 
 /** Options of the REPL itself (`chatkeep [options]`). */
 export const REPL_OPTIONS = {
   'session-id': { type: 'string', value: 'ID', description: 'resume that session (a unique prefix of an ID is enough; any project)' },
   continue: { type: 'boolean', short: 'c', description: "resume this project's most recently updated session" },
-  resume: { type: 'boolean', short: 'r', description: 'pick a session to resume from a list (interactive terminal only)' },
+  resume: { type: 'boolean', short: 'r', description: 'choose the session to resume in the session browser: type to search (interactive terminal only)' },
   fork: { type: 'string', value: 'ID', description: "continue in a new session holding a copy of ID's conversation (ID is left untouched)" },
   at: { type: 'string', value: 'N', description: 'with --fork: copy only the first N messages' },
   home: { type: 'string', value: 'DIR', description: 'data directory (default: $CHATKEEP_HOME, else ~/.chatkeep)' },
@@ -50,9 +53,10 @@ export const REPL_OPTIONS = {
 
 /** Options of `chatkeep sessions …`. */
 export const SESSIONS_OPTIONS = {
-  all: { type: 'boolean', short: 'a', description: 'list, search, copy, prune, import --from: every project, not just this one', actions: ['list', 'show', 'search', 'copy', 'prune', 'import'] },
-  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash'] },
+  all: { type: 'boolean', short: 'a', description: 'browse, list, search, copy, prune, import --from: every project, not just this one', actions: ['browse', 'list', 'show', 'search', 'copy', 'prune', 'import'] },
+  json: { type: 'boolean', description: 'machine-readable JSON', actions: ['list', 'show', 'search', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash', 'share', 'unshare'] },
   branch: { type: 'string', value: 'NAME', description: 'list: only sessions last used on this git branch', actions: ['list'] },
+  empty: { type: 'boolean', description: 'list: also sessions that hold no message (left by earlier builds)', actions: ['list'] },
   project: { type: 'string', value: 'PATH', description: "list: that directory's sessions instead of this one's", actions: ['list'] },
   limit: { type: 'string', value: 'N', description: 'search: show the N best sessions (default 20; 0: all)', actions: ['search'] },
   format: { type: 'string', value: 'FORMAT', description: 'export: json (the archive import reads, default), md, html, or claude (a Claude Code session file)', actions: ['export'] },
@@ -64,18 +68,20 @@ export const SESSIONS_OPTIONS = {
   'older-than': { type: 'string', value: 'AGE', description: 'prune: last updated longer ago than AGE (30d, 12h, 2w); empty-trash: trashed longer ago', actions: ['prune', 'empty-trash'] },
   'dry-run': { type: 'boolean', description: 'prune: print what would go to the trash, move nothing; import --from: what would be imported, write nothing', actions: ['prune', 'import'] },
   yes: { type: 'boolean', short: 'y', description: 'empty-trash: delete without asking (needed when not on a terminal)', actions: ['empty-trash'] },
+  ...SHARE_OPTIONS,
   home: REPL_OPTIONS.home,
   store: REPL_OPTIONS.store,
   help: REPL_OPTIONS.help,
 } as const satisfies Record<string, OptionSpec>;
 
-type Parsed<T extends Record<string, OptionSpec>> = {
+export type Parsed<T extends Record<string, OptionSpec>> = {
   [K in keyof T]?: T[K]['type'] extends 'string' ? string : boolean;
 };
 
 /** What the command line asked for. */
 export type CliCommand =
   | { kind: 'repl'; options: Parsed<typeof REPL_OPTIONS> }
+  | DbCommand
   /**
    * `help` with a `topic`: the help of that subcommand. `ids`: the session IDs given (`id`: the
    * first); `file`: what `import` reads (`-`: standard input).
@@ -100,15 +106,12 @@ export type CliCommand =
  * (exit 2) whose message is the one line the user sees.
  */
 export function parseCommandLine(argv: string[]): CliCommand {
-  // `chatkeep --home DIR --store URL sessions …`, the form in which printed commands carry them, is `sessions … --home DIR --store URL`.
-  let lead = 0;
-  while (lead < argv.length) {
-    const word = argv[lead]!;
-    if (word === '--home' || word === '--store') lead += 2;
-    else if (word.startsWith('--home=') || word.startsWith('--store=')) lead += 1;
-    else break;
-  }
-  if (lead > 0 && argv[lead] === 'sessions') argv = [...argv.slice(lead), ...argv.slice(0, lead)];
+  // `chatkeep --home DIR --store URL sessions …`, the form in which printed commands carry them, is
+  // `sessions … --home DIR --store URL`; a chat-only flag there is refused saying where it goes.
+  const placed = placeLeadingFlags(argv);
+  if (placed?.kind === 'misplaced') throw usage(chatFlagAdvice(placed.flag), ['sessions', '--help']);
+  if (placed) argv = placed.argv;
+  if (argv[0] === 'db') return parseDbCommand(argv.slice(1), (what, help) => usage(what, help));
   if (argv[0] === 'sessions') {
     const help = ['sessions', '--help'];
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
@@ -134,6 +137,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
       }
     }
     if (values.all && values.project !== undefined) throw usage('use only one of --all and --project', help);
+    if (act === 'share' || act === 'unshare') checkShare(act, values, (what) => usage(what, help));
     if (act === 'search') return parseSearch(args, values, help);
     if (act === 'import') return parseImport(args, values, help);
     return { kind: 'sessions', action: act, ...(args[0] !== undefined ? { id: args[0] } : {}), ids: args, options: values };
@@ -184,6 +188,9 @@ function parse<T extends Record<string, OptionSpec>>(
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals });
     parsed = { values: values as Parsed<T>, positionals };
   } catch (err) {
+    // A chat flag after `sessions …`: say where it belongs rather than that it is unknown.
+    const chatFlag = specs === (SESSIONS_OPTIONS as Record<string, OptionSpec>) ? args.map(chatOnlyOption).find((found) => found !== undefined) : undefined;
+    if (chatFlag && (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage(chatFlagAdvice(`--${chatFlag[0]}`), help);
     throw usage(describeParseError(err, args), help);
   }
   // An empty value would quietly mean "here" (the current directory) or nothing at all.
@@ -227,6 +234,7 @@ export function replHelp(version: string): string {
     'Usage:',
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
     '  chatkeep --fork ID [--at N]          continue in a fork of session ID (a new session)',
+    '  chatkeep sessions browse [--all]     browse, search and resume sessions full-screen (as -r)',
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     '  chatkeep sessions show ID [--json]',
     '  chatkeep sessions search TEXT [--all] [--limit N] [--json]',
@@ -235,6 +243,8 @@ export function replHelp(version: string): string {
     '  chatkeep sessions import --from claude|codex|gemini [PATH…] [--all] [--since AGE] [--dry-run] [--json]',
     '  chatkeep sessions copy --to URL|DIR [--all | ID…] [--json]',
     '  chatkeep sessions rm|trash|restore|prune|empty-trash …   the trash (see chatkeep sessions --help)',
+    '  chatkeep sessions share|unshare ID …    share a session on a team\'s server (see chatkeep sessions --help)',
+    '  chatkeep db setup|status …               a team\'s PostgreSQL server (see chatkeep db --help)',
     '',
     'Options:',
     ...formatOptions(REPL_OPTIONS),
@@ -249,6 +259,10 @@ export function replHelp(version: string): string {
 
 /** Each `sessions` subcommand's usage and what it does (the help of `sessions` and of each subcommand). */
 const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
+  browse: [
+    '  chatkeep sessions browse [--all]          the session browser (a terminal only): type to search, Enter resumes,',
+    '                                            Tab switches this project / every project, Esc leaves',
+  ],
   list: [
     '  chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]',
     "                                            this project's sessions, newest first (--all: every project)",
@@ -292,6 +306,7 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
     '  chatkeep sessions empty-trash [--older-than AGE] [--yes] [--json]',
     '                                            delete what is in the trash for good (asks first; --yes when not on a terminal)',
   ],
+  ...SHARE_USAGE,
 };
 
 /** The `chatkeep sessions --help` text, or with `topic` that of one subcommand (its options only). */
@@ -306,7 +321,7 @@ export function sessionsHelp(topic?: SessionsAction): string {
   return ['Usage:', ...actions.flatMap((action) => SESSIONS_USAGE[action]), ...trashNote, '', 'Options:', ...formatOptions(options), ''].join('\n');
 }
 
-function formatOptions(specs: Record<string, OptionSpec>): string[] {
+export function formatOptions(specs: Record<string, OptionSpec>): string[] {
   const left = Object.entries(specs).map(([name, spec]) => {
     const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
     return spec.short ? `-${spec.short}, ${flag}` : `    ${flag}`;

@@ -44,6 +44,8 @@ export function listRow(row: SessionSummary): Record<string, unknown> {
   return {
     id: row.id,
     title: row.title,
+    ...(row.titleSource ? { titleSource: row.titleSource } : {}),
+    ...(row.derivedTitle !== undefined ? { derivedTitle: row.derivedTitle } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     messageCount: countKnown(row.problem) ? row.messageCount : null,
@@ -54,6 +56,7 @@ export function listRow(row: SessionSummary): Record<string, unknown> {
     ...costField(row.usage, row.usageByModel),
     ...(row.branch ? { branch: row.branch } : {}),
     ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
+    ...(row.owner !== undefined ? { owner: row.owner } : {}),
   };
 }
 

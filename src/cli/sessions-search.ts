@@ -41,6 +41,7 @@ export async function runSearch(command: SearchCommand, environment: SessionsEnv
   const lines = formatSearchResults(results, {
     rows: (rows) => formatRows(rows, { projectPath, now, width: environment.columns }),
     highlight: (text) => color.inverse(text),
+    width: environment.columns,
   });
   const shown = shownLine(results);
   stdout.write(`${[...lines, ...(shown ? [`${shown} --limit N shows more (0: all).`] : [])].join('\n')}\n`);

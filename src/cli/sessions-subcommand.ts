@@ -16,6 +16,7 @@ import { formatMessage, formatRows, lineage, loadFormatting, plural, problemLabe
 import { describeError } from '../repl/report-error.js';
 import { sessionsMayExist } from '../store/choice.js';
 import { originText } from '../import/origin.js';
+import { visibleText } from '../text/visible-text.js';
 
 
 
@@ -32,6 +33,7 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
   if (command.action === 'export') return (await import('./export-command.js')).runExport(command, environment);
   if (command.action === 'import') return (await import('./import-command.js')).runImport(command, environment);
   if (command.action === 'copy') return (await import('./copy-command.js')).runCopy(command, environment);
+  if (command.action === 'share' || command.action === 'unshare') return (await import('./share-command.js')).runShare(command, environment);
   await loadFormatting();
   if (isTrashAction(command.action)) {
     return (await import('./trash-subcommand.js')).runTrashCommand({ ...command, action: command.action }, { ...environment, now });
@@ -45,6 +47,7 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
       rows = await sessions.list({
         all,
         ...(command.options.branch !== undefined ? { branch: command.options.branch } : {}),
+        ...(command.options.empty === true ? { empty: true } : {}),
         ...(command.options.project !== undefined ? { project: resolve(cwd, command.options.project) } : {}),
       });
       projectPath = sessions.project.path;
@@ -67,8 +70,11 @@ export async function runSessionsCommand(command: SessionsCommand, environment: 
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
   const forks = await forksOf(sessions, reading.id);
+  const owned = store !== undefined ? await (await import('./share-command.js')).ownershipFor(store, env, reading.id) : undefined;
   stdout.write(
-    json ? `${JSON.stringify(showJson(reading.snapshot, reading, forks), null, 2)}\n` : showText(reading.snapshot, reading, forks, now, environment.terminal === true),
+    json
+      ? `${JSON.stringify({ ...showJson(reading.snapshot, reading, forks), ...(owned ? { owner: owned.ownership.owner, shares: owned.ownership.shares } : {}) }, null, 2)}\n`
+      : showText(reading.snapshot, reading, forks, now, environment.terminal === true, owned?.line),
   );
   // A damaged session shows what is readable, then says what is wrong (exit 2).
   if (problem) throw problem;
@@ -140,13 +146,14 @@ function messageJson(m: Message): Record<string, unknown> {
   };
 }
 
-function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[], now: Date, terminal: boolean): string {
+function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[], now: Date, terminal: boolean, ownerLine?: string): string {
   const status = reading.problem ? problemLabel(reading.problem) : reading.status;
   const readable = reading.problem ? ' readable' : '';
   const head = [
     `${s.id}${s.title ? `  "${s.title}"` : ''}`,
     `  project ${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''} · ${status} · ${plural(s.messages.length, 'message')}${readable}${tokens(s.stats, s.stats.byModel)} · last active ${relativeTime(s.updatedAt, now)}`,
     settingsLine(s),
+    ...(ownerLine !== undefined ? [ownerLine] : []),
     ...(s.parentId !== undefined ? [`  ${lineage(s.parentId, s.forkPoint)}`] : []),
     ...(s.importedFrom !== undefined ? [`  imported from ${originText(s.importedFrom)}`] : []),
     ...(forks.length > 0 ? [`  forks: ${forks.map((f) => `${f.id} (at message ${f.forkPoint ?? 0})`).join(', ')}`] : []),
@@ -156,7 +163,8 @@ function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly S
   // Each message under its time: how long ago for a person, ISO 8601 for a script.
   const time = (at: Date): string => `[${terminal ? relativeTime(at, now) : at.toISOString()}]`;
   const body = s.messages.flatMap((m) => [time(m.timestamp), ...formatMessage(m), '']);
-  return [...head, ...summaryLines(s), ...body].join('\n');
+  // Stored text shown safe: control characters as visible stand-ins (--json keeps them exact).
+  return visibleText([...head, ...summaryLines(s), ...body].join('\n'));
 }
 
 /** The summary /compact left, ahead of the messages it stands for, and where those are. */

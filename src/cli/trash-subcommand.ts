@@ -9,21 +9,22 @@ import { isValidId } from '../session/ids.js';
 import type { TrashedSession } from '../session/store.js';
 import type { SessionManager, SessionSummary } from '../session/types.js';
 import type { CliCommand } from './options.js';
-import { plural, relativeTime } from '../repl/format.js';
+import { plural, relativeTime, shortAge } from '../repl/format.js';
 import { chatkeepCommand, resumeCommand } from '../repl/invocation.js';
 import { describeError } from '../repl/report-error.js';
 import type { SessionsEnvironment } from './sessions-common.js';
-import { layoutTable } from '../repl/table.js';
+import { fitTable, type FitStep } from '../repl/fit-table.js';
 import { parseAge } from './age.js';
 import type { TrashAction } from './trash-actions.js';
 import { sessionsMayExist } from '../store/choice.js';
+import { visibleText } from '../text/visible-text.js';
 
 type TrashCommand = Extract<CliCommand, { kind: 'sessions' }> & { action: TrashAction };
 /** `--older-than` as typed and in milliseconds. */
 type Age = { spec: string; ms: number };
 
 /** The subcommands' environment, with the clock read once. */
-export type TrashEnvironment = Omit<SessionsEnvironment, 'now' | 'columns'> & { now: Date };
+export type TrashEnvironment = Omit<SessionsEnvironment, 'now'> & { now: Date };
 
 /** Runs one trash subcommand; resolves to the exit code (3 when a session was in use). */
 export async function runTrashCommand(command: TrashCommand, environment: TrashEnvironment): Promise<number> {
@@ -104,8 +105,10 @@ async function moveToTrash(sessions: SessionManager, ids: readonly string[], out
 
 /** How to get them back, as commands that run as printed. */
 function restoreHint(entries: readonly TrashedSession[]): string {
-  const restore = `Restore with: ${chatkeepCommand(['sessions', 'restore', entries[0]!.id])}`;
-  return entries.length === 1 ? restore : `${restore} (and so on for each; list them with: ${chatkeepCommand(['sessions', 'trash'])})`;
+  const command = chatkeepCommand(['sessions', 'restore', entries[0]!.id]);
+  if (entries.length === 1) return `Restore with: ${command}`;
+  // Nothing after a command on its line: pasted, it runs as printed.
+  return `Restore each by its ID, the first with: ${command}\nList the trash with: ${chatkeepCommand(['sessions', 'trash'])}`;
 }
 
 /** `prune --older-than AGE [--all] [--dry-run]`: sessions last updated before now − AGE go to the trash, each ID printed. */
@@ -169,15 +172,22 @@ function preview(entries: readonly TrashedSession[]): string {
   return entries.length > 3 ? `${ids}, …` : ids;
 }
 
+/**
+ * What gives up room in a trash row wider than the terminal, first to last: the title beyond 32
+ * columns, the time in short form, the title to 24, the message count, the title to 12.
+ */
+const TRASH_ROW_PLAN: readonly FitStep[] = [{ cut: 3, to: 32 }, { shorten: 1 }, { cut: 3, to: 24 }, { drop: 2 }, { cut: 3, to: 12 }];
+
 function trashRows(entries: readonly TrashedSession[], environment: TrashEnvironment): string[] {
   const when = (at: Date): string => (environment.terminal ? relativeTime(at, environment.now) : at.toISOString());
   const cells = entries.map((t) => [
     t.id,
     `trashed ${when(t.trashedAt)}`,
     plural(t.messageCount, 'message'),
-    `${t.title ?? '(untitled)'}  [${t.project}]`,
+    visibleText(`${t.title ?? '(untitled)'}  [${t.project}]`),
   ]);
-  return layoutTable(cells, [{}, {}, { align: 'right' }, {}]);
+  const short = entries.map((t) => `trashed ${shortAge(t.trashedAt, environment.now)}`);
+  return fitTable(cells, [{}, { short }, { align: 'right' }, {}], TRASH_ROW_PLAN, { width: environment.columns });
 }
 
 /** A row of `sessions trash --json` (and of what `rm` and `prune` moved). */

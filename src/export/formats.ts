@@ -1,17 +1,17 @@
 /** The export formats, by name: what `--format` and `/export` accept, and the text each writes. */
 import type { SessionSnapshot } from '../session/types.js';
-import { exportHtml } from './html.js';
-import { exportJson, exportJsonTo } from './json.js';
 import type { TextSink } from '../session/sliced-json.js';
-import { exportMarkdown } from './markdown.js';
 
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-const RENDERERS: Record<ExportFormat, (snapshot: SessionSnapshot, toolVersion: string) => string> = {
-  json: exportJson,
-  md: exportMarkdown,
-  html: exportHtml,
+type Renderer = (snapshot: SessionSnapshot, toolVersion: string) => string;
+
+/** Each format's module, loaded when that format is written (the HTML one brings a Markdown renderer, a highlighter and a sanitizer). */
+const RENDERERS: Record<ExportFormat, () => Promise<Renderer>> = {
+  json: async () => (await import('./json.js')).exportJson,
+  md: async () => (await import('./markdown.js')).exportMarkdown,
+  html: async () => (await import('./html.js')).exportHtml,
 };
 
 /** The format a name means (`markdown` is `md`), or undefined. */
@@ -29,8 +29,8 @@ export function formatOfFile(file: string): ExportFormat | undefined {
 }
 
 /** The export of `snapshot` in `format`, written by chatkeep `toolVersion`. */
-export function renderExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string): string {
-  return RENDERERS[format](snapshot, toolVersion);
+export async function renderExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string): Promise<string> {
+  return (await RENDERERS[format]())(snapshot, toolVersion);
 }
 
 /**
@@ -38,6 +38,6 @@ export function renderExport(format: ExportFormat, snapshot: SessionSnapshot, to
  * (it may be as large as the session), the pages for people whole.
  */
 export async function writeExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string, sink: TextSink): Promise<void> {
-  if (format === 'json') await exportJsonTo(snapshot, toolVersion, sink);
-  else await sink(renderExport(format, snapshot, toolVersion));
+  if (format === 'json') await (await import('./json.js')).exportJsonTo(snapshot, toolVersion, sink);
+  else await sink(await renderExport(format, snapshot, toolVersion));
 }

@@ -1,18 +1,22 @@
 /**
  * The HTML export: one self-contained page (inline CSS, no script, no external resource, a
  * Content-Security-Policy that forbids both anyway) that reads well in light and dark mode and
- * on a phone. Every text from the session is escaped, so `<script>` in a message is shown as
- * text. Fenced code blocks in a message are shown as code; everything else as written.
+ * on a phone. Each message's Markdown is rendered (headings, emphasis, lists, tables, links,
+ * code blocks highlighted under their language) and sanitized to an allowlist; raw HTML in a
+ * message, and every other text from the session, is escaped, so `<script>` is shown as text.
  */
 import type { Message, SessionSnapshot } from '../session/types.js';
 import { documentTitle, messageHeading, sessionFacts, sessionParts, utcTime } from './describe.js';
+import { createHtmlMarkdown } from './html-markdown.js';
 
 const STYLE = `
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0;
-  --user: #eef4ff; --assistant: #f6f8fa; --tool: #fbf6e9; --code: #f0f2f4; }
+  --user: #eef4ff; --assistant: #f6f8fa; --tool: #fbf6e9; --code: #f0f2f4; --link: #0969da;
+  --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-number: #0550ae; --hl-title: #8250df; --hl-meta: #953800; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --border: #3d444d;
-    --user: #132339; --assistant: #151b23; --tool: #272115; --code: #1e242c; }
+    --user: #132339; --assistant: #151b23; --tool: #272115; --code: #1e242c; --link: #4493f8;
+    --hl-keyword: #ff7b72; --hl-string: #a5d6ff; --hl-number: #79c0ff; --hl-title: #d2a8ff; --hl-meta: #ffa657; }
 }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg);
@@ -27,12 +31,32 @@ article.user { background: var(--user); } article.assistant { background: var(--
 article.superseded { opacity: 0.7; }
 .meta { display: flex; flex-wrap: wrap; gap: 0 0.75rem; font-size: 0.85rem; color: var(--muted); margin-bottom: 0.35rem; }
 .who { font-weight: 600; color: var(--fg); }
-.text { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0.25rem 0; }
+.text { overflow-wrap: anywhere; margin: 0.25rem 0; }
+.text > :first-child { margin-top: 0; } .text > :last-child { margin-bottom: 0; }
+.text p { margin: 0.4rem 0; } .text p.raw { white-space: pre-wrap; }
+.text h3, .text h4, .text h5, .text h6 { margin: 0.8rem 0 0.4rem; font-size: 1rem; }
+.text h3 { font-size: 1.1rem; }
+.text ul, .text ol { margin: 0.4rem 0; padding-left: 1.5rem; }
+.text blockquote { margin: 0.4rem 0; padding-left: 0.75rem; border-left: 3px solid var(--border); color: var(--muted); }
+.text table { border-collapse: collapse; margin: 0.4rem 0; display: block; overflow-x: auto; max-width: 100%; }
+.text th, .text td { border: 1px solid var(--border); padding: 0.2rem 0.5rem; }
+.text a { color: var(--link); }
+code { font: 0.875em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--code); padding: 0.05rem 0.25rem; border-radius: 4px; }
+.code { margin: 0.4rem 0; } .code .lang { font-size: 0.75rem; color: var(--muted); margin-bottom: 0.1rem; }
 pre { background: var(--code); padding: 0.6rem; border-radius: 6px; overflow-x: auto; margin: 0.4rem 0;
   font: 0.875rem/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+pre code { background: none; padding: 0; font: inherit; }
+.hljs-keyword, .hljs-selector-tag, .hljs-literal, .hljs-doctag { color: var(--hl-keyword); }
+.hljs-string, .hljs-regexp, .hljs-addition, .hljs-attribute { color: var(--hl-string); }
+.hljs-number, .hljs-built_in, .hljs-type, .hljs-symbol { color: var(--hl-number); }
+.hljs-comment, .hljs-quote, .hljs-deletion { color: var(--muted); font-style: italic; }
+.hljs-title, .hljs-section, .hljs-attr, .hljs-name, .hljs-tag { color: var(--hl-title); }
+.hljs-meta, .hljs-variable, .hljs-template-variable, .hljs-params { color: var(--hl-meta); }
 .summary { border-left: 3px solid var(--border); padding-left: 0.75rem; }
 footer { color: var(--muted); font-size: 0.8rem; margin: 2rem 0 1rem; }
 `;
+
+const renderMarkdown = createHtmlMarkdown((text) => escapeHtml(text));
 
 /** The page for `snapshot`. */
 export function exportHtml(snapshot: SessionSnapshot, toolVersion: string): string {
@@ -81,56 +105,8 @@ function messageHtml(m: Message): string {
   ].join('\n');
 }
 
-/** A message's text: fenced code blocks as `<pre>`, the rest as written (line breaks kept). */
-function body(text: string): string {
-  return splitFences(text)
-    .map((piece) => (piece.code ? `<pre><code>${escapeHtml(piece.text)}</code></pre>` : `<div class="text">${escapeHtml(piece.text)}</div>`))
-    .join('\n');
-}
-
-/**
- * Splits Markdown text at its fenced code blocks (CommonMark's rule: a fence of three or more
- * backticks or tildes, closed by a fence of the same character at least as long; an unclosed
- * one runs to the end). Text pieces that are only blank lines are dropped.
- */
-export function splitFences(text: string): { code: boolean; text: string }[] {
-  const pieces: { code: boolean; text: string }[] = [];
-  let plain: string[] = [];
-  let code: string[] | undefined;
-  let fence = '';
-  const flushPlain = (): void => {
-    if (plain.some((line) => line.trim() !== '')) pieces.push({ code: false, text: trimBlankLines(plain).join('\n') });
-    plain = [];
-  };
-  for (const line of text.split('\n')) {
-    if (code === undefined) {
-      const open = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-      if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
-        flushPlain();
-        code = [];
-        fence = open[1]!;
-      } else {
-        plain.push(line);
-      }
-    } else if (new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(line)) {
-      pieces.push({ code: true, text: code.join('\n') });
-      code = undefined;
-    } else {
-      code.push(line);
-    }
-  }
-  if (code !== undefined) pieces.push({ code: true, text: code.join('\n') });
-  flushPlain();
-  return pieces;
-}
-
-function trimBlankLines(lines: string[]): string[] {
-  let start = 0;
-  let end = lines.length;
-  while (start < end && lines[start]!.trim() === '') start++;
-  while (end > start && lines[end - 1]!.trim() === '') end--;
-  return lines.slice(start, end);
-}
+/** A message's text: its Markdown rendered and sanitized (html-markdown.ts). */
+const body = (text: string): string => `<div class="text">${renderMarkdown(text)}</div>`;
 
 /** Text as HTML character data or an attribute value: nothing in it can become markup. */
 export function escapeHtml(text: string): string {

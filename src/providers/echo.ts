@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message, Usage } from '../session/types.js';
+import { plural } from '../text/plural.js';
 import type { Provider, StreamEvent, StreamOptions } from './types.js';
 
 /** Default pause between echoed words, in ms (`CHATKEEP_ECHO_DELAY_MS`). */
@@ -12,7 +13,7 @@ export const DEFAULT_ECHO_DELAY_MS = 8;
 /** The full reply echo gives to a conversation: `Echo: <last user message> (read <n> messages)`. */
 export function echoReply(messages: readonly Message[]): string {
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-  return `Echo: ${lastUser?.content ?? ''} (read ${messages.length} messages)`;
+  return `Echo: ${lastUser?.content ?? ''} (read ${plural(messages.length, 'message')})`;
 }
 
 /**
@@ -22,7 +23,7 @@ export function echoReply(messages: readonly Message[]): string {
 export function echoSummary(messages: readonly Message[], focus: string | null): string {
   const read = messages.slice(0, -1);
   const said = read.filter((m) => m.role === 'user').map((m) => `"${m.content}"`);
-  return `Summary of ${read.length} messages${focus ? ` (focus: ${focus})` : ''}: you said ${said.join('; ') || 'nothing'}.`;
+  return `Summary of ${plural(read.length, 'message')}${focus ? ` (focus: ${focus})` : ''}: you said ${said.join('; ') || 'nothing'}.`;
 }
 
 /** Splits text into word chunks that keep their whitespace, so joining them gives the text back exactly. */

@@ -6,12 +6,14 @@
 import type { LoadedSystemPrompt, ProviderName } from '../providers/index.js';
 import type { Provider } from '../providers/types.js';
 import { ChatkeepError } from '../session/errors.js';
-import type { Session, SystemPromptRef } from '../session/types.js';
+import type { ConfigSource, Session, SystemPromptRef } from '../session/types.js';
 
 /** What the chat turns read and what the commands change. */
 export interface ChatControls {
   /** The assistant answering the next turns. */
   readonly provider: Provider;
+  /** Where that assistant was chosen (a flag, config, the API key in the environment, the session, /provider…); undefined when not known. */
+  readonly providerSource: ConfigSource | undefined;
   /** The system prompt text sent with the next turns (null: none). */
   readonly system: string | null;
   /** Creates NAME's assistant (MODEL, or its default when null), records it, and uses it from the next turn on. */
@@ -29,10 +31,11 @@ export interface ChatFactories {
 /** Controls over the live session (`session()` changes after `/load`). */
 export function createChatControls(
   session: () => Session,
-  initial: { provider: Provider; system: string | null },
+  initial: { provider: Provider; system: string | null; providerSource?: ConfigSource },
   factories: ChatFactories,
 ): ChatControls {
   let provider = initial.provider;
+  let providerSource = initial.providerSource;
   let system = initial.system;
   return {
     get provider() {
@@ -41,11 +44,15 @@ export function createChatControls(
     get system() {
       return system;
     },
+    get providerSource() {
+      return providerSource;
+    },
     async useProvider(name, model) {
       // Created first: a missing key or bad URL leaves the current assistant in place.
       const next = await factories.makeProvider(name, model);
       await session().setProvider({ name: next.name, model: next.model }, 'command');
       provider = next;
+      providerSource = 'command';
       return next;
     },
     async useSystemPrompt(file) {

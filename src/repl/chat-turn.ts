@@ -8,6 +8,7 @@ import { messagesToSend } from '../session/compaction.js';
 import type { ReplyWriter, Session, Usage } from '../session/types.js';
 import type { MarkdownRenderer } from './markdown.js';
 import { createMarkdownStream } from './markdown-stream.js';
+import { visibleText } from '../text/visible-text.js';
 import type { Screen } from './screen.js';
 import { redactionNote } from './format.js';
 import { startSpinner } from './spinner.js';
@@ -25,6 +26,8 @@ export interface ChatTurnOptions {
   onRedacted?: (note: string) => void;
   /** Ask the last user message again (`/retry`): nothing is appended, `text` is ignored. */
   resend?: boolean;
+  /** False with --no-persist: nothing is saved, and the redaction note does not say otherwise. */
+  persistent?: boolean;
   /** Renders the reply as Markdown (a terminal); without it the text is shown as it arrives. */
   markdown?: MarkdownRenderer;
 }
@@ -40,7 +43,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   const { session, provider, screen, signal } = options;
   if (!options.resend) {
     const stored = await session.append({ role: 'user', content: options.text });
-    const note = redactionNote(options.text, stored.content);
+    const note = redactionNote(options.text, stored.content, options.persistent !== false);
     if (note) options.onRedacted?.(note);
   }
   // The writer starts with the first piece of text, so a reply that fails before any text
@@ -61,7 +64,13 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
     screen.reply(text);
   };
   const markdown = options.markdown ? createMarkdownStream(options.markdown, write, () => screen.columns() ?? 80) : undefined;
-  const show = (text: string): void => (markdown ? markdown.push(text) : write(text));
+  // A terminal shows control characters the model sent as visible stand-ins (as a replayed
+  // transcript does); a pipe gets the reply exactly as written.
+  const show = (text: string): void => {
+    const safe = screen.terminal ? visibleText(text) : text;
+    if (markdown) markdown.push(safe);
+    else write(safe);
+  };
   try {
     const conversation = messagesToSend(session.messages, session.summary);
     const stream = provider.stream(conversation, { signal, model: provider.model, system: options.system ?? null });

@@ -40,9 +40,10 @@ export async function keepDraft(screen: Screen, session: Session, reader: LineRe
 export function keepUnsent(screen: Screen, text: string, why: string): void {
   const reason = why.trim().replace(/\s*\n\s*/g, ' ');
   if (screen.terminal) {
-    screen.error(`${reason} Not sent, nothing of it was stored: press ↑ and Enter to send it again.`);
+    // On lines of their own: `reason` may end with a command to run.
+    screen.error(`${reason}\nNot sent, nothing of it was stored: press ↑ and Enter to send it again.`);
   } else {
     const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text;
-    screen.error(`${reason} Not sent, nothing of it was stored: "${shown.replace(/\s+/g, ' ')}". Send it again once the store is back.`);
+    screen.error(`${reason}\nNot sent, nothing of it was stored: "${shown.replace(/\s+/g, ' ')}". Send it again once the store is back.`);
   }
 }

@@ -4,35 +4,49 @@
  */
 import type { SearchIndexReport, SearchResult, SearchResults } from '../search/types.js';
 import type { SessionSummary } from '../session/types.js';
+import { visibleText } from '../text/visible-text.js';
 import { plural } from './format.js';
+import { displayWidth, fittingLength, truncate } from './table.js';
 
 export interface SearchFormat {
   /** The listing rows of these sessions (the table `/sessions` and `sessions list` show). */
   rows(rows: SessionSummary[]): string[];
   /** Marks a hit (inverse video on a terminal; nothing elsewhere). */
   highlight(text: string): string;
+  /** The terminal's width: each line is cut to it (undefined when piped: lines are whole). */
+  width?: number;
 }
 
 /** The lines for `results` (none when nothing matched: the caller says so). */
 export function formatSearchResults(results: SearchResults, format: SearchFormat): string[] {
   const rows = format.rows(results.results.map((r) => r.session));
-  return results.results.flatMap((result, i) => [rows[i]!, `    ${matchLine(result, format.highlight)}`]);
+  return results.results.flatMap((result, i) => [rows[i]!, matchLine(result, format)]);
 }
 
-/** `3 hits · assistant: …the snippet…`, or what matched when no message did. */
-function matchLine(result: SearchResult, highlight: (text: string) => string): string {
+/** `    3 hits · assistant: …the snippet…`, or what matched when no message did; cut to the width with `…`. */
+function matchLine(result: SearchResult, format: SearchFormat): string {
   const hits = plural(result.hits, 'hit');
   const snippet = result.snippet;
-  if (!snippet) return `${hits} · matched the ${result.matched.title ? 'title' : 'ID'}`;
+  if (!snippet) return fit(`    ${hits} · matched the ${result.matched.title ? 'title' : 'ID'}`, format.width);
+  const where = snippet.archived ? `${snippet.role}, cleared by /reset` : snippet.role;
+  const head = fit(`    ${hits} · ${where}: `, format.width);
+  // Cut before the highlights go in: their escapes take no columns and must not be split.
+  const room = format.width === undefined ? Infinity : format.width - displayWidth(head);
+  const whole = displayWidth(snippet.text) <= room;
+  const end = whole ? snippet.text.length : fittingLength(snippet.text, Math.max(0, room - 1));
   let text = '';
   let at = 0;
-  for (const [start, end] of snippet.highlights) {
-    text += snippet.text.slice(at, start) + highlight(snippet.text.slice(start, end));
-    at = end;
+  for (const [start, stop] of snippet.highlights) {
+    if (start >= end) break;
+    text += visibleText(snippet.text.slice(at, start)) + format.highlight(visibleText(snippet.text.slice(start, Math.min(stop, end))));
+    at = Math.min(stop, end);
   }
-  text += snippet.text.slice(at);
-  const where = snippet.archived ? `${snippet.role}, cleared by /reset` : snippet.role;
-  return `${hits} · ${where}: ${text}`;
+  text += visibleText(snippet.text.slice(at, end));
+  return head + (whole ? text : room >= 1 ? `${text}…` : '');
+}
+
+function fit(text: string, width: number | undefined): string {
+  return width === undefined ? text : truncate(text, width);
 }
 
 /** `20 of 143 matching sessions shown.` when some were left out. */

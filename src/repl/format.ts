@@ -5,7 +5,10 @@
 import { estimateCost, formatCost } from '../providers/cost.js';
 import { commandText } from '../session/errors.js';
 import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
-import { layoutTable, loadTableWidths, type Column } from './table.js';
+import { plural } from '../text/plural.js';
+import { visibleText } from '../text/visible-text.js';
+import { loadTableWidths } from './table.js';
+import { fitTable, type FitColumn, type FitStep } from './fit-table.js';
 import { groupDigits } from './digits.js';
 
 type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
@@ -33,10 +36,7 @@ export function relativeTime(date: Date, now: Date): string {
   return formatDistance(date.getTime() > now.getTime() ? now : date, now, { addSuffix: true });
 }
 
-/** `1 message`, `3 messages`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
+export { plural } from '../text/plural.js';
 
 /** Columns a title may take in a listing that is not on a terminal (a pipe, a file). */
 export const TITLE_COLUMNS = 60;
@@ -50,35 +50,72 @@ export function rowWidth(screen: { columns(): number | undefined }, picker: bool
   return columns === undefined ? undefined : columns - (picker ? PICKER_KEY_WIDTH : 0);
 }
 
-/** How listing rows are laid out: marker and ID, last active, messages, status, (branch,) title (cut with `…`). */
-const ROW_COLUMNS: readonly Column[] = [{}, {}, { align: 'right' }, {}, { flex: { max: TITLE_COLUMNS, min: 10 } }];
+/** The cells of a listing row: marker and ID, last active, messages (and tokens), status, branch, lineage, title. */
+const Cell = { Id: 0, Age: 1, Messages: 2, Status: 3, Branch: 4, Lineage: 5, Title: 6 } as const;
+
+/**
+ * What gives up room when a listing row is wider than the terminal, first to last (the order of
+ * importance, least important first): tokens and cost, then the title's room beyond 48 columns,
+ * lineage and branch cut, the last-active time in short form (`5m ago`), the title to 32, lineage
+ * and branch dropped, the title to 24, the message count, the status, the last-active time, the
+ * title to 12. The marker and ID go last: a row is cut to the width only when even they do not fit.
+ */
+export const SESSION_ROW_PLAN: readonly FitStep[] = [
+  { shorten: Cell.Messages },
+  { cut: Cell.Title, to: 48 },
+  { cut: Cell.Lineage, to: 28 },
+  { cut: Cell.Branch, to: 20 },
+  { shorten: Cell.Age },
+  { cut: Cell.Title, to: 32 },
+  { drop: Cell.Lineage },
+  { drop: Cell.Branch },
+  { cut: Cell.Title, to: 24 },
+  { drop: Cell.Messages },
+  { drop: Cell.Status },
+  { drop: Cell.Age },
+  { cut: Cell.Title, to: 12 },
+];
 
 /**
  * Listing rows, one line each, columns aligned by display width: a `*` marks the current
  * session; rows of another project than `projectPath` name it; the git branch, when any row has
- * one, comes after the status. The row text of every table and picker of sessions. `width` is
- * the terminal's (the title takes what is left, at most {@link TITLE_COLUMNS} elsewhere).
+ * one, and the lineage, when any row is a fork, come between the status and the title. The row
+ * text of every table and picker of sessions (the session browser's too). With `width` (the
+ * terminal's, or a pane's) every row fits it, giving up room as {@link SESSION_ROW_PLAN} says;
+ * without it (piped) rows are whole, the title cut at {@link TITLE_COLUMNS}.
  */
 export function formatRows(
   rows: readonly SessionSummary[],
   options: { currentId?: string; projectPath?: string; now: Date; width?: number },
 ): string[] {
-  const branches = rows.some((row) => row.branch !== undefined);
-  const forks = rows.some((row) => row.parentId !== undefined);
+  const count = (row: SessionSummary): string => (countKnown(row.problem) ? plural(row.messageCount, 'message') : '? messages');
   const cells = rows.map((row) => [
     `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
     relativeTime(row.updatedAt, options.now),
-    countKnown(row.problem) ? plural(row.messageCount, 'message') + tokens(row.usage, row.usageByModel) : '? messages',
+    count(row) + (countKnown(row.problem) ? tokens(row.usage, row.usageByModel) : ''),
     row.problem ? problemLabel(row.problem) : row.status,
-    ...(branches ? [row.branch ?? ''] : []),
-    ...(forks ? [row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : ''] : []),
-    (row.title ?? '(untitled)') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : ''),
+    row.branch ?? '',
+    row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : '',
+    visibleText(shownTitle(row) + (row.owner !== undefined ? `  (${row.owner}'s)` : '') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : '')),
   ]);
-  // Optional columns (branch, lineage) go between the status and the title, only when some row has one.
-  const optional = Number(branches) + Number(forks);
-  const layout: Column[] = [...ROW_COLUMNS.slice(0, 4), ...Array.from({ length: optional }, (): Column => ({})), ...ROW_COLUMNS.slice(4)];
-  const columns = options.width === undefined ? layout : layout.map((c) => (c.flex ? { ...c, flex: { ...c.flex, max: Infinity } } : c));
-  return layoutTable(cells, columns, { width: options.width });
+  const columns: FitColumn[] = [];
+  columns[Cell.Age] = { short: rows.map((row) => shortAge(row.updatedAt, options.now)) };
+  columns[Cell.Messages] = { align: 'right', short: rows.map(count) };
+  columns[Cell.Title] = { pipedMax: TITLE_COLUMNS };
+  return fitTable(cells, Array.from(columns, (c) => c ?? {}), SESSION_ROW_PLAN, { width: options.width });
+}
+
+/** The title a listing shows: the stored one, else the automatic one derived when listed, else `(untitled)`. */
+export function shownTitle(row: { title: string | null; derivedTitle?: string }): string {
+  return row.title ?? row.derivedTitle ?? '(untitled)';
+}
+
+/** `now`, `5m ago`, `3h ago`, `2d ago`, `4mo ago`, `1y ago`: the last-active time where room is short. */
+export function shortAge(date: Date, now: Date): string {
+  const s = Math.max(0, (now.getTime() - date.getTime()) / 1000);
+  if (s < 60) return 'now';
+  const [n, unit] = s < 3600 ? [s / 60, 'm'] : s < 86_400 ? [s / 3600, 'h'] : s < 30 * 86_400 ? [s / 86_400, 'd'] : s < 365 * 86_400 ? [s / (30 * 86_400), 'mo'] : [s / (365 * 86_400), 'y'];
+  return `${Math.floor(n)}${unit} ago`;
 }
 
 /** False when the files could not be read at all, so no message count is known. */
@@ -120,7 +157,7 @@ export function tokens(usage: { inputTokens: number; outputTokens: number } | un
   if (!usage || total === 0) return '';
   const shown = total < 1000 ? String(total) : total < 1e6 ? `${(total / 1000).toFixed(1)}k` : `${(total / 1e6).toFixed(1)}M`;
   const cost = estimateCost(usage, byModel);
-  return ` · ${shown} tokens${cost !== undefined ? ` · ~${formatCost(cost)}` : ''}`;
+  return ` · ${shown} token${total === 1 ? '' : 's'}${cost !== undefined ? ` · ~${formatCost(cost)}` : ''}`;
 }
 
 /** The exit line's usage: `Tokens: 1,234 (1,000 in, 234 out) · estimated cost $0.0042`; undefined without tokens. */
@@ -162,18 +199,26 @@ export function resumeNotices(session: Session): string[] {
   return lines;
 }
 
-/** The last few exchanges (`max` messages), each message capped to a few lines. */
-export function transcriptTail(messages: readonly Message[], max = 6, maxLines = 8): string[] {
+/** Renders an assistant's Markdown for the terminal (as its live replies are shown). */
+export type RenderMarkdown = (source: string) => string;
+
+/** The last few exchanges (`max` messages), each message capped to a few lines; the assistant's rendered with `render`. */
+export function transcriptTail(messages: readonly Message[], options: { max?: number; maxLines?: number; render?: RenderMarkdown } = {}): string[] {
+  const { max = 6, maxLines = 8, render } = options;
   const shown = messages.slice(-max);
   const lines: string[] = [];
   if (messages.length > shown.length) lines.push(`… ${plural(messages.length - shown.length, 'earlier message')}`);
-  for (const message of shown) lines.push(...formatMessage(message, maxLines));
+  for (const message of shown) lines.push(...formatMessage(message, maxLines, render));
   return lines;
 }
 
-/** One message as transcript lines: `› ` before the user's text, the assistant's as is. */
-export function formatMessage(message: Message, maxLines = Infinity): string[] {
-  let body = message.content.split('\n');
+/**
+ * One message as transcript lines: `› ` before the user's text, the assistant's as is (or as
+ * `render` draws its Markdown). Control characters are shown as visible stand-ins (visibleText).
+ */
+export function formatMessage(message: Message, maxLines = Infinity, render?: RenderMarkdown): string[] {
+  const text = visibleText(message.content);
+  let body = (render && message.role === 'assistant' ? render(text) : text).split('\n');
   if (body.length > maxLines) body = [...body.slice(0, maxLines), `… (${plural(body.length - maxLines, 'more line')})`];
   if (message.interrupted) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [interrupted]`;
   if (message.superseded) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [superseded by /retry]`;
@@ -186,13 +231,15 @@ export function formatMessage(message: Message, maxLines = Infinity): string[] {
 
 /**
  * When redaction changed what the user typed: one line naming what was replaced and saying that
- * the assistant and the saved session got the placeholder; else undefined.
+ * the assistant and the saved session (`persistent`; with --no-persist nothing is saved) got the
+ * placeholder; else undefined.
  */
-export function redactionNote(typed: string, stored: string): string | undefined {
+export function redactionNote(typed: string, stored: string, persistent = true): string | undefined {
   if (typed === stored) return undefined;
   const markers = (text: string): Set<string> => new Set([...text.matchAll(/\[REDACTED:[^\]\s]+\]/g)].map((m) => m[0]));
   const before = markers(typed);
   const added = [...markers(stored)].filter((marker) => !before.has(marker));
   if (added.length === 0) return undefined;
-  return `Replaced what looked like a secret with ${added.join(', ')}: the assistant and the saved session got the placeholder, not what you typed (--no-redact keeps text as typed).`;
+  const got = persistent ? 'the assistant and the saved session got' : 'the assistant got';
+  return `Replaced what looked like a secret with ${added.join(', ')}: ${got} the placeholder, not what you typed (--no-redact keeps text as typed).`;
 }

@@ -3,17 +3,17 @@
  * and "Saved …" with the way back.
  */
 import type { Autosave, Session, SessionManager } from '../session/types.js';
-import { plural, resumedLine, resumeNotices, transcriptTail, usageLine } from './format.js';
+import { plural, resumedLine, resumeNotices, transcriptTail, usageLine, type RenderMarkdown } from './format.js';
 import { resumeLine } from './invocation.js';
 import { lostExitLines } from './lost-lock.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
 
-/** `Resumed session …`, what resuming recovered, and the last few exchanges. */
-export function showResumed(screen: Screen, session: Session, now: Date): void {
+/** `Resumed session …`, what resuming recovered, and the last few exchanges (the assistant's drawn by `render`, as live replies are). */
+export function showResumed(screen: Screen, session: Session, now: Date, render?: RenderMarkdown): void {
   screen.status(resumedLine(session, now));
   for (const notice of resumeNotices(session)) screen.warn(notice);
-  const tail = transcriptTail(session.messages);
+  const tail = transcriptTail(session.messages, render ? { render } : {});
   if (tail.length > 0) screen.recap(tail.join('\n'));
 }
 
@@ -34,6 +34,11 @@ export async function finish(
     // A lost lock is taken back if that can be done safely; otherwise close() writes nothing.
     const outcome = session.readOnly ? await session.retake() : undefined;
     const result = await session.close();
+    if (result.empty && !session.readOnly) {
+      // A session exists once it holds a message (DESIGN §9): there is nothing to resume.
+      screen.status(`Nothing was kept: no message was sent in ${result.id}.`);
+      return 0;
+    }
     if (!result.saved) {
       // Lost before or while closing: say who holds it now, if anyone alive does.
       const lost = outcome ?? { retaken: false as const, holder: await sessions.holder(session.id).catch(() => undefined) };

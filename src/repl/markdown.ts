@@ -1,10 +1,11 @@
 /**
  * Markdown for the terminal: `marked` with `marked-terminal`'s renderer, styled with the
  * screen's own chalk instance (so NO_COLOR, FORCE_COLOR and TERM=dumb hold here too). The
- * packages (marked, marked-terminal with its syntax highlighter, string-width) are loaded by
+ * packages (marked, marked-terminal, the syntax highlighter, string-width) are loaded by
  * `loadMarkdown` only, which the REPL calls once its first prompt is up: never on the way to it.
  */
 import type { ChalkInstance } from 'chalk';
+import { codeRenderer, listRenderers } from './markdown-blocks.js';
 
 /** What streaming Markdown to a terminal needs. */
 export interface MarkdownRenderer {
@@ -19,10 +20,11 @@ export interface MarkdownRenderer {
  * it); code blocks are highlighted and labelled with their language.
  */
 export async function loadMarkdown(color: ChalkInstance, width: number): Promise<MarkdownRenderer> {
-  const [{ Marked }, { markedTerminal }, { default: stringWidth }] = await Promise.all([
+  const [{ Marked }, { markedTerminal }, { default: stringWidth }, highlighter] = await Promise.all([
     import('marked'),
     import('marked-terminal'),
     import('string-width'),
+    import('cli-highlight'),
   ]);
   const extension = markedTerminal(
     {
@@ -45,14 +47,11 @@ export async function loadMarkdown(color: ChalkInstance, width: number): Promise
     },
     { ignoreIllegals: true },
   );
-  const renderer = extension.renderer as Record<string, (...args: unknown[]) => string>;
-  const code = renderer.code!;
-  // marked-terminal indents a fenced block but drops its language: show it above the code.
-  renderer.code = function (this: unknown, token: unknown, ...rest: unknown[]): string {
-    const lang = typeof token === 'object' && token !== null ? (token as { lang?: unknown }).lang : undefined;
-    const body = code.call(this, token, ...rest);
-    return typeof lang === 'string' && lang.trim() !== '' ? `${color.dim(`  ${lang.trim().split(/\s/)[0]}`)}\n${body}` : body;
-  };
+  // Lists and code blocks are drawn by chatkeep's own renderers (see markdown-blocks.ts).
+  const renderer = extension.renderer as Record<string, unknown>;
+  Object.assign(renderer, listRenderers(renderer.text as (token: unknown) => string), {
+    code: codeRenderer({ highlight: highlighter.highlight, supportsLanguage: highlighter.supportsLanguage, DEFAULT_THEME: highlighter.DEFAULT_THEME }, color, color.yellow),
+  });
   const marked = new Marked(extension);
   return {
     render: (source) => String(marked.parse(source, { async: false })).replace(/\n+$/, ''),

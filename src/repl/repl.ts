@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../providers/types.js';
 import { ReadOnlySessionError, UserError } from '../session/errors.js';
-import type { Autosave, SaveResult, Session, SessionManager } from '../session/types.js';
+import type { Autosave, ConfigSource, SaveResult, Session, SessionManager } from '../session/types.js';
 import { createChatControls, type ChatFactories } from './chat-controls.js';
 import { runChatTurn } from './chat-turn.js';
 import { createClipboard, type Clipboard } from './clipboard.js';
@@ -21,7 +21,7 @@ import { followLoss } from './lost-lock.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import { describeReplError } from './report-error.js';
 import type { Screen } from './screen.js';
-import type { CommandContext, CommandResult, Prompter, SlashCommand } from './types.js';
+import type { BrowseOutcome, CommandContext, CommandResult, SlashCommand } from './types.js';
 
 /** Everything the loop needs, built by the CLI (or a test). */
 export interface ReplOptions {
@@ -33,10 +33,15 @@ export interface ReplOptions {
   /** True when the session was resumed (show what it holds). */
   resumed: boolean;
   provider: Provider;
+  /** Where `provider` was chosen (shown by /status). */
+  providerSource?: ConfigSource;
   system?: string | null;
   commands: readonly SlashCommand[];
-  /** Given the line reader once it exists, for the readline-sync dance. */
-  prompter: (reader: () => LineReader | undefined) => Prompter;
+  /**
+   * Opens the session browser (a terminal only): `live` is the session of this chat, `signal`
+   * is aborted when the REPL leaves (a hang-up, SIGTERM), which closes the browser as a cancel.
+   */
+  browse?: (request: { heading: string; live: Session; signal: AbortSignal }) => Promise<BrowseOutcome>;
   /** Starts autosave for a session: after the first prompt is shown, and again after /load. */
   startAutosave(session: Session, onError: (err: unknown) => void): Autosave;
   /** The schedule for the banner (`every 5 min`, `off`). */
@@ -91,6 +96,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
   let formatting: Promise<void> | undefined = options.resumed ? loadRelativeTime() : undefined;
   let markdown: Promise<MarkdownRenderer | undefined> | undefined;
+  const loadMarkdown = (): Promise<MarkdownRenderer | undefined> | undefined =>
+    options.loadMarkdown?.().catch((err: unknown) => {
+      warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
+      return undefined;
+    });
+  // A resumed transcript is drawn as live replies are: the renderer is needed before the first prompt.
+  if (options.resumed) markdown = loadMarkdown();
   await formatting;
   let stopWarnings = session.onWarning((message) => warnings.push(message));
 
@@ -101,23 +113,29 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       : `chatkeep ${options.version} · not saved: --no-persist writes nothing · ${options.provider.label}`,
   );
   screen.status('Type a message, or /help for commands.');
-  if (options.resumed) showResumed(screen, session, now());
+  if (options.resumed) showResumed(screen, session, now(), (await markdown)?.render);
   for (const notice of options.notices ?? []) screen.warn(notice);
 
   let history: string[] = [];
   if (screen.terminal) history = await sessions.history.load().catch(() => []);
   let reader: LineReader | undefined;
-  const prompter = options.prompter(() => reader);
+  // Aborted on the way out, so that a browser open at that moment closes.
+  const leaving = new AbortController();
+  const browse = options.browse;
   const ctx: CommandContext = {
     sessions,
     session,
-    prompter,
+    browse: browse && ((heading) => browse({ heading, live: session, signal: leaving.signal })),
     commands,
     now,
-    formatRows: (rows, currentId, how) =>
-      formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, how?.picker === true) }),
+    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: now(), width: rowWidth(screen, false) }),
     highlight: (text) => screen.color.inverse(text),
-    chat: createChatControls(() => session, { provider: options.provider, system: options.system ?? null }, options.factories ?? refusingFactories),
+    columns: () => screen.columns(),
+    chat: createChatControls(
+      () => session,
+      { provider: options.provider, system: options.system ?? null, ...(options.providerSource ? { providerSource: options.providerSource } : {}) },
+      options.factories ?? refusingFactories,
+    ),
     clipboard: options.clipboard ?? createClipboard(screen, {}),
     autosave: () => autosave,
     persistent,
@@ -160,11 +178,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const leave = (): void => {
     quitting = true;
     turn?.abort();
+    leaving.abort();
     reader?.close();
   };
   /**
    * The terminal went away (its window was closed: SIGHUP, reads failing, or both, in either
-   * order). Leaves as /quit does: a streaming reply stops and is kept, an open picker is
+   * order). Leaves as /quit does: a streaming reply stops and is kept, an open browser is
    * cancelled, the session is saved and released; text goes only where it can still be read.
    */
   let hungUp = false;
@@ -218,6 +237,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       system,
       resend,
       onRedacted: explainRedaction,
+      persistent,
       ...(render ? { markdown: render } : {}),
     });
   };
@@ -274,10 +294,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
       formatting ??= loadRelativeTime();
-      markdown ??= options.loadMarkdown?.().catch((err: unknown) => {
-        warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
-        return undefined;
-      });
+      markdown ??= loadMarkdown();
       autosave ??= startAutosave(session);
       const line = await reading;
       if (ready) {
@@ -329,7 +346,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       } else if (result.type === 'switch') {
         const closed = await adopt(result.session);
         screen.info(closed?.saved ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content);
-        showResumed(screen, session, now());
+        showResumed(screen, session, now(), (await markdown)?.render);
         offerDraft(screen, session, reader);
       }
     }

@@ -33,19 +33,27 @@ export interface Screen {
   hangUp(): void;
 }
 
-/** Builds a screen. `colorLevel` 0 turns colour off (NO_COLOR, pipes). */
+/**
+ * Builds a screen. `colorLevel` is stdout's (0 turns colour off: NO_COLOR, pipes), `stderrColorLevel`
+ * stderr's, decided by its own terminal (default: stdout's level): status lines that go to stderr
+ * (piped, or after the terminal is gone) are coloured only when stderr can show colour.
+ */
 export function createScreen(options: {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   terminal: boolean;
   colorLevel: 0 | 1 | 2 | 3;
+  stderrColorLevel?: 0 | 1 | 2 | 3;
   /** stderr is the terminal too (default: when `terminal`); decides where text goes after a hang-up. */
   stderrIsTerminal?: boolean;
 }): Screen {
   const { stderr, terminal } = options;
   let stdout: NodeJS.WritableStream | undefined = options.stdout;
   const color = new Chalk({ level: options.colorLevel });
+  const stderrColor = new Chalk({ level: options.stderrColorLevel ?? options.colorLevel });
   let side: NodeJS.WritableStream | undefined = terminal ? stdout : stderr;
+  /** The colours of the stream status lines go to now. */
+  const sideColor = (): ChalkInstance => (side === stderr ? stderrColor : color);
   const line = (stream: NodeJS.WritableStream | undefined, text: string): void => {
     stream?.write(text.endsWith('\n') ? text : `${text}\n`);
   };
@@ -56,9 +64,9 @@ export function createScreen(options: {
     endReply: (marker) => stdout?.write(marker ? `${color.yellow(marker)}\n` : '\n'),
     info: (text) => line(stdout, text),
     recap: (text) => line(side, text),
-    status: (text) => line(side, color.dim(text)),
-    warn: (text) => line(side, color.yellow(text)),
-    error: (text) => line(side, color.red(text)),
+    status: (text) => line(side, sideColor().dim(text)),
+    warn: (text) => line(side, sideColor().yellow(text)),
+    error: (text) => line(side, sideColor().red(text)),
     raw: (text) => {
       if (terminal) stdout?.write(text);
     },

@@ -11,10 +11,11 @@ import type { ConfigSource, Session, SessionManager } from '../session/types.js'
 import { createClipboard } from './clipboard.js';
 import type { CliCommand } from '../cli/options.js';
 import { parseForkAt } from './fork-args.js';
-import { formatRows, loadFormatting, rowWidth } from './format.js';
-import { createTtyPrompter, nonInteractivePrompter } from './prompter.js';
+import { unknownModelNote } from '../providers/unknown-model.js';
+import type { BrowseOptions } from '../browser/browse.js';
 import { runRepl } from './repl.js';
 import type { Screen } from './screen.js';
+import type { BrowseOutcome } from './types.js';
 import { sessionsMayExist } from '../store/choice.js';
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
@@ -34,8 +35,14 @@ export interface ChatEnvironment {
 
 type ReplFlags = Extract<CliCommand, { kind: 'repl' }>['options'];
 
+/** How `--resume` came: `chatkeep -r`, or `chatkeep sessions browse [--all]` (every project from the start). */
+export interface ResumeHow {
+  command: 'sessions browse' | '--resume';
+  all: boolean;
+}
+
 /** Starts the chat; resolves to the exit code. Throws `ChatkeepError`s for the CLI to report. */
-export async function startChat(flags: ReplFlags, environment: ChatEnvironment): Promise<number> {
+export async function startChat(flags: ReplFlags, environment: ChatEnvironment, how: ResumeHow = { command: '--resume', all: false }): Promise<number> {
   const { home, store, cwd, env, screen } = environment;
   // Everything that can be checked without the data directory is checked first, so bad
   // input creates nothing (not even the home directory).
@@ -48,7 +55,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   if (flags.provider !== undefined) parseProviderName(flags.provider);
   if (flags.resume && !screen.terminal) {
     const list = ['sessions', 'list'];
-    throw new UserError(`--resume needs an interactive terminal: pass --session-id ID instead. IDs: ${commandText(list)}`, 'E_NOT_A_TTY', 2, list);
+    throw new UserError(`${how.command} needs an interactive terminal: pass --session-id ID instead. IDs: ${commandText(list)}`, 'E_NOT_A_TTY', 2, list);
   }
   const persist = flags['no-persist'] !== true;
   const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
@@ -67,11 +74,22 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
   const configSystemFile = flagSystem ? undefined : configValue(config, 'system', 'string');
   const configSystem = configSystemFile && { ...(await loadSystemPrompt(configSystemFile.value, cwd)), source: configSystemFile.where };
   const autoCompact = flags['auto-compact'] === true || configValue(config, 'autoCompact', 'boolean')?.value === true;
-  const prompterFor = screen.terminal ? createTtyPrompter.bind(null, environment.stdin) : () => nonInteractivePrompter;
+  const writeFile = async (name: string, text: string): Promise<string> => (await import('../cli/output-file.js')).writeOutputFile(cwd, name, text);
+  // The browser and its library load when it opens, never on the way to a prompt.
+  const browse = async (request: Omit<BrowseOptions, 'sessions' | 'input' | 'output' | 'writeFile' | 'version' | 'color'>) =>
+    (await import('../browser/browse.js')).browseSessions({
+      ...request,
+      sessions,
+      input: environment.stdin,
+      output: environment.stdout,
+      writeFile,
+      version: environment.version,
+      color: screen.color,
+    });
 
   let resumedId = id;
   if (flags.continue) resumedId = await latestId(sessions, cwd);
-  else if (flags.resume) resumedId = await pickId(sessions, prompterFor, screen);
+  else if (flags.resume) resumedId = await pickId(sessions, () => browse({ heading: 'Resume which session?', all: how.all, signals: environment.signals }), screen);
   let session: Session | undefined;
   if (resumedId !== undefined) session = await sessions.resume(resumedId);
   // A fork reads its parent without taking its lock (it may be open elsewhere) and never writes to it.
@@ -89,6 +107,9 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
     const opened = session ?? (await sessions.create());
     session = opened;
     const notices: string[] = [];
+    // Said once, at the start: the model's price or window is not in chatkeep's tables.
+    const unknown = unknownModelNote(provider.model);
+    if (unknown !== undefined) notices.push(unknown);
     const system = await chooseSystemPrompt(flagSystem, opened, configSystem, cwd, notices);
     // Recorded while the banner is shown: the writes wait for a new session's lock and the disk,
     // and they queue on the session's mutex ahead of any chat turn.
@@ -113,9 +134,10 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
       session: opened,
       resumed: resumedId !== undefined || forkId !== undefined,
       provider,
+      providerSource: choice.source,
       system: system?.text ?? null,
       commands: builtinCommands,
-      prompter: (reader) => prompterFor(() => reader()?.rl),
+      ...(screen.terminal ? { browse } : {}),
       startAutosave: (s, onError) => startAutosave(s, schedule, { onError }),
       autosaveDescription: schedule.description,
       version: environment.version,
@@ -128,7 +150,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment):
         readSystemPrompt: (file) => loadSystemPrompt(file, cwd),
       },
       clipboard: createClipboard(screen, env),
-      writeFile: async (name, text) => (await import('../cli/output-file.js')).writeOutputFile(cwd, name, text),
+      writeFile,
       // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
       ...(screen.terminal && screen.color.level > 0 && !flags.raw
         ? { loadMarkdown: async () => (await import('./markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
@@ -194,17 +216,10 @@ async function latestId(sessions: SessionManager, cwd: string): Promise<string> 
   return latest.id;
 }
 
-async function pickId(
-  sessions: SessionManager,
-  prompterFor: (reader: () => undefined) => ReturnType<typeof createTtyPrompter>,
-  screen: Screen,
-): Promise<string> {
-  const rows = await sessions.list({ all: false });
-  if (rows.length === 0) throw noSessionYet(sessions.project.path);
-  await loadFormatting();
-  const lines = formatRows(rows, { projectPath: sessions.project.path, now: new Date(), width: rowWidth(screen, true) });
-  const index = await prompterFor(() => undefined).pick(lines, 'Resume which session?');
-  // Cancelling is not a failure: exit 0, having created nothing.
-  if (index < 0) throw new UserError(`No session picked. Start a new one with: ${commandText([])}`, 'E_CANCELLED', 0, []);
-  return rows[index]!.id;
+/** The session the browser chose; cancelling is not a failure (exit 0, having created nothing). */
+async function pickId(sessions: SessionManager, open: () => Promise<BrowseOutcome>, screen: Screen): Promise<string> {
+  const { choice, notes } = await open();
+  for (const note of notes) screen.status(note);
+  if (choice.kind === 'cancel') throw new UserError(`No session picked. Start a new one with: ${commandText([])}`, 'E_CANCELLED', 0, []);
+  return choice.id;
 }

@@ -1,8 +1,10 @@
 /**
- * The one place tables are laid out (session listings, pickers): columns aligned by display
- * width (string-width: CJK and emoji take two columns, combining marks none), and one
- * flexible column cut with `…` so a row stays one line. Pure once `loadTableWidths()` ran.
+ * Display widths for tables (string-width: CJK and emoji take two columns, combining marks
+ * none) and cutting text to a width with `…`; fit-table.ts lays tables out with them. Pure
+ * once `loadTableWidths()` ran.
  */
+import { fittingLength as fitWithin } from '../session/fitting-length.js';
+
 type StringWidth = typeof import('string-width').default;
 let stringWidth: StringWidth | undefined;
 
@@ -23,53 +25,10 @@ export function truncate(text: string, max: number): string {
   const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
   if (displayWidth(flat) <= max) return flat;
   if (max <= 0) return '';
-  let out = '';
-  let width = 0;
-  // By grapheme, so an emoji or an accented letter is never split.
-  for (const { segment } of graphemes().segment(flat)) {
-    const w = displayWidth(segment);
-    if (width + w > max - 1) break;
-    out += segment;
-    width += w;
-  }
-  return `${out.trimEnd()}…`;
+  return `${flat.slice(0, fittingLength(flat, max - 1)).trimEnd()}…`;
 }
 
-let segmenter: Intl.Segmenter | undefined;
-function graphemes(): Intl.Segmenter {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  return segmenter;
-}
-
-/** How one column is laid out. */
-export interface Column {
-  align?: 'left' | 'right';
-  /**
-   * Takes the room the line has left (`width` of the table) and is cut with `…` beyond it, and
-   * beyond `max` in any case. The last flexible column is not padded.
-   */
-  flex?: { max: number; min: number };
-}
-
-/** Lays out rows of cells: `columns[i]` describes cell i; cells are separated by `gap`. */
-export function layoutTable(rows: readonly (readonly string[])[], columns: readonly Column[], options: { width?: number; gap?: string } = {}): string[] {
-  const gap = options.gap ?? '  ';
-  const fixed = columns.map((column, i) => (column.flex ? 0 : Math.max(0, ...rows.map((row) => displayWidth(row[i] ?? '')))));
-  const flexible = columns.filter((column) => column.flex).length;
-  const used = fixed.reduce((a, b) => a + b, 0) + gap.length * (columns.length - 1);
-  const share = options.width === undefined ? Infinity : Math.floor((options.width - used) / Math.max(1, flexible));
-  const cells = rows.map((row) =>
-    columns.map((column, i) => (column.flex ? truncate(row[i] ?? '', Math.min(column.flex.max, Math.max(column.flex.min, share))) : row[i] ?? '')),
-  );
-  const widths = columns.map((column, i) => (column.flex ? Math.max(0, ...cells.map((row) => displayWidth(row[i]!))) : fixed[i]!));
-  return cells.map((row) =>
-    row
-      .map((cell, i) => {
-        if (i === row.length - 1) return cell;
-        const pad = ' '.repeat(Math.max(0, widths[i]! - displayWidth(cell)));
-        return columns[i]!.align === 'right' ? pad + cell : cell + pad;
-      })
-      .join(gap)
-      .trimEnd(),
-  );
+/** How much of `text` (in UTF-16 units) fits in `max` columns, whole graphemes only. */
+export function fittingLength(text: string, max: number): number {
+  return fitWithin(text, max, displayWidth);
 }

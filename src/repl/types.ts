@@ -19,25 +19,24 @@ export type CommandResult =
   | { type: 'compact'; focus: string | null }
   | { type: 'none' };
 
-/** Blocking TTY interactions (readline-sync in the real REPL, a fake in tests). */
-export interface Prompter {
-  /** True when a picker/confirmation can be shown (a TTY). */
-  readonly interactive: boolean;
-  /** Resolves to the chosen index, or -1 when cancelled (0, q, Esc, Ctrl-C, Ctrl-D). */
-  pick(items: string[], question: string): Promise<number>;
-  /** Resolves to true for yes; a cancel key means no. */
-  confirm(question: string): Promise<boolean>;
+/** What the session browser chose (`resume` an ID, or `cancel`), and the lines its actions said. */
+export interface BrowseOutcome {
+  choice: { kind: 'resume'; id: string } | { kind: 'cancel' };
+  notes: string[];
 }
 
 export interface CommandContext {
   sessions: SessionManager;
   /** The live session (replaced after a `switch`). */
   session: Session;
-  prompter: Prompter;
-  /** Formats a listing row set for display, fitted to the terminal (shared by /sessions and pickers; `picker`: rows of a picker). */
-  formatRows(rows: SessionSummary[], currentId?: string, options?: { picker?: boolean }): string[];
+  /** Opens the full-screen session browser asking `heading` (absent without a terminal). */
+  browse?: ((heading: string) => Promise<BrowseOutcome>) | undefined;
+  /** Formats a listing row set for display, fitted to the terminal (shared by /sessions and search results). */
+  formatRows(rows: SessionSummary[], currentId?: string): string[];
   /** Marks a search hit in command output (inverse video on a colour terminal; the text as is elsewhere). */
   highlight(text: string): string;
+  /** The terminal's width in columns (undefined when output is not a terminal): what command output fits. */
+  columns(): number | undefined;
   /** Every command, for /help and suggestions. */
   commands: readonly SlashCommand[];
   now(): Date;

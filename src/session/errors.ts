@@ -98,7 +98,9 @@ export class SessionInUseError extends ChatkeepError {
     since?: string,
   ) {
     const who = owner ? `process ${owner.pid} on ${owner.host} (since ${since ?? owner.startedAt})` : 'another process';
-    super(`Session ${id} is in use by ${who}. Quit it there first, or open another session.`, 'E_SESSION_IN_USE', 3);
+    // A way out that needs nothing of the holder: a copy of the conversation to carry on in.
+    const fork = ['--fork', id];
+    super(`Session ${id} is in use by ${who}. Quit it there first, or continue in a copy of it: ${commandText(fork)}`, 'E_SESSION_IN_USE', 3, fork);
   }
 }
 
@@ -161,6 +163,20 @@ export class ReadOnlySessionError extends ChatkeepError {
       'E_READ_ONLY',
       1,
     );
+  }
+}
+
+/**
+ * A store refused a write because the writer's epoch (its fencing token, taken with the lock) is
+ * no longer the session's: another process took the session over. Nothing was written; the
+ * session turns read-only (`ReadOnlySessionError` from then on), as after any lost lock.
+ */
+export class LockSupersededError extends ChatkeepError {
+  constructor(
+    readonly id: string,
+    readonly epoch: number,
+  ) {
+    super(`another process took session ${id} over (this process's epoch ${epoch} is superseded)`, 'E_LOCK_SUPERSEDED', 1);
   }
 }
 

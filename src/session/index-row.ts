@@ -1,7 +1,7 @@
 import { blankSnapshot } from './blank.js';
 import { replay } from './replay.js';
 import type { SessionEvent } from './store.js';
-import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, SessionSummary } from './types.js';
+import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, SessionSummary, TitleSource } from './types.js';
 
 /**
  * One row of `index.json`: what a listing shows, with times as epoch milliseconds (cheaper to
@@ -32,6 +32,17 @@ export interface IndexRow {
    */
   parentId?: string;
   forkPoint?: number;
+  /** On a shared server: the role it belongs to, when that is not the role listing it (shared with it). */
+  owner?: string;
+  /** How the title came about (absent without a title, and in rows of earlier builds). */
+  titleSource?: TitleSource;
+  /**
+   * Messages cleared by /reset or /compact, kept inside the session. Absent in rows written by
+   * earlier builds: a listing reads such a session when it must know whether it holds a message.
+   */
+  archivedMessages?: number;
+  /** The automatic title of a session stored without one by an earlier build, derived when listed. */
+  derivedTitle?: string;
 }
 
 /** The row describing a snapshot. */
@@ -39,6 +50,8 @@ export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): Inde
   return {
     id: s.id,
     title: s.title,
+    ...(s.titleSource ? { titleSource: s.titleSource } : {}),
+    archivedMessages: archivedCount(s),
     createdAt: s.createdAt.getTime(),
     updatedAt: s.updatedAt.getTime(),
     messageCount: s.stats.messageCount,
@@ -53,6 +66,11 @@ export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): Inde
   };
 }
 
+/** How many messages /reset and /compact cleared into the session's archive. */
+export function archivedCount(s: Pick<SessionSnapshot, 'archived'>): number {
+  return s.archived.reduce((n, segment) => n + segment.stats.messageCount, 0);
+}
+
 /** `{parentId, forkPoint}` of a fork, else nothing. */
 function lineage(from: { parentId?: string; forkPoint?: number }): { parentId?: string; forkPoint?: number } {
   return from.parentId !== undefined ? { parentId: from.parentId, forkPoint: from.forkPoint ?? 0 } : {};
@@ -63,6 +81,9 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
   return {
     id: row.id,
     title: row.title,
+    // A title in a file of an earlier build was chosen: those builds had no other kind.
+    ...(row.title !== null ? { titleSource: row.titleSource ?? 'user' } : {}),
+    ...(row.title === null && row.derivedTitle !== undefined ? { derivedTitle: row.derivedTitle } : {}),
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
     messageCount: row.messageCount,
@@ -75,6 +96,7 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
     ...(row.branch ? { branch: row.branch } : {}),
     ...(row.byModel?.length ? { usageByModel: row.byModel } : {}),
     ...lineage(row),
+    ...(row.owner !== undefined ? { owner: row.owner } : {}),
   };
 }
 
@@ -90,6 +112,7 @@ export function byUpdatedDesc(a: IndexRow, b: IndexRow): number {
 export function rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): IndexRow {
   const s = blankSnapshot(row.id, row.project, new Date(row.createdAt));
   s.title = row.title;
+  if (row.titleSource) s.titleSource = row.titleSource;
   s.updatedAt = new Date(row.updatedAt);
   s.journalSeq = row.journalSeq;
   s.stats = {
@@ -105,5 +128,9 @@ export function rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): I
   }
   replay(s, events);
   // The row still describes the snapshot it was made from: its seq is that snapshot's.
-  return { ...rowFromSnapshot(s, row.status), journalSeq: row.journalSeq };
+  const next = { ...rowFromSnapshot(s, row.status), journalSeq: row.journalSeq };
+  // What the snapshot had archived, plus what the events archived since (unknown stays unknown).
+  if (row.archivedMessages !== undefined) next.archivedMessages! += row.archivedMessages;
+  else if (next.archivedMessages === 0) delete next.archivedMessages;
+  return next;
 }

@@ -17,6 +17,7 @@ import { rowFromSnapshot, summaryFromRow } from './index-row.js';
 const lazy = {
   reading: () => import('./reading.js'),
   importing: () => import('./imported-state.js'),
+  listing: () => import('./listed-rows.js'),
 };
 
 /** What the manager is built from (the library's `openSessions` assembles it). */
@@ -72,7 +73,7 @@ export class Manager implements SessionManager {
     // No snapshot yet: the session exists through its reserved ID, lock and events, and the first
     // save writes the snapshot. That keeps the codec and the index off the path to the first prompt.
     const state = blankSnapshot(id, this.project.path, at, this.parts.toolVersion);
-    const session = await this.open({ id, project: this.project }, state, FRESH, { after: 'none' });
+    const session = await this.open({ id, project: this.project }, state, FRESH, { after: 'none', provisional: true });
     try {
       if (options.provider) await session.setProvider(options.provider, 'default');
       if (options.title) await session.setTitle(options.title);
@@ -133,6 +134,7 @@ export class Manager implements SessionManager {
       dirty?: boolean;
       savedStatus?: SessionSnapshot['status'];
       savedSeq?: number;
+      provisional?: boolean;
     },
   ): Promise<SessionImpl> {
     const loss = options.loss ?? new LossRelay();
@@ -153,6 +155,7 @@ export class Manager implements SessionManager {
         dirty: options.dirty ?? false,
         savedStatus: options.savedStatus,
         savedSeq: options.savedSeq,
+        provisional: options.provisional,
       });
       loss.attach(session);
       if (options.after === 'persist') await session.persist();
@@ -268,11 +271,13 @@ export class Manager implements SessionManager {
 
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
     const projects = options.all ? await this.store.projects() : await this.listedProject(options.project);
-    const rows = await this.store.list(projects);
+    const { completeRows, holdsMessage } = await lazy.listing();
+    const rows = await completeRows(await this.store.list(projects), (id) => this.read(id).catch(() => undefined), this.parts.redact);
     const query = options.query?.trim().toLowerCase();
     const shown = rows.filter(
       (r) =>
-        (!query || r.id.toLowerCase().includes(query) || (r.title ?? '').toLowerCase().includes(query)) &&
+        (options.empty === true || holdsMessage(r)) &&
+        (!query || r.id.toLowerCase().includes(query) || (r.title ?? r.derivedTitle ?? '').toLowerCase().includes(query)) &&
         (options.branch === undefined || r.branch === options.branch),
     );
     return shown.map(summaryFromRow);

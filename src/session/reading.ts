@@ -5,6 +5,7 @@ import { rowFromSnapshot } from './index-row.js';
 import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';
 import { futureEventsNote, keepFutureEvents } from './future-events.js';
+import { plural } from '../text/plural.js';
 import type { LoadOptions, LockState, StoredSession } from './store.js';
 
 /** One session's stored parts, as a store reads them (its lock, and snapshot + events). */
@@ -56,7 +57,7 @@ export async function loadFrom(source: Pick<SessionSource, 'load'>, id: string, 
   if (future.length > 0) stored.notices.push(futureEventsNote(future));
   if (stored.snapshotDamaged) {
     stored.notices.push(
-      `Recovered ${result.recoveredMessages} message(s) from the journal; messages saved only in the damaged snapshot are in the file moved aside.`,
+      `Recovered ${plural(result.recoveredMessages, 'message')} from the journal; messages saved only in the damaged snapshot are in the file moved aside.`,
     );
   }
   return { snapshot, savedStatus, replay: result, stored, renamed };

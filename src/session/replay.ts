@@ -188,6 +188,8 @@ export function replay(s: SessionSnapshot, events: readonly SessionEvent[]): Rep
       }
       case 'title':
         s.title = typeof p.title === 'string' ? p.title : null;
+        // Title events of earlier builds have no source: their titles were chosen.
+        s.titleSource = p.source === 'auto' ? 'auto' : 'user';
         break;
       case 'config':
         s.config[String(p.key)] = p.value as ConfigValue;

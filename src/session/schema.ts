@@ -70,6 +70,8 @@ export const sessionJsonSchema = {
     schemaVersion: { const: 2 },
     id: sessionId,
     title: nullableString,
+    // Optional: how the title came about (issue 20 item 2); files written before have none.
+    titleSource: { enum: ['auto', 'user'] },
     createdAt: isoDate,
     updatedAt: isoDate,
     status: { enum: ['open', 'closed', 'interrupted'] },

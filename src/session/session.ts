@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
-  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionWhere, SessionStats, SessionStatusReport, SystemPromptRef, Usage,
+  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionWhere, SessionStats, SessionStatusReport, SystemPromptRef, TitleSource, Usage,
 } from './types.js';
-import { ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
+import { LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
 import type { EventLog, SessionEventType, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
@@ -14,6 +14,7 @@ import { createReplyWriter, type ActiveReply } from './reply-writer.js';
 import { retakeLock } from './retake.js';
 import { storedMessage } from './stored-message.js';
 import { cleanTitle } from './title.js';
+import { automaticTitle, firstUserMessage } from './auto-title.js';
 import { rowFromSnapshot } from './index-row.js';
 import { statusReport } from './status.js';
 
@@ -41,6 +42,11 @@ export interface SessionDeps {
   savedStatus?: SessionSnapshot['status'];
   /** The git work tree of this run, being read; recorded when it resolves to one. */
   git?: Promise<GitContext | undefined>;
+  /**
+   * A new session holding no message yet (DESIGN §9): nothing is written but its ID, lock and
+   * events until the first message; left without one, it is discarded (its ID stays issued).
+   */
+  provisional?: boolean;
 }
 
 /** A session held open by this process. See `Session` in types.ts. */
@@ -70,6 +76,13 @@ export class SessionImpl implements Session {
   private savedStatus: SessionSnapshot['status'] | undefined;
   /** Settles once this run's git context is recorded (or found absent): close() waits for it. */
   private readonly gitRecorded: Promise<void>;
+  /** Holds no message yet (see `SessionDeps.provisional`). */
+  private provisional: boolean;
+  /**
+   * The automatic title being worked out (string-width loads meanwhile, off the way to the first
+   * request): journaled before the next durable event or snapshot, so its place is always the same.
+   */
+  private pendingTitle: Promise<string | null> | undefined;
 
   constructor(deps: SessionDeps) {
     this.id = deps.state.id;
@@ -86,12 +99,14 @@ export class SessionImpl implements Session {
     this.savedSeq = deps.savedSeq ?? deps.state.journalSeq;
     this.changed = deps.dirty ?? false;
     this.savedStatus = deps.savedStatus;
+    this.provisional = deps.provisional ?? false;
     this.gitRecorded = (deps.git ?? Promise.resolve(undefined)).then((git) => (git ? this.recordGit(git) : undefined)).catch(() => undefined);
   }
 
   get where(): SessionWhere { return this.store.where(this.id); }
   get messages(): readonly Message[] { return this.state.messages; }
   get title(): string | null { return this.state.title; }
+  get titleSource(): TitleSource | undefined { return this.state.title === null ? undefined : this.state.titleSource ?? 'user'; }
   get createdAt(): Date { return this.state.createdAt; }
   get updatedAt(): Date { return this.state.updatedAt; }
   get provider(): Readonly<ProviderRecord> { return this.state.provider; }
@@ -193,8 +208,25 @@ export class SessionImpl implements Session {
       const message = this.cleanMessage(input);
       await this.write('message', { message: encodeMessage(message) });
       addMessage(this.state, message);
+      this.noteStored(message);
       return message;
     });
+  }
+
+  /** A message is stored: the session exists from now on, and its first user message names it unless a title was chosen. */
+  private noteStored(message: Message): void {
+    this.provisional = false;
+    if (message.role !== 'user' || this.pendingTitle || this.state.title !== null || this.state.titleSource === 'user') return;
+    this.pendingTitle = automaticTitle((firstUserMessage(this.state) ?? message).content, this.redact).catch(() => null);
+  }
+
+  /** Journals the automatic title worked out since the first user message, unless a title was chosen meanwhile. */
+  private async flushTitle(): Promise<void> {
+    const pending = this.pendingTitle;
+    if (!pending) return;
+    this.pendingTitle = undefined;
+    const title = await pending;
+    if (title !== null && this.state.title === null && this.state.titleSource !== 'user') await this.writeTitle(title, 'auto');
   }
 
   beginReply(): ReplyWriter {
@@ -214,13 +246,14 @@ export class SessionImpl implements Session {
         });
         await this.write('message', { message: encodeMessage(message), replyId });
         addMessage(this.state, message);
+        this.noteStored(message);
         return message;
       },
     });
   }
 
   setTitle(title: string | null): Promise<void> {
-    return this.runExclusive(() => this.writeTitle(title === null ? null : cleanTitle(title, this.redact)));
+    return this.runExclusive(() => this.writeTitle(title === null ? null : cleanTitle(title, this.redact), 'user'));
   }
 
   setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
@@ -253,6 +286,8 @@ export class SessionImpl implements Session {
       if (draft === this.draft) return;
       await this.write('draft', { text: draft });
       setDraft(this.state, draft);
+      // Typed text is kept, even unsent: a session holding a draft is written like one holding a message.
+      if (draft) this.provisional = false;
     });
   }
 
@@ -288,9 +323,9 @@ export class SessionImpl implements Session {
       await this.assertWritable();
       if (options.title !== undefined) {
         const title = cleanTitle(options.title, this.redact);
-        if (title !== this.state.title) await this.writeTitle(title);
+        if (title !== this.state.title || this.state.titleSource === 'auto') await this.writeTitle(title, 'user');
       }
-      if (options.ifChanged && !this.changed) return this.result(false);
+      if (this.provisional || (options.ifChanged && !this.changed)) return this.result(false);
       await this.snapshot('open', options.trigger ?? 'save');
       return this.result(true);
     });
@@ -327,6 +362,7 @@ export class SessionImpl implements Session {
     if (!held.getStore()?.has(this)) await this.gitRecorded;
     return this.runExclusive(async () => {
       if (this.closed) return this.closed;
+      if (!this.lost && this.provisional) return this.discard();
       if (!this.lost) {
         try {
           // Resumed, read, left as it was: the closed snapshot on disk already says it all.
@@ -349,10 +385,22 @@ export class SessionImpl implements Session {
     });
   }
 
-  /** Journals an already-redacted title, then applies it. */
-  private async writeTitle(title: string | null): Promise<void> {
-    await this.write('title', { title });
+  /** Journals an already-redacted title, then applies it. An automatic one needs no fsync: its message, which gives it again, has one. */
+  private async writeTitle(title: string | null, source: TitleSource): Promise<void> {
+    await this.write('title', { title, source }, source === 'user');
     this.state.title = title;
+    this.state.titleSource = source;
+  }
+
+  /** Closing a session that never held a message: nothing is kept, its ID stays issued (DESIGN §9). */
+  private async discard(): Promise<SaveResult> {
+    this.closed = this.result(false);
+    await this.log.close().catch(() => undefined);
+    await this.store.discard(this.id, this.lock).catch(async (err: unknown) => {
+      this.warn(`Could not remove the empty session ${this.id} (${err instanceof Error ? err.message : String(err)}); listings leave it out.`);
+      await this.lock.release().catch(() => undefined);
+    });
+    return this.closed;
   }
 
   /**
@@ -380,6 +428,13 @@ export class SessionImpl implements Session {
     this.assertOpen();
   }
 
+  /** A store refused a write of a superseded epoch: the lock is lost, and the write says so as any write after a loss does. */
+  private fenced(err: unknown): never {
+    if (!(err instanceof LockSupersededError)) throw err;
+    this.markLockLost(err);
+    throw new ReadOnlySessionError(this.id);
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new SessionClosedError(this.id);
     if (this.lost) throw new ReadOnlySessionError(this.id, this.lost instanceof StoreUnavailableError ? this.lost : undefined);
@@ -388,9 +443,10 @@ export class SessionImpl implements Session {
   /** One journal line; the in-memory state changes only after it is written. */
   private async write(type: SessionEventType, payload: Record<string, unknown>, sync = true): Promise<void> {
     await this.assertWritable();
+    if (sync && type !== 'title') await this.flushTitle();
     const at = this.now();
     const seq = this.seq + 1;
-    await this.log.append({ seq, ts: at.toISOString(), type, payload }, sync);
+    await this.log.append({ seq, ts: at.toISOString(), type, payload }, sync).catch((err: unknown) => this.fenced(err));
     this.seq = seq;
     this.changed = true;
     if (at.getTime() > this.state.updatedAt.getTime()) this.state.updatedAt = at;
@@ -399,6 +455,9 @@ export class SessionImpl implements Session {
   /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */
   private async snapshot(status: 'open' | 'closed', trigger: SaveTrigger): Promise<void> {
     await this.assertWritable();
+    // A session is written once it holds a message (DESIGN §9).
+    if (this.provisional) return;
+    await this.flushTitle();
     // A reply still streaming is not in the snapshot: its text so far is journaled again past
     // the snapshot's seq *before* the snapshot claims that seq, so no moment exists at which a
     // kill leaves the shown part neither in the snapshot nor in the journal.
@@ -417,7 +476,7 @@ export class SessionImpl implements Session {
       savedBy: trigger,
     };
     const started = performance.now();
-    const bytes = await this.store.writeSnapshot(this.id, snapshot, this.lock);
+    const bytes = await this.store.writeSnapshot(this.id, snapshot, this.lock).catch((err: unknown) => this.fenced(err));
     this.lastSave = { at: this.now(), trigger, thisRun: true, ms: performance.now() - started, bytes };
     this.state = snapshot;
     this.savedStatus = status;
@@ -437,6 +496,7 @@ export class SessionImpl implements Session {
   private result(saved: boolean): SaveResult {
     // Nothing is ever on disk for a memory session: it never reports a save.
     if (this.store.kind === 'memory') saved = false;
-    return { saved, id: this.id, messageCount: this.state.stats.messageCount, location: this.store.where(this.id).location };
+    const result: SaveResult = { saved, id: this.id, messageCount: this.state.stats.messageCount, location: this.store.where(this.id).location };
+    return this.provisional ? { ...result, empty: true } : result;
   }
 }

@@ -33,6 +33,11 @@ export type LockState =
 /** A session's writer lock, held by this process. */
 export interface WriterLock {
   readonly owner: LockOwner;
+  /**
+   * The fencing token taken with the lock (DESIGN §9): each taking of a session's lock gets a
+   * higher one, and a store refuses a write made under a lower one with `LockSupersededError`.
+   */
+  readonly epoch?: number;
   /** False once another process has the lock (checked before every write: a thawed process must not write). */
   stillHeld(): Promise<boolean>;
   /** Lets the lock go (idempotent). */
@@ -112,6 +117,12 @@ export interface SessionStore {
   load(id: string, options: LoadOptions): Promise<StoredSession>;
   /** Opens the event log of a session whose lock is held. */
   openLog(id: string, lock: WriterLock): Promise<EventLog>;
+  /**
+   * Removes a session that never held a message, whose lock this process holds, and lets the lock
+   * go: nothing of it is kept (not listed, not found by ID) but its ID, which is never issued
+   * again (DESIGN §9). A store refuses, keeping everything, if a message event is stored after all.
+   */
+  discard(id: string, lock: WriterLock): Promise<void>;
   /** Writes a snapshot durably and atomically; resolves to the bytes written. */
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number>;
   /** The snapshot in place (an earlier run's), if any. */

@@ -43,6 +43,9 @@ export type NewMessage = Omit<Message, 'timestamp'> & { timestamp?: Date };
 
 export type SessionStatus = 'open' | 'closed' | 'interrupted';
 
+/** How a title came about: from the first user message (`auto`), or chosen (`user`). */
+export type TitleSource = 'auto' | 'user';
+
 /** Where a configuration value came from. */
 export type ConfigSource = 'flag' | 'env' | 'project' | 'user' | 'default' | 'session' | 'command';
 
@@ -118,6 +121,11 @@ export interface SessionSnapshot {
   schemaVersion: number;
   id: string;
   title: string | null;
+  /**
+   * How the title came about: `auto`, from the first user message (replaced by any title chosen);
+   * `user`, chosen (`/title`, `/save TITLE`, a rename). Absent in older files, whose titles were chosen.
+   */
+  titleSource?: TitleSource;
   createdAt: Date;
   updatedAt: Date;
   status: SessionStatus;
@@ -222,7 +230,15 @@ export interface SessionReading {
 /** One row of a listing (`/sessions`, `chatkeep sessions list --json`). */
 export interface SessionSummary {
   id: string;
+  /** The title as stored (null: none). */
   title: string | null;
+  /** How the stored title came about (absent without one). */
+  titleSource?: TitleSource;
+  /**
+   * A session stored without a title by an earlier build: the automatic title its first user
+   * message gives, derived when listed (nothing is rewritten). Listings show it where `title` is null.
+   */
+  derivedTitle?: string;
   createdAt: Date;
   updatedAt: Date;
   messageCount: number;
@@ -241,6 +257,8 @@ export interface SessionSummary {
   parentId?: string;
   /** Set on a fork: how many of the parent's messages it started with. */
   forkPoint?: number;
+  /** On a shared server: the role it belongs to, when another role's session was shared with the one listing. */
+  owner?: string;
 }
 
 export interface ListOptions {
@@ -252,6 +270,11 @@ export interface ListOptions {
   branch?: string;
   /** List this project (its directory path) instead of the one opened; ignored with `all`. */
   project?: string;
+  /**
+   * Also sessions that hold no message (left by earlier builds, or still being started by
+   * another process): hidden by default, since a session exists once it holds a message.
+   */
+  empty?: boolean;
 }
 
 export interface SaveResult {
@@ -261,6 +284,11 @@ export interface SaveResult {
   messageCount: number;
   /** Where the snapshot is kept, for people: the path of `session.json`, or the server (no password) and ID. */
   location: string;
+  /**
+   * True while the session holds no message: nothing is written (a session exists once it holds
+   * a message), and closing it keeps nothing, though its ID is never issued again.
+   */
+  empty?: boolean;
 }
 
 /** What resuming found, for the user to be told. */
@@ -351,8 +379,14 @@ export interface Session {
   append(message: NewMessage): Promise<Message>;
   /** Starts a streamed assistant reply. */
   beginReply(): ReplyWriter;
-  /** Sets the title: redacted, on one line, capped at `MAX_TITLE_LENGTH` characters (cut with `…`); empty clears it. */
+  /**
+   * Sets the title, chosen (`titleSource: 'user'`): redacted, on one line, capped at
+   * `MAX_TITLE_LENGTH` characters (cut with `…`); empty clears it. Until a title is chosen, the
+   * first user message gives one (`auto`), which never replaces a chosen one.
+   */
   setTitle(title: string | null): Promise<void>;
+  /** How the title came about (undefined: no title yet, or one from an older file, which was chosen). */
+  readonly titleSource: TitleSource | undefined;
   setProvider(provider: { name: string; model: string | null }, source?: ConfigSource): Promise<void>;
   setConfig(key: string, value: ConfigValue): Promise<void>;
   setSystemPrompt(ref: SystemPromptRef | null, source?: ConfigSource): Promise<void>;
@@ -435,7 +469,11 @@ export interface OpenSessionsOptions {
   toolVersion?: string;
   /** Clock, for tests. */
   now?: () => Date;
-  /** proper-lockfile `stale` in ms (default 20000). */
+  /**
+   * How long a holder on another host may go without a heartbeat before its lock is taken over,
+   * in ms (default 20000): proper-lockfile's `stale` in the data directory; on PostgreSQL behind a
+   * transaction-pooling pooler, the lease's length.
+   */
   lockStaleMs?: number;
   /**
    * A PostgreSQL URL (`postgres://user:password@host:5432/db`): keep the sessions on that server

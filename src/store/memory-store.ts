@@ -33,6 +33,7 @@ export function memoryStore(project: ProjectInfo, history: { load(): Promise<str
     load: () => Promise.reject(notStored()),
     openLog: () => Promise.resolve({ append: nothing, compact: nothing, close: nothing }),
     writeSnapshot: () => Promise.resolve(0),
+    discard: (_id, lock) => lock.release(),
     snapshotInfo: () => Promise.resolve(undefined),
     recordRow: nothing,
     forgetRow: nothing,

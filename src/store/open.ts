@@ -32,7 +32,8 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
     store = memoryStore({ key: project.key, path: project.path }, createHistory(layout.history(project.dir), redact), now);
   } else if (options.store !== undefined) {
     const { openPostgresStore } = await import('./postgres/store.js');
-    store = await openPostgresStore(options.store, { cwd: options.cwd, now, redact });
+    // Behind a transaction-pooling pooler the lock is a lease: it runs out after the same stale time.
+    store = await openPostgresStore(options.store, { cwd: options.cwd, now, redact, env: options.env ?? process.env, timeouts: { leaseMs: staleMs } });
     // Config files stay on this machine, in the data directory (which a server store never creates).
     const { findProject } = await import('./file/project.js');
     projectDir = (await findProject(options.home, options.cwd)).dir;

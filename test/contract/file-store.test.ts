@@ -28,6 +28,16 @@ storeContract('file', async () => {
         if (existsSync(dir)) await appendFile(layout.journal(dir), `{"seq":${seq},"ts":"${ts}","type":"${type}","payload":${payload}}\n`);
       }
     },
+    async supersede(id) {
+      // What a taker does once the holder's heartbeat is older than the stale time: the holder's
+      // owner file and lock go, and the session is locked anew (in another store, as another process).
+      const other = await openFileStore({ home, cwd: home, now: () => new Date(), staleMs: STALE_MS, redact: (text) => text });
+      await other.locate(id);
+      const dir = other.where(id).files.dir;
+      await rm(layout.lockOwner(dir), { force: true });
+      await rm(layout.lock(dir), { recursive: true, force: true });
+      await other.lock(id, () => undefined);
+    },
     dispose: () => rm(home, { recursive: true, force: true }),
   };
 });

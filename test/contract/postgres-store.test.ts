@@ -16,6 +16,10 @@ storeContract('postgres', async () => {
     async writeNewerEvent(id, { seq, ts, type, payload }) {
       await runSql(url, 'INSERT INTO chatkeep.events (session_id, seq, ts, type, payload) VALUES ($1, $2, $3, $4, $5::json)', [id, seq, ts, type, payload]);
     },
+    async supersede(id) {
+      // The epoch moves on as a taking through a lease does once the holder's lease has expired.
+      await runSql(url, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
+    },
     dispose: async () => undefined,
   };
 });

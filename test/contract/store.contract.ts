@@ -15,6 +15,8 @@ import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBackin
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
 import { futureEventCases } from './future-events.contract.js';
+import { fenceCases } from './fence.contract.js';
+import { emptySessionCases } from './empty.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
   describe(`SessionStore contract: ${name}`, () => {
@@ -207,5 +209,7 @@ export function storeContract(name: string, makeBacking: () => Promise<StoreBack
     trashCases(harness);
     searchCases(harness);
     futureEventCases(harness);
+    fenceCases(harness);
+    emptySessionCases(harness);
   });
 }

@@ -11,7 +11,7 @@ describe('autosave and interruptions', () => {
     const home = tmpHome();
     const { run, id } = await startAtPrompt(['--autosave', '1s'], { home, cwd: tmpHome('chatkeep-project-') });
     expect(run.screen()).toContain('autosave every');
-    await run.say('keep this', 'Echo: keep this (read 1 messages)');
+    await run.say('keep this', 'Echo: keep this (read 1 message)');
     // Wait for a snapshot that holds the reply (the journal has it already; only a save writes session.json).
     const snapshot = (): string => {
       const file = join(sessionDir(home, id) ?? home, 'session.json');
@@ -19,8 +19,8 @@ describe('autosave and interruptions', () => {
     };
     // Nothing typed from here on: only the timer can write the snapshot.
     const deadline = Date.now() + 15_000;
-    while (!snapshot().includes('Echo: keep this (read 1 messages)') && Date.now() < deadline) await sleep(100);
-    expect(snapshot()).toContain('Echo: keep this (read 1 messages)');
+    while (!snapshot().includes('Echo: keep this (read 1 message)') && Date.now() < deadline) await sleep(100);
+    expect(snapshot()).toContain('Echo: keep this (read 1 message)');
     expect(await run.quit()).toBe(0);
   });
 
@@ -38,7 +38,7 @@ describe('autosave and interruptions', () => {
     expect(user).toMatchObject({ role: 'user', content: 'alpha beta gamma delta epsilon zeta eta theta' });
     expect(reply?.interrupted).toBe(true);
     expect(reply?.content.startsWith('Echo: alpha ')).toBe(true);
-    expect(reply?.content).not.toContain('(read 1 messages)');
+    expect(reply?.content).not.toContain('(read 1 message)');
     expect(run.screen()).toContain(`${reply?.content.trimEnd()} [interrupted]`);
   });
 

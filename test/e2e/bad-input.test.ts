@@ -78,7 +78,7 @@ describe('bad input: one line, exit 2, nothing created', () => {
   it('an unknown session ID in an existing home creates no session', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    expect((await runPiped([], '/quit\n', { home, cwd })).code).toBe(0);
+    expect((await runPiped([], 'hi\n/quit\n', { home, cwd })).code).toBe(0);
     const result = await runPiped(['--session-id', 'nope'], '', { home, cwd });
     expect(result.code).toBe(2);
     const list = await runPiped(['sessions', 'list', '--all', '--json'], '', { home, cwd });

@@ -27,15 +27,15 @@ describe('changing course mid-chat', () => {
     const { run, id } = await startAtPrompt([], { home, cwd, env });
     const dir = sessionDir(home, id)!;
 
-    await run.say('hello', 'Echo: hello (read 1 messages)');
+    await run.say('hello', 'Echo: hello (read 1 message)');
     let from = run.screen().length;
     await run.say('/retry', 'Asking again: hello (the earlier answer is kept, marked superseded)\n');
     // The superseded answer is not sent again: echo reads one message, not three.
-    await run.waitFor('Echo: hello (read 1 messages)', { from });
+    await run.waitFor('Echo: hello (read 1 message)', { from });
 
     from = run.screen().length;
-    await run.say('/copy', 'Copied the last reply (29 characters) to the clipboard.', );
-    expect(run.output()).toContain(`\x1b]52;c;${Buffer.from('Echo: hello (read 1 messages)').toString('base64')}\x07`);
+    await run.say('/copy', 'Copied the last reply (28 characters) to the clipboard.', );
+    expect(run.output()).toContain(`\x1b]52;c;${Buffer.from('Echo: hello (read 1 message)').toString('base64')}\x07`);
 
     // Tab completes the command, then the provider name.
     await run.prompt();
@@ -57,7 +57,7 @@ describe('changing course mid-chat', () => {
     await run.say('/title Trip to Paris', `Renamed ${id} to "Trip to Paris".`);
     // Renaming journals the title; it writes no snapshot.
     expect(existsSync(join(dir, 'session.json'))).toBe(false);
-    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toContain('"type":"title","payload":{"title":"Trip to Paris"}');
+    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toContain('"type":"title","payload":{"title":"Trip to Paris","source":"user"}');
 
     await run.say('in French please', 'Bonjour.');
     expect(await run.quit()).toBe(0);
@@ -67,7 +67,7 @@ describe('changing course mid-chat', () => {
     expect((server.requests[0]!.body.messages as { role: string; content: string }[]).map((m) => [m.role, m.content])).toEqual([
       ['system', 'Be brief.'],
       ['user', 'hello'],
-      ['assistant', 'Echo: hello (read 1 messages)'],
+      ['assistant', 'Echo: hello (read 1 message)'],
       ['user', 'in French please'],
     ]);
 
@@ -77,14 +77,14 @@ describe('changing course mid-chat', () => {
     expect(json.systemPrompt).toEqual({ path: join(cwd, 'brief.md'), sha256: sha, source: 'command' });
     expect(json.messages.map((m) => [m.role, m.content, m.superseded ?? false])).toEqual([
       ['user', 'hello', false],
-      ['assistant', 'Echo: hello (read 1 messages)', true],
-      ['assistant', 'Echo: hello (read 1 messages)', false],
+      ['assistant', 'Echo: hello (read 1 message)', true],
+      ['assistant', 'Echo: hello (read 1 message)', false],
       ['user', 'in French please', false],
       ['assistant', 'Bonjour.', false],
     ]);
     const text = (await runPiped(['sessions', 'show', id], '', { home, cwd })).stdout;
     expect(text).toContain(`  assistant openai small (set in the chat) · system prompt ${join(cwd, 'brief.md')} (sha256 ${sha.slice(0, 12)}…) (set in the chat)\n`);
-    expect(text).toContain('Echo: hello (read 1 messages) [superseded by /retry]\n');
+    expect(text).toContain('Echo: hello (read 1 message) [superseded by /retry]\n');
 
     // Resumed without flags: the switched model and the system prompt (read again from its path) carry on.
     const again = spawnPty(['--session-id', id], { home, cwd, env });
@@ -94,7 +94,7 @@ describe('changing course mid-chat', () => {
     expect(await again.quit()).toBe(0);
     const resent = server.requests[1]!.body.messages as { role: string; content: string }[];
     expect(resent[0]).toEqual({ role: 'system', content: 'Be brief.' });
-    expect(resent.filter((m) => m.content === 'Echo: hello (read 1 messages)')).toHaveLength(1);
+    expect(resent.filter((m) => m.content === 'Echo: hello (read 1 message)')).toHaveLength(1);
   });
 
   it('reads the recorded system prompt again on resume, and says when it changed or is gone', async () => {
@@ -102,7 +102,7 @@ describe('changing course mid-chat', () => {
     const cwd = tmpHome('chatkeep-project-');
     const prompt = join(cwd, 'brief.md');
     writeFileSync(prompt, 'Be brief.');
-    const first = await runPiped([], '/system brief.md\n/quit\n', { home, cwd });
+    const first = await runPiped([], '/system brief.md\nhi\n/quit\n', { home, cwd });
     const id = /Saved (\S+) /.exec(first.stderr)![1]!;
 
     writeFileSync(prompt, 'Be very brief.');
@@ -125,7 +125,7 @@ describe('changing course mid-chat', () => {
     const { run } = await startAtPrompt([], { home, cwd, env: { ...TERMINAL_ENV, TERM_PROGRAM: 'Apple_Terminal' } });
     await run.say('/retry', 'Nothing to retry yet: send a message first.');
     await run.say('/copy', 'Nothing to copy yet: no reply in this session.');
-    await run.say('hi', 'Echo: hi (read 1 messages)');
+    await run.say('hi', 'Echo: hi (read 1 message)');
     await run.say('/retry now', '/retry takes no arguments: it asks your last message again. To ask something else, type it.');
     await run.say(
       '/copy',
@@ -134,7 +134,7 @@ describe('changing course mid-chat', () => {
     expect(run.output()).not.toContain('\x1b]52;');
     await run.say('/model gpt-4o', 'echo (offline) has no models: switch assistant first, e.g. /provider openai gpt-4o.');
     await run.say('/provider anthropic', 'ANTHROPIC_API_KEY is not set: export it and start chatkeep again. Still using echo (offline).');
-    await run.say('/title', 'No title yet. Set one with /title TEXT.');
+    await run.say('/title', 'Title: "hi". Rename with /title TEXT.');
     await run.say('/help retry', '/retry\n  ask your last message again (the earlier answer is kept, marked superseded)');
     expect(await run.quit()).toBe(0);
   });
@@ -144,7 +144,7 @@ describe('changing course mid-chat', () => {
     const cwd = tmpHome('chatkeep-project-');
     const result = await runPiped([], 'hi\n/retry\n/copy\n/title scripted\n/quit\n', { home, cwd });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('Echo: hi (read 1 messages)\nEcho: hi (read 1 messages)\nRenamed ' + /Saved (\S+) /.exec(result.stderr)![1] + ' to "scripted".\n');
+    expect(result.stdout).toBe('Echo: hi (read 1 message)\nEcho: hi (read 1 message)\nRenamed ' + /Saved (\S+) /.exec(result.stderr)![1] + ' to "scripted".\n');
     expect(result.stderr).toContain('Asking again: hi (the earlier answer is kept, marked superseded)\n');
     expect(result.stderr).toContain('Cannot copy: copying needs a terminal, and this chat runs without one.\n');
   });

@@ -15,7 +15,7 @@ describe('chatting in a terminal', () => {
     expect(banner).toMatch(new RegExp(`^chatkeep 0\\.1\\.0 · session ${id} · echo \\(offline\\) · autosave every 5 min\\n`));
     expect(id).toMatch(/^session-\d{8}-\d{6}$/);
 
-    await run.say('hello there', 'Echo: hello there (read 1 messages)');
+    await run.say('hello there', 'Echo: hello there (read 1 message)');
     await run.say('/save first chat', `Saved ${id} as "first chat" (2 messages) to `);
     expect(run.screen()).toContain(join(sessionDir(home, id)!, 'session.json'));
     await run.say('/sessions', new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages · 8 tokens\\s+open\\s+first chat`));
@@ -23,10 +23,10 @@ describe('chatting in a terminal', () => {
     expect(run.screen()).toContain(`Saved ${id} (2 messages).\nResume with: chatkeep --session-id ${id}\n`);
 
     const snapshot = readFileSync(join(sessionDir(home, id)!, 'session.json'), 'utf8');
-    expect(snapshot).toContain('Echo: hello there (read 1 messages)');
+    expect(snapshot).toContain('Echo: hello there (read 1 message)');
 
     const again = spawnPty(['--session-id', id.slice(0, -2)], { home, cwd });
-    const resumed = await again.waitFor(/Resumed session .*\n[\s\S]*Echo: hello there \(read 1 messages\)\n/);
+    const resumed = await again.waitFor(/Resumed session .*\n[\s\S]*Echo: hello there \(read 1 message\)\n/);
     expect(resumed).toContain(`Resumed session ${id} (2 messages, last active less than a minute ago, project ${cwd})`);
     expect(resumed).toContain('› hello there\n');
     await again.say('and again', 'Echo: and again (read 3 messages)');
@@ -45,12 +45,12 @@ describe('chatting in a terminal', () => {
 
     const { run, id } = await startAtPrompt([], { home, cwd });
     expect(id).not.toBe(firstId);
-    await run.say('one', 'Echo: one (read 1 messages)');
+    await run.say('one', 'Echo: one (read 1 message)');
     await run.say(`/load ${id}`, `Already in session ${id}.`);
     await run.say(`/load ${firstId}`, `Saved ${id} (2 messages). Switched to ${firstId}.`);
     await run.waitFor(`Resumed session ${firstId} (2 messages`);
     await run.say('/reset', `Archived 2 messages inside ${firstId}; the conversation starts afresh.`);
-    await run.say('fresh', 'Echo: fresh (read 1 messages)');
+    await run.say('fresh', 'Echo: fresh (read 1 message)');
     await run.prompt();
     run.line('/exit');
     expect(await run.exited).toBe(0);
@@ -58,7 +58,7 @@ describe('chatting in a terminal', () => {
 
     const shown = await runPiped(['sessions', 'show', firstId!, '--json'], '', { home, cwd });
     const session = JSON.parse(shown.stdout) as { messages: { content: string }[]; archivedMessages: number };
-    expect(session.messages.map((m) => m.content)).toEqual(['fresh', 'Echo: fresh (read 1 messages)']);
+    expect(session.messages.map((m) => m.content)).toEqual(['fresh', 'Echo: fresh (read 1 message)']);
     expect(session.archivedMessages).toBe(2);
     // The session left by /load was saved and closed when the switch happened.
     const left = JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout) as { id: string; status: string; messageCount: number }[];
@@ -69,7 +69,7 @@ describe('chatting in a terminal', () => {
     const { run } = await startAtPrompt([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     run.write('\x1b[200~line one\rline two\x1b[201~');
     run.write('\r');
-    await run.waitFor('Echo: line one\nline two (read 1 messages)');
+    await run.waitFor('Echo: line one\nline two (read 1 message)');
     const from = run.screen().length;
     await run.prompt();
     run.write('/sess\t');
@@ -98,7 +98,9 @@ describe('chatting in a terminal', () => {
     await empty.run.prompt();
     empty.run.write('\x03');
     expect(await empty.run.exited).toBe(0);
-    expect(empty.run.screen()).toContain(`Saved ${empty.id} (0 messages).`);
+    // No message, no draft: nothing is kept, and no way back is printed.
+    expect(empty.run.screen()).toContain(`Nothing was kept: no message was sent in ${empty.id}.`);
+    expect(empty.run.screen()).not.toContain('Resume with');
   });
 
   it('holds what is typed during a reply and shows it at the next prompt', async () => {
@@ -106,7 +108,7 @@ describe('chatting in a terminal', () => {
     await run.say('one two three four five', 'Echo: one');
     run.line('typed ahead');
     await run.waitFor('Echo: typed ahead (read 3 messages)');
-    expect(run.screen()).toContain('Echo: one two three four five (read 1 messages)\n› typed ahead\n');
+    expect(run.screen()).toContain('Echo: one two three four five (read 1 message)\n› typed ahead\n');
     expect(await run.quit()).toBe(0);
   });
 });

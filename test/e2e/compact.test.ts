@@ -46,7 +46,7 @@ describe('/compact', () => {
     const cwd = tmpHome('chatkeep-project-');
     const { run, id } = await startAtPrompt([], { home, cwd });
     await run.say('/compact', 'Nothing to compact yet: /compact summarises the messages before your last exchange, and there are 0.');
-    await run.say('hello', 'Echo: hello (read 1 messages)');
+    await run.say('hello', 'Echo: hello (read 1 message)');
     await run.say('/compact', 'and there are 0.\n');
     await run.say('second', 'Echo: second (read 3 messages)');
     await run.say('/compact', `Summarised 2 earlier messages (archived inside ${id}); the summary and the last 2 messages go with your next message.`);
@@ -57,7 +57,7 @@ describe('/compact', () => {
     const shown = await show(id, { home, cwd });
     expect(shown.summary).toBe('Summary of 2 messages: you said "hello".');
     expect(contents(shown.messages)).toEqual(['second', 'Echo: second (read 3 messages)', 'third', 'Echo: third (read 4 messages)']);
-    expect(shown.archived.map((a) => [a.summary, contents(a.messages)])).toEqual([[null, ['hello', 'Echo: hello (read 1 messages)']]]);
+    expect(shown.archived.map((a) => [a.summary, contents(a.messages)])).toEqual([[null, ['hello', 'Echo: hello (read 1 message)']]]);
     const text = await runPiped(['sessions', 'show', id], '', { home, cwd });
     expect(text.stdout).toContain('[summary by /compact of earlier messages; 2 messages archived in this session (--json lists them under archived)]\nSummary of 2 messages: you said "hello".\n');
 
@@ -72,7 +72,7 @@ describe('/compact', () => {
     expect(again.summary).toMatch(/^Summary of 5 messages \(focus: the plan\): you said "Summary of our conversation so far/);
     expect(contents(again.messages)).toEqual(['fourth', 'Echo: fourth (read 6 messages)']);
     expect(again.archived.flatMap((a) => contents(a.messages))).toEqual([
-      'hello', 'Echo: hello (read 1 messages)', 'second', 'Echo: second (read 3 messages)', 'third', 'Echo: third (read 4 messages)',
+      'hello', 'Echo: hello (read 1 message)', 'second', 'Echo: second (read 3 messages)', 'third', 'Echo: third (read 4 messages)',
     ]);
   });
 

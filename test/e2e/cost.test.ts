@@ -50,7 +50,7 @@ describe('tokens and estimated cost', () => {
 
     const unknown = await runPiped(['--provider', 'openai', '--model', 'llama3.1'], 'one\n', { home, cwd, env });
     expect(unknown.stderr).toContain('Tokens: 120,000 (100,000 in, 20,000 out)\nSaved ');
-    expect(unknown.stderr).not.toContain('cost');
+    expect(unknown.stderr).not.toContain('estimated cost');
 
     // Priced first, then resumed with a model the table does not know: the total is no longer known.
     const priced = await runPiped(['--provider', 'openai', '--model', 'gpt-4o-mini'], 'one\n', { home, cwd, env });
@@ -61,5 +61,28 @@ describe('tokens and estimated cost', () => {
     const listed = JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd, env })).stdout) as Record<string, unknown>[];
     expect(listed.map((row) => 'costUsd' in row)).toEqual([false, false]);
     expect((await runPiped(['sessions', 'list'], '', { home, cwd, env })).stdout).not.toContain('$');
+  });
+});
+
+describe('the model in the price and context-window tables', () => {
+  it('the default Anthropic model has a cost estimate at exit', async () => {
+    const server = await startFakeLlmServer('anthropic', REPLY);
+    const env = { ANTHROPIC_API_KEY: 'sk-test-not-real', ANTHROPIC_BASE_URL: server.origin, CHATKEEP_MAX_RETRIES: '0' };
+    const chat = await runPiped([], 'one\n', { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), env });
+    expect(chat.code).toBe(0);
+    expect(server.requests[0]!.body.model).toBe('claude-sonnet-5-5');
+    // $2 and $10 per million: 100,000 in and 20,000 out cost $0.20 + $0.20.
+    expect(chat.stderr).toContain('Tokens: 120,000 (100,000 in, 20,000 out) · estimated cost $0.40\n');
+    expect(chat.stderr).not.toContain('unknown to chatkeep');
+  });
+
+  it('a model in neither table is said once, at the start', async () => {
+    const server = await startFakeLlmServer('openai', REPLY);
+    const env = { OPENAI_API_KEY: 'sk-test-not-real', OPENAI_BASE_URL: server.baseURL, CHATKEEP_MAX_RETRIES: '0' };
+    const chat = await runPiped(['--provider', 'openai', '--model', 'gpt-9-preview'], 'one\ntwo\n', { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), env });
+    expect(chat.code).toBe(0);
+    const note = 'The price and context window of model gpt-9-preview are unknown to chatkeep: no cost estimate and no /compact offer before the window fills for it.\n';
+    expect(chat.stderr.split(note)).toHaveLength(2);
+    expect(chat.stderr).toContain('Tokens: 240,000 (200,000 in, 40,000 out)\n');
   });
 });

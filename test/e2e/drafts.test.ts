@@ -23,7 +23,7 @@ describe('an unsent draft', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const { run, id } = await startAtPrompt([], { home, cwd });
-    await run.say('first', 'Echo: first (read 1 messages)');
+    await run.say('first', 'Echo: first (read 1 message)');
     await typeDraft(run, 'half typed thought');
     run.write('\x03');
     await run.waitFor('(To leave, press Ctrl-C again, Ctrl-D, or type /quit.)');
@@ -44,7 +44,7 @@ describe('an unsent draft', () => {
     expect(after.draft).toBeUndefined();
     expect(after.messages.map((m) => m.content)).toEqual([
       'first',
-      'Echo: first (read 1 messages)',
+      'Echo: first (read 1 message)',
       'half typed thought',
       'Echo: half typed thought (read 3 messages)',
     ]);
@@ -95,7 +95,7 @@ describe('an unsent draft', () => {
     const again = spawnPty(['--session-id', id], { home, cwd });
     await again.waitFor('Your unsent draft (2 lines) is back at the prompt: Enter sends it, Ctrl-C clears it.\n› line two');
     again.write('\r');
-    await again.waitFor('Echo: line one\nline two (read 1 messages)');
+    await again.waitFor('Echo: line one\nline two (read 1 message)');
     expect(await again.quit()).toBe(0);
   });
 

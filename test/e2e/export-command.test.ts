@@ -10,13 +10,14 @@ describe('/export', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const { run, id } = await startAtPrompt([], { home, cwd });
-    await run.say('hello <b>there</b>', 'Echo: hello <b>there</b> (read 1 messages)');
+    await run.say('hello <b>there</b>', 'Echo: hello <b>there</b> (read 1 message)');
 
     // Nothing saved yet: the messages are in the journal, and the export has them.
     await run.say('/export md notes.md', `Exported ${id} (2 messages) as md to ${join(cwd, 'notes.md')}`);
     const md = readFileSync(join(cwd, 'notes.md'), 'utf8');
     expect(md).toContain('### You · ');
-    expect(md).toContain('\n```\nhello <b>there</b>\n```\n');
+    // Kept as the Markdown it is, under the speaker's heading.
+    expect(md).toMatch(/### You · \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n\nhello <b>there<\/b>\n\n### Assistant · /);
 
     await run.say('/export', `Exported ${id} (2 messages) as json to ${join(cwd, `${id}.json`)}`);
     await run.say('/export page.html', `as html to ${join(cwd, 'page.html')}`);
@@ -37,11 +38,12 @@ describe('/export', () => {
     expect(JSON.parse(imported.stdout)).toMatchObject({ id, messageCount: 2 });
   });
 
-  it('is refused without a stored session (--no-persist)', async () => {
+  it('writes the file asked for without a stored session too (--no-persist): the one way to keep such a chat', async () => {
     const cwd = tmpHome('chatkeep-project-');
     const run = await runPiped(['--no-persist'], 'hello\n/export\n/quit\n', { home: tmpHome(), cwd });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('/export needs a stored session, and this chat stores nothing (--no-persist).');
-    expect(existsSync(join(cwd, 'unsaved.json'))).toBe(false);
+    const file = /^Exported \S+ \(2 messages\) as json to (.+)$/m.exec(run.stdout)?.[1];
+    expect(file).toBeDefined();
+    expect(existsSync(file!)).toBe(true);
   });
 });

@@ -17,6 +17,19 @@ const HOSTILE = [
   '<img src="x" onerror="window.__pwned = \'img\'">',
   '<link rel="stylesheet" href="http://127.0.0.1:9/evil.css"><iframe src="http://127.0.0.1:9/"></iframe>',
 ];
+/** Markdown that renders, with hostile pieces inside it: script links, a data: page, an image, handlers in a table and a list. */
+const HOSTILE_MARKDOWN = [
+  '## Steps',
+  '',
+  '**bold** [js](javascript:window.__pwned=1) [data](data:text/html,<script>window.__pwned=2</script>) ![pixel](http://127.0.0.1:9/pixel.png) <javascript:window.__pwned=6>',
+  '',
+  '| a | b |',
+  '|---|---|',
+  '| <img src=x onerror="window.__pwned=3"> | [c](JAVASCRIPT:window.__pwned=4) |',
+  '',
+  '- item <svg onload="window.__pwned=5"></svg>',
+  '- [site](https://example.com/)',
+].join('\n');
 const LONG_WORD = `https://example.invalid/${'a'.repeat(400)}`;
 const CODE = ['Here is code:', '```html', '<button onclick="window.__pwned = 1">x</button>', `const wide = "${'x'.repeat(300)}";`, '```', 'and after it.'].join('\n');
 
@@ -41,12 +54,14 @@ async function exportedPage(): Promise<string> {
     await session.append({ role: 'user', content: text });
     await session.append({ role: 'assistant', content: `You wrote: ${text}` });
   }
+  await session.append({ role: 'user', content: HOSTILE_MARKDOWN });
+  await session.append({ role: 'assistant', content: `Rendered:\n\n${HOSTILE_MARKDOWN}` });
   await session.append({ role: 'user', content: LONG_WORD });
   await session.append({ role: 'assistant', content: CODE });
   await session.close();
   const file = join(cwd, 'page.html');
   const run = await runPiped(['sessions', 'export', session.id, '--format', 'html', '-o', file], '', { home, cwd });
-  expect(run.stderr).toBe(`Exported ${session.id} (8 messages) as html to ${file}\n`);
+  expect(run.stderr).toBe(`Exported ${session.id} (10 messages) as html to ${file}\n`);
   expect(run.code).toBe(0);
   return pathToFileURL(file).href;
 }
@@ -75,8 +90,25 @@ describe('the HTML export in a browser', () => {
     // Nothing from the messages became an element.
     expect(await page.locator('main script, main img, main iframe, main link, main button').count()).toBe(0);
     expect(await page.locator('script').count()).toBe(0);
-    // The code block is shown as code.
+    // The code block is shown as code, highlighted, under its language.
     expect(await page.locator('pre code', { hasText: 'const wide' }).count()).toBe(1);
+    expect(await page.locator('.code', { hasText: 'const wide' }).locator('.lang').innerText()).toBe('html');
+    expect(await page.locator('pre code', { hasText: 'const wide' }).locator('span[class^="hljs-"]').count()).toBeGreaterThan(0);
+
+    // Markdown is rendered: headings, bold, tables, lists.
+    expect(await page.locator('main article h4', { hasText: 'Steps' }).count()).toBe(2);
+    expect(await page.locator('main article strong', { hasText: 'bold' }).count()).toBe(2);
+    expect(await page.locator('main article table').count()).toBe(2);
+    expect(await page.locator('main article li', { hasText: 'item' }).count()).toBe(2);
+    // The hostile pieces are text, and no link can run code: every target is http(s) or mailto.
+    expect(text).toContain('<img src=x onerror="window.__pwned=3">');
+    expect(await page.locator('main svg, main input:not([type=checkbox])').count()).toBe(0);
+    const hrefs = await page.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs.filter((href) => href !== null && !/^(https?:|mailto:)/.test(href))).toEqual([]);
+    expect(hrefs).toContain('https://example.com/');
+    expect(hrefs).toContain('http://127.0.0.1:9/pixel.png');
+    // Clicking what was a script link does nothing.
+    for (const link of await page.locator('main a:not([href])').all()) await link.click();
 
     await page.locator('footer').click();
     expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();

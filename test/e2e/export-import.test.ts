@@ -71,7 +71,7 @@ describe('sessions export and import', () => {
     const before = treeDigest(sessionDir(home, id)!);
 
     const imported = JSON.parse(await ok(['sessions', 'import', file, '--json'], '', { home, cwd })) as Record<string, unknown>;
-    expect(imported).toEqual({ id: expect.stringMatching(/^session-\d{8}-\d{6}(-\d+)?$/), importedFrom: id, title: null, project: cwd, messageCount: 2, archivedMessages: 0 });
+    expect(imported).toEqual({ id: expect.stringMatching(/^session-\d{8}-\d{6}(-\d+)?$/), importedFrom: id, title: 'hello', project: cwd, messageCount: 2, archivedMessages: 0 });
     expect(imported.id).not.toBe(id);
     expect(treeDigest(sessionDir(home, id)!)).toEqual(before);
 
@@ -153,9 +153,11 @@ describe('sessions export and import', () => {
     const id = await chat(['look: ```py', 'fine'], { home, cwd });
 
     const md = await ok(['sessions', 'export', id, '--format', 'md'], '', { home, cwd });
-    expect(md).toContain(`# ${id}\n`);
+    // Its automatic title, from the first message, heads it (backticks escaped).
+    expect(md).toContain('# look: \\`\\`\\`py\n');
     expect(md).toContain('### You · ');
-    expect(md).toContain('\n````\nlook: ```py\n````\n');
+    // Backticks in the middle of a line open no fence: the message stays Markdown, unfenced.
+    expect(md).toContain('\n\nlook: ```py\n\n');
     // The file's extension picks the format; the line saying so goes to stderr.
     const run = await runPiped(['sessions', 'export', id.slice(0, -1), '-o', 'notes.md'], '', { home, cwd });
     expect(run).toEqual({ code: 0, stdout: '', stderr: `Exported ${id} (4 messages) as md to ${join(cwd, 'notes.md')}\n` });

@@ -44,7 +44,7 @@ describe('chatkeep --fork ID [--at N]', () => {
       parentId: parent,
       forkPoint: 2,
       forks: [],
-      messages: [{ content: 'one' }, { content: 'Echo: one (read 1 messages)' }, { content: 'again' }, { content: 'Echo: again (read 3 messages)' }],
+      messages: [{ content: 'one' }, { content: 'Echo: one (read 1 message)' }, { content: 'again' }, { content: 'Echo: again (read 3 messages)' }],
     });
     const original = await show(home, cwd, parent);
     expect(original.forks).toEqual([
@@ -88,7 +88,7 @@ describe('chatkeep --fork ID [--at N]', () => {
     expect(fork.stdout).toBe('Echo: mine (read 3 messages)\n');
     expect(await run.say('theirs', 'Echo: theirs (read 3 messages)')).toContain('Echo: theirs (read 3 messages)');
     expect(await run.quit()).toBe(0);
-    expect((await show(home, cwd, id)).messages.map((m) => m.content)).toEqual(['shared', 'Echo: shared (read 1 messages)', 'theirs', 'Echo: theirs (read 3 messages)']);
+    expect((await show(home, cwd, id)).messages.map((m) => m.content)).toEqual(['shared', 'Echo: shared (read 1 message)', 'theirs', 'Echo: theirs (read 3 messages)']);
   });
 });
 
@@ -116,7 +116,7 @@ describe('/fork in the chat', () => {
     await run.say('/sessions', '/load ID to switch');
     const rows = run.screen().slice(from);
     expect(rows).toMatch(new RegExp(`\\* ${fork} .* open\\s+forked from ${id} at message 2\\s+side quest`));
-    expect(rows).toMatch(new RegExp(`  ${id} .* closed\\s+\\(untitled\\)`));
+    expect(rows).toMatch(new RegExp(`  ${id} .* closed\\s+first`));
 
     // The original is closed and released: another process may take it now.
     const resumed = await runPiped(['--session-id', id], '/quit\n', { home, cwd });

@@ -85,13 +85,13 @@ describe('git context', () => {
     expect(noBranch.stdout).toBe('No sessions in this project on branch nope yet (--all lists every project).\n');
 
     const text = await runPiped(['sessions', 'list'], '', { home, cwd: repo });
-    expect(text.stdout).toMatch(new RegExp(`^  ${second}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+closed  fix-login\\s+\\(untitled\\)\\n`));
-    expect(text.stdout).toMatch(new RegExp(`\\n  ${first}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+closed  main\\s+\\(untitled\\)\\n$`));
+    expect(text.stdout).toMatch(new RegExp(`^  ${second}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+closed  fix-login\\s+hello\\n`));
+    expect(text.stdout).toMatch(new RegExp(`\\n  ${first}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+closed  main\\s+hello\\n$`));
 
     // In the chat: /sessions shows it too, the current session's branch included.
     const { run, id } = await startAtPrompt([], { home, cwd: repo });
     await run.say('hi', 'Echo: hi');
-    await run.say('/sessions', new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+open\\s+fix-login\\s+\\(untitled\\)`));
+    await run.say('/sessions', new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+open\\s+fix-login\\s+hi`));
     expect(await run.quit()).toBe(0);
   });
 });

@@ -36,15 +36,17 @@ describe('closing the terminal window', () => {
     const run = startInTmux([], where);
     const id = bannerId(await run.waitFor('Type a message'));
     run.type('first words', true);
-    await run.waitFor('Echo: first words (read 1 messages)');
+    await run.waitFor('Echo: first words (read 1 message)');
     run.close();
     const exit = await run.exited();
     expectCleanExit(exit);
     // The terminal is gone; stderr (a file here) still takes the exit lines.
     expect(exit.stderr).toContain(`Saved ${id} (2 messages).`);
+    // Colour follows each stream's own terminal: the file stderr went to gets no escape codes.
+    expect(exit.stderr).not.toContain('\x1b[');
     const saved = snapshotOf(where.home, id);
     expect(saved.status).toBe('closed');
-    expect(saved.messages.map((m) => m.content)).toEqual(['first words', 'Echo: first words (read 1 messages)']);
+    expect(saved.messages.map((m) => m.content)).toEqual(['first words', 'Echo: first words (read 1 message)']);
     expect(lockFilesOf(where.home, id)).toEqual([]);
   });
 
@@ -65,13 +67,13 @@ describe('closing the terminal window', () => {
     expect(lockFilesOf(where.home, id)).toEqual([]);
   });
 
-  it('inside the /load picker: saves and exits 0', async () => {
+  it('inside the /load session browser: saves and exits 0', async () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     expect((await runPiped([], 'an older conversation\n/quit\n', where)).code).toBe(0);
     const run = startInTmux([], where);
     const id = bannerId(await run.waitFor('Type a message'));
     run.type('first words', true);
-    await run.waitFor('Echo: first words (read 1 messages)');
+    await run.waitFor('Echo: first words (read 1 message)');
     run.type('/load', true);
     await run.waitFor('Load which session?');
     run.close();
@@ -84,7 +86,7 @@ describe('closing the terminal window', () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const run = spawnPty([], where);
     const id = bannerId(await run.waitFor('Type a message'));
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     await run.prompt();
     run.write('half a line');
     await run.waitFor('› half a line');
@@ -100,7 +102,7 @@ describe('closing the terminal window', () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const run = spawnPty([], where);
     const id = bannerId(await run.waitFor('Type a message'));
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     await run.prompt();
     run.destroy();
     // One SIGHUP after another until the process is gone, so one lands in its last moments

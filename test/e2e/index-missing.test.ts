@@ -33,7 +33,7 @@ describe('index.json missing (an upgrade, a copied or restored data directory)',
     const rows = JSON.parse(listed.stdout) as { id: string; title: string | null; messageCount: number }[];
     expect(rows.map((r) => [r.title, r.messageCount])).toEqual([
       ['first', 3],
-      [null, 2],
+      ['hi', 2],
       ['second', 1],
     ]);
     expect(existsSync(index)).toBe(true);

@@ -24,7 +24,7 @@ describe('one session, one process', () => {
     const { run, id } = await startAtPrompt([], { home, cwd });
     await run.say(`/load ${heldId}`, `Session ${heldId} is in use by process ${holder.pid} on `);
     await run.waitFor(`Still in ${id}.`);
-    await run.say('still here', 'Echo: still here (read 1 messages)');
+    await run.say('still here', 'Echo: still here (read 1 message)');
     expect(await run.quit()).toBe(0);
     expect(run.screen()).toContain(`Resume with: chatkeep --session-id ${id}\n`);
     expect(await holder.quit()).toBe(0);
@@ -34,7 +34,7 @@ describe('one session, one process', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const { run, id } = await startAtPrompt(['--autosave', 'off'], { home, cwd });
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     await run.say('second words', 'Echo: second words (read 3 messages)');
     process.kill(run.pid, 'SIGKILL');
     await run.exited;
@@ -48,14 +48,14 @@ describe('one session, one process', () => {
     expect(resumed.stderr).toContain('Recovered 4 messages from the journal (the last run ended without saving).');
     // The recovered exchanges are shown (on stderr: piped, stdout carries only this run's output).
     expect(resumed.stderr).toContain(
-      '› first words\nEcho: first words (read 1 messages)\n› second words\nEcho: second words (read 3 messages)\n',
+      '› first words\nEcho: first words (read 1 message)\n› second words\nEcho: second words (read 3 messages)\n',
     );
     expect(resumed.stdout).toBe('');
     const shown = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd });
     const messages = (JSON.parse(shown.stdout) as { messages: { role: string; content: string }[] }).messages;
     expect(messages.map((m) => m.content)).toEqual([
       'first words',
-      'Echo: first words (read 1 messages)',
+      'Echo: first words (read 1 message)',
       'second words',
       'Echo: second words (read 3 messages)',
     ]);

@@ -46,7 +46,7 @@ function stdoutOf(child: ChildProcessWithoutNullStreams, text: string): Promise<
 async function lostToOtherHost() {
   const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
   const { run, id } = await startAtPrompt([], { ...where, env: STALE });
-  await run.say('first words', 'Echo: first words (read 1 messages)');
+  await run.say('first words', 'Echo: first words (read 1 message)');
   const thaw = await freeze(run.pid);
   const other = spawnPiped(['--session-id', id], { ...where, env: STALE, host: 'other-host' });
   other.child.stdin.write('typed on the other host\n');
@@ -66,7 +66,7 @@ describe('a holder that stops answering', () => {
   it('keeps its session against this host while its pid lives, whatever the lock says', async () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const { run, id } = await startAtPrompt([], { ...where, env: STALE });
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     const thaw = await freeze(run.pid);
     const second = await runPiped(['--session-id', id], 'typed elsewhere\n/quit\n', { ...where, env: STALE });
     thaw();
@@ -95,12 +95,12 @@ describe('a holder that stops answering', () => {
     expect(ended.stderr).toContain(`Saved ${id} (4 messages).`);
     expect((await show(id, where)).messages).toEqual([
       'first words',
-      'Echo: first words (read 1 messages)',
+      'Echo: first words (read 1 message)',
       'typed on the other host',
       'Echo: typed on the other host (read 3 messages)',
     ]);
     expect(await show(forkId!, where)).toEqual({
-      messages: ['first words', 'Echo: first words (read 1 messages)', 'typed here after the loss', 'Echo: typed here after the loss (read 3 messages)'],
+      messages: ['first words', 'Echo: first words (read 1 message)', 'typed here after the loss', 'Echo: typed here after the loss (read 3 messages)'],
       parentId: id,
       forkPoint: 2,
     });
@@ -109,7 +109,7 @@ describe('a holder that stops answering', () => {
   it('takes the session back when the other host let it go unchanged', async () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const { run, id } = await startAtPrompt([], { ...where, env: STALE });
-    await run.say('first words', 'Echo: first words (read 1 messages)');
+    await run.say('first words', 'Echo: first words (read 1 message)');
     const thaw = await freeze(run.pid);
     const other = await runPiped(['--session-id', id], '/quit\n', { ...where, env: STALE, host: 'other-host' });
     expect(other.code, other.stderr).toBe(0);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
@@ -26,7 +26,7 @@ describe('--no-persist', () => {
     const result = await runPiped(['--no-persist'], 'hello\n/save\n/sessions\n/load x\n/title scratch\n/quit\n', { home, cwd });
     expect(result.code).toBe(0);
     expect(existsSync(home)).toBe(false);
-    expect(result.stdout).toBe('Echo: hello (read 1 messages)\nRenamed this chat to "scratch".\n');
+    expect(result.stdout).toBe('Echo: hello (read 1 message)\nRenamed this chat to "scratch".\n');
     const refusal = (name: string): string =>
       `/${name} needs a stored session, and this chat stores nothing (--no-persist). Start chatkeep without it to keep a chat.`;
     expect(result.stderr).toBe(
@@ -42,23 +42,38 @@ describe('--no-persist', () => {
     );
   });
 
+  it('writes the file /export is asked for (the one way to keep such a chat); the redaction note claims no save', async () => {
+    const home = join(tmpHome(), 'data');
+    const cwd = tmpHome('chatkeep-project-');
+    const key = `sk-ant-${'x1Y2z3'.repeat(5)}`;
+    const result = await runPiped(['--no-persist'], `my key is ${key}\n/export md chat.md\n`, { home, cwd });
+    expect(result.code).toBe(0);
+    expect(existsSync(home)).toBe(false);
+    expect(result.stdout).toMatch(/^Echo: my key is \[REDACTED:anthropic-key\] \(read 1 message\)\nExported \S+ \(2 messages\) as md to .*chat\.md\n$/);
+    expect(readFileSync(join(cwd, 'chat.md'), 'utf8')).toContain('my key is [REDACTED:anthropic-key]');
+    expect(result.stderr).toContain(
+      'Replaced what looked like a secret with [REDACTED:anthropic-key]: the assistant got the placeholder, not what you typed (--no-redact keeps text as typed).\n',
+    );
+    expect(result.stderr).not.toMatch(/saved session|^Saved/m);
+  });
+
   it('writes nothing into an existing data directory from a terminal: no session, no ID, no history line', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     // A stored session first, so the data directory, its project, ID registry and history exist.
     const stored = await startAtPrompt([], { home, cwd });
-    await stored.run.say('kept', 'Echo: kept (read 1 messages)');
+    await stored.run.say('kept', 'Echo: kept (read 1 message)');
     expect(await stored.run.quit()).toBe(0);
     const before = tree(home);
 
     const run = spawnPty(['--no-persist'], { home, cwd });
     await run.prompt();
     expect(run.screen()).toContain('chatkeep 0.1.0 · not saved: --no-persist writes nothing · echo (offline)\n');
-    await run.say('scratch thought', 'Echo: scratch thought (read 1 messages)');
+    await run.say('scratch thought', 'Echo: scratch thought (read 1 message)');
     const from = run.screen().length;
     await run.say('/status', /System +none\n/);
     const status = run.screen().slice(from);
-    expect(status).toContain('Session    not stored · 2 messages\n');
+    expect(status).toContain('Session    not stored  "scratch thought" · 2 messages\n');
     expect(status).toContain('Stored in  nowhere: --no-persist keeps this chat in memory only\n');
     expect(status).toContain('Last save  never (--no-persist)\n');
     await run.say('/save', '/save needs a stored session, and this chat stores nothing (--no-persist).');

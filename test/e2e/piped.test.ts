@@ -16,7 +16,7 @@ describe('piped stdin', () => {
   it("prints only the assistant's text on stdout and the status lines on stderr", async () => {
     const result = await runPiped([], 'hi\nhow are you\n/quit\n', { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('Echo: hi (read 1 messages)\nEcho: how are you (read 3 messages)\n');
+    expect(result.stdout).toBe('Echo: hi (read 1 message)\nEcho: how are you (read 3 messages)\n');
     const id = /· session (\S+) ·/.exec(result.stderr)?.[1];
     expect(result.stderr).toBe(
       [
@@ -40,18 +40,18 @@ describe('piped stdin', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toBe('Echo: summarise (read 3 messages)\n');
     expect(again.stderr).toContain(`Resumed session ${id} (2 messages, `);
-    expect(again.stderr).toContain('› first\nEcho: first (read 1 messages)\n');
+    expect(again.stderr).toContain('› first\nEcho: first (read 1 message)\n');
   });
 
-  it('records the chosen provider even when the session is quit at once', async () => {
+  it('records the chosen provider even when its first request fails', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     writeFileSync(join(cwd, 'system.md'), 'Be brief.');
-    // A local server URL needs no key; nothing is sent before the first message.
+    // A local server URL needs no key; nothing listens there, so the first request fails.
     const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
-    const run = await runPiped(['--provider', 'openai', '--model', 'tiny', '--system', 'system.md'], '/quit\n', { home, cwd, env });
+    const run = await runPiped(['--provider', 'openai', '--model', 'tiny', '--system', 'system.md'], 'hello\n/quit\n', { home, cwd, env });
     expect(run.code).toBe(0);
-    const id = /Saved (\S+) \(0 messages\)\./.exec(run.stderr)?.[1];
+    const id = /Saved (\S+) \(1 message\)\./.exec(run.stderr)?.[1];
     expect(id).toBeDefined();
     const shown = await runPiped(['sessions', 'show', id!, '--json'], '', { home, cwd, env });
     expect((JSON.parse(shown.stdout) as { provider: unknown }).provider).toEqual({ name: 'openai', model: 'tiny', source: 'flag' });
@@ -97,7 +97,7 @@ describe('signals with a pipe that stays open', () => {
     await new Promise<void>((resolve) =>
       run.child.stdout.on('data', (d: Buffer) => {
         seen += d.toString();
-        if (seen.endsWith('(read 1 messages)\n')) resolve();
+        if (seen.endsWith('(read 1 message)\n')) resolve();
       }),
     );
     run.child.kill('SIGTERM');
@@ -105,7 +105,7 @@ describe('signals with a pipe that stays open', () => {
     run.child.kill('SIGTERM');
     const result = await run.result;
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('Echo: still typing (read 1 messages)\n');
+    expect(result.stdout).toBe('Echo: still typing (read 1 message)\n');
     expect(result.stderr).toMatch(/Saved \S+ \(2 messages\)\.\nResume with: chatkeep --session-id \S+\n$/);
   });
 });

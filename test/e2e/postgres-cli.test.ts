@@ -51,7 +51,7 @@ describe('sessions on PostgreSQL through the CLI', () => {
     const listed = JSON.parse(await run(['sessions', 'list', '--json'])) as { id: string; messageCount: number; status: string }[];
     expect(listed).toMatchObject([{ id, messageCount: 2, status: 'closed' }]);
     const shown = JSON.parse(await run(['sessions', 'show', id, '--json'])) as { messages: { content: string }[] };
-    expect(shown.messages.map((m) => m.content)).toEqual(['first on the server', 'Echo: first on the server (read 1 messages)']);
+    expect(shown.messages.map((m) => m.content)).toEqual(['first on the server', 'Echo: first on the server (read 1 message)']);
     await run(['--session-id', id], 'second on the server\n/quit\n');
     expect(JSON.parse(await run(['sessions', 'show', id, '--json'])).messages).toHaveLength(4);
     // The data directory is for config and history only: a server store writes nothing into it.
@@ -66,7 +66,7 @@ describe('sessions on PostgreSQL through the CLI', () => {
     const first: RunOptions = { home: tmpHome(), cwd: here, env: { CHATKEEP_STORE: url } };
     const second: RunOptions = { home: tmpHome(), cwd: there, env: { CHATKEEP_STORE: url }, host: 'laptop-two' };
     const { run, id } = await startAtPrompt([], first);
-    await run.say('held on the first machine', 'read 1 messages');
+    await run.say('held on the first machine', 'read 1 message');
     // The other machine, another clone: the same project's sessions, the held one open.
     const listing = await runPiped(['sessions', 'list', '--json'], '', second);
     expect(JSON.parse(listing.stdout)).toMatchObject([{ id, status: 'open' }]);
@@ -89,7 +89,7 @@ describe('sessions on PostgreSQL through the CLI', () => {
       const url = await createDatabase(server.url);
       const options: RunOptions = { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), env: { CHATKEEP_STORE: url } };
       const { run, id } = await startAtPrompt([], options);
-      await run.say('before the outage', 'read 1 messages');
+      await run.say('before the outage', 'read 1 message');
       await server.halt();
       const from = run.screen().length;
       run.line('during the outage');
@@ -110,7 +110,7 @@ describe('sessions on PostgreSQL through the CLI', () => {
       const shown = JSON.parse((await runPiped(['sessions', 'show', id, '--json'], '', options)).stdout) as { messages: { content: string }[] };
       expect(shown.messages.map((m) => m.content)).toEqual([
         'before the outage',
-        'Echo: before the outage (read 1 messages)',
+        'Echo: before the outage (read 1 message)',
         'during the outage',
         'Echo: during the outage (read 3 messages)',
       ]);

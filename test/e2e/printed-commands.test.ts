@@ -119,3 +119,21 @@ describe('commands inside error messages run as printed', () => {
     expect(help.stdout).toContain('chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]');
   });
 });
+
+describe('a printed command stands alone at the end of its line', () => {
+  it('/load of a session in the trash: the restore command ends its line and runs as printed', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const env = { PATH: PLAIN_PATH };
+    const trashed = /Saved (\S+) \(/.exec((await runPiped([], 'old\n', { home, cwd, env })).stderr)![1]!;
+    expect((await runPiped(['sessions', 'rm', trashed], '', { home, cwd, env })).code).toBe(0);
+    const chat = await runPiped([], `/load ${trashed}\n/quit\n`, { home, cwd, env });
+    const lines = chat.stderr.split('\n');
+    const at = lines.findIndex((line) => line.includes(`sessions restore ${trashed}`));
+    expect(lines[at]).toMatch(new RegExp(`Restore it with: (node \\S+ sessions restore ${trashed})$`));
+    expect(lines[at + 1]).toMatch(/^Still in session-\d{8}-\d{6}\.$/);
+    const restore = /with: (.+)$/.exec(lines[at]!)![1]!;
+    const restored = await shell(restore, { cwd, env: shellEnv(home, PLAIN_PATH) }, '');
+    expect(restored.code).toBe(0);
+  });
+});

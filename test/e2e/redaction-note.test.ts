@@ -14,7 +14,7 @@ const NOTE =
 describe('the first redacted line', () => {
   it('is explained once, in one dim line, on a terminal', async () => {
     const { run } = await startAtPrompt([], { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
-    await run.say('plain words', 'Echo: plain words (read 1 messages)');
+    await run.say('plain words', 'Echo: plain words (read 1 message)');
     await run.say(`my key is ${KEY}`, 'Echo: my key is [REDACTED:anthropic-key] (read 3 messages)');
     await run.say(`and ${TOKEN}`, 'Echo: and [REDACTED:github-token] (read 5 messages)');
     const screen = run.screen();
@@ -28,13 +28,13 @@ describe('the first redacted line', () => {
   it('goes to stderr when piped; stdout holds only the replies', async () => {
     const result = await runPiped([], `my key is ${KEY}\nagain ${KEY}\n`, { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('Echo: my key is [REDACTED:anthropic-key] (read 1 messages)\nEcho: again [REDACTED:anthropic-key] (read 3 messages)\n');
+    expect(result.stdout).toBe('Echo: my key is [REDACTED:anthropic-key] (read 1 message)\nEcho: again [REDACTED:anthropic-key] (read 3 messages)\n');
     expect(result.stderr.split(NOTE)).toHaveLength(2);
   });
 
   it('is not shown with --no-redact, and the model gets the line as typed', async () => {
     const result = await runPiped(['--no-redact'], `my key is ${KEY}\n`, { home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
-    expect(result.stdout).toBe(`Echo: my key is ${KEY} (read 1 messages)\n`);
+    expect(result.stdout).toBe(`Echo: my key is ${KEY} (read 1 message)\n`);
     expect(result.stderr).not.toContain('Replaced');
   });
 });

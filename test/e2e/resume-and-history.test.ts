@@ -15,7 +15,7 @@ describe('resuming and history', () => {
     const resumed = await runPiped(['--continue'], 'more\n', { home, cwd });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`Resumed session ${latestId} (2 messages`);
-    expect(resumed.stderr).toContain('› newer\nEcho: newer (read 1 messages)\n');
+    expect(resumed.stderr).toContain('› newer\nEcho: newer (read 1 message)\n');
     expect(resumed.stdout).toBe('Echo: more (read 3 messages)\n');
   });
 
@@ -30,15 +30,15 @@ describe('resuming and history', () => {
     expect(resume.stderr).toBe('chatkeep: --resume needs an interactive terminal: pass --session-id ID instead. IDs: chatkeep sessions list\n');
   });
 
-  it('--resume in a terminal picks a session from a list', async () => {
+  it('--resume in a terminal opens the session browser; Enter resumes the highlighted session', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const first = await runPiped([], 'pick me\n', { home, cwd });
     const id = /Saved (\S+) /.exec(first.stderr)?.[1];
     const run = spawnPty(['--resume'], { home, cwd });
     await run.waitFor('Resume which session?');
-    expect(run.screen()).toMatch(new RegExp(`\\[1\\]\\s+${id}\\s+less than a minute ago\\s+2 messages`));
-    run.write('1');
+    await run.waitFor(new RegExp(`› ${id} +now +2 closed `));
+    run.write('\r');
     await run.waitFor(`Resumed session ${id} (2 messages`);
     expect(await run.quit()).toBe(0);
   });
@@ -58,7 +58,7 @@ describe('resuming and history', () => {
     second.write('\x1b[A');
     await second.waitFor('remember this line', { from });
     second.write('\r');
-    await second.waitFor('Echo: remember this line (read 1 messages)');
+    await second.waitFor('Echo: remember this line (read 1 message)');
     expect(await second.quit()).toBe(0);
   });
 

@@ -35,9 +35,9 @@ describe('chatkeep sessions search', () => {
     // The index did not exist yet: built, and said so in one line on stderr.
     expect(first.stderr).toBe('Search index rebuilt: it was missing; 3 sessions indexed.\n');
     const lines = first.stdout.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^  ${formula}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+closed\\s+\\(untitled\\)$`));
-    // The echo assistant repeats the question: two hits, the later message's snippet.
-    expect(lines[1]).toBe('    2 hits · assistant: Echo: is (a+b)*c the same as ac+bc? (read 1 messages)');
+    expect(lines[0]).toMatch(new RegExp(`^  ${formula}\\s+less than a minute ago\\s+2 messages · \\d+ tokens\\s+closed\\s+is \\(a\\+b\\)\\*c the same as ac\\+bc\\?$`));
+    // The echo assistant repeats the question: two hits, and the automatic title a third; the later message's snippet.
+    expect(lines[1]).toBe('    3 hits · assistant: Echo: is (a+b)*c the same as ac+bc? (read 1 message)');
     expect(lines).toHaveLength(3);
     expect(first.stdout).not.toContain(plain);
 
@@ -51,10 +51,11 @@ describe('chatkeep sessions search', () => {
     expect(street2.stderr).toBe('');
     expect(street2.stdout.split('\n').slice(0, 2)).toEqual([
       expect.stringMatching(new RegExp(`^  ${street}\\s`)),
-      '    6 hits · assistant: Echo: Die Straße heißt Hauptstraße (read 1 messages)',
+      // and twice in the automatic title (the first message).
+      '    8 hits · assistant: Echo: Die Straße heißt Hauptstraße (read 1 message)',
     ]);
     const hauptstrasse = await search(home, cwd, 'HAUPTSTRASSE');
-    expect(hauptstrasse.stdout).toContain('    2 hits · assistant: Echo: Die Straße heißt Hauptstraße (read 1 messages)\n');
+    expect(hauptstrasse.stdout).toContain('    3 hits · assistant: Echo: Die Straße heißt Hauptstraße (read 1 message)\n');
   });
 
   it('ranks by hit count, then the most recently active', async () => {
@@ -66,9 +67,10 @@ describe('chatkeep sessions search', () => {
     const out = await search(home, cwd, 'kiwi', '--json');
     const json = JSON.parse(out.stdout) as { total: number; results: { id: string; hits: number }[] };
     expect(json.results.map((r) => [r.id, r.hits])).toEqual([
-      [thrice, 6],
-      [alsoOnce, 2],
-      [once, 2],
+      // Each title (automatic: the first message) holds it once more.
+      [thrice, 7],
+      [alsoOnce, 3],
+      [once, 3],
     ]);
     expect(json.total).toBe(3);
     const limited = JSON.parse((await search(home, cwd, 'kiwi', '--json', '--limit', '1')).stdout) as typeof json;
@@ -90,6 +92,7 @@ describe('chatkeep sessions search', () => {
         {
           id,
           title: 'Locks',
+          titleSource: 'user',
           createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
           updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
           messageCount: 2,
@@ -103,7 +106,7 @@ describe('chatkeep sessions search', () => {
             role: 'assistant',
             timestamp: expect.stringMatching(/Z$/),
             archived: false,
-            text: 'Echo: where is the Lockfile kept? (read 1 messages)',
+            text: 'Echo: where is the Lockfile kept? (read 1 message)',
             highlights: [[19, 27]],
           },
         },
@@ -159,7 +162,8 @@ describe('chatkeep sessions search', () => {
     await run.say('a papaya and a mango', 'Echo: a papaya');
     const during = await search(home, cwd, 'papaya', '--json');
     const found = JSON.parse(during.stdout) as { results: { id: string; status: string; hits: number }[] };
-    expect(found.results).toEqual([expect.objectContaining({ id: live, status: 'open', hits: 2 })]);
+    // Its automatic title (the first message) is a hit too.
+    expect(found.results).toEqual([expect.objectContaining({ id: live, status: 'open', hits: 3 })]);
     expect(await run.quit()).toBe(0);
   });
 
@@ -224,7 +228,7 @@ describe('/sessions TEXT in the chat', () => {
     const rows = shown.split('\n').filter((l) => l.startsWith('  session-') || l.startsWith('    '));
     expect(rows).toEqual([
       expect.stringMatching(new RegExp(`^  ${older}\\s.*fruit talk$`)),
-      '    2 hits · assistant: Echo: the Durian smells (read 1 messages)',
+      '    2 hits · assistant: Echo: the Durian smells (read 1 message)',
       expect.stringMatching(new RegExp(`^  ${titled}\\s.*durian notes$`)),
       '    1 hit · matched the title',
     ]);

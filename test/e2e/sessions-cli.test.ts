@@ -15,6 +15,7 @@ describe('chatkeep sessions', () => {
       {
         id,
         title: 'my title',
+        titleSource: 'user',
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         messageCount: 2,
@@ -32,7 +33,7 @@ describe('chatkeep sessions', () => {
       { role: 'user', content: 'question', timestamp: expect.stringMatching(/Z$/) },
       {
         role: 'assistant',
-        content: 'Echo: question (read 1 messages)',
+        content: 'Echo: question (read 1 message)',
         timestamp: expect.stringMatching(/Z$/),
         usage: { inputTokens: 1, outputTokens: 5 },
       },
@@ -59,11 +60,11 @@ describe('chatkeep sessions', () => {
     expect(asked).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const piped = await runPiped(['sessions', 'show', id!], '', { home, cwd });
-    expect(piped.stdout).toContain(`\n[${asked}]\n› question\n\n[${answered}]\nEcho: question (read 1 messages)\n`);
+    expect(piped.stdout).toContain(`\n[${asked}]\n› question\n\n[${answered}]\nEcho: question (read 1 message)\n`);
 
     const tty = spawnPty(['sessions', 'show', id!], { home, cwd });
     expect(await tty.exited).toBe(0);
-    expect(tty.screen()).toContain('\n[less than a minute ago]\n› question\n\n[less than a minute ago]\nEcho: question (read 1 messages)\n');
+    expect(tty.screen()).toContain('\n[less than a minute ago]\n› question\n\n[less than a minute ago]\nEcho: question (read 1 message)\n');
   });
 
   it('lists nothing and creates nothing when the home does not exist', async () => {

@@ -26,10 +26,10 @@ describe('/status', () => {
     const cwd = tmpHome('chatkeep-project-');
     const { run, id } = await startAtPrompt(['--autosave', '1h'], { home, cwd });
     const dir = sessionDir(home, id)!;
-    await run.say('hello there', 'Echo: hello there (read 1 messages)');
+    await run.say('hello there', 'Echo: hello there (read 1 message)');
 
     let shown = await status(run);
-    expect(shown).toContain(`Session    ${id} · 2 messages\n`);
+    expect(shown).toContain(`Session    ${id}  "hello there" · 2 messages\n`);
     expect(shown).toContain(`Stored in  file store, ${dir}\n`);
     expect(shown).toMatch(new RegExp(`Lock       held by this process \\(pid ${run.pid} on ${hostname()}, since \\d\\d:\\d\\d:\\d\\d UTC\\)\\n`));
     expect(shown).toContain('Last save  no snapshot yet (every message is in the journal)\n');
@@ -38,7 +38,8 @@ describe('/status', () => {
     const lines = Number(/Journal    (\d+) lines not yet in a snapshot/.exec(shown)?.[1]);
     expect(lines).toBeGreaterThanOrEqual(3);
     expect(shown).toContain(`not yet in a snapshot (${join(dir, 'journal.jsonl')})\n`);
-    expect(shown).toContain('Assistant  echo (offline)\n');
+    // Every setting shows where it came from: no flag, no config, no API key.
+    expect(shown).toContain('Assistant  echo (offline) (the default)\n');
     expect(shown).toContain('Tokens     8 tokens so far (2 in, 6 out)\n');
 
     await run.say('/save', `Saved ${id} (2 messages)`);
@@ -52,9 +53,15 @@ describe('/status', () => {
     const again = spawnPty(['--session-id', id], { home, cwd });
     await again.prompt();
     const shownAgain = await status(again);
+    expect(shownAgain).toContain('Assistant  echo (offline) (kept from the session)\n');
     const after = statSync(join(dir, 'session.json')).size;
     expect(shownAgain).toContain(`Last save  less than a minute ago by leaving (exit or /load) in an earlier run, ${size(after)}\n`);
     expect(await again.quit()).toBe(0);
+
+    const flagged = spawnPty(['--provider', 'echo'], { home, cwd });
+    await flagged.prompt();
+    expect(await status(flagged)).toContain('Assistant  echo (offline) (from a flag)\n');
+    expect(await flagged.quit()).toBe(0);
   });
 
   it('prints the same facts from a script, on stdout', async () => {
@@ -63,7 +70,7 @@ describe('/status', () => {
     const result = await runPiped(['--autosave', 'off'], 'hi\n/status\n', { home, cwd });
     expect(result.code).toBe(0);
     const id = /Saved (\S+) /.exec(result.stderr)![1]!;
-    expect(result.stdout).toContain(`Session    ${id} · 2 messages\nStored in  file store, ${sessionDir(home, id)}\n`);
+    expect(result.stdout).toContain(`Session    ${id}  "hi" · 2 messages\nStored in  file store, ${sessionDir(home, id)}\n`);
     expect(result.stdout).toContain('Next save  autosave is off (/save and leaving still save)\n');
   });
 });

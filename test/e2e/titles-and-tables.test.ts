@@ -29,8 +29,8 @@ describe('long titles', () => {
   it(`are stored capped at ${MAX_TITLE_LENGTH} characters and shown cut with … in /save and sessions list`, async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const saved = await runPiped([], `/save ${LONG}\n`, { home, cwd });
-    expect(saved.stdout).toMatch(/^Saved session-\S+ as "(word ){11}word…" \(0 messages\) to \S+session\.json\n$/);
+    const saved = await runPiped([], `hello\n/save ${LONG}\n`, { home, cwd });
+    expect(saved.stdout).toMatch(/\nSaved session-\S+ as "(word ){11}word…" \(cut to 200 characters\) \(2 messages\) to \S+session\.json\n$/);
     const [row] = listJson((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout);
     expect([...row!.title]).toHaveLength(MAX_TITLE_LENGTH);
     expect(row!.title).toBe(`${LONG.slice(0, MAX_TITLE_LENGTH - 1).trimEnd()}…`);
@@ -62,12 +62,13 @@ describe('long titles', () => {
     expect(lines[1]).toMatch(/🙂 word word .*…$/);
   });
 
-  it('/sessions and the /load picker keep one line per session at the terminal width', async () => {
+  it('/sessions and the /load session browser keep one line per session at the terminal width', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const other = await titled(home, cwd, LONG);
     const { run, id } = await startAtPrompt([], { home, cwd });
-    await run.say('/save  ', `Saved ${id} (0 messages)`);
+    await run.say('hi', 'Echo: hi');
+    await run.say('/save  ', `Saved ${id} (2 messages)`);
     let from = run.screen().length;
     await run.say('/sessions', '(/sessions --all');
     const listing = run.screen().slice(from).split('\n').filter((line) => line.includes('session-'));
@@ -79,25 +80,28 @@ describe('long titles', () => {
     await run.prompt();
     run.line('/load');
     await run.waitFor('Load which session?', { from });
-    const picker = run.screen().slice(from).split('\n').filter((line) => line.includes(`${other} `));
-    expect(picker).toHaveLength(1);
-    expect(stringWidth(picker[0]!)).toBeLessThanOrEqual(COLUMNS);
-    expect(picker[0]).toMatch(/^\[1\] +session-.* closed {2}word word .*…$/);
-    run.write('1');
+    await run.waitFor(`${other} `, { from });
+    const shown = await run.visible();
+    for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(COLUMNS);
+    const rows = shown.filter((line) => line.startsWith(`› ${other} `) || line.startsWith(`  ${other} `));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/^› session-.* closed +word word .*…/);
+    run.write('\r');
     await run.waitFor(`Switched to ${other}.`, { from });
     expect(await run.quit()).toBe(0);
   });
 
-  it('the --resume picker keeps one line per session', async () => {
+  it('the --resume session browser keeps one line per session', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const id = await titled(home, cwd, LONG);
     const run = spawnPty(['-r'], { home, cwd });
-    const screen = await run.waitFor('Resume which session?');
-    const rows = screen.split('\n').filter((line) => line.includes(`${id} `));
+    await run.waitFor(`${id} `);
+    const shown = await run.visible();
+    const rows = shown.filter((line) => line.includes(`${id} `));
     expect(rows).toHaveLength(1);
-    expect(stringWidth(rows[0]!)).toBeLessThanOrEqual(COLUMNS);
-    run.write('1');
+    for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(COLUMNS);
+    run.write('\r');
     await run.waitFor(`Resumed session ${id}`);
     expect(await run.quit()).toBe(0);
   });
@@ -107,11 +111,12 @@ describe('secret titles', () => {
   it('/save shows back the stored (redacted) title, never the typed secret', async () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
-    const piped = await runPiped([], `/save deploy key ${TOKEN}\n`, { home, cwd });
-    expect(piped.stdout).toMatch(/^Saved \S+ as "deploy key \[REDACTED:github-token\]" \(0 messages\)/);
+    const piped = await runPiped([], `hi\n/save deploy key ${TOKEN}\n`, { home, cwd });
+    expect(piped.stdout).toMatch(/\nSaved \S+ as "deploy key \[REDACTED:github-token\]" \(2 messages\)/);
     expect(piped.stdout + piped.stderr).not.toContain(TOKEN);
 
     const { run, id } = await startAtPrompt([], { home, cwd });
+    await run.say('hi', 'Echo: hi');
     await run.prompt();
     run.line(`/save notes ${TOKEN}`);
     const screen = await run.waitFor(`Saved ${id} as "notes [REDACTED:github-token]"`);

@@ -46,10 +46,10 @@ describe('sessions rm, trash, restore', () => {
     expect(sessionDir(home, id)).toBeUndefined();
 
     const trash = await runPiped(['sessions', 'trash'], '', { home, cwd });
-    expect(trash.stdout).toMatch(new RegExp(`^${id}  trashed \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  2 messages  \\(untitled\\)  \\[${cwd}\\]\\n$`));
+    expect(trash.stdout).toMatch(new RegExp(`^${id}  trashed \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  2 messages  remember 42  \\[${cwd}\\]\\n$`));
     const json = JSON.parse((await runPiped(['sessions', 'trash', '--json'], '', { home, cwd })).stdout) as unknown;
     expect(json).toEqual([
-      { id, title: null, project: cwd, trashedAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/), messageCount: 2 },
+      { id, title: 'remember 42', project: cwd, trashedAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/), messageCount: 2 },
     ]);
 
     const restore = await runPiped(['sessions', 'restore', id.slice(0, -3)], '', { home, cwd });
@@ -73,7 +73,7 @@ describe('sessions rm, trash, restore', () => {
     const rm = await runPiped(['sessions', 'rm', other, id], '', { home, cwd });
     expect(rm.code).toBe(3);
     expect(rm.stdout).toBe(`Moved ${other} to the trash.\n`);
-    expect(rm.stderr.split('\n')[0]).toMatch(new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or open another session\\.$`));
+    expect(rm.stderr.split('\n')[0]).toMatch(new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or continue in a copy of it: .*chatkeep.* --fork ${id}$`));
     expect(sessionDir(home, id)).toBeDefined();
     expect(readdirSync(join(home, 'trash'))).toEqual([other]);
     expect(await run.say('and writing', 'Echo: and writing')).toContain('Echo: and writing');
@@ -136,7 +136,7 @@ describe('sessions prune', () => {
     expect(prune.code).toBe(0);
     expect(prune.stdout).toBe(`${old[1]}\n${old[0]}\n`);
     expect(prune.stderr).toBe(
-      `Moved 2 sessions to the trash. Restore with: chatkeep sessions restore ${old[1]} (and so on for each; list them with: chatkeep sessions trash)\n`,
+      `Moved 2 sessions to the trash. Restore each by its ID, the first with: chatkeep sessions restore ${old[1]}\nList the trash with: chatkeep sessions trash\n`,
     );
     expect(await listed(home, cwd)).toEqual([recent]);
 
@@ -192,6 +192,7 @@ describe('sessions empty-trash', () => {
     const at = Date.now() - 10 * DAY;
     const sessions = await openSessions({ home, cwd, now: () => new Date(at) });
     const first = await sessions.create();
+    await first.append({ role: 'user', content: 'to be deleted' });
     await first.close();
     expect((await runPiped(['sessions', 'rm', first.id], '', { home, cwd })).code).toBe(0);
 

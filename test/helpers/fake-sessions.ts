@@ -77,6 +77,9 @@ export class FakeSession implements Session {
   get title(): string | null {
     return this.stored.title;
   }
+  get titleSource(): 'user' | undefined {
+    return this.stored.title === null ? undefined : 'user';
+  }
   get createdAt(): Date {
     return this.stored.createdAt;
   }

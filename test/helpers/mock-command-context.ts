@@ -7,27 +7,23 @@ import { EchoProvider } from '../../src/providers/echo.js';
 import { createChatControls } from '../../src/repl/chat-controls.js';
 import type { Clipboard } from '../../src/repl/clipboard.js';
 import { formatRows, loadFormatting } from '../../src/repl/format.js';
-import type { CommandContext, Prompter } from '../../src/repl/types.js';
+import type { BrowseOutcome, CommandContext } from '../../src/repl/types.js';
 import { FakeSession, FakeSessionManager } from './fake-sessions.js';
 
-/** A prompter that answers from a script and records what it was asked. */
-export interface FakePrompter extends Prompter {
-  asked: { items: string[]; question: string }[];
+/** A session browser that answers from a script (`undefined`: cancel) and records the headings it was opened with. */
+export interface FakeBrowser {
+  headings: string[];
+  browse(heading: string): Promise<BrowseOutcome>;
 }
 
-/** Picks `answers` in order (index, -1 to cancel); `interactive: false` behaves like a pipe. */
-export function createFakePrompter(answers: number[] = [], interactive = true): FakePrompter {
-  const asked: { items: string[]; question: string }[] = [];
+export function createFakeBrowser(answers: (string | undefined)[] = [], notes: string[] = []): FakeBrowser {
+  const headings: string[] = [];
   return {
-    interactive,
-    asked,
-    pick(items, question) {
-      asked.push({ items, question });
-      return Promise.resolve(answers.shift() ?? -1);
-    },
-    confirm(question) {
-      asked.push({ items: [], question });
-      return Promise.resolve((answers.shift() ?? 0) >= 0);
+    headings,
+    browse(heading) {
+      headings.push(heading);
+      const id = answers.shift();
+      return Promise.resolve({ choice: id === undefined ? { kind: 'cancel' } : { kind: 'resume', id }, notes });
     },
   };
 }
@@ -36,7 +32,6 @@ export function createFakePrompter(answers: number[] = [], interactive = true): 
 export interface MockCommandContext extends CommandContext {
   sessions: FakeSessionManager;
   session: FakeSession;
-  prompter: FakePrompter;
   clipboard: FakeClipboard;
   /** What `writeFile` was given, by name. */
   files: Map<string, string>;
@@ -49,7 +44,7 @@ export interface FakeClipboard extends Clipboard {
 
 /** A context with a fresh manager and a newly created current session. */
 export async function createMockCommandContext(
-  options: { prompter?: FakePrompter; env?: Record<string, string>; cwd?: string; clipboardUnavailable?: string } = {},
+  options: { browser?: FakeBrowser; env?: Record<string, string>; cwd?: string; clipboardUnavailable?: string } = {},
 ): Promise<MockCommandContext> {
   await loadFormatting();
   const sessions = new FakeSessionManager();
@@ -73,11 +68,12 @@ export async function createMockCommandContext(
     },
     sessions,
     session,
-    prompter: options.prompter ?? createFakePrompter(),
+    ...(options.browser ? { browse: (heading: string) => options.browser!.browse(heading) } : {}),
     commands: builtinCommands,
     now: () => sessions.now(),
     formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: sessions.now() }),
     // Visible in plain text, so tests see what a terminal would highlight.
     highlight: (text) => `[${text}]`,
+    columns: () => undefined,
   };
 }

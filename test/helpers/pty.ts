@@ -11,6 +11,7 @@ import xterm from '@xterm/headless';
 import { onTestFinished } from 'vitest';
 import { chatEnv, matches, onHost, waitUntil } from '../../torture/proc.js';
 import { bannerId } from './session-files.js';
+import { drainBeforeDestroy } from '../../torture/pty-drain.js';
 
 /** The launcher under test. */
 export const BIN = fileURLToPath(new URL('../../bin/chatkeep.js', import.meta.url));
@@ -23,6 +24,11 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Runs as on another machine with this host name (its own UTS namespace), same files. */
   host?: string;
+  /** The terminal's size (default 160×40). */
+  cols?: number;
+  rows?: number;
+  /** The pseudo-terminal's width (default 160 columns). */
+  columns?: number;
 }
 
 function environment(options: RunOptions): Record<string, string> {
@@ -52,9 +58,13 @@ export interface PtyRun {
   visible(): Promise<string[]>;
   /** Everything printed so far, escapes included (e.g. to find an OSC 52 clipboard write). */
   output(): string;
+  /** Which lines of `visible()` (by index) are the wrapped-over rest of the line above: none when every line fits. */
+  wrapped(): Promise<number[]>;
   /** Resolves to the exit code (or 128 + signal). */
   readonly exited: Promise<number>;
   kill(signal?: string): void;
+  /** Resizes the terminal (the program gets SIGWINCH), and the emulator with it. */
+  resize(cols: number, rows: number): void;
   /** Closes the terminal itself, as closing its window does: the pty goes away, then SIGHUP. */
   destroy(): void;
 }
@@ -64,20 +74,22 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
   const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
   const term = pty.spawn(file, argv, {
     name: 'xterm-256color',
-    cols: 160,
-    rows: 40,
+    cols: options.columns ?? options.cols ?? 160,
+    rows: options.rows ?? 40,
     cwd: options.cwd,
     env: environment(options),
   });
   let raw = '';
   let done = false;
   const listeners = new Set<() => void>();
-  const emulator = new xterm.Terminal({ cols: 160, rows: 40, scrollback: 10_000, allowProposedApi: true });
-  term.onData((data) => {
+  const emulator = new xterm.Terminal({ cols: options.columns ?? options.cols ?? 160, rows: options.rows ?? 40, scrollback: 10_000, allowProposedApi: true });
+  const received = (data: string): void => {
     raw += data;
     emulator.write(data);
     for (const listener of [...listeners]) listener();
-  });
+  };
+  term.onData(received);
+  drainBeforeDestroy(term, received);
   const exited = new Promise<number>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
       done = true;
@@ -103,8 +115,19 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
       return lines;
     },
     output: () => raw,
+    async wrapped() {
+      await new Promise<void>((resolve) => emulator.write('', resolve));
+      const buffer = emulator.buffer.active;
+      const lines: number[] = [];
+      for (let i = 0; i < buffer.length; i++) if (buffer.getLine(i)?.isWrapped) lines.push(i);
+      return lines;
+    },
     exited,
     kill: (signal) => term.kill(signal),
+    resize: (cols, rows) => {
+      emulator.resize(cols, rows);
+      term.resize(cols, rows);
+    },
     destroy: () => (term as pty.IPty & { destroy(): void }).destroy(),
     prompt(options) {
       return this.waitFor(/› $/, options);

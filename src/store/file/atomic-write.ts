@@ -23,7 +23,12 @@ export type TextProducer = (write: (text: string) => Promise<void>) => Promise<v
  * of text in pieces, written as they come, a batch at a time (no one step blocks for long,
  * and the whole text is never held). Resolves to the bytes written.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array | TextProducer): Promise<number> {
+export async function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array | TextProducer,
+  /** Runs the rename (a writer's fence: it may refuse, and the target stays untouched). */
+  around: (rename: () => Promise<void>) => Promise<void> = (replace) => replace(),
+): Promise<number> {
   const tmp = tempPath(target);
   const handle = await open(tmp, 'wx', FILE_MODE);
   let closed = false;
@@ -39,7 +44,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array 
     closed = true;
     await handle.close();
     await atomicWriteHooks.beforeRename?.(tmp, target);
-    await rename(tmp, target);
+    await around(() => rename(tmp, target));
   } catch (err) {
     if (!closed) await handle.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { IndexRow } from '../../session/index-row.js';
 import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
+import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import type { SearchResults } from '../../search/types.js';
 import { createHistory } from './history.js';
@@ -16,7 +17,7 @@ import { ensureHome, storageProblem } from './home.js';
 import { claimId, reserveId } from './ids.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
-import { acquireLock, inspectLock } from './lock.js';
+import { acquireLock, inspectLock, type HeldLock } from './lock.js';
 import { errno } from '../../session/ids.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
@@ -32,6 +33,7 @@ const lazy = {
   search: () => import('./search-index.js'),
   reading: () => import('../../session/reading.js'),
   source: () => import('./summary.js'),
+  discard: () => import('./discard.js'),
 };
 
 export interface FileStoreOptions {
@@ -133,18 +135,30 @@ export class FileStore implements SessionStore {
     return (options.stable ? loadSessionStable : loadSession)(this.dir(id), options);
   }
 
-  async openLog(id: string): Promise<EventLog> {
+  async openLog(id: string, lock: WriterLock): Promise<EventLog> {
+    const fence = fenceOf(id, lock);
     const journal = await JournalWriter.open(layout.journal(this.dir(id)));
     return {
-      append: (event, sync) => journal.append(event, sync),
+      // Checked without the guard (a guard per turn would double its cost): one read of the owner file.
+      append: async (event, sync) => {
+        fence.assertCurrent();
+        await journal.append(event, sync);
+        // Frozen between the check and the write while another host took over: the line went to a journal no longer the session's.
+        if (journal.replaced()) throw new LockSupersededError(id, fence.epoch);
+      },
       // The journal holds nothing past the snapshot when the model compacts it: it is emptied.
-      compact: () => journal.truncate(),
+      compact: () => fence.fence(() => journal.truncate()),
       close: () => journal.close(),
     };
   }
 
-  writeSnapshot(id: string, snapshot: SessionSnapshot): Promise<number> {
-    return writeSnapshotFile(this.dir(id), snapshot);
+  async discard(id: string, lock: WriterLock): Promise<void> {
+    await (await lazy.discard()).discardSession(this.dir(id), lock, this.options.staleMs);
+  }
+
+  writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
+    const fence = fenceOf(id, lock);
+    return writeSnapshotFile(this.dir(id), snapshot, (replace) => fence.fence(replace));
   }
 
   snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
@@ -178,7 +192,7 @@ export class FileStore implements SessionStore {
     this.dirs.set(snapshot.id, dir);
     // Nobody holds the new copy: it is stored closed.
     const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
-    await this.writeSnapshot(snapshot.id, closed);
+    await writeSnapshotFile(dir, closed);
     await this.recordRow(rowFromSnapshot(closed, 'closed'), project).catch(() => undefined);
     return true;
   }
@@ -249,4 +263,11 @@ export class FileStore implements SessionStore {
   close(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** The file lock behind a `WriterLock` this store handed out: its writes go through its fence. */
+function fenceOf(id: string, lock: WriterLock): HeldLock {
+  const held = lock as Partial<HeldLock>;
+  if (typeof held.fence !== 'function' || typeof held.assertCurrent !== 'function') throw new Error(`Session ${id}'s lock is not a file store lock.`);
+  return lock as HeldLock;
 }

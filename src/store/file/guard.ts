@@ -6,24 +6,15 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GuardBusyError } from '../../session/errors.js';
 import { errno } from '../../session/ids.js';
+import { isAlive, processStart } from '../process-identity.js';
 
 const HOST = hostname();
+/** Who holds a guard: pid, host and (where the platform records it) the process's start time. */
+const HOLDER = [process.pid, HOST, processStart()].filter((part) => part !== undefined).join(' ');
 /** A guard is held for milliseconds: one without a readable holder and older than this was left by a crash. */
 const ANONYMOUS_STALE_MS = 5_000;
 /** The break guard is held for microseconds; past this it was left by a crash too. */
 const BREAK_STALE_MS = 10_000;
-
-/** True when `pid` names a live process on this host (EPERM: alive, but someone else's). */
-export function isPidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errno(err) === 'EPERM';
-  }
-}
-
 
 /**
  * Runs `fn` holding `path`, an exclusive directory guard with the holder's pid inside. A guard
@@ -66,7 +57,7 @@ function claim(path: string): void {
   const tmp = `${path}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
   mkdirSync(tmp);
   try {
-    writeFileSync(join(tmp, 'holder'), `${process.pid} ${HOST}\n`);
+    writeFileSync(join(tmp, 'holder'), `${HOLDER}\n`);
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
@@ -82,9 +73,9 @@ async function judge(path: string): Promise<{ stale: boolean; ino?: number; pid?
     return { stale: false }; // gone meanwhile: try mkdir again
   }
   const holder = await readFile(join(path, 'holder'), 'utf8').catch(() => '');
-  const [pidText, host] = holder.trim().split(' ');
+  const [pidText, host, start] = holder.trim().split(' ');
   const pid = Number(pidText);
-  if (holder && host === HOST && Number.isInteger(pid)) return { stale: !isPidAlive(pid), ino: st.ino, pid };
+  if (holder && host === HOST && Number.isInteger(pid)) return { stale: !isAlive(pid, start), ino: st.ino, pid };
   return { stale: Date.now() - st.mtimeMs > ANONYMOUS_STALE_MS, ino: st.ino };
 }
 
@@ -107,4 +98,4 @@ async function breakGuard(path: string, ino: number | undefined): Promise<void> 
   }
 }
 
-export { GuardBusyError };
+export { GuardBusyError, isAlive };

@@ -1,4 +1,4 @@
-import { fdatasyncSync, writeSync } from 'node:fs';
+import { fdatasyncSync, fstatSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { readWhole } from './read-whole.js';
 import type { SessionEvent } from '../../session/store.js';
@@ -119,6 +119,11 @@ export class JournalWriter {
       await this.handle.truncate(this.size).catch(() => undefined);
       throw err;
     }
+  }
+
+  /** True once the journal was given a new inode by a process that took the session over (lock.ts): this one is no longer the session's. */
+  replaced(): boolean {
+    return fstatSync(this.handle.fd).nlink === 0;
   }
 
   /** Empties the journal (after a durable snapshot contains everything in it). */

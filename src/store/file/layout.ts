@@ -26,6 +26,8 @@ export const layout = {
   meta: (sessionDir: string) => `${sessionDir}${sep}session.meta.json`,
   lock: (sessionDir: string) => join(sessionDir, 'lock'),
   lockOwner: (sessionDir: string) => join(sessionDir, 'lock.owner.json'),
+  /** The last fencing epoch issued for the session (issue 22): one higher with each taking of its lock. */
+  lockEpoch: (sessionDir: string) => join(sessionDir, 'epoch'),
   takeoverGuard: (sessionDir: string) => join(sessionDir, 'lock.takeover'),
 };
 

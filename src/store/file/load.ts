@@ -104,7 +104,7 @@ export async function loadSessionStable(dir: string, options: LoadOptions): Prom
 
 /** A temp file a writer of this session's directory makes before its rename (snapshot, lock owner). */
 export function isLeftoverTemp(name: string): boolean {
-  return isTempName(name) || name.startsWith('lock.owner.json.tmp-');
+  return isTempName(name) || name.startsWith('lock.owner.json.tmp-') || name.startsWith('epoch.tmp-');
 }
 
 /**

@@ -1,25 +1,39 @@
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
-import { readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { LockOwner } from '../../session/errors.js';
 import type { LockState, WriterLock } from '../../session/store.js';
-import { sessionInUse } from '../../session/errors.js';
-import { FILE_MODE } from './atomic-write.js';
+import { LockSupersededError, sessionInUse } from '../../session/errors.js';
 import { errno } from '../../session/ids.js';
-import { GuardBusyError, isPidAlive, withGuard } from './guard.js';
+import { GuardBusyError, withGuard } from './guard.js';
+import { isAlive, processStart } from '../process-identity.js';
+import { detachJournal, nextEpoch, writeWhole } from './fence.js';
 import { layout } from './layout.js';
 
-/** `lock.owner.json`: the holder, plus the inode of the lock directory it describes. */
+/**
+ * `lock.owner.json`: the holder, plus the inode of the lock directory it describes. Builds before
+ * issue 22/23 wrote neither `procStart` nor `epoch`: such a holder is judged by its pid alone.
+ */
 interface OwnerRecord extends LockOwner {
   lockIno: number;
+  /** The holder process's start time (`process-identity.ts`): its pid names it only with this. */
+  procStart?: string;
+  /** The fencing token of this taking (`epoch` beside it holds the last one issued). */
+  epoch?: number;
 }
 
-export { isPidAlive };
 export type { LockState };
 
-/** A lock this process holds. */
-export type HeldLock = WriterLock;
+/** A lock this process holds, and the fence its session's writes go through. */
+export interface HeldLock extends WriterLock {
+  readonly epoch: number;
+  /** Throws `LockSupersededError` unless the owner file still names this taking (a cheap read, no guard). */
+  assertCurrent(): void;
+  /** Runs `fn` under the takeover guard once the owner file is checked to name this taking: no takeover can come between. */
+  fence<T>(fn: () => Promise<T>): Promise<T>;
+}
 
 export interface LockOptions {
   staleMs: number;
@@ -44,15 +58,15 @@ export async function inspectLock(sessionDir: string, staleMs: number): Promise<
   const owner = record && record.lockIno === lockStat.ino ? ownerOf(record) : undefined;
   const stale = lockStat.mtimeMs < Date.now() - staleMs;
   if (owner && owner.host === HOST) {
-    return isPidAlive(owner.pid) ? { state: 'held', owner } : { state: 'dead', owner, sameHost: true };
+    return isAlive(owner.pid, record?.procStart) ? { state: 'held', owner } : { state: 'dead', owner, sameHost: true };
   }
   return stale ? { state: 'dead', owner, sameHost: false } : { state: 'held', owner };
 }
 
 /**
  * Takes a session's cross-process lock (DESIGN §4). A live holder → `SessionInUseError` with
- * its owner. On this host a holder is judged by its pid alone: alive, it keeps the lock however
- * old the lock looks; dead, it is taken over at once. A holder on another host is taken over
+ * its owner. On this host a holder is judged by its identity (pid and start time, not a zombie):
+ * alive, it keeps the lock however old the lock looks; gone, it is taken over at once. A holder on another host is taken over
  * once its heartbeat is older than `staleMs`.
  *
  * Every acquisition, takeover and release runs under a short exclusive `mkdir` guard
@@ -83,6 +97,9 @@ async function tryAcquire(sessionDir: string, options: LockOptions): Promise<Hel
   if (state.state === 'dead' || orphaned || abandoned) {
     // Move the dead lock aside (its owner file first, so nobody trusts it again), then lock.
     await unlink(layout.lockOwner(sessionDir)).catch(() => undefined);
+    // A holder that is only presumed dead (stale, on another host; or unknown) may be frozen, not
+    // dead: whatever it still writes through its open journal must not land in the session.
+    if (!(state.state === 'dead' && state.sameHost)) await detachJournal(sessionDir);
     const aside = `${layout.lock(sessionDir)}.dead-${randomBytes(4).toString('hex')}`;
     await rename(layout.lock(sessionDir), aside).catch((err: unknown) => {
       if (errno(err) !== 'ENOENT') throw err;
@@ -129,9 +146,13 @@ async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLo
     },
   });
   const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: options.now().toISOString() };
+  let epoch: number;
   try {
+    // Under the takeover guard (tryAcquire's caller): no other taking reads the counter meanwhile.
+    epoch = await nextEpoch(sessionDir, async () => (await readOwner(sessionDir))?.epoch);
     const { ino } = await stat(lockPath);
-    const record: OwnerRecord = { ...owner, lockIno: ino };
+    const procStart = processStart();
+    const record: OwnerRecord = { ...owner, lockIno: ino, epoch, ...(procStart !== undefined ? { procStart } : {}) };
     // Advisory, and meaningless after a power cut (the lock with it): no fsync needed.
     await writeOwner(sessionDir, record);
   } catch (err) {
@@ -145,16 +166,27 @@ async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLo
   // which leaves a gap as long between two writes. So a check less than staleMs/2 old still
   // holds; only a takeover racing the very check made just after such a freeze gets past it.
   let verifiedAt = Date.now();
+  const ours = (record: OwnerRecord | undefined): boolean =>
+    record?.pid === owner.pid && record.host === owner.host && record.startedAt === owner.startedAt && record.epoch === epoch;
+  const assertCurrent = (): void => {
+    if (!kept || !ours(parseOwner(() => readFileSync(layout.lockOwner(sessionDir), 'utf8')))) throw new LockSupersededError(basename(sessionDir), epoch);
+  };
   return {
     owner,
+    epoch,
     async stillHeld() {
       if (!kept) return false;
       if (Date.now() - verifiedAt < options.staleMs / 2) return true;
-      const record = await readOwner(sessionDir);
-      const ours = record?.pid === owner.pid && record.host === owner.host && record.startedAt === owner.startedAt;
-      if (ours) verifiedAt = Date.now();
-      return ours;
+      const current = ours(await readOwner(sessionDir));
+      if (current) verifiedAt = Date.now();
+      return current;
     },
+    assertCurrent,
+    fence: (fn) =>
+      withGuard(layout.takeoverGuard(sessionDir), () => {
+        assertCurrent();
+        return fn();
+      }),
     release: () =>
       withGuard(layout.takeoverGuard(sessionDir), async () => {
         letGo();
@@ -164,22 +196,19 @@ async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLo
   };
 }
 
-/** Written whole then renamed, so a reader never sees half a record. */
-async function writeOwner(sessionDir: string, record: OwnerRecord): Promise<void> {
-  const path = layout.lockOwner(sessionDir);
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(tmp, `${JSON.stringify(record)}\n`, { mode: FILE_MODE });
-  await rename(tmp, path).catch(async (err: unknown) => {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  });
+function writeOwner(sessionDir: string, record: OwnerRecord): Promise<void> {
+  return writeWhole(layout.lockOwner(sessionDir), `${JSON.stringify(record)}\n`);
 }
 
 async function readOwner(sessionDir: string): Promise<OwnerRecord | undefined> {
+  const text = await readFile(layout.lockOwner(sessionDir), 'utf8').catch(() => '');
+  return parseOwner(() => text);
+}
+
+function parseOwner(read: () => string): OwnerRecord | undefined {
   try {
-    const value: unknown = JSON.parse(await readFile(layout.lockOwner(sessionDir), 'utf8'));
-    const r = value as Partial<OwnerRecord>;
-    if (typeof r.pid === 'number' && typeof r.host === 'string' && typeof r.startedAt === 'string' && typeof r.lockIno === 'number') {
+    const r = JSON.parse(read()) as Partial<OwnerRecord> | null;
+    if (r && typeof r.pid === 'number' && typeof r.host === 'string' && typeof r.startedAt === 'string' && typeof r.lockIno === 'number') {
       return r as OwnerRecord;
     }
   } catch {

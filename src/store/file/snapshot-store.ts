@@ -5,14 +5,17 @@ import { layout } from './layout.js';
 import { removeMeta } from './meta-file.js';
 import type { SessionSnapshot } from '../../session/types.js';
 
-/** Writes `<dir>/session.json` durably and atomically; resolves to the bytes written. */
-export async function writeSnapshotFile(dir: string, snapshot: SessionSnapshot): Promise<number> {
+/**
+ * Writes `<dir>/session.json` durably and atomically; resolves to the bytes written. `fence`, when
+ * given, runs the rename that replaces the old snapshot (the writer's epoch is checked there).
+ */
+export async function writeSnapshotFile(dir: string, snapshot: SessionSnapshot, fence?: (replace: () => Promise<void>) => Promise<void>): Promise<number> {
   // The codec (superjson) loads with the first snapshot, not before the first prompt.
   const { encodeSnapshotSliced } = await import('../../session/codec.js');
   // The meta file describes the snapshot in place: gone before a new one goes in, back after.
   await removeMeta(dir);
   // Encoded in slices and written as it is made, so a large session never stalls the prompt.
-  return writeFileAtomic(layout.snapshot(dir), (write) => encodeSnapshotSliced(snapshot, write));
+  return writeFileAtomic(layout.snapshot(dir), (write) => encodeSnapshotSliced(snapshot, write), fence);
 }
 
 /** The `session.json` in place (an earlier run's), if any. */

@@ -5,16 +5,23 @@
  */
 import type { Client, ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
 import { ChatkeepError, StoreUnavailableError, UserError } from '../../session/errors.js';
-import { scrub } from './url.js';
+import { privilegeError } from './privilege.js';
+import { encrypted, planTls, tlsFailure, type TlsPlan } from './tls.js';
+import { redactUrl, scrub } from './url.js';
 
 export interface Timeouts {
   /** Opening a connection (a server that does not answer: typed error after this long). */
   connectTimeoutMs: number;
   /** One query's answer (a server that went away mid-query). */
   queryTimeoutMs: number;
+  /**
+   * Behind a transaction-pooling pooler, how long a holder's lease lasts without being renewed
+   * (take-lock.ts): the longest a session of a holder killed on another host stays held.
+   */
+  leaseMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000, leaseMs: 30_000 };
 
 type Pg = typeof import('pg');
 let pgModule: Promise<Pg> | undefined;
@@ -30,11 +37,28 @@ export interface Target {
   /** The URL without its password, for people. */
   location: string;
   timeouts: Timeouts;
+  /** TLS as libpq reads it from the URL and the environment (tls.ts); absent: none. */
+  tls?: { connectionString: string; tls: TlsPlan };
+  /** The database role chatkeep works as, once the server has said (for messages about privileges). */
+  role?: string;
 }
 
-function config(target: Target): ClientConfig {
+/** The target of `url`, its TLS settings read from it and from `env` (PGSSLMODE…). */
+export function targetOf(url: string, env: Record<string, string | undefined>, timeouts: Partial<Timeouts> = {}): Target {
+  return { url, location: redactUrl(url), timeouts: { ...DEFAULT_TIMEOUTS, ...timeouts }, tls: planTls(url, env) };
+}
+
+async function config(target: Target): Promise<ClientConfig> {
+  const plan = target.tls;
+  let ssl: ClientConfig['ssl'] = false;
+  try {
+    if (plan && (await encrypted(plan.tls, target.timeouts.connectTimeoutMs))) ssl = plan.tls.options;
+  } catch (err) {
+    throw storeError(err, target);
+  }
   return {
-    connectionString: target.url,
+    connectionString: plan?.connectionString ?? target.url,
+    ssl,
     connectionTimeoutMillis: target.timeouts.connectTimeoutMs,
     query_timeout: target.timeouts.queryTimeoutMs,
     keepAlive: true,
@@ -46,7 +70,7 @@ function config(target: Target): ClientConfig {
 export async function createPool(target: Target): Promise<Pool> {
   const pg = await loadPg();
   // allowExitOnIdle: idle pooled connections must not keep a finished program alive.
-  const pool = new pg.Pool({ ...config(target), max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+  const pool = new pg.Pool({ ...(await config(target)), max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
   // An idle connection dropped by the server (a restart) must not crash the process: the pool discards it.
   pool.on('error', () => undefined);
   return pool;
@@ -55,7 +79,7 @@ export async function createPool(target: Target): Promise<Pool> {
 /** A connection of its own, outside the pool (a session's lock lives as long as it does). */
 export async function connectClient(target: Target): Promise<Client> {
   const pg = await loadPg();
-  const client = new pg.Client(config(target));
+  const client = new pg.Client(await config(target));
   client.on('error', () => undefined); // reported through the lock's own listeners
   try {
     await client.connect();
@@ -84,6 +108,10 @@ export async function transaction<T>(pool: Pool, target: Target, fn: (client: Po
     throw storeError(err, target);
   }
   let broken = false;
+  // A connection dropped while checked out reports it here too (a pooler refusing the
+  // transaction): the failing query says so, and an unheard 'error' would end the process.
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
   try {
     await client.query(begin);
     const result = await fn(client);
@@ -95,6 +123,7 @@ export async function transaction<T>(pool: Pool, target: Target, fn: (client: Po
     });
     throw storeError(err, target);
   } finally {
+    client.off('error', ignore);
     client.release(broken);
   }
 }
@@ -119,6 +148,16 @@ export function storeError(err: unknown, target: Target): Error {
   if (err instanceof ChatkeepError) return err;
   const raw = err instanceof Error ? err.message : String(err);
   const reason = scrub(raw || 'no reason given', target.url);
+  const refused = tlsFailure(err, target.tls?.tls) ?? privilegeError(err, reason, target);
+  if (refused) return refused;
+  // PgBouncer in statement mode runs no transactions (and drops the connection that asks): the
+  // lock (one transaction holding the session's row, take-lock.ts) and the writes need them.
+  if (/transaction blocks not allowed in statement pool(ing)? mode/i.test(raw)) {
+    return new UserError(
+      `The PostgreSQL URL ${target.location} goes through a pooler in statement mode, which runs no transactions, so chatkeep cannot keep one writer per session through it. Use a direct URL to the server, or a pool in session or transaction mode.`,
+      'E_STORE_POOLER',
+    );
+  }
   if (isUnreachable(err)) {
     return new StoreUnavailableError(
       `Cannot reach the session store at ${target.location} (${reason}). Check that the server is running and reachable; chatkeep connects again by itself once it is.`,

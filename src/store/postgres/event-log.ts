@@ -8,19 +8,28 @@
 import type { Client } from 'pg';
 import type { EventLog, SessionEvent } from '../../session/store.js';
 import type { PgLock } from './lock.js';
+import { LockSupersededError } from '../../session/errors.js';
 
 interface Pending {
   events: SessionEvent[];
   done: Promise<void>;
 }
 
-/** Inserts events as one statement (one commit), whatever their number. */
-export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[]): Promise<void> {
-  await client.query(
+/**
+ * The fence (DESIGN §9), as a condition of one statement: the session's row, share-locked, while
+ * `$n` is its epoch. A taker raises the epoch with an UPDATE of that row, which waits for the
+ * statement's transaction to end; a statement after it finds no row, and writes nothing.
+ */
+export const CURRENT_EPOCH = (n: number): string => `(SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND lock_epoch = $${n} FOR SHARE)`;
+
+/** Inserts events as one statement (one commit), whatever their number, only under the current `epoch`. */
+export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[], epoch: number): Promise<void> {
+  const inserted = await client.query(
     `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload)
-     SELECT $1, * FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[])`,
-    [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload))],
+     SELECT $1, u.* FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[]) u WHERE EXISTS ${CURRENT_EPOCH(6)}`,
+    [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), epoch],
   );
+  if (inserted.rowCount !== events.length) throw new LockSupersededError(id, epoch);
 }
 
 export function openEventLog(lock: PgLock): EventLog {
@@ -37,14 +46,19 @@ export function openEventLog(lock: PgLock): EventLog {
       const batch: Pending = { events: [event], done: Promise.resolve() };
       batch.done = lock.write(async (client) => {
         if (open === batch) open = undefined;
-        await insertEvents(client, lock.id, batch.events);
+        await insertEvents(client, lock.id, batch.events, lock.epoch);
       });
       open = batch;
       return batch.done;
     },
     compact(seq) {
       return lock.write(async (client) => {
-        await client.query('DELETE FROM chatkeep.events WHERE session_id = $1 AND seq <= $2', [lock.id, seq]);
+        const fenced = await client.query<{ current: boolean }>(
+          `WITH f AS ${CURRENT_EPOCH(3)}, gone AS (DELETE FROM chatkeep.events WHERE session_id = $1 AND seq <= $2 AND EXISTS (SELECT 1 FROM f))
+           SELECT EXISTS (SELECT 1 FROM f) AS current`,
+          [lock.id, seq, lock.epoch],
+        );
+        if (!fenced.rows[0]?.current) throw new LockSupersededError(lock.id, lock.epoch);
       });
     },
     async close() {

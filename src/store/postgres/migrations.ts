@@ -3,12 +3,14 @@
  * migration is SQL that PostgreSQL 14 runs; `chatkeep.migrations` records the versions applied.
  * A database migrated by a newer chatkeep is refused and left untouched, like a newer file.
  */
-import type { Pool } from 'pg';
-import { FutureStoreSchemaError } from '../../session/errors.js';
+import type { ClientBase, Pool } from 'pg';
+import { FutureStoreSchemaError, UserError, commandText } from '../../session/errors.js';
 import { packageVersion } from '../../version.js';
 import type { Target } from './connect.js';
-import { query, transaction } from './connect.js';
+import { query, storeError, transaction } from './connect.js';
+import { quoteIdent } from './quote.js';
 import { LOCK_SPACE } from './lock-key.js';
+import { ROW_SECURITY_MIGRATION } from './row-security.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -109,10 +111,56 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX search_messages_grams ON chatkeep.search_messages USING gin (grams);
   CREATE INDEX search_messages_ungrammed ON chatkeep.search_messages (session_id) WHERE grams IS NULL;
   `,
+  // fence (issue 22 item 1, issue 23 item 1): a holder behind a transaction-pooling pooler keeps
+  // its lock as a lease (`expires_at`, renewed by a heartbeat; NULL for a holder on a direct
+  // connection, whose advisory lock is the lock), and every holder records its process's start
+  // time, so that a dead holder on the same host is told from a live one by identity.
+  `
+  ALTER TABLE chatkeep.holders ADD COLUMN IF NOT EXISTS expires_at timestamptz, ADD COLUMN IF NOT EXISTS proc_start text;
+  `,
+  // Per-person rows on a shared server (issue 22 item 2): see row-security.ts.
+  ROW_SECURITY_MIGRATION,
+  // Issue 20 items 2 and 3: how a title came about (automatic or chosen), and how many messages
+  // /reset or /compact cleared into the session (a session holding none is not listed). NULL in
+  // rows written before: a listing reads such a session when it needs to know.
+  `
+  ALTER TABLE chatkeep.sessions ADD COLUMN title_source text CHECK (title_source IN ('auto', 'user')),
+    ADD COLUMN archived_messages integer;
+  `,
 ];
 
 /** The schema version this build writes. */
 export const STORE_SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Creates the schema, or (on a team's database, where it belongs to another role this one may
+ * act as: the admin) acts as its owner for the rest of the transaction, so that what a
+ * migration creates belongs to the owner too.
+ */
+export async function asSchemaOwner(client: ClientBase): Promise<void> {
+  const { rows } = await client.query<{ owner: string; mine: boolean; may: boolean }>(
+    `SELECT pg_get_userbyid(nspowner) AS owner, nspowner = (SELECT oid FROM pg_roles WHERE rolname = current_user) AS mine,
+       pg_has_role(current_user, nspowner, 'MEMBER') AS may FROM pg_namespace WHERE nspname = 'chatkeep'`,
+  );
+  const schema = rows[0];
+  if (!schema) await client.query('CREATE SCHEMA chatkeep');
+  else if (!schema.mine && schema.may) await client.query(`SET LOCAL ROLE ${quoteIdent(schema.owner)}`);
+}
+
+/** A team's member cannot bring the schema up to date (only its owner can): told so, and whom to ask. */
+async function mayMigrate(client: ClientBase, target: Target, seen: number): Promise<void> {
+  const { rows } = await client.query<{ may: boolean }>(
+    "SELECT pg_has_role(current_user, nspowner, 'USAGE') AS may FROM pg_namespace WHERE nspname = 'chatkeep'",
+  );
+  if (rows[0]?.may !== false) return;
+  const setup = ['db', 'setup'];
+  throw new UserError(
+    `The chatkeep schema at ${target.location} is at version ${seen} and this chatkeep needs ${STORE_SCHEMA_VERSION}, which only its owner can bring about: the admin should run ${commandText(setup)}`,
+    'E_STORE_PRIVILEGE',
+    2,
+    setup,
+  );
+}
 
 /** The version recorded in the database (0: none yet), or undefined when it has no chatkeep schema. */
 async function recorded(run: (sql: string) => Promise<{ v: number | null }[]>): Promise<number | undefined> {
@@ -129,12 +177,25 @@ async function recorded(run: (sql: string) => Promise<{ v: number | null }[]>): 
  * otherwise one transaction, serialized across processes by a transaction-level advisory lock.
  */
 export async function migrate(pool: Pool, target: Target): Promise<void> {
-  const seen = await recorded((sql) => query(pool, target, sql));
+  const seen = await recorded(async (sql) => {
+    // The role is learnt with the version (no extra round trip): messages about privileges name it.
+    try {
+      const rows = (await pool.query<{ v: number | null; role: string }>(sql.replace('SELECT', 'SELECT current_user AS role,'))).rows;
+      target.role = rows[0]?.role;
+      return rows;
+    } catch (err) {
+      if ((err as { code?: string }).code === '42501') target.role ??= (await pool.query<{ role: string }>('SELECT current_user AS role').catch(() => undefined))?.rows[0]?.role;
+      throw err;
+    }
+  }).catch((err: unknown) => {
+    throw storeError(err, target);
+  });
   if (seen === STORE_SCHEMA_VERSION) return;
   if (seen !== undefined && seen > STORE_SCHEMA_VERSION) throw new FutureStoreSchemaError(target.location, seen, STORE_SCHEMA_VERSION);
   await transaction(pool, target, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK_SPACE]);
-    await client.query('CREATE SCHEMA IF NOT EXISTS chatkeep');
+    await asSchemaOwner(client);
+    if (seen !== undefined && seen > 0) await mayMigrate(client, target, seen);
     await client.query(
       'CREATE TABLE IF NOT EXISTS chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)',
     );

@@ -11,10 +11,10 @@ import type { IndexRow } from '../../session/index-row.js';
 import { SCHEMA_VERSION } from '../../session/migrations.js';
 import type { LoadOptions, SessionEvent, StoredSession } from '../../session/store.js';
 import { readEvent, rowLine } from '../../session/future-events.js';
-import type { FutureEvent, ModelUsage, SessionProblem, SessionSnapshot, SessionStatus } from '../../session/types.js';
+import type { FutureEvent, ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, TitleSource } from '../../session/types.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { HELD_KEYS_SQL } from './lock.js';
+import { HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
 
 interface EventRow {
   seq: string;
@@ -100,6 +100,9 @@ interface ListRow {
   schema_version: number | null;
   parent_id: string | null;
   fork_point: number | null;
+  shared_by: string | null;
+  title_source: TitleSource | null;
+  archived_messages: number | null;
 }
 
 /**
@@ -108,7 +111,7 @@ interface ListRow {
  * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
  * probed only for sessions saved as closed with no holder.
  */
-const LIVE_STATUS_SQL = `CASE WHEN held.objid IS NOT NULL THEN 'open'
+const LIVE_STATUS_SQL = `CASE WHEN held.objid IS NOT NULL OR ${LEASED_SQL} THEN 'open'
   WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
   WHEN ev.last_seq > s.journal_seq THEN 'interrupted'
   ELSE 'closed' END`;
@@ -123,7 +126,9 @@ const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1
 export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
   SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
     ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
-    s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point
+    s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
+    CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
+    s.title_source, s.archived_messages
   FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN held ON held.objid = s.lock_key::oid
     -- Events outlive their snapshot only until the next one compacts them: the table is small,
     -- and one pass over it beats probing it once per listed session.
@@ -156,6 +161,9 @@ function rowOf(r: ListRow): IndexRow {
     ...(r.branch ? { branch: r.branch } : {}),
     ...(r.by_model?.length ? { byModel: r.by_model } : {}),
     ...(r.parent_id !== null ? { parentId: r.parent_id, forkPoint: r.fork_point ?? 0 } : {}),
+    ...(r.shared_by !== null ? { owner: r.shared_by } : {}),
+    ...(r.title_source !== null ? { titleSource: r.title_source } : {}),
+    ...(r.archived_messages !== null ? { archivedMessages: r.archived_messages } : {}),
   };
 }
 

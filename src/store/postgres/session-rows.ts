@@ -3,7 +3,9 @@
  * listing columns taken from it, so that a listing reads columns, never snapshots.
  */
 import type { ClientBase } from 'pg';
+import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
+import { archivedCount } from '../../session/index-row.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';
 
@@ -11,7 +13,7 @@ import { keyOf } from './project-key.js';
 export async function recordProject(client: ClientBase, project: ProjectInfo): Promise<void> {
   await client.query(
     `INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, $3)
-     ON CONFLICT (key) DO UPDATE SET path = EXCLUDED.path, host = EXCLUDED.host, updated_at = now()`,
+     ON CONFLICT (owner, key) DO UPDATE SET path = EXCLUDED.path, host = EXCLUDED.host, updated_at = now()`,
     [keyOf(project), project.path, HOST],
   );
 }
@@ -31,18 +33,22 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
   ]);
 }
 
-/** Puts a snapshot (its encoded text) in place, with the listing columns it implies; one statement. */
-export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date): Promise<number> {
+/**
+ * Puts a snapshot (its encoded text) in place, with the listing columns it implies; one statement.
+ * With the writer's `epoch`, only while it is the session's (else `LockSupersededError`).
+ */
+export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date, epoch?: number): Promise<number> {
   const bytes = Buffer.byteLength(text, 'utf8');
-  await client.query(
+  const stored = await client.query(
     `UPDATE chatkeep.sessions SET snapshot = $2, snapshot_bytes = $3, snapshot_at = $4, schema_version = $5,
        title = $6, status = $7, updated_at = $8, message_count = $9, input_tokens = $10, output_tokens = $11,
        by_model = $12, branch = $13, journal_seq = $14, created_at = $15, problem = NULL,
-       parent_id = $16, fork_point = $17, snapshot_version = snapshot_version + 1
-     WHERE id = $1`,
+       parent_id = $16, fork_point = $17, snapshot_version = snapshot_version + 1, title_source = $18, archived_messages = $19
+     WHERE id = $1 AND ($20::bigint IS NULL OR lock_epoch = $20)`,
     [s.id, text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens, s.stats.outputTokens,
       s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
-      s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null],
+      s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s), epoch ?? null],
   );
+  if (epoch !== undefined && stored.rowCount === 0) throw new LockSupersededError(s.id, epoch);
   return bytes;
 }

@@ -13,14 +13,16 @@ import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSes
 import type { SearchResults } from '../../search/types.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import type { Target, Timeouts } from './connect.js';
-import { DEFAULT_TIMEOUTS, createPool, query, transaction } from './connect.js';
+import { createPool, query, targetOf, transaction } from './connect.js';
 import { openEventLog } from './event-log.js';
-import { INSPECT_SQL, lockStateFrom, takeLock } from './lock.js';
+import { INSPECT_SQL, lockStateFrom } from './lock.js';
+import { takeLock } from './take-lock.js';
 import type { InspectRow, PgLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, loadSession } from './reading.js';
 import { insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
+import { OWNER_SQL, ReadOnlyShareError } from './sharing.js';
 import { isPostgresUrl, redactUrl } from './url.js';
 
 export interface PostgresStoreOptions {
@@ -30,6 +32,8 @@ export interface PostgresStoreOptions {
   /** Applied to input history before it is written (the model redacts what it writes itself). */
   redact?: (text: string) => string;
   timeouts?: Partial<Timeouts>;
+  /** Where libpq's PGSSLMODE, PGSSLROOTCERT, PGSSLCERT and PGSSLKEY are read (none: the URL alone says). */
+  env?: Record<string, string | undefined>;
 }
 
 /** How many history lines `history.load()` returns (as the file store). */
@@ -39,7 +43,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   if (!isPostgresUrl(url)) {
     throw new UserError(`Not a PostgreSQL URL: \`${redactUrl(url)}\`. Use postgres://USER:PASSWORD@HOST:PORT/DATABASE.`, 'E_STORE_URL');
   }
-  const target: Target = { url, location: redactUrl(url), timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts } };
+  const target = targetOf(url, options.env ?? {}, options.timeouts);
   const now = options.now ?? (() => new Date());
   const redact = options.redact ?? ((text: string) => text);
   const pool = await createPool(target);
@@ -103,7 +107,10 @@ export class PostgresStore implements SessionStore {
   }
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
-    const lock = await takeLock(this.target, assertValidId(id), onLost, this.now);
+    // Another role's session shared read-only: refused here, in one line, before any write is tried.
+    const [owned] = await this.q<{ owner: string; writable: boolean }>(OWNER_SQL, [assertValidId(id)]);
+    if (owned && !owned.writable) throw new ReadOnlyShareError(id, owned.owner);
+    const lock = await takeLock({ target: this.target, id, onLost, now: this.now });
     this.held.add(lock);
     const release = lock.release.bind(lock);
     return Object.assign(lock, {
@@ -126,12 +133,26 @@ export class PostgresStore implements SessionStore {
     return openEventLog(this.ownLock(id, lock));
   }
 
+  async discard(id: string, lock: WriterLock): Promise<void> {
+    // The row goes, and its events, holder and search rows with it (ON DELETE CASCADE); the ID
+    // stays in chatkeep.ids. Over the lock's own connection, which lets the lock go as it ends.
+    const deleted = await this.ownLock(id, lock).write((client) =>
+      client.query(
+        `DELETE FROM chatkeep.sessions s WHERE s.id = $1 AND s.snapshot IS NULL
+           AND NOT EXISTS (SELECT 1 FROM chatkeep.events e WHERE e.session_id = s.id AND e.type = 'message')`,
+        [id],
+      ),
+    );
+    if (deleted.rowCount !== 1) throw new Error('it holds a message or a snapshot');
+    await lock.release();
+  }
+
   async writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
     const held = this.ownLock(id, lock);
     // The codec (superjson) loads with the first snapshot; both stores write the same text.
     const { encodeSnapshot } = await import('../../session/codec.js');
     const text = await encodeSnapshot(snapshot);
-    return held.write((client) => storeSnapshot(client, { ...snapshot, id }, text, this.now()));
+    return held.write((client) => storeSnapshot(client, { ...snapshot, id }, text, this.now(), held.epoch));
   }
 
   async snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
@@ -147,10 +168,10 @@ export class PostgresStore implements SessionStore {
     // model worked out beyond it (a session rebuilt from its events, or found damaged).
     await this.q(
       `UPDATE chatkeep.sessions SET title = $2, updated_at = $3, message_count = $4, input_tokens = $5, output_tokens = $6,
-         branch = $7, by_model = $8, problem = $9, parent_id = $10, fork_point = $11 WHERE id = $1`,
+         branch = $7, by_model = $8, problem = $9, parent_id = $10, fork_point = $11, title_source = $12, archived_messages = $13 WHERE id = $1`,
       [row.id, row.title, new Date(row.updatedAt), row.messageCount, row.inputTokens ?? 0, row.outputTokens ?? 0, row.branch ?? null,
         row.byModel?.length ? JSON.stringify(row.byModel) : null, row.problem ? JSON.stringify(row.problem) : null,
-        row.parentId ?? null, row.parentId !== undefined ? (row.forkPoint ?? 0) : null],
+        row.parentId ?? null, row.parentId !== undefined ? (row.forkPoint ?? 0) : null, row.titleSource ?? null, row.archivedMessages ?? null],
     );
   }
 
@@ -173,9 +194,10 @@ export class PostgresStore implements SessionStore {
 
   async projects(): Promise<ProjectInfo[]> {
     const rows = await this.q<{ key: string; path: string }>(
-      `SELECT p.key, p.path FROM chatkeep.projects p
+      // One row per key: the same repository may be this role's and (shared with it) another's.
+      `SELECT DISTINCT ON (p.key) p.key, p.path FROM chatkeep.projects p
        WHERE p.key <> $1 AND EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.project_key = p.key AND s.trashed_at IS NULL)
-       ORDER BY p.key`,
+       ORDER BY p.key, p.owner = current_user DESC`,
       [keyOf(this.project)],
     );
     return [this.project, ...rows.map((r) => projectInfo(r.key, r.path))];

@@ -13,7 +13,7 @@ import type { ProjectInfo } from '../../session/types.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';
-import { ownerFrom } from './lock.js';
+import { LEASED_SQL, ownerFrom } from './lock.js';
 
 interface TrashRow {
   id: string;
@@ -69,8 +69,12 @@ export function pgTrash(ctx: TrashContext) {
       const read = before && !before.saved ? await ctx.read(id, before.project_path) : undefined;
       const at = ctx.now();
       return transaction(ctx.pool, ctx.target, async (client) => {
+        // The row lock first, in a statement of its own, so that the lease check below sees a
+        // holder committed while we waited for it (a statement that waited keeps its older snapshot).
+        await client.query('SELECT 1 FROM chatkeep.sessions WHERE id = $1 FOR UPDATE', [id]);
         const found = await client.query<TrashRow & { free: boolean; trashed: boolean }>(
-          `SELECT ${TRASH_COLUMNS}, trashed_at IS NOT NULL AS trashed, pg_try_advisory_xact_lock($2, lock_key) AS free
+          `SELECT ${TRASH_COLUMNS}, trashed_at IS NOT NULL AS trashed,
+             pg_try_advisory_xact_lock($2, lock_key) AND NOT EXISTS (SELECT 1 FROM chatkeep.holders h WHERE h.session_id = $1 AND ${LEASED_SQL}) AS free
            FROM chatkeep.sessions WHERE id = $1 FOR UPDATE`,
           [id, LOCK_SPACE],
         );

@@ -13,11 +13,11 @@ const content = (result: Awaited<ReturnType<typeof title.run>>): string => (resu
 describe('/provider and /model', () => {
   it('switch, recording the choice in the session with source command', async () => {
     const ctx = await createMockCommandContext({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
-    expect(content(await provider.run(ctx, 'OpenAI tiny'))).toBe('Now using openai tiny (127.0.0.1:9) for the next turns (recorded in the session).');
+    expect(content(await provider.run(ctx, 'OpenAI tiny'))).toBe('Now using openai tiny (127.0.0.1:9) for the next turns (recorded in the session).\nThe price and context window of model tiny are unknown to chatkeep: no cost estimate and no /compact offer before the window fills for it.');
     expect(ctx.session.provider).toEqual({ name: 'openai', model: 'tiny' });
     expect(content(await model.run(ctx, ''))).toBe('Model: tiny (openai). Switch with /model NAME.');
     expect(content(await model.run(ctx, 'tiny'))).toBe('Already using openai tiny (127.0.0.1:9).');
-    expect(content(await model.run(ctx, 'bigger'))).toBe('Now using openai bigger (127.0.0.1:9) for the next turns (recorded in the session).');
+    expect(content(await model.run(ctx, 'bigger'))).toBe('Now using openai bigger (127.0.0.1:9) for the next turns (recorded in the session).\nThe price and context window of model bigger are unknown to chatkeep: no cost estimate and no /compact offer before the window fills for it.');
     expect(ctx.chat.provider.model).toBe('bigger');
   });
 
@@ -37,7 +37,7 @@ describe('/title', () => {
     const ctx = await createMockCommandContext();
     expect(content(await title.run(ctx, '  Plan  '))).toBe(`Renamed ${ctx.session.id} to "Plan".`);
     expect(content(await title.run(ctx, ''))).toBe('Title: "Plan". Rename with /title TEXT.');
-    expect(content(await title.run(ctx, 'x'.repeat(201)))).toBe('That title is 201 characters; keep it under 200: /title TEXT.');
+    expect(content(await title.run(ctx, 'two\nlines'))).toBe('A title is one line: /title TEXT.');
     expect(ctx.session.saves).toBe(0);
   });
 });

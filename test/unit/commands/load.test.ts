@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { load } from '../../../commands/load.js';
-import { createFakePrompter, createMockCommandContext } from '../../helpers/mock-command-context.js';
+import { createFakeBrowser, createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/load', () => {
   it('switches to the one named (by unique prefix), leaving the one save to the REPL closing the current', async () => {
@@ -27,7 +27,8 @@ describe('/load', () => {
     expect(result).toEqual({
       type: 'message',
       level: 'error',
-      content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or open another session. Still in ${ctx.session.id}.`,
+      content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or continue in a copy of it: chatkeep --fork session-held
+Still in ${ctx.session.id}.`,
     });
     expect(ctx.session.closed).toBe(false);
   });
@@ -36,31 +37,31 @@ describe('/load', () => {
     const ctx = await createMockCommandContext();
     const unknown = await load.run(ctx, 'nope');
     expect(unknown.type === 'message' && unknown.content).toBe(
-      `No session \`nope\`. Find IDs with /sessions --all. Still in ${ctx.session.id}.`,
+      `No session \`nope\`. Find IDs with /sessions --all.\nStill in ${ctx.session.id}.`,
     );
     const bad = await load.run(ctx, '../x');
     expect(bad.type === 'message' && bad.level).toBe('error');
     expect(bad.type === 'message' && bad.content).toContain('Invalid session ID `../x`');
   });
 
-  it('shows a picker without an ID and loads the chosen session', async () => {
-    const prompter = createFakePrompter([0]);
-    const ctx = await createMockCommandContext({ prompter });
+  it('opens the session browser without an ID and loads the chosen session, after what its actions said', async () => {
+    const browser = createFakeBrowser(['session-other'], ['Forked session-x as session-other (2 messages). Enter resumes it.']);
+    const ctx = await createMockCommandContext({ browser });
     ctx.sessions.add({ id: 'session-other' });
     const result = await load.run(ctx, '');
-    expect(prompter.asked).toHaveLength(1);
-    expect(prompter.asked[0]?.items).toEqual([expect.stringMatching(/^ {2}session-other\s/)]);
+    expect(browser.headings).toEqual(['Load which session?']);
     expect(result.type === 'switch' && result.session.id).toBe('session-other');
+    expect(result.type === 'switch' && result.content).toBe('Forked session-x as session-other (2 messages). Enter resumes it.\nSwitched to session-other.');
   });
 
-  it('stays when the picker is cancelled', async () => {
-    const ctx = await createMockCommandContext({ prompter: createFakePrompter([-1]) });
+  it('stays when the browser is cancelled', async () => {
+    const ctx = await createMockCommandContext({ browser: createFakeBrowser([]) });
     ctx.sessions.add({ id: 'session-other' });
     expect(await load.run(ctx, '')).toEqual({ type: 'message', level: 'info', content: `Cancelled; still in ${ctx.session.id}.` });
   });
 
-  it('asks for an ID when there is no terminal for a picker', async () => {
-    const ctx = await createMockCommandContext({ prompter: createFakePrompter([], false) });
+  it('asks for an ID when there is no terminal for the browser', async () => {
+    const ctx = await createMockCommandContext();
     expect(await load.run(ctx, '')).toEqual({ type: 'message', level: 'info', content: 'Usage: /load ID (find IDs with /sessions).' });
   });
 });

@@ -7,7 +7,7 @@ import type { Message } from '../../../src/session/types.js';
 const at = new Date('2026-11-22T00:00:00Z');
 const conversation: Message[] = [
   { role: 'user', content: 'hello there', timestamp: at },
-  { role: 'assistant', content: 'Echo: hello there (read 1 messages)', timestamp: at },
+  { role: 'assistant', content: 'Echo: hello there (read 1 message)', timestamp: at },
   { role: 'user', content: '  what  did I\tsay? ', timestamp: at },
 ];
 

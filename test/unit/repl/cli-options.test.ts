@@ -90,11 +90,23 @@ describe('parseCommandLine: sessions export and import', () => {
   it('refuses an option of another subcommand', () => {
     expect(failure(['sessions', 'import', 'f.json', '-o', 'x']).message).toBe('--output is an option of sessions export. See chatkeep sessions --help');
     expect(failure(['sessions', 'list', '--format', 'md']).message).toBe('--format is an option of sessions export. See chatkeep sessions --help');
-    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show, search, import, copy, rm, trash, restore, prune and empty-trash. See chatkeep sessions --help');
+    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show, search, import, copy, rm, trash, restore, prune, empty-trash, share and unshare. See chatkeep sessions --help');
   });
 
   it('takes --home before the subcommand, as printed commands put it', () => {
     expect(parseCommandLine(['--home', '/h', 'sessions', 'list', '--all'])).toEqual({ kind: 'sessions', action: 'list', ids: [], options: { all: true, home: '/h' } });
     expect(parseCommandLine(['--home=/h', 'sessions', 'show', 'x'])).toMatchObject({ kind: 'sessions', action: 'show', id: 'x', options: { home: '/h' } });
+  });
+
+  it('says where a chat flag belongs when it comes with a sessions subcommand, before or after it', () => {
+    const advice = (flag: string): string =>
+      `${flag} is an option of the chat, not of the sessions subcommands: leave it out here, or give it to a chat (without \`sessions\`). See chatkeep sessions --help`;
+    expect(failure(['--provider', 'echo', 'sessions', 'list']).message).toBe(advice('--provider'));
+    expect(failure(['--home', '/h', '--model=x', 'sessions', 'show', 'a']).message).toBe(advice('--model'));
+    expect(failure(['-c', 'sessions', 'list']).message).toBe(advice('--continue'));
+    expect(failure(['sessions', 'list', '--provider', 'echo']).message).toBe(advice('--provider'));
+    expect(failure(['--provider', 'echo', 'sessions', 'list']).exitCode).toBe(2);
+    // A flag both take means the same after the subcommand.
+    expect(parseCommandLine(['--no-redact', '--store', 'file', 'sessions', 'import', 'f.json'])).toMatchObject({ action: 'import', options: { 'no-redact': true, store: 'file' } });
   });
 });

@@ -46,7 +46,7 @@ describe('trash command lines', () => {
     expect(failure(() => parseCommandLine(['sessions', 'rm', 'a', '--older-than', '1d']))).toBe(`--older-than is an option of sessions prune and empty-trash${see}`);
     expect(failure(() => parseCommandLine(['sessions', 'restore', 'a', 'b']))).toBe(`unexpected argument b${see}`);
     expect(failure(() => parseCommandLine(['sessions', 'trash', 'a']))).toBe(`unexpected argument a${see}`);
-    expect(failure(() => parseCommandLine(['sessions', 'empty-trash', '--all']))).toBe(`--all is an option of sessions list, show, search, copy, prune and import${see}`);
+    expect(failure(() => parseCommandLine(['sessions', 'empty-trash', '--all']))).toBe(`--all is an option of sessions browse, list, show, search, copy, prune and import${see}`);
   });
 
   it('reads ages in s, min, h, d and w', () => {

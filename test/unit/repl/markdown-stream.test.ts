@@ -22,8 +22,8 @@ async function stream(pieces: string[]): Promise<{ after: string[]; text: string
 describe('createMarkdownStream', () => {
   it('writes a line once it is complete, never rewrites it, and separates blocks by one blank line', async () => {
     const { after, text } = await stream(['# Ti', 'tle\nA para', 'graph **strong**.\n', '\n- one\n', '- two']);
-    expect(after).toEqual(['', '# Title', '# Title\n\nA paragraph strong.', '# Title\n\nA paragraph strong.\n\n    * one', '# Title\n\nA paragraph strong.\n\n    * one']);
-    expect(text).toBe('# Title\n\nA paragraph strong.\n\n    * one\n    * two');
+    expect(after).toEqual(['', '# Title', '# Title\n\nA paragraph strong.', '# Title\n\nA paragraph strong.\n\n• one', '# Title\n\nA paragraph strong.\n\n• one']);
+    expect(text).toBe('# Title\n\nA paragraph strong.\n\n• one\n• two');
   });
 
   it('streams a fenced block line by line under its language, and keeps blank lines inside it', async () => {

@@ -9,7 +9,7 @@ describe('the REPL loop (piped)', () => {
     const repl = await startRepl();
     repl.write('hi\n/quit\n');
     expect(await repl.exited).toBe(0);
-    expect(repl.stdout()).toBe('Echo: hi (read 1 messages)\n');
+    expect(repl.stdout()).toBe('Echo: hi (read 1 message)\n');
     const id = repl.session.id;
     expect(repl.stderr()).toBe(
       [
@@ -22,7 +22,7 @@ describe('the REPL loop (piped)', () => {
     );
     expect(repl.session.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'hi'],
-      ['assistant', 'Echo: hi (read 1 messages)'],
+      ['assistant', 'Echo: hi (read 1 message)'],
     ]);
     expect(repl.session.closed).toBe(true);
     expect(repl.autosaves[0]?.stopped).toBe(true);
@@ -33,7 +33,7 @@ describe('the REPL loop (piped)', () => {
     repl.write('one\ntwo\n');
     repl.end();
     expect(await repl.exited).toBe(0);
-    expect(repl.stdout()).toBe('Echo: one (read 1 messages)\nEcho: two (read 3 messages)\n');
+    expect(repl.stdout()).toBe('Echo: one (read 1 message)\nEcho: two (read 3 messages)\n');
     expect(repl.session.closed).toBe(true);
   });
 
@@ -112,7 +112,7 @@ describe('the REPL loop (piped)', () => {
     const reply = repl.session.messages[1];
     expect(reply?.interrupted).toBe(true);
     expect(reply?.content.startsWith('Echo: one ')).toBe(true);
-    expect(reply?.content.length).toBeLessThan('Echo: one two three four five six seven eight (read 1 messages)'.length);
+    expect(reply?.content.length).toBeLessThan('Echo: one two three four five six seven eight (read 1 message)'.length);
     expect(repl.stdout()).toBe(`${reply?.content.trimEnd()} [interrupted]\n`);
   });
 
@@ -120,13 +120,13 @@ describe('the REPL loop (piped)', () => {
     const repl = await startRepl();
     const id = repl.session.id;
     repl.write('hi\n');
-    await repl.waitForStdout('Echo: hi (read 1 messages)');
+    await repl.waitForStdout('Echo: hi (read 1 message)');
     repl.session.readOnly = true;
     repl.write('after the loss\n/quit\n');
     expect(await repl.exited).toBe(0);
     const fork = repl.sessions.stored.at(-1)!;
     expect(fork.id).not.toBe(id);
-    expect(fork.messages.map((m) => m.content)).toEqual(['hi', 'Echo: hi (read 1 messages)', 'after the loss', 'Echo: after the loss (read 3 messages)']);
+    expect(fork.messages.map((m) => m.content)).toEqual(['hi', 'Echo: hi (read 1 message)', 'after the loss', 'Echo: after the loss (read 3 messages)']);
     expect(repl.stderr()).toContain(
       `Session ${id} is held by process 999 on other-host now; this conversation goes on in new session ${fork.id}, a fork of ${id} at message 2.\n`,
     );
@@ -139,7 +139,7 @@ describe('the REPL loop (piped)', () => {
     const repl = await startRepl();
     const id = repl.session.id;
     repl.write('hi\n');
-    await repl.waitForStdout('Echo: hi (read 1 messages)');
+    await repl.waitForStdout('Echo: hi (read 1 message)');
     repl.session.readOnly = true;
     repl.write('/quit\n');
     expect(await repl.exited).toBe(0);

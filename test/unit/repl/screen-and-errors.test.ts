@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeError, describeReplError } from '../../../src/repl/report-error.js';
-import { colorLevelFor } from '../../../src/repl/screen.js';
+import { PassThrough } from 'node:stream';
+import { colorLevelFor, createScreen } from '../../../src/repl/screen.js';
 import { SessionInUseError, UnknownSessionError } from '../../../src/session/errors.js';
 
 describe('colorLevelFor', () => {
@@ -20,6 +21,35 @@ describe('colorLevelFor', () => {
     expect(colorLevelFor({}, true, 0)).toBe(0);
     expect(colorLevelFor({}, false, 3)).toBe(0);
     expect(colorLevelFor({ NO_COLOR: '' }, true, 2)).toBe(2);
+  });
+});
+
+describe('createScreen', () => {
+  const capture = (): { stream: PassThrough; text: () => string } => {
+    const stream = new PassThrough();
+    let text = '';
+    stream.on('data', (d: Buffer) => (text += d.toString()));
+    return { stream, text: () => text };
+  };
+
+  it('colours each stream by its own terminal: status lines on a terminal in colour, in a file (2>f) plain', () => {
+    const [out, err] = [capture(), capture()];
+    const screen = createScreen({ stdout: out.stream, stderr: err.stream, terminal: true, colorLevel: 1, stderrColorLevel: 0, stderrIsTerminal: false });
+    screen.status('Resumed.');
+    screen.hangUp();
+    screen.status('Saved s (1 message).');
+    screen.warn('careful');
+    expect(out.text()).toBe('\x1b[2mResumed.\x1b[22m\n');
+    expect(err.text()).toBe('Saved s (1 message).\ncareful\n');
+  });
+
+  it('colours stderr when stdout is piped but stderr is a terminal', () => {
+    const [out, err] = [capture(), capture()];
+    const screen = createScreen({ stdout: out.stream, stderr: err.stream, terminal: false, colorLevel: 0, stderrColorLevel: 1 });
+    screen.info('reply');
+    screen.error('bad');
+    expect(out.text()).toBe('reply\n');
+    expect(err.text()).toBe('\x1b[31mbad\x1b[39m\n');
   });
 });
 

@@ -142,7 +142,7 @@ describe('snapshot codec and versions', () => {
     expect(resumed.messages.map((m) => m.content)).toEqual(['one', 'two']);
     expect(resumed.resumeReport.notices).toHaveLength(2);
     expect(resumed.resumeReport.notices[0]).toMatch(/^The snapshot was damaged \(.*\); it was moved to .*session\.json\.corrupt-/);
-    expect(resumed.resumeReport.notices[1]).toMatch(/^Recovered 2 message\(s\) from the journal/);
+    expect(resumed.resumeReport.notices[1]).toMatch(/^Recovered 2 messages from the journal/);
     const aside = readdirSync(s.where.files!.dir).filter((n) => n.startsWith('session.json.corrupt-'));
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(s.where.files!.dir, aside[0])).equals(damaged)).toBe(true);

@@ -64,11 +64,12 @@ describe('compaction in the session model', () => {
     const snapshotAfter = readFileSync(join(s.where.files!.dir, 'session.json'), 'utf8');
     await simulateCrash(s);
     // What the disk held between the journal line and the snapshot: the old snapshot plus that one line.
-    const reborn = await sessions.create();
+    // Titled: no automatic title event comes between the messages and the line written below.
+    const reborn = await sessions.create({ title: 'reborn' });
     await twoExchanges(reborn);
     await reborn.save();
     await simulateCrash(reborn);
-    const event = { seq: 5, ts: new Date().toISOString(), type: 'reset', payload: { summary: 'the summary', keep: 2, stats: { messageCount: 2, inputTokens: 30, outputTokens: 7 } } };
+    const event = { seq: reborn.copyState().journalSeq + 1, ts: new Date().toISOString(), type: 'reset', payload: { summary: 'the summary', keep: 2, stats: { messageCount: 2, inputTokens: 30, outputTokens: 7 } } };
     appendFileSync(join(reborn.where.files!.dir, 'journal.jsonl'), `${JSON.stringify(event)}\n`);
     const listed = (await sessions.list()).find((row) => row.id === reborn.id);
     expect(listed).toMatchObject({ messageCount: 2, usage: { inputTokens: 30, outputTokens: 7 } });

@@ -49,6 +49,7 @@ describe('across processes', () => {
     const cwd = tmpHome();
     const sessions = await openSessions({ home, cwd });
     const s = await sessions.create();
+    await s.append({ role: 'user', content: 'kept once it holds a message' });
     const { lines, code } = await runChild(resumeScript(home, cwd, s.id));
     expect(code).toBe(0);
     const r = result(lines.find((l) => l.startsWith('RESULT ')) ?? '');
@@ -56,7 +57,7 @@ describe('across processes', () => {
     expect(r.name).toBe('SessionInUseError');
     expect(r.exitCode).toBe(3);
     expect((r.owner as { pid: number }).pid).toBe(process.pid);
-    expect(r.message).toMatch(new RegExp(`^Session ${s.id} is in use by process ${process.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or open another session\\.$`));
+    expect(r.message).toMatch(new RegExp(`^Session ${s.id} is in use by process ${process.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or continue in a copy of it: chatkeep --fork ${s.id}$`));
     expect(await sessions.holder(s.id)).toMatchObject({ pid: process.pid });
     await s.close();
     expect(await sessions.holder(s.id)).toBeUndefined();

@@ -42,6 +42,8 @@ describe('session IDs', () => {
     const b = await sessions.create();
     const c = await sessions.create();
     expect([a.id, b.id, c.id]).toEqual(['session-20261122-143022', 'session-20261122-143022-2', 'session-20261122-143022-3']);
+    // Each holds a message, so each is kept (an empty one keeps only its ID).
+    for (const s of [a, b, c]) await s.append({ role: 'user', content: `in ${s.id}` });
     await Promise.all([a.close(), b.close(), c.close()]);
 
     // A session moved to trash keeps its ID: the next one in that second does not reuse it.

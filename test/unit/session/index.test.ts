@@ -125,8 +125,10 @@ describe('the session index', () => {
     const one = await openSessions({ home, cwd: join(base, 'a-b') });
     const two = await openSessions({ home, cwd: join(base, 'a', 'b') });
     const s1 = await one.create({ title: 'in a-b' });
+    await s1.append({ role: 'user', content: 'hello' });
     await s1.close();
     const s2 = await two.create({ title: 'in a/b' });
+    await s2.append({ role: 'user', content: 'hello' });
     await s2.close();
     expect(layout.project(one.store.location, one.project.key)).not.toBe(layout.project(two.store.location, two.project.key));
     expect(two.project.key.startsWith(one.project.key)).toBe(true);
@@ -164,8 +166,10 @@ describe('the session index', () => {
     const here = await openSessions({ home, cwd: tmpHome(), now: () => new Date('2026-11-21T09:00:00.000Z') });
     const there = await openSessions({ home, cwd: tmpHome(), now: () => new Date('2026-11-21T10:00:00.000Z') });
     const a = await here.create();
+    await a.append({ role: 'user', content: 'hello' });
     await a.close();
     const b = await there.create();
+    await b.append({ role: 'user', content: 'hello' });
     await b.close();
     expect(await here.resolve(b.id)).toEqual({ id: b.id, project: there.project.path, location: b.where.files!.snapshot });
     expect((await here.resolve('session-20261121-10')).id).toBe(b.id);

@@ -122,7 +122,8 @@ describe('redaction', () => {
   it('is switched off with redact: false', async () => {
     const home = tmpHome();
     const sessions = await openSessions({ home, cwd: tmpHome(), redact: false, env: { MY_API_KEY: ENV_SECRET } });
-    const s = await sessions.create();
+    // Titled: the message gives no automatic title, which would carry the text into the listing caches too.
+    const s = await sessions.create({ title: 'unredacted' });
     await s.append({ role: 'user', content: `${GITHUB} ${ENV_SECRET}` });
     await s.close();
     expect(filesContaining(home, GITHUB)).toEqual([join(s.where.files!.dir, 'session.json')]);

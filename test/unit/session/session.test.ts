@@ -203,7 +203,11 @@ describe('a session', () => {
     const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
     const s = await sessions.create();
     expect(await s.save({ ifChanged: true })).toMatchObject({ saved: false });
-    expect(await s.save({ title: '  Auth work ' })).toMatchObject({ saved: true, messageCount: 0 });
+    // No message yet: the title is kept (journaled), nothing is written until a message comes.
+    expect(await s.save({ title: '  Auth work ' })).toMatchObject({ saved: false, empty: true, messageCount: 0 });
+    expect(s.title).toBe('Auth work');
+    await s.append({ role: 'user', content: 'the first message' });
+    expect(await s.save()).toMatchObject({ saved: true, messageCount: 1 });
     expect(s.title).toBe('Auth work');
     expect(s.dirty).toBe(false);
     expect((await sessions.list())[0].title).toBe('Auth work');

@@ -95,7 +95,9 @@ describe('storage: snapshot, journal, permissions', () => {
     await simulateCrash(s);
     const journal = join(s.where.files!.dir, 'journal.jsonl');
     const lines = readFileSync(journal, 'utf8').split('\n');
-    lines[1] = '{"seq":2,"ts":"garbage\u0000\u0000';
+    // The second message's line (the automatic title's line comes before it).
+    const at = lines.findIndex((line) => line.includes('"content":"second"'));
+    lines[at] = `{"seq":${at + 1},"ts":"garbage\u0000\u0000`;
     writeFileSync(journal, lines.join('\n'));
     const damaged = readFileSync(journal);
 
@@ -105,7 +107,7 @@ describe('storage: snapshot, journal, permissions', () => {
     expect(copies).toHaveLength(1);
     expect(readFileSync(join(s.where.files!.dir, copies[0])).equals(damaged)).toBe(true);
     expect(resumed.resumeReport.notices).toEqual([
-      `The journal had 1 damaged line(s) (line 2); a copy is kept at ${join(s.where.files!.dir, copies[0])}; every readable line was loaded.`,
+      `The journal had 1 damaged line(s) (line ${at + 1}); a copy is kept at ${join(s.where.files!.dir, copies[0])}; every readable line was loaded.`,
     ]);
     // The recovered state was snapshotted, so the damage is not reported again.
     await resumed.close();
@@ -151,10 +153,11 @@ describe('storage: snapshot, journal, permissions', () => {
   it('truncates the journal after a snapshot, and an append costs one line', async () => {
     const home = tmpHome();
     const sessions = await openSessions({ home, cwd: tmpHome() });
-    const s = await sessions.create();
+    // Titled: the first message then writes no automatic title, so each append is its one line.
+    const s = await sessions.create({ title: 'appends' });
     const journal = join(s.where.files!.dir, 'journal.jsonl');
     for (let i = 0; i < 50; i++) await s.append({ role: 'user', content: `message ${i}` });
-    expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean)).toHaveLength(50);
+    expect(readFileSync(journal, 'utf8').split('\n').filter(Boolean)).toHaveLength(1 + 50); // the title, then one line per append
     await s.save();
     expect(statSync(journal).size).toBe(0);
     const snapshotBefore = statSync(join(s.where.files!.dir, 'session.json')).mtimeMs;

@@ -23,3 +23,19 @@ describe('cleanTitle', () => {
     expect(title).toMatch(/ \[REDACTED:github-t…$/);
   });
 });
+
+describe('automaticTitle (issue 20 item 2)', () => {
+  it('is the first line with text, redacted, one line, cut to 60 columns by display width with …', async () => {
+    const { automaticTitle, AUTO_TITLE_COLUMNS } = await import('../../../src/session/auto-title.js');
+    const stringWidth = (await import('string-width')).default;
+    expect(await automaticTitle('\n  \n  Fix   the login\tbug \nand the rest', redact)).toBe('Fix the login bug');
+    expect(await automaticTitle(' \n ', redact)).toBeNull();
+    const cjk = await automaticTitle('会議'.repeat(50), redact);
+    expect(stringWidth(cjk!)).toBeLessThanOrEqual(AUTO_TITLE_COLUMNS);
+    expect(cjk).toBe(`${'会議'.repeat(14)}会…`);
+    const emoji = await automaticTitle('👍🏽'.repeat(40), redact);
+    expect(emoji).toBe(`${'👍🏽'.repeat(29)}…`);
+    const secret = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+    expect(await automaticTitle(`push with ${secret}`, redact)).toBe('push with [REDACTED:github-token]');
+  });
+});

@@ -61,6 +61,7 @@ describe('the trash (file store)', () => {
     const cwd = tmpHome('chatkeep-project-');
     const sessions = await frozen(home, cwd);
     const first = await sessions.create();
+    await first.append({ role: 'user', content: 'hello' });
     await first.close();
     // As a data directory written before `ids/` existed: the session has no reservation.
     rmSync(join(home, 'ids', first.id));
@@ -101,10 +102,12 @@ describe('the trash (file store)', () => {
     let now = new Date('2026-10-01T00:00:00Z');
     const sessions = await openSessions({ home, cwd, now: () => new Date(now) });
     const old = await sessions.create();
+    await old.append({ role: 'user', content: 'hello' });
     await old.close();
     await sessions.trash(old.id);
     now = new Date('2026-11-20T00:00:00Z');
     const recent = await sessions.create();
+    await recent.append({ role: 'user', content: 'hello' });
     await recent.close();
     await sessions.trash(recent.id);
     expect(await sessions.emptyTrash({ olderThan: new Date('2026-11-01T00:00:00Z') })).toEqual([old.id]);

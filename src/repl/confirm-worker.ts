@@ -1,24 +1,21 @@
 /**
- * The worker thread that runs one readline-sync call (see prompter.ts). It is source text run
+ * The worker thread that runs readline-sync's yes/no question (see prompter.ts). It is source text run
  * with `eval: true`, so that it works the same from tsc's output and from the esbuild bundle.
  *
  * readline-sync reads the terminal one byte at a time with `fs.readSync` and drops control
- * characters and keys outside the picker's list, so on its own Ctrl-C, Ctrl-D, Esc and `q`
- * would do nothing. The worker's `fs.readSync` (its own module instance: the main thread's is
+ * characters and keys other than y and n, so on its own Ctrl-C, Ctrl-D, Esc and `q` would
+ * do nothing. The worker's `fs.readSync` (its own module instance: the main thread's is
  * untouched) reads what the terminal sent, turns those keys into the cancel key, drops other
  * escape sequences (arrows), and hands readline-sync the result byte by byte. On a worker the
  * terminal's descriptor is non-blocking, so an empty read waits a moment and tries again; a
  * terminal that went away (a hang-up) ends the worker with no answer, which means cancel.
  */
 
-/** What the main thread asks. */
-export type PickerRequest = { kind: 'pick'; items: string[]; question: string } | { kind: 'confirm'; question: string };
-
-export const PICKER_WORKER_SOURCE = String.raw`
+export const CONFIRM_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
-const { readlineSync, request } = workerData;
-const cancelKey = request.kind === 'pick' ? 0x30 /* 0 */ : 0x6e /* n */;
+const { readlineSync, question } = workerData;
+const cancelKey = 0x6e; /* n */
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const pending = [];
 const read = fs.readSync;
@@ -59,9 +56,6 @@ fs.readSync = function (fd, buffer, offset, length) {
 };
 
 const rs = require(readlineSync);
-const answer =
-  request.kind === 'pick'
-    ? rs.keyInSelect(request.items, request.question, { cancel: 'Cancel (or q, Esc, Ctrl-C)' })
-    : rs.keyInYN(request.question) === true;
+const answer = rs.keyInYN(question) === true;
 parentPort.postMessage(answer);
 `;

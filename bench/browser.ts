@@ -1,0 +1,117 @@
+/**
+ * The session browser (issue 20 items 1 and 5): its first full paint over many sessions beside
+ * the listing of the same rows, and keystroke → repaint for a text query beside the search it
+ * waits for. The real browser (`browseSessions`, @inquirer/core and all) runs on in-memory
+ * streams standing in for a 120×40 terminal; a frame counts once it is written.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Chalk } from 'chalk';
+import { browseSessions } from '../src/browser/browse.js';
+import type { SessionManager } from '../src/session/types.js';
+import type { BenchConfig } from './run.js';
+import { manySessions, openProject } from './fixtures.js';
+import { measure, measurePair, row, type BenchRow } from './harness.js';
+
+/** Planted in one session of 100, as the search benchmark does. */
+const RARE = 'zanzibar';
+
+/** A browser open on fake terminal streams, and a way to wait for the frame that satisfies a test. */
+interface OpenBrowser {
+  type(text: string): void;
+  /** Resolves once a frame written from now on passes `done`. */
+  frame(done: (frame: string) => boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+function openBrowser(sessions: SessionManager): OpenBrowser {
+  const input = Object.assign(new PassThrough(), { isTTY: false });
+  const output = Object.assign(new PassThrough(), { columns: 120, rows: 40, isTTY: false });
+  const ending = new AbortController();
+  let waiting: { done: (frame: string) => boolean; resolve: () => void } | undefined;
+  output.on('data', (chunk: Buffer) => {
+    if (waiting?.done(chunk.toString())) {
+      waiting.resolve();
+      waiting = undefined;
+    }
+  });
+  const browsing = browseSessions({
+    sessions,
+    input: input as unknown as NodeJS.ReadStream,
+    output: output as unknown as NodeJS.WriteStream,
+    heading: 'Resume which session?',
+    writeFile: () => Promise.reject(new Error('not in a benchmark')),
+    version: 'bench',
+    color: new Chalk({ level: 0 }),
+    signal: ending.signal,
+  });
+  return {
+    type: (text) => input.write(text),
+    frame: (done) => new Promise<void>((resolve) => (waiting = { done, resolve })),
+    async close() {
+      ending.abort();
+      await browsing;
+    },
+  };
+}
+
+/** A frame that shows the whole listing (`N of N`), or the settled answer to a query. */
+const painted = (n: number) => (frame: string) => frame.includes(`· ${n} of ${n} ·`) && frame.includes('Enter resume');
+const answered = (frame: string) => /· \d+ of \d+ ·/.test(frame) && !frame.includes('searching');
+
+export async function benchBrowser(config: BenchConfig, n: number): Promise<BenchRow[]> {
+  const dir = join(config.root, 'browser');
+  await mkdir(dir, { recursive: true });
+  const { manager, template } = await openProject(join(dir, 'home'), join(dir, 'project'));
+  await manySessions(manager, template, n - 1, (i, messages) => {
+    const m = messages[i % messages.length]!;
+    if (i % 100 === 0) m.content = `${m.content} and then Zanzibar came up`;
+  });
+  // The listing's and the search's indexes built once, as any earlier run leaves them.
+  const rows = await manager.list();
+  await manager.search(RARE);
+  let messages = 0;
+  for (const r of rows) messages += r.messageCount;
+
+  const firstPaint = await measurePair(
+    async () => {
+      const browser = openBrowser(manager);
+      await browser.frame(painted(rows.length));
+      await browser.close();
+    },
+    () => manager.list(),
+    config,
+  );
+
+  // Keystroke → repaint: the last letter of the word typed, timed to the frame that answers it.
+  const browser = openBrowser(manager);
+  await browser.frame(painted(rows.length));
+  browser.type(RARE.slice(0, -1));
+  await browser.frame(answered);
+  const keystroke = await measure(
+    async () => {
+      const shown = browser.frame(answered);
+      browser.type(RARE.slice(-1));
+      await shown;
+    },
+    config,
+    async () => {
+      const back = browser.frame(answered);
+      browser.type('\x7f');
+      await back;
+    },
+  );
+  await browser.close();
+  const search = await measure(() => manager.search(RARE, { limit: 0 }), config);
+  const size = `${rows.length.toLocaleString('en-US')} sessions, ${messages.toLocaleString('en-US')} messages`;
+  return [
+    row('browser: first full paint', rows.length, firstPaint.ms, firstPaint.floorMs, 2, {
+      note: `${size}; floor: listing the same rows (sessions.list)`,
+    }),
+    row('browser: keystroke → repaint, text query', rows.length, keystroke, search, 1.5, {
+      limitMs: 50,
+      note: `${size}; floor: the full-text search it waits for (all matches)`,
+    }),
+  ];
+}

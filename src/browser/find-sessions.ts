@@ -1,0 +1,31 @@
+/**
+ * What the browser's query finds: one small function over today's search API, so a faster one
+ * (incremental narrowing as the query grows) can take its place without the browser changing.
+ */
+import { fold } from '../search/fold.js';
+import type { SessionManager, SessionSummary } from '../session/types.js';
+
+/**
+ * The IDs of `rows` (the scope's listing) that `query` matches, best first: the full-text search
+ * (message text, titles, IDs) in its order, then rows whose git branch or project path hold the
+ * query (folded as the search folds), newest first. No cap: every match is returned.
+ */
+export async function findSessions(
+  sessions: Pick<SessionManager, 'search'>,
+  rows: readonly SessionSummary[],
+  query: string,
+  all: boolean,
+): Promise<string[]> {
+  const text = query.trim();
+  if (text === '') return rows.map((row) => row.id);
+  const inScope = new Set(rows.map((row) => row.id));
+  const found = await sessions.search(text, { all, limit: 0 });
+  const ids = found.results.map((result) => result.session.id).filter((id) => inScope.has(id));
+  const seen = new Set(ids);
+  const needle = fold(text);
+  for (const row of rows) {
+    if (seen.has(row.id)) continue;
+    if ((row.branch !== undefined && fold(row.branch).includes(needle)) || fold(row.project).includes(needle)) ids.push(row.id);
+  }
+  return ids;
+}

@@ -1,0 +1,245 @@
+/**
+ * The browser as an `@inquirer/core` prompt: state in hooks, keys through `useKeypress`, the
+ * query typed into the prompt's own readline line (so editing keys work as everywhere), and a
+ * repaint whenever something changes: a key, a search result, a preview read, a resize.
+ * The library comes in as a parameter: it is imported only when the browser opens.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { SessionSnapshot, SessionSummary } from '../session/types.js';
+import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionHost, type ActionOutcome } from './actions.js';
+import { NO_FILTERS, nextAge, nextBranch, nextStatus, passes, type Filters } from './filters.js';
+import { drawFrame, listHeight, scrolled } from './layout.js';
+import { commandFor, LABELS, type Key, type Mode } from './keys.js';
+import type { Holding } from './rows.js';
+
+type Core = typeof import('@inquirer/core');
+
+/** How the browser ended: a session to resume, or nothing (everything left as it was). */
+export type BrowseChoice = { kind: 'resume'; id: string } | { kind: 'cancel' };
+
+export interface BrowserConfig {
+  heading: string;
+  host: ActionHost;
+  projectPath: string;
+  /** Every project from the start (else this project; Tab switches). */
+  all: boolean;
+  /** The listing of each scope (newest first). */
+  list(all: boolean): Promise<SessionSummary[]>;
+  /** The first scope's listing, read before the first paint. */
+  rows: SessionSummary[];
+  /** The IDs `query` finds among `rows`, best first. */
+  find(rows: readonly SessionSummary[], query: string, all: boolean): Promise<string[]>;
+  /** Who holds a session (another process), if anyone alive does. */
+  holder(id: string): Promise<{ pid: number; host: string } | undefined>;
+  color: ChalkInstance;
+  size(): { columns: number; lines: number };
+  /** Calls `listener` on each resize; returns how to stop. */
+  onResize(listener: () => void): () => void;
+  now(): Date;
+  /** Lines the actions printed, for the host to show once the browser is gone. */
+  notes: string[];
+}
+
+
+export function browserPrompt(core: Core) {
+  const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;
+  return createPrompt<BrowseChoice, BrowserConfig>((config, done) => {
+    const [rows, setRows] = useState(config.rows);
+    const [all, setAll] = useState(config.all);
+    const [query, setQuery] = useState('');
+    const [typed, setTyped] = useState('');
+    const [mode, setMode] = useState<Mode>('search');
+    // What the search found for which query and scope: shown only while they are still the ones typed.
+    const [found, setFound] = useState<{ query: string; all: boolean; rows: SessionSummary[]; ids: string[] } | null>(null);
+    // In the chat, the session it is in is listed (it can be forked, renamed, exported) but not where the highlight starts.
+    const [selected, setSelected] = useState(() => Math.max(0, config.rows.findIndex((row) => row.id !== config.host.live?.id)));
+    const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+    const [size, setSize] = useState(config.size());
+    const [previewOn, setPreviewOn] = useState(config.size().columns >= 120);
+    const [message, setMessage] = useState<string[]>([]);
+    const [, setTick] = useState(0);
+    const top = useRef(0);
+    const previews = useRef(new Map<string, SessionSnapshot | undefined>());
+    const holdings = useRef(new Map<string, Holding | undefined>());
+    // Actions run one after another, each on the session highlighted when its key was pressed: none is dropped.
+    const queue = useRef<Promise<void>>(Promise.resolve());
+    const now = config.now();
+
+    // State set by an effect that runs straight after a key is not repainted by @inquirer/core
+    // until the next change, so what can be derived is derived here instead.
+    const text = query.trim();
+    // After an action relists, the last answer stays on screen (rows gone from the listing drop
+    // out) until the search over the new rows answers: the highlight never points at nothing meanwhile.
+    const known = found !== null && found.query === text && found.all === all ? found.ids : undefined;
+    const matches = text === '' ? null : (known ?? []);
+    const searching = text !== '' && (known === undefined || found?.rows !== rows);
+    const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
+    const shown = useMemo(() => {
+      const ordered = matches === null ? rows : matches.map((id) => byId.get(id)).filter((row) => row !== undefined);
+      return filters === NO_FILTERS ? ordered : ordered.filter((row) => passes(row, filters, now));
+    }, [rows, matches, filters, byId]);
+    const current = shown[Math.min(selected, shown.length - 1)];
+    const height = listHeight(size.columns, size.lines, previewOn);
+    top.current = scrolled(top.current, selected, height, shown.length);
+    const live = config.host.live?.id;
+    const holding = (id: string): Holding | undefined => (id === live ? { by: 'this' } : holdings.current.get(id));
+
+    useEffect(() => config.onResize(() => setSize(config.size())), []);
+    // A terminal that went away fails the prompt's readline as it closes (setRawMode EIO), and a
+    // readline passes its input's errors on: unheard, that one would end the process before the
+    // host has saved anything. The host hears the terminal's loss on the input itself. Never
+    // removed: the prompt's effects are cleared before its readline closes.
+    useEffect((rl) => void (rl as unknown as NodeJS.EventEmitter).on('error', () => {}), []);
+    // The query's matches: stale answers (the query changed meanwhile) are dropped.
+    const latest = useRef('');
+    latest.current = text;
+    useEffect(() => {
+      if (text === '') return;
+      void config.find(rows, text, all).then(
+        // Searches may end out of order: an answer to an earlier query must not replace a later one.
+        (ids) => latest.current === text && setFound({ query: text, all, rows, ids }),
+        (err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]),
+      );
+    }, [text, all, rows]);
+    // The highlighted session's transcript, read without its lock, once.
+    const previewId = previewOn ? current?.id : undefined;
+    useEffect(() => {
+      if (previewId === undefined || previews.current.has(previewId)) return;
+      const reading = config.host.live?.id === previewId ? Promise.resolve(config.host.live.copyState()) : config.host.sessions.read(previewId);
+      void reading.then(
+        (snapshot) => previews.current.set(previewId, snapshot),
+        () => previews.current.set(previewId, undefined),
+      ).finally(() => setTick((n) => n + 1));
+    }, [previewId]);
+    // Who holds the open sessions on screen (a crashed run leaves `open` with nobody behind it).
+    const page = shown.slice(top.current, top.current + height).filter((row) => row.status === 'open' && row.id !== live && !holdings.current.has(row.id));
+    const pageKey = page.map((row) => row.id).join(' ');
+    useEffect(() => {
+      if (page.length === 0) return;
+      void Promise.all(
+        page.map((row) =>
+          config.holder(row.id).then(
+            (owner) => holdings.current.set(row.id, owner ? { by: 'other', pid: owner.pid, host: owner.host } : undefined),
+            () => holdings.current.set(row.id, undefined),
+          ),
+        ),
+      ).then(() => setTick((n) => n + 1));
+    }, [pageKey]);
+
+    /** Puts `text` in the prompt's line (readline edits it; keys that are not editing must not). */
+    const setLine = (rl: { clearLine(dir: 0): void; write(text: string): void }, text: string): void => {
+      rl.clearLine(0);
+      rl.write(text);
+    };
+    const move = (to: number): void => setSelected(Math.max(0, Math.min(shown.length - 1, to)));
+    const act = (refused: string, work: () => Promise<ActionOutcome>): void => {
+      setMessage(['Working…']);
+      queue.current = queue.current.then(() => attempt(refused, work)
+        .then(async (outcome) => {
+          setMessage(outcome.lines);
+          config.notes.push(...outcome.lines);
+          if (!outcome.changed) return;
+          previews.current.clear();
+          holdings.current.clear();
+          const fresh = await config.list(all);
+          setRows(fresh);
+          const at = outcome.select !== undefined ? fresh.findIndex((row) => row.id === outcome.select) : -1;
+          if (at >= 0 && latest.current === '') setSelected(at);
+        })
+        .catch((err: unknown) => setMessage([`That failed: ${err instanceof Error ? err.message : String(err)}`])));
+    };
+
+    useKeypress((key: Key, rl) => {
+      if (mode !== 'search') {
+        if (key.name === 'escape') {
+          setMode('search');
+          setLine(rl, query);
+          setTyped(query);
+          return;
+        }
+        if (key.name === 'return' || key.name === 'enter') {
+          const text = typed;
+          setMode('search');
+          setLine(rl, query);
+          setTyped(query);
+          if (current && mode === 'rename') act('Not renamed', () => renameSession(config.host, current.id, text));
+          if (current && mode === 'export') act('Not exported', () => exportTo(config.host, current.id, text));
+          return;
+        }
+        if (key.name === 'tab') setLine(rl, typed);
+        else setTyped(rl.line);
+        return;
+      }
+      if (key.name === 'escape') return done({ kind: 'cancel' });
+      if (key.name === 'q' && !key.ctrl && query === '' && rl.line === 'q') return done({ kind: 'cancel' });
+      if (key.name === 'return' || key.name === 'enter') {
+        if (current) return done({ kind: 'resume', id: current.id });
+        setLine(rl, query);
+        return;
+      }
+      const command = commandFor(key);
+      if (command === undefined) {
+        if (rl.line !== query) setSelected(0);
+        setQuery(rl.line);
+        setTyped(rl.line);
+        return;
+      }
+      // Readline took the key as editing (a tab typed, the cursor moved): the query stays as it was.
+      setLine(rl, query);
+      const page = Math.max(1, height - 1);
+      switch (command) {
+        case 'up': return move(selected - 1);
+        case 'down': return move(selected + 1);
+        case 'pageup': return move(selected - page);
+        case 'pagedown': return move(selected + page);
+        case 'home': return move(0);
+        case 'end': return move(shown.length - 1);
+        case 'scope': {
+          const next = !all;
+          setAll(next);
+          setSelected(0);
+          setMessage([next ? 'Every project.' : 'This project only.']);
+          void config.list(next).then(setRows, (err: unknown) => setMessage([`Could not list: ${String(err)}`]));
+          return;
+        }
+        case 'preview': return setPreviewOn(!previewOn);
+        case 'branch': return setFilters({ ...filters, branch: nextBranch(rows, filters.branch) });
+        case 'status': return setFilters({ ...filters, status: nextStatus(filters.status) });
+        case 'age': return setFilters({ ...filters, days: nextAge(filters.days) });
+        case 'fork': return current && act('Not forked', () => forkSession(config.host, current.id));
+        case 'trash': return current && act('Not moved to the trash', () => trashSession(config.host, current.id));
+        case 'rename':
+        case 'export': {
+          if (!current) return;
+          const text = command === 'rename' ? (current.title ?? '') : `${current.id}.json`;
+          setMode(command);
+          setLine(rl, text);
+          setTyped(text);
+          return;
+        }
+      }
+    });
+
+    const { top: head, bottom } = drawFrame({
+      heading: config.heading,
+      all,
+      projectPath: config.projectPath,
+      total: rows.length,
+      shown,
+      selected: Math.min(selected, Math.max(0, shown.length - 1)),
+      top: top.current,
+      filters,
+      label: LABELS[mode],
+      typed,
+      searching,
+      preview: { on: previewOn, snapshot: current ? previews.current.get(current.id) : undefined },
+      holding,
+      message,
+      now,
+      columns: size.columns,
+      lines: size.lines,
+      color: config.color,
+    });
+    return [head, bottom];
+  });
+}
