@@ -49,7 +49,7 @@ describe('a 50 MB session', () => {
     expect(back.equals(written)).toBe(true);
     const document = JSON.parse(back.toString('utf8')) as { session: { messages: { content: string }[] } };
     expect(document.session.messages[0]!.content === text).toBe(true);
-    expect(document.session.messages[1]!.content === `Echo: ${text} (read 1 messages)`).toBe(true);
+    expect(document.session.messages[1]!.content === `Echo: ${text} (read 1 message)`).toBe(true);
     // Seconds on an idle machine; room for a loaded one (speed is the bench's, not this test's).
   }, 300_000);
 });
