@@ -2,14 +2,14 @@
  * `chatkeep sessions export ID [--format json|md|html] [-o FILE]`: one session, read without its
  * lock (a session open in a chat exports as far as its journal goes), to standard output or a file.
  */
-import { EXPORT_FORMATS, exportFormat, formatOfFile, renderExport, type ExportFormat } from '../export/formats.js';
+import { EXPORT_FORMATS, exportFormat, formatOfFile, writeExport, type ExportFormat } from '../export/formats.js';
 import { openSessions } from '../store/open.js';
 import { InvalidIdError, printable, UnknownSessionError, UserError } from '../session/errors.js';
 import { isValidId } from '../session/ids.js';
 import { packageVersion } from '../version.js';
 import { plural } from '../repl/format.js';
 import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
-import { writeOutputFile } from './output-file.js';
+import { writeOutputFile, writeToStream } from './output-file.js';
 import { sessionsMayExist } from '../store/choice.js';
 
 /** Runs the export; resolves to the exit code. */
@@ -24,11 +24,15 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
   const snapshot = reading.snapshot;
-  const text = format === 'claude' ? (await import('../export/claude.js')).exportClaude(snapshot) : await renderExport(format, snapshot, packageVersion());
+  // Written as it is made: an export of any size never holds its whole text.
+  const produce = async (write: (text: string) => Promise<void>): Promise<void> => {
+    if (format === 'claude') await write((await import('../export/claude.js')).exportClaude(snapshot));
+    else await writeExport(format, snapshot, packageVersion(), write);
+  };
   if (output === undefined || output === '-') {
-    environment.stdout.write(text);
+    await writeToStream(environment.stdout, produce);
   } else {
-    const path = await writeOutputFile(cwd, output, text);
+    const path = await writeOutputFile(cwd, output, produce);
     environment.stderr.write(`Exported ${reading.id} (${plural(snapshot.messages.length, 'message')}) as ${format} to ${path}\n`);
   }
   // A damaged session exports what is readable, then says what is wrong (exit 2), as `show` does.

@@ -3,7 +3,7 @@
  * format, version, IDs, schema) before the data directory is opened, so a bad file writes
  * nothing, not even the data directory.
  */
-import { checkImport } from '../export/import-check.js';
+import { checkImport, importLimit } from '../export/import-check.js';
 import { openSessions } from '../store/open.js';
 import { plural } from '../repl/format.js';
 import { chatkeepCommand } from '../repl/invocation.js';
@@ -14,8 +14,8 @@ import { readImportInput } from './import-input.js';
 export async function runImport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   if (command.options.from !== undefined) return (await import('./import-from.js')).runImportFrom(command, environment);
   const { home, store, cwd, env, stdout } = environment;
-  const { text, source } = await readImportInput(command.file!, cwd, environment.stdin);
-  const snapshot = await checkImport(text, source);
+  // The text is let go once parsed: a large import holds one copy of its session, not two.
+  const snapshot = await readImportInput(command.file!, cwd, environment.stdin, importLimit(env)).then(({ text, source }) => checkImport(text, source));
   const sessions = await openSessions({ home, store, cwd, env, redact: command.options['no-redact'] !== true });
   const { id, importedFrom } = await sessions.importSession(snapshot);
   const archived = snapshot.archived.reduce((n, segment) => n + segment.messages.length, 0);

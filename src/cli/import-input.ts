@@ -1,18 +1,20 @@
 /**
- * Reading what `chatkeep sessions import FILE|-` imports, never more than the documented
- * limit: a file's size is checked before it is read, standard input is cut off past it.
+ * Reading what `chatkeep sessions import FILE|-` imports, never more than the limit (512 MiB,
+ * or CHATKEEP_IMPORT_LIMIT_MB): a file's size is checked before it is read, and what is read is
+ * cut off past it.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { importRefusal, MAX_IMPORT_BYTES, tooLarge } from '../export/import-check.js';
+import { StringDecoder } from 'node:string_decoder';
+import { importRefusal, tooLarge } from '../export/import-check.js';
 import { printable } from '../session/errors.js';
 import { errno } from '../session/ids.js';
 
-/** The text of `file` (`-`: `stdin`), and how messages name it. */
-export async function readImportInput(file: string, cwd: string, stdin: NodeJS.ReadableStream): Promise<{ text: string; source: string }> {
+/** The text of `file` (`-`: `stdin`), never more than `limit` bytes, and how messages name it. */
+export async function readImportInput(file: string, cwd: string, stdin: NodeJS.ReadableStream, limit: number): Promise<{ text: string; source: string }> {
   if (file === '-') {
     const source = 'standard input';
-    return { text: decode(await readLimited(stdin, source)), source };
+    return { text: await readLimited(stdin, source, limit), source };
   }
   const source = `\`${printable(file)}\``;
   const path = resolve(cwd, file);
@@ -21,27 +23,39 @@ export async function readImportInput(file: string, cwd: string, stdin: NodeJS.R
     throw err;
   });
   if (!info.isFile()) throw importRefusal(source, 'it is not a file', false);
-  if (info.size > MAX_IMPORT_BYTES) throw tooLarge(source);
-  const bytes = await readFile(path);
-  // It may have grown since the stat.
-  if (bytes.length > MAX_IMPORT_BYTES) throw tooLarge(source);
-  return { text: decode(bytes), source };
+  if (info.size > limit) throw tooLarge(source, limit);
+  const handle = await open(path, 'r');
+  try {
+    // It may have grown since the stat: read as a stream, cut off past the limit.
+    return { text: await readLimited(handle.createReadStream({ highWaterMark: 1 << 20 }), source, limit), source };
+  } finally {
+    await handle.close();
+  }
 }
 
-async function readLimited(stream: NodeJS.ReadableStream, source: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+/**
+ * Reads a stream as UTF-8 text a chunk at a time (each chunk decoded and let go: the bytes and
+ * the text are never both held whole), refusing it once it passes `limit` bytes.
+ */
+async function readLimited(stream: NodeJS.ReadableStream, source: string, limit: number): Promise<string> {
+  const decoder = new StringDecoder('utf8');
+  const parts: string[] = [];
   let size = 0;
   for await (const chunk of stream) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += bytes.length;
-    if (size > MAX_IMPORT_BYTES) throw tooLarge(source);
-    chunks.push(bytes);
+    if (size > limit) throw tooLarge(source, limit);
+    parts.push(decoder.write(bytes));
   }
-  return Buffer.concat(chunks);
-}
-
-/** UTF-8, without the byte-order mark some editors put first. */
-function decode(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
+  parts.push(decoder.end());
+  let text: string;
+  try {
+    text = parts.join('');
+  } catch (err) {
+    // Past the longest string JavaScript can make (about 512 MiB): said as what it is.
+    if (err instanceof RangeError) throw importRefusal(source, 'it is too large to read as one text (chatkeep reads at most about 512 MiB)', false);
+    throw err;
+  }
+  // UTF-8, without the byte-order mark some editors put first.
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }

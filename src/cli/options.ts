@@ -283,7 +283,8 @@ const SESSIONS_USAGE: Record<SessionsAction, string[]> = {
   import: [
     '  chatkeep sessions import FILE|- [--no-redact] [--json]',
     '                                            adds the session in a JSON export (- reads standard input, at most',
-    "                                            64 MiB) to this directory's project; a taken ID gets a new one",
+    "                                            512 MiB: CHATKEEP_IMPORT_LIMIT_MB changes it) to this directory's project;",
+    '                                            a taken ID gets a new one',
     '  chatkeep sessions import --from claude|codex|gemini [PATH…] [--all] [--since AGE] [--dry-run] [--json]',
     "                                            adds Claude Code's, Codex CLI's or Gemini CLI's sessions: the files or folders",
     "                                            given, else this project's in the tool's own store (--all: every project);",

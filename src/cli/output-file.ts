@@ -4,14 +4,15 @@
  * everything chatkeep writes (a transcript is as private as the session). An existing file of
  * that name is replaced: the user named it.
  */
+import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { writeFileAtomic } from '../store/file/atomic-write.js';
+import { writeFileAtomic, type TextProducer } from '../store/file/atomic-write.js';
 import { printable, UserError } from '../session/errors.js';
 import { errno } from '../session/ids.js';
 
-/** Writes `text` to `name` (relative to `cwd`); resolves to the absolute path written. */
-export async function writeOutputFile(cwd: string, name: string, text: string): Promise<string> {
+/** Writes `text` (or what a producer makes) to `name` (relative to `cwd`); resolves to the absolute path written. */
+export async function writeOutputFile(cwd: string, name: string, text: string | TextProducer): Promise<string> {
   const path = resolve(cwd, name);
   const existing = await stat(path).catch((err: unknown) => {
     if (errno(err) === 'ENOENT') return undefined;
@@ -27,4 +28,28 @@ export async function writeOutputFile(cwd: string, name: string, text: string): 
     throw err;
   }
   return path;
+}
+
+/** How much text is written to a stream in one go. */
+const BATCH_CHARS = 256 * 1024;
+
+/**
+ * Writes what `produce` makes to `stream` (standard output) a batch at a time, waiting while
+ * the reader is behind: the whole text is never held, however large.
+ */
+export async function writeToStream(stream: NodeJS.WritableStream, produce: TextProducer): Promise<void> {
+  let batch: string[] = [];
+  let size = 0;
+  const flush = async (): Promise<void> => {
+    const text = batch.join('');
+    batch = [];
+    size = 0;
+    if (stream.write(text) === false) await once(stream, 'drain');
+  };
+  await produce(async (text) => {
+    batch.push(text);
+    size += text.length;
+    if (size >= BATCH_CHARS) await flush();
+  });
+  if (size > 0) await flush();
 }

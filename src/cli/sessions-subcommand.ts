@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
+import { futureEventsNote } from '../session/future-events.js';
 import type { Message, SessionManager, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import { sessionsHelp } from './options.js';
 import { costField, listRow, problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
@@ -117,6 +118,8 @@ function showJson(s: SessionSnapshot, reading: SessionReading, forks: readonly S
     provider: s.provider,
     systemPrompt: s.systemPrompt,
     ...(s.draft !== undefined ? { draft: s.draft } : {}),
+    // Events a newer chatkeep wrote, kept as stored (the export carries them whole).
+    ...(s.futureEvents?.length ? { futureEvents: s.futureEvents.map(({ seq, ts, type }) => ({ seq, ts, type })) } : {}),
     messageCount: s.messages.length,
     archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
     usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
@@ -154,6 +157,7 @@ function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly S
     ...(s.parentId !== undefined ? [`  ${lineage(s.parentId, s.forkPoint)}`] : []),
     ...(s.importedFrom !== undefined ? [`  imported from ${originText(s.importedFrom)}`] : []),
     ...(forks.length > 0 ? [`  forks: ${forks.map((f) => `${f.id} (at message ${f.forkPoint ?? 0})`).join(', ')}`] : []),
+    ...(s.futureEvents?.length ? [`  ${futureEventsNote(s.futureEvents)}`] : []),
     '',
   ];
   // Each message under its time: how long ago for a person, ISO 8601 for a script.

@@ -1,5 +1,6 @@
 /** The export formats, by name: what `--format` and `/export` accept, and the text each writes. */
 import type { SessionSnapshot } from '../session/types.js';
+import type { TextSink } from '../session/sliced-json.js';
 
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -30,4 +31,13 @@ export function formatOfFile(file: string): ExportFormat | undefined {
 /** The export of `snapshot` in `format`, written by chatkeep `toolVersion`. */
 export async function renderExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string): Promise<string> {
   return (await RENDERERS[format]())(snapshot, toolVersion);
+}
+
+/**
+ * The same text as `renderExport`, handed to `sink` in pieces: the JSON archive as it is made
+ * (it may be as large as the session), the pages for people whole.
+ */
+export async function writeExport(format: ExportFormat, snapshot: SessionSnapshot, toolVersion: string, sink: TextSink): Promise<void> {
+  if (format === 'json') await (await import('./json.js')).exportJsonTo(snapshot, toolVersion, sink);
+  else await sink(await renderExport(format, snapshot, toolVersion));
 }

@@ -11,8 +11,24 @@ import { schemaProblem } from '../session/standalone-validator.js';
 import type { SessionSnapshot } from '../session/types.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, exportJsonSchema } from './schema.js';
 
-/** The largest file `sessions import` reads: 64 MiB, six times the 10 MB session chatkeep is measured with. */
-export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest file `sessions import` reads unless told otherwise: 512 MiB, about the longest
+ * text JavaScript can hold, so whatever chatkeep can store it can import back (its export is
+ * about as large as the session). Only a guard against input that is not an export.
+ */
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+
+/** The environment variable that changes the guard, in MiB. */
+export const IMPORT_LIMIT_VAR = 'CHATKEEP_IMPORT_LIMIT_MB';
+
+/** The guard in bytes: `CHATKEEP_IMPORT_LIMIT_MB` when set, else {@link MAX_IMPORT_BYTES}. */
+export function importLimit(env: Record<string, string | undefined>): number {
+  const text = env[IMPORT_LIMIT_VAR]?.trim();
+  if (text === undefined || text === '') return MAX_IMPORT_BYTES;
+  const mib = Number(text);
+  if (!Number.isInteger(mib) || mib < 1) throw new UserError(`Bad ${IMPORT_LIMIT_VAR} \`${printable(text)}\`: give a whole number of MiB, at least 1.`, 'E_CONFIG');
+  return mib * 1024 * 1024;
+}
 
 const EXPORT_COMMAND = ['sessions', 'export', 'ID', '--format', 'json'];
 
@@ -22,9 +38,13 @@ export function importRefusal(source: string, problem: string, suggest = true): 
   return new UserError(`Cannot import ${source}: ${problem}; nothing was imported.${how}`, 'E_IMPORT', 2, suggest ? EXPORT_COMMAND : undefined);
 }
 
-/** The refusal of a file over {@link MAX_IMPORT_BYTES}. */
-export function tooLarge(source: string): UserError {
-  return importRefusal(source, `it is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB, the most an import reads`, false);
+/** The refusal of a file over the guard (`limit` bytes), saying how to raise it. */
+export function tooLarge(source: string, limit: number): UserError {
+  const mib = Math.floor(limit / 1024 / 1024);
+  return new UserError(
+    `Cannot import ${source}: it is larger than ${mib} MiB, the most an import reads; nothing was imported. To read more, set ${IMPORT_LIMIT_VAR} to the size in MiB (e.g. ${IMPORT_LIMIT_VAR}=${mib * 2}).`,
+    'E_IMPORT',
+  );
 }
 
 /**

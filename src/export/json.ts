@@ -5,6 +5,7 @@
  * of export, so exporting the same session twice gives the same file.
  */
 import { sessionJsonSchema } from '../session/schema.js';
+import { Slicer, stringifySliced, type TextSink } from '../session/sliced-json.js';
 import type { SessionSnapshot } from '../session/types.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, exportJsonSchema } from './schema.js';
 
@@ -23,13 +24,20 @@ const SEGMENT_KEYS = Object.keys(sessionJsonSchema.properties.archived.items.pro
 
 /** The export document of `snapshot`, as text (two-space indented, ending in a newline). */
 export function exportJson(snapshot: SessionSnapshot, toolVersion: string): string {
-  const document: ExportDocument = {
-    format: EXPORT_FORMAT,
-    exportVersion: EXPORT_VERSION,
-    exportedBy: `chatkeep ${toolVersion}`,
-    session: exportedSession(snapshot),
-  };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${JSON.stringify(exportDocument(snapshot, toolVersion), null, 2)}\n`;
+}
+
+/**
+ * The same text as `exportJson`, handed to `sink` in pieces as it is made: a session of any
+ * size is exported without its whole text (or several copies of it) in memory.
+ */
+export async function exportJsonTo(snapshot: SessionSnapshot, toolVersion: string, sink: TextSink): Promise<void> {
+  await stringifySliced(exportDocument(snapshot, toolVersion), sink, new Slicer(), 2);
+  await sink('\n');
+}
+
+function exportDocument(snapshot: SessionSnapshot, toolVersion: string): ExportDocument {
+  return { format: EXPORT_FORMAT, exportVersion: EXPORT_VERSION, exportedBy: `chatkeep ${toolVersion}`, session: exportedSession(snapshot) };
 }
 
 /** The snapshot's fields that an export keeps, in the schema's order (storage fields are not among them). */

@@ -54,6 +54,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   // the reply finishes; the screen follows the same boundary, lagging by at most a word. The
   // writer owns the reply's text: the screen only keeps how much of it is shown.
   let shown = 0;
+  let unshown = '';
   let usage: Usage | undefined;
   let failure: unknown;
   const spinner = startSpinner(screen);
@@ -81,10 +82,15 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       }
       if (event.text === '') continue;
       writer ??= session.beginReply();
-      // Show only what is on disk: nothing on screen is lost if this process dies.
+      // Show only what is on disk: nothing on screen is lost if this process dies. What is not
+      // shown yet is kept here: slicing the whole reply copies all of it, once per piece.
+      unshown += event.text;
       const durable = await writer.push(event.text);
-      if (durable > shown) show(writer.text.slice(shown, durable));
-      shown = Math.max(shown, durable);
+      if (durable > shown) {
+        show(unshown.slice(0, durable - shown));
+        unshown = unshown.slice(durable - shown);
+        shown = durable;
+      }
     }
   } catch (err) {
     if (!signal.aborted) failure = err;

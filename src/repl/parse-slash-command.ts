@@ -40,6 +40,9 @@ export function suggestCommand(name: string, commands: readonly SlashCommand[]):
   let best: { name: string; distance: number } | undefined;
   for (const command of commands) {
     for (const candidate of [command.name, ...(command.aliases ?? [])]) {
+      // No near miss is more than 2 edits away, and the distance is at least the difference in
+      // length: a pasted megabyte after `/` must not build a megabyte-sized table per command.
+      if (Math.abs(name.length - candidate.length) > 2) continue;
       const distance = editDistance(name, candidate);
       // Replacing every letter of a short alias is no "near miss".
       if (distance >= candidate.length) continue;

@@ -52,15 +52,18 @@ const FRESH: ResumeReport = { recoveredMessages: 0, wasInterrupted: false, notic
 /** One project's sessions in one store, plus lookups across every project. */
 export class Manager implements SessionManager {
   readonly home: string;
-  readonly project: ProjectInfo;
   readonly history: SessionManager['history'];
   readonly store: SessionStore;
 
   constructor(private readonly parts: ManagerParts) {
     this.store = parts.store;
     this.home = parts.home;
-    this.project = parts.store.project;
     this.history = parts.store.history;
+  }
+
+  /** The store's, read each time: a file store names its project for good at the first write. */
+  get project(): ProjectInfo {
+    return this.store.project;
   }
 
   /** Resolves once the session holds its lock: every promise of the library holds from then on. */

@@ -29,6 +29,9 @@ export interface ReplyHost {
 export function createReplyWriter(host: ReplyHost): ReplyWriter {
   const replyId = `r-${randomBytes(6).toString('hex')}`;
   let text = '';
+  // The text not journaled yet: the cut is looked for there, and each piece is cut from it, so a
+  // piece never holds on to a copy of the whole reply (a 50 MB reply held one per piece).
+  let pending = '';
   let journaled = '';
   let committed = 0;
   let finished = false;
@@ -46,13 +49,15 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
       host.runExclusive(async () => {
         if (finished) throw new ReplyFinishedError(replyId);
         text += chunk;
-        const cut = safeBoundary(text, committed);
-        if (cut > committed) {
-          const piece = host.redact(text.slice(committed, cut));
+        pending += chunk;
+        const cut = safeBoundary(pending, 0);
+        if (cut > 0) {
+          const piece = host.redact(pending.slice(0, cut));
           if (journaled === '') host.streaming(active, true);
           await host.journalDelta(replyId, piece);
           journaled += piece;
-          committed = cut;
+          pending = pending.slice(cut);
+          committed += cut;
         }
         return committed;
       }),

@@ -150,5 +150,17 @@ export const sessionJsonSchema = {
         },
       ],
     },
+    /**
+     * Events of types this chatkeep did not know (a newer one wrote them), oldest first: `line`
+     * is the event exactly as it was stored. Optional: only sessions that met one have it.
+     */
+    futureEvents: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['seq', 'ts', 'type', 'line'],
+        properties: { seq: count, ts: { type: 'string' }, type: { type: 'string', minLength: 1 }, line: { type: 'string' } },
+      },
+    },
   },
 } as const;

@@ -30,48 +30,60 @@ export class Slicer {
 export type TextSink = (piece: string) => void | Promise<void>;
 
 /**
- * Hands `sink` pieces whose concatenation equals `JSON.stringify(value)` (no replacer, no
- * indent), giving the event loop a turn between pieces. A part that is small (no long array,
- * no object with many keys, no string over a piece) is stringified whole; larger ones are
- * walked. The pieces are not kept: a sink that writes them as they come keeps the text from
- * piling up in memory (and the garbage collector from copying it). The value must not change
- * until this resolves (the caller holds its lock).
+ * Hands `sink` pieces whose concatenation equals `JSON.stringify(value, null, indent)` (no
+ * replacer; `indent` spaces, none by default), giving the event loop a turn between pieces. A
+ * part that is small (no long array, no object with many keys, no string over a piece) is
+ * stringified whole; larger ones are walked. The pieces are not kept: a sink that writes them
+ * as they come keeps the text from piling up in memory (and the garbage collector from copying
+ * it). The value must not change until this resolves (the caller holds its lock).
  */
-export async function stringifySliced(value: unknown, sink: TextSink, slicer = new Slicer()): Promise<void> {
-  await write(value, sink, slicer);
+export async function stringifySliced(value: unknown, sink: TextSink, slicer = new Slicer(), indent = 0): Promise<void> {
+  await write(value, sink, slicer, { step: ' '.repeat(indent), pad: '' });
 }
 
 /** Arrays longer than this, and objects with more keys, are walked rather than stringified whole. */
 const WIDE = 32;
 
-async function write(value: unknown, out: TextSink, slicer: Slicer): Promise<void> {
+/** Indentation: one level (`step`, empty for none) and the current one (`pad`). */
+interface Layout {
+  step: string;
+  pad: string;
+}
+
+async function write(value: unknown, out: TextSink, slicer: Slicer, at: Layout): Promise<void> {
   if (!needsWalk(value)) {
-    const text = JSON.stringify(value);
-    await out(text === undefined ? 'null' : text);
+    const text = JSON.stringify(value, null, at.step);
+    // A JSON string holds no raw newline: every newline in the text is indentation.
+    await out(text === undefined ? 'null' : at.pad && at.step ? text.replaceAll('\n', `\n${at.pad}`) : text);
     await slicer.maybeYield();
   } else if (typeof value === 'string') {
     await writeString(value, out, slicer);
-  } else if (Array.isArray(value)) {
-    await out('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) await out(',');
-      const item: unknown = value[i];
-      // In an array, what JSON cannot hold is written as null.
-      await write(skipped(item) ? null : item, out, slicer);
-    }
-    await out(']');
   } else {
-    const object = value as Record<string, unknown>;
-    await out('{');
-    let first = true;
-    for (const key of Object.keys(object)) {
-      const item = object[key];
-      if (skipped(item)) continue;
-      await out(`${first ? '' : ','}${JSON.stringify(key)}:`);
-      first = false;
-      await write(item, out, slicer);
+    // Each member on a line of its own, one level in, when indenting (as JSON.stringify does).
+    const inner: Layout = { step: at.step, pad: at.pad + at.step };
+    const open = at.step ? `\n${inner.pad}` : '';
+    if (Array.isArray(value)) {
+      await out('[');
+      for (let i = 0; i < value.length; i++) {
+        await out(i > 0 ? `,${open}` : open);
+        const item: unknown = value[i];
+        // In an array, what JSON cannot hold is written as null.
+        await write(skipped(item) ? null : item, out, slicer, inner);
+      }
+      await out(value.length > 0 && at.step ? `\n${at.pad}]` : ']');
+    } else {
+      const object = value as Record<string, unknown>;
+      await out('{');
+      let first = true;
+      for (const key of Object.keys(object)) {
+        const item = object[key];
+        if (skipped(item)) continue;
+        await out(`${first ? open : `,${open}`}${JSON.stringify(key)}:${at.step ? ' ' : ''}`);
+        first = false;
+        await write(item, out, slicer, inner);
+      }
+      await out(!first && at.step ? `\n${at.pad}}` : '}');
     }
-    await out('}');
   }
 }
 

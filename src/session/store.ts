@@ -7,7 +7,7 @@
  */
 import type { LockOwner } from './errors.js';
 import type { IndexRow } from './index-row.js';
-import type { ProjectInfo, SessionSnapshot, SessionWhere } from './types.js';
+import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './types.js';
 import type { SearchResults } from '../search/types.js';
 
 /** What an event records (one journal line in the file store, one row in PostgreSQL). */
@@ -62,6 +62,8 @@ export interface StoredSession {
   snapshot: SessionSnapshot | undefined;
   /** Every readable event, oldest first (those at or below the snapshot's `journalSeq` included). */
   events: SessionEvent[];
+  /** Events of types this build does not know, oldest first, kept as stored (not damage). */
+  futureEvents?: FutureEvent[];
   /** Damage found, one short phrase per part (`session.json: not JSON (…)`), for listings and `show`. */
   damage: string[];
   /** Sentences for the person resuming: where each damaged part went and what is left. */

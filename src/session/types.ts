@@ -158,6 +158,22 @@ export interface SessionSnapshot {
   importedFrom?: string | ImportSource;
   /** Where it was last used, when that was a git work tree (absent in older files). */
   git?: GitContext;
+  /** Events of types this build does not know (a newer chatkeep wrote them), kept as stored; absent when none. */
+  futureEvents?: FutureEvent[];
+}
+
+/**
+ * An event of a type this build does not know: a newer chatkeep wrote it. Replay skips it; it
+ * is kept byte for byte (in the snapshot once one is written), so the chatkeep that knows its
+ * type finds it again, in the place `seq` gives it among the session's events.
+ */
+export interface FutureEvent {
+  seq: number;
+  /** ISO time of the event. */
+  ts: string;
+  type: string;
+  /** The event exactly as stored: its journal line, or its database row as that line (`{seq, ts, type, payload}`). */
+  line: string;
 }
 
 /** Where a session imported from another tool (`chatkeep sessions import --from`) came from. */

@@ -18,6 +18,8 @@ export interface StoreBacking {
   holdInChild(id: string, cwd: string): Promise<{ pid: number; kill9(): Promise<void> }>;
   /** Removes a session entirely, as deleting it by hand or emptying the trash would. */
   removeSession(id: string): Promise<void>;
+  /** Stores an event as a newer chatkeep would (a journal line, a row), `payload` as its own JSON text. */
+  writeNewerEvent(id: string, event: { seq: number; ts: string; type: string; payload: string }): Promise<void>;
   /**
    * Takes `id`'s lock from under its holder, as another host does once the holder has been frozen
    * past its stale time or lease (a new epoch); the holder's process goes on believing it holds it.

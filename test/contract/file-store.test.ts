@@ -1,5 +1,6 @@
 /** The store contract against the file store (a fresh data directory per test). */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFileStore } from '../../src/store/file/file-store.js';
@@ -19,6 +20,12 @@ storeContract('file', async () => {
     async removeSession(id) {
       for (const project of await readdir(layout.projects(home))) {
         await rm(join(layout.sessions(layout.project(home, project)), id), { recursive: true, force: true });
+      }
+    },
+    async writeNewerEvent(id, { seq, ts, type, payload }) {
+      for (const project of await readdir(layout.projects(home))) {
+        const dir = join(layout.sessions(layout.project(home, project)), id);
+        if (existsSync(dir)) await appendFile(layout.journal(dir), `{"seq":${seq},"ts":"${ts}","type":"${type}","payload":${payload}}\n`);
       }
     },
     async supersede(id) {

@@ -3,15 +3,19 @@ import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { createDatabase, runSql } from '../support/postgres.js';
 import { holdInChild } from '../support/lock-holder.js';
+import type { StoreBacking } from './contract-kit.js';
 import { searchContract, storeContract } from './store.contract.js';
 
-storeContract('postgres', async () => {
-  const url = await createDatabase(inject('postgresAdminUrl'));
+/** The contract's way in and out of a database at `url`. */
+function backingOn(url: string): StoreBacking {
   return {
     open: (cwd, options) => openPostgresStore(url, { cwd, ...options }),
     holdInChild: (id, cwd) => holdInChild('postgres', url, id, cwd),
     async removeSession(id) {
       await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
+    },
+    async writeNewerEvent(id, { seq, ts, type, payload }) {
+      await runSql(url, 'INSERT INTO chatkeep.events (session_id, seq, ts, type, payload) VALUES ($1, $2, $3, $4, $5::json)', [id, seq, ts, type, payload]);
     },
     async supersede(id) {
       // The epoch moves on as a taking through a lease does once the holder's lease has expired.
@@ -19,7 +23,9 @@ storeContract('postgres', async () => {
     },
     dispose: async () => undefined,
   };
-});
+}
+
+storeContract('postgres', async () => backingOn(await createDatabase(inject('postgresAdminUrl'))));
 
 // A server without pg_trgm (here: one where the migration cannot create it, as when the package
 // is not installed): search narrows by the core tsvector of sequences and answers the same.
@@ -28,14 +34,7 @@ searchContract('postgres without pg_trgm', async () => {
   await runSql(url, 'CREATE SCHEMA chatkeep');
   await runSql(url, "CREATE FUNCTION chatkeep.similarity(text, text) RETURNS real LANGUAGE sql AS 'SELECT 0::real'");
   return {
-    open: (cwd, options) => openPostgresStore(url, { cwd, ...options }),
-    holdInChild: (id, cwd) => holdInChild('postgres', url, id, cwd),
-    async removeSession(id) {
-      await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);
-    },
-    async supersede(id) {
-      await runSql(url, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
-    },
+    ...backingOn(url),
     async dispose() {
       // The premise: the migration fell back to the core index.
       const [row] = await runSql<{ trgm: boolean }>(url, "SELECT to_regclass('chatkeep.search_messages_trgm') IS NOT NULL AS trgm");

@@ -14,6 +14,7 @@ import type { SessionStore, WriterLock } from '../../src/session/store.js';
 import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
+import { futureEventCases } from './future-events.contract.js';
 import { fenceCases } from './fence.contract.js';
 import { emptySessionCases } from './empty.contract.js';
 
@@ -226,6 +227,7 @@ function storeCases(h: Harness): void {
 
   trashCases(h);
   searchCases(h);
+  futureEventCases(h);
   fenceCases(h);
   emptySessionCases(h);
 }

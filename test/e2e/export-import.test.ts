@@ -122,18 +122,22 @@ describe('sessions export and import', () => {
       [['sessions', 'import', write('dots.json', JSON.stringify({ ...good, session: { ...good.session, id: '../x' } }))], '', /^Cannot import `dots\.json`: its session ID `\.\.\/x` is not a valid ID/],
       [['sessions', 'import', write('long.json', JSON.stringify({ ...good, session: { ...good.session, id: 'a'.repeat(300) } }))], '', /^Cannot import `long\.json`: its session ID `a+…` is not a valid ID/],
       [['sessions', 'import', write('bad.json', JSON.stringify({ ...good, session: { ...good.session, messages: [{ role: 'user' }] } }))], '', /^Cannot import `bad\.json`: it does not match the export schema: \/session\/messages\/0 must have required property 'content'/],
-      [['sessions', 'import', 'big.json'], '', /^Cannot import `big\.json`: it is larger than 64 MiB, the most an import reads; nothing was imported\.$/],
-      [['sessions', 'import', '-'], ' '.repeat(MAX_IMPORT_BYTES + 1), /^Cannot import standard input: it is larger than 64 MiB/],
+      [['sessions', 'import', 'big.json'], '', /^Cannot import `big\.json`: it is larger than 512 MiB, the most an import reads; nothing was imported\. To read more, set CHATKEEP_IMPORT_LIMIT_MB to the size in MiB \(e\.g\. CHATKEEP_IMPORT_LIMIT_MB=1024\)\.$/],
       [['sessions', 'import', 'missing.json'], '', /^Cannot import `missing\.json`: there is no such file; nothing was imported\.$/],
       [['sessions', 'import', 'folder'], '', /^Cannot import `folder`: it is not a file; nothing was imported\.$/],
       [['sessions', 'import'], '', /^sessions import needs a file to read \(- for standard input\), or --from TOOL\. See .*sessions --help$/],
       [['sessions', 'import', 'x.json', '--format', 'md'], '', /^--format is an option of sessions export\. See .*sessions --help$/],
     ];
+    // The guard is set lower for these: standard input past it, and a limit that is no number.
+    const limited: [string[], string, RegExp, string][] = [
+      [['sessions', 'import', '-'], ' '.repeat(1024 * 1024 + 1), /^Cannot import standard input: it is larger than 1 MiB, the most an import reads; nothing was imported\. To read more, set CHATKEEP_IMPORT_LIMIT_MB to the size in MiB \(e\.g\. CHATKEEP_IMPORT_LIMIT_MB=2\)\.$/, '1'],
+      [['sessions', 'import', 'text.json'], '', /^Bad CHATKEEP_IMPORT_LIMIT_MB `lots`: give a whole number of MiB, at least 1\.$/, 'lots'],
+    ];
     const absent = join(tmpHome(), 'absent');
-    for (const [args, input, message] of cases) {
+    for (const [args, input, message, limit] of [...cases.map(([a, i, m]) => [a, i, m, undefined] as const), ...limited]) {
       for (const where of [home, absent]) {
         const before = treeDigest(where);
-        const run = await runPiped(args, input, { home: where, cwd });
+        const run = await runPiped(args, input, { home: where, cwd, ...(limit ? { env: { CHATKEEP_IMPORT_LIMIT_MB: limit } } : {}) });
         expect(run.code, args.join(' ')).toBe(2);
         expect(run.stdout).toBe('');
         expect(run.stderr.split('\n')).toHaveLength(2);

@@ -188,8 +188,9 @@ export function spawnPiped(args: string[], options: RunOptions): PipedRun {
   const child = spawnChild(file, argv, { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // Decoded as a stream: a character split between two chunks is not garbled.
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const result = new Promise<PipedResult>((resolve, reject) => {
     child.on('error', reject);
     // A program that exits without reading all its input (`sessions show`, a refused flag, a

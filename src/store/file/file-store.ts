@@ -20,7 +20,7 @@ import { layout } from './layout.js';
 import { acquireLock, inspectLock, type HeldLock } from './lock.js';
 import { errno } from '../../session/ids.js';
 import { removeMeta, writeMeta } from './meta-file.js';
-import { openProject, type FileProject } from './project.js';
+import { findProject, openProject, type FileProject } from './project.js';
 import { snapshotFileInfo, writeSnapshotFile } from './snapshot-store.js';
 
 // Listing, resolving and loading are imported on first use: creating a session (the path to
@@ -46,11 +46,15 @@ export interface FileStoreOptions {
   redact: (text: string) => string;
 }
 
-/** Opens the data directory (made as needed) and the project of `cwd` in it. */
+/**
+ * Opens the data directory (made as needed) and finds the project of `cwd` in it. The project's
+ * directory is created by the first write (a session, an import, a history line), so listing,
+ * showing, searching and failing create nothing (issue 23 item 6).
+ */
 export async function openFileStore(options: FileStoreOptions): Promise<FileStore> {
   try {
     const home = await ensureHome(options.home);
-    const project = await openProject(home, options.cwd, options.now());
+    const project = await findProject(home, options.cwd);
     return new FileStore(home, project, options);
   } catch (err) {
     throw storageProblem(options.home, err);
@@ -62,13 +66,36 @@ export class FileStore implements SessionStore {
   readonly history: SessionStore['history'];
   /** Session directories by ID, for the sessions this process reserved or located. */
   private readonly dirs = new Map<string, string>();
+  /** This project's directory being claimed (project.json written), once a write needs it. */
+  private claim: Promise<FileProject> | undefined;
 
   constructor(
     readonly location: string,
-    readonly project: FileProject,
+    private current: FileProject,
     private readonly options: FileStoreOptions,
   ) {
-    this.history = createHistory(layout.history(project.dir), options.redact);
+    const history = (dir: string) => createHistory(layout.history(dir), options.redact);
+    this.history = {
+      load: () => history(this.current.dir).load(),
+      append: async (line) => history(await this.claimed(this.current)).append(line),
+    };
+  }
+
+  get project(): FileProject {
+    return this.current;
+  }
+
+  /** The directory of `project`; this store's own is claimed first when nothing was written there yet. */
+  private async claimed(project: ProjectInfo): Promise<string> {
+    if (project.path !== this.current.path) return this.projectDir(project);
+    this.claim ??= openProject(this.location, this.current.path, this.options.now()).then(
+      (claimed) => (this.current = claimed),
+      (err: unknown) => {
+        this.claim = undefined;
+        throw storageProblem(this.options.home, err);
+      },
+    );
+    return (await this.claim).dir;
   }
 
   private projectDir(project: ProjectInfo): string {
@@ -83,7 +110,7 @@ export class FileStore implements SessionStore {
   }
 
   async reserveId(at: Date, project: ProjectInfo): Promise<string> {
-    const { id, dir } = await reserveId(layout.ids(this.location), layout.sessions(this.projectDir(project)), at);
+    const { id, dir } = await reserveId(layout.ids(this.location), layout.sessions(await this.claimed(project)), at);
     this.dirs.set(id, dir);
     return id;
   }
@@ -159,8 +186,8 @@ export class FileStore implements SessionStore {
   }
 
   async adopt(snapshot: SessionSnapshot): Promise<boolean> {
-    const project = snapshot.project === this.project.path ? this.project : await openProject(this.location, snapshot.project, this.options.now());
-    const dir = await claimId(layout.ids(this.location), layout.sessions(project.dir), snapshot.id);
+    const project = snapshot.project === this.current.path ? this.current : await openProject(this.location, snapshot.project, this.options.now());
+    const dir = await claimId(layout.ids(this.location), layout.sessions(await this.claimed(project)), snapshot.id);
     if (dir === undefined) return false;
     this.dirs.set(snapshot.id, dir);
     // Nobody holds the new copy: it is stored closed.

@@ -1,7 +1,9 @@
 import { fdatasyncSync, fstatSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { readWhole } from './read-whole.js';
-import { EVENT_TYPES, type SessionEvent } from '../../session/store.js';
+import type { SessionEvent } from '../../session/store.js';
+import { readEvent } from '../../session/future-events.js';
+import type { FutureEvent } from '../../session/types.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
@@ -9,11 +11,11 @@ import { errno } from '../../session/ids.js';
 /** One journal line: `{seq, ts, type, payload}`. */
 export type JournalEvent = SessionEvent;
 
-const TYPES = new Set<string>(EVENT_TYPES);
-
 /** What reading a journal found. */
 export interface JournalContents {
   events: JournalEvent[];
+  /** Lines of event types a newer chatkeep wrote, kept as they are (not damage). */
+  futureEvents: FutureEvent[];
   /** The last line was incomplete (a crash mid-write) and was ignored. */
   tornTail: boolean;
   /** 1-based numbers of complete lines that did not parse: damage, not a crash. */
@@ -26,31 +28,28 @@ export async function readJournal(path: string): Promise<JournalContents> {
   try {
     text = await readWhole(path);
   } catch (err) {
-    if (errno(err) === 'ENOENT') return { events: [], tornTail: false, damagedLines: [] };
+    if (errno(err) === 'ENOENT') return { events: [], futureEvents: [], tornTail: false, damagedLines: [] };
     throw err;
   }
   const lines = text.split('\n');
   // Every write ends with '\n': a last piece without one is a write cut short.
   const tail = lines.pop() ?? '';
   const events: JournalEvent[] = [];
+  const futureEvents: FutureEvent[] = [];
   const damagedLines: number[] = [];
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     const event = parseLine(line);
-    if (event) events.push(event);
+    if (event && 'known' in event) events.push(event.known);
+    else if (event) futureEvents.push(event.future);
     else damagedLines.push(i + 1);
   });
-  return { events, tornTail: tail.length > 0, damagedLines };
+  return { events, futureEvents, tornTail: tail.length > 0, damagedLines };
 }
 
-function parseLine(line: string): JournalEvent | undefined {
+function parseLine(line: string): ReturnType<typeof readEvent> {
   try {
-    const value: unknown = JSON.parse(line);
-    if (typeof value !== 'object' || value === null) return undefined;
-    const e = value as Partial<JournalEvent>;
-    if (!Number.isInteger(e.seq) || typeof e.ts !== 'string' || !TYPES.has(String(e.type))) return undefined;
-    if (typeof e.payload !== 'object' || e.payload === null) return undefined;
-    return e as JournalEvent;
+    return readEvent(JSON.parse(line), line);
   } catch {
     return undefined;
   }

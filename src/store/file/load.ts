@@ -51,7 +51,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<St
     if (errno(err) !== 'EISDIR') throw err;
     // Something else sits where the journal belongs: keep it, start an empty journal.
     phrases.push('journal.jsonl: a directory, not a file');
-    journal = { events: [], tornTail: false, damagedLines: [] };
+    journal = { events: [], futureEvents: [], tornTail: false, damagedLines: [] };
     let where = 'left in place';
     if (options.quarantine) {
       const aside = corruptName(journalPath, options.now);
@@ -74,7 +74,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<St
     );
   }
   const createdAt = snapshot ? undefined : await stat(dir).then((s) => s.birthtime, () => undefined);
-  return { snapshot, events: journal.events, notices, damage: phrases, snapshotDamaged: damage !== undefined, ...(createdAt ? { createdAt } : {}) };
+  return { snapshot, events: journal.events, futureEvents: journal.futureEvents, notices, damage: phrases, snapshotDamaged: damage !== undefined, ...(createdAt ? { createdAt } : {}) };
 }
 
 /** Which snapshot file is in place: a new one is renamed over it, so its inode changes. */

@@ -37,17 +37,21 @@ export async function openProject(home: string, cwd: string, now: Date): Promise
 }
 
 /**
- * The project directory of `cwd` if one exists, else where it would be; creates nothing (for
- * sessions that write nothing).
+ * The project directory of `cwd` if one exists, else the one `openProject` would claim (the
+ * first name nobody owns); creates nothing, so commands that only read write nothing.
  */
 export async function findProject(home: string, cwd: string): Promise<FileProject> {
   const path = await realPath(cwd);
   const slugs = slugsFor(path);
+  let free: string | undefined;
   for (const slug of slugs) {
     const dir = join(layout.projects(home), slug);
-    if ((await readProjectPath(dir)) === path) return { key: slug, path, dir };
+    const owner = await readProjectPath(dir);
+    if (owner === path) return { key: slug, path, dir };
+    if (owner === undefined) free ??= slug;
   }
-  return { key: slugs[0]!, path, dir: join(layout.projects(home), slugs[0]!) };
+  const slug = free ?? slugs[0]!;
+  return { key: slug, path, dir: join(layout.projects(home), slug) };
 }
 
 function realPath(cwd: string): Promise<string> {

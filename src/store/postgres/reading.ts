@@ -10,19 +10,18 @@ import { assertValidId } from '../../session/ids.js';
 import type { IndexRow } from '../../session/index-row.js';
 import { SCHEMA_VERSION } from '../../session/migrations.js';
 import type { LoadOptions, SessionEvent, StoredSession } from '../../session/store.js';
-import { EVENT_TYPES } from '../../session/store.js';
-import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, TitleSource } from '../../session/types.js';
+import { readEvent, rowLine } from '../../session/future-events.js';
+import type { FutureEvent, ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, TitleSource } from '../../session/types.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
-
-const TYPES = new Set<string>(EVENT_TYPES);
 
 interface EventRow {
   seq: string;
   ts: Date;
   type: string;
-  payload: unknown;
+  /** The json column's own text: an event a newer chatkeep wrote is kept exactly as it is. */
+  payload: string;
 }
 
 /** Reads a session's snapshot and events in one consistent view (a save in between cannot split them). */
@@ -32,7 +31,7 @@ export async function loadSession(pool: Pool, target: Target, id: string, option
     target,
     async (client) => {
       const s = await client.query<{ snapshot: string | null; created_at: Date }>('SELECT snapshot, created_at FROM chatkeep.sessions WHERE id = $1', [id]);
-      const e = await client.query<EventRow>('SELECT seq, ts, type, payload FROM chatkeep.events WHERE session_id = $1 ORDER BY seq', [id]);
+      const e = await client.query<EventRow>('SELECT seq, ts, type, payload::text AS payload FROM chatkeep.events WHERE session_id = $1 ORDER BY seq', [id]);
       return { session: s.rows[0], rows: e.rows };
     },
     'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
@@ -55,20 +54,20 @@ export async function loadSession(pool: Pool, target: Target, id: string, option
     }
   }
   const events: SessionEvent[] = [];
+  const futureEvents: FutureEvent[] = [];
   let bad = 0;
   for (const row of rows) {
-    const payload = row.payload;
-    if (!TYPES.has(row.type) || typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-      bad++;
-      continue;
-    }
-    events.push({ seq: Number(row.seq), ts: row.ts.toISOString(), type: row.type as SessionEvent['type'], payload: payload as Record<string, unknown> });
+    const [seq, ts] = [Number(row.seq), row.ts.toISOString()];
+    const event = readEvent({ seq, ts, type: row.type, payload: JSON.parse(row.payload) as unknown }, rowLine(seq, ts, row.type, row.payload));
+    if (event && 'known' in event) events.push(event.known);
+    else if (event) futureEvents.push(event.future);
+    else bad++;
   }
   if (bad > 0) {
     damage.push(`events: ${bad} damaged row(s)`);
     notices.push(`${bad} event row(s) were damaged and skipped; every readable event was loaded.`);
   }
-  return { snapshot, events, damage, notices, snapshotDamaged, createdAt: session.created_at };
+  return { snapshot, events, futureEvents, damage, notices, snapshotDamaged, createdAt: session.created_at };
 }
 
 /** Moves a damaged snapshot into `chatkeep.quarantine` (kept, never overwritten), in one transaction. */

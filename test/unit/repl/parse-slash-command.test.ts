@@ -59,4 +59,12 @@ describe('suggestCommand and editDistance', () => {
   it('does not suggest for a one-letter unknown far from everything', () => {
     expect(suggestCommand('z', builtinCommands)).toBeUndefined();
   });
+
+  it('answers at once for a pasted megabyte after a slash (no table the size of the paste)', () => {
+    // Before: a 1 MB name built a million-row table per command (a 50 MB paste ran out of memory).
+    const heap = process.memoryUsage().heapUsed;
+    expect(suggestCommand('T/rPJJQt5'.repeat(120_000), builtinCommands)).toBeUndefined();
+    expect(process.memoryUsage().heapUsed - heap).toBeLessThan(64 * 1024 * 1024);
+    expect(suggestCommand('hlep', builtinCommands)).toBe('help');
+  });
 });

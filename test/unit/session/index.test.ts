@@ -121,16 +121,17 @@ describe('the session index', () => {
     mkdirSync(join(base, 'a-b'));
     mkdirSync(join(base, 'a', 'b'), { recursive: true });
     const home = tmpHome();
+    // Both opened before either has a session: each project is named for good by its first write.
     const one = await openSessions({ home, cwd: join(base, 'a-b') });
     const two = await openSessions({ home, cwd: join(base, 'a', 'b') });
-    expect(layout.project(one.store.location, one.project.key)).not.toBe(layout.project(two.store.location, two.project.key));
-    expect(two.project.key.startsWith(one.project.key)).toBe(true);
     const s1 = await one.create({ title: 'in a-b' });
     await s1.append({ role: 'user', content: 'hello' });
     await s1.close();
     const s2 = await two.create({ title: 'in a/b' });
     await s2.append({ role: 'user', content: 'hello' });
     await s2.close();
+    expect(layout.project(one.store.location, one.project.key)).not.toBe(layout.project(two.store.location, two.project.key));
+    expect(two.project.key.startsWith(one.project.key)).toBe(true);
     expect((await one.list()).map((r) => r.title)).toEqual(['in a-b']);
     expect((await two.list()).map((r) => r.title)).toEqual(['in a/b']);
     const all = await one.list({ all: true });
@@ -146,10 +147,14 @@ describe('the session index', () => {
     const home = tmpHome();
     const cwd = tmpHome();
     const first = await openSessions({ home, cwd });
+    await (await first.create()).close();
     const file = join(layout.project(first.store.location, first.project.key), 'project.json');
     writeFileSync(file, '{"path": ');
     const again = await openSessions({ home, cwd });
     expect(layout.project(again.store.location, again.project.key)).toBe(layout.project(first.store.location, first.project.key));
+    // Opening reads; the next write claims the project again, keeping the damaged file.
+    expect(readFileSync(file, 'utf8')).toBe('{"path": ');
+    await (await again.create()).close();
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'chatkeep.project', path: cwd });
     const aside = readdirSync(layout.project(first.store.location, first.project.key)).filter((n) => n.startsWith('project.json.corrupt-'));
     expect(aside).toHaveLength(1);

@@ -229,6 +229,8 @@ describe('a session', () => {
     const sessions = await openSessions({ home, cwd: tmpHome() });
     expect(await sessions.readConfig()).toEqual({ user: {}, project: {} });
     writeFileSync(join(home, 'config.json'), '{"autosave": "1m"}');
+    // A project's directory exists once it holds a session (opening creates nothing).
+    await (await sessions.create()).close();
     writeFileSync(join(layout.project(sessions.store.location, sessions.project.key), 'config.json'), '{"provider": "openai"}');
     expect(await sessions.readConfig()).toEqual({ user: { autosave: '1m' }, project: { provider: 'openai' } });
     writeFileSync(join(home, 'config.json'), '{"autosave": ');

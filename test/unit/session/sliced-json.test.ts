@@ -4,9 +4,9 @@ import { Slicer, stringifySliced } from '../../../src/session/sliced-json.js';
 import type { SessionSnapshot } from '../../../src/session/types.js';
 import { blankSnapshot } from '../../../src/session/blank.js';
 
-async function sliced(value: unknown, slicer?: Slicer): Promise<string> {
+async function sliced(value: unknown, slicer?: Slicer, indent?: number): Promise<string> {
   const pieces: string[] = [];
-  await stringifySliced(value, (piece) => void pieces.push(piece), slicer);
+  await stringifySliced(value, (piece) => void pieces.push(piece), slicer, indent);
   return pieces.join('');
 }
 
@@ -24,6 +24,16 @@ describe('stringifySliced', () => {
       Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`key${i}`, i % 3 ? awkward(i) : [i]])),
     ];
     for (const value of values) expect(await sliced(value)).toBe(JSON.stringify(value));
+  });
+
+  it('gives exactly the text JSON.stringify gives with an indent (a JSON export)', async () => {
+    const values: unknown[] = [
+      null, 'plain', awkward(2_100_000), [], {}, { a: undefined }, [undefined, 1], { a: [], b: {}, c: { d: [] } },
+      { a: undefined, b: () => 1, c: [1, { d: new Date(0), e: 'x\ny' }], [`k${'"'}`]: 'v' },
+      { session: { messages: Array.from({ length: 100 }, (_, i) => ({ i, text: awkward(i === 50 ? 1_500_000 : i * 37), usage: { n: [i, {}] } })) } },
+      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`key${i}`, i % 3 ? awkward(i) : [i, [], { k: i }]])),
+    ];
+    for (const value of values) expect(await sliced(value, undefined, 2)).toBe(JSON.stringify(value, null, 2));
   });
 
   it('gives the event loop a turn between pieces, so a large snapshot never holds it', async () => {

@@ -1,0 +1,63 @@
+/**
+ * Forward compatibility (DESIGN §9, issue 23 item 2): an event of a type this build does not
+ * know was written by a newer chatkeep. It is not damage: it is kept byte for byte, skipped by
+ * replay, carried in the snapshot (`futureEvents`) and so through copies and exports, and said
+ * once, in one line. Only what does not parse as an event is damage.
+ */
+import { printable } from './errors.js';
+import type { ReplayResult } from './replay.js';
+import { EVENT_TYPES, type SessionEvent } from './store.js';
+import type { FutureEvent, SessionSnapshot } from './types.js';
+
+const KNOWN = new Set<string>(EVENT_TYPES);
+
+/** One stored event as read: one this build interprets, one a newer build wrote, or undefined (damage). */
+export type ReadEvent = { known: SessionEvent } | { future: FutureEvent } | undefined;
+
+/**
+ * Sorts out one stored event (`value`, parsed from `line`): an object with a whole `seq`, a
+ * string `ts` and a string `type`. A known type also needs an object payload; an unknown one is
+ * kept whatever its payload, as `line`.
+ */
+export function readEvent(value: unknown, line: string): ReadEvent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const e = value as Record<string, unknown>;
+  if (!Number.isInteger(e.seq) || typeof e.ts !== 'string' || typeof e.type !== 'string' || e.type === '') return undefined;
+  if (!KNOWN.has(e.type)) return { future: { seq: e.seq as number, ts: e.ts, type: e.type, line } };
+  if (typeof e.payload !== 'object' || e.payload === null || Array.isArray(e.payload)) return undefined;
+  return { known: e as unknown as SessionEvent };
+}
+
+/**
+ * The line that stands for an event kept as a database row (`payload` is the json column's
+ * own text, unchanged): what the journal line of the same event would be.
+ */
+export function rowLine(seq: number, ts: string, type: string, payload: string): string {
+  return `${JSON.stringify({ seq, ts, type }).slice(0, -1)},"payload":${payload}}`;
+}
+
+/**
+ * After `replay`: adds the future events past the snapshot's seq (`savedSeq`) to the snapshot,
+ * where the next snapshot keeps them, and counts them as events replay went past (the seq
+ * this session writes next follows them). Returns those added.
+ */
+export function keepFutureEvents(s: SessionSnapshot, events: readonly FutureEvent[], savedSeq: number, result: ReplayResult): FutureEvent[] {
+  const added = events.filter((e) => e.seq > savedSeq);
+  if (added.length === 0) return added;
+  s.futureEvents = [...(s.futureEvents ?? []), ...added];
+  for (const e of added) {
+    result.lastSeq = Math.max(result.lastSeq, e.seq);
+    const at = new Date(e.ts);
+    if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;
+  }
+  result.applied += added.length;
+  s.journalSeq = result.lastSeq;
+  return added;
+}
+
+/** The one line that says a session holds events a newer chatkeep wrote. */
+export function futureEventsNote(events: readonly FutureEvent[]): string {
+  const types = [...new Set(events.map((e) => printable(e.type)))];
+  const count = events.length === 1 ? '1 event' : `${events.length} events`;
+  return `${count} of ${types.length === 1 ? 'type' : 'types'} ${types.join(', ')}: written by a newer chatkeep; kept as is.`;
+}
