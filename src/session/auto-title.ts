@@ -18,6 +18,9 @@ export async function automaticTitle(text: string, redact: (text: string) => str
   const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
   const flat = cleanTitle(line, redact);
   if (flat === null) return null;
+  // Printable ASCII is one column a character: no need to load string-width, whose loading
+  // (~20 ms, in the middle of the first reply) would stall the reply's stream.
+  if (/^[\x20-\x7e]*$/.test(flat)) return flat.length <= AUTO_TITLE_COLUMNS ? flat : `${flat.slice(0, AUTO_TITLE_COLUMNS - 1).trimEnd()}…`;
   const width = (await import('string-width')).default;
   if (width(flat) <= AUTO_TITLE_COLUMNS) return flat;
   return `${flat.slice(0, fittingLength(flat, AUTO_TITLE_COLUMNS - 1, width)).trimEnd()}…`;

@@ -35,6 +35,10 @@ describe('automaticTitle (issue 20 item 2)', () => {
     expect(cjk).toBe(`${'会議'.repeat(14)}会…`);
     const emoji = await automaticTitle('👍🏽'.repeat(40), redact);
     expect(emoji).toBe(`${'👍🏽'.repeat(29)}…`);
+    // Plain ASCII takes the same cut without string-width: 59 columns and the ellipsis.
+    const words = await automaticTitle('word '.repeat(30), redact);
+    expect(words).toBe(`${'word '.repeat(11)}word…`);
+    expect(stringWidth(words!)).toBeLessThanOrEqual(AUTO_TITLE_COLUMNS);
     const secret = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
     expect(await automaticTitle(`push with ${secret}`, redact)).toBe('push with [REDACTED:github-token]');
   });
