@@ -42,6 +42,9 @@ async function run(argv: string[]): Promise<number> {
   const flagHome = command.options.home;
   const home = resolve(cwd, flagHome ?? (env.CHATKEEP_HOME?.trim() || join(homedir(), '.chatkeep')));
   if (flagHome !== undefined) setInvocation({ ...started, home });
+  // Said once: the next run finds the data directory private.
+  const madePrivate = await (await import('./store/file/home.js')).makePrivate(home);
+  if (madePrivate) process.stderr.write(`chatkeep: ${madePrivate}\n`);
   // Which store keeps the sessions: --store, else CHATKEEP_STORE, else the config's "store".
   const chooseStore = async (): Promise<string | undefined> => {
     const choice = await (await import('./store/choice.js')).chooseStore(command.options.store, env, home);
