@@ -108,7 +108,8 @@ export function formatTable(rows: BenchRow[]): string {
     r.ms.toFixed(2),
     r.floorMs.toFixed(2),
     `${r.ratio.toFixed(2)}×`,
-    `≤ ${r.target}×${r.limitMs !== undefined ? `, ≤ ${r.limitMs} ms` : ''}`,
+    // An absolute limit alone (a target of Infinity: the floor only shows what the machine itself costs).
+    Number.isFinite(r.target) ? `≤ ${r.target}×${r.limitMs !== undefined ? `, ≤ ${r.limitMs} ms` : ''}` : `≤ ${r.limitMs} ms`,
     (r.pass === undefined ? '' : r.pass ? 'PASS' : 'MISS') + (r.note ? `${r.pass === undefined ? '' : ' · '}${r.note}` : ''),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
