@@ -5,7 +5,7 @@ import type { TextSink } from '../session/sliced-json.js';
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-type Renderer = (snapshot: SessionSnapshot, toolVersion: string) => string;
+type Renderer = (snapshot: SessionSnapshot, toolVersion: string) => string | Promise<string>;
 
 /** Each format's module, loaded when that format is written (the HTML one brings a Markdown renderer, a highlighter and a sanitizer). */
 const RENDERERS: Record<ExportFormat, () => Promise<Renderer>> = {

@@ -7,11 +7,12 @@
  * - links keep only http, https and mailto targets, never `javascript:` or `data:`;
  * - images become links to them (an image would be a request when the page opens);
  * - no attribute survives that could run script or load anything (no `on…`, `style`, `src`).
- * Loaded only when an HTML export is written.
+ * Loaded only when an HTML export is written: the three libraries are imported by
+ * `createHtmlMarkdown`, never at the top (in the CLI's bundle a top-level import of an external
+ * package is hoisted into the bundle's own imports, and would load at every start).
  */
-import hljs from 'highlight.js/lib/common';
-import { Marked, type Tokens } from 'marked';
-import sanitizeHtml from 'sanitize-html';
+import type { Tokens } from 'marked';
+import type sanitizeHtml from 'sanitize-html';
 
 /** The sanitizer's allowlist: the elements Markdown produces, and the attributes they need. */
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -35,8 +36,13 @@ function languageOf(info: string | undefined): string {
   return (info ?? '').trim().split(/\s/)[0]!.replace(/[^\w+#.-]/g, '').slice(0, 40);
 }
 
-/** Renders messages' Markdown to sanitized HTML. */
-export function createHtmlMarkdown(escapeHtml: (text: string) => string): (source: string) => string {
+/** Renders messages' Markdown to sanitized HTML (the libraries load on the first call). */
+export async function createHtmlMarkdown(escapeHtml: (text: string) => string): Promise<(source: string) => string> {
+  const [{ default: hljs }, { Marked }, { default: sanitize }] = await Promise.all([
+    import('highlight.js/lib/common'),
+    import('marked'),
+    import('sanitize-html'),
+  ]);
   const marked = new Marked({
     gfm: true,
     breaks: true,
@@ -62,5 +68,5 @@ export function createHtmlMarkdown(escapeHtml: (text: string) => string): (sourc
       },
     },
   });
-  return (source) => sanitizeHtml(String(marked.parse(source, { async: false })), SANITIZE);
+  return (source) => sanitize(String(marked.parse(source, { async: false })), SANITIZE);
 }

@@ -56,10 +56,16 @@ pre code { background: none; padding: 0; font: inherit; }
 footer { color: var(--muted); font-size: 0.8rem; margin: 2rem 0 1rem; }
 `;
 
-const renderMarkdown = createHtmlMarkdown((text) => escapeHtml(text));
+let markdown: Promise<(source: string) => string> | undefined;
+
 
 /** The page for `snapshot`. */
-export function exportHtml(snapshot: SessionSnapshot, toolVersion: string): string {
+export async function exportHtml(snapshot: SessionSnapshot, toolVersion: string): Promise<string> {
+  markdown ??= createHtmlMarkdown((text) => escapeHtml(text));
+  const renderMarkdown = await markdown;
+  // A message's text: its Markdown rendered and sanitized (html-markdown.ts).
+  const body = (text: string): string => `<div class="text">${renderMarkdown(text)}</div>`;
+  const messageHtml = (message: Message): string => messageBlock(message, body);
   const facts = sessionFacts(snapshot).map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('\n');
   const parts = sessionParts(snapshot).map((part) => {
     const summary = part.summary === null ? '' : `<div class="summary"><p class="who">Summary</p>${body(part.summary)}</div>\n`;
@@ -90,7 +96,8 @@ export function exportHtml(snapshot: SessionSnapshot, toolVersion: string): stri
   ].join('\n');
 }
 
-function messageHtml(m: Message): string {
+/** A message as an article, its text drawn by `body`. */
+function messageBlock(m: Message, body: (text: string) => string): string {
   const classes = [m.role, m.superseded ? 'superseded' : ''].filter(Boolean).join(' ');
   const iso = m.timestamp.toISOString();
   const calls = (m.toolCalls ?? []).map(
@@ -104,9 +111,6 @@ function messageHtml(m: Message): string {
     '</article>',
   ].join('\n');
 }
-
-/** A message's text: its Markdown rendered and sanitized (html-markdown.ts). */
-const body = (text: string): string => `<div class="text">${renderMarkdown(text)}</div>`;
 
 /** Text as HTML character data or an attribute value: nothing in it can become markup. */
 export function escapeHtml(text: string): string {
