@@ -159,7 +159,7 @@ export const sessionJsonSchema = {
       items: {
         type: 'object',
         required: ['seq', 'ts', 'type', 'line'],
-        properties: { seq: count, ts: { type: 'string' }, type: { type: 'string', minLength: 1 }, line: { type: 'string' } },
+        properties: { seq: count, ts: { type: 'string' }, type: { type: 'string', pattern: '.' }, line: { type: 'string' } },
       },
     },
   },

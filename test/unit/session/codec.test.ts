@@ -25,6 +25,13 @@ describe('snapshot codec and versions', () => {
     expect(readFileSync(join(root, 'schema/session.validate.mjs'), 'utf8')).toBe(validatorSource(schema));
   });
 
+  it('ships validators that load as they are: one needing a require() (ajv runtime code, for minLength) would fall back to compiling ajv on every resume', async () => {
+    for (const name of ['session', 'export']) {
+      const validator = (await import(`../../../schema/${name}.validate.mjs`)) as { default: unknown };
+      expect(typeof validator.default, name).toBe('function');
+    }
+  });
+
   it('round-trips Dates through superjson', async () => {
     const home = tmpHome();
     const sessions = await openSessions({ home, cwd: tmpHome() });
