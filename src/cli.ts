@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './cli/options.js';
 import { setInvocation } from './repl/invocation.js';
 import { describeError } from './repl/report-error.js';
-import type { ResumeHow } from './repl/start-chat.js';
+import type { ResumeHow } from './cli/start-chat.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -94,7 +94,7 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
   const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const [{ createScreen, colorLevelFor }, { startChat }] = await Promise.all([
     import('./repl/screen.js'),
-    import('./repl/start-chat.js'),
+    import('./cli/start-chat.js'),
   ]);
   // Each stream's colour follows its own terminal: `2>file` gets no escape codes.
   const stderrTerminal = process.stderr.isTTY === true;

@@ -8,14 +8,14 @@ import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parse
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
 import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { ConfigSource, Session, SessionManager } from '../session/types.js';
-import { createClipboard } from './clipboard.js';
-import type { CliCommand } from '../cli/options.js';
-import { parseForkAt } from './fork-args.js';
+import { createClipboard } from '../repl/clipboard.js';
+import type { CliCommand } from './options.js';
+import { parseForkAt } from '../repl/fork-args.js';
 import { unknownModelNote } from '../providers/unknown-model.js';
 import type { BrowseOptions } from '../browser/browse.js';
-import { runRepl } from './repl.js';
-import type { Screen } from './screen.js';
-import type { BrowseOutcome } from './types.js';
+import { runRepl } from '../repl/repl.js';
+import type { Screen } from '../repl/screen.js';
+import type { BrowseOutcome } from '../repl/types.js';
 import { sessionsMayExist } from '../store/choice.js';
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
@@ -74,7 +74,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
   const configSystemFile = flagSystem ? undefined : configValue(config, 'system', 'string');
   const configSystem = configSystemFile && { ...(await loadSystemPrompt(configSystemFile.value, cwd)), source: configSystemFile.where };
   const autoCompact = flags['auto-compact'] === true || configValue(config, 'autoCompact', 'boolean')?.value === true;
-  const writeFile = async (name: string, text: string): Promise<string> => (await import('../cli/output-file.js')).writeOutputFile(cwd, name, text);
+  const writeFile = async (name: string, text: string): Promise<string> => (await import('./output-file.js')).writeOutputFile(cwd, name, text);
   // The browser and its library load when it opens, never on the way to a prompt.
   const browse = async (request: Omit<BrowseOptions, 'sessions' | 'input' | 'output' | 'writeFile' | 'version' | 'color'>) =>
     (await import('../browser/browse.js')).browseSessions({
@@ -153,7 +153,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       writeFile,
       // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
       ...(screen.terminal && screen.color.level > 0 && !flags.raw
-        ? { loadMarkdown: async () => (await import('./markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
+        ? { loadMarkdown: async () => (await import('../repl/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
         : {}),
       terminalGone: () => screen.terminal && !isatty(0),
     });
