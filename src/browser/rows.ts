@@ -6,6 +6,7 @@
  */
 import type { SessionSummary } from '../session/types.js';
 import { displayWidth } from '../repl/table.js';
+import { shownTitle } from '../repl/format.js';
 
 /** Who holds a session, when someone does: this process (the REPL's own session) or another one. */
 export type Holding = { by: 'this' } | { by: 'other'; pid: number; host: string };
@@ -38,7 +39,8 @@ export function formatRow(
 ): string {
   const { holding } = options;
   const status = holding?.by === 'this' ? 'this chat' : holding ? 'in use' : row.problem ? row.problem.kind : row.status;
-  const title = row.title ?? '(untitled)';
+  // The chosen title, else the automatic one an earlier build's session gets when listed.
+  const title = shownTitle(row);
   const project = row.project !== options.projectPath ? `  [${row.project}]` : '';
   const line = [
     `${options.selected ? '›' : ' '} ${row.id.padEnd(options.idColumn)}`,
