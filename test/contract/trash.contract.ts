@@ -112,4 +112,15 @@ export function trashCases(h: Harness): void {
     expect((refused as TrashedSessionError).exitCode).toBe(2);
     expect(await store.listTrash()).toMatchObject([{ id }]);
   });
+
+  it('the full ID of a trashed session is refused as in the trash, not taken for a prefix of a live one (X-2)', async () => {
+    const store = await h.open();
+    const first = await savedSession(store, AT, ['the first']);
+    const second = await savedSession(store, AT, ['the second, in the same second']);
+    expect(second.id).toBe(`${first.id}-2`);
+    await store.trash(first.id);
+    const other = await h.open();
+    await expect(other.locate(first.id)).rejects.toBeInstanceOf(TrashedSessionError);
+    expect((await other.locate(first.id.slice(0, -2))).id).toBe(second.id);
+  });
 }

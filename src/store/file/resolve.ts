@@ -50,6 +50,9 @@ export async function locate(home: string, current: FileProject, idOrPrefix: str
     const dir = join(layout.sessions(project.dir), wanted);
     if (await isDir(dir)) return { id: wanted, dir, project };
   }
+  // A trashed session is not found, but the person typing its ID is told where it went: before
+  // prefixes are tried, so a trashed `X` is not taken for a prefix of a live `X-2`.
+  if (await isDir(join(layout.trash(home), wanted, 'session'))) throw new TrashedSessionError(wanted);
   const matches: Located[] = [];
   for (const project of projects) {
     for (const name of await sessionIdsIn(layout.sessions(project.dir))) {
@@ -58,7 +61,5 @@ export async function locate(home: string, current: FileProject, idOrPrefix: str
   }
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.map((m) => m.id).sort());
-  // A trashed session is not found, but the person typing its ID is told where it went.
-  if (await isDir(join(layout.trash(home), wanted, 'session'))) throw new TrashedSessionError(wanted);
   throw new UnknownSessionError(wanted);
 }

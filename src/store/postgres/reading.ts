@@ -179,13 +179,15 @@ export async function findSession(pool: Pool, target: Target, idOrPrefix: string
   const columns = 'SELECT id, project_key, project_path FROM chatkeep.sessions WHERE trashed_at IS NULL AND';
   let found = await query<Found>(pool, target, `${columns} id = $1`, [wanted]);
   if (found.length === 0) {
+    // A trashed session is not found, but the person typing its ID is told where it went: before
+    // prefixes are tried, so a trashed `X` is not taken for a prefix of a live `X-2`.
+    const trashed = await query(pool, target, 'SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND trashed_at IS NOT NULL', [wanted]);
+    if (trashed.length > 0) throw new TrashedSessionError(wanted);
     // `_` is a LIKE wildcard and may occur in IDs; the C collation lets the primary key serve the prefix.
     const pattern = `${wanted.replace(/[\\%_]/g, '\\$&')}%`;
     found = await query<Found>(pool, target, `${columns} id LIKE $1 ORDER BY id LIMIT 1000`, [pattern]);
   }
   if (found.length === 1) return { id: found[0]!.id, key: found[0]!.project_key, path: found[0]!.project_path };
   if (found.length > 1) throw new AmbiguousIdError(wanted, found.map((f) => f.id));
-  // A trashed session is not found, but the person typing its ID is told where it went.
-  const trashed = await query(pool, target, 'SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND trashed_at IS NOT NULL', [wanted]);
-  throw trashed.length > 0 ? new TrashedSessionError(wanted) : new UnknownSessionError(wanted);
+  throw new UnknownSessionError(wanted);
 }
