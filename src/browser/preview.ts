@@ -5,7 +5,8 @@
  */
 import type { SessionSnapshot, SessionSummary } from '../session/types.js';
 import { lineage, plural, transcriptTail } from '../repl/format.js';
-import { cutToWidth, graphemeWidths, type Holding } from './rows.js';
+import type { Holding } from './rows.js';
+import { graphemeWidths, truncate } from '../repl/table.js';
 import { visibleText } from '../text/visible-text.js';
 
 /**
@@ -50,7 +51,7 @@ export function previewLines(
     `project ${row.project}`,
     ...(row.parentId !== undefined ? [lineage(row.parentId, row.forkPoint)] : []),
     ...(holding?.by === 'this' ? ['the session of this chat'] : holding ? [`in use by process ${holding.pid} on ${holding.host}`] : []),
-  ].map((line) => cutToWidth(neutralize(line), width));
+  ].map((line) => truncate(neutralize(line), width));
   if (!snapshot) return { head, body: [row.problem ? `cannot be shown: ${row.problem.kind}` : '…'] };
   const tail = transcriptTail(snapshot.messages, { max: 6, maxLines: 6 }).flatMap((line) => wrap(neutralize(line), width));
   const room = Math.max(0, options.height - head.length - 1);

@@ -5,7 +5,7 @@
  * Needs `loadTableWidths()` first.
  */
 import type { SessionSummary } from '../session/types.js';
-import { displayWidth } from '../repl/table.js';
+import { cutToColumns } from '../repl/table.js';
 import { shownTitle } from '../repl/format.js';
 
 /** Who holds a session, when someone does: this process (the REPL's own session) or another one. */
@@ -54,43 +54,6 @@ export function formatRow(
 
 /** `text` cut (or padded) to exactly `width` columns. */
 export function fit(text: string, width: number): string {
-  const { text: cut, width: used } = cut_(text, width);
+  const { text: cut, width: used } = cutToColumns(text, width);
   return cut + ' '.repeat(Math.max(0, width - used));
-}
-
-/** `text` cut to at most `max` columns (ending in `…` when cut), control characters as spaces, and the columns it takes. */
-export function cutToWidth(text: string, max: number): string {
-  return cut_(text, max).text;
-}
-
-// eslint-disable-next-line no-control-regex
-const PLAIN = /^[\x20-\x7e]*$/;
-let segmenter: Intl.Segmenter | undefined;
-
-/** Graphemes of `text` with the columns each takes (printable ASCII is one column: no need to ask string-width). */
-export function* graphemeWidths(text: string): Generator<[string, number]> {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  for (const { segment } of segmenter.segment(text)) yield [segment, segment.length === 1 && PLAIN.test(segment) ? 1 : displayWidth(segment)];
-}
-
-/**
- * A repaint formats every row on screen: measuring whole lines with string-width made one frame
- * cost ~13 ms. Printable ASCII is measured by its length; only the rest goes grapheme by grapheme.
- */
-function cut_(text: string, max: number): { text: string; width: number } {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
-  if (PLAIN.test(flat)) return flat.length <= max ? { text: flat, width: flat.length } : { text: `${flat.slice(0, Math.max(0, max - 1)).trimEnd()}…`, width: Math.min(max, flat.slice(0, Math.max(0, max - 1)).trimEnd().length + 1) };
-  const whole = displayWidth(flat);
-  if (whole <= max) return { text: flat, width: whole };
-  // Only as far as the cut: a long title is not walked to its end.
-  let out = '';
-  let width = 0;
-  for (const [segment, w] of graphemeWidths(flat)) {
-    if (width + w > max - 1) break;
-    out += segment;
-    width += w;
-  }
-  const kept = out.trimEnd();
-  return { text: `${kept}…`, width: width - (out.length - kept.length) + 1 };
 }

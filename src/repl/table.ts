@@ -21,11 +21,39 @@ export function displayWidth(text: string): number {
 
 /** `text` cut to at most `max` columns, ending in `…` when cut; control characters shown as spaces. */
 export function truncate(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-  if (displayWidth(flat) <= max) return flat;
-  if (max <= 0) return '';
-  return `${flat.slice(0, fittingLength(flat, max - 1)).trimEnd()}…`;
+  return cutToColumns(text, max).text;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
+const PLAIN = /^[\x20-\x7e]*$/;
+let segmenter: Intl.Segmenter | undefined;
+
+/** Graphemes of `text` with the columns each takes (printable ASCII is one column: string-width is not asked). */
+export function* graphemeWidths(text: string): Generator<[string, number]> {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  for (const { segment } of segmenter.segment(text)) yield [segment, segment.length === 1 && PLAIN.test(segment) ? 1 : displayWidth(segment)];
+}
+
+/**
+ * `truncate`, with the columns the result takes (for padding). A repaint of the session browser
+ * cuts every row on screen: printable ASCII is measured by its length, and the rest grapheme by
+ * grapheme only as far as the cut, so a long title is not walked to its end.
+ */
+export function cutToColumns(text: string, max: number): { text: string; width: number } {
+  const flat = text.replace(CONTROLS, ' ');
+  const whole = PLAIN.test(flat) ? flat.length : displayWidth(flat);
+  if (whole <= max) return { text: flat, width: whole };
+  if (max <= 0) return { text: '', width: 0 };
+  let out = '';
+  let width = 0;
+  for (const [segment, w] of graphemeWidths(flat)) {
+    if (width + w > max - 1) break;
+    out += segment;
+    width += w;
+  }
+  const kept = out.trimEnd();
+  return { text: `${kept}…`, width: width - (out.length - kept.length) + 1 };
 }
 
 /** How much of `text` (in UTF-16 units) fits in `max` columns, whole graphemes only. */
