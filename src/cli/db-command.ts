@@ -6,11 +6,10 @@ import { UserError } from '../session/errors.js';
 import { chatkeepCommand } from '../repl/invocation.js';
 import type { DbCommand } from './db-options.js';
 import { dbHelp } from './db-options.js';
+import type { StoreEnvironment } from './environment.js';
 
-export interface DbEnvironment {
-  /** The store's URL (undefined: the data directory, where `db` has nothing to do). */
-  store: string | undefined;
-  env: Record<string, string | undefined>;
+/** `store` undefined: the data directory, where `db` has nothing to do. */
+export interface DbEnvironment extends Pick<StoreEnvironment, 'store' | 'env'> {
   stdout: NodeJS.WritableStream;
 }
 

@@ -3,7 +3,7 @@
  * as data (one table drives parsing and `--help`, as in options.ts).
  */
 import { parseArgs } from 'node:util';
-import { formatOptions, type OptionSpec } from './options.js';
+import { formatOptions, type OptionSpec } from './option-spec.js';
 
 export const DB_ACTIONS = ['setup', 'status'] as const;
 export type DbAction = (typeof DB_ACTIONS)[number];

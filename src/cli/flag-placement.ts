@@ -3,7 +3,9 @@
  * before a subcommand. A flag both take (--home, --store, --no-redact, --help) is moved after the
  * subcommand, where it means the same; a chat-only flag is refused in one line saying where it goes.
  */
-import { REPL_OPTIONS, SESSIONS_OPTIONS, type OptionSpec } from './options.js';
+import { REPL_OPTIONS } from './chat-options.js';
+import type { OptionSpec } from './option-spec.js';
+import { SESSIONS_OPTIONS } from './sessions/options.js';
 
 /** What the words before `sessions` were: the flags to move after it, or the chat flag that does not belong. */
 export type Placement = { kind: 'moved'; argv: string[] } | { kind: 'misplaced'; flag: string };

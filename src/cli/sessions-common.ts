@@ -1,36 +1,11 @@
 /**
- * What every `chatkeep sessions …` subcommand shares: the command and the environment it runs
- * with, the error that says what is wrong with a session, and the rows of `list --json`.
+ * What the `chatkeep sessions …` subcommands share: the error that says what is wrong with a
+ * session, and the rows of `list --json`.
  */
 import { estimateCost } from '../providers/cost.js';
 import { UserError } from '../session/errors.js';
 import type { ModelUsage, SessionProblem, SessionSummary } from '../session/types.js';
 import { countKnown, problemAdvice } from '../repl/format.js';
-import type { CliCommand } from './options.js';
-
-export type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
-
-/** What the process gives the subcommands (only cli.ts reads `process`). */
-export interface SessionsEnvironment {
-  home: string;
-  /** A PostgreSQL URL when the sessions are kept on a server (else the data directory `home`). */
-  store?: string | undefined;
-  cwd: string;
-  env: Record<string, string | undefined>;
-  stdout: NodeJS.WritableStream;
-  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
-  stderr: NodeJS.WritableStream;
-  /** What `sessions import -` reads. */
-  stdin: NodeJS.ReadableStream;
-  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
-  terminal?: boolean;
-  now?: () => Date;
-  columns?: number;
-  /** The user's home directory (where other tools keep their sessions: `sessions import --from`). */
-  userHome?: string;
-  /** Asks yes/no on the terminal (empty-trash); absent without one. */
-  confirm?: (question: string) => Promise<boolean>;
-}
 
 /** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
 export function problemError(id: string, problem: SessionProblem): UserError {

@@ -8,7 +8,9 @@ import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCommands } from '../../commands/index.js';
 import { DB_ACTIONS, DB_OPTIONS } from '../../src/cli/db-options.js';
-import { REPL_OPTIONS, SESSIONS_ACTIONS, SESSIONS_OPTIONS } from '../../src/cli/options.js';
+import { REPL_OPTIONS } from '../../src/cli/chat-options.js';
+import { SESSIONS_SUBCOMMANDS } from '../../src/cli/sessions/index.js';
+import { SESSIONS_OPTIONS } from '../../src/cli/sessions/options.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -44,7 +46,7 @@ describe('the documentation', () => {
   });
 
   it('documents every sessions subcommand and every slash command', () => {
-    const subcommands = SESSIONS_ACTIONS.filter((action) => !usage.includes(`sessions ${action}`));
+    const subcommands = SESSIONS_SUBCOMMANDS.map((s) => s.name).filter((name) => !usage.includes(`sessions ${name}`));
     const slash = builtinCommands.filter((command) => !usage.includes(`/${command.name}`)).map((c) => c.name);
     expect({ subcommands, slash }).toEqual({ subcommands: [], slash: [] });
   });

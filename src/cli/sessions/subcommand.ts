@@ -1,0 +1,99 @@
+/**
+ * A `chatkeep sessions` subcommand described as data, one file each, listed in ./index.ts (as the
+ * slash commands are in commands/index.ts and gemini-cli's `mcp add|list|remove` are). The parser,
+ * `--help`, the option table's help lines, flag placement and the docs checks are all made from
+ * that list; `run` imports the work itself only when the subcommand runs, so `--help` stays instant.
+ */
+import type { StoreEnvironment } from '../environment.js';
+import type { SessionsOptionName, SessionsOptions } from './option-table.js';
+
+/** A parsed `chatkeep sessions …` command line. */
+export interface SessionsCommand {
+  kind: 'sessions';
+  /** The subcommand's name, or `help` (with `topic`: the help of that subcommand). */
+  action: string;
+  topic?: string;
+  /** The session IDs given (`id`: the first). */
+  id?: string;
+  ids: string[];
+  /** What `import` reads (`-`: standard input). */
+  file?: string;
+  /** `import --from`: the files and folders to read (none: the tool's own store). */
+  paths?: string[];
+  /** `search`: the text, as typed with single spaces between its words, and how many results to show (0: all). */
+  query?: string;
+  limit?: number;
+  options: SessionsOptions;
+}
+
+/** What the process gives the subcommands (only cli.ts reads `process`). */
+export interface SessionsEnvironment extends StoreEnvironment {
+  stdout: NodeJS.WritableStream;
+  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
+  stderr: NodeJS.WritableStream;
+  /** What `sessions import -` reads. */
+  stdin: NodeJS.ReadableStream;
+  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
+  terminal?: boolean;
+  now?: () => Date;
+  columns?: number;
+  /** The user's home directory (where other tools keep their sessions: `sessions import --from`). */
+  userHome?: string;
+  /** Asks yes/no on the terminal (empty-trash); absent without one. */
+  confirm?: (question: string) => Promise<boolean>;
+  /** Opens the chat in the session browser (`sessions browse`; `all`: every project from the start). */
+  openChat?: (all: boolean) => Promise<number>;
+}
+
+/** What a subcommand takes after its name: at least `min` words, at most `max`; `missing` completes "sessions NAME needs …". */
+export interface Arguments {
+  min: number;
+  max: number;
+  missing?: string;
+}
+export const NO_ARGUMENTS: Arguments = { min: 0, max: 0 };
+export const ONE_ID: Arguments = { min: 1, max: 1, missing: 'a session ID' };
+export const SOME_IDS: Arguments = { min: 1, max: Infinity, missing: 'a session ID (or several)' };
+export const ANY_ARGUMENTS: Arguments = { min: 0, max: Infinity };
+
+/**
+ * How a subcommand takes an option: `true` with the meaning the option table gives it, a string
+ * saying what it means here, or `with`: only together with another option (`import --from`).
+ */
+export type OptionUse = true | string | { with: SessionsOptionName; means?: string };
+
+/** One form of a subcommand in `--help`: the command (after `chatkeep `) and what it does. */
+export interface UsageForm {
+  synopsis: string;
+  text: readonly string[];
+  /** Shown in `chatkeep --help` too: `true` as it is, a string as its one-line summary there. */
+  overview?: true | string;
+}
+
+/** Subcommands shown in `chatkeep --help` as one line (`sessions rm|trash|… …   the trash`). */
+export interface SubcommandGroup {
+  /** What follows the names, e.g. ` ID` when each takes one. */
+  args?: string;
+  summary: string;
+}
+
+/** Says what is wrong with the command line in one line (exit 2). */
+export type Fail = (what: string) => Error;
+
+export interface SessionsSubcommand {
+  name: string;
+  args: Arguments | ((options: SessionsOptions) => Arguments);
+  options: { readonly [K in SessionsOptionName]?: OptionUse };
+  usage: readonly UsageForm[];
+  group?: SubcommandGroup;
+  /** Lines said once below the usage of the subcommands shown. */
+  note?: string;
+  /** What it cannot go without, checked before its options are: `fail` with what is missing. */
+  require?: (args: readonly string[], options: SessionsOptions, fail: Fail) => void;
+  /** Checks once every option given is known to be its own (options that go together or exclude each other). */
+  check?: (args: readonly string[], options: SessionsOptions, fail: Fail) => void;
+  /** The command, when it is not `id` and `ids` from the arguments. */
+  parse?: (args: readonly string[], options: SessionsOptions, fail: Fail) => SessionsCommand;
+  /** Runs it, writing to `environment`'s streams; resolves to the exit code. */
+  run: (command: SessionsCommand, environment: SessionsEnvironment) => Promise<number>;
+}
