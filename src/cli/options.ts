@@ -4,7 +4,7 @@
  * the `--help` texts, so they cannot drift apart.
  */
 import { REPL_OPTIONS } from './chat-options.js';
-import { parseDbCommand, type DbCommand } from './db-options.js';
+import { dbOverview, parseDbCommand, type DbCommand } from './db-options.js';
 import { chatFlagAdvice, placeLeadingFlags } from './flag-placement.js';
 import { formatOptions, usage, type Parsed } from './option-spec.js';
 import { parseOptions } from './parse-options.js';
@@ -52,7 +52,7 @@ export function replHelp(version: string): string {
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
     '  chatkeep --fork ID [--at N]          continue in a fork of session ID (a new session)',
     ...sessionsOverview(SUMMARY_COLUMN),
-    '  chatkeep db setup|status …               a team\'s PostgreSQL server (see chatkeep db --help)',
+    dbOverview(43),
     '',
     'Options:',
     ...formatOptions(REPL_OPTIONS),

@@ -1,11 +1,9 @@
 /** `chatkeep sessions --help` and `sessions X --help`, and the lines `chatkeep --help` gives them, from the list. */
-import { formatOptions, type OptionSpec } from '../option-spec.js';
+import { formatOptions } from '../option-spec.js';
 import { SESSIONS_SUBCOMMANDS } from './index.js';
 import { optionsOf } from './options.js';
-import type { SessionsSubcommand, SubcommandGroup, UsageForm } from './subcommand.js';
-
-/** Where what a subcommand does begins, on its usage line or below it. */
-const TEXT_COLUMN = 44;
+import { usageLines } from '../usage-lines.js';
+import type { SessionsSubcommand, SubcommandGroup } from './subcommand.js';
 
 /** The `chatkeep sessions --help` text, or with `topic` that of one subcommand (its options only). */
 export function sessionsHelp(topic?: SessionsSubcommand): string {
@@ -17,18 +15,9 @@ export function sessionsHelp(topic?: SessionsSubcommand): string {
     ...notes.flatMap((note) => ['', note]),
     '',
     'Options:',
-    ...formatOptions(optionsOf(topic) as Record<string, OptionSpec>),
+    ...formatOptions(optionsOf(topic)),
     '',
   ].join('\n');
-}
-
-/** `  chatkeep sessions show ID [--json]        one session's transcript…`, the text below when the command is long. */
-function usageLines(form: UsageForm): string[] {
-  const command = `  chatkeep ${form.synopsis}`;
-  const indent = ' '.repeat(TEXT_COLUMN);
-  const [first, ...rest] = form.text;
-  const head = command.length + 2 <= TEXT_COLUMN ? [`${command.padEnd(TEXT_COLUMN)}${first}`] : [command, `${indent}${first}`];
-  return [...head, ...rest.map((line) => `${indent}${line}`)];
 }
 
 /**

@@ -6,17 +6,9 @@
 import { REPL_OPTIONS } from '../chat-options.js';
 import { parseAge } from '../age.js';
 import type { Parsed } from '../option-spec.js';
+import type { SubcommandOptionSpec } from '../subcommand-options.js';
 
-export interface SessionsOptionSpec {
-  type: 'string' | 'boolean';
-  short?: string;
-  value?: string;
-  /** Its help line as it is, naming no subcommand (an option whose meaning is the same everywhere). */
-  description?: string;
-  /** What it means for each subcommand that takes it with `true`; its help line names them. */
-  means?: string;
-  /** Taken by every subcommand (none lists it). */
-  every?: true;
+export interface SessionsOptionSpec extends SubcommandOptionSpec {
   /** Checks a value before anything else is (a bad AGE is said whatever the subcommand). */
   check?: (value: string) => void;
 }

@@ -7,7 +7,7 @@ import { parseOptions } from '../parse-options.js';
 import { usage } from '../option-spec.js';
 import { sessionsSubcommand } from './index.js';
 import { SESSIONS_OPTION_TABLE, type SessionsOptionName, type SessionsOptionSpec, type SessionsOptions } from './option-table.js';
-import { SESSIONS_OPTIONS, takersOf, takes } from './options.js';
+import { foreign, SESSIONS_OPTIONS, takes } from './options.js';
 import type { SessionsCommand } from './subcommand.js';
 
 const HELP = ['sessions', '--help'];
@@ -35,10 +35,7 @@ export function parseSessions(argv: string[]): SessionsCommand {
     if (check && typeof value === 'string') check(value);
   }
   for (const option of names) {
-    if (options[option] !== undefined && !takes(subcommand, option)) {
-      const takers = takersOf(option).map((t) => t.subcommand.name);
-      throw fail(`--${option} is an option of sessions ${takers.join(', ').replace(/, ([^,]+)$/, ' and $1')}`);
-    }
+    if (options[option] !== undefined && !takes(subcommand, option)) throw fail(foreign('sessions', option));
   }
   subcommand.check?.(args, options, fail);
   if (subcommand.parse) return subcommand.parse(args, options, fail);

@@ -5,6 +5,8 @@
  * that list; `run` imports the work itself only when the subcommand runs, so `--help` stays instant.
  */
 import type { StoreEnvironment } from '../environment.js';
+import type { OptionUse } from '../subcommand-options.js';
+import type { UsageForm } from '../usage-lines.js';
 import type { SessionsOptionName, SessionsOptions } from './option-table.js';
 
 /** A parsed `chatkeep sessions …` command line. */
@@ -56,20 +58,6 @@ export const ONE_ID: Arguments = { min: 1, max: 1, missing: 'a session ID' };
 export const SOME_IDS: Arguments = { min: 1, max: Infinity, missing: 'a session ID (or several)' };
 export const ANY_ARGUMENTS: Arguments = { min: 0, max: Infinity };
 
-/**
- * How a subcommand takes an option: `true` with the meaning the option table gives it, a string
- * saying what it means here, or `with`: only together with another option (`import --from`).
- */
-export type OptionUse = true | string | { with: SessionsOptionName; means?: string };
-
-/** One form of a subcommand in `--help`: the command (after `chatkeep `) and what it does. */
-export interface UsageForm {
-  synopsis: string;
-  text: readonly string[];
-  /** Shown in `chatkeep --help` too: `true` as it is, a string as its one-line summary there. */
-  overview?: true | string;
-}
-
 /** Subcommands shown in `chatkeep --help` as one line (`sessions rm|trash|… …   the trash`). */
 export interface SubcommandGroup {
   /** What follows the names, e.g. ` ID` when each takes one. */
@@ -83,7 +71,7 @@ export type Fail = (what: string) => Error;
 export interface SessionsSubcommand {
   name: string;
   args: Arguments | ((options: SessionsOptions) => Arguments);
-  options: { readonly [K in SessionsOptionName]?: OptionUse };
+  options: { readonly [K in SessionsOptionName]?: OptionUse<SessionsOptionName> };
   usage: readonly UsageForm[];
   group?: SubcommandGroup;
   /** Lines said once below the usage of the subcommands shown. */
