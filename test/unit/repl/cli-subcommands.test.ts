@@ -4,6 +4,8 @@
  * meets them, on screen and on the command line.
  */
 import { describe, expect, it } from 'vitest';
+import { DB_OPTIONS, dbHelp } from '../../../src/cli/db-options.js';
+import { DB_SUBCOMMANDS } from '../../../src/cli/db/index.js';
 import { parseCommandLine, replHelp } from '../../../src/cli/options.js';
 import { sessionsHelp } from '../../../src/cli/sessions/help.js';
 import { SESSIONS_SUBCOMMANDS } from '../../../src/cli/sessions/index.js';
@@ -81,5 +83,24 @@ describe('the sessions subcommands, described once', () => {
     expect(refusal('trash', 'dry-run')).toBe('--dry-run is an option of sessions prune and import. See chatkeep sessions --help');
     expect(refusal('import', 'dry-run')).toBe("--dry-run goes with --from TOOL (importing another tool's sessions). See chatkeep sessions --help");
     expect(refusal('unshare', 'write')).toBe('--write is an option of sessions share. See chatkeep sessions --help');
+  });
+
+  it("does the same for chatkeep db: each subcommand's --help lists exactly the options it accepts, and chatkeep --help names each", () => {
+    const disagree: string[] = [];
+    for (const subcommand of DB_SUBCOMMANDS) {
+      const shown = listed(dbHelp(subcommand.name));
+      for (const [option, spec] of Object.entries(DB_OPTIONS)) {
+        let line: string | undefined;
+        try {
+          parseCommandLine(['db', subcommand.name, `--${option}`, ...(spec.type === 'string' ? ['x'] : [])]);
+        } catch (err) {
+          if (!(err instanceof UserError)) throw err;
+          line = err.message;
+        }
+        if (shown.includes(option) === (line?.startsWith(`--${option} is an option of db`) === true)) disagree.push(`${subcommand.name} --${option}`);
+      }
+      expect(replHelp('9.9.9')).toMatch(new RegExp(`^ {2}chatkeep db (?:[a-z]+\\|)*${subcommand.name}\\b`, 'm'));
+    }
+    expect(disagree).toEqual([]);
   });
 });
