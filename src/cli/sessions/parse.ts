@@ -24,7 +24,6 @@ export function parseSessions(argv: string[]): SessionsCommand {
   }
   if (!subcommand) throw fail(`unknown command \`sessions ${name}\``);
   const takesArgs = typeof subcommand.args === 'function' ? subcommand.args(options) : subcommand.args;
-  if (takesArgs.max === 0 && args.length > 0) throw fail(`unexpected argument ${args[0]}`);
   if (args.length < takesArgs.min) throw fail(`sessions ${name} needs ${takesArgs.missing}`);
   if (args.length > takesArgs.max) throw fail(`unexpected argument ${args[takesArgs.max]}`);
   subcommand.require?.(args, options, fail);

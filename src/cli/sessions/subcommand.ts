@@ -70,11 +70,14 @@ export type Fail = (what: string) => Error;
 
 export interface SessionsSubcommand {
   name: string;
+  /** What it takes after its name (with `import`, it depends on --from). */
   args: Arguments | ((options: SessionsOptions) => Arguments);
+  /** The options it takes besides --home, --store and --help, which every one takes. */
   options: { readonly [K in SessionsOptionName]?: OptionUse<SessionsOptionName> };
+  /** Its forms in `--help`, in order. */
   usage: readonly UsageForm[];
   group?: SubcommandGroup;
-  /** Lines said once below the usage of the subcommands shown. */
+  /** A line said once below the usage of the subcommands shown. */
   note?: string;
   /** What it cannot go without, checked before its options are: `fail` with what is missing. */
   require?: (args: readonly string[], options: SessionsOptions, fail: Fail) => void;
