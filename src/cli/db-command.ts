@@ -3,9 +3,9 @@
  * and looked at by anyone. Both need a PostgreSQL store; neither touches a data directory.
  */
 import { UserError } from '../session/errors.js';
-import { dbHelp, type DbCommand } from './db-options.js';
+import { dbHelp } from './db-options.js';
 import { dbSubcommand } from './db/index.js';
-import type { DbEnvironment } from './db/subcommand.js';
+import type { DbCommand, DbEnvironment } from './db/subcommand.js';
 
 /** Runs the subcommand; resolves to the exit code. */
 export async function runDbCommand(command: DbCommand, environment: DbEnvironment): Promise<number> {

@@ -1,40 +1,17 @@
 /**
- * `chatkeep db setup|status` (issue 22 item 2): the command line of a team's PostgreSQL server,
- * as data (one table drives parsing and `--help`, as in options.ts).
+ * `chatkeep db …` (issue 22 item 2): the command line of a team's PostgreSQL server, parsed and
+ * helped from its option table and its subcommands (./db/).
  */
 import { parseArgs } from 'node:util';
 import { formatOptions } from './option-spec.js';
-import { subcommandOptions, type SubcommandOptionSpec } from './subcommand-options.js';
+import { subcommandOptions } from './subcommand-options.js';
 import { usageLines } from './usage-lines.js';
 import { DB_SUBCOMMANDS, dbSubcommand } from './db/index.js';
-
-interface DbOptionSpec extends SubcommandOptionSpec {
-  multiple?: boolean;
-}
-
-/** Every option of `chatkeep db …`; which subcommand takes which, and what it means there, is said by each (./db/). */
-export const DB_OPTION_TABLE = {
-  member: { type: 'string', value: 'ROLE', multiple: true },
-  print: { type: 'boolean' },
-  json: { type: 'boolean', description: 'machine-readable JSON' },
-  store: { type: 'string', value: 'URL', description: 'the PostgreSQL server (default: $CHATKEEP_STORE, else config "store")', every: true },
-  home: { type: 'string', value: 'DIR', description: 'data directory, where the config is read (default: $CHATKEEP_HOME, else ~/.chatkeep)', every: true },
-  help: { type: 'boolean', short: 'h', description: 'show this help', every: true },
-} as const satisfies Record<string, DbOptionSpec>;
-export type DbOptionName = keyof typeof DB_OPTION_TABLE;
+import { DB_OPTION_TABLE, type DbCommand, type DbOptionName, type DbOptionSpec } from './db/subcommand.js';
 
 const dbOptions = subcommandOptions<(typeof DB_SUBCOMMANDS)[number], DbOptionName>(DB_OPTION_TABLE, DB_SUBCOMMANDS);
 /** Every option of `chatkeep db …`, each with its help line. */
 export const DB_OPTIONS = dbOptions.specs;
-
-export interface DbCommand {
-  kind: 'db';
-  /** The subcommand's name, or `help` (with `topic`: the help of that subcommand). */
-  action: string;
-  topic?: string;
-  members: string[];
-  options: { print?: boolean; json?: boolean; store?: string; home?: string; help?: boolean };
-}
 
 /** Parses `chatkeep db …` (the words after `db`); a malformed line is `usage(what, helpCommand)`. */
 export function parseDbCommand(args: string[], usage: (what: string, help: readonly string[]) => Error): DbCommand {

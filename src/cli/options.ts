@@ -4,7 +4,8 @@
  * the `--help` texts, so they cannot drift apart.
  */
 import { REPL_OPTIONS } from './chat-options.js';
-import { dbOverview, parseDbCommand, type DbCommand } from './db-options.js';
+import { dbOverview, parseDbCommand } from './db-options.js';
+import type { DbCommand } from './db/subcommand.js';
 import { chatFlagAdvice, placeLeadingFlags } from './flag-placement.js';
 import { formatOptions, usage, type Parsed } from './option-spec.js';
 import { parseOptions } from './parse-options.js';
