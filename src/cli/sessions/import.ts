@@ -1,6 +1,7 @@
 /** `chatkeep sessions import FILE|-`, or `import --from TOOL [PATH…]`: another tool's sessions. */
 import { PEER_TOOLS } from '../../import/types.js';
 import { parseAge } from '../age.js';
+import { SESSIONS_OPTION_TABLE, type SessionsOptionSpec } from './option-table.js';
 import { ANY_ARGUMENTS, type SessionsSubcommand } from './subcommand.js';
 
 export const importSessions: SessionsSubcommand = {
@@ -39,7 +40,7 @@ export const importSessions: SessionsSubcommand = {
     const command = { kind: 'sessions' as const, action: 'import', ids: [], options };
     if (options.from === undefined) {
       for (const [name, use] of Object.entries(importSessions.options)) {
-        if (typeof use === 'object' && options[name as keyof typeof options] !== undefined) throw fail(`--${name} goes with --${use.with} TOOL (importing another tool's sessions)`);
+        if (typeof use === 'object' && options[name as keyof typeof options] !== undefined) throw fail(`--${name} goes with --${use.with} ${(SESSIONS_OPTION_TABLE[use.with] as SessionsOptionSpec).value} (importing another tool's sessions)`);
       }
       return { ...command, file: args[0] };
     }
