@@ -12,7 +12,7 @@ import { namedOnCommandLine, sessionsMayExist } from '../store/choice.js';
 import { openSessions } from '../store/open.js';
 import { isPostgresUrl, redactUrl } from '../store/postgres/url.js';
 import { plural } from '../repl/format.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 
 export async function runCopy(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout, stderr } = environment;

@@ -9,7 +9,7 @@ import { isValidId } from '../session/ids.js';
 import { packageVersion } from '../version.js';
 import { plural } from '../repl/format.js';
 import { problemError } from './sessions-common.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { writeOutputFile, writeToStream } from './output-file.js';
 import { sessionsMayExist } from '../store/choice.js';
 

@@ -5,7 +5,7 @@
  */
 import { REPL_OPTIONS } from './chat-options.js';
 import type { OptionSpec } from './option-spec.js';
-import { SESSIONS_OPTIONS } from './sessions/options.js';
+import { SESSIONS_OPTION_TABLE } from './sessions-option-table.js';
 
 /** What the words before `sessions` were: the flags to move after it, or the chat flag that does not belong. */
 export type Placement = { kind: 'moved'; argv: string[] } | { kind: 'misplaced'; flag: string };
@@ -19,7 +19,7 @@ export function placeLeadingFlags(argv: readonly string[]): Placement | undefine
     const found = optionOf(word, REPL_OPTIONS);
     if (!found) return undefined;
     const [name, spec] = found;
-    if (!(name in SESSIONS_OPTIONS)) misplaced ??= `--${name}`;
+    if (!(name in SESSIONS_OPTION_TABLE)) misplaced ??= `--${name}`;
     lead += spec.type === 'string' && !word.includes('=') ? 2 : 1;
   }
   if (lead === 0 || (argv[lead] !== 'sessions' && argv[lead] !== 'db')) return undefined;
@@ -30,7 +30,7 @@ export function placeLeadingFlags(argv: readonly string[]): Placement | undefine
 /** The chat option `word` names (`--model`, `--model=x`, `-c`), if it is one and not a sessions option too. */
 export function chatOnlyOption(word: string): [string, OptionSpec] | undefined {
   const found = optionOf(word, REPL_OPTIONS);
-  return found && !(found[0] in SESSIONS_OPTIONS) ? found : undefined;
+  return found && !(found[0] in SESSIONS_OPTION_TABLE) ? found : undefined;
 }
 
 /** One line: where a chat flag belongs. */

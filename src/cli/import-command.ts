@@ -7,7 +7,7 @@ import { checkImport, importLimit } from '../export/import-check.js';
 import { openSessions } from '../store/open.js';
 import { plural } from '../repl/format.js';
 import { chatkeepCommand } from '../repl/invocation.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { readImportInput } from './import-input.js';
 
 /** Runs the import; resolves to the exit code. */

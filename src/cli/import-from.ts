@@ -16,7 +16,7 @@ import { plural } from '../repl/format.js';
 import { chatkeepCommand } from '../repl/invocation.js';
 import { packageVersion } from '../version.js';
 import { parseAge } from './age.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 
 /** How many files make an import slow enough to show its progress. */
 const PROGRESS_FROM = 50;

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { openSessions } from '../index.js';
 import type { SessionSummary } from '../session/types.js';
 import { listRow, problemError } from './sessions-common.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { formatRows, loadFormatting } from '../repl/format.js';
 import { describeError } from '../repl/report-error.js';
 import { sessionsMayExist } from '../store/choice.js';

@@ -11,7 +11,7 @@ import { formatOptions, usage, type Parsed } from './option-spec.js';
 import { parseOptions } from './parse-options.js';
 import { sessionsOverview } from './sessions/help.js';
 import { parseSessions } from './sessions/parse.js';
-import type { SessionsCommand } from './sessions/subcommand.js';
+import type { SessionsCommand } from './sessions-common.js';
 
 /** What the command line asked for. */
 export type CliCommand =

@@ -1,11 +1,51 @@
 /**
- * What the `chatkeep sessions …` subcommands share: the error that says what is wrong with a
- * session, and the rows of `list --json`.
+ * What every `chatkeep sessions …` subcommand shares: the command and the environment it runs
+ * with, the error that says what is wrong with a session, and the rows of `list --json`.
  */
 import { estimateCost } from '../providers/cost.js';
 import { UserError } from '../session/errors.js';
 import type { ModelUsage, SessionProblem, SessionSummary } from '../session/types.js';
 import { countKnown, problemAdvice } from '../repl/format.js';
+import type { StoreEnvironment } from './environment.js';
+import type { SessionsOptions } from './sessions-option-table.js';
+
+/** A parsed `chatkeep sessions …` command line. */
+export interface SessionsCommand {
+  kind: 'sessions';
+  /** The subcommand's name, or `help` (with `topic`: the help of that subcommand). */
+  action: string;
+  topic?: string;
+  /** The session IDs given (`id`: the first). */
+  id?: string;
+  ids: string[];
+  /** What `import` reads (`-`: standard input). */
+  file?: string;
+  /** `import --from`: the files and folders to read (none: the tool's own store). */
+  paths?: string[];
+  /** `search`: the text, as typed with single spaces between its words, and how many results to show (0: all). */
+  query?: string;
+  limit?: number;
+  options: SessionsOptions;
+}
+
+/** What the process gives the subcommands (only cli.ts reads `process`). */
+export interface SessionsEnvironment extends StoreEnvironment {
+  stdout: NodeJS.WritableStream;
+  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
+  stderr: NodeJS.WritableStream;
+  /** What `sessions import -` reads. */
+  stdin: NodeJS.ReadableStream;
+  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
+  terminal?: boolean;
+  now?: () => Date;
+  columns?: number;
+  /** The user's home directory (where other tools keep their sessions: `sessions import --from`). */
+  userHome?: string;
+  /** Asks yes/no on the terminal (empty-trash); absent without one. */
+  confirm?: (question: string) => Promise<boolean>;
+  /** Opens the chat in the session browser (`sessions browse`; `all`: every project from the start). */
+  openChat?: (all: boolean) => Promise<number>;
+}
 
 /** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
 export function problemError(id: string, problem: SessionProblem): UserError {

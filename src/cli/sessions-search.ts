@@ -6,7 +6,7 @@ import { Chalk } from 'chalk';
 import { openSessions } from '../index.js';
 import type { SearchResults } from '../search/types.js';
 import { listRow } from './sessions-common.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { formatRows, loadFormatting } from '../repl/format.js';
 import { formatSearchResults, indexNote, shownLine } from '../repl/format-search.js';
 import { colorLevelFor } from '../repl/screen.js';

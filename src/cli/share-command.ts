@@ -5,7 +5,7 @@
 import { InvalidIdError, UserError } from '../session/errors.js';
 import { isValidId } from '../session/ids.js';
 import type { Ownership } from '../store/postgres/sharing.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 
 export async function runShare(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const id = command.id!;

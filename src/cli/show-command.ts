@@ -7,7 +7,7 @@ import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
 import { futureEventsNote } from '../session/future-events.js';
 import type { Message, SessionManager, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
 import { costField, problemError } from './sessions-common.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { providerLabel, sourceNote } from '../repl/describe-source.js';
 import { formatMessage, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../repl/format.js';
 import { sessionsMayExist } from '../store/choice.js';

@@ -11,7 +11,7 @@ import type { SessionManager, SessionSummary } from '../session/types.js';
 import { loadFormatting, plural, relativeTime, shortAge } from '../repl/format.js';
 import { chatkeepCommand, resumeCommand } from '../repl/invocation.js';
 import { describeError } from '../repl/report-error.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions/subcommand.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { fitTable, type FitStep } from '../repl/fit-table.js';
 import { parseAge } from './age.js';
 import { sessionsMayExist } from '../store/choice.js';

@@ -1,7 +1,7 @@
 /** `chatkeep sessions import FILE|-`, or `import --from TOOL [PATH…]`: another tool's sessions. */
 import { PEER_TOOLS } from '../../import/types.js';
 import { parseAge } from '../age.js';
-import { SESSIONS_OPTION_TABLE, type SessionsOptionSpec } from './option-table.js';
+import { SESSIONS_OPTION_TABLE, type SessionsOptionSpec } from '../sessions-option-table.js';
 import { ANY_ARGUMENTS, type SessionsSubcommand } from './subcommand.js';
 
 export const importSessions: SessionsSubcommand = {

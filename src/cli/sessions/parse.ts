@@ -6,9 +6,9 @@
 import { parseOptions } from '../parse-options.js';
 import { usage } from '../option-spec.js';
 import { sessionsSubcommand } from './index.js';
-import { SESSIONS_OPTION_TABLE, type SessionsOptionName, type SessionsOptionSpec, type SessionsOptions } from './option-table.js';
+import { SESSIONS_OPTION_TABLE, type SessionsOptionName, type SessionsOptionSpec, type SessionsOptions } from '../sessions-option-table.js';
 import { foreign, SESSIONS_OPTIONS, takes } from './options.js';
-import type { SessionsCommand } from './subcommand.js';
+import type { SessionsCommand } from '../sessions-common.js';
 
 const HELP = ['sessions', '--help'];
 const fail = (what: string): Error => usage(what, HELP);

@@ -4,48 +4,10 @@
  * `--help`, the option table's help lines, flag placement and the docs checks are all made from
  * that list; `run` imports the work itself only when the subcommand runs, so `--help` stays instant.
  */
-import type { StoreEnvironment } from '../environment.js';
 import type { OptionUse } from '../subcommand-options.js';
 import type { UsageForm } from '../usage-lines.js';
-import type { SessionsOptionName, SessionsOptions } from './option-table.js';
-
-/** A parsed `chatkeep sessions …` command line. */
-export interface SessionsCommand {
-  kind: 'sessions';
-  /** The subcommand's name, or `help` (with `topic`: the help of that subcommand). */
-  action: string;
-  topic?: string;
-  /** The session IDs given (`id`: the first). */
-  id?: string;
-  ids: string[];
-  /** What `import` reads (`-`: standard input). */
-  file?: string;
-  /** `import --from`: the files and folders to read (none: the tool's own store). */
-  paths?: string[];
-  /** `search`: the text, as typed with single spaces between its words, and how many results to show (0: all). */
-  query?: string;
-  limit?: number;
-  options: SessionsOptions;
-}
-
-/** What the process gives the subcommands (only cli.ts reads `process`). */
-export interface SessionsEnvironment extends StoreEnvironment {
-  stdout: NodeJS.WritableStream;
-  /** Where what is wrong with listed sessions is said (the CLI's stderr). */
-  stderr: NodeJS.WritableStream;
-  /** What `sessions import -` reads. */
-  stdin: NodeJS.ReadableStream;
-  /** stdout is a terminal: times are relative (`5 minutes ago`), else ISO 8601. */
-  terminal?: boolean;
-  now?: () => Date;
-  columns?: number;
-  /** The user's home directory (where other tools keep their sessions: `sessions import --from`). */
-  userHome?: string;
-  /** Asks yes/no on the terminal (empty-trash); absent without one. */
-  confirm?: (question: string) => Promise<boolean>;
-  /** Opens the chat in the session browser (`sessions browse`; `all`: every project from the start). */
-  openChat?: (all: boolean) => Promise<number>;
-}
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
+import type { SessionsOptionName, SessionsOptions } from '../sessions-option-table.js';
 
 /** What a subcommand takes after its name: at least `min` words, at most `max`; `missing` completes "sessions NAME needs …". */
 export interface Arguments {

@@ -1,12 +1,12 @@
 /**
  * Every option of `chatkeep sessions …`, in the order `--help` lists them: how each is parsed and
  * what it means where its meaning is shared. Which subcommands take an option, and what it means
- * for each, is said by the subcommands (./index.ts); the help line is made from both (./options.ts).
+ * for each, is said by the subcommands (sessions/index.ts); the help line is made from both (sessions/options.ts).
  */
-import { REPL_OPTIONS } from '../chat-options.js';
-import { parseAge } from '../age.js';
-import type { Parsed } from '../option-spec.js';
-import type { SubcommandOptionSpec } from '../subcommand-options.js';
+import { REPL_OPTIONS } from './chat-options.js';
+import { parseAge } from './age.js';
+import type { Parsed } from './option-spec.js';
+import type { SubcommandOptionSpec } from './subcommand-options.js';
 
 export interface SessionsOptionSpec extends SubcommandOptionSpec {
   /** Checks a value before anything else is (a bad AGE is said whatever the subcommand). */
