@@ -11,7 +11,11 @@
  * await session.close();
  * ```
  */
-export type * from './session/types.js';
+export type * from './session/data.js';
+export type * from './session/listing.js';
+export type * from './session/session-api.js';
+export type * from './session/manager-api.js';
+export type { Autosave, AutosaveSchedule } from './session/autosave.js';
 export type * from './session/store.js';
 export type * from './search/types.js';
 export * from './session/errors.js';

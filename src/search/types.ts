@@ -1,5 +1,6 @@
 /** What a full-text search returns (the library's `SessionManager.search`, `sessions search --json`). */
-import type { Role, SessionSummary } from '../session/types.js';
+import type { Role } from '../session/data.js';
+import type { SessionSummary } from '../session/listing.js';
 import type { Snippet } from './snippet.js';
 
 export interface SearchOptions {

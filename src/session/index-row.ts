@@ -1,7 +1,8 @@
 import { blankSnapshot } from './blank.js';
 import { replay } from './replay.js';
 import type { SessionEvent } from './store.js';
-import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, SessionSummary, TitleSource } from './types.js';
+import type { ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from './data.js';
+import type { SessionProblem, SessionSummary } from './listing.js';
 
 /**
  * One row of `index.json`: what a listing shows, with times as epoch milliseconds (cheaper to
@@ -94,7 +95,7 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
       : {}),
     ...(row.problem ? { problem: row.problem } : {}),
     ...(row.branch ? { branch: row.branch } : {}),
-    ...(row.byModel?.length ? { usageByModel: row.byModel } : {}),
+    ...(row.byModel?.length ? { byModel: row.byModel } : {}),
     ...lineage(row),
     ...(row.owner !== undefined ? { owner: row.owner } : {}),
   };

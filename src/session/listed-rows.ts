@@ -8,7 +8,7 @@
  */
 import { automaticTitle, firstUserMessage } from './auto-title.js';
 import { archivedCount, type IndexRow } from './index-row.js';
-import type { SessionSnapshot } from './types.js';
+import type { SessionSnapshot } from './data.js';
 
 /** True when the row's session holds a message, live or cleared (a session with a problem is always listed). */
 export function holdsMessage(row: IndexRow): boolean {

@@ -1,4 +1,5 @@
-import type { SessionProblem, SessionReading, SessionSnapshot, SessionStatus } from './types.js';
+import type { SessionSnapshot, SessionStatus } from './data.js';
+import type { SessionProblem, SessionReading } from './listing.js';
 import { FutureSchemaError } from './errors.js';
 import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';

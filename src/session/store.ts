@@ -7,7 +7,7 @@
  */
 import type { LockOwner } from './errors.js';
 import type { IndexRow } from './index-row.js';
-import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './types.js';
+import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './data.js';
 import type { SearchResults } from '../search/types.js';
 
 /** What an event records (one journal line in the file store, one row in PostgreSQL). */

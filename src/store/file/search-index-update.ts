@@ -17,7 +17,7 @@ import { readKeptIndex } from './search-index-cache.js';
 import {
   inMemory, originalRecord, writeSearchIndex, type IndexedSession, type IndexParts, type LoadedIndex, type ReadIndex,
 } from './search-index-file.js';
-import type { SessionSnapshot } from '../../session/types.js';
+import type { SessionSnapshot } from '../../session/data.js';
 
 /** Sessions read at once while (re)building. */
 const READ_BATCH = 16;

@@ -12,7 +12,7 @@ import type { IndexRow } from '../../session/index-row.js';
 import { summaryFromRow } from '../../session/index-row.js';
 import type { LoadedIndex } from './search-index-file.js';
 import { readProjectIndex, upToDate, type Entry } from './search-index-update.js';
-import type { SessionSnapshot } from '../../session/types.js';
+import type { SessionSnapshot } from '../../session/data.js';
 import type { FileProject } from './project.js';
 
 /** Snippet messages read at once. */

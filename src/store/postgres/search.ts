@@ -26,7 +26,7 @@ import { countHits, rank, searchableMessages, toResult, type MessageHits, type S
 import type { SearchIndexReport, SearchResult, SearchResults } from '../../search/types.js';
 import type { IndexRow } from '../../session/index-row.js';
 import { summaryFromRow } from '../../session/index-row.js';
-import type { Role, SessionSnapshot } from '../../session/types.js';
+import type { Role, SessionSnapshot } from '../../session/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { writeSearchRows } from './search-rows.js';

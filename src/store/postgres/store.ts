@@ -11,7 +11,7 @@ import { assertValidId, baseIdFor } from '../../session/ids.js';
 import type { IndexRow } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
 import type { SearchResults } from '../../search/types.js';
-import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
+import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { Target, Timeouts } from './connect.js';
 import { DEFAULT_TIMEOUTS, createPool, onOneConnection, query, targetOf, transaction } from './connect.js';
 import { openEventLog } from './event-log.js';
