@@ -1,6 +1,7 @@
 /**
  * What reading and listing sessions report (DESIGN §1 library): a session's files as read, what is
- * wrong with them, one row of a listing. Plain data, built on data.ts alone.
+ * wrong with them, one row of a listing, and the stored row it comes from (`IndexRow`; its
+ * converters are in index-row.ts). Plain data, built on data.ts alone.
  */
 import type { ModelUsage, SessionSnapshot, SessionStatus, TitleSource, Usage } from './data.js';
 
@@ -62,4 +63,46 @@ export interface SessionSummary {
   forkPoint?: number;
   /** On a shared server: the role it belongs to, when another role's session was shared with the one listing. */
   owner?: string;
+}
+
+/**
+ * One row of `index.json`: what a listing shows, with times as epoch milliseconds (cheaper to
+ * parse and turn into Dates than ISO strings: listing 10,000 rows must stay near the cost of
+ * parsing them), plus the journalSeq of the snapshot the row describes.
+ */
+export interface IndexRow {
+  id: string;
+  title: string | null;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+  status: SessionStatus;
+  project: string;
+  journalSeq: number;
+  /** Token totals of the live conversation (absent in rows written before they were kept). */
+  inputTokens?: number;
+  outputTokens?: number;
+  /** What is wrong with the files (absent when nothing is). */
+  problem?: SessionProblem;
+  /** The git branch the session was last used on (absent when unknown). */
+  branch?: string;
+  /** Token totals per known model (absent when none), to estimate cost without reading the session. */
+  byModel?: ModelUsage[];
+  /**
+   * Set on a fork: the session it came from and at which message. Kept in the row so that a
+   * parent's forks are found from the listing cache alone, without reading any session.
+   */
+  parentId?: string;
+  forkPoint?: number;
+  /** On a shared server: the role it belongs to, when that is not the role listing it (shared with it). */
+  owner?: string;
+  /** How the title came about (absent without a title, and in rows of earlier builds). */
+  titleSource?: TitleSource;
+  /**
+   * Messages cleared by /reset or /compact, kept inside the session. Absent in rows written by
+   * earlier builds: a listing reads such a session when it must know whether it holds a message.
+   */
+  archivedMessages?: number;
+  /** The automatic title of a session stored without one by an earlier build, derived when listed. */
+  derivedTitle?: string;
 }

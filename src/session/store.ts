@@ -6,7 +6,7 @@
  * never interprets a conversation.
  */
 import type { LockOwner } from './errors.js';
-import type { IndexRow } from './index-row.js';
+import type { IndexRow } from './listing.js';
 import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './data.js';
 import type { SearchResults } from '../search/types.js';
 

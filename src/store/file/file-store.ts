@@ -6,7 +6,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
 import { LockSupersededError } from '../../session/errors.js';

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Pool } from 'pg';
 import { UserError } from '../../session/errors.js';
 import { assertValidId, baseIdFor } from '../../session/ids.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
 import type { SearchResults } from '../../search/types.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
