@@ -12,7 +12,7 @@
  * ```
  */
 export type * from './session/data.js';
-export type * from './session/listing.js';
+export type { SessionProblem, SessionReading, SessionSummary } from './session/listing.js';
 export type * from './session/session-api.js';
 export type * from './session/manager-api.js';
 export type { Autosave, AutosaveSchedule } from './session/autosave.js';
