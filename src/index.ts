@@ -17,7 +17,7 @@ export type * from './session/session-api.js';
 export type * from './session/manager-api.js';
 export type { Autosave, AutosaveSchedule } from './session/autosave.js';
 export type * from './session/store.js';
-export type * from './search/types.js';
+export type * from './session/search-data.js';
 export * from './session/errors.js';
 
 /**

@@ -8,7 +8,7 @@ import type { Message, Role, SessionSnapshot } from '../session/data.js';
 import type { SessionSummary } from '../session/listing.js';
 import { countOccurrences, fold } from './fold.js';
 import { makeSnippet } from './snippet.js';
-import type { SearchResult } from './types.js';
+import type { SearchResult } from '../session/search-data.js';
 
 /** A message as search sees it: archived ones (cleared by `/reset`) first, then the live ones. */
 export interface SearchableMessage {

@@ -6,7 +6,7 @@
 import type { SessionSummary } from '../session/listing.js';
 import { foldQuery } from './fold.js';
 import { countHits, rank, score, toResult, type SearchableMessage, type Scored } from './rank.js';
-import type { SearchResults } from './types.js';
+import type { SearchResults } from '../session/search-data.js';
 
 export function searchMessages(
   query: string,

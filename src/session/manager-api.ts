@@ -7,7 +7,7 @@ import type { ConfigFiles, ProjectInfo, SessionSnapshot } from './data.js';
 import type { SessionReading, SessionSummary } from './listing.js';
 import type { Session } from './session-api.js';
 import type { SessionStore, TrashedSession } from './store.js';
-import type { SearchOptions, SearchResults } from '../search/types.js';
+import type { SearchOptions, SearchResults } from './search-data.js';
 
 export interface ListOptions {
   /** Every project, not just this one. */

@@ -6,7 +6,7 @@ import type { ImportResult, ListOptions, SessionManager } from './manager-api.js
 import type { Located, SessionStore, TrashedSession, WriterLock } from './store.js';
 import { AmbiguousIdError } from './errors.js';
 import { assertValidId } from './ids.js';
-import type { SearchOptions, SearchResults } from '../search/types.js';
+import type { SearchOptions, SearchResults } from './search-data.js';
 import { blankSnapshot } from './blank.js';
 import { forkPoint, forkState } from './fork.js';
 import { whenIdle } from './defer.js';

@@ -8,7 +8,7 @@
 import type { LockOwner } from './errors.js';
 import type { IndexRow } from './listing.js';
 import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './data.js';
-import type { SearchResults } from '../search/types.js';
+import type { SearchResults } from './search-data.js';
 
 /** What an event records (one journal line in the file store, one row in PostgreSQL). */
 export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;

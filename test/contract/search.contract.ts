@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { searchableMessages } from '../../src/search/rank.js';
 import { searchMessages } from '../../src/search/search-messages.js';
-import type { SearchResults } from '../../src/search/types.js';
+import type { SearchResults } from '../../src/session/search-data.js';
 import { rowFromSnapshot } from '../../src/session/index-row.js';
 import type { SessionStore } from '../../src/session/store.js';
 import type { SessionSnapshot } from '../../src/session/data.js';

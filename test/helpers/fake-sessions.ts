@@ -4,7 +4,7 @@
  */
 import { searchableMessages } from '../../src/search/rank.js';
 import { searchMessages } from '../../src/search/search-messages.js';
-import type { SearchOptions, SearchResults } from '../../src/search/types.js';
+import type { SearchOptions, SearchResults } from '../../src/session/search-data.js';
 import { AmbiguousIdError, InvalidIdError, SessionInUseError, UnknownSessionError, type LockOwner } from '../../src/session/errors.js';
 import type { ArchivedSegment, ConfigFiles, GitContext, Message, NewMessage, ProjectInfo, SessionStats, SessionSnapshot, SystemPromptRef } from '../../src/session/data.js';
 import type { SessionSummary } from '../../src/session/listing.js';

@@ -10,7 +10,7 @@
 import { rm } from 'node:fs/promises';
 import { fold } from '../../search/fold.js';
 import { searchableMessages } from '../../search/rank.js';
-import type { SearchIndexReport } from '../../search/types.js';
+import type { SearchIndexReport } from '../../session/search-data.js';
 import type { IndexRow } from '../../session/listing.js';
 import { layout } from './layout.js';
 import { readKeptIndex } from './search-index-cache.js';

@@ -10,7 +10,7 @@ import { UserError } from '../../session/errors.js';
 import { assertValidId, baseIdFor } from '../../session/ids.js';
 import type { IndexRow } from '../../session/listing.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
-import type { SearchResults } from '../../search/types.js';
+import type { SearchResults } from '../../session/search-data.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { Target, Timeouts } from './connect.js';
 import { DEFAULT_TIMEOUTS, createPool, onOneConnection, query, targetOf, transaction } from './connect.js';
