@@ -3,7 +3,7 @@
  * helped from its option table and its subcommands (./db/).
  */
 import { parseArgs } from 'node:util';
-import { formatOptions } from './option-spec.js';
+import { formatOptions, usage } from './option-spec.js';
 import { subcommandOptions } from './subcommand-options.js';
 import { usageLines } from './usage-lines.js';
 import { DB_SUBCOMMANDS, dbSubcommand } from './db/index.js';
@@ -13,8 +13,8 @@ const dbOptions = subcommandOptions<(typeof DB_SUBCOMMANDS)[number], DbOptionNam
 /** Every option of `chatkeep db …`, each with its help line. */
 export const DB_OPTIONS = dbOptions.specs;
 
-/** Parses `chatkeep db …` (the words after `db`); a malformed line is `usage(what, helpCommand)`. */
-export function parseDbCommand(args: string[], usage: (what: string, help: readonly string[]) => Error): DbCommand {
+/** Parses `chatkeep db …` (the words after `db`); a malformed line is a `usage` error (exit 2). */
+export function parseDbCommand(args: string[]): DbCommand {
   const help = ['db', '--help'];
   const options = Object.fromEntries(
     Object.entries(DB_OPTION_TABLE).map(([name, spec]: [string, DbOptionSpec]) => [

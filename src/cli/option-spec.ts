@@ -1,6 +1,7 @@
 /**
- * An option described as data (STYLE: vitest's CLI options): what `parseArgs` needs and what
- * `--help` shows, so the two cannot drift apart. A leaf: every option table imports it.
+ * An option described as data (STYLE: vitest's CLI options): what `parseArgs` needs plus what
+ * `--help` shows, how a table of them is printed, and the one-line usage error. The tables
+ * themselves (chat-options.ts, sessions-option-table.ts, db/subcommand.ts) build on this leaf.
  */
 import { commandText, UserError } from '../session/errors.js';
 

@@ -29,7 +29,7 @@ export function parseCommandLine(argv: string[]): CliCommand {
   const placed = placeLeadingFlags(argv);
   if (placed?.kind === 'misplaced') throw usage(chatFlagAdvice(placed.flag), ['sessions', '--help']);
   if (placed) argv = placed.argv;
-  if (argv[0] === 'db') return parseDbCommand(argv.slice(1), (what, help) => usage(what, help));
+  if (argv[0] === 'db') return parseDbCommand(argv.slice(1));
   if (argv[0] === 'sessions') return parseSessions(argv.slice(1));
   const values = parseOptions(argv, REPL_OPTIONS, { positionals: false, help: ['--help'] }).values as Parsed<typeof REPL_OPTIONS>;
   const picks = [values['session-id'] !== undefined, values.continue, values.resume].filter(Boolean).length;

@@ -5,7 +5,9 @@
 import { isValidId, openSessions } from '../index.js';
 import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
 import { futureEventsNote } from '../session/future-events.js';
-import type { Message, SessionManager, SessionReading, SessionSnapshot, SessionSummary } from '../session/types.js';
+import type { Message, SessionSnapshot } from '../session/data.js';
+import type { SessionReading, SessionSummary } from '../session/listing.js';
+import type { SessionManager } from '../session/manager-api.js';
 import { costField, problemError } from './sessions-common.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { providerLabel, sourceNote } from '../repl/describe-source.js';
