@@ -6,13 +6,7 @@ import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';
 import { futureEventsNote, keepFutureEvents } from './future-events.js';
 import { plural } from '../text/plural.js';
-import type { LoadOptions, LockState, StoredSession } from './store.js';
-
-/** One session's stored parts, as a store reads them (its lock, and snapshot + events). */
-export interface SessionSource {
-  inspectLock(): Promise<LockState>;
-  load(options: LoadOptions): Promise<StoredSession>;
-}
+import type { LoadOptions, LockState, Reading, SessionSource, StoredSession } from './store.js';
 
 /**
  * The one rule for a session's status (DESIGN §3–4): `open` while a live process holds its
@@ -61,14 +55,6 @@ export async function loadFrom(source: Pick<SessionSource, 'load'>, id: string, 
     );
   }
   return { snapshot, savedStatus, replay: result, stored, renamed };
-}
-
-/** One lock-free reading of a session, as `inspect` gives it and as its listing row records it. */
-export interface Reading {
-  reading: SessionReading;
-  row: IndexRow;
-  /** Why nothing could be read (a newer version, an I/O error), for callers that refuse then. */
-  error?: unknown;
 }
 
 /**
