@@ -4,10 +4,11 @@
  * holds only from here. The reading (replay and all) loads when a store first needs it: creating
  * a session, or listing from a fresh cache, needs none of it.
  */
-import { rowWithEvents } from './index-row.js';
 import type { Interpreter } from './store.js';
 
+const reading = () => import('./reading.js');
+
 export const interpreter: Interpreter = {
-  read: async (source, id, projectPath, options) => (await import('./reading.js')).readSession(source, id, projectPath, options),
-  rowWithEvents,
+  read: async (source, id, projectPath, options) => (await reading()).readSession(source, id, projectPath, options),
+  rowWithEvents: async (row, events) => (await reading()).rowWithEvents(row, events),
 };

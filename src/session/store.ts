@@ -106,7 +106,7 @@ export interface Interpreter {
   /** One lock-free reading of a session from its parts (`stable`: read again until snapshot and events belong together). */
   read(source: SessionSource, id: string, projectPath: string, options: { now: Date; stable: boolean }): Promise<Reading>;
   /** A listing row brought up to date with the events past its snapshot. */
-  rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): IndexRow;
+  rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): Promise<IndexRow>;
 }
 
 /** Where a session was found. */
