@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { AmbiguousIdError, LockSupersededError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
 import { baseIdFor } from '../../session/ids.js';
 import type { IndexRow } from '../../session/index-row.js';
-import { byUpdatedDesc, summaryFromRow } from '../../session/index-row.js';
+import { byUpdatedDesc } from '../../session/index-row.js';
 import { readEvent } from '../../session/future-events.js';
 import type {
   EventLog, Interpreter, LoadOptions, Located, LockState, SessionEvent, SessionSource, SessionStore, SessionTrash, StoredSession, WriterLock,
@@ -245,14 +245,8 @@ export class MemoryStore implements SessionStore {
   }
 
   async searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults> {
-    const [{ searchMessages }, { searchableMessages }] = await Promise.all([import('../../search/search-messages.js'), import('../../search/rank.js')]);
-    const sessions = [];
-    for (const row of await this.list(projects)) {
-      const kept = this.backing.sessions.get(row.id)!;
-      const snapshot = (await this.read(kept)).reading.snapshot;
-      if (snapshot) sessions.push({ summary: summaryFromRow(row), messages: searchableMessages(snapshot) });
-    }
-    return { ...searchMessages(query, sessions, options.limit), index: [] };
+    const { searchRows } = await import('./search.js');
+    return searchRows(query, await this.list(projects), async (id) => (await this.read(this.backing.sessions.get(id)!)).reading.snapshot, options.limit);
   }
 
   close(): Promise<void> {
