@@ -3,7 +3,8 @@ import { sourceNote } from '../src/repl/describe-source.js';
 import { plural, relativeTime, tokens } from '../src/repl/format.js';
 import type { SlashCommand } from '../src/repl/types.js';
 import { visibleText } from '../src/text/visible-text.js';
-import type { SaveTrigger, SessionStatusReport } from '../src/session/types.js';
+import type { SaveTrigger } from '../src/session/data.js';
+import type { SessionStatusReport } from '../src/session/session-api.js';
 
 /**
  * What wrote the last snapshot, in the chat's words. A chat turn writes none: each message is
@@ -30,11 +31,11 @@ export const status: SlashCommand = {
     const kept = ctx.persistent;
     const rows: [string, string][] = [
       ['Session', `${kept ? s.id : 'not stored'}${ctx.session.title ? `  "${visibleText(ctx.session.title)}"` : ''} · ${plural(s.messageCount, 'message')}`],
-      ['Stored in', kept ? `${s.store} store, ${s.dir ?? s.location ?? ''}` : 'nowhere: --no-persist keeps this chat in memory only'],
+      ['Stored in', kept ? `${s.store} store, ${s.where.files?.dir ?? s.where.location}` : 'nowhere: --no-persist keeps this chat in memory only'],
       ['Lock', kept ? lockText(s) : 'none (nothing to protect)'],
       ['Last save', kept ? lastSaveText(s, now) : 'never (--no-persist)'],
       ['Next save', nextSaveText(kept, ctx.autosave()?.nextDate() ?? null, now)],
-      ['Journal', kept ? `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.journalPath ? ` (${s.journalPath})` : ''}` : 'none'],
+      ['Journal', kept ? `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.where.files ? ` (${s.where.files.journal})` : ''}` : 'none'],
       ['Assistant', `${ctx.chat.provider.label}${sourceNote(ctx.chat.providerSource ?? s.provider.source)}`],
       ['System', s.systemPrompt ? `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256.slice(0, 12)}…)${sourceNote(s.systemPrompt.source)}` : 'none'],
       ['Tokens', tokenText(s.usage)],
@@ -45,7 +46,6 @@ export const status: SlashCommand = {
 };
 
 function lockText(s: SessionStatusReport): string {
-  if (s.lock.state === 'none') return 'none (nothing to protect)';
   if (s.lock.state === 'lost') return `lost (${s.lock.reason ?? 'unknown'}): read-only, nothing more is written`;
   const o = s.lock.owner;
   return o ? `held by this process (pid ${o.pid} on ${o.host}, since ${clock(new Date(o.startedAt))})` : 'held by this process';

@@ -8,7 +8,9 @@ import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parse
 import { DEFAULT_AUTOSAVE_SPEC, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
 import { commandText, UserError } from '../session/errors.js';
 import { noSuchSession } from '../session/ids.js';
-import type { ConfigSource, Session, SessionManager } from '../session/types.js';
+import type { ConfigFiles, ConfigSource } from '../session/data.js';
+import type { Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
 import { createClipboard } from '../repl/clipboard.js';
 import type { CliCommand } from './options.js';
 import { parseForkAt } from '../repl/fork-args.js';
@@ -165,7 +167,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
 
 /** A setting (`autosave`, `system`: strings; `autoCompact`: a boolean) of type `type` from project config, else user config, and which one gave it; another type is a UserError. */
 function configValue<T extends 'string' | 'boolean'>(
-  config: { user: Record<string, unknown>; project: Record<string, unknown> },
+  config: ConfigFiles,
   key: string,
   type: T,
 ): { value: T extends 'string' ? string : boolean; where: 'project' | 'user' } | undefined {

@@ -8,7 +8,7 @@ import { blankSnapshot } from '../../src/session/blank.js';
 import type { LockOwner } from '../../src/session/errors.js';
 import { interpreter } from '../../src/session/interpreter.js';
 import { Manager } from '../../src/session/manager.js';
-import type { Message, ProjectInfo } from '../../src/session/types.js';
+import type { Message, ProjectInfo } from '../../src/session/data.js';
 import { MemoryBacking, type MemoryHolder } from '../../src/store/memory/backing.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
 

@@ -8,7 +8,7 @@ import { createChatControls } from '../../src/repl/chat-controls.js';
 import type { Clipboard } from '../../src/repl/clipboard.js';
 import { formatRows, loadFormatting } from '../../src/repl/format.js';
 import type { BrowseOutcome, CommandContext } from '../../src/repl/types.js';
-import type { Session } from '../../src/session/types.js';
+import type { Session } from '../../src/session/session-api.js';
 import { memorySessions, PROJECT, type MemorySessions } from './memory-sessions.js';
 
 /** A session browser that answers from a script (`undefined`: cancel) and records the headings it was opened with. */

@@ -1,4 +1,4 @@
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import type { Interpreter, SessionSource } from '../../session/store.js';
 import { readJournal } from './journal.js';
 import { layout } from './layout.js';

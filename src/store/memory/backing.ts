@@ -5,9 +5,9 @@
  * holding it, write an event of a newer build).
  */
 import type { LockOwner } from '../../session/errors.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import type { TrashedSession } from '../../session/store.js';
-import type { ProjectInfo } from '../../session/types.js';
+import type { ProjectInfo } from '../../session/data.js';
 
 /** Who holds a session's lock: a store of this process, or a stand-in for another process. */
 export interface MemoryHolder {

@@ -11,14 +11,14 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AmbiguousIdError, LockSupersededError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
 import { baseIdFor } from '../../session/ids.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import { byUpdatedDesc } from '../../session/index-row.js';
 import { readEvent } from '../../session/future-events.js';
 import type {
   EventLog, Interpreter, LoadOptions, Located, LockState, SessionEvent, SessionSource, SessionStore, SessionTrash, StoredSession, WriterLock,
 } from '../../session/store.js';
-import type { FutureEvent, ProjectInfo, SessionSnapshot } from '../../session/types.js';
-import type { SearchResults } from '../../search/types.js';
+import type { FutureEvent, ProjectInfo, SessionSnapshot } from '../../session/data.js';
+import type { SearchResults } from '../../session/search-data.js';
 import type { MemoryBacking, MemoryHolder, MemorySession } from './backing.js';
 import { memoryTrash } from './trash.js';
 

@@ -4,7 +4,7 @@
  * restoring clears the mark. Only `empty` deletes, and the ID stays issued.
  */
 import { NotInTrashError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import type { SessionTrash, TrashedSession } from '../../session/store.js';
 import type { MemoryBacking, MemorySession } from './backing.js';
 

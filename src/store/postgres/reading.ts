@@ -6,11 +6,11 @@
 import type { Pool } from 'pg';
 import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
 import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow, SessionProblem } from '../../session/listing.js';
 import { SCHEMA_VERSION } from '../../session/migrations.js';
 import type { LoadOptions, SessionEvent, StoredSession } from '../../session/store.js';
 import { readEvent, rowLine } from '../../session/future-events.js';
-import type { FutureEvent, ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, TitleSource } from '../../session/types.js';
+import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { HELD_KEYS_SQL, LEASED_SQL } from './lock.js';

@@ -7,9 +7,8 @@
  */
 import type { Pool } from 'pg';
 import { NotInTrashError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
-import type { Located, SessionTrash } from '../../session/store.js';
-import type { TrashedSession } from '../../session/store.js';
-import type { ProjectInfo } from '../../session/types.js';
+import type { Located, SessionTrash, TrashedSession } from '../../session/store.js';
+import type { ProjectInfo } from '../../session/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';
