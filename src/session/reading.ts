@@ -1,5 +1,5 @@
 import type { SessionSnapshot, SessionStatus } from './data.js';
-import type { IndexRow, SessionProblem, SessionReading } from './listing.js';
+import type { IndexRow, SessionProblem } from './listing.js';
 import { FutureSchemaError } from './errors.js';
 import { rowFromSnapshot } from './index-row.js';
 import { blankSnapshot, dateFromId } from './blank.js';

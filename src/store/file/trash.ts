@@ -2,7 +2,7 @@
  * The file store's trash (DESIGN §3, issue 11): `<home>/trash/<id>/` holds `trash.json` (the
  * entry: when, from which project, what the listing showed) and `session/`, the session's
  * directory moved there whole by one rename. Restoring renames it back, so the session resumes
- * as before, same ID, same project. Only `emptyTrash` deletes, and the ID's reservation in
+ * as before, same ID, same project. Only `empty` deletes, and the ID's reservation in
  * `<home>/ids/` is kept, so a deleted ID is never issued again.
  *
  * The file store's `SessionTrash` part; IDs are exact and valid here (the manager resolves

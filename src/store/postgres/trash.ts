@@ -1,7 +1,7 @@
 /**
  * The trash on PostgreSQL (issue 11), as the file store's (src/store/file/trash.ts) behaves: a
  * trashed session keeps its row, marked by `trashed_at`, and drops out of listings, `locate`
- * and searches; restoring clears the mark, so it resumes as before. Only `emptyTrash` deletes
+ * and searches; restoring clears the mark, so it resumes as before. Only `empty` deletes
  * (its events and holder row go with it), and `chatkeep.ids` keeps the ID, so it is never
  * issued again.
  */
