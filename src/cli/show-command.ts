@@ -2,8 +2,8 @@
  * `chatkeep sessions show ID`: one session's transcript, lineage and forks. Reading never takes a
  * lock, and a missing data directory holds no session (nothing is created).
  */
-import { isValidId, openSessions } from '../index.js';
-import { InvalidIdError, UnknownSessionError } from '../session/errors.js';
+import { openSessions } from '../index.js';
+import { noSuchSession } from '../session/ids.js';
 import { futureEventsNote } from '../session/future-events.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 import type { SessionReading, SessionSummary } from '../session/listing.js';
@@ -22,8 +22,7 @@ export async function runShow(command: SessionsCommand, environment: SessionsEnv
   const json = command.options.json === true;
   await loadFormatting();
   const id = command.id!;
-  if (!isValidId(id)) throw new InvalidIdError(id);
-  if (!sessionsMayExist(environment)) throw new UnknownSessionError(id);
+  if (!sessionsMayExist(environment)) throw noSuchSession(id);
   const sessions = await openSessions({ home, store, cwd, env });
   const reading = await sessions.inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);

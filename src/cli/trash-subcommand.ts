@@ -4,8 +4,8 @@
  * or needs `--yes`. A missing data directory is simply empty: nothing is created.
  */
 import { openSessions } from '../index.js';
-import { ChatkeepError, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
-import { isValidId } from '../session/ids.js';
+import { ChatkeepError, UserError } from '../session/errors.js';
+import { noSuchSession } from '../session/ids.js';
 import type { TrashedSession } from '../session/store.js';
 import type { SessionSummary } from '../session/listing.js';
 import type { SessionManager } from '../session/manager-api.js';
@@ -33,19 +33,19 @@ interface Start {
 }
 
 /**
- * Checks the IDs and the age before anything is opened (bad input changes nothing), then opens
- * the sessions when any may exist; `needed`: no sessions stored means the ID is unknown.
+ * Checks the age before anything is opened (bad input changes nothing), then opens the sessions
+ * when any may exist (the manager checks each ID); `needed`: no sessions stored means the ID is
+ * unknown, or malformed.
  */
 async function start(command: SessionsCommand, given: SessionsEnvironment, needed = false): Promise<Start> {
   await loadFormatting();
   const environment = { ...given, now: given.now?.() ?? new Date() };
   const { home, store, cwd, env } = environment;
   const out = output(environment, command.options.json === true);
-  for (const id of command.ids) if (!isValidId(id)) throw new InvalidIdError(id);
   const spec = command.options['older-than'];
   const age = spec === undefined ? undefined : { spec, ms: parseAge(spec) };
   const stored = sessionsMayExist(environment);
-  if (!stored && needed) throw new UnknownSessionError(command.ids[0]!);
+  if (!stored && needed) throw noSuchSession(command.ids[0]!);
   const sessions = stored ? await openSessions({ home, store, cwd, env }) : undefined;
   return { environment, out, age, sessions };
 }
