@@ -22,6 +22,7 @@ import { errno } from '../../session/ids.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
 import { snapshotFileInfo, writeSnapshotFile } from './snapshot-store.js';
+import { compactJournal, writeSnapshotCompacting, type OpenJournal } from './snapshot-compaction.js';
 
 // Listing, resolving and loading are imported on first use: creating a session (the path to
 // the first prompt) needs none of them.
@@ -66,6 +67,8 @@ export class FileStore implements SessionStore {
   readonly history: SessionStore['history'];
   /** Session directories by ID, for the sessions this process reserved or located. */
   private readonly dirs = new Map<string, string>();
+  /** The journals of the sessions this process writes, by ID (a snapshot compacts them). */
+  private readonly journals = new Map<string, OpenJournal>();
   /** This project's directory being claimed (project.json written), once a write needs it. */
   private claim: Promise<FileProject> | undefined;
 
@@ -138,6 +141,8 @@ export class FileStore implements SessionStore {
   async openLog(id: string, lock: WriterLock): Promise<EventLog> {
     const fence = fenceOf(id, lock);
     const journal = await JournalWriter.open(layout.journal(this.dir(id)));
+    const open: OpenJournal = { writer: journal };
+    this.journals.set(id, open);
     return {
       // Checked without the guard (a guard per turn would double its cost): one read of the owner file.
       append: async (event, sync) => {
@@ -146,9 +151,13 @@ export class FileStore implements SessionStore {
         // Frozen between the check and the write while another host took over: the line went to a journal no longer the session's.
         if (journal.replaced()) throw new LockSupersededError(id, fence.epoch);
       },
-      // The journal holds nothing past the snapshot when the model compacts it: it is emptied.
-      compact: () => fence.fence(() => journal.truncate()),
-      close: () => journal.close(),
+      // The journal holds nothing past the snapshot when the model compacts it: it is emptied
+      // (by the snapshot's own guard hold, or now), or left for a later snapshot (snapshot-compaction.ts).
+      compact: (seq) => compactJournal(open, seq, fence),
+      close: () => {
+        if (this.journals.get(id) === open) this.journals.delete(id);
+        return journal.close();
+      },
     };
   }
 
@@ -157,8 +166,7 @@ export class FileStore implements SessionStore {
   }
 
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
-    const fence = fenceOf(id, lock);
-    return writeSnapshotFile(this.dir(id), snapshot, (replace) => fence.fence(replace));
+    return writeSnapshotCompacting(this.dir(id), snapshot, fenceOf(id, lock), this.journals.get(id));
   }
 
   snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
