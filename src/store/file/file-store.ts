@@ -5,23 +5,24 @@
  * `session.meta.json` caches, which the session files can always rebuild.
  */
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { IndexRow } from '../../session/index-row.js';
-import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
+import { byUpdatedDesc } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
 import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
 import type { SearchResults } from '../../search/types.js';
 import { createHistory } from './history.js';
 import { ensureHome, storageProblem } from './home.js';
-import { claimId, reserveId } from './ids.js';
+import { reserveId } from './ids.js';
+import { AdoptBatches } from './adopt-batch.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { acquireLock, inspectLock, type HeldLock } from './lock.js';
 import { errno } from '../../session/ids.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
-import { snapshotFileInfo, writeSnapshotFile } from './snapshot-store.js';
+import { snapshotFileInfo } from './snapshot-store.js';
 import { compactJournal, writeSnapshotCompacting, type OpenJournal } from './snapshot-compaction.js';
 
 // Listing, resolving and loading are imported on first use: creating a session (the path to
@@ -69,6 +70,8 @@ export class FileStore implements SessionStore {
   private readonly dirs = new Map<string, string>();
   /** The journals of the sessions this process writes, by ID (a snapshot compacts them). */
   private readonly journals = new Map<string, OpenJournal>();
+  /** Sessions stored whole (import, copies), committed by the batch. */
+  private batches: AdoptBatches | undefined;
   /** This project's directory being claimed (project.json written), once a write needs it. */
   private claim: Promise<FileProject> | undefined;
 
@@ -195,13 +198,14 @@ export class FileStore implements SessionStore {
 
   async adopt(snapshot: SessionSnapshot): Promise<boolean> {
     const project = snapshot.project === this.current.path ? this.current : await openProject(this.location, snapshot.project, this.options.now());
-    const dir = await claimId(layout.ids(this.location), layout.sessions(await this.claimed(project)), snapshot.id);
-    if (dir === undefined) return false;
-    this.dirs.set(snapshot.id, dir);
-    // Nobody holds the new copy: it is stored closed.
-    const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
-    await writeSnapshotFile(dir, closed);
-    await this.recordRow(rowFromSnapshot(closed, 'closed'), project).catch(() => undefined);
+    const projectDir = await this.claimed(project);
+    // Nobody holds the new copy: it is stored closed. Stored by the batch (adopt-batch.ts).
+    this.batches ??= new AdoptBatches(layout.ids(this.location), async (done) => {
+      const { updateIndexRows } = await lazy.index();
+      for (const { projectDir: dir, rows } of done) await updateIndexRows(dir, rows);
+    });
+    if (!(await this.batches.adopt({ ...snapshot, status: 'closed' }, projectDir))) return false;
+    this.dirs.set(snapshot.id, join(layout.sessions(projectDir), snapshot.id));
     return true;
   }
 
