@@ -91,7 +91,7 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
 }
 
 /** Files imported at once (about one store batch). */
-const CONCURRENCY = 32;
+const CONCURRENCY = 128;
 
 async function importFile(
   sessions: SessionManager | undefined,
