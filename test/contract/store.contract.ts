@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
 import type { SessionStore, WriterLock } from '../../src/session/store.js';
-import type { SessionSnapshot } from '../../src/session/types.js';
+import type { SessionSnapshot } from '../../src/session/data.js';
 import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';

@@ -16,8 +16,9 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmS
 import { join } from 'node:path';
 import { open } from 'node:fs/promises';
 import { errno } from '../../session/ids.js';
-import { rowFromSnapshot, type IndexRow } from '../../session/index-row.js';
-import type { SessionSnapshot } from '../../session/types.js';
+import { rowFromSnapshot } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
+import type { SessionSnapshot } from '../../session/data.js';
 import { isAlive } from '../process-identity.js';
 import { FILE_MODE, fsyncDir } from './atomic-write.js';
 import { layout } from './layout.js';
