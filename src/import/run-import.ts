@@ -125,8 +125,8 @@ async function importFile(
   const lastId = importedId(run.tool, c.id, n);
   if (!sessions) throw new Error('importPeers: a known ID without a store');
   const copy = await sessions.read(lastId);
-  const from = copy.importedFrom;
-  if (typeof from !== 'object') throw new PeerFileError(`session ${lastId} is not an import of it`);
+  const from = copy.importSource;
+  if (!from) throw new PeerFileError(`session ${lastId} is not an import of it`);
   if (c.lines <= from.lines) return { ...base, action: 'unchanged', id: lastId };
   const archived = copy.archived.reduce((sum, a) => sum + a.messages.length, 0);
   const continued = copy.messages.length + archived !== from.messages;
