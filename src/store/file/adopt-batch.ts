@@ -19,6 +19,7 @@ import { errno } from '../../session/ids.js';
 import { rowFromSnapshot } from '../../session/index-row.js';
 import type { IndexRow } from '../../session/listing.js';
 import type { SessionSnapshot } from '../../session/data.js';
+import { GroupCommit } from '../group-commit.js';
 import { isAlive } from '../process-identity.js';
 import { FILE_MODE, fsyncDir } from './atomic-write.js';
 import { layout } from './layout.js';
@@ -45,8 +46,7 @@ interface Staged {
  * durable, false (writing nothing) when its ID was issued here before or its directory exists.
  */
 export class AdoptBatches {
-  private waiting: Staged[] = [];
-  private running: Promise<void> | undefined;
+  private readonly queue = new GroupCommit<Staged>(BATCH, (batch) => this.commit(batch));
   private readonly swept = new Set<string>();
 
   constructor(
@@ -91,21 +91,7 @@ export class AdoptBatches {
     }
     closeSync(fd);
     return new Promise<boolean>((settle, fail) => {
-      this.waiting.push({ id: snapshot.id, stage, sessionsDir, projectDir, row, settle, fail });
-      this.kick();
-    });
-  }
-
-  /** Starts a commit unless one runs (it takes the waiting ones when it ends). */
-  private kick(): void {
-    if (this.running) return;
-    this.running = (async () => {
-      // Callers staging at this moment join this batch: the next turn of the event loop.
-      await new Promise((resolve) => setImmediate(resolve));
-      while (this.waiting.length > 0) await this.commit(this.waiting.splice(0, BATCH));
-    })().finally(() => {
-      this.running = undefined;
-      if (this.waiting.length > 0) this.kick();
+      this.queue.add({ id: snapshot.id, stage, sessionsDir, projectDir, row, settle, fail });
     });
   }
 
