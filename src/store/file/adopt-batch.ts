@@ -26,7 +26,7 @@ import { layout } from './layout.js';
 import { metaText } from './meta-file.js';
 import { syncFileSystem } from './sync-file-system.js';
 
-/** Sessions committed together at most (open file handles, and what one kill can cost a rerun). */
+/** Sessions committed together at most (what one kill can leave for a rerun to redo). */
 const BATCH = 256;
 const STAGE_PREFIX = '.adopt-';
 
@@ -184,7 +184,11 @@ function recordId(idsDir: string, id: string): void {
 }
 
 function dropStage(s: Staged): void {
-  rmSync(s.stage, { recursive: true, force: true });
+  try {
+    rmSync(s.stage, { recursive: true, force: true });
+  } catch {
+    // Left for the sweep of a later process: no listing reads it.
+  }
 }
 
 /** Removes staging directories of processes that are gone (killed mid-batch). */
