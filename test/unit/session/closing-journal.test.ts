@@ -2,7 +2,7 @@
  * Leaving costs little (issue 23 item 8): a closing snapshot leaves a small journal for a later
  * snapshot to compact (snapshot-compaction.ts), and nothing a reader sees changes for it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
@@ -45,6 +45,19 @@ describe('the journal a closing snapshot leaves', () => {
     expect(statSync(join(dir, 'journal.jsonl')).size).toBe(0);
     await resumed.close();
     expect((await sessions.read(s.id)).messages.map((m) => m.content)).toEqual(['one', 'two', 'three']);
+  });
+
+  it('gives back every message when the closed snapshot is damaged', async () => {
+    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'one' });
+    await s.append({ role: 'assistant', content: 'two' });
+    const dir = s.where.files!.dir;
+    await s.close();
+    truncateSync(join(dir, 'session.json'), 10);
+    const resumed = await sessions.resume(s.id);
+    expect(resumed.messages.map((m) => m.content)).toEqual(['one', 'two']);
+    await resumed.close();
   });
 
   it('stays small: once a close finds it past the limit, that close empties it', async () => {
