@@ -12,7 +12,7 @@ import { eventually } from '../support/eventually.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
 import type { SessionStore, WriterLock } from '../../src/session/store.js';
 import type { SessionSnapshot } from '../../src/session/data.js';
-import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
+import { AT, event, managerOn, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
 import { futureEventCases } from './future-events.contract.js';
@@ -238,7 +238,8 @@ function storeCases(h: Harness): void {
     expect((await here.locate('session-20261123-1022')).id).toBe(elsewhere);
     await expect(here.locate('session-20261123')).rejects.toBeInstanceOf(AmbiguousIdError);
     await expect(here.locate('session-1999')).rejects.toBeInstanceOf(UnknownSessionError);
-    await expect(here.locate('../etc')).rejects.toBeInstanceOf(InvalidIdError);
+    // Validated once, by the manager, before any store builds a path or a query from it.
+    await expect(managerOn(here).resolve('../etc')).rejects.toBeInstanceOf(InvalidIdError);
     await holding.release();
   });
 
