@@ -18,14 +18,20 @@ async function snapshotOf(dir: string): Promise<{ status: string; journalSeq: nu
   return decodeSnapshot(readFileSync(join(dir, 'session.json'), 'utf8'), 'session.json');
 }
 
+/** A new session of one exchange ('one', 'two'), closed. */
+async function closedExchange() {
+  const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
+  const s = await sessions.create();
+  await s.append({ role: 'user', content: 'one' });
+  await s.append({ role: 'assistant', content: 'two' });
+  const dir = s.where.files!.dir;
+  await s.close();
+  return { sessions, s, dir };
+}
+
 describe('the journal a closing snapshot leaves', () => {
   it('keeps its lines up to the closed snapshot, which every reader skips: each message is read once', async () => {
-    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
-    const s = await sessions.create();
-    await s.append({ role: 'user', content: 'one' });
-    await s.append({ role: 'assistant', content: 'two' });
-    const dir = s.where.files!.dir;
-    await s.close();
+    const { sessions, s, dir } = await closedExchange();
 
     const snapshot = await snapshotOf(dir);
     expect(snapshot.status).toBe('closed');
@@ -48,12 +54,7 @@ describe('the journal a closing snapshot leaves', () => {
   });
 
   it('gives back every message when the closed snapshot is damaged', async () => {
-    const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome() });
-    const s = await sessions.create();
-    await s.append({ role: 'user', content: 'one' });
-    await s.append({ role: 'assistant', content: 'two' });
-    const dir = s.where.files!.dir;
-    await s.close();
+    const { sessions, s, dir } = await closedExchange();
     truncateSync(join(dir, 'session.json'), 10);
     const resumed = await sessions.resume(s.id);
     expect(resumed.messages.map((m) => m.content)).toEqual(['one', 'two']);
