@@ -5,6 +5,7 @@
  * generated conversations of data.ts in them.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,10 @@ import type { BenchConfig } from './config.js';
 import { makeMessages } from './data.js';
 import { measurePair, row, type BenchRow } from './harness.js';
 
-const FIXTURES = fileURLToPath(new URL('../../test/fixtures/peers/', import.meta.url));
+// bench/ when run from source (a test writes the same files), dist/bench/ when built.
+const FIXTURES = [new URL('../test/fixtures/peers/', import.meta.url), new URL('../../test/fixtures/peers/', import.meta.url)]
+  .map((url) => fileURLToPath(url))
+  .find((dir) => existsSync(dir))!;
 
 type Line = Record<string, unknown>;
 

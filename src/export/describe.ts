@@ -33,7 +33,8 @@ export function sessionFacts(s: SessionSnapshot): [string, string][] {
   ];
   if (s.systemPrompt) facts.push(['System prompt', `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256})`]);
   if (s.parentId !== undefined) facts.push(['Forked from', `${s.parentId} at message ${s.forkPoint ?? '?'}`]);
-  if (s.importedFrom !== undefined) facts.push(['Imported from', originText(s.importedFrom)]);
+  if (s.importSource !== undefined) facts.push(['Imported from', originText(s.importSource)]);
+  if (s.importedFrom !== undefined) facts.push([s.importSource ? 'Exported as' : 'Imported from', originText(s.importedFrom)]);
   return facts;
 }
 

@@ -6,7 +6,7 @@
  */
 import { commandText, printable, UserError } from '../session/errors.js';
 import { isValidId } from '../session/ids.js';
-import { SCHEMA_VERSION } from '../session/migrations.js';
+import { SCHEMA_VERSION, settleImportSource } from '../session/migrations.js';
 import { schemaProblem } from '../session/standalone-validator.js';
 import type { SessionSnapshot } from '../session/data.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, exportJsonSchema } from './schema.js';
@@ -98,7 +98,7 @@ function snapshotOf(session: Record<string, unknown>, source: string): SessionSn
     archivedAt: date(segment.archivedAt, `/session/archived/${i}/archivedAt`),
     messages: messages(segment.messages, `/session/archived/${i}/messages`),
   }));
-  return {
+  return settleImportSource({
     ...(session as unknown as SessionSnapshot),
     format: 'chatkeep.session',
     schemaVersion: SCHEMA_VERSION,
@@ -111,7 +111,7 @@ function snapshotOf(session: Record<string, unknown>, source: string): SessionSn
     pid: 0,
     toolVersion: 'unknown',
     journalSeq: 0,
-  };
+  });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

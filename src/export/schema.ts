@@ -39,7 +39,7 @@ export const exportJsonSchema = {
   $id: 'https://chatkeep.dev/schema/export.schema.json',
   title: `chatkeep session export, exportVersion ${EXPORT_VERSION}`,
   description:
-    'One session as written by `chatkeep sessions export --format json` and read by `chatkeep sessions import`: every message, the conversations archived by /reset, lineage (parentId, forkPoint, importedFrom), summary and stats.',
+    'One session as written by `chatkeep sessions export --format json` and read by `chatkeep sessions import`: every message, the conversations archived by /reset, lineage (parentId, forkPoint, importedFrom, importSource), summary and stats.',
   type: 'object',
   required: ['format', 'exportVersion', 'exportedBy', 'session'],
   additionalProperties: false,

@@ -1,4 +1,4 @@
-/** How a session's `importedFrom` reads for people (`sessions show`, exports). Pure. */
+/** How a session's `importSource` or `importedFrom` reads for people (`sessions show`, exports). Pure. */
 import type { ImportSource } from '../session/data.js';
 import { PEER_NAMES, type PeerTool } from './types.js';
 

@@ -75,7 +75,8 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
       }
       throw err;
     });
-  // Several files at once: most of an import is waiting for the disk to confirm each snapshot.
+  // Many files at once: the store commits the sessions stored meanwhile together (one fsync
+  // pass per batch), and reading the next files overlaps that wait.
   const outcomes: (ImportOutcome | undefined)[] = new Array(run.files.length);
   let next = 0;
   let done = 0;
@@ -90,8 +91,8 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
   return outcomes.filter((o): o is ImportOutcome => o !== undefined);
 }
 
-/** Files imported at once. */
-const CONCURRENCY = 4;
+/** Files imported at once (about one store batch). */
+const CONCURRENCY = 128;
 
 async function importFile(
   sessions: SessionManager | undefined,
@@ -124,8 +125,8 @@ async function importFile(
   const lastId = importedId(run.tool, c.id, n);
   if (!sessions) throw new Error('importPeers: a known ID without a store');
   const copy = await sessions.read(lastId);
-  const from = copy.importedFrom;
-  if (typeof from !== 'object') throw new PeerFileError(`session ${lastId} is not an import of it`);
+  const from = copy.importSource;
+  if (!from) throw new PeerFileError(`session ${lastId} is not an import of it`);
   if (c.lines <= from.lines) return { ...base, action: 'unchanged', id: lastId };
   const archived = copy.archived.reduce((sum, a) => sum + a.messages.length, 0);
   const continued = copy.messages.length + archived !== from.messages;

@@ -1,7 +1,7 @@
 /**
  * A conversation from another tool as a chatkeep session snapshot: closed, its messages and
  * token totals, the assistant it talked to where chatkeep has that provider, its git branch,
- * and `importedFrom` (with the lines kept as they were). Redaction happens where it is stored.
+ * and `importSource` (with the lines kept as they were). Redaction happens where it is stored.
  * Pure.
  */
 import { hostname } from 'node:os';
@@ -38,7 +38,7 @@ export function peerSnapshot(
     journalSeq: target.journalSeq ?? 0,
     ...(c.branch !== null ? { git: { root: c.cwd ?? target.project, branch: c.branch, head: null } } : {}),
     ...(target.parent ? { parentId: target.parent.id, forkPoint: target.parent.at } : {}),
-    importedFrom: {
+    importSource: {
       tool: c.tool,
       id: c.id,
       path: c.path,

@@ -2,7 +2,7 @@ import type { SessionSnapshot } from './data.js';
 import { DamagedFileError, FutureSchemaError } from './errors.js';
 
 export { DamagedFileError };
-import { migrate, SCHEMA_VERSION } from './migrations.js';
+import { migrate, SCHEMA_VERSION, settleImportSource } from './migrations.js';
 import { sessionJsonSchema } from './schema.js';
 import { schemaProblem } from './standalone-validator.js';
 import { stringifySliced, type TextSink } from './sliced-json.js';
@@ -107,7 +107,7 @@ export async function decodeSnapshot(text: string, file: string): Promise<Sessio
     // checked as ISO strings and reviveDates turns back into Dates: no superjson walk needed.
     const problem = await validate(json);
     if (problem) throw new DamagedFileError(file, `invalid: ${problem}`);
-    return reviveDates(json as unknown as SessionSnapshot);
+    return settleImportSource(reviveDates(json as unknown as SessionSnapshot));
   }
   const superjson = await loadSuperjson();
   let decoded: Record<string, unknown>;
@@ -123,7 +123,7 @@ export async function decodeSnapshot(text: string, file: string): Promise<Sessio
   }
   const problem = await validate(jsonPart);
   if (problem) throw new DamagedFileError(file, `invalid: ${problem}`);
-  return reviveDates(decoded as unknown as SessionSnapshot);
+  return settleImportSource(reviveDates(decoded as unknown as SessionSnapshot));
 }
 
 const MODEL_DATE_PATH = /^(?:createdAt|updatedAt|messages\.\d+\.timestamp|archived\.\d+\.archivedAt|archived\.\d+\.messages\.\d+\.timestamp)$/;

@@ -145,11 +145,14 @@ export interface SessionSnapshot {
   parentId?: string;
   /** Set on a fork: how many of the parent's messages it started with. */
   forkPoint?: number;
+  /** Set on an import of a chatkeep export whose ID was taken here already: the ID it was exported under (it got a new one). */
+  importedFrom?: string;
   /**
-   * Set on an import: from a chatkeep export whose ID was taken here already, the ID it was
-   * exported under (it got a new one); from another tool (`sessions import --from`), where it came from.
+   * Set on a conversation read from another tool (`sessions import --from`): where it came from.
+   * A field of its own: builds before it read `importedFrom` as an ID and would have found these
+   * sessions damaged; they read this one as an unknown field, and the session as any other.
    */
-  importedFrom?: string | ImportSource;
+  importSource?: ImportSource;
   /** Where it was last used, when that was a git work tree (absent in older files). */
   git?: GitContext;
   /** Events of types this build does not know (a newer chatkeep wrote them), kept as stored; absent when none. */

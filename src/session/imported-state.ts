@@ -14,8 +14,8 @@ export function importedState(
   snapshot: SessionSnapshot,
   target: { id: string; project: ProjectInfo; redact: (text: string) => string; toolVersion: string },
 ): SessionSnapshot {
-  // A session read from another tool keeps where it came from (and the lines kept from there).
-  const importedFrom = target.id === snapshot.id || typeof snapshot.importedFrom === 'object' ? snapshot.importedFrom : snapshot.id;
+  // Under a new ID: the one it had is recorded (a session read from another tool keeps its importSource too).
+  const importedFrom = target.id === snapshot.id ? snapshot.importedFrom : snapshot.id;
   const state: SessionSnapshot = {
     ...redactSnapshot(snapshot, target.redact),
     id: target.id,
@@ -53,8 +53,8 @@ export function redactSnapshot(snapshot: SessionSnapshot, redact: (text: string)
     messages: snapshot.messages.map(message),
     summary: summary(snapshot.summary),
     archived: snapshot.archived.map(segment),
-    ...(typeof snapshot.importedFrom === 'object' && snapshot.importedFrom.kept
-      ? { importedFrom: { ...snapshot.importedFrom, kept: snapshot.importedFrom.kept.map((k) => ({ at: k.at, line: redact(k.line) })) } }
+    ...(snapshot.importSource?.kept
+      ? { importSource: { ...snapshot.importSource, kept: snapshot.importSource.kept.map((k) => ({ at: k.at, line: redact(k.line) })) } }
       : {}),
   };
 }

@@ -54,6 +54,17 @@ function v1ToV2(old: Json): Json {
 
 const MIGRATIONS: Record<number, (old: Json) => Json> = { 1: v1ToV2 };
 
+/**
+ * Builds of 2026-11-25 (unreleased) stored a conversation's source from another tool in
+ * `importedFrom`; it belongs in `importSource`, which older builds read past. Applied to every
+ * snapshot read (session.json, an export), of any version; pure: returns `s` or a new object.
+ */
+export function settleImportSource<T extends { importedFrom?: unknown; importSource?: unknown }>(s: T): T {
+  if (typeof s.importedFrom !== 'object' || s.importedFrom === null) return s;
+  const { importedFrom, ...rest } = s;
+  return { ...rest, importSource: s.importSource ?? importedFrom } as T;
+}
+
 /** Migrates a decoded snapshot of `from` to SCHEMA_VERSION. Pure: returns a new object. */
 export function migrate(snapshot: Json, from: number): Json {
   let current = snapshot;

@@ -55,6 +55,20 @@ const message = {
 
 const configSource = { enum: ['flag', 'env', 'project', 'user', 'default', 'session', 'command'] } as const;
 
+/** Where a conversation read from another tool came from (`ImportSource`). */
+const importSource = {
+  type: 'object',
+  required: ['tool', 'id', 'path', 'lines', 'messages'],
+  properties: {
+    tool: { type: 'string' },
+    id: { type: 'string' },
+    path: { type: 'string' },
+    lines: count,
+    messages: count,
+    kept: { type: 'array', items: { type: 'object', required: ['at', 'line'], properties: { at: count, line: { type: 'string' } } } },
+  },
+} as const;
+
 /** JSON Schema (draft-07) of `session.json`'s `json` part, schemaVersion 2. */
 export const sessionJsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -131,25 +145,12 @@ export const sessionJsonSchema = {
     forkPoint: count,
     /**
      * Set on an import: the ID a chatkeep export had where it was exported (when it had to take
-     * a new one), or where a session read from another tool came from.
+     * a new one). Builds of 2026-11-25 wrote a conversation's source here: read, and moved to
+     * `importSource` (codec.ts).
      */
-    importedFrom: {
-      oneOf: [
-        sessionId,
-        {
-          type: 'object',
-          required: ['tool', 'id', 'path', 'lines', 'messages'],
-          properties: {
-            tool: { type: 'string' },
-            id: { type: 'string' },
-            path: { type: 'string' },
-            lines: count,
-            messages: count,
-            kept: { type: 'array', items: { type: 'object', required: ['at', 'line'], properties: { at: count, line: { type: 'string' } } } },
-          },
-        },
-      ],
-    },
+    importedFrom: { oneOf: [sessionId, importSource] },
+    /** Set on a conversation read from another tool: where it came from (its own field, so that older builds read the session). */
+    importSource,
     /**
      * Events of types this chatkeep did not know (a newer one wrote them), oldest first: `line`
      * is the event exactly as it was stored. Optional: only sessions that met one have it.

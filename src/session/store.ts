@@ -52,7 +52,11 @@ export interface EventLog {
    * the point from which a message counts as sent. Without it (reply deltas), it may be batched.
    */
   append(event: SessionEvent, sync: boolean): Promise<void>;
-  /** Forgets events up to and including `seq`: a snapshot holding them is durable. */
+  /**
+   * Forgets events up to and including `seq`: a snapshot holding them is durable. After a closing
+   * snapshot a store may keep them a while (the file store leaves a small journal for its next
+   * snapshot to empty): every reader skips events at or below the snapshot's `journalSeq`.
+   */
   compact(seq: number): Promise<void>;
   close(): Promise<void>;
 }

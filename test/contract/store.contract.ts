@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
 import type { SessionStore, WriterLock } from '../../src/session/store.js';
+import type { SessionSnapshot } from '../../src/session/data.js';
 import { AT, event, managerOn, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
@@ -116,8 +117,8 @@ function storeCases(h: Harness): void {
     expect(loaded.snapshot).toEqual(snapshot);
     expect(loaded.snapshot?.messages[1]?.timestamp).toBeInstanceOf(Date);
     expect(loaded.events.map((e) => e.seq)).toEqual([1, 2, 3]);
-    // As the model compacts: once a snapshot holds every event (the file store then empties its journal).
-    const whole = snapshotOf(id, store.project.path, 3, ['m1', 'm2', 'm3']);
+    // As the model compacts while the session runs: once a snapshot holds every event (the file store then empties its journal).
+    const whole: SessionSnapshot = { ...snapshotOf(id, store.project.path, 3, ['m1', 'm2', 'm3']), status: 'open' };
     await store.writeSnapshot(id, whole, lock);
     await log.compact(3);
     await log.append(event(4, 'message', { role: 'assistant', content: 'm4' }), true);
@@ -126,6 +127,32 @@ function storeCases(h: Harness): void {
     expect(again.events.map((e) => e.seq)).toEqual([4]);
     await log.close();
     await lock.release();
+  });
+
+  it('after a closing snapshot, keeps or forgets the events it holds (never one past it), and the next running snapshot forgets them', async () => {
+    const store = await open();
+    const id = await store.reserveId(AT, store.project);
+    const lock = await store.lock(id, noLoss);
+    const log = await store.openLog(id, lock);
+    for (let seq = 1; seq <= 2; seq++) await log.append(event(seq, 'message', { role: 'user', content: `m${seq}` }), true);
+    const closing = snapshotOf(id, store.project.path, 2, ['m1', 'm2']);
+    await store.writeSnapshot(id, closing, lock);
+    await log.compact(2);
+    await log.close();
+    await lock.release();
+    const loaded = await (await openOn(id)).load(id, { now: AT, quarantine: false });
+    expect(loaded.snapshot).toEqual(closing);
+    // Those it keeps are exactly the ones the snapshot holds: every reader skips them (seq ≤ journalSeq).
+    expect(loaded.events.every((e) => e.seq <= 2)).toBe(true);
+    // Resumed: a running snapshot holding them all forgets them.
+    const again = await store.lock(id, noLoss);
+    const reopened = await store.openLog(id, again);
+    await reopened.append(event(3, 'message', { role: 'assistant', content: 'm3' }), true);
+    await store.writeSnapshot(id, { ...snapshotOf(id, store.project.path, 3, ['m1', 'm2', 'm3']), status: 'open' }, again);
+    await reopened.compact(3);
+    expect((await (await openOn(id)).load(id, { now: AT, quarantine: false })).events).toEqual([]);
+    await reopened.close();
+    await again.release();
   });
 
   it('refuses a snapshot of a newer schemaVersion, and leaves it as it was', async () => {

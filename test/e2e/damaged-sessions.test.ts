@@ -11,7 +11,10 @@ import { sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 async function sixMessages(home: string, cwd: string): Promise<{ id: string; dir: string }> {
-  const chat = await runPiped([], 'one\ntwo\nthree\n', { home, cwd });
+  // /save first: a running snapshot empties the journal, so the snapshot damaged below is all
+  // there is (a closing snapshot alone leaves a small journal, from which resuming recovers every
+  // message: test/unit/session/closing-journal.test.ts).
+  const chat = await runPiped([], 'one\ntwo\nthree\n/save\n', { home, cwd });
   const id = /Saved (\S+) \(6 messages\)/.exec(chat.stderr)?.[1];
   expect(id).toBeDefined();
   return { id: id!, dir: sessionDir(home, id!)! };

@@ -1,5 +1,5 @@
 /**
- * `sessions import --from` into a PostgreSQL store: the session and its `importedFrom` (with the
+ * `sessions import --from` into a PostgreSQL store: the session and its `importSource` (with the
  * kept source lines) are on the server, a second run writes nothing, and a grown source is
  * brought up to date there as in the file store.
  */
@@ -31,9 +31,9 @@ describe('sessions import --from on PostgreSQL', () => {
     };
     const id = `codex-${manifest.sessionId}`;
     expect(await run(['sessions', 'import', '--from', 'codex', file])).toContain(`as ${id}: 2 messages`);
-    const shown = JSON.parse(await run(['sessions', 'show', id, '--json'])) as { importedFrom: { tool: string; id: string; path: string; kept: unknown[] }; messages: unknown[] };
-    expect(shown.importedFrom).toMatchObject({ tool: 'codex', id: manifest.sessionId, path: file });
-    expect(shown.importedFrom.kept.length).toBeGreaterThan(0);
+    const shown = JSON.parse(await run(['sessions', 'show', id, '--json'])) as { importSource: { tool: string; id: string; path: string; kept: unknown[] }; messages: unknown[] };
+    expect(shown.importSource).toMatchObject({ tool: 'codex', id: manifest.sessionId, path: file });
+    expect(shown.importSource.kept.length).toBeGreaterThan(0);
     expect(await run(['sessions', 'import', '--from', 'codex', file])).toBe('Nothing to import: 1 Codex CLI session already imported and unchanged.\n');
 
     writeFileSync(file, lines.join('\n'));

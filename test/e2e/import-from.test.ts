@@ -61,7 +61,7 @@ interface Shown {
   parentId?: string;
   forkPoint?: number;
   provider: { name: string; model: string | null };
-  importedFrom: { tool: string; id: string; path: string; lines: number; messages: number; kept?: { at: number; line: string }[] };
+  importSource: { tool: string; id: string; path: string; lines: number; messages: number; kept?: { at: number; line: string }[] };
   messages: ShownMessage[];
 }
 
@@ -88,8 +88,8 @@ describe('sessions import --from', () => {
       const s = await show(id, { home, cwd });
       expect(s.project).toBe(WORK);
       expect(s.title).toBe('Hello! Please remember the word aubergine.');
-      expect(s.importedFrom).toMatchObject({ tool, id: f.sessionId, path: join(f.dir, f.file) });
-      expect(s.importedFrom.kept!.length).toBeGreaterThan(0);
+      expect(s.importSource).toMatchObject({ tool, id: f.sessionId, path: join(f.dir, f.file) });
+      expect(s.importSource.kept!.length).toBeGreaterThan(0);
       // The three turns, the second one through a tool call and its result.
       const users = s.messages.filter((m) => m.role === 'user').map((m) => m.content);
       expect(users).toEqual([
@@ -306,7 +306,7 @@ describe('sessions import --from', () => {
     const other = { home: tmpHome(), cwd };
     expect((await chatkeep(['sessions', 'import', '-'], other, exported)).code).toBe(0);
     const copy = await show(ids[1]!, other);
-    expect(copy.importedFrom).toEqual((await show(ids[1]!, options)).importedFrom);
+    expect(copy.importSource).toEqual((await show(ids[1]!, options)).importSource);
 
     const fork = await chatkeep(['--fork', ids[2]!, '--at', '5', '--provider', 'echo'], options, 'and after the tool?\n/quit\n');
     expect(fork.code).toBe(0);

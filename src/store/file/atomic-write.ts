@@ -28,6 +28,8 @@ export async function writeFileAtomic(
   data: string | Uint8Array | TextProducer,
   /** Runs the rename (a writer's fence: it may refuse, and the target stays untouched). */
   around: (rename: () => Promise<void>) => Promise<void> = (replace) => replace(),
+  /** `false`: the caller makes the rename durable (or needs it only as much as a cache does). */
+  syncDir = true,
 ): Promise<number> {
   const tmp = tempPath(target);
   const handle = await open(tmp, 'wx', FILE_MODE);
@@ -50,7 +52,7 @@ export async function writeFileAtomic(
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await fsyncDir(dirname(target));
+  if (syncDir) await fsyncDir(dirname(target));
   return bytes;
 }
 

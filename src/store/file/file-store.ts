@@ -5,23 +5,25 @@
  * `session.meta.json` caches, which the session files can always rebuild.
  */
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { IndexRow } from '../../session/listing.js';
-import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
+import { byUpdatedDesc } from '../../session/index-row.js';
 import type { EventLog, Interpreter, LoadOptions, Located, LockState, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/store.js';
 import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { SearchResults } from '../../session/search-data.js';
 import { createHistory } from './history.js';
 import { ensureHome, storageProblem } from './home.js';
-import { claimId, reserveId } from './ids.js';
+import { reserveId } from './ids.js';
+import { AdoptBatches } from './adopt-batch.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { acquireLock, inspectLock, type HeldLock } from './lock.js';
 import { errno } from '../../session/ids.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
-import { snapshotFileInfo, writeSnapshotFile } from './snapshot-store.js';
+import { snapshotFileInfo } from './snapshot-store.js';
+import { compactJournal, writeSnapshotCompacting, type OpenJournal } from './snapshot-compaction.js';
 import { lazyTrash } from '../lazy-trash.js';
 
 // Listing, resolving and loading are imported on first use: creating a session (the path to
@@ -69,6 +71,10 @@ export class FileStore implements SessionStore {
   readonly trash: SessionTrash;
   /** Session directories by ID, for the sessions this process reserved or located. */
   private readonly dirs = new Map<string, string>();
+  /** The journals of the sessions this process writes, by ID (a snapshot compacts them). */
+  private readonly journals = new Map<string, OpenJournal>();
+  /** Sessions stored whole (import, copies), committed by the batch. */
+  private batches: AdoptBatches | undefined;
   /** This project's directory being claimed (project.json written), once a write needs it. */
   private claim: Promise<FileProject> | undefined;
 
@@ -144,6 +150,8 @@ export class FileStore implements SessionStore {
   async openLog(id: string, lock: WriterLock): Promise<EventLog> {
     const fence = fenceOf(id, lock);
     const journal = await JournalWriter.open(layout.journal(this.dir(id)));
+    const open: OpenJournal = { writer: journal };
+    this.journals.set(id, open);
     return {
       // Checked without the guard (a guard per turn would double its cost): one read of the owner file.
       append: async (event, sync) => {
@@ -152,9 +160,13 @@ export class FileStore implements SessionStore {
         // Frozen between the check and the write while another host took over: the line went to a journal no longer the session's.
         if (journal.replaced()) throw new LockSupersededError(id, fence.epoch);
       },
-      // The journal holds nothing past the snapshot when the model compacts it: it is emptied.
-      compact: () => fence.fence(() => journal.truncate()),
-      close: () => journal.close(),
+      // The journal holds nothing past the snapshot when the model compacts it: it is emptied
+      // (by the snapshot's own guard hold, or now), or left for a later snapshot (snapshot-compaction.ts).
+      compact: (seq) => compactJournal(open, seq, fence),
+      close: () => {
+        if (this.journals.get(id) === open) this.journals.delete(id);
+        return journal.close();
+      },
     };
   }
 
@@ -163,8 +175,7 @@ export class FileStore implements SessionStore {
   }
 
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
-    const fence = fenceOf(id, lock);
-    return writeSnapshotFile(this.dir(id), snapshot, (replace) => fence.fence(replace));
+    return writeSnapshotCompacting(this.dir(id), snapshot, fenceOf(id, lock), this.journals.get(id));
   }
 
   snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
@@ -193,13 +204,14 @@ export class FileStore implements SessionStore {
 
   async adopt(snapshot: SessionSnapshot): Promise<boolean> {
     const project = snapshot.project === this.current.path ? this.current : await openProject(this.location, snapshot.project, this.options.now());
-    const dir = await claimId(layout.ids(this.location), layout.sessions(await this.claimed(project)), snapshot.id);
-    if (dir === undefined) return false;
-    this.dirs.set(snapshot.id, dir);
-    // Nobody holds the new copy: it is stored closed.
-    const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
-    await writeSnapshotFile(dir, closed);
-    await this.recordRow(rowFromSnapshot(closed, 'closed'), project).catch(() => undefined);
+    const projectDir = await this.claimed(project);
+    // Nobody holds the new copy: it is stored closed. Stored by the batch (adopt-batch.ts).
+    this.batches ??= new AdoptBatches(layout.ids(this.location), async (done) => {
+      const { updateIndexRows } = await lazy.index();
+      for (const { projectDir: dir, rows } of done) await updateIndexRows(dir, rows);
+    });
+    if (!(await this.batches.adopt({ ...snapshot, status: 'closed' }, projectDir))) return false;
+    this.dirs.set(snapshot.id, join(layout.sessions(projectDir), snapshot.id));
     return true;
   }
 

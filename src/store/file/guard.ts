@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdirSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,12 +39,34 @@ export async function withGuard<T>(path: string, fn: () => Promise<T>, waitMs = 
   try {
     return await fn();
   } finally {
-    // Moved away whole, then removed: a kill in between leaves a `.gone-` directory nobody
-    // waits on, never a guard whose holder file is already gone (broken only after 5 s).
-    const gone = `${path}.gone-${process.pid}-${randomBytes(4).toString('hex')}`;
-    await rename(path, gone)
-      .then(() => rm(gone, { recursive: true, force: true }))
-      .catch(() => undefined);
+    letGo(path);
+  }
+}
+
+/**
+ * Moves the guard away whole, then removes it: a kill in between leaves a `.gone-` directory
+ * nobody waits on, never a guard whose holder file is already gone (broken only after 5 s).
+ * Synchronous, as `claim` is: three metadata calls of microseconds each, where the thread
+ * pool's round trips (rm's lstat, rmdir, readdir, unlink, rmdir) cost milliseconds on a busy
+ * machine, at every snapshot, lock release and index update.
+ */
+function letGo(path: string): void {
+  const gone = `${path}.gone-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(path, gone);
+  } catch {
+    return; // gone already (broken as stale, or moved with its directory)
+  }
+  try {
+    unlinkSync(join(gone, 'holder'));
+    rmdirSync(gone);
+  } catch {
+    // Something else inside: removed whole (a `.gone-` leftover is harmless).
+    try {
+      rmSync(gone, { recursive: true, force: true });
+    } catch {
+      // left for nobody
+    }
   }
 }
 

@@ -36,24 +36,6 @@ export async function reserveId(
   throw new Error(`Could not find a free session ID after ${base}`);
 }
 
-/**
- * Claims exactly `id` (import, a copy from another store) and creates its session directory;
- * undefined, creating nothing, when the ID was ever issued here or its directory exists.
- */
-export async function claimId(idsDir: string, sessionsDir: string, id: string): Promise<string | undefined> {
-  await mkdir(idsDir, { recursive: true, mode: 0o700 });
-  await mkdir(sessionsDir, { recursive: true, mode: 0o700 });
-  if (!(await createExclusive(join(idsDir, id)))) return undefined;
-  const dir = join(sessionsDir, id);
-  try {
-    await mkdir(dir, { mode: 0o700 });
-    return dir;
-  } catch (err) {
-    if (errno(err) === 'EEXIST') return undefined;
-    throw err;
-  }
-}
-
 async function createExclusive(path: string): Promise<boolean> {
   try {
     const handle = await open(path, 'wx', 0o600);

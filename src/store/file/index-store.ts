@@ -76,11 +76,17 @@ async function sessionsMtime(projectDir: string): Promise<number | undefined> {
 
 /** Records a row written by a snapshot writer. A missing or damaged index is left for the next listing to rebuild. */
 export async function updateIndexRow(projectDir: string, row: IndexRow): Promise<void> {
+  await updateIndexRows(projectDir, [row]);
+}
+
+/** Records rows of several sessions at once (one lock, one write: a batch of imports). */
+export async function updateIndexRows(projectDir: string, changed: readonly IndexRow[]): Promise<void> {
   await withIndexLock(projectDir, async () => {
     const read = await readIndex(projectDir);
     if (read.kind !== 'ok') return;
-    const rows = read.index.rows.filter((r) => r.id !== row.id);
-    rows.push(row);
+    const ids = new Set(changed.map((r) => r.id));
+    const rows = read.index.rows.filter((r) => !ids.has(r.id));
+    rows.push(...changed);
     await writeIndex(projectDir, { ...read.index, rows });
   });
 }

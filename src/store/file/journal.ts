@@ -79,10 +79,15 @@ async function completeLength(handle: FileHandle, size: number): Promise<number>
  * middle of the file.
  */
 export class JournalWriter {
+  /** The highest seq this writer appended; Infinity while lines of an earlier run may be past it (not read here). */
+  private newest: number;
+
   private constructor(
     private readonly handle: FileHandle,
     private size: number,
-  ) {}
+  ) {
+    this.newest = size === 0 ? -Infinity : Infinity;
+  }
 
   /**
    * Opens (creating, 0600) the journal for appending. A torn last line (a write cut short by a
@@ -114,6 +119,7 @@ export class JournalWriter {
       while (written < line.length) written += writeSync(this.handle.fd, line, written, line.length - written);
       if (sync) fdatasyncSync(this.handle.fd);
       this.size += line.length;
+      this.newest = Math.max(this.newest, event.seq);
     } catch (err) {
       // ENOSPC and friends: remove whatever part of the line reached the file.
       await this.handle.truncate(this.size).catch(() => undefined);
@@ -126,11 +132,22 @@ export class JournalWriter {
     return fstatSync(this.handle.fd).nlink === 0;
   }
 
+  /** Bytes of complete lines in the journal. */
+  get bytes(): number {
+    return this.size;
+  }
+
+  /** True when no line past `seq` is in the journal (known only for the lines this writer appended). */
+  holdsNothingPast(seq: number): boolean {
+    return this.size === 0 || this.newest <= seq;
+  }
+
   /** Empties the journal (after a durable snapshot contains everything in it). */
   async truncate(): Promise<void> {
     await this.handle.truncate(0);
     await this.handle.datasync();
     this.size = 0;
+    this.newest = -Infinity;
   }
 
   async close(): Promise<void> {

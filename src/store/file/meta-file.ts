@@ -25,8 +25,13 @@ interface MetaFile {
 
 /** Records `row` for the snapshot now in place (call it after the snapshot is written). */
 export async function writeMeta(sessionDir: string, row: IndexRow): Promise<void> {
+  await writeCacheFile(layout.meta(sessionDir), metaText(row));
+}
+
+/** The meta file's text for `row`. */
+export function metaText(row: IndexRow): string {
   const meta: MetaFile = { format: 'chatkeep.meta', version: 1, row };
-  await writeCacheFile(layout.meta(sessionDir), JSON.stringify(meta));
+  return JSON.stringify(meta);
 }
 
 /** Forgets the row: before a new snapshot goes in, and when a session is resumed for writing. */

@@ -8,14 +8,20 @@ import type { SessionSnapshot } from '../../session/data.js';
 /**
  * Writes `<dir>/session.json` durably and atomically; resolves to the bytes written. `fence`, when
  * given, runs the rename that replaces the old snapshot (the writer's epoch is checked there).
+ * `syncDir: false`: the rename is made durable by `fence`, or need not be (snapshot-compaction.ts).
  */
-export async function writeSnapshotFile(dir: string, snapshot: SessionSnapshot, fence?: (replace: () => Promise<void>) => Promise<void>): Promise<number> {
+export async function writeSnapshotFile(
+  dir: string,
+  snapshot: SessionSnapshot,
+  fence?: (replace: () => Promise<void>) => Promise<void>,
+  syncDir = true,
+): Promise<number> {
   // The codec (superjson) loads with the first snapshot, not before the first prompt.
   const { encodeSnapshotSliced } = await import('../../session/codec.js');
   // The meta file describes the snapshot in place: gone before a new one goes in, back after.
   await removeMeta(dir);
   // Encoded in slices and written as it is made, so a large session never stalls the prompt.
-  return writeFileAtomic(layout.snapshot(dir), (write) => encodeSnapshotSliced(snapshot, write), fence);
+  return writeFileAtomic(layout.snapshot(dir), (write) => encodeSnapshotSliced(snapshot, write), fence, syncDir);
 }
 
 /** The `session.json` in place (an earlier run's), if any. */

@@ -145,8 +145,13 @@ export function heldLock({ target, client, id, owner, epoch, leaseMs, onLost }: 
       if (lost) return; // already out of liveHere, where a newer lock of this session may be
       liveHere.delete(id);
       try {
-        await client.query('DELETE FROM chatkeep.holders WHERE session_id = $1 AND epoch = $2', [id, epoch]);
-        if (leaseMs === null) await client.query('SELECT pg_advisory_unlock($1, lock_key) FROM chatkeep.sessions WHERE id = $2', [LOCK_SPACE, id]);
+        // One round trip on the way out: the holder row goes in the same statement that unlocks.
+        if (leaseMs === null) {
+          await client.query(
+            'WITH gone AS (DELETE FROM chatkeep.holders WHERE session_id = $2 AND epoch = $3) SELECT pg_advisory_unlock($1, lock_key) FROM chatkeep.sessions WHERE id = $2',
+            [LOCK_SPACE, id, epoch],
+          );
+        } else await client.query('DELETE FROM chatkeep.holders WHERE session_id = $1 AND epoch = $2', [id, epoch]);
       } catch {
         // The connection is ending anyway, and the lock with it.
       } finally {

@@ -15,6 +15,7 @@ import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { Target, Timeouts } from './connect.js';
 import { DEFAULT_TIMEOUTS, createPool, onOneConnection, query, targetOf, transaction } from './connect.js';
 import { openEventLog } from './event-log.js';
+import { PgAdoptBatches } from './adopt-batch.js';
 import { INSPECT_SQL, lockStateFrom } from './lock.js';
 import { takeLock } from './take-lock.js';
 import type { InspectRow, PgLock } from './lock.js';
@@ -66,6 +67,8 @@ export class PostgresStore implements SessionStore {
   readonly location: string;
   readonly trash: SessionTrash;
   private readonly held = new Set<PgLock>();
+  /** Sessions stored whole (import, copies), committed by the batch. */
+  private batches: PgAdoptBatches | undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -111,7 +114,8 @@ export class PostgresStore implements SessionStore {
     // Nobody holds the new copy: it is stored closed.
     const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
     const text = await encodeSnapshot(closed);
-    return transaction(this.pool, this.target, async (client) => {
+    this.batches ??= new PgAdoptBatches(this.pool, this.target);
+    return this.batches.adopt(async (client) => {
       await recordProject(client, project);
       if (!(await issueId(client, snapshot.id))) return false;
       await insertSession(client, snapshot.id, project, snapshot.createdAt);

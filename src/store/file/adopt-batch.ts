@@ -1,0 +1,208 @@
+/**
+ * Storing whole sessions under their own IDs (import, copies between stores) by the batch
+ * (issue 24 item 3), where one snapshot at a time paid a file fsync, a directory fsync and an
+ * index guard each, with every other write waiting behind the journal commits those forced.
+ *
+ * Each session is written in a staging directory beside the sessions (`.adopt-<pid>-<rand>`, a
+ * name no listing reads). A batch then commits: the file system is flushed once (or each staged
+ * file and directory fsynced, sync-file-system.ts), each staging directory is renamed into place
+ * as `<id>/` (one atomic step: a session is whole or absent, whenever a kill comes), the parent
+ * directories are fsynced, and only then is each ID recorded in `ids/` and each caller told it is
+ * stored. A kill leaves at most staging directories, removed by the next batch of a later
+ * process, and sessions without their `ids/` entry, which the next attempt to store them records.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { open } from 'node:fs/promises';
+import { errno } from '../../session/ids.js';
+import { rowFromSnapshot } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
+import type { SessionSnapshot } from '../../session/data.js';
+import { GroupCommit } from '../group-commit.js';
+import { isAlive } from '../process-identity.js';
+import { FILE_MODE, fsyncDir } from './atomic-write.js';
+import { layout } from './layout.js';
+import { metaText } from './meta-file.js';
+import { syncFileSystem } from './sync-file-system.js';
+
+/** Sessions committed together at most (what one kill can leave for a rerun to redo). */
+const BATCH = 256;
+const STAGE_PREFIX = '.adopt-';
+
+interface Staged {
+  id: string;
+  stage: string;
+  sessionsDir: string;
+  projectDir: string;
+  row: IndexRow;
+  settle: (stored: boolean) => void;
+  fail: (err: unknown) => void;
+}
+
+/**
+ * Collects the sessions being stored at the same time and commits them together: callers that
+ * arrive while a batch commits join the next one. Each `adopt` resolves true once its session is
+ * durable, false (writing nothing) when its ID was issued here before or its directory exists.
+ */
+export class AdoptBatches {
+  private readonly queue = new GroupCommit<Staged>(BATCH, (batch) => this.commit(batch));
+  private readonly swept = new Set<string>();
+
+  constructor(
+    /** `<home>/ids`. */
+    private readonly idsDir: string,
+    /** Records the listing rows of sessions just stored, by project directory. */
+    private readonly onStored: (rows: { projectDir: string; rows: IndexRow[] }[]) => Promise<void>,
+  ) {}
+
+  async adopt(snapshot: SessionSnapshot, projectDir: string): Promise<boolean> {
+    const idsDir = this.idsDir;
+    const sessionsDir = layout.sessions(projectDir);
+    if (issued(idsDir, sessionsDir, snapshot.id)) return false;
+    const { encodeSnapshot } = await import('../../session/codec.js');
+    const text = await encodeSnapshot(snapshot);
+    // Synchronous from here to the queue: small metadata calls and a write into the page cache,
+    // each a fraction of a thread-pool round trip (the batch's fsyncs are what waits).
+    mkdirSync(sessionsDir, { recursive: true, mode: 0o700 });
+    mkdirSync(idsDir, { recursive: true, mode: 0o700 });
+    if (!this.swept.has(sessionsDir)) {
+      this.swept.add(sessionsDir);
+      sweepStages(sessionsDir);
+    }
+    const stage = join(sessionsDir, `${STAGE_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+    mkdirSync(stage, { mode: 0o700 });
+    const row = rowFromSnapshot(snapshot, 'closed');
+    let fd: number | undefined;
+    try {
+      fd = openSync(layout.snapshot(stage), 'wx', FILE_MODE);
+      writeAll(fd, text);
+      // A cache beside the snapshot (meta-file.ts), moved with it; like every meta file, not fsynced.
+      const meta = openSync(layout.meta(stage), 'wx', FILE_MODE);
+      try {
+        writeAll(meta, metaText(row));
+      } finally {
+        closeSync(meta);
+      }
+    } catch (err) {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(stage, { recursive: true, force: true });
+      throw err;
+    }
+    closeSync(fd);
+    return new Promise<boolean>((settle, fail) => {
+      this.queue.add({ id: snapshot.id, stage, sessionsDir, projectDir, row, settle, fail });
+    });
+  }
+
+  private async commit(batch: Staged[]): Promise<void> {
+    const idsDir = this.idsDir;
+    const stored: Staged[] = [];
+    try {
+      // Every staged file and directory durable first: a rename below must never put a session in
+      // place whose bytes are not on disk. One flush of the file system, or else an fsync each.
+      if (!(await syncFileSystem(batch[0]!.stage))) {
+        await Promise.all(batch.map(async (s) => {
+          const file = await open(layout.snapshot(s.stage), 'r');
+          await file.sync().finally(() => file.close());
+          await fsyncDir(s.stage);
+        }));
+      }
+      // Then one step each puts a session in place.
+      for (const s of batch) {
+        if (exists(join(idsDir, s.id))) {
+          dropStage(s);
+          s.settle(false);
+          continue;
+        }
+        try {
+          renameSync(s.stage, join(s.sessionsDir, s.id));
+          stored.push(s);
+        } catch (err) {
+          if (errno(err) !== 'EEXIST' && errno(err) !== 'ENOTEMPTY') throw err;
+          // Its directory is there (stored before a kill, or by an older build): the ID is taken.
+          dropStage(s);
+          recordId(idsDir, s.id);
+          s.settle(false);
+        }
+      }
+      for (const dir of new Set(stored.map((s) => s.sessionsDir))) fsyncDirSync(dir);
+      // Recorded once the session is durably in place: a kill never leaves an ID issued for nothing.
+      for (const s of stored) recordId(idsDir, s.id);
+      if (stored.length > 0) fsyncDirSync(idsDir);
+    } catch (err) {
+      for (const s of batch) {
+        if (!stored.includes(s)) dropStage(s);
+        s.fail(err);
+      }
+      return;
+    }
+    const byProject = new Map<string, IndexRow[]>();
+    for (const s of stored) byProject.set(s.projectDir, [...(byProject.get(s.projectDir) ?? []), s.row]);
+    // The listing cache: a failure only slows the next listing, which rebuilds it.
+    await this.onStored([...byProject].map(([projectDir, rows]) => ({ projectDir, rows }))).catch(() => undefined);
+    for (const s of stored) s.settle(true);
+  }
+}
+
+/** True when `id` was issued here (its `ids/` entry) or its directory exists. */
+function issued(idsDir: string, sessionsDir: string, id: string): boolean {
+  return exists(join(idsDir, id)) || exists(join(sessionsDir, id));
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return false;
+    throw err;
+  }
+}
+
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+function fsyncDirSync(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Records `id` as issued (kept forever, as `reserveId` does); already recorded is fine. */
+function recordId(idsDir: string, id: string): void {
+  try {
+    closeSync(openSync(join(idsDir, id), 'wx', FILE_MODE));
+  } catch (err) {
+    if (errno(err) !== 'EEXIST') throw err;
+  }
+}
+
+function dropStage(s: Staged): void {
+  try {
+    rmSync(s.stage, { recursive: true, force: true });
+  } catch {
+    // Left for the sweep of a later process: no listing reads it.
+  }
+}
+
+/** Removes staging directories of processes that are gone (killed mid-batch). */
+function sweepStages(sessionsDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(sessionsDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(STAGE_PREFIX)) continue;
+    const pid = Number(name.slice(STAGE_PREFIX.length).split('-')[0]);
+    if (pid === process.pid || (Number.isInteger(pid) && isAlive(pid))) continue;
+    rmSync(join(sessionsDir, name), { recursive: true, force: true });
+  }
+}
