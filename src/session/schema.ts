@@ -2,6 +2,8 @@
  * The JSON Schema of a snapshot's superjson `json` part (Dates appear as ISO strings there).
  * Committed verbatim as `schema/session.schema.json`; a unit test keeps the two identical.
  */
+import { messageSchema } from './message-codec.js';
+
 const isoDate = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' } as const;
 const count = { type: 'integer', minimum: 0 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
@@ -26,32 +28,7 @@ const stats = {
   },
 } as const;
 
-const message = {
-  type: 'object',
-  required: ['role', 'content', 'timestamp'],
-  properties: {
-    role: { enum: ['user', 'assistant', 'tool'] },
-    content: { type: 'string' },
-    timestamp: isoDate,
-    toolCalls: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'name', 'arguments'],
-        properties: { id: { type: 'string' }, name: { type: 'string' }, arguments: { type: 'string' } },
-      },
-    },
-    toolCallId: { type: 'string' },
-    usage: {
-      type: 'object',
-      required: ['inputTokens', 'outputTokens'],
-      properties: { inputTokens: count, outputTokens: count },
-    },
-    interrupted: { type: 'boolean' },
-    superseded: { type: 'boolean' },
-    model: { type: 'string' },
-  },
-} as const;
+const message = messageSchema(isoDate);
 
 const configSource = { enum: ['flag', 'env', 'project', 'user', 'default', 'session', 'command'] } as const;
 
