@@ -16,7 +16,8 @@ type Client = BaseAnthropic & { messages: Messages };
 import type { Message, Usage } from '../session/types.js';
 import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
 import type { SdkProviderSettings } from './index.js';
-import { textTurns } from './message-text.js';
+import { systemText, wireTurns } from './message-text.js';
+import { anthropicMessage } from './wire-blocks.js';
 import { ProviderError } from './provider-error.js';
 import { sdkProviderSetup } from './sdk-provider.js';
 import type { Provider, StreamEvent, StreamOptions } from './types.js';
@@ -64,14 +65,16 @@ export class AnthropicProvider implements Provider {
     const { signal } = options;
     const model = options.model ?? this.model;
     const failure = { ...this.failure, model };
+    const wire = wireTurns(messages, this.name);
+    const system = systemText(options.system, wire);
     let events: AsyncIterable<Anthropic.MessageStreamEvent>;
     try {
       events = await this.client.messages.create(
         {
           model,
           max_tokens: ANTHROPIC_MAX_TOKENS,
-          messages: textTurns(messages),
-          ...(options.system ? { system: options.system } : {}),
+          messages: wire.turns.map(anthropicMessage),
+          ...(system ? { system } : {}),
           stream: true,
         },
         { signal },

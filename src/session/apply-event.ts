@@ -5,13 +5,21 @@
  */
 import type { Compaction, KnownEvent } from './events.js';
 import { decodeMessage } from './message-codec.js';
-import type { Message, ModelUsage, SessionSnapshot, SessionStats, Usage } from './types.js';
+import type { Message, ModelUsage, SessionSnapshot, SessionStats, ToolCall, Usage } from './types.js';
 
 /**
  * Replies being rebuilt from their deltas while replaying (a live session passes none: its
  * reply writer owns the text being streamed), by reply id.
  */
-export type PendingReplies = Map<string, { text: string; ts: string; index: number }>;
+export type PendingReplies = Map<string, PendingReply>;
+
+/** A streamed reply as its deltas rebuild it: its text, and its tool calls by index. */
+export interface PendingReply {
+  text: string;
+  ts: string;
+  index: number;
+  calls: ToolCall[];
+}
 
 /** Applies one event to the state, in place; returns the message it added, if any. */
 export function applyEvent(s: SessionSnapshot, event: KnownEvent, replies?: PendingReplies): Message | undefined {
@@ -26,9 +34,16 @@ export function applyEvent(s: SessionSnapshot, event: KnownEvent, replies?: Pend
     case 'delta': {
       if (!replies) break;
       const p = event.payload;
-      const reply = replies.get(p.replyId) ?? { text: '', ts: event.ts, index: s.messages.length };
-      // `replace`: the reply's whole text so far, journaled again when a snapshot was taken mid-stream.
-      reply.text = (p.replace ? '' : reply.text) + p.text;
+      const reply = replies.get(p.replyId) ?? { text: '', ts: event.ts, index: s.messages.length, calls: [] };
+      // `replace`: the reply's whole text (and calls) so far, journaled again when a snapshot was taken mid-stream.
+      if (p.replace) [reply.text, reply.calls] = ['', []];
+      reply.text += p.text;
+      for (const d of p.toolCalls ?? []) {
+        const call = (reply.calls[d.index] ??= { id: '', name: '', arguments: '' });
+        if (d.id !== undefined) call.id = d.id;
+        if (d.name !== undefined) call.name = d.name;
+        call.arguments += d.arguments ?? '';
+      }
       replies.set(p.replyId, reply);
       break;
     }

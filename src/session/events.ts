@@ -6,6 +6,7 @@
  */
 import type { ConfigSource, ConfigValue, SessionStats, SystemPromptRef, TitleSource, Usage } from './types.js';
 import type { JournaledMessage } from './message-codec.js';
+import type { ToolCallDelta } from './message-parts.js';
 import { journaledFrom } from './message-codec.js';
 
 /** Every event type this build writes and interprets; any other was written by a newer build. */
@@ -58,11 +59,6 @@ export interface SessionEvent {
   payload: Record<string, unknown>;
 }
 
-/**
- * A piece of a tool call being streamed: the call at `index` of the reply, with its id and name
- * when they arrive and the next piece of its arguments' text.
- */
-export type ToolCallDelta = { index: number; id?: string; name?: string; arguments?: string };
 
 /** One event of a session as the model reads it (a store keeps it as a `SessionEvent`, store.ts). */
 export type KnownEvent = { [T in SessionEventType]: { seq: number; /** ISO time of the event. */ ts: string; type: T; payload: EventPayloads[T] } }[SessionEventType];

@@ -45,6 +45,9 @@ export function replay(s: SessionSnapshot, events: readonly SessionEvent[], futu
   const ordered = [...replies.entries()].sort((a, b) => b[1].index - a[1].index);
   for (const [replyId, reply] of ordered) {
     const message: Message = { role: 'assistant', content: reply.text, timestamp: new Date(reply.ts), interrupted: true };
+    // Tool calls cut short keep what arrived of them; one whose id never came is named after the reply.
+    const calls = reply.calls.flatMap((c, i) => (c ? [{ ...c, id: c.id || `${replyId}-${i}` }] : []));
+    if (calls.length > 0) message.toolCalls = calls;
     s.messages.splice(Math.min(reply.index, s.messages.length), 0, message);
     s.stats.messageCount += 1;
     recoveredMessages++;

@@ -32,11 +32,11 @@ const message = messageSchema(isoDate);
 
 const configSource = { enum: ['flag', 'env', 'project', 'user', 'default', 'session', 'command'] } as const;
 
-/** JSON Schema (draft-07) of `session.json`'s `json` part, schemaVersion 2. */
+/** JSON Schema (draft-07) of `session.json`'s `json` part, schemaVersion 3. */
 export const sessionJsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://chatkeep.dev/schema/session.schema.json',
-  title: 'chatkeep session snapshot (superjson json part), schemaVersion 2',
+  title: 'chatkeep session snapshot (superjson json part), schemaVersion 3',
   type: 'object',
   required: [
     'format', 'schemaVersion', 'id', 'title', 'createdAt', 'updatedAt', 'status', 'project', 'host', 'pid',
@@ -44,7 +44,7 @@ export const sessionJsonSchema = {
   ],
   properties: {
     format: { const: 'chatkeep.session' },
-    schemaVersion: { const: 2 },
+    schemaVersion: { const: 3 },
     id: sessionId,
     title: nullableString,
     // Optional: how the title came about (issue 20 item 2); files written before have none.

@@ -239,7 +239,7 @@ export class SessionImpl implements Session {
     return createReplyWriter({
       runExclusive: (fn) => this.runExclusive(fn),
       redact: this.redact,
-      journalDelta: async (replyId, delta) => void (await this.write({ type: 'delta', payload: { replyId, text: delta } }, false)),
+      journalDelta: async (replyId, text, toolCalls) => void (await this.write({ type: 'delta', payload: { replyId, text, ...(toolCalls ? { toolCalls } : {}) } }, false)),
       streaming: (reply, active) => void (active ? this.activeReplies.add(reply) : this.activeReplies.delete(reply)),
       completeReply: (replyId, content, extra) => this.writeMessage({ ...extra, role: 'assistant', content }, replyId),
     });
@@ -445,8 +445,11 @@ export class SessionImpl implements Session {
     // the snapshot's seq *before* the snapshot claims that seq, so no moment exists at which a
     // kill leaves the shown part neither in the snapshot nor in the journal.
     const journalSeq = this.seq;
-    const active = [...this.activeReplies].filter((reply) => reply.journaled !== '');
-    for (const reply of active) await this.write({ type: 'delta', payload: { replyId: reply.replyId, text: reply.journaled, replace: true } }, false);
+    const active = [...this.activeReplies].filter((reply) => reply.journaled !== '' || reply.journaledCalls.length > 0);
+    for (const reply of active) {
+      const toolCalls = reply.journaledCalls;
+      await this.write({ type: 'delta', payload: { replyId: reply.replyId, text: reply.journaled, replace: true, ...(toolCalls.length ? { toolCalls } : {}) } }, false);
+    }
     const snapshot: SessionSnapshot = {
       ...this.state,
       format: 'chatkeep.session',

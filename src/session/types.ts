@@ -7,12 +7,17 @@ import type { LockOwner } from './errors.js';
 import type { TrashedSession } from './store.js';
 import type { SearchOptions, SearchResults } from '../search/types.js';
 
-export type Role = 'user' | 'assistant' | 'tool';
+import type { ContentPart, JsonValue, ToolCallDelta } from './message-parts.js';
+
+/** `system`: instructions in the conversation (the system prompt file stays `SystemPromptRef`). */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 /** Token counts reported by a provider for one reply. */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** The provider's own breakdown (cached, reasoning tokens…), kept as reported; not summed. */
+  details?: { [key: string]: JsonValue };
 }
 
 /** A tool call made by the assistant. `arguments` is a JSON *string* (superjson refuses keys such as `__proto__`). */
@@ -25,8 +30,23 @@ export interface ToolCall {
 /** One message of a conversation, as stored. */
 export interface Message {
   role: Role;
+  /** The message's text (given as parts: its text and refusal parts, joined by newlines): what is shown and searched. */
   content: string;
   timestamp: Date;
+  /** The content in parts (text, images, reasoning, refusals, native blocks), when it is more than text. */
+  parts?: ContentPart[];
+  /** The provider's ID of this message or item. */
+  id?: string;
+  /** The participant's name (OpenAI `name`), or a tool result's tool. */
+  name?: string;
+  /** A tool result's status as the tool or framework reported it (`completed`, `incomplete`, `error`…). */
+  status?: string;
+  /** The provider that wrote an assistant message (`anthropic`, `openai`): its reasoning goes back only there. */
+  provider?: string;
+  /** Whatever else the host keeps with the message (JSON). */
+  metadata?: { [key: string]: JsonValue };
+  /** The provider-native item this message was made from, kept exactly as it was (JSON). */
+  native?: JsonValue;
   toolCalls?: ToolCall[];
   toolCallId?: string;
   usage?: Usage;
@@ -38,8 +58,19 @@ export interface Message {
   model?: string;
 }
 
-/** What `append()` takes: a message whose timestamp defaults to now. */
-export type NewMessage = Omit<Message, 'timestamp'> & { timestamp?: Date };
+/**
+ * What `append()` takes: a message whose timestamp defaults to now, whose content may be given
+ * as parts (its text is then worked out), and whose tool calls' arguments may be JSON values.
+ * A field chatkeep does not know is refused (`InvalidMessageError`): keep it under `metadata`.
+ */
+export type NewMessage = Omit<Message, 'timestamp' | 'content' | 'toolCalls'> & {
+  content: string | ContentPart[];
+  timestamp?: Date;
+  toolCalls?: NewToolCall[];
+};
+
+/** A tool call as given: `arguments` as JSON text or as the JSON value itself. */
+export type NewToolCall = Omit<ToolCall, 'arguments'> & { arguments?: string | JsonValue };
 
 export type SessionStatus = 'open' | 'closed' | 'interrupted';
 
@@ -311,10 +342,11 @@ export interface ResumeReport {
 }
 
 /** What a finished reply adds to its text. */
-export interface ReplyExtra {
+export interface ReplyExtra extends Omit<NewMessage, 'role' | 'content' | 'timestamp'> {
   usage?: Usage;
   interrupted?: boolean;
-  toolCalls?: ToolCall[];
+  /** The reply's tool calls (default: those streamed with `pushToolCall`). */
+  toolCalls?: NewToolCall[];
   /** The model that wrote it. */
   model?: string;
 }
@@ -328,6 +360,13 @@ export interface ReplyWriter {
    * that much, and the screen never holds what a crash would lose.
    */
   push(text: string): Promise<number>;
+  /**
+   * Adds a piece of a tool call being streamed (the call at `delta.index`: its id and name when
+   * they arrive, the next piece of its arguments' text) and journals it as `push` journals text,
+   * cut where no secret can be split: a crash keeps every piece shown, and the resumed reply is
+   * an interrupted message holding the calls so far. Resolves with the call as it is on disk.
+   */
+  pushToolCall(delta: ToolCallDelta): Promise<ToolCall>;
   /** The reply's text so far, as pushed (the reply owns it: callers slice what to show from it). */
   readonly text: string;
   /** Completes the reply as one assistant message, fdatasync'ed. */

@@ -6,6 +6,7 @@ import { searchableMessages } from '../../src/search/rank.js';
 import { searchMessages } from '../../src/search/search-messages.js';
 import type { SearchOptions, SearchResults } from '../../src/search/types.js';
 import { AmbiguousIdError, InvalidIdError, SessionInUseError, UnknownSessionError, type LockOwner } from '../../src/session/errors.js';
+import { storedMessage } from '../../src/session/message-codec.js';
 import type {
   ArchivedSegment, GitContext,
   ListOptions,
@@ -93,7 +94,7 @@ export class FakeSession implements Session {
     return { messageCount: this.stored.messages.length, inputTokens: 0, outputTokens: 0 };
   }
   async append(message: NewMessage): Promise<Message> {
-    const full: Message = { ...message, timestamp: message.timestamp ?? this.owner.now() };
+    const full = storedMessage(message, (text) => text, this.owner.now());
     this.stored.messages.push(full);
     this.stored.updatedAt = full.timestamp;
     this.dirty = true;
@@ -109,6 +110,7 @@ export class FakeSession implements Session {
         text += piece;
         return text.length;
       },
+      pushToolCall: async (d) => ({ id: d.id ?? '', name: d.name ?? '', arguments: d.arguments ?? '' }),
       finish: async (extra) => this.append({ role: 'assistant', content: text, ...(extra ?? {}) }),
     };
   }
@@ -193,7 +195,7 @@ export class FakeSession implements Session {
   }
   copyState(): SessionSnapshot {
     return {
-      format: 'chatkeep.session', schemaVersion: 2, id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt,
+      format: 'chatkeep.session', schemaVersion: 3, id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt,
       status: this.stored.status, project: this.project.path, host: 'this-host', pid: 4242, toolVersion: '0.1.0', provider: this.provider,
       systemPrompt: this.systemPrompt, config: {}, messages: structuredClone(this.stored.messages), summary: this.summary,
       archived: structuredClone(this.stored.archived), stats: this.stats, journalSeq: 0,
