@@ -14,6 +14,7 @@
 export type * from './session/types.js';
 export type * from './session/store.js';
 export type * from './search/types.js';
+export type * from './session/message-parts.js';
 export * from './session/errors.js';
 
 /**
@@ -59,3 +60,8 @@ export { MAX_TITLE_LENGTH } from './session/title.js';
  * is how many last messages `session.compact(summary, keep)` keeps live in chatkeep's own REPL.
  */
 export { messagesToSend, keptByCompaction } from './session/compaction.js';
+/**
+ * The results a tool call is given when none came (`closeToolCalls`, which `messagesToSend`
+ * applies): never answered, or cut off with the reply that made it.
+ */
+export { closeToolCalls, UNANSWERED, INTERRUPTED_CALL } from './session/history.js';
