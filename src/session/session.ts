@@ -213,9 +213,10 @@ export class SessionImpl implements Session {
   private async writeMessage(input: NewMessage, replyId?: string): Promise<Message> {
     const at = this.now();
     const message = storedMessage(input, this.redact, at);
-    const event = await this.write({ type: 'message', payload: { message: encodeMessage(message), ...(replyId ? { replyId } : {}) } }, true, at);
+    await this.write({ type: 'message', payload: { message: encodeMessage(message), ...(replyId ? { replyId } : {}) } }, true, at);
+    // The message as applied (applyEvent added it last).
     const stored = this.state.messages[this.state.messages.length - 1]!;
-    if (event.type === 'message') this.noteStored(stored);
+    this.noteStored(stored);
     return stored;
   }
 
