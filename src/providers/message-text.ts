@@ -6,7 +6,7 @@
  * system prompt.
  */
 import type { ContentPart } from '../session/message-parts.js';
-import type { Message } from '../session/types.js';
+import type { Message } from '../session/data.js';
 import { closeToolCalls, partsFor } from '../session/history.js';
 
 /** A message's content as one text, with tool calls and tool results spelled out. */

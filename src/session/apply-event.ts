@@ -5,7 +5,7 @@
  */
 import type { Compaction, KnownEvent } from './events.js';
 import { decodeMessage } from './message-codec.js';
-import type { Message, ModelUsage, SessionSnapshot, SessionStats, ToolCall, Usage } from './types.js';
+import type { Message, ModelUsage, SessionSnapshot, SessionStats, ToolCall, Usage } from './data.js';
 
 /**
  * Replies being rebuilt from their deltas while replaying (a live session passes none: its

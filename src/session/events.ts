@@ -4,7 +4,7 @@
  * that reads a stored payload, and `applyEvent` (apply-event.ts) the one place that gives each
  * its effect, for a live write ("journal, then apply") as for a resume ("apply each").
  */
-import type { ConfigSource, ConfigValue, SessionStats, SystemPromptRef, TitleSource, Usage } from './types.js';
+import type { ConfigSource, ConfigValue, SessionStats, SystemPromptRef, TitleSource, Usage } from './data.js';
 import type { JournaledMessage } from './message-codec.js';
 import type { ToolCallDelta } from './message-parts.js';
 import { journaledFrom } from './message-codec.js';

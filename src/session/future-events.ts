@@ -6,7 +6,7 @@
  */
 import { printable } from './errors.js';
 import { EVENT_TYPES, type SessionEvent } from './events.js';
-import type { FutureEvent } from './types.js';
+import type { FutureEvent } from './data.js';
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 

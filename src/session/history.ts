@@ -5,7 +5,7 @@
  * blocks sent back only to the provider that wrote them. Pure functions.
  */
 import type { ContentPart } from './message-parts.js';
-import type { Message } from './types.js';
+import type { Message } from './data.js';
 
 /** The result a call that was never answered is given. */
 export const UNANSWERED = '(no result: this tool call was never answered)';

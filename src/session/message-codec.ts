@@ -6,7 +6,7 @@
  */
 import { InvalidMessageError } from './errors.js';
 import { PART_TYPES, type ContentPart, type JsonValue } from './message-parts.js';
-import type { Message, NewMessage, NewToolCall, Role, ToolCall, Usage } from './types.js';
+import type { Message, NewMessage, NewToolCall, Role, ToolCall, Usage } from './data.js';
 
 /** A message as journaled: the timestamp as an ISO string. */
 export type JournaledMessage = Omit<Message, 'timestamp'> & { timestamp: string };

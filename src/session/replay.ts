@@ -5,7 +5,7 @@
  */
 import { applyEvent, type PendingReplies } from './apply-event.js';
 import { decodeEvent, type SessionEvent } from './events.js';
-import type { FutureEvent, Message, SessionSnapshot } from './types.js';
+import type { FutureEvent, Message, SessionSnapshot } from './data.js';
 
 /** What replaying the journal over a snapshot recovered. */
 export interface ReplayResult {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Message, ReplyExtra, ReplyWriter, ToolCall } from './types.js';
+import type { Message, ToolCall } from './data.js';
+import type { ReplyExtra, ReplyWriter } from './session-api.js';
 import type { ToolCallDelta } from './message-parts.js';
 import { InvalidMessageError, ReplyFinishedError } from './errors.js';
 import { safeBoundary } from './reply-boundary.js';

@@ -7,7 +7,8 @@ import { blankSnapshot } from '../../../src/session/blank.js';
 import { replay } from '../../../src/session/replay.js';
 import { applyEvent } from '../../../src/session/apply-event.js';
 import { decodeEvent, type SessionEvent } from '../../../src/session/events.js';
-import type { Session, SessionSnapshot } from '../../../src/session/types.js';
+import type { SessionSnapshot } from '../../../src/session/data.js';
+import type { Session } from '../../../src/session/session-api.js';
 
 /** Every journal line a session writes, as it writes it (a snapshot truncates the journal). */
 function recordEvents(s: Session): SessionEvent[] {

@@ -3,7 +3,7 @@ import { tmpHome } from '../../helpers/tmp-home.js';
 import { ChatkeepError, openSessions, UserError } from '../../../src/index.js';
 import { InvalidMessageError } from '../../../src/session/errors.js';
 import { decodeMessage, encodeMessage, journaledFrom, storedMessage } from '../../../src/session/message-codec.js';
-import type { NewMessage } from '../../../src/session/types.js';
+import type { NewMessage } from '../../../src/session/data.js';
 
 const AT = new Date('2026-11-25T10:00:00.000Z');
 const keep = (text: string): string => text;
