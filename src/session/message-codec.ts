@@ -61,7 +61,8 @@ const FIELDS: { [K in Exclude<keyof Message, 'role' | 'content' | 'timestamp'>]-
   usage: { clean: (v, redact) => usage(v, redact), read: (v) => isObject(v) && isCount(v.inputTokens) && isCount(v.outputTokens), schema: SCHEMA.usage },
   interrupted: { clean: (v) => flag(v, 'interrupted'), read: (v) => v === true, schema: SCHEMA.boolean },
   superseded: { clean: (v) => flag(v, 'superseded'), read: (v) => v === true, schema: SCHEMA.boolean },
-  model: { clean: (v) => string(v, 'model'), read: isString, schema: SCHEMA.string },
+  // An empty model says nothing: none is kept (as before).
+  model: { clean: (v) => string(v, 'model') || undefined, read: isString, schema: SCHEMA.string },
   parts: { clean: (v, redact) => parts(v, redact), read: Array.isArray, schema: { type: 'array', items: SCHEMA.part } },
   id: { clean: (v) => string(v, 'id'), read: isString, schema: SCHEMA.string },
   name: { clean: (v) => string(v, 'name'), read: isString, schema: SCHEMA.string },
@@ -105,7 +106,7 @@ export function storedMessage(input: NewMessage, redact: Redact, at: Date): Mess
     const value = source[key];
     if (value === undefined || value === false) continue;
     const clean = FIELDS[key].clean(value, redact);
-    if (clean !== undefined && clean !== '') (message as unknown as Record<string, unknown>)[key] = clean;
+    if (clean !== undefined) (message as unknown as Record<string, unknown>)[key] = clean;
   }
   if (Array.isArray(input.content)) message.content = textOf(message.parts ?? []);
   return message;
