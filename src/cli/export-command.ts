@@ -8,7 +8,8 @@ import { InvalidIdError, printable, UnknownSessionError, UserError } from '../se
 import { isValidId } from '../session/ids.js';
 import { packageVersion } from '../version.js';
 import { plural } from '../repl/format.js';
-import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
+import { problemError } from './sessions-common.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { writeOutputFile, writeToStream } from './output-file.js';
 import { sessionsMayExist } from '../store/choice.js';
 
