@@ -1,4 +1,5 @@
-import type { SessionSnapshot } from './data.js';
+import type { Message, SessionSnapshot } from './data.js';
+import { messageVersion } from './message-codec.js';
 import { DamagedFileError, FutureSchemaError } from './errors.js';
 
 export { DamagedFileError };
@@ -29,7 +30,8 @@ async function validate(json: unknown): Promise<string | undefined> {
  * twice as fast for a 10 MB session as superjson's generic walk; anything else goes through
  * superjson. `decodeSnapshot` mirrors this.
  */
-export async function encodeSnapshot(snapshot: SessionSnapshot): Promise<string> {
+export async function encodeSnapshot(given: SessionSnapshot): Promise<string> {
+  const snapshot = asWritten(given);
   const values = dateAnnotations(snapshot);
   if (values) return JSON.stringify({ json: snapshot, meta: { values, v: 1 } });
   const superjson = await loadSuperjson();
@@ -41,11 +43,23 @@ export async function encodeSnapshot(snapshot: SessionSnapshot): Promise<string>
  * loop runs (a 10 MB session would otherwise block it for tens of milliseconds). Joined, the
  * pieces are exactly `encodeSnapshot`'s text. The snapshot must not change until this resolves.
  */
-export async function encodeSnapshotSliced(snapshot: SessionSnapshot, sink: TextSink): Promise<void> {
+export async function encodeSnapshotSliced(given: SessionSnapshot, sink: TextSink): Promise<void> {
+  const snapshot = asWritten(given);
   const values = dateAnnotations(snapshot);
   if (values) return stringifySliced({ json: snapshot, meta: { values, v: 1 } }, sink);
   const superjson = await loadSuperjson();
   await sink(superjson.stringify(snapshot));
+}
+
+/**
+ * The snapshot with the oldest schemaVersion that holds it (`messageVersion`): a session that
+ * uses nothing version 3 added is written as version 2, which builds before it read; one that
+ * does is refused by them with their "newer build" message, never taken for damage.
+ */
+function asWritten(snapshot: SessionSnapshot): SessionSnapshot {
+  if (snapshot.schemaVersion !== 3) return snapshot;
+  const v3 = (messages: readonly Message[]): boolean => messages.some((m) => messageVersion(m) === 3);
+  return v3(snapshot.messages) || snapshot.archived.some((a) => v3(a.messages)) ? snapshot : { ...snapshot, schemaVersion: 2 };
 }
 
 /** superjson's `meta.values` for the model's Dates, or undefined if anything else needs annotating. */

@@ -73,6 +73,19 @@ const FIELDS: { [K in Exclude<keyof Message, 'role' | 'content' | 'timestamp'>]-
   native: { clean: (v, redact) => json(v, 'native', redact), read: (v) => v !== undefined, schema: {} },
 };
 const OPTIONAL = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
+/** The fields schemaVersion 3 added (agents' messages): a message with none of them is a version-2 message. */
+const SINCE_3: readonly (keyof typeof FIELDS)[] = ['parts', 'id', 'name', 'status', 'provider', 'metadata', 'native'];
+
+/**
+ * The oldest schemaVersion that holds `message`: 3 for what agents' messages added (the system
+ * role, the fields above, usage details), else 2, so that builds before version 3 still read
+ * every session that uses none of it.
+ */
+export function messageVersion(message: Message): 2 | 3 {
+  if (message.role === 'system' || message.usage?.details !== undefined) return 3;
+  for (const key of SINCE_3) if (message[key] !== undefined) return 3;
+  return 2;
+}
 const KNOWN = new Set<string>(['role', 'content', 'timestamp', ...OPTIONAL]);
 
 /**
