@@ -133,6 +133,9 @@ export class FakeSession implements Session {
     for (const m of answers) m.superseded = true;
     return { question: messages[at]!, superseded: answers.length };
   }
+  async supersedeMessages(indexes: readonly number[]): Promise<void> {
+    for (const i of indexes) if (this.stored.messages[i]) this.stored.messages[i]!.superseded = true;
+  }
   async status(): Promise<SessionStatusReport> {
     return {
       id: this.id,

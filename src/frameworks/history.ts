@@ -1,0 +1,36 @@
+/**
+ * A framework's history over a chatkeep session held by this process: what both adapters do
+ * with the session itself. Every message is journaled and fdatasync'ed before the framework's
+ * call resolves; removing and clearing keep what they take out (superseded, or archived as
+ * `/reset` archives), as everything chatkeep stores is kept.
+ */
+import type { Message, NewMessage, Session } from '../session/types.js';
+import { messagesToSend } from '../session/compaction.js';
+
+/** The messages a model gets from the session (its `/compact` summary first, superseded ones left out). */
+export function liveMessages(session: Session): Message[] {
+  return messagesToSend(session.messages, session.summary);
+}
+
+/** Appends messages in order under the session's mutex, each durable before the next. */
+export function appendAll(session: Session, messages: readonly NewMessage[]): Promise<void> {
+  return session.runExclusive(async () => {
+    for (const message of messages) await session.append(message);
+  });
+}
+
+/**
+ * Takes the last live message out of what is sent (it stays in the transcript, superseded) and
+ * returns it; undefined when there is none. `rest`: what of it to append again (a message
+ * that held several framework items gives back all but the last).
+ */
+export function popLast(session: Session, rest: (message: Message) => NewMessage[] = () => []): Promise<Message | undefined> {
+  return session.runExclusive(async () => {
+    const at = session.messages.findLastIndex((m) => !m.superseded);
+    if (at < 0) return undefined;
+    const message = session.messages[at]!;
+    await session.supersedeMessages([at]);
+    for (const again of rest(message)) await session.append(again);
+    return message;
+  });
+}
