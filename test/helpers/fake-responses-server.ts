@@ -1,5 +1,5 @@
 /**
- * A local stand-in for the OpenAI Responses API (`POST /v1/responses`, not streamed), as the
+ * A local stand-in for the OpenAI Responses API (`POST /v1/responses`, plain or streamed), as the
  * OpenAI Agents SDK calls it: each request gets the next scripted list of output items, in the
  * API's wire format, with usage. Like the real API it answers 400 to an input whose function
  * call has no output, or whose output answers no call: a history a crash left half-written
@@ -62,7 +62,7 @@ export async function startFakeResponsesServer(replies: ResponseOutputItem[][]):
       const refused = refusal(body.input);
       if (refused) return send(400, { error: { message: refused, type: 'invalid_request_error', param: 'input', code: null } });
       const output = replies[Math.min(index, replies.length - 1)]!;
-      send(200, {
+      const response = {
         id: `resp_${index + 1}`,
         object: 'response',
         created_at: 1_790_000_000 + index,
@@ -73,7 +73,22 @@ export async function startFakeResponsesServer(replies: ResponseOutputItem[][]):
         tool_choice: 'auto',
         tools: [],
         usage: { input_tokens: 10 + index, output_tokens: 5, total_tokens: 15 + index, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+      };
+      if (body.stream !== true) return send(200, response);
+      // Streamed: the response's creation, each text as one delta, then the whole response.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sequence = 0;
+      const event = (type: string, data: Record<string, unknown>): void => {
+        res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
+      };
+      event('response.created', { response: { ...response, status: 'in_progress', output: [] } });
+      output.forEach((item, i) => {
+        for (const part of (item.content as { text?: string }[] | undefined) ?? []) {
+          if (part.text) event('response.output_text.delta', { item_id: item.id, output_index: i, content_index: 0, delta: part.text });
+        }
       });
+      event('response.completed', { response });
+      res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
