@@ -4,7 +4,7 @@
  * call resolves; removing and clearing keep what they take out (superseded, or archived as
  * `/reset` archives), as everything chatkeep stores is kept.
  */
-import type { Message, NewMessage, Session } from '../session/types.js';
+import type { Message, NewMessage, Session, SessionManager } from '../session/types.js';
 import { messagesToSend } from '../session/compaction.js';
 
 /** The messages a model gets from the session (its `/compact` summary first, superseded ones left out). */
@@ -33,4 +33,12 @@ export function popLast(session: Session, rest: (message: Message) => NewMessage
     for (const again of rest(message)) await session.append(again);
     return message;
   });
+}
+
+/**
+ * The session a framework's history lives in, held by this process: `id` resumes it (taking its
+ * lock: `SessionInUseError`, exit 3, while another process holds it); without it a new one is made.
+ */
+export function holdSession(sessions: SessionManager, options: { id?: string }): Promise<Session> {
+  return options.id === undefined ? sessions.create() : sessions.resume(options.id);
 }

@@ -24,7 +24,7 @@ import { mapStoredMessageToChatMessage, type BaseMessage, type StoredMessage } f
 import type { Message, NewMessage, SaveResult, Session, SessionManager } from '../../session/types.js';
 import { nativeItem, rebuild } from '../lossless.js';
 import { nativeOf, withNative } from '../native-slot.js';
-import { appendAll, liveMessages } from '../history.js';
+import { appendAll, holdSession, liveMessages } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemOf } from './messages.js';
 
 /** The chatkeep message a LangChain message is stored as. */
@@ -80,6 +80,5 @@ export class ChatkeepChatMessageHistory extends BaseListChatMessageHistory {
  * lock: `SessionInUseError`, exit 3, while another process holds it); without it a new one is made.
  */
 export async function openChatHistory(sessions: SessionManager, options: { id?: string } = {}): Promise<ChatkeepChatMessageHistory> {
-  const session = options.id === undefined ? await sessions.create() : await sessions.resume(options.id);
-  return new ChatkeepChatMessageHistory(session);
+  return new ChatkeepChatMessageHistory(await holdSession(sessions, options));
 }

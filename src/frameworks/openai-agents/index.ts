@@ -19,7 +19,7 @@ import type { AgentInputItem, Session as AgentSession } from '@openai/agents';
 import type { Message, NewMessage, SaveResult, Session, SessionManager } from '../../session/types.js';
 import { nativeItem, rebuild, type Item } from '../lossless.js';
 import { nativeOf, withNative } from '../native-slot.js';
-import { appendAll, liveMessages, popLast } from '../history.js';
+import { appendAll, holdSession, liveMessages, popLast } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemsFromMessage } from './items.js';
 
 /** The message an item is stored as. */
@@ -90,6 +90,5 @@ export class ChatkeepAgentSession implements AgentSession {
  * lock: `SessionInUseError`, exit 3, while another process holds it); without it a new one is made.
  */
 export async function openAgentSession(sessions: SessionManager, options: { id?: string } = {}): Promise<ChatkeepAgentSession> {
-  const session = options.id === undefined ? await sessions.create() : await sessions.resume(options.id);
-  return new ChatkeepAgentSession(session);
+  return new ChatkeepAgentSession(await holdSession(sessions, options));
 }
