@@ -5,11 +5,18 @@
  * `/reset` archives), as everything chatkeep stores is kept.
  */
 import type { Message, NewMessage, Session, SessionManager } from '../session/types.js';
-import { messagesToSend } from '../session/compaction.js';
+import { SUMMARY_INTRO } from '../session/compaction.js';
 
-/** The messages a model gets from the session (its `/compact` summary first, superseded ones left out). */
+/**
+ * The history as stored, for the framework to read: its `/compact` summary first (as the user
+ * message chatkeep's REPL sends), superseded messages left out. Nothing else is changed: a
+ * framework's history holds what it put there (a tool call waiting for the result the host
+ * sends next is not closed, as chatkeep's own `messagesToSend` closes one).
+ */
 export function liveMessages(session: Session): Message[] {
-  return messagesToSend(session.messages, session.summary);
+  const live = session.messages.filter((m) => !m.superseded);
+  if (session.summary === null) return live;
+  return [{ role: 'user', content: `${SUMMARY_INTRO}${session.summary}`, timestamp: session.messages[0]?.timestamp ?? new Date(0) }, ...live];
 }
 
 /** Appends messages in order under the session's mutex, each durable before the next. */
