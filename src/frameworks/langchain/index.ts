@@ -23,6 +23,7 @@ import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { mapStoredMessageToChatMessage, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import type { Message, NewMessage, SaveResult, Session, SessionManager } from '../../session/types.js';
 import { nativeItem, rebuild } from '../lossless.js';
+import { asNewMessage } from '../fields.js';
 import { nativeOf, withNative } from '../native-slot.js';
 import { appendAll, holdSession, liveMessages } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemOf } from './messages.js';
@@ -31,7 +32,7 @@ import { FORMAT, fieldsOf, itemFromFields, itemOf } from './messages.js';
 export function messageOf(message: BaseMessage): NewMessage {
   const item = itemOf(message);
   const fields = fieldsOf(item);
-  return withNative(fields, nativeItem(FORMAT, item, itemFromFields(fields)));
+  return withNative(asNewMessage(fields), nativeItem(FORMAT, item, itemFromFields(fields)));
 }
 
 /** The LangChain message a stored message gives back (one another host wrote: from its fields). */

@@ -1,20 +1,19 @@
 /**
  * LangChain.js messages as chatkeep messages, one for one, through the message's own stored
  * form (`toDict()`: `{type, data}`, which `mapStoredMessageToChatMessage` turns back into the
- * same class): a human message is a user message, an AI message an assistant message with its
- * `tool_calls` as chatkeep's tool calls and its `usage_metadata` as chatkeep's usage, a tool
- * message a tool message answering its `tool_call_id`. What those fields do not give back
- * exactly (content blocks, `additional_kwargs`, `response_metadata`, ids, names, artifacts,
- * statuses, a system or generic message's role) is kept as the native item (lossless.ts).
+ * same class): a system, human, AI or tool message keeps its role, its content blocks as parts
+ * (text, images, reasoning and thinking with its signature; any other block as a native part),
+ * its id and name; an AI message its `tool_calls` as chatkeep's tool calls and its
+ * `usage_metadata` as chatkeep's usage; a tool message answers its `tool_call_id` with its
+ * status. What those fields do not give back exactly (`additional_kwargs`, `response_metadata`,
+ * artifacts, invalid tool calls, a generic message's role) is kept as the native item (lossless.ts).
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { NewMessage, ToolCall, Usage } from '../../session/types.js';
+import type { ToolCall } from '../../session/types.js';
+import { fieldsOfMessage, text, textOfParts, type Fields, type Part } from '../fields.js';
 import type { Item } from '../lossless.js';
 
 export const FORMAT = 'langchain';
-
-/** chatkeep's fields of a message (what every reader of a session understands). */
-export type Fields = Pick<NewMessage, 'role' | 'content' | 'toolCalls' | 'toolCallId' | 'usage' | 'model'>;
 
 /** A message's stored form, flattened: `{type, ...data}`. */
 export function itemOf(message: BaseMessage): Item {
@@ -22,11 +21,37 @@ export function itemOf(message: BaseMessage): Item {
   return { type, ...(data as unknown as Item) };
 }
 
-/** The text of LangChain content: a string, or its text blocks joined by newlines. */
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as Item[]).flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
+const ROLES: Record<string, Fields['role']> = { system: 'system', human: 'user', ai: 'assistant', tool: 'tool', function: 'tool' };
+const TYPES: Record<Fields['role'], string> = { system: 'system', user: 'human', assistant: 'ai', tool: 'tool' };
+
+/** The keys of a block: a block with any other key (annotations, ids, cache control) is kept native. */
+const only = (block: Item, ...keys: string[]): boolean => Object.keys(block).every((k) => keys.includes(k));
+
+function partOf(b: Item): Part {
+  const image = b.image_url as Item | undefined;
+  if (b.type === 'text' && only(b, 'type', 'text')) return { type: 'text', text: String(b.text) };
+  if (b.type === 'image_url' && only(b, 'type', 'image_url') && typeof image?.url === 'string' && only(image, 'url', 'detail')) {
+    return { type: 'image', url: image.url, ...text('detail', image.detail) };
+  }
+  if (b.type === 'reasoning' && only(b, 'type', 'reasoning')) return { type: 'reasoning', text: String(b.reasoning), provider: 'openai' };
+  if (b.type === 'thinking' && only(b, 'type', 'thinking', 'signature')) {
+    return { type: 'reasoning', text: String(b.thinking), ...text('signature', b.signature), provider: 'anthropic' };
+  }
+  return { type: 'native', item: b };
+}
+
+/** A part as a LangChain content block. */
+function blockOf(p: Part): Item {
+  switch (p.type) {
+    case 'native':
+      return p.item as Item;
+    case 'image':
+      return { type: 'image_url', image_url: { url: p.url ?? p.data ?? '', ...text('detail', p.detail) } };
+    case 'reasoning':
+      return p.provider === 'anthropic' || p.signature ? { type: 'thinking', thinking: p.text, ...text('signature', p.signature) } : { type: 'reasoning', reasoning: p.text };
+    default:
+      return { type: 'text', text: p.text };
+  }
 }
 
 interface LcToolCall {
@@ -35,46 +60,52 @@ interface LcToolCall {
   args: unknown;
 }
 
-interface LcUsage {
-  input_tokens: number;
-  output_tokens: number;
-}
-
 /** What chatkeep's own fields say of a message's stored form. */
 export function fieldsOf(item: Item): Fields {
-  const content = textOf(item.content);
-  if (item.type === 'tool') return { role: 'tool', content, toolCallId: String(item.tool_call_id) };
-  if (item.type !== 'ai') return { role: 'user', content };
-  const fields: Fields = { role: 'assistant', content };
+  const role = ROLES[String(item.type)] ?? 'user';
+  const parts = Array.isArray(item.content) ? (item.content as Item[]).map(partOf) : undefined;
+  const fields: Fields = {
+    role,
+    content: parts ? textOfParts(parts) : String(item.content ?? ''),
+    ...(parts ? { parts } : {}),
+    ...text('id', item.id),
+    ...text('name', item.name),
+    ...text('status', item.status),
+    ...text('toolCallId', item.tool_call_id),
+  };
+  if (item.type !== 'ai') return fields;
   const calls = Array.isArray(item.tool_calls) ? (item.tool_calls as LcToolCall[]) : [];
   if (calls.length > 0) fields.toolCalls = calls.map((c): ToolCall => ({ id: c.id ?? '', name: c.name, arguments: JSON.stringify(c.args ?? {}) }));
-  const usage = item.usage_metadata as LcUsage | undefined;
-  if (typeof usage?.input_tokens === 'number' && typeof usage.output_tokens === 'number') {
-    fields.usage = { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
+  const { input_tokens: input, output_tokens: output, total_tokens: _total, ...details } = (item.usage_metadata ?? {}) as Item;
+  if (typeof input === 'number' && typeof output === 'number') {
+    fields.usage = { inputTokens: input, outputTokens: output, ...(Object.keys(details).length > 0 ? { details } : {}) };
   }
-  const meta = item.response_metadata as Record<string, unknown> | undefined;
+  const meta = item.response_metadata as Item | undefined;
   const model = meta?.model_name ?? meta?.model;
   if (typeof model === 'string' && model !== '') fields.model = model;
   return fields;
 }
 
 /** The stored form a message's fields give: the base the native item is laid over. */
-export function itemFromFields(m: Fields): Item {
-  const common = { content: m.content, additional_kwargs: {}, response_metadata: {} };
-  if (m.role === 'tool') return { type: 'tool', ...common, tool_call_id: m.toolCallId ?? '' };
-  if (m.role !== 'assistant') return { type: 'human', ...common };
+export function itemFromFields(message: object): Item {
+  const m = fieldsOfMessage(message);
   const item: Item = {
-    type: 'ai',
-    ...common,
-    tool_calls: (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: parseArgs(c.arguments) })),
-    invalid_tool_calls: [],
+    type: TYPES[m.role],
+    content: m.parts ? m.parts.map(blockOf) : m.content,
+    additional_kwargs: {},
+    response_metadata: {},
+    ...text('id', m.id),
+    ...text('name', m.name),
   };
-  if (m.usage) item.usage_metadata = usageMetadata(m.usage);
+  if (m.role === 'tool') return { ...item, tool_call_id: m.toolCallId ?? '', ...text('status', m.status) };
+  if (m.role !== 'assistant') return item;
+  item.tool_calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, args: parseArgs(c.arguments), type: 'tool_call' }));
+  item.invalid_tool_calls = [];
+  if (m.usage) {
+    const { inputTokens, outputTokens } = m.usage;
+    item.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, ...m.usage.details };
+  }
   return item;
-}
-
-function usageMetadata(usage: Usage): Item {
-  return { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
 }
 
 /** Tool-call arguments as LangChain holds them (an object); text that is not JSON stays text. */

@@ -18,6 +18,7 @@
 import type { AgentInputItem, Session as AgentSession } from '@openai/agents';
 import type { Message, NewMessage, SaveResult, Session, SessionManager } from '../../session/types.js';
 import { nativeItem, rebuild, type Item } from '../lossless.js';
+import { asNewMessage } from '../fields.js';
 import { nativeOf, withNative } from '../native-slot.js';
 import { appendAll, holdSession, liveMessages, popLast } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemsFromMessage } from './items.js';
@@ -25,7 +26,7 @@ import { FORMAT, fieldsOf, itemFromFields, itemsFromMessage } from './items.js';
 /** The message an item is stored as. */
 export function messageOf(item: AgentInputItem): NewMessage {
   const fields = fieldsOf(item);
-  return withNative(fields, nativeItem(FORMAT, item as unknown as Item, itemFromFields(fields)));
+  return withNative(asNewMessage(fields), nativeItem(FORMAT, item as unknown as Item, itemFromFields(fields)));
 }
 
 /** The items of stored messages, in order (a message another host wrote may give several). */

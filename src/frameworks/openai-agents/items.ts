@@ -1,71 +1,93 @@
 /**
- * The OpenAI Agents SDK's `AgentInputItem`s as chatkeep messages, one message per item: a user,
- * system or assistant message keeps its text as the message's content; a function call is an
- * assistant message with that one tool call; a function call's result is a tool message
- * answering its call ID with the output's text; every other item (reasoning, hosted tool calls,
- * computer, shell and patch calls and their outputs, compaction markers, items of newer SDKs)
- * is a message of the role that fits, whose native item holds it whole. What the fields do not
- * give back exactly is kept as the native item (lossless.ts), so an item comes back as it went in.
+ * The OpenAI Agents SDK's `AgentInputItem`s as chatkeep messages, one message per item: a
+ * system, user or assistant message keeps its role and its content as parts (text, images,
+ * refusals; what chatkeep has no part for as a native part); a function call is an assistant
+ * message with that one tool call; a function call's result is a tool message answering its
+ * call ID, named, with the output's text; a reasoning item an assistant message of reasoning
+ * parts; ids and statuses are the message's own. Every other item (hosted tool calls, computer,
+ * shell and patch calls and their outputs, compaction markers, items of newer SDKs) is a message
+ * of the role that fits whose native item holds it. What the fields do not give back exactly is
+ * kept as the native item (lossless.ts), so an item comes back as it went in.
  */
 import type { AgentInputItem } from '@openai/agents';
-import type { Message, NewMessage, Role } from '../../session/types.js';
+import type { Message } from '../../session/types.js';
+import { fieldsOfMessage, text, textOfParts, type Fields, type Part } from '../fields.js';
 import type { Item } from '../lossless.js';
 
 export const FORMAT = 'openai-agents';
 
-/** chatkeep's fields of a message (what every reader of a session understands). */
-export type Fields = Pick<NewMessage, 'role' | 'content' | 'toolCalls' | 'toolCallId'>;
-
 /** Items that answer a call: stored as tool messages. */
 const RESULTS = new Set(['function_call_result', 'computer_call_result', 'shell_call_output', 'apply_patch_call_output', 'tool_search_output']);
 
-/** The text of message content: a string, or its text and refusal parts joined by newlines. */
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const texts: string[] = [];
-  for (const part of content as Item[]) {
-    if (typeof part.text === 'string') texts.push(part.text);
-    else if (typeof part.refusal === 'string') texts.push(part.refusal);
+/** The keys of a part: a part with any other key (provider data, cache breakpoints) is kept native. */
+const only = (part: Item, ...keys: string[]): boolean => Object.keys(part).every((k) => keys.includes(k));
+
+function partOf(p: Item): Part {
+  if (p.type === 'input_text' && only(p, 'type', 'text')) return { type: 'text', text: String(p.text) };
+  if (p.type === 'output_text' && only(p, 'type', 'text')) return { type: 'text', text: String(p.text) };
+  if (p.type === 'refusal' && only(p, 'type', 'refusal')) return { type: 'refusal', text: String(p.refusal) };
+  if (p.type === 'input_image' && typeof p.image === 'string' && only(p, 'type', 'image', 'detail')) return { type: 'image', url: p.image, ...text('detail', p.detail) };
+  return { type: 'native', item: p };
+}
+
+/** A part as the SDK writes it in a user (`input_*`) or assistant (`output_text`) message. */
+function sdkPart(p: Part, role: 'user' | 'assistant'): Item {
+  switch (p.type) {
+    case 'native':
+      return p.item as Item;
+    case 'image':
+      return { type: 'input_image', image: p.url ?? p.data ?? '', ...text('detail', p.detail) };
+    case 'refusal':
+      if (role === 'assistant') return { type: 'refusal', refusal: p.text };
+      break;
   }
-  return texts.join('\n');
+  return { type: role === 'user' ? 'input_text' : 'output_text', text: 'text' in p ? p.text : '' };
+}
+
+/** A function call output's text: the string, or the text of its text parts. */
+function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  return [output].flat().flatMap((p) => (typeof (p as Item | null)?.text === 'string' ? [(p as Item).text as string] : [])).join('\n');
 }
 
 /** What chatkeep's own fields say of an item. */
 export function fieldsOf(item: AgentInputItem): Fields {
   const it = item as Item;
+  const own = { ...text('id', it.id), ...text('status', it.status) };
   if (it.type === 'function_call') {
-    return { role: 'assistant', content: '', toolCalls: [{ id: String(it.callId), name: String(it.name), arguments: String(it.arguments) }] };
+    return { role: 'assistant', content: '', toolCalls: [{ id: String(it.callId), name: String(it.name), arguments: String(it.arguments) }], ...own };
   }
   if (it.type === 'function_call_result') {
-    return { role: 'tool', content: typeof it.output === 'string' ? it.output : textOf([it.output].flat()), toolCallId: String(it.callId) };
+    return { role: 'tool', content: outputText(it.output), toolCallId: String(it.callId), ...text('name', it.name), ...own };
   }
-  if (typeof it.type === 'string' && RESULTS.has(it.type)) {
-    return { role: 'tool', content: '', ...(typeof it.callId === 'string' ? { toolCallId: it.callId } : {}) };
+  if (it.type === 'reasoning' && Array.isArray(it.content)) {
+    return { role: 'assistant', content: '', parts: (it.content as Item[]).map((c) => ({ type: 'reasoning', text: String(c.text ?? '') })), ...own };
   }
+  if (typeof it.type === 'string' && RESULTS.has(it.type)) return { role: 'tool', content: '', ...text('toolCallId', it.callId), ...own };
   if ((it.type === undefined || it.type === 'message') && (it.role === 'user' || it.role === 'assistant' || it.role === 'system')) {
-    return { role: messageRole(it.role), content: textOf(it.content) };
+    if (typeof it.content === 'string') return { role: it.role, content: it.content, ...own };
+    const parts = Array.isArray(it.content) ? (it.content as Item[]).map(partOf) : [];
+    return { role: it.role, content: textOfParts(parts), parts, ...own };
   }
-  return { role: 'assistant', content: '' };
-}
-
-/**
- * chatkeep has no system role yet: a system item is a user message whose native item says
- * `system` (kept whole, as the fields give `user`).
- */
-function messageRole(role: 'user' | 'assistant' | 'system'): Role {
-  return role === 'system' ? 'user' : role;
+  return { role: 'assistant', content: '', ...own };
 }
 
 /** The one item a message's fields give: the base the native item is laid over. */
-export function itemFromFields(m: Fields): Item {
+export function itemFromFields(message: object): Item {
+  const m = fieldsOfMessage(message);
+  const own = { ...text('id', m.id), ...text('status', m.status) };
   if (m.role === 'tool') {
-    return { type: 'function_call_result', callId: m.toolCallId ?? '', name: '', status: 'completed', output: m.content };
+    return { type: 'function_call_result', callId: m.toolCallId ?? '', name: m.name ?? '', status: 'completed', output: m.content, ...own };
   }
-  const call = m.toolCalls?.length === 1 && m.content === '' ? m.toolCalls[0] : undefined;
-  if (call) return { type: 'function_call', callId: call.id, name: call.name, arguments: call.arguments, status: 'completed' };
-  if (m.role === 'user') return { type: 'message', role: 'user', content: m.content };
-  return { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: m.content }] };
+  const call = m.toolCalls?.length === 1 && m.content === '' && !m.parts ? m.toolCalls[0] : undefined;
+  if (call) return { type: 'function_call', callId: call.id, name: call.name, arguments: call.arguments, ...own };
+  if (m.parts?.length && m.parts.every((p) => p.type === 'reasoning')) {
+    return { type: 'reasoning', content: m.parts.map((p) => ({ type: 'input_text', text: 'text' in p ? p.text : '' })), ...own };
+  }
+  if (m.role === 'system') return { type: 'message', role: 'system', content: m.content, ...own };
+  if (m.role === 'user') return { type: 'message', role: 'user', content: m.parts ? m.parts.map((p) => sdkPart(p, 'user')) : m.content, ...own };
+  const content = m.parts ? m.parts.map((p) => sdkPart(p, 'assistant')) : [{ type: 'output_text', text: m.content }];
+  return { type: 'message', role: 'assistant', status: 'completed', content, ...own };
 }
 
 /**
@@ -73,9 +95,10 @@ export function itemFromFields(m: Fields): Item {
  * per tool call; a tool message answers the call of its ID, named as that call was.
  */
 export function itemsFromMessage(m: Message, callNames: ReadonlyMap<string, string>): Item[] {
-  if (m.role === 'tool') return [{ ...itemFromFields(m), name: callNames.get(m.toolCallId ?? '') ?? '' }];
+  const fields = fieldsOfMessage(m);
+  if (m.role === 'tool') return [{ ...itemFromFields(m), name: fields.name ?? callNames.get(m.toolCallId ?? '') ?? '' }];
   const calls = m.toolCalls ?? [];
-  const items: Item[] = m.content !== '' || calls.length === 0 ? [itemFromFields({ role: m.role, content: m.content })] : [];
+  const items: Item[] = m.content !== '' || calls.length === 0 ? [itemFromFields({ ...fields, toolCalls: undefined })] : [];
   for (const call of calls) items.push(itemFromFields({ role: 'assistant', content: '', toolCalls: [call] }));
   return items;
 }
