@@ -38,7 +38,8 @@ export class UnstorableItemError extends UserError {
 /** The item with keys whose value is `undefined` left out, at every depth (what JSON keeps). */
 export function withoutUndefined(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutUndefined);
-  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  // Only plain objects are copied: anything else (bytes, a Date, a class instance) stays itself, for toJson to judge.
+  if (!isPlainObject(value)) return value;
   const out: Item = {};
   for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = withoutUndefined(v);
   return out;
@@ -84,12 +85,18 @@ function toJson(format: string, value: unknown, path: (string | number)[], bytes
     if (!Number.isFinite(value)) throw new UnstorableItemError(format, `${String(value)} at ${path.join('.')}`);
     return value;
   }
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+  if (isPlainObject(value)) {
     const out: Item = {};
     for (const [key, v] of Object.entries(value)) out[key] = toJson(format, v, [...path, key], bytes);
     return out;
   }
   throw new UnstorableItemError(format, `${typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value} at ${path.join('.') || 'top'}`);
+}
+
+function isPlainObject(value: unknown): value is Item {
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function restoreBytes(root: Item, path: readonly (string | number)[]): void {
