@@ -80,6 +80,27 @@ describe('chatkeep/openai-agents: an Agents SDK Session kept by chatkeep', () =>
     expect(row).toMatchObject({ id, title: 'What is the weather in Oslo?', messageCount: 15 });
   });
 
+  it('reads a conversation another host wrote (chatkeep’s REPL, the openai provider) as the items its messages give', async () => {
+    const home = tmpHome();
+    const session = await (await openSessions({ home, cwd: home })).create();
+    await session.append({ role: 'user', content: 'Weather in Oslo?' });
+    await session.append({ role: 'assistant', content: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+    await session.append({ role: 'tool', content: 'Sunny', toolCallId: 'call_1' });
+    await session.append({ role: 'assistant', content: 'It is sunny.' });
+    const agentSession = new ChatkeepAgentSession(session);
+    const items = await agentSession.getItems();
+    expect(items).toStrictEqual([
+      { type: 'message', role: 'user', content: 'Weather in Oslo?' },
+      { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Let me look.' }] },
+      { type: 'function_call', callId: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+      { type: 'function_call_result', callId: 'call_1', name: 'get_weather', status: 'completed', output: 'Sunny' },
+      { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'It is sunny.' }] },
+    ]);
+    expect(await agentSession.getItems(2)).toStrictEqual(items.slice(-2));
+    expect(await agentSession.getItems(4)).toStrictEqual(items.slice(-4));
+    await session.close();
+  });
+
   it('runs an agent with a tool through run(agent, input, { session }), holding what the SDK’s own MemorySession holds', async () => {
     const home = tmpHome();
     const server = await startFakeResponsesServer([...WEATHER, [said('msg_2', 'Rain tomorrow.')]]);

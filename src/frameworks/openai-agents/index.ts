@@ -29,12 +29,16 @@ export function messageOf(item: AgentInputItem): NewMessage {
   return withNative(asNewMessage(fields), nativeItem(FORMAT, item as unknown as Item, itemFromFields(fields)));
 }
 
-/** The items of stored messages, in order (a message another host wrote may give several). */
-export function itemsOf(messages: readonly Message[]): AgentInputItem[] {
+/**
+ * The items of stored messages from the `from`-th on, in order (a message another host wrote
+ * may give several; the calls before `from` still name the results after it).
+ */
+export function itemsOf(messages: readonly Message[], from = 0): AgentInputItem[] {
   const callNames = new Map<string, string>();
   const items: AgentInputItem[] = [];
-  for (const message of messages) {
+  for (const [i, message] of messages.entries()) {
     for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
+    if (i < from) continue;
     const native = nativeOf(message, FORMAT);
     const got = native ? [rebuild(native, itemFromFields(message))] : itemsFromMessage(message, callNames);
     items.push(...(got as unknown as AgentInputItem[]));
@@ -53,9 +57,10 @@ export class ChatkeepAgentSession implements AgentSession {
 
   /** The newest `limit` items (all without it), oldest first. */
   async getItems(limit?: number): Promise<AgentInputItem[]> {
-    const items = itemsOf(liveMessages(this.session));
-    if (limit === undefined) return items;
-    return limit > 0 ? items.slice(-limit) : [];
+    const messages = liveMessages(this.session);
+    if (limit === undefined) return itemsOf(messages);
+    // Each message gives at least one item: the last `limit` messages hold the last `limit` items.
+    return limit > 0 ? itemsOf(messages, messages.length - limit).slice(-limit) : [];
   }
 
   /** Stores the items, in order, each durable (journaled, fdatasync'ed) before the next. */
