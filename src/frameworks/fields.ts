@@ -2,7 +2,7 @@
  * chatkeep's message fields a framework item maps to: what every reader of a session
  * understands (listings, search, exports, titles, chatkeep's own REPL).
  */
-import type { NewMessage, ToolCall, Usage } from '../session/types.js';
+import type { NewMessage, ToolCall, Usage } from '../session/data.js';
 
 /** One part of a message's content (issue 19 item 3). */
 export type Part =

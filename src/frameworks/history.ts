@@ -4,7 +4,9 @@
  * call resolves; removing and clearing keep what they take out (superseded, or archived as
  * `/reset` archives), as everything chatkeep stores is kept.
  */
-import type { Message, NewMessage, Session, SessionManager } from '../session/types.js';
+import type { Message, NewMessage } from '../session/data.js';
+import type { Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
 import { SUMMARY_INTRO } from '../session/compaction.js';
 
 /**

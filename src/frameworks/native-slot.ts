@@ -2,7 +2,7 @@
  * Where a chatkeep message keeps its framework's native item: the one place the adapters touch
  * the message model for it.
  */
-import type { Message, NewMessage } from '../session/types.js';
+import type { Message, NewMessage } from '../session/data.js';
 import type { NativeItem } from './lossless.js';
 
 type WithNative = { native?: NativeItem };

@@ -21,7 +21,9 @@
  */
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { mapStoredMessageToChatMessage, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
-import type { Message, NewMessage, SaveResult, Session, SessionManager } from '../../session/types.js';
+import type { Message, NewMessage } from '../../session/data.js';
+import type { SaveResult, Session } from '../../session/session-api.js';
+import type { SessionManager } from '../../session/manager-api.js';
 import { nativeItem, rebuild } from '../lossless.js';
 import { asNewMessage } from '../fields.js';
 import { nativeOf, withNative } from '../native-slot.js';

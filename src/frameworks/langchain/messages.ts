@@ -9,7 +9,7 @@
  * artifacts, invalid tool calls, a generic message's role) is kept as the native item (lossless.ts).
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { ToolCall } from '../../session/types.js';
+import type { ToolCall } from '../../session/data.js';
 import { fieldsOfMessage, text, textOfParts, type Fields, type Part } from '../fields.js';
 import type { Item } from '../lossless.js';
 

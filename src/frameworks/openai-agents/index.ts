@@ -16,7 +16,9 @@
  * ```
  */
 import type { AgentInputItem, Session as AgentSession } from '@openai/agents';
-import type { Message, NewMessage, SaveResult, Session, SessionManager } from '../../session/types.js';
+import type { Message, NewMessage } from '../../session/data.js';
+import type { SaveResult, Session } from '../../session/session-api.js';
+import type { SessionManager } from '../../session/manager-api.js';
 import { nativeItem, rebuild, type Item } from '../lossless.js';
 import { asNewMessage } from '../fields.js';
 import { nativeOf, withNative } from '../native-slot.js';

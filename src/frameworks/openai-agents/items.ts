@@ -10,7 +10,7 @@
  * kept as the native item (lossless.ts), so an item comes back as it went in.
  */
 import type { AgentInputItem } from '@openai/agents';
-import type { Message } from '../../session/types.js';
+import type { Message } from '../../session/data.js';
 import { fieldsOfMessage, text, textOfParts, type Fields, type Part } from '../fields.js';
 import type { Item } from '../lossless.js';
 
