@@ -39,7 +39,7 @@ export function sessionFacts(s: SessionSnapshot): [string, string][] {
 
 /** A message's heading: who wrote it, with what it is marked (`Assistant · gpt-4o · interrupted`). */
 export function messageHeading(m: Message): string {
-  const who = m.role === 'user' ? 'You' : m.role === 'assistant' ? 'Assistant' : `Tool result${m.toolCallId ? ` (${m.toolCallId})` : ''}`;
+  const who = m.role === 'user' ? 'You' : m.role === 'assistant' ? 'Assistant' : m.role === 'system' ? 'System' : `Tool result${m.toolCallId ? ` (${m.toolCallId})` : ''}`;
   const marks = [m.role === 'assistant' ? m.model : undefined, m.interrupted ? 'interrupted' : undefined, m.superseded ? 'superseded by /retry' : undefined];
   return [who, ...marks.filter((mark): mark is string => mark !== undefined)].join(' · ');
 }

@@ -73,7 +73,7 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
     else write(safe);
   };
   try {
-    const conversation = messagesToSend(session.messages, session.summary);
+    const conversation = messagesToSend(session.messages, session.summary, { provider: provider.name });
     const stream = provider.stream(conversation, { signal, model: provider.model, system: options.system ?? null });
     for await (const event of stream) {
       if (signal.aborted) break;

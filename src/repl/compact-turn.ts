@@ -63,7 +63,7 @@ export async function runCompaction(options: CompactOptions): Promise<CompactOut
   const keep = keptByCompaction(session.messages);
   const earlier = session.messages.slice(0, session.messages.length - keep);
   const request: Message[] = [
-    ...messagesToSend(earlier, session.summary),
+    ...messagesToSend(earlier, session.summary, { provider: provider.name }),
     { role: 'user', content: summaryInstruction(options.focus), timestamp: new Date() },
   ];
   let text = '';

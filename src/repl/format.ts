@@ -226,6 +226,7 @@ export function formatMessage(message: Message, maxLines = Infinity, render?: Re
   if (message.superseded) body[body.length - 1] = `${body[body.length - 1]!.trimEnd()} [superseded by /retry]`;
   if (message.role === 'user') return body.map((line, i) => (i === 0 ? `› ${line}` : `  ${line}`));
   if (message.role === 'tool') return body.map((line) => `  [tool] ${line}`);
+  if (message.role === 'system') return body.map((line) => `  [system] ${line}`);
   // Tool calls (imported from other tools) under the text that came with them.
   const calls = (message.toolCalls ?? []).map((call) => `  [tool call ${call.name} ${call.arguments}]`);
   return calls.length > 0 && message.content === '' ? calls : [...body, ...calls];

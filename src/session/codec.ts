@@ -2,7 +2,7 @@ import type { SessionSnapshot } from './data.js';
 import { DamagedFileError, FutureSchemaError } from './errors.js';
 
 export { DamagedFileError };
-import { migrate, SCHEMA_VERSION } from './migrations.js';
+import { JSON_MIGRATABLE_FROM, migrate, SCHEMA_VERSION } from './migrations.js';
 import { sessionJsonSchema } from './schema.js';
 import { schemaProblem } from './standalone-validator.js';
 import { stringifySliced, type TextSink } from './sliced-json.js';
@@ -102,12 +102,14 @@ export async function decodeSnapshot(text: string, file: string): Promise<Sessio
     const writer = typeof json.toolVersion === 'string' ? json.toolVersion : '';
     throw new FutureSchemaError(file, version, SCHEMA_VERSION, isNewerVersion(writer, packageVersion()) ? writer : undefined);
   }
-  if (version === SCHEMA_VERSION && onlyModelDates(raw.meta)) {
+  if (version >= JSON_MIGRATABLE_FROM && onlyModelDates(raw.meta)) {
     // The common case: superjson annotated nothing but the model's Dates, which the schema has
-    // checked as ISO strings and reviveDates turns back into Dates: no superjson walk needed.
-    const problem = await validate(json);
+    // checked as ISO strings and reviveDates turns back into Dates: no superjson walk needed
+    // (an older version's migrations from here touch no Date, so they run on the JSON).
+    const current = version < SCHEMA_VERSION ? migrate(json, version) : json;
+    const problem = await validate(current);
     if (problem) throw new DamagedFileError(file, `invalid: ${problem}`);
-    return reviveDates(json as unknown as SessionSnapshot);
+    return reviveDates(current as unknown as SessionSnapshot);
   }
   const superjson = await loadSuperjson();
   let decoded: Record<string, unknown>;

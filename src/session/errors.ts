@@ -231,3 +231,14 @@ export function printable(text: string, max = 60): string {
   const shown = JSON.stringify(text).slice(1, -1).replace(/[\u0000-\u001f\u007f]/g, '?');
   return shown.length > max ? `${shown.slice(0, max)}…` : shown;
 }
+
+/** A message given to `append()` (or a reply's `finish()`) that chatkeep cannot store as it is. */
+export class InvalidMessageError extends UserError {
+  constructor(
+    /** Where in the message: `role`, `toolCalls[0].arguments`, `parts[2].type`. */
+    readonly field: string,
+    reason: string,
+  ) {
+    super(`Bad message: \`${field}\` ${reason}.`, 'E_INVALID_MESSAGE');
+  }
+}

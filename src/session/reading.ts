@@ -4,7 +4,7 @@ import { FutureSchemaError } from './errors.js';
 import { rowFromSnapshot } from './index-row.js';
 import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';
-import { futureEventsNote, keepFutureEvents } from './future-events.js';
+import { futureEventsNote } from './future-events.js';
 import { plural } from '../text/plural.js';
 import type { LoadOptions, LockState, StoredSession } from './store.js';
 
@@ -50,11 +50,9 @@ export async function loadFrom(source: Pick<SessionSource, 'load'>, id: string, 
     stored.notices.push(`Its snapshot names session ${snapshot.id} (a copy of it?); it is ${id} here, and is saved as ${id}.`);
     snapshot.id = id;
   }
-  const savedSeq = snapshot.journalSeq;
-  const result = replay(snapshot, stored.events);
+  const result = replay(snapshot, stored.events, stored.futureEvents);
   // Events a newer chatkeep wrote: kept in the snapshot, said once (when found past it).
-  const future = keepFutureEvents(snapshot, stored.futureEvents ?? [], savedSeq, result);
-  if (future.length > 0) stored.notices.push(futureEventsNote(future));
+  if (result.futureEvents.length > 0) stored.notices.push(futureEventsNote(result.futureEvents));
   if (stored.snapshotDamaged) {
     stored.notices.push(
       `Recovered ${plural(result.recoveredMessages, 'message')} from the journal; messages saved only in the damaged snapshot are in the file moved aside.`,

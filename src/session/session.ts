@@ -5,12 +5,13 @@ import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, N
 import type { ReplyWriter, ResumeReport, RetakeResult, SaveResult, Session, SessionStatusReport } from './session-api.js';
 import { LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
-import type { EventLog, SessionEventType, SessionStore, WriterLock } from './store.js';
+import type { EventLog, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
-import { addMessage, archiveConversation, compactConversation, encodeMessage, providerRecord, setDraft, statsOf, supersede, type Compaction } from './replay.js';
+import { applyEvent, statsOf } from './apply-event.js';
+import type { Compaction, EventChange, KnownEvent } from './events.js';
+import { encodeMessage, storedMessage } from './message-codec.js';
 import { createReplyWriter, type ActiveReply } from './reply-writer.js';
 import { retakeLock } from './retake.js';
-import { storedMessage } from './stored-message.js';
 import { cleanTitle } from './title.js';
 import { automaticTitle, firstUserMessage } from './auto-title.js';
 import { rowFromSnapshot } from './index-row.js';
@@ -190,9 +191,7 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       const old = this.state.git;
       if (this.closed || this.lost || (old && old.root === git.root && old.branch === git.branch && old.head === git.head)) return;
-      const clean: GitContext = { root: git.root, branch: git.branch, head: git.head };
-      await this.write('git', { ...clean });
-      this.state.git = clean;
+      await this.write({ type: 'git', payload: { root: git.root, branch: git.branch, head: git.head } });
     });
   }
 
@@ -202,13 +201,21 @@ export class SessionImpl implements Session {
   }
 
   append(input: NewMessage): Promise<Message> {
-    return this.runExclusive(async () => {
-      const message = this.cleanMessage(input);
-      await this.write('message', { message: encodeMessage(message) });
-      addMessage(this.state, message);
-      this.noteStored(message);
-      return message;
-    });
+    return this.runExclusive(() => this.writeMessage(input));
+  }
+
+  /**
+   * Journals a message, then applies it. Its time is taken once: the message's own (when it
+   * has none) and its event's are the same instant.
+   */
+  private async writeMessage(input: NewMessage, replyId?: string): Promise<Message> {
+    const at = this.now();
+    const message = storedMessage(input, this.redact, at);
+    await this.write({ type: 'message', payload: { message: encodeMessage(message), ...(replyId ? { replyId } : {}) } }, true, at);
+    // The message as applied (applyEvent added it last).
+    const stored = this.state.messages[this.state.messages.length - 1]!;
+    this.noteStored(stored);
+    return stored;
   }
 
   /** A message is stored: the session exists from now on, and its first user message names it unless a title was chosen. */
@@ -231,22 +238,9 @@ export class SessionImpl implements Session {
     return createReplyWriter({
       runExclusive: (fn) => this.runExclusive(fn),
       redact: this.redact,
-      journalDelta: (replyId, delta) => this.write('delta', { replyId, text: delta }, false),
+      journalDelta: async (replyId, text, toolCalls) => void (await this.write({ type: 'delta', payload: { replyId, text, ...(toolCalls ? { toolCalls } : {}) } }, false)),
       streaming: (reply, active) => void (active ? this.activeReplies.add(reply) : this.activeReplies.delete(reply)),
-      completeReply: async (replyId, content, extra) => {
-        const message = this.cleanMessage({
-          role: 'assistant',
-          content,
-          ...(extra.usage ? { usage: extra.usage } : {}),
-          ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}),
-          ...(extra.interrupted ? { interrupted: true } : {}),
-          ...(extra.model ? { model: extra.model } : {}),
-        });
-        await this.write('message', { message: encodeMessage(message), replyId });
-        addMessage(this.state, message);
-        this.noteStored(message);
-        return message;
-      },
+      completeReply: (replyId, content, extra) => this.writeMessage({ ...extra, role: 'assistant', content }, replyId),
     });
   }
 
@@ -256,25 +250,21 @@ export class SessionImpl implements Session {
 
   setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
     return this.runExclusive(async () => {
-      const payload = { name: provider.name, model: provider.model, source };
-      await this.write('provider', payload);
-      this.state.provider = providerRecord(payload);
+      await this.write({ type: 'provider', payload: { name: provider.name, model: provider.model, source } });
     });
   }
 
   setConfig(key: string, value: ConfigValue): Promise<void> {
     return this.runExclusive(async () => {
       const clean: ConfigValue = typeof value.value === 'string' ? { ...value, value: this.redact(value.value) } : { ...value };
-      await this.write('config', { key, value: clean });
-      this.state.config[key] = clean;
+      await this.write({ type: 'config', payload: { key, value: clean } });
     });
   }
 
   setSystemPrompt(ref: SystemPromptRef | null, source?: ConfigSource): Promise<void> {
     return this.runExclusive(async () => {
       const recorded = ref && { path: ref.path, sha256: ref.sha256, ...(source ?? ref.source ? { source: source ?? ref.source } : {}) };
-      await this.write('system', { ref: recorded });
-      this.state.systemPrompt = recorded;
+      await this.write({ type: 'system', payload: { ref: recorded } });
     });
   }
 
@@ -282,8 +272,7 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       const draft = text ? this.redact(text) : null;
       if (draft === this.draft) return;
-      await this.write('draft', { text: draft });
-      setDraft(this.state, draft);
+      await this.write({ type: 'draft', payload: { text: draft } });
       // Typed text is kept, even unsent: a session holding a draft is written like one holding a message.
       if (draft) this.provisional = false;
     });
@@ -297,8 +286,7 @@ export class SessionImpl implements Session {
       const indexes: number[] = [];
       for (let i = at + 1; i < messages.length; i++) if (messages[i]!.role === 'assistant' && !messages[i]!.superseded) indexes.push(i);
       if (indexes.length > 0) {
-        await this.write('supersede', { indexes });
-        supersede(this.state, indexes);
+        await this.write({ type: 'supersede', payload: { indexes } });
       }
       return { question: messages[at]!, superseded: indexes.length };
     });
@@ -339,7 +327,7 @@ export class SessionImpl implements Session {
   }
 
   reset(): Promise<void> {
-    return this.archive('Reset', {}, (at) => archiveConversation(this.state, at));
+    return this.archive('Reset', {});
   }
 
   compact(summary: string, keep: number, extra: { usage?: Usage; model?: string } = {}): Promise<void> {
@@ -348,15 +336,14 @@ export class SessionImpl implements Session {
       const kept = Math.min(Math.max(0, Math.floor(keep)), messages.length);
       // The live counters ride along for readers without the message bodies (listings).
       const c: Compaction = { summary: this.redact(summary), keep: kept, ...extra, stats: statsOf(messages.slice(messages.length - kept)) };
-      return this.archive('Compaction', { ...c }, (at) => compactConversation(this.state, at, c));
+      return this.archive('Compaction', c);
     });
   }
 
-  /** One `reset` event, then its change to the state, then a snapshot (as `/reset` always did). */
-  private archive(what: string, payload: Record<string, unknown>, apply: (at: Date) => void): Promise<void> {
+  /** One `reset` event (journaled, then applied), then a snapshot (as `/reset` always did). */
+  private archive(what: string, payload: Partial<Compaction>): Promise<void> {
     return this.runExclusive(async () => {
-      await this.write('reset', payload);
-      apply(this.now());
+      await this.write({ type: 'reset', payload });
       // Durable in the journal now; a failed snapshot only delays folding it in.
       await this.snapshot('open', 'reset').catch((err: unknown) =>
         this.warn(`${what} done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),
@@ -394,9 +381,7 @@ export class SessionImpl implements Session {
 
   /** Journals an already-redacted title, then applies it. An automatic one needs no fsync: its message, which gives it again, has one. */
   private async writeTitle(title: string | null, source: TitleSource): Promise<void> {
-    await this.write('title', { title, source }, source === 'user');
-    this.state.title = title;
-    this.state.titleSource = source;
+    await this.write({ type: 'title', payload: { title, source } }, source === 'user');
   }
 
   /** Closing a session that never held a message: nothing is kept, its ID stays issued (DESIGN §9). */
@@ -421,10 +406,6 @@ export class SessionImpl implements Session {
     );
   }
 
-  private cleanMessage(input: NewMessage): Message {
-    return storedMessage(input, this.redact, this.now);
-  }
-
   /**
    * Checks that the lock is still ours: a process thawed after the stale time may find another host's process holding it
    * before proper-lockfile's timer says so, and must not write a line into that one's session.
@@ -447,16 +428,19 @@ export class SessionImpl implements Session {
     if (this.lost) throw new ReadOnlySessionError(this.id, this.lost instanceof StoreUnavailableError ? this.lost : undefined);
   }
 
-  /** One journal line; the in-memory state changes only after it is written. */
-  private async write(type: SessionEventType, payload: Record<string, unknown>, sync = true): Promise<void> {
+  /**
+   * Journals one event, then applies it (`applyEvent`, as a resume applies it): the in-memory
+   * state changes only after the event is written.
+   */
+  private async write(change: EventChange, sync = true, at = this.now()): Promise<KnownEvent> {
     await this.assertWritable();
-    if (sync && type !== 'title') await this.flushTitle();
-    const at = this.now();
-    const seq = this.seq + 1;
-    await this.log.append({ seq, ts: at.toISOString(), type, payload }, sync).catch((err: unknown) => this.fenced(err));
-    this.seq = seq;
+    if (sync && change.type !== 'title') await this.flushTitle();
+    const event = { seq: this.seq + 1, ts: at.toISOString(), ...change } as KnownEvent;
+    await this.log.append(event, sync).catch((err: unknown) => this.fenced(err));
+    this.seq = event.seq;
     this.changed = true;
-    if (at.getTime() > this.state.updatedAt.getTime()) this.state.updatedAt = at;
+    applyEvent(this.state, event);
+    return event;
   }
 
   /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */
@@ -469,8 +453,11 @@ export class SessionImpl implements Session {
     // the snapshot's seq *before* the snapshot claims that seq, so no moment exists at which a
     // kill leaves the shown part neither in the snapshot nor in the journal.
     const journalSeq = this.seq;
-    const active = [...this.activeReplies].filter((reply) => reply.journaled !== '');
-    for (const reply of active) await this.write('delta', { replyId: reply.replyId, text: reply.journaled, replace: true }, false);
+    const active = [...this.activeReplies].filter((reply) => reply.journaled !== '' || reply.journaledCalls.length > 0);
+    for (const reply of active) {
+      const toolCalls = reply.journaledCalls;
+      await this.write({ type: 'delta', payload: { replyId: reply.replyId, text: reply.journaled, replace: true, ...(toolCalls.length ? { toolCalls } : {}) } }, false);
+    }
     const snapshot: SessionSnapshot = {
       ...this.state,
       format: 'chatkeep.session',

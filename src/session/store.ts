@@ -2,7 +2,7 @@
  * The store seam (DESIGN §8): everything the session model needs from where sessions live.
  * The model (`src/session/`) talks only to this interface; `src/store/file/` (the data
  * directory, the default) and `src/store/postgres/` implement it. A store keeps bytes and
- * facts durable and exclusive; what the events *mean* is the model's (`replay.ts`), so a store
+ * facts durable and exclusive; what the events *mean* is the model's (`events.ts`, `apply-event.ts`), so a store
  * never interprets a conversation.
  */
 import type { LockOwner } from './errors.js';
@@ -10,18 +10,9 @@ import type { IndexRow } from './listing.js';
 import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './data.js';
 import type { SearchResults } from './search-data.js';
 
-/** What an event records (one journal line in the file store, one row in PostgreSQL). */
-export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
-export type SessionEventType = (typeof EVENT_TYPES)[number];
-
-/** One durable event of a session: `{seq, ts, type, payload}`, seqs consecutive per session. */
-export interface SessionEvent {
-  seq: number;
-  /** ISO time of the event. */
-  ts: string;
-  type: SessionEventType;
-  payload: Record<string, unknown>;
-}
+/** The events a store keeps (their payloads and meaning: events.ts, apply-event.ts). */
+export { EVENT_TYPES, type SessionEvent, type SessionEventType } from './events.js';
+import type { SessionEvent } from './events.js';
 
 /** Who holds a session's writer lock, as seen from outside. */
 export type LockState =

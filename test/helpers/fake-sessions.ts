@@ -6,6 +6,7 @@ import { searchableMessages } from '../../src/search/rank.js';
 import { searchMessages } from '../../src/search/search-messages.js';
 import type { SearchOptions, SearchResults } from '../../src/session/search-data.js';
 import { AmbiguousIdError, InvalidIdError, SessionInUseError, UnknownSessionError, type LockOwner } from '../../src/session/errors.js';
+import { storedMessage } from '../../src/session/message-codec.js';
 import type { ArchivedSegment, ConfigFiles, GitContext, Message, NewMessage, ProjectInfo, SessionStats, SessionSnapshot, SystemPromptRef } from '../../src/session/data.js';
 import type { SessionSummary } from '../../src/session/listing.js';
 import type { ReplyWriter, ResumeReport, SaveResult, Session, RetakeResult, SessionStatusReport } from '../../src/session/session-api.js';
@@ -79,7 +80,7 @@ export class FakeSession implements Session {
     return { messageCount: this.stored.messages.length, inputTokens: 0, outputTokens: 0 };
   }
   async append(message: NewMessage): Promise<Message> {
-    const full: Message = { ...message, timestamp: message.timestamp ?? this.owner.now() };
+    const full = storedMessage(message, (text) => text, this.owner.now());
     this.stored.messages.push(full);
     this.stored.updatedAt = full.timestamp;
     this.dirty = true;
@@ -95,6 +96,7 @@ export class FakeSession implements Session {
         text += piece;
         return text.length;
       },
+      pushToolCall: async (d) => ({ id: d.id ?? '', name: d.name ?? '', arguments: d.arguments ?? '' }),
       finish: async (extra) => this.append({ role: 'assistant', content: text, ...(extra ?? {}) }),
     };
   }
@@ -179,7 +181,7 @@ export class FakeSession implements Session {
   }
   copyState(): SessionSnapshot {
     return {
-      format: 'chatkeep.session', schemaVersion: 2, id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt,
+      format: 'chatkeep.session', schemaVersion: 3, id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt,
       status: this.stored.status, project: this.project.path, host: 'this-host', pid: 4242, toolVersion: '0.1.0', provider: this.provider,
       systemPrompt: this.systemPrompt, config: {}, messages: structuredClone(this.stored.messages), summary: this.summary,
       archived: structuredClone(this.stored.archived), stats: this.stats, journalSeq: 0,

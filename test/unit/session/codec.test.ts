@@ -14,7 +14,7 @@ describe('snapshot codec and versions', () => {
   it('validates with the committed JSON Schema file', () => {
     const committed: unknown = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schema/session.schema.json'), 'utf8'));
     expect(committed).toEqual(sessionJsonSchema);
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
   });
 
   it('ships the standalone validator generated from that schema', async () => {
@@ -50,7 +50,7 @@ describe('snapshot codec and versions', () => {
     const superjson = (await import('superjson')).default;
     const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
     const snap = {
-      format: 'chatkeep.session' as const, schemaVersion: 2, id: 'session-20260101-000000', title: 'a.b', createdAt: at(0), updatedAt: at(9),
+      format: 'chatkeep.session' as const, schemaVersion: 3, id: 'session-20260101-000000', title: 'a.b', createdAt: at(0), updatedAt: at(9),
       status: 'open' as const, project: '/p', host: 'h', pid: 1, toolVersion: '0.1.0', provider: { name: 'echo', model: null },
       systemPrompt: null, config: { 'x.y': { value: 3, source: 'flag' as const } },
       messages: [{ role: 'user' as const, content: 'hi', timestamp: at(1) }, { role: 'assistant' as const, content: 'yo', timestamp: at(2), usage: { inputTokens: 1, outputTokens: 2 } }],
@@ -81,7 +81,7 @@ describe('snapshot codec and versions', () => {
     copyFileSync(join(fixtures, 'session-v1.json'), join(dir, 'session.json'));
 
     const snap = await sessions.read(id);
-    expect(snap.schemaVersion).toBe(2);
+    expect(snap.schemaVersion).toBe(3);
     expect(snap.title).toBe('Fixing the auth bug');
     expect(snap.status).toBe('closed');
     expect(snap.provider).toEqual({ name: 'anthropic', model: 'claude-3-5-sonnet-latest' });
@@ -103,7 +103,7 @@ describe('snapshot codec and versions', () => {
     await s.append({ role: 'user', content: 'thanks' });
     await s.close();
     const raw = JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { json: { schemaVersion: number; messages: unknown[] } };
-    expect(raw.json.schemaVersion).toBe(2);
+    expect(raw.json.schemaVersion).toBe(3);
     expect(raw.json.messages).toHaveLength(5);
   });
 
@@ -123,7 +123,7 @@ describe('snapshot codec and versions', () => {
     expect(err).toBeInstanceOf(FutureSchemaError);
     expect((err as FutureSchemaError).exitCode).toBe(2);
     expect((err as Error).message).toBe(
-      `\`${file}\` has schemaVersion 999, newer than this chatkeep understands (2). Upgrade chatkeep to open it; the file was left untouched.`,
+      `\`${file}\` has schemaVersion 999, newer than this chatkeep understands (${SCHEMA_VERSION}). Upgrade chatkeep to open it; the file was left untouched.`,
     );
     await expect(sessions.read(s.id)).rejects.toBeInstanceOf(FutureSchemaError);
     // The refused resume released its lock: trying again gives the same answer, not "in use".
