@@ -2,46 +2,20 @@
  * chatkeep's message fields a framework item maps to: what every reader of a session
  * understands (listings, search, exports, titles, chatkeep's own REPL).
  */
-import type { NewMessage, ToolCall, Usage } from '../session/data.js';
+import type { Message } from '../session/data.js';
+import type { ContentPart } from '../session/message-parts.js';
 
-/** One part of a message's content (issue 19 item 3). */
-export type Part =
-  | { type: 'text'; text: string }
-  | { type: 'refusal'; text: string }
-  | { type: 'image'; url?: string; data?: string; mediaType?: string; detail?: string }
-  | { type: 'reasoning'; text: string; signature?: string; data?: string; provider?: string }
-  | { type: 'native'; provider?: string; item: unknown };
+export type Part = ContentPart;
 
-/** The fields an item maps to. */
-export interface Fields {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
-  parts?: Part[];
-  id?: string;
-  name?: string;
-  status?: string;
-  toolCalls?: ToolCall[];
-  toolCallId?: string;
-  usage?: Usage & { details?: Record<string, unknown> };
-  model?: string;
-}
-
-/** The message to append with these fields. */
-export function asNewMessage(fields: Fields): NewMessage {
-  return fields as unknown as NewMessage;
-}
-
-/** A stored message's fields. */
-export function fieldsOfMessage(message: object): Fields {
-  return message as Fields;
-}
+/** The fields an item maps to (all a message has but its time, its native item and chatkeep's own marks). */
+export type Fields = Pick<Message, 'role' | 'content' | 'parts' | 'id' | 'name' | 'status' | 'toolCalls' | 'toolCallId' | 'usage' | 'model'>;
 
 /** `{ [key]: value }` when the value is a string, else nothing: for optional fields. */
 export function text<K extends string>(key: K, value: unknown): { [k in K]?: string } {
   return (typeof value === 'string' ? { [key]: value } : {}) as { [k in K]?: string };
 }
 
-/** The text of parts: text and refusal parts, joined by newlines. */
+/** The text of parts as chatkeep shows it: text and refusal parts, joined by newlines. */
 export function textOfParts(parts: readonly Part[]): string {
   return parts.flatMap((p) => (p.type === 'text' || p.type === 'refusal' ? [p.text] : [])).join('\n');
 }

@@ -296,8 +296,7 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       const live = [...new Set(indexes)].filter((i) => Number.isInteger(i) && this.state.messages[i] !== undefined && !this.state.messages[i]!.superseded);
       if (live.length === 0) return;
-      await this.write('supersede', { indexes: live });
-      supersede(this.state, live);
+      await this.write({ type: 'supersede', payload: { indexes: live } });
     });
   }
 

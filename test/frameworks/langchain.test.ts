@@ -56,7 +56,7 @@ describe('chatkeep/langchain: a BaseListChatMessageHistory kept by chatkeep', ()
 
     // chatkeep's own readers see text, tool calls, results and usage as its messages.
     const stored = again.session.messages;
-    expect(stored.map((m) => m.role)).toEqual(['user', 'user', 'user', 'assistant', 'tool', 'tool', 'assistant', 'assistant', 'user', 'user']);
+    expect(stored.map((m) => m.role)).toEqual(['system', 'user', 'user', 'assistant', 'tool', 'tool', 'assistant', 'assistant', 'user', 'tool']);
     expect(stored[3]).toMatchObject({
       content: 'Let me look that up.',
       toolCalls: [
@@ -66,7 +66,12 @@ describe('chatkeep/langchain: a BaseListChatMessageHistory kept by chatkeep', ()
       usage: { inputTokens: 42, outputTokens: 17 },
       model: 'gpt-fake-1',
     });
-    expect(stored[5]).toMatchObject({ role: 'tool', content: 'Bergen: rain', toolCallId: 'call_2' });
+    expect(stored[3]!.parts).toEqual([
+      { type: 'reasoning', text: 'Two cities; call the tool twice.', provider: 'openai' },
+      { type: 'reasoning', text: 'Check the units.', signature: 'EqQBCkYIARgCIkD', provider: 'anthropic' },
+      { type: 'text', text: 'Let me look that up.' },
+    ]);
+    expect(stored[5]).toMatchObject({ role: 'tool', content: 'Bergen: rain', toolCallId: 'call_2', name: 'get_weather', status: 'error' });
     expect(again.session.stats).toMatchObject({ inputTokens: 122, outputTokens: 26 });
     await again.clear();
     expect(await again.getMessages()).toEqual([]);

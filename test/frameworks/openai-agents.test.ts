@@ -69,12 +69,23 @@ describe('chatkeep/openai-agents: an Agents SDK Session kept by chatkeep', () =>
     // chatkeep's own readers see the text, the calls and the results as messages.
     const messages = again.session.messages;
     expect(messages.map((m) => m.role)).toEqual([
-      'user', 'user', 'user', 'assistant', 'assistant', 'assistant', 'tool', 'tool', 'assistant', 'assistant', 'assistant', 'assistant', 'tool', 'assistant', 'assistant',
+      'user', 'system', 'user', 'assistant', 'assistant', 'assistant', 'tool', 'tool', 'assistant', 'assistant', 'assistant', 'assistant', 'tool', 'assistant', 'assistant',
     ]);
     expect(messages[0]).toMatchObject({ content: 'What is the weather in Oslo?' });
     expect(messages[4]).toMatchObject({ content: '', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
     expect(messages[6]).toMatchObject({ content: 'Sunny, 21 °C', toolCallId: 'call_1' });
-    expect(messages[8]).toMatchObject({ content: 'Sunny and 21 °C in Oslo.\nI cannot describe people in the picture.' });
+    expect(messages[8]).toMatchObject({
+      content: 'Sunny and 21 °C in Oslo.\nI cannot describe people in the picture.',
+      parts: [{ type: 'text', text: 'Sunny and 21 °C in Oslo.' }, { type: 'refusal', text: 'I cannot describe people in the picture.' }],
+      id: 'msg_1',
+      status: 'completed',
+    });
+    expect(messages[1]).toMatchObject({ role: 'system', content: 'Answer in one sentence.' });
+    expect(messages[2]!.parts).toMatchObject([{ type: 'text' }, { type: 'image', url: 'https://example.com/fjord.png', detail: 'low' }, { type: 'native', item: { type: 'input_file' } }]);
+    expect(messages[3]).toMatchObject({ id: 'rs_1', parts: [{ type: 'reasoning', text: 'The user wants the weather; call the tool.' }] });
+    // The native item holds only what the fields do not give back: nothing at all for 4 of them.
+    expect(messages.filter((m) => m.native === undefined)).toHaveLength(4);
+    expect(messages[1]!.native).toEqual({ format: 'openai-agents', absent: ['type'] });
     await again.close();
     const [row] = await sessions.list();
     expect(row).toMatchObject({ id, title: 'What is the weather in Oslo?', messageCount: 15 });

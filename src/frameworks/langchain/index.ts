@@ -25,7 +25,6 @@ import type { Message, NewMessage } from '../../session/data.js';
 import type { SaveResult, Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
 import { nativeItem, rebuild } from '../lossless.js';
-import { asNewMessage } from '../fields.js';
 import { nativeOf, withNative } from '../native-slot.js';
 import { appendAll, holdSession, liveMessages } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemOf } from './messages.js';
@@ -34,7 +33,7 @@ import { FORMAT, fieldsOf, itemFromFields, itemOf } from './messages.js';
 export function messageOf(message: BaseMessage): NewMessage {
   const item = itemOf(message);
   const fields = fieldsOf(item);
-  return withNative(asNewMessage(fields), nativeItem(FORMAT, item, itemFromFields(fields)));
+  return withNative(fields, nativeItem(FORMAT, item, itemFromFields(fields)));
 }
 
 /** The LangChain message a stored message gives back (one another host wrote: from its fields). */

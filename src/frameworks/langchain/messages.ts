@@ -10,8 +10,9 @@
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ToolCall } from '../../session/data.js';
-import { fieldsOfMessage, text, textOfParts, type Fields, type Part } from '../fields.js';
+import { text, textOfParts, type Fields, type Part } from '../fields.js';
 import type { Item } from '../lossless.js';
+import type { JsonValue } from '../../session/message-parts.js';
 
 export const FORMAT = 'langchain';
 
@@ -24,20 +25,20 @@ export function itemOf(message: BaseMessage): Item {
 const ROLES: Record<string, Fields['role']> = { system: 'system', human: 'user', ai: 'assistant', tool: 'tool', function: 'tool' };
 const TYPES: Record<Fields['role'], string> = { system: 'system', user: 'human', assistant: 'ai', tool: 'tool' };
 
-/** The keys of a block: a block with any other key (annotations, ids, cache control) is kept native. */
-const only = (block: Item, ...keys: string[]): boolean => Object.keys(block).every((k) => keys.includes(k));
-
+/**
+ * A block as chatkeep's part: text, images by URL, reasoning and thinking (with its signature)
+ * as its own parts (whatever else such a block holds, annotations or ids, makes the content
+ * differ from what the parts give back, so the native item keeps the content as it was); any
+ * other block as a native part.
+ */
 function partOf(b: Item): Part {
-  const image = b.image_url as Item | undefined;
-  if (b.type === 'text' && only(b, 'type', 'text')) return { type: 'text', text: String(b.text) };
-  if (b.type === 'image_url' && only(b, 'type', 'image_url') && typeof image?.url === 'string' && only(image, 'url', 'detail')) {
-    return { type: 'image', url: image.url, ...text('detail', image.detail) };
-  }
-  if (b.type === 'reasoning' && only(b, 'type', 'reasoning')) return { type: 'reasoning', text: String(b.reasoning), provider: 'openai' };
-  if (b.type === 'thinking' && only(b, 'type', 'thinking', 'signature')) {
-    return { type: 'reasoning', text: String(b.thinking), ...text('signature', b.signature), provider: 'anthropic' };
-  }
-  return { type: 'native', item: b };
+  const image = b.image_url as Item | string | undefined;
+  const url = typeof image === 'string' ? image : image?.url;
+  if (b.type === 'text' && typeof b.text === 'string') return { type: 'text', text: b.text };
+  if (b.type === 'image_url' && typeof url === 'string') return { type: 'image', url, ...text('detail', typeof image === 'object' ? image.detail : undefined) };
+  if (b.type === 'reasoning' && typeof b.reasoning === 'string') return { type: 'reasoning', text: b.reasoning, provider: 'openai' };
+  if (b.type === 'thinking' && typeof b.thinking === 'string') return { type: 'reasoning', text: b.thinking, ...text('signature', b.signature), provider: 'anthropic' };
+  return { type: 'native', item: b as JsonValue };
 }
 
 /** A part as a LangChain content block. */
@@ -78,7 +79,7 @@ export function fieldsOf(item: Item): Fields {
   if (calls.length > 0) fields.toolCalls = calls.map((c): ToolCall => ({ id: c.id ?? '', name: c.name, arguments: JSON.stringify(c.args ?? {}) }));
   const { input_tokens: input, output_tokens: output, total_tokens: _total, ...details } = (item.usage_metadata ?? {}) as Item;
   if (typeof input === 'number' && typeof output === 'number') {
-    fields.usage = { inputTokens: input, outputTokens: output, ...(Object.keys(details).length > 0 ? { details } : {}) };
+    fields.usage = { inputTokens: input, outputTokens: output, ...(Object.keys(details).length > 0 ? { details: details as { [key: string]: JsonValue } } : {}) };
   }
   const meta = item.response_metadata as Item | undefined;
   const model = meta?.model_name ?? meta?.model;
@@ -87,8 +88,7 @@ export function fieldsOf(item: Item): Fields {
 }
 
 /** The stored form a message's fields give: the base the native item is laid over. */
-export function itemFromFields(message: object): Item {
-  const m = fieldsOfMessage(message);
+export function itemFromFields(m: Fields): Item {
   const item: Item = {
     type: TYPES[m.role],
     content: m.parts ? m.parts.map(blockOf) : m.content,

@@ -20,7 +20,6 @@ import type { Message, NewMessage } from '../../session/data.js';
 import type { SaveResult, Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
 import { nativeItem, rebuild, type Item } from '../lossless.js';
-import { asNewMessage } from '../fields.js';
 import { nativeOf, withNative } from '../native-slot.js';
 import { appendAll, holdSession, liveMessages, popLast } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemsFromMessage } from './items.js';
@@ -28,7 +27,7 @@ import { FORMAT, fieldsOf, itemFromFields, itemsFromMessage } from './items.js';
 /** The message an item is stored as. */
 export function messageOf(item: AgentInputItem): NewMessage {
   const fields = fieldsOf(item);
-  return withNative(asNewMessage(fields), nativeItem(FORMAT, item as unknown as Item, itemFromFields(fields)));
+  return withNative(fields, nativeItem(FORMAT, item as unknown as Item, itemFromFields(fields)));
 }
 
 /**

@@ -11,23 +11,25 @@
  */
 import type { AgentInputItem } from '@openai/agents';
 import type { Message } from '../../session/data.js';
-import { fieldsOfMessage, text, textOfParts, type Fields, type Part } from '../fields.js';
+import { text, textOfParts, type Fields, type Part } from '../fields.js';
 import type { Item } from '../lossless.js';
+import type { JsonValue } from '../../session/message-parts.js';
 
 export const FORMAT = 'openai-agents';
 
 /** Items that answer a call: stored as tool messages. */
 const RESULTS = new Set(['function_call_result', 'computer_call_result', 'shell_call_output', 'apply_patch_call_output', 'tool_search_output']);
 
-/** The keys of a part: a part with any other key (provider data, cache breakpoints) is kept native. */
-const only = (part: Item, ...keys: string[]): boolean => Object.keys(part).every((k) => keys.includes(k));
-
+/**
+ * A part as chatkeep's: text, refusals and images by URL as its own parts (whatever else such a
+ * part holds, provider data or a cache breakpoint, makes the content differ from what the parts
+ * give back, so the native item keeps the content as it was); any other part as a native part.
+ */
 function partOf(p: Item): Part {
-  if (p.type === 'input_text' && only(p, 'type', 'text')) return { type: 'text', text: String(p.text) };
-  if (p.type === 'output_text' && only(p, 'type', 'text')) return { type: 'text', text: String(p.text) };
-  if (p.type === 'refusal' && only(p, 'type', 'refusal')) return { type: 'refusal', text: String(p.refusal) };
-  if (p.type === 'input_image' && typeof p.image === 'string' && only(p, 'type', 'image', 'detail')) return { type: 'image', url: p.image, ...text('detail', p.detail) };
-  return { type: 'native', item: p };
+  if ((p.type === 'input_text' || p.type === 'output_text') && typeof p.text === 'string') return { type: 'text', text: p.text };
+  if (p.type === 'refusal' && typeof p.refusal === 'string') return { type: 'refusal', text: p.refusal };
+  if (p.type === 'input_image' && typeof p.image === 'string') return { type: 'image', url: p.image, ...text('detail', p.detail) };
+  return { type: 'native', item: p as JsonValue };
 }
 
 /** A part as the SDK writes it in a user (`input_*`) or assistant (`output_text`) message. */
@@ -73,8 +75,7 @@ export function fieldsOf(item: AgentInputItem): Fields {
 }
 
 /** The one item a message's fields give: the base the native item is laid over. */
-export function itemFromFields(message: object): Item {
-  const m = fieldsOfMessage(message);
+export function itemFromFields(m: Fields): Item {
   const own = { ...text('id', m.id), ...text('status', m.status) };
   if (m.role === 'tool') {
     return { type: 'function_call_result', callId: m.toolCallId ?? '', name: m.name ?? '', status: 'completed', output: m.content, ...own };
@@ -95,10 +96,11 @@ export function itemFromFields(message: object): Item {
  * per tool call; a tool message answers the call of its ID, named as that call was.
  */
 export function itemsFromMessage(m: Message, callNames: ReadonlyMap<string, string>): Item[] {
-  const fields = fieldsOfMessage(m);
-  if (m.role === 'tool') return [{ ...itemFromFields(m), name: fields.name ?? callNames.get(m.toolCallId ?? '') ?? '' }];
+  if (m.role === 'tool') return [{ ...itemFromFields(m), name: m.name ?? callNames.get(m.toolCallId ?? '') ?? '' }];
   const calls = m.toolCalls ?? [];
-  const items: Item[] = m.content !== '' || calls.length === 0 ? [itemFromFields({ ...fields, toolCalls: undefined })] : [];
+  // One call and nothing else: the function call item itself (its id and status with it).
+  if (calls.length === 1 && m.content === '' && !m.parts) return [itemFromFields(m)];
+  const items: Item[] = m.content !== '' || calls.length === 0 ? [itemFromFields({ ...m, toolCalls: undefined })] : [];
   for (const call of calls) items.push(itemFromFields({ role: 'assistant', content: '', toolCalls: [call] }));
   return items;
 }
