@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Agent, MemorySession, OpenAIProvider, run, setTracingDisabled, tool, type AgentInputItem } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +90,26 @@ describe('chatkeep/openai-agents: an Agents SDK Session kept by chatkeep', () =>
     await again.close();
     const [row] = await sessions.list();
     expect(row).toMatchObject({ id, title: 'What is the weather in Oslo?', messageCount: 15 });
+  });
+
+  it('writes no secret an item holds, at any depth, to disk: it comes back redacted', async () => {
+    const home = tmpHome();
+    const key = `sk-ant-${'x1Y2z3'.repeat(5)}`;
+    const session = await openAgentSession(await openSessions({ home, cwd: home }));
+    await session.addItems([
+      { role: 'user', content: [{ type: 'input_text', text: `my key is ${key}`, providerData: { note: `also ${key}` } }] },
+      { type: 'function_call', callId: 'call_1', name: 'login', arguments: JSON.stringify({ key }), providerData: { raw: [key] } },
+    ]);
+    const where = session.session.where.files!;
+    await session.close();
+    const onDisk = readFileSync(where.snapshot, 'utf8') + (existsSync(where.journal) ? readFileSync(where.journal, 'utf8') : '');
+    expect(onDisk).not.toContain(key);
+    const again = await reopen(home, home, await session.getSessionId());
+    const items = await again.getItems();
+    await again.close();
+    expect(JSON.stringify(items)).not.toContain(key);
+    expect(items[0]).toMatchObject({ content: [{ text: 'my key is [REDACTED:anthropic-key]', providerData: { note: 'also [REDACTED:anthropic-key]' } }] });
+    expect(items[1]).toMatchObject({ arguments: '{"key":"[REDACTED:anthropic-key]"}', providerData: { raw: ['[REDACTED:anthropic-key]'] } });
   });
 
   it('reads a conversation another host wrote (chatkeep’s REPL, the openai provider) as the items its messages give', async () => {
