@@ -112,13 +112,17 @@ describe('chatkeep/openai-agents: an Agents SDK Session kept by chatkeep', () =>
     expect(items[1]).toMatchObject({ arguments: '{"key":"[REDACTED:anthropic-key]"}', providerData: { raw: ['[REDACTED:anthropic-key]'] } });
   });
 
-  it('reads a conversation another host wrote (chatkeep’s REPL, the openai provider) as the items its messages give', async () => {
+  it('reads a conversation another host wrote (chatkeep’s REPL) as the items its messages give, another provider’s reasoning left out', async () => {
     const home = tmpHome();
     const session = await (await openSessions({ home, cwd: home })).create();
     await session.append({ role: 'user', content: 'Weather in Oslo?' });
     await session.append({ role: 'assistant', content: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
     await session.append({ role: 'tool', content: 'Sunny', toolCallId: 'call_1' });
-    await session.append({ role: 'assistant', content: 'It is sunny.' });
+    await session.append({
+      role: 'assistant',
+      provider: 'anthropic',
+      content: [{ type: 'reasoning', text: 'Sunny it is.', signature: 'sig' }, { type: 'text', text: 'It is sunny.' }],
+    });
     const agentSession = new ChatkeepAgentSession(session);
     const items = await agentSession.getItems();
     expect(items).toStrictEqual([

@@ -47,7 +47,7 @@ function blockOf(p: Part): Item {
     case 'native':
       return p.item as Item;
     case 'image':
-      return { type: 'image_url', image_url: { url: p.url ?? p.data ?? '', ...text('detail', p.detail) } };
+      return { type: 'image_url', image_url: { url: p.url ?? `data:${p.mediaType ?? ''};base64,${p.data ?? ''}`, ...text('detail', p.detail) } };
     case 'reasoning':
       return p.provider === 'anthropic' || p.signature ? { type: 'thinking', thinking: p.text, ...text('signature', p.signature) } : { type: 'reasoning', reasoning: p.text };
     default:

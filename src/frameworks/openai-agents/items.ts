@@ -38,7 +38,7 @@ function sdkPart(p: Part, role: 'user' | 'assistant'): Item {
     case 'native':
       return p.item as Item;
     case 'image':
-      return { type: 'input_image', image: p.url ?? p.data ?? '', ...text('detail', p.detail) };
+      return { type: 'input_image', image: p.url ?? `data:${p.mediaType ?? ''};base64,${p.data ?? ''}`, ...text('detail', p.detail) };
     case 'refusal':
       if (role === 'assistant') return { type: 'refusal', refusal: p.text };
       break;
@@ -86,8 +86,11 @@ export function itemFromFields(m: Fields): Item {
     return { type: 'reasoning', content: m.parts.map((p) => ({ type: 'input_text', text: 'text' in p ? p.text : '' })), ...own };
   }
   if (m.role === 'system') return { type: 'message', role: 'system', content: m.content, ...own };
-  if (m.role === 'user') return { type: 'message', role: 'user', content: m.parts ? m.parts.map((p) => sdkPart(p, 'user')) : m.content, ...own };
-  const content = m.parts ? m.parts.map((p) => sdkPart(p, 'assistant')) : [{ type: 'output_text', text: m.content }];
+  // Reasoning is an item of its own in the SDK: in a message with other parts (another host
+  // wrote it), it is not the message's content.
+  const parts = m.parts?.filter((p) => p.type !== 'reasoning');
+  if (m.role === 'user') return { type: 'message', role: 'user', content: parts ? parts.map((p) => sdkPart(p, 'user')) : m.content, ...own };
+  const content = parts ? parts.map((p) => sdkPart(p, 'assistant')) : [{ type: 'output_text', text: m.content }];
   return { type: 'message', role: 'assistant', status: 'completed', content, ...own };
 }
 
