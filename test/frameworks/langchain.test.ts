@@ -1,16 +1,20 @@
 import { InMemoryChatMessageHistory, type BaseListChatMessageHistory } from '@langchain/core/chat_history';
-import { HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { HumanMessage, ToolMessage, mapStoredMessageToChatMessage, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import { RunnableWithMessageHistory } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openSessions } from '../../src/index.js';
 import { openChatHistory } from '../../src/frameworks/langchain/index.js';
 import { calls, said, startFakeResponsesServer, type ResponseOutputItem } from '../helpers/fake-responses-server.js';
+import { startHost } from '../helpers/host-process.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { leaves } from './agent-items.js';
 import { described, LANGCHAIN_MESSAGES } from './langchain-messages.js';
+
+const HOST = fileURLToPath(new URL('./langchain-host.mjs', import.meta.url));
 
 /** The weather conversation: a tool call, its answer, and a next question. */
 const SCRIPT: ResponseOutputItem[][] = [[calls('fc_1', 'call_1', 'get_weather', { city: 'Oslo' })], [said('msg_1', 'It is sunny in Oslo.')], [said('msg_2', 'Rain tomorrow.')]];
@@ -103,5 +107,29 @@ describe('chatkeep/langchain: a BaseListChatMessageHistory kept by chatkeep', ()
     const input = server.requests[2]!.input as Record<string, unknown>[];
     expect(input.map((i) => i.role ?? i.type)).toEqual(['user', 'function_call', 'function_call_output', 'assistant', 'user']);
     await later.close();
+  });
+
+  it('after kill -9 with a tool call waiting for its result, the resumed history holds every message acknowledged, and the result completes it', async () => {
+    const home = tmpHome();
+    const server = await startFakeResponsesServer(SCRIPT);
+    const host = startHost(HOST, [home, home, server.baseURL]);
+    const id = (await host.line('session ')).slice('session '.length);
+    host.send('Weather in Oslo?\n');
+    await host.line('done');
+    await host.kill9();
+
+    const acknowledged = host.lines
+      .filter((l) => l.startsWith('stored '))
+      .flatMap((l) => (JSON.parse(l.slice('stored '.length)) as StoredMessage[]).map(mapStoredMessageToChatMessage));
+    const history = await openChatHistory(await openSessions({ home, cwd: home }), { id });
+    const messages = await history.getMessages();
+    expect(messages.map(described)).toStrictEqual(acknowledged.map(described));
+    // The AI message's tool call waits for the host's result, as stored: not closed by chatkeep.
+    expect(messages.map((m) => m.getType())).toEqual(['human', 'ai']);
+    expect((messages[1] as unknown as { tool_calls: unknown[] }).tool_calls).toMatchObject([{ id: 'call_1', name: 'get_weather' }]);
+    const [answer] = await converse(server.baseURL, TURNS.slice(1, 2), async () => history);
+    expect(answer!.content).toMatchObject([{ type: 'text', text: 'It is sunny in Oslo.' }]);
+    expect(await history.getMessages()).toHaveLength(4);
+    await history.close();
   });
 });
