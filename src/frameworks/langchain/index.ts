@@ -51,7 +51,7 @@ export class ChatkeepChatMessageHistory extends BaseListChatMessageHistory {
     super();
   }
 
-  /** The conversation as a model gets it (a `/compact` summary first, superseded messages left out). */
+  /** The conversation as stored (a `/compact` summary first, superseded messages left out). */
   async getMessages(): Promise<BaseMessage[]> {
     return liveMessages(this.session).map(langchainMessageOf);
   }
