@@ -20,14 +20,10 @@ import { runRepl } from '../repl/repl.js';
 import type { Screen } from '../repl/screen.js';
 import type { BrowseOutcome } from '../repl/types.js';
 import { sessionsMayExist } from '../store/choice.js';
+import type { StoreEnvironment } from './environment.js';
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
-export interface ChatEnvironment {
-  home: string;
-  /** A PostgreSQL URL when the sessions are kept on a server (else the data directory `home`). */
-  store?: string | undefined;
-  cwd: string;
-  env: Record<string, string | undefined>;
+export interface ChatEnvironment extends StoreEnvironment {
   /** File descriptor 0 when `terminal`: its loss is how a closed window shows. */
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
