@@ -130,6 +130,11 @@ export interface Session {
    * so that message can be asked again. Undefined when there is no user message.
    */
   supersedeAnswers(): Promise<{ question: Message; superseded: number } | undefined>;
+  /**
+   * Marks live messages (by index) superseded: kept in the transcript, never sent to a model
+   * again (a framework's "remove the last item"). Indexes out of range or already superseded are ignored.
+   */
+  supersedeMessages(indexes: readonly number[]): Promise<void>;
   /** Writes a snapshot (atomic) and truncates the journal. With `ifChanged`, does nothing when clean. */
   save(options?: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger }): Promise<SaveResult>;
   /** Where the session lives and how current its snapshot is (for `/status`). */

@@ -292,6 +292,14 @@ export class SessionImpl implements Session {
     });
   }
 
+  supersedeMessages(indexes: readonly number[]): Promise<void> {
+    return this.runExclusive(async () => {
+      const live = [...new Set(indexes)].filter((i) => Number.isInteger(i) && this.state.messages[i] !== undefined && !this.state.messages[i]!.superseded);
+      if (live.length === 0) return;
+      await this.write({ type: 'supersede', payload: { indexes: live } });
+    });
+  }
+
   async status(): Promise<SessionStatusReport> {
     const earlier = this.lastSave ? undefined : await this.store.snapshotInfo(this.id).catch(() => undefined);
     return statusReport({
