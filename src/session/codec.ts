@@ -3,7 +3,6 @@ import { DamagedFileError, FutureSchemaError } from './errors.js';
 
 export { DamagedFileError };
 import { migrate, SCHEMA_VERSION } from './migrations.js';
-import { sessionJsonSchema } from './schema.js';
 import { schemaProblem } from './standalone-validator.js';
 import { stringifySliced, type TextSink } from './sliced-json.js';
 import { packageVersion } from '../version.js';
@@ -20,7 +19,7 @@ function loadSuperjson(): Promise<SuperJSON> {
 }
 
 async function validate(json: unknown): Promise<string | undefined> {
-  return schemaProblem('session', sessionJsonSchema, json);
+  return schemaProblem('session', json);
 }
 
 /**

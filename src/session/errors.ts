@@ -104,11 +104,17 @@ export class SessionInUseError extends ChatkeepError {
   }
 }
 
-/** The refusal for a held session, saying since when in words (date-fns, loaded only on this path). */
+/**
+ * The refusal for a held session, saying since when in words (date-fns, loaded only on this path;
+ * an optional peer dependency of the library: without it, the time the holder took it).
+ */
 export async function sessionInUse(id: string, owner: LockOwner | undefined, now = new Date()): Promise<SessionInUseError> {
   const started = owner ? new Date(owner.startedAt) : undefined;
   if (!started || Number.isNaN(started.getTime())) return new SessionInUseError(id, owner);
-  const { formatDistance } = await import('date-fns/formatDistance');
+  const { importOptional } = await import('./optional-package.js');
+  const words = await importOptional('date-fns', () => import('date-fns/formatDistance'));
+  if (!words) return new SessionInUseError(id, owner);
+  const { formatDistance } = words;
   return new SessionInUseError(id, owner, formatDistance(started > now ? now : started, now, { addSuffix: true }));
 }
 
@@ -230,4 +236,18 @@ export function printable(text: string, max = 60): string {
   // eslint-disable-next-line no-control-regex
   const shown = JSON.stringify(text).slice(1, -1).replace(/[\u0000-\u001f\u007f]/g, '?');
   return shown.length > max ? `${shown.slice(0, max)}…` : shown;
+}
+
+/**
+ * A part of the library needs a package that is an optional peer dependency (`pg` for a
+ * PostgreSQL store), and the program using chatkeep did not install it.
+ */
+export class MissingPackageError extends UserError {
+  constructor(
+    readonly packageName: string,
+    /** What needs it, for the message (`A PostgreSQL store`). */
+    readonly neededBy: string,
+  ) {
+    super(`${neededBy} needs the package \`${packageName}\`, which is not installed: npm install ${packageName}`, 'E_MISSING_PACKAGE');
+  }
 }
