@@ -251,3 +251,48 @@ export class MissingPackageError extends UserError {
     super(`${neededBy} needs the package \`${packageName}\`, which is not installed: npm install ${packageName}`, 'E_MISSING_PACKAGE');
   }
 }
+
+/**
+ * A program called the library with an option (or argument) it does not take: `call` is the
+ * function (`openSessions`, `create`), `option` the option's name (undefined: the argument itself).
+ */
+export class BadOptionError extends UserError {
+  constructor(
+    readonly call: string,
+    readonly option: string | undefined,
+    /** What was wrong and what it takes, in words. */
+    detail: string,
+  ) {
+    super(`${call}: ${detail}`, 'E_BAD_OPTION');
+  }
+}
+
+/**
+ * The session is held open by this very program (resumed or created here and not closed): a
+ * second handle would be a second writer. Carry on with the one it has (`sessions.opened(id)`
+ * returns it), or close that one first. Exit code 3, as for a session held elsewhere.
+ */
+export class SessionOpenHereError extends UserError {
+  constructor(readonly id: string) {
+    super(`Session ${id} is already open in this program: carry on in it, or close it before opening it again.`, 'E_SESSION_OPEN_HERE', 3);
+  }
+}
+
+/** `create({ id })` of an ID that is taken, or was ever issued in this store (IDs are never reused). */
+export class SessionExistsError extends UserError {
+  constructor(readonly id: string) {
+    super(`Session ID ${id} is already taken in this store (IDs are never reused, even after a session is deleted): choose another, or resume it.`, 'E_SESSION_EXISTS');
+  }
+}
+
+/**
+ * The message of `err` with the command it ends by suggesting written by `render` (the form
+ * that runs where it prints: `npm start -- …`, or an embedding program's own name).
+ */
+export function withSuggestedCommand(err: ChatkeepError, render: (args: readonly string[]) => string): string {
+  if (!err.suggests) return err.message;
+  const written = commandText(err.suggests);
+  const at = err.message.lastIndexOf(written);
+  if (at < 0) return err.message;
+  return err.message.slice(0, at) + render(err.suggests) + err.message.slice(at + written.length);
+}

@@ -126,7 +126,10 @@ export function rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): I
     s.parentId = row.parentId;
     s.forkPoint = row.forkPoint ?? 0;
   }
-  replay(s, events);
+  const { unfinishedReplies } = replay(s, events);
+  // The holder is alive: a reply it is still streaming is not a message yet (replay makes one of
+  // it, interrupted, for a session whose holder is gone).
+  s.stats.messageCount -= unfinishedReplies.length;
   // The row still describes the snapshot it was made from: its seq is that snapshot's.
   const next = { ...rowFromSnapshot(s, row.status), journalSeq: row.journalSeq };
   // What the snapshot had archived, plus what the events archived since (unknown stays unknown).

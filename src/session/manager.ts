@@ -1,9 +1,12 @@
 import type { LockOwner } from './errors.js';
 import type {
-  ImportResult, ListOptions, ProjectInfo, ResumeReport, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
+  CreateOptions, ImportResult, ListOptions, ProjectInfo, ResumeReport, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
 } from './types.js';
 import type { Located, SessionStore, TrashedSession, WriterLock } from './store.js';
-import { AmbiguousIdError } from './errors.js';
+import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from './errors.js';
+import { anyText, checkArgument, checkOptions, sessionId } from './check-options.js';
+import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_SESSION_OPTIONS, SEARCH_OPTIONS } from './library-options.js';
+import { heldHere, noteHeld } from './held-here.js';
 import { assertValidId } from './ids.js';
 import type { SearchOptions, SearchResults } from '../search/types.js';
 import { blankSnapshot } from './blank.js';
@@ -67,13 +70,17 @@ export class Manager implements SessionManager {
   }
 
   /** Resolves once the session holds its lock: every promise of the library holds from then on. */
-  async create(options: { title?: string; provider?: { name: string; model: string | null } } = {}): Promise<Session> {
+  async create(options: CreateOptions = {}): Promise<Session> {
+    checkOptions('create', options, CREATE_OPTIONS);
     const at = this.parts.now();
-    const id = await this.store.reserveId(at, this.project);
+    const chosen = options.id !== undefined;
+    if (chosen && this.opened(options.id!)) throw new SessionOpenHereError(options.id!);
+    if (chosen && !(await this.store.claimId(options.id!, at, this.project))) throw new SessionExistsError(options.id!);
+    const id = options.id ?? (await this.store.reserveId(at, this.project));
     // No snapshot yet: the session exists through its reserved ID, lock and events, and the first
     // save writes the snapshot. That keeps the codec and the index off the path to the first prompt.
     const state = blankSnapshot(id, this.project.path, at, this.parts.toolVersion);
-    const session = await this.open({ id, project: this.project }, state, FRESH, { after: 'none', provisional: true });
+    const session = await this.open({ id, project: this.project }, state, FRESH, { after: 'none', provisional: true, chosenId: chosen });
     try {
       if (options.provider) await session.setProvider(options.provider, 'default');
       if (options.title) await session.setTitle(options.title);
@@ -84,8 +91,23 @@ export class Manager implements SessionManager {
     return session;
   }
 
+  async openOrCreate(id: string, options: Omit<CreateOptions, 'id'> = {}): Promise<Session> {
+    checkArgument('openOrCreate', 'id', id, sessionId);
+    checkOptions('openOrCreate', options, OPEN_SESSION_OPTIONS);
+    const found = await this.store.locate(id).then(
+      (where) => where.id === id,
+      (err: unknown) => {
+        if (err instanceof UnknownSessionError) return false;
+        throw err;
+      },
+    );
+    // Resumed as it is (the options are for a new one); a prefix of a longer ID is not this ID.
+    return found ? this.resume(id) : this.create({ ...options, id });
+  }
+
   async resume(idOrPrefix: string): Promise<Session> {
     const where = await this.store.locate(idOrPrefix);
+    this.refuseHeldHere(where.id);
     const before = await this.store.inspectLock(where.id);
     const loss = new LossRelay();
     const lock = await this.store.lock(where.id, loss.report);
@@ -135,6 +157,7 @@ export class Manager implements SessionManager {
       savedStatus?: SessionSnapshot['status'];
       savedSeq?: number;
       provisional?: boolean;
+      chosenId?: boolean;
     },
   ): Promise<SessionImpl> {
     const loss = options.loss ?? new LossRelay();
@@ -156,8 +179,10 @@ export class Manager implements SessionManager {
         savedStatus: options.savedStatus,
         savedSeq: options.savedSeq,
         provisional: options.provisional,
+        chosenId: options.chosenId,
       });
       loss.attach(session);
+      if (this.store.kind !== 'memory') noteHeld(this.store.location, session);
       if (options.after === 'persist') await session.persist();
       // The listing row is only a cache: it is marked open while the user reads the prompt (after
       // the first request, when a line is piped: rewriting an index of 10,000 rows takes ~50 ms).
@@ -170,6 +195,7 @@ export class Manager implements SessionManager {
   }
 
   async fork(from: Session | string, options: { at?: number; title?: string } = {}): Promise<Session> {
+    checkOptions('fork', options, FORK_OPTIONS);
     const source = typeof from === 'string' ? await this.read(from) : from.copyState();
     const at = forkPoint(source, options.at);
     const createdAt = this.parts.now();
@@ -219,7 +245,18 @@ export class Manager implements SessionManager {
   }
 
   async trash(idOrPrefix: string): Promise<TrashedSession> {
-    return this.store.trash((await this.store.locate(idOrPrefix)).id);
+    const { id } = await this.store.locate(idOrPrefix);
+    this.refuseHeldHere(id);
+    return this.store.trash(id);
+  }
+
+  opened(id: string): Session | undefined {
+    return this.store.kind === 'memory' ? undefined : heldHere(this.store.location, id);
+  }
+
+  /** A session this process holds is refused as such, not as one another process holds. */
+  private refuseHeldHere(id: string): void {
+    if (this.opened(id)) throw new SessionOpenHereError(id);
   }
 
   async restore(idOrPrefix: string): Promise<{ id: string; project: string }> {
@@ -240,7 +277,8 @@ export class Manager implements SessionManager {
     return this.store.listTrash();
   }
 
-  emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
+  async emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
+    checkOptions('emptyTrash', options, EMPTY_TRASH_OPTIONS);
     return this.store.emptyTrash(options.olderThan);
   }
 
@@ -270,9 +308,12 @@ export class Manager implements SessionManager {
   }
 
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
+    checkOptions('list', options, LIST_OPTIONS);
     const projects = options.all ? await this.store.projects() : await this.listedProject(options.project);
     const { completeRows, holdsMessage } = await lazy.listing();
-    const rows = await completeRows(await this.store.list(projects), (id) => this.read(id).catch(() => undefined), this.parts.redact);
+    const stored = await completeRows(await this.store.list(projects), (id) => this.read(id).catch(() => undefined), this.parts.redact);
+    // A session this process holds is listed as it is here and now, not as the store had it at its last snapshot.
+    const rows = stored.map((row) => (this.opened(row.id) as SessionImpl | undefined)?.liveRow() ?? row);
     const query = options.query?.trim().toLowerCase();
     const shown = rows.filter(
       (r) =>
@@ -284,6 +325,8 @@ export class Manager implements SessionManager {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResults> {
+    checkArgument('search', 'query', query, anyText);
+    checkOptions('search', options, SEARCH_OPTIONS);
     const projects = options.all ? await this.store.projects() : [this.project];
     return this.store.searchSessions(query, projects, options.limit !== undefined ? { limit: options.limit } : {});
   }

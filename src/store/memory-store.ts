@@ -22,6 +22,8 @@ export function memoryStore(project: ProjectInfo, history: { load(): Promise<str
     location: 'nowhere (--no-persist)',
     project,
     reserveId: () => Promise.resolve(UNSAVED_ID),
+    // Nothing is stored, so no ID is taken: a chosen one is the session's, in memory only.
+    claimId: () => Promise.resolve(true),
     // Nothing else can take an in-memory session: its lock is never lost.
     lock: (): Promise<WriterLock> =>
       Promise.resolve({

@@ -246,6 +246,12 @@ export class FakeSessionManager implements SessionManager {
     if (stored.heldBy) throw new SessionInUseError(stored.id, stored.heldBy);
     return this.open(stored);
   }
+  async openOrCreate(): Promise<never> {
+    throw new Error('FakeSessionManager.openOrCreate is not used by the REPL');
+  }
+  opened(): undefined {
+    return undefined;
+  }
   async resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }> {
     const stored = this.find(idOrPrefix);
     return { id: stored.id, project: stored.project, location: `/fake/${stored.id}` };

@@ -4,8 +4,8 @@
  * (events since it), the lock and its owner file; listings read `index.json` and the
  * `session.meta.json` caches, which the session files can always rebuild.
  */
-import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { realpath, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { IndexRow } from '../../session/index-row.js';
 import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
@@ -115,6 +115,13 @@ export class FileStore implements SessionStore {
     return id;
   }
 
+  async claimId(id: string, _at: Date, project: ProjectInfo): Promise<boolean> {
+    const dir = await claimId(layout.ids(this.location), layout.sessions(await this.claimed(project)), id);
+    if (dir === undefined) return false;
+    this.dirs.set(id, dir);
+    return true;
+  }
+
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
     try {
       return await acquireLock(id, this.dir(id), { staleMs: this.options.staleMs, now: this.options.now, onCompromised: onLost });
@@ -152,8 +159,9 @@ export class FileStore implements SessionStore {
     };
   }
 
-  async discard(id: string, lock: WriterLock): Promise<void> {
-    await (await lazy.discard()).discardSession(this.dir(id), lock, this.options.staleMs);
+  async discard(id: string, lock: WriterLock, options: { freeId?: boolean } = {}): Promise<void> {
+    const gone = await (await lazy.discard()).discardSession(this.dir(id), lock, this.options.staleMs);
+    if (gone && options.freeId) await rm(join(layout.ids(this.location), id), { force: true });
   }
 
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
