@@ -311,7 +311,9 @@ export class Manager implements SessionManager {
     checkOptions('list', options, LIST_OPTIONS);
     const projects = options.all ? await this.store.projects() : await this.listedProject(options.project);
     const { completeRows, holdsMessage } = await lazy.listing();
-    const stored = await completeRows(await this.store.list(projects), (id) => this.read(id).catch(() => undefined), this.parts.redact);
+    const { discardOrphans } = await import('./orphans.js');
+    const found = await discardOrphans(this.store, await this.store.list(projects));
+    const stored = await completeRows(found, (id) => this.read(id).catch(() => undefined), this.parts.redact);
     // A session this process holds is listed as it is here and now, not as the store had it at its last snapshot.
     const rows = stored.map((row) => (this.opened(row.id) as SessionImpl | undefined)?.liveRow() ?? row);
     const query = options.query?.trim().toLowerCase();

@@ -11,7 +11,7 @@ import type { SessionStore } from '../../src/session/store.js';
 import { AT, event, messageEvent, savedSession, type Harness } from './contract-kit.js';
 
 /** The session manager over `store`, as `openSessions` builds it (its clock at `at`). */
-function managerOn(store: SessionStore, at: () => Date): Manager {
+export function managerOn(store: SessionStore, at: () => Date): Manager {
   return new Manager({
     store,
     home: '/nonexistent',
