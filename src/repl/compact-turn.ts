@@ -6,7 +6,8 @@
 import { contextWindowOf } from '../providers/context-window.js';
 import type { Provider } from '../providers/types.js';
 import { keptByCompaction, messagesToSend, MIN_COMPACTED } from '../session/compaction.js';
-import type { Message, Session, Usage } from '../session/types.js';
+import type { Message, Usage } from '../session/data.js';
+import type { Session } from '../session/session-api.js';
 import { plural } from './format.js';
 import type { Screen } from './screen.js';
 import { startSpinner } from './spinner.js';

@@ -2,7 +2,9 @@
  * What the REPL prints about a session as it is opened and as it is left: the resume block,
  * and "Saved …" with the way back.
  */
-import type { Autosave, Session, SessionManager } from '../session/types.js';
+import type { Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
+import type { Autosave } from '../session/autosave.js';
 import { plural, resumedLine, resumeNotices, transcriptTail, usageLine, type RenderMarkdown } from './format.js';
 import { resumeLine } from './invocation.js';
 import { lostExitLines } from './lost-lock.js';

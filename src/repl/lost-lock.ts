@@ -5,7 +5,8 @@
  * a fork, so that nothing typed from now on is lost and nothing is written into the other
  * process's session. And what it says on leaving such a session: never `Saved`.
  */
-import type { RetakeResult, Session, SessionManager } from '../session/types.js';
+import type { RetakeResult, Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
 import { plural } from './format.js';
 import { resumeCommand, resumeLine } from './invocation.js';
 

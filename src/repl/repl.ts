@@ -6,7 +6,10 @@
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../providers/types.js';
 import { ReadOnlySessionError, UserError } from '../session/errors.js';
-import type { Autosave, ConfigSource, SaveResult, Session, SessionManager } from '../session/types.js';
+import type { ConfigSource } from '../session/data.js';
+import type { SaveResult, Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
+import type { Autosave } from '../session/autosave.js';
 import { createChatControls, type ChatFactories } from './chat-controls.js';
 import { runChatTurn } from './chat-turn.js';
 import { createClipboard, type Clipboard } from './clipboard.js';

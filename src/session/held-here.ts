@@ -25,3 +25,8 @@ export function noteHeld(location: string, session: SessionImpl): void {
   for (const [k, ref] of held) if (ref.deref()?.isClosed !== false) held.delete(k);
   held.set(key(location, session.id), new WeakRef(session));
 }
+
+/** Forgets `session` as this process's own: what a crash does to everything a process held (tests leave one so, in-process). */
+export function forgetHeld(session: SessionImpl): void {
+  for (const [k, ref] of held) if (ref.deref() === session) held.delete(k);
+}

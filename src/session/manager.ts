@@ -1,14 +1,15 @@
 import type { LockOwner } from './errors.js';
-import type {
-  CreateOptions, ImportResult, ListOptions, ProjectInfo, ResumeReport, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
-} from './types.js';
+import type { ConfigFiles, ProjectInfo, SessionSnapshot } from './data.js';
+import type { SessionReading, SessionSummary } from './listing.js';
+import type { ResumeReport, Session } from './session-api.js';
+import type { CreateOptions, ImportResult, ListOptions, SessionManager } from './manager-api.js';
 import type { Located, SessionStore, TrashedSession, WriterLock } from './store.js';
 import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from './errors.js';
 import { anyText, checkArgument, checkOptions, sessionId } from './check-options.js';
 import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_SESSION_OPTIONS, SEARCH_OPTIONS } from './library-options.js';
 import { heldHere, noteHeld } from './held-here.js';
 import { assertValidId } from './ids.js';
-import type { SearchOptions, SearchResults } from '../search/types.js';
+import type { SearchOptions, SearchResults } from './search-data.js';
 import { blankSnapshot } from './blank.js';
 import { forkPoint, forkState } from './fork.js';
 import { whenIdle } from './defer.js';
@@ -31,7 +32,7 @@ export interface ManagerParts {
   redact: (text: string) => string;
   now: () => Date;
   toolVersion: string;
-  readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }>;
+  readConfig(): Promise<ConfigFiles>;
   /** Where this run happens (git root, branch, HEAD), read as the session opens; recorded when known. */
   gitContext(): Promise<SessionSnapshot['git']>;
 }
@@ -351,7 +352,7 @@ export class Manager implements SessionManager {
     return lock.state === 'held' ? lock.owner : undefined;
   }
 
-  readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }> {
+  readConfig(): Promise<ConfigFiles> {
     return this.parts.readConfig();
   }
 

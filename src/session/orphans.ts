@@ -6,7 +6,7 @@
  * nothing of it stays on disk or in the database. Best effort: one that cannot be taken or
  * discarded now is only hidden, as before, and tried again by the next listing.
  */
-import type { IndexRow } from './index-row.js';
+import type { IndexRow } from './listing.js';
 import { holdsMessage } from './listed-rows.js';
 import type { SessionStore } from './store.js';
 

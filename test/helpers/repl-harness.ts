@@ -9,7 +9,8 @@ import { EchoProvider } from '../../src/providers/echo.js';
 import type { Provider } from '../../src/providers/types.js';
 import { runRepl } from '../../src/repl/repl.js';
 import { createScreen } from '../../src/repl/screen.js';
-import type { Autosave, Session } from '../../src/session/types.js';
+import type { Session } from '../../src/session/session-api.js';
+import type { Autosave } from '../../src/session/autosave.js';
 import { FakeSession, FakeSessionManager } from './fake-sessions.js';
 
 /** A running REPL and what it printed. */
