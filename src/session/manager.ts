@@ -14,7 +14,7 @@ import { blankSnapshot } from './blank.js';
 import { forkPoint, forkState } from './fork.js';
 import { whenIdle } from './defer.js';
 import { SessionImpl } from './session.js';
-import { rowFromSnapshot, summaryFromRow } from './index-row.js';
+import { byUpdatedDesc, rowFromSnapshot, summaryFromRow } from './index-row.js';
 
 // Loading and reading are imported on first use: creating a session (the path to the first
 // prompt) needs neither.
@@ -316,7 +316,14 @@ export class Manager implements SessionManager {
     const found = await discardOrphans(this.store, await this.store.list(projects));
     const stored = await completeRows(found, (id) => this.read(id).catch(() => undefined), this.parts.redact);
     // A session this process holds is listed as it is here and now, not as the store had it at its last snapshot.
-    const rows = stored.map((row) => (this.opened(row.id) as SessionImpl | undefined)?.liveRow() ?? row);
+    let live = false;
+    const rows = stored.map((row) => {
+      const held = this.opened(row.id) as SessionImpl | undefined;
+      live ||= held !== undefined;
+      return held?.liveRow() ?? row;
+    });
+    // Newest first, as the store gave them: a live session may have changed since its row.
+    if (live) rows.sort(byUpdatedDesc);
     const query = options.query?.trim().toLowerCase();
     const shown = rows.filter(
       (r) =>

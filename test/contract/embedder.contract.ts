@@ -72,10 +72,19 @@ export function embedderCases(h: Harness): void {
     await first.append({ role: 'assistant', content: 'two' });
     await first.close();
 
-    const session = (await sessions.resume(id)) as SessionImpl;
+    // Another session, newer than the first until the first is written to again.
+    let clock = AT.getTime();
+    const tick = managerOn(store, () => new Date((clock += 1000)));
+    const newer = await tick.create();
+    await newer.append({ role: 'user', content: 'newer' });
+    await newer.close();
+
+    const session = (await tick.resume(id)) as SessionImpl;
     expect(await count()).toBe(2);
     for (const content of ['three', 'four', 'five']) await session.append({ role: content === 'four' ? 'assistant' : 'user', content });
     expect(await count()).toBe(5);
+    // Listed first now: it changed last (before its row in the store says so).
+    expect((await tick.list()).map((s) => s.id)).toEqual([id, newer.id]);
     // What a resume does once the prompt is up: the store's row is marked open; the store's own listing (another process's) then counts 5, not 8.
     await session.touchRow();
     expect(await stored()).toBe(5);
