@@ -3,11 +3,11 @@ import type { ConfigFiles, ProjectInfo, SessionSnapshot } from './data.js';
 import type { SessionReading, SessionSummary } from './listing.js';
 import type { ResumeReport, Session } from './session-api.js';
 import type { CreateOptions, ImportResult, ListOptions, SessionManager } from './manager-api.js';
-import type { Located, SessionStore, TrashedSession, WriterLock } from './store.js';
+import type { Located, Reading, SessionStore, TrashedSession, WriterLock } from './store.js';
 import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from './errors.js';
 import { anyText, checkArgument, checkOptions, sessionId } from './check-options.js';
 import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_SESSION_OPTIONS, SEARCH_OPTIONS } from './library-options.js';
-import { heldHere, noteHeld } from './held-here.js';
+import { heldHere, noteHeld, placeOf } from './held-here.js';
 import { assertValidId } from './ids.js';
 import type { SearchOptions, SearchResults } from './search-data.js';
 import { blankSnapshot } from './blank.js';
@@ -95,7 +95,7 @@ export class Manager implements SessionManager {
   async openOrCreate(id: string, options: Omit<CreateOptions, 'id'> = {}): Promise<Session> {
     checkArgument('openOrCreate', 'id', id, sessionId);
     checkOptions('openOrCreate', options, OPEN_SESSION_OPTIONS);
-    const found = await this.store.locate(id).then(
+    const found = await this.locate(id).then(
       (where) => where.id === id,
       (err: unknown) => {
         if (err instanceof UnknownSessionError) return false;
@@ -106,8 +106,16 @@ export class Manager implements SessionManager {
     return found ? this.resume(id) : this.create({ ...options, id });
   }
 
+  /**
+   * The session an ID or unique ID prefix from outside names: the one place it is validated, before
+   * a store builds a path or a query from it.
+   */
+  private locate(idOrPrefix: string): Promise<Located> {
+    return this.store.locate(assertValidId(idOrPrefix));
+  }
+
   async resume(idOrPrefix: string): Promise<Session> {
-    const where = await this.store.locate(idOrPrefix);
+    const where = await this.locate(idOrPrefix);
     this.refuseHeldHere(where.id);
     const before = await this.store.inspectLock(where.id);
     const loss = new LossRelay();
@@ -183,7 +191,7 @@ export class Manager implements SessionManager {
         chosenId: options.chosenId,
       });
       loss.attach(session);
-      if (this.store.kind !== 'memory') noteHeld(this.store.location, session);
+      noteHeld(placeOf(this.store), session);
       if (options.after === 'persist') await session.persist();
       // The listing row is only a cache: it is marked open while the user reads the prompt (after
       // the first request, when a line is piped: rewriting an index of 10,000 rows takes ~50 ms).
@@ -234,7 +242,7 @@ export class Manager implements SessionManager {
     const id = assertValidId(snapshot.id);
     const state = (await lazy.importing()).redactSnapshot({ ...snapshot, status: 'closed' }, this.parts.redact);
     if (!options.replace) return this.store.adopt(state);
-    const { project } = await this.store.locate(id);
+    const { project } = await this.locate(id);
     const lock = await this.store.lock(id, () => undefined);
     try {
       await this.store.writeSnapshot(id, state, lock);
@@ -246,13 +254,13 @@ export class Manager implements SessionManager {
   }
 
   async trash(idOrPrefix: string): Promise<TrashedSession> {
-    const { id } = await this.store.locate(idOrPrefix);
+    const { id } = await this.locate(idOrPrefix);
     this.refuseHeldHere(id);
-    return this.store.trash(id);
+    return this.store.trash.put(id);
   }
 
   opened(id: string): Session | undefined {
-    return this.store.kind === 'memory' ? undefined : heldHere(this.store.location, id);
+    return heldHere(placeOf(this.store), id);
   }
 
   /** A session this process holds is refused as such, not as one another process holds. */
@@ -261,30 +269,30 @@ export class Manager implements SessionManager {
   }
 
   async restore(idOrPrefix: string): Promise<{ id: string; project: string }> {
-    const restored = await this.store.restore(await this.trashedId(idOrPrefix));
+    const restored = await this.store.trash.restore(await this.trashedId(idOrPrefix));
     return { id: restored.id, project: restored.project.path };
   }
 
   /** The trashed session an ID or unique ID prefix names (exact IDs win; an unknown one is left for `restore` to refuse). */
   private async trashedId(idOrPrefix: string): Promise<string> {
     const wanted = assertValidId(idOrPrefix);
-    const matches = (await this.store.listTrash()).map((t) => t.id).filter((id) => id.startsWith(wanted));
+    const matches = (await this.store.trash.list()).map((t) => t.id).filter((id) => id.startsWith(wanted));
     if (matches.includes(wanted) || matches.length === 0) return wanted;
     if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.sort());
     return matches[0]!;
   }
 
   listTrash(): Promise<TrashedSession[]> {
-    return this.store.listTrash();
+    return this.store.trash.list();
   }
 
   async emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
     checkOptions('emptyTrash', options, EMPTY_TRASH_OPTIONS);
-    return this.store.emptyTrash(options.olderThan);
+    return this.store.trash.empty(options.olderThan);
   }
 
   async resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }> {
-    const where = await this.store.locate(idOrPrefix);
+    const where = await this.locate(idOrPrefix);
     return { id: where.id, project: where.project.path, location: this.store.where(where.id).location };
   }
 
@@ -299,8 +307,8 @@ export class Manager implements SessionManager {
   }
 
   /** The one lock-free reading of a session; what it finds wrong is recorded, so listings say it too. */
-  private async readStored(idOrPrefix: string): Promise<import('./reading.js').Reading> {
-    const where = await this.store.locate(idOrPrefix);
+  private async readStored(idOrPrefix: string): Promise<Reading> {
+    const where = await this.locate(idOrPrefix);
     const { readSession } = await lazy.reading();
     const source = { inspectLock: () => this.store.inspectLock(where.id), load: (o: Parameters<SessionStore['load']>[1]) => this.store.load(where.id, o) };
     const read = await readSession(source, where.id, where.project.path, { now: this.parts.now(), stable: true });
@@ -353,8 +361,7 @@ export class Manager implements SessionManager {
   }
 
   async holder(id: string): Promise<LockOwner | undefined> {
-    assertValidId(id);
-    const where = await this.store.locate(id);
+    const where = await this.locate(id);
     const lock = await this.store.inspectLock(where.id);
     return lock.state === 'held' ? lock.owner : undefined;
   }

@@ -6,8 +6,7 @@
 import { expect, it } from 'vitest';
 import { BadOptionError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from '../../src/session/errors.js';
 import type { SessionImpl } from '../../src/session/session.js';
-import { AT, event, savedSession, type Harness } from './contract-kit.js';
-import { managerOn } from './empty.contract.js';
+import { AT, event, managerOn, savedSession, type Harness } from './contract-kit.js';
 
 export function embedderCases(h: Harness): void {
   it('embedder: create({ id }) takes the ID the program chose, once; openOrCreate resumes it or creates it', async () => {

@@ -1,5 +1,5 @@
 /**
- * A CommandContext over the in-memory session manager, for unit tests of slash commands.
+ * A CommandContext over the real session manager and the memory store, for unit tests of slash commands.
  */
 import { builtinCommands } from '../../commands/index.js';
 import { createProvider, loadSystemPrompt } from '../../src/providers/index.js';
@@ -8,7 +8,8 @@ import { createChatControls } from '../../src/repl/chat-controls.js';
 import type { Clipboard } from '../../src/repl/clipboard.js';
 import { formatRows, loadFormatting } from '../../src/repl/format.js';
 import type { BrowseOutcome, CommandContext } from '../../src/repl/types.js';
-import { FakeSession, FakeSessionManager } from './fake-sessions.js';
+import type { Session } from '../../src/session/session-api.js';
+import { memorySessions, PROJECT, type MemorySessions } from './memory-sessions.js';
 
 /** A session browser that answers from a script (`undefined`: cancel) and records the headings it was opened with. */
 export interface FakeBrowser {
@@ -30,8 +31,9 @@ export function createFakeBrowser(answers: (string | undefined)[] = [], notes: s
 
 /** The mock context plus its parts, typed concretely for assertions. */
 export interface MockCommandContext extends CommandContext {
-  sessions: FakeSessionManager;
-  session: FakeSession;
+  /** The manager's store, its clock, and what other processes do to it. */
+  memory: MemorySessions;
+  session: Session;
   clipboard: FakeClipboard;
   /** What `writeFile` was given, by name. */
   files: Map<string, string>;
@@ -47,7 +49,8 @@ export async function createMockCommandContext(
   options: { browser?: FakeBrowser; env?: Record<string, string>; cwd?: string; clipboardUnavailable?: string } = {},
 ): Promise<MockCommandContext> {
   await loadFormatting();
-  const sessions = new FakeSessionManager();
+  const memory = memorySessions();
+  const sessions = memory.sessions;
   const session = await sessions.create();
   const written: string[] = [];
   const files = new Map<string, string>();
@@ -67,11 +70,12 @@ export async function createMockCommandContext(
       return Promise.resolve(`/fake/cwd/${name}`);
     },
     sessions,
+    memory,
     session,
     ...(options.browser ? { browse: (heading: string) => options.browser!.browse(heading) } : {}),
     commands: builtinCommands,
-    now: () => sessions.now(),
-    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: sessions.now() }),
+    now: memory.now,
+    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: PROJECT.path, now: memory.now() }),
     // Visible in plain text, so tests see what a terminal would highlight.
     highlight: (text) => `[${text}]`,
     columns: () => undefined,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openSessions, SessionInUseError, SessionOpenHereError, UserError } from '../../../src/index.js';
 import { openFileStore } from '../../../src/store/file/file-store.js';
+import { interpreter } from '../../../src/session/interpreter.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 
 async function twoExchanges(home: string, cwd: string) {
@@ -58,7 +59,7 @@ describe('lock truth', () => {
     const old = new Date(Date.now() - 3_600_000);
     utimesSync(join(s.where.files!.dir, 'lock'), old, old);
     // The store's lock as another process meets it (this process's manager would say it holds the session itself).
-    const other = await openFileStore({ home, cwd, now: () => new Date(), staleMs: 2000, redact: (text) => text });
+    const other = await openFileStore({ home, cwd, now: () => new Date(), staleMs: 2000, redact: (text) => text, interpreter });
     await other.locate(s.id);
     await expect(other.lock(s.id, () => undefined)).rejects.toBeInstanceOf(SessionInUseError);
     await s.close();
