@@ -3,7 +3,7 @@
  * A `ChatkeepError` was written for the user: one line and its exit code. Anything else is a
  * bug: its message, where it came from, and exit code 1.
  */
-import { ChatkeepError, commandText } from '../session/errors.js';
+import { ChatkeepError, withSuggestedCommand } from '../session/errors.js';
 import { chatkeepCommand } from './invocation.js';
 
 /** How an error ends up on screen. */
@@ -32,11 +32,7 @@ export function describeError(err: unknown): ErrorReport {
 
 /** The message, its suggested command (at its end) in the form that runs where it is printed. */
 function withRunnableCommand(err: ChatkeepError): string {
-  if (!err.suggests) return err.message;
-  const written = commandText(err.suggests);
-  const at = err.message.lastIndexOf(written);
-  if (at < 0) return err.message;
-  return err.message.slice(0, at) + chatkeepCommand(err.suggests) + err.message.slice(at + written.length);
+  return withSuggestedCommand(err, chatkeepCommand);
 }
 
 /** One line and where the REPL carries on: a user error or a disk problem. */

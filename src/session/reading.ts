@@ -72,10 +72,10 @@ export async function readSession(
     const damage = loaded.stored.damage;
     const problem: SessionProblem | undefined = damage.length > 0 ? { kind: 'damaged', detail: damage.join('; ') } : undefined;
     const withProblem = problem ? { problem } : {};
-    return {
-      reading: { id, project: projectPath, snapshot: loaded.snapshot, status, ...withProblem },
-      row: { ...rowFromSnapshot(loaded.snapshot, status), ...withProblem },
-    };
+    const row = { ...rowFromSnapshot(loaded.snapshot, status), ...withProblem };
+    // Its holder is alive: a reply it is still streaming is not a message yet (as rowWithEvents counts).
+    if (status === 'open') row.messageCount -= loaded.replay.unfinishedReplies.length;
+    return { reading: { id, project: projectPath, snapshot: loaded.snapshot, status, ...withProblem }, row };
   } catch (error) {
     // A newer schema or unreadable parts: listed with what is wrong, rather than hidden or shown empty.
     const problem: SessionProblem =
@@ -110,7 +110,10 @@ export function rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): I
     s.parentId = row.parentId;
     s.forkPoint = row.forkPoint ?? 0;
   }
-  replay(s, events);
+  const { unfinishedReplies } = replay(s, events);
+  // The holder is alive: a reply it is still streaming is not a message yet (replay makes one of
+  // it, interrupted, for a session whose holder is gone).
+  s.stats.messageCount -= unfinishedReplies.length;
   // The row still describes the snapshot it was made from: its seq is that snapshot's.
   const next = { ...rowFromSnapshot(s, row.status), journalSeq: row.journalSeq };
   // What the snapshot had archived, plus what the events archived since (unknown stays unknown).

@@ -15,7 +15,10 @@ import { retakeLock } from './retake.js';
 import { cleanTitle } from './title.js';
 import { automaticTitle, firstUserMessage } from './auto-title.js';
 import { rowFromSnapshot } from './index-row.js';
+import type { IndexRow } from './listing.js';
 import { statusReport } from './status.js';
+import { anyText, badInput, checkArgument, checkOptions, nullableText, wholeNumber } from './check-options.js';
+import { PROVIDER, SAVE_OPTIONS } from './library-options.js';
 
 /** Which sessions' mutexes the current async context holds: lets a write nest inside `runExclusive`. */
 const held = new AsyncLocalStorage<ReadonlySet<object>>();
@@ -46,6 +49,8 @@ export interface SessionDeps {
    * events until the first message; left without one, it is discarded (its ID stays issued).
    */
   provisional?: boolean;
+  /** The program chose the ID (`create({ id })`): discarded, the ID is free again. */
+  chosenId?: boolean;
 }
 
 /** A session held open by this process. See `Session` in types.ts. */
@@ -77,6 +82,7 @@ export class SessionImpl implements Session {
   private readonly gitRecorded: Promise<void>;
   /** Holds no message yet (see `SessionDeps.provisional`). */
   private provisional: boolean;
+  private readonly chosenId: boolean;
   /**
    * The automatic title being worked out (string-width loads meanwhile, off the way to the first
    * request): journaled before the next durable event or snapshot, so its place is always the same.
@@ -99,6 +105,7 @@ export class SessionImpl implements Session {
     this.changed = deps.dirty ?? false;
     this.savedStatus = deps.savedStatus;
     this.provisional = deps.provisional ?? false;
+    this.chosenId = deps.chosenId ?? false;
     this.gitRecorded = (deps.git ?? Promise.resolve(undefined)).then((git) => (git ? this.recordGit(git) : undefined)).catch(() => undefined);
   }
 
@@ -117,6 +124,8 @@ export class SessionImpl implements Session {
   get readOnly(): boolean { return this.lost !== undefined; }
   get dirty(): boolean { return this.changed; }
   get git(): GitContext | undefined { return this.state.git; }
+  /** Closed by `close()`: nothing more is written through it. */
+  get isClosed(): boolean { return this.closed !== undefined; }
 
   runExclusive<T>(fn: () => Promise<T>): Promise<T> {
     const mine = held.getStore();
@@ -178,8 +187,15 @@ export class SessionImpl implements Session {
   touchRow(): Promise<void> {
     return this.runExclusive(async () => {
       if (this.closed || this.lost) return; // close() has written the final row
-      await this.recordRow(this.state, 'open');
+      // The row holds every event so far (messages appended since the snapshot included): a
+      // listing applies only the journal past it, or it counts those messages twice.
+      await this.recordRow({ ...this.state, journalSeq: this.seq }, 'open');
     });
+  }
+
+  /** This session's listing row as this process has it now (a reply still streaming is not a message yet). */
+  liveRow(): IndexRow {
+    return rowFromSnapshot({ ...this.state, journalSeq: this.seq }, 'open');
   }
 
   /**
@@ -245,10 +261,14 @@ export class SessionImpl implements Session {
   }
 
   setTitle(title: string | null): Promise<void> {
+    const bad = badInput(() => checkArgument('setTitle', 'title', title, nullableText));
+    if (bad) return bad;
     return this.runExclusive(() => this.writeTitle(title === null ? null : cleanTitle(title, this.redact), 'user'));
   }
 
   setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
+    const bad = badInput(() => checkArgument('setProvider', 'provider', provider, PROVIDER));
+    if (bad) return bad;
     return this.runExclusive(async () => {
       await this.write({ type: 'provider', payload: { name: provider.name, model: provider.model, source } });
     });
@@ -269,6 +289,8 @@ export class SessionImpl implements Session {
   }
 
   setDraft(text: string | null): Promise<void> {
+    const bad = badInput(() => checkArgument('setDraft', 'text', text, nullableText));
+    if (bad) return bad;
     return this.runExclusive(async () => {
       const draft = text ? this.redact(text) : null;
       if (draft === this.draft) return;
@@ -313,6 +335,8 @@ export class SessionImpl implements Session {
   }
 
   save(options: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger } = {}): Promise<SaveResult> {
+    const bad = badInput(() => checkOptions('save', options, SAVE_OPTIONS));
+    if (bad) return bad;
     return this.runExclusive(async () => {
       await this.assertWritable();
       if (options.title !== undefined) {
@@ -330,6 +354,8 @@ export class SessionImpl implements Session {
   }
 
   compact(summary: string, keep: number, extra: { usage?: Usage; model?: string } = {}): Promise<void> {
+    const bad = badInput(() => (checkArgument('compact', 'summary', summary, anyText), checkArgument('compact', 'keep', keep, wholeNumber(0))));
+    if (bad) return bad;
     return this.runExclusive(() => {
       const messages = this.state.messages;
       const kept = Math.min(Math.max(0, Math.floor(keep)), messages.length);
@@ -387,7 +413,7 @@ export class SessionImpl implements Session {
   private async discard(): Promise<SaveResult> {
     this.closed = this.result(false);
     await this.log.close().catch(() => undefined);
-    await this.store.discard(this.id, this.lock).catch(async (err: unknown) => {
+    await this.store.discard(this.id, this.lock, { freeId: this.chosenId }).catch(async (err: unknown) => {
       this.warn(`Could not remove the empty session ${this.id} (${err instanceof Error ? err.message : String(err)}); listings leave it out.`);
       await this.lock.release().catch(() => undefined);
     });

@@ -148,6 +148,11 @@ export interface SessionStore {
 
   /** A new ID from `at` (`session-YYYYMMDD-HHmmss`, `-2`… on a clash), never issued before; the session exists from now on. */
   reserveId(at: Date, project: ProjectInfo): Promise<string>;
+  /**
+   * Reserves exactly `id`, chosen by the program (`create({ id })`), as `reserveId` reserves a new
+   * one; false, creating nothing, when that ID is taken or was ever issued here (IDs are never reused).
+   */
+  claimId(id: string, at: Date, project: ProjectInfo): Promise<boolean>;
   /** Takes the writer lock; throws `SessionInUseError` (exit 3) naming a live holder. `onLost` fires if it is lost later. */
   lock(id: string, onLost: (err: Error) => void): Promise<WriterLock>;
   inspectLock(id: string): Promise<LockState>;
@@ -159,8 +164,9 @@ export interface SessionStore {
    * Removes a session that never held a message, whose lock this process holds, and lets the lock
    * go: nothing of it is kept (not listed, not found by ID) but its ID, which is never issued
    * again (DESIGN §9). A store refuses, keeping everything, if a message event is stored after all.
+   * `freeId`: the ID goes too (one the program chose, `create({ id })`: it may open it again).
    */
-  discard(id: string, lock: WriterLock): Promise<void>;
+  discard(id: string, lock: WriterLock, options?: { freeId?: boolean }): Promise<void>;
   /** Writes a snapshot durably and atomically; resolves to the bytes written. */
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number>;
   /** The snapshot in place (an earlier run's), if any. */

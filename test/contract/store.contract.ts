@@ -19,6 +19,7 @@ import { futureEventCases } from './future-events.contract.js';
 import { fenceCases } from './fence.contract.js';
 import { emptySessionCases } from './empty.contract.js';
 import { agentMessageCases } from './agent-messages.contract.js';
+import { embedderCases } from './embedder.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
   contractSuite(`SessionStore contract: ${name}`, makeBacking, (harness) => storeCases(harness));
@@ -260,4 +261,5 @@ function storeCases(h: Harness): void {
   fenceCases(h);
   emptySessionCases(h);
   agentMessageCases(h);
+  embedderCases(h);
 }
