@@ -4,9 +4,9 @@
  * text is shown safely: control characters are neutralized (DESIGN §9).
  */
 import type { SessionSnapshot, SessionSummary } from '../session/types.js';
-import { lineage, plural, transcriptTail } from '../repl/format.js';
+import { lineage, plural, transcriptTail } from '../terminal/format.js';
 import type { Holding } from './rows.js';
-import { graphemeWidths, truncate } from '../repl/table.js';
+import { graphemeWidths, truncate } from '../terminal/table.js';
 import { visibleText } from '../text/visible-text.js';
 
 /**

@@ -3,7 +3,7 @@
  * and looked at by anyone. Both need a PostgreSQL store; neither touches a data directory.
  */
 import { UserError } from '../session/errors.js';
-import { chatkeepCommand } from '../repl/invocation.js';
+import { chatkeepCommand } from '../terminal/invocation.js';
 import type { DbCommand } from './db-options.js';
 import { dbHelp } from './db-options.js';
 

@@ -7,7 +7,7 @@ import { openSessions } from '../store/open.js';
 import { InvalidIdError, printable, UnknownSessionError, UserError } from '../session/errors.js';
 import { isValidId } from '../session/ids.js';
 import { packageVersion } from '../version.js';
-import { plural } from '../repl/format.js';
+import { plural } from '../terminal/format.js';
 import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
 import { writeOutputFile, writeToStream } from './output-file.js';
 import { sessionsMayExist } from '../store/choice.js';

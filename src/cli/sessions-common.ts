@@ -5,7 +5,7 @@
 import { estimateCost } from '../providers/cost.js';
 import { UserError } from '../session/errors.js';
 import type { ModelUsage, SessionProblem, SessionSummary } from '../session/types.js';
-import { countKnown, problemAdvice } from '../repl/format.js';
+import { countKnown, problemAdvice } from '../terminal/format.js';
 import type { CliCommand } from './options.js';
 
 export type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;

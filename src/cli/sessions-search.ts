@@ -7,9 +7,9 @@ import { openSessions } from '../index.js';
 import type { SearchResults } from '../search/types.js';
 import type { CliCommand } from './options.js';
 import { listRow, type SessionsEnvironment } from './sessions-common.js';
-import { formatRows } from '../repl/format.js';
-import { formatSearchResults, indexNote, shownLine } from '../repl/format-search.js';
-import { colorLevelFor } from '../repl/screen.js';
+import { formatRows } from '../terminal/format.js';
+import { formatSearchResults, indexNote, shownLine } from '../terminal/format-search.js';
+import { colorLevelFor } from '../terminal/screen.js';
 import { sessionsMayExist } from '../store/choice.js';
 
 type SearchCommand = Extract<CliCommand, { kind: 'sessions' }> & { query: string; limit: number };

@@ -11,9 +11,9 @@ import type { Message, SessionManager, SessionReading, SessionSnapshot, SessionS
 import { sessionsHelp } from './options.js';
 import { costField, listRow, problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
 import { isTrashAction } from './trash-actions.js';
-import { providerLabel, sourceNote } from '../repl/describe-source.js';
-import { formatMessage, formatRows, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../repl/format.js';
-import { describeError } from '../repl/report-error.js';
+import { providerLabel, sourceNote } from '../terminal/describe-source.js';
+import { formatMessage, formatRows, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../terminal/format.js';
+import { describeError } from '../terminal/report-error.js';
 import { sessionsMayExist } from '../store/choice.js';
 import { originText } from '../import/origin.js';
 import { visibleText } from '../text/visible-text.js';

@@ -3,18 +3,18 @@
  * the session, chooses the assistant, and hands over to the REPL loop.
  */
 import { isatty } from 'node:tty';
-import { builtinCommands } from '../../commands/index.js';
+import { builtinCommands } from '../repl/commands/index.js';
 import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
 import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { ConfigSource, Session, SessionManager } from '../session/types.js';
-import { createClipboard } from '../repl/clipboard.js';
+import { createClipboard } from '../terminal/clipboard.js';
 import type { CliCommand } from './options.js';
 import { parseForkAt } from '../repl/fork-args.js';
 import { unknownModelNote } from '../providers/unknown-model.js';
 import type { BrowseOptions } from '../browser/browse.js';
-import { runRepl } from '../repl/repl.js';
-import type { Screen } from '../repl/screen.js';
+import { runRepl } from '../chat/repl.js';
+import type { Screen } from '../terminal/screen.js';
 import type { BrowseOutcome } from '../repl/types.js';
 import { sessionsMayExist } from '../store/choice.js';
 
@@ -153,7 +153,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       writeFile,
       // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
       ...(screen.terminal && screen.color.level > 0 && !flags.raw
-        ? { loadMarkdown: async () => (await import('../repl/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
+        ? { loadMarkdown: async () => (await import('../chat/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
         : {}),
       terminalGone: () => screen.terminal && !isatty(0),
     });

@@ -3,11 +3,11 @@
  * and "Saved …" with the way back.
  */
 import type { Autosave, Session, SessionManager } from '../session/types.js';
-import { plural, resumedLine, resumeNotices, transcriptTail, usageLine, type RenderMarkdown } from './format.js';
-import { resumeLine } from './invocation.js';
+import { plural, resumedLine, resumeNotices, transcriptTail, usageLine, type RenderMarkdown } from '../terminal/format.js';
+import { resumeLine } from '../terminal/invocation.js';
 import { lostExitLines } from './lost-lock.js';
-import { describeReplError } from './report-error.js';
-import type { Screen } from './screen.js';
+import { describeReplError } from '../terminal/report-error.js';
+import type { Screen } from '../terminal/screen.js';
 
 /** `Resumed session …`, what resuming recovered, and the last few exchanges (the assistant's drawn by `render`, as live replies are). */
 export function showResumed(screen: Screen, session: Session, now: Date, render?: RenderMarkdown): void {

@@ -6,8 +6,8 @@
  * process's session. And what it says on leaving such a session: never `Saved`.
  */
 import type { RetakeResult, Session, SessionManager } from '../session/types.js';
-import { plural } from './format.js';
-import { resumeCommand, resumeLine } from './invocation.js';
+import { plural } from '../terminal/format.js';
+import { resumeCommand, resumeLine } from '../terminal/invocation.js';
 
 /** The session to go on with (the same one taken back, or a fork of it) and what to tell the user. */
 export async function followLoss(sessions: SessionManager, session: Session): Promise<{ session: Session; notice: string }> {

@@ -5,7 +5,7 @@
  */
 import type { Autosave, Session, SessionManager, SessionSummary } from '../session/types.js';
 import type { ChatControls } from './chat-controls.js';
-import type { Clipboard } from './clipboard.js';
+import type { Clipboard } from '../terminal/clipboard.js';
 
 /** What a command asks the REPL to show or do. */
 export type CommandResult =

@@ -1,12 +1,12 @@
 /**
  * A CommandContext over the in-memory session manager, for unit tests of slash commands.
  */
-import { builtinCommands } from '../../commands/index.js';
+import { builtinCommands } from '../../src/repl/commands/index.js';
 import { createProvider, loadSystemPrompt } from '../../src/providers/index.js';
 import { EchoProvider } from '../../src/providers/echo.js';
 import { createChatControls } from '../../src/repl/chat-controls.js';
-import type { Clipboard } from '../../src/repl/clipboard.js';
-import { formatRows, loadFormatting } from '../../src/repl/format.js';
+import type { Clipboard } from '../../src/terminal/clipboard.js';
+import { formatRows, loadFormatting } from '../../src/terminal/format.js';
 import type { BrowseOutcome, CommandContext } from '../../src/repl/types.js';
 import { FakeSession, FakeSessionManager } from './fake-sessions.js';
 

@@ -4,11 +4,11 @@
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { builtinCommands } from '../../commands/index.js';
+import { builtinCommands } from '../../src/repl/commands/index.js';
 import { EchoProvider } from '../../src/providers/echo.js';
 import type { Provider } from '../../src/providers/types.js';
-import { runRepl } from '../../src/repl/repl.js';
-import { createScreen } from '../../src/repl/screen.js';
+import { runRepl } from '../../src/chat/repl.js';
+import { createScreen } from '../../src/terminal/screen.js';
 import type { Autosave, Session } from '../../src/session/types.js';
 import { FakeSession, FakeSessionManager } from './fake-sessions.js';
 

@@ -5,7 +5,7 @@ import { filterLine, nextAge, nextBranch, nextStatus, NO_FILTERS, passes } from 
 import { drawFrame, listHeight, scrolled, type Frame } from '../../../src/browser/layout.js';
 import { neutralize, previewLines } from '../../../src/browser/preview.js';
 import { shortAge } from '../../../src/browser/rows.js';
-import { loadTableWidths } from '../../../src/repl/table.js';
+import { loadTableWidths } from '../../../src/terminal/table.js';
 import type { SessionSnapshot, SessionSummary } from '../../../src/session/types.js';
 
 const NOW = new Date('2026-11-25T12:00:00Z');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compact } from '../../../commands/compact.js';
+import { compact } from '../../../src/repl/commands/compact.js';
 import { echoSummary } from '../../../src/providers/echo.js';
 import { contextWindowOf } from '../../../src/providers/context-window.js';
 import { priceOf } from '../../../src/providers/cost.js';
-import { contextFill, offerCompaction, summaryInstruction } from '../../../src/repl/compact-turn.js';
-import type { Screen } from '../../../src/repl/screen.js';
+import { contextFill, offerCompaction, summaryInstruction } from '../../../src/chat/compact-turn.js';
+import type { Screen } from '../../../src/terminal/screen.js';
 import type { Message } from '../../../src/session/types.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 

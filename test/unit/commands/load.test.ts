@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { load } from '../../../commands/load.js';
+import { load } from '../../../src/repl/commands/load.js';
 import { createFakeBrowser, createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/load', () => {

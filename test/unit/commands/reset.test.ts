@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reset } from '../../../commands/reset.js';
+import { reset } from '../../../src/repl/commands/reset.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/reset', () => {

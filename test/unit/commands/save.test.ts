@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { save } from '../../../commands/save.js';
+import { save } from '../../../src/repl/commands/save.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/save', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessions } from '../../../commands/sessions.js';
+import { sessions } from '../../../src/repl/commands/sessions.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/sessions', () => {

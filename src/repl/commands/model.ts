@@ -1,0 +1,34 @@
+import { switchFailure } from '../chat-controls.js';
+import { info, refusal } from '../command-result.js';
+import { unknownModelNote } from '../../providers/unknown-model.js';
+import type { SlashCommand } from '../types.js';
+
+/** `/model NAME`: another model of the same assistant for the next turns (recorded in the session). */
+export const model: SlashCommand = {
+  name: 'model',
+  summary: 'show the model, or switch to NAME for the next turns (recorded in the session)',
+  usage: '/model [NAME]',
+  complete: (ctx, partial) => [ctx.chat.provider.model ?? ''].filter((m) => m !== '' && m.startsWith(partial)),
+  async run(ctx, args) {
+    const current = ctx.chat.provider;
+    const name = args.trim();
+    if (name === '') {
+      if (!current.model) return info(`${current.label} has no models. Switch assistant with /provider NAME [MODEL].`);
+      return info(`Model: ${current.model} (${current.name}). Switch with /model NAME.`);
+    }
+    if (/\s/.test(name)) return refusal('A model name is one word: /model NAME (e.g. /model gpt-4o-mini).');
+    if (current.name !== 'anthropic' && current.name !== 'openai') {
+      return refusal(`${current.label} has no models: switch assistant first, e.g. /provider openai ${name}.`);
+    }
+    if (name === current.model) return info(`Already using ${current.label}.`);
+    try {
+      const next = await ctx.chat.useProvider(current.name, name);
+      const unknown = unknownModelNote(next.model);
+      return info(`Now using ${next.label} for the next turns (recorded in the session).${unknown !== undefined ? `\n${unknown}` : ''}`);
+    } catch (err) {
+      const line = switchFailure(err, current);
+      if (line === undefined) throw err;
+      return refusal(line);
+    }
+  },
+};

@@ -1,0 +1,20 @@
+import { plural } from '../../terminal/format.js';
+import type { SlashCommand } from '../types.js';
+
+/** `/reset`: clears the live conversation; the cleared messages are archived inside the session. */
+export const reset: SlashCommand = {
+  name: 'reset',
+  aliases: ['clear'],
+  summary: 'save, then start the conversation afresh (same ID; old messages archived in the session)',
+  usage: '/reset',
+  async run(ctx) {
+    const count = ctx.session.messages.length;
+    if (count === 0) return { type: 'message', level: 'info', content: 'The conversation is already empty.' };
+    await ctx.session.reset();
+    return {
+      type: 'message',
+      level: 'info',
+      content: `Archived ${plural(count, 'message')} inside ${ctx.session.id}; the conversation starts afresh.`,
+    };
+  },
+};
