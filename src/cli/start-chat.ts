@@ -5,7 +5,7 @@
 import { isatty } from 'node:tty';
 import { builtinCommands } from '../repl/commands/index.js';
 import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
-import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
+import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec } from '../index.js';
 import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
 import type { ConfigSource, Session, SessionManager } from '../session/types.js';
 import { createClipboard } from '../terminal/clipboard.js';
@@ -14,9 +14,15 @@ import { parseForkAt } from '../repl/fork-args.js';
 import { unknownModelNote } from '../providers/unknown-model.js';
 import type { BrowseOptions } from '../browser/browse.js';
 import { runRepl } from '../chat/repl.js';
+import { SessionController } from '../repl/controller.js';
+import type { HostName } from '../repl/host.js';
+import { chatkeepCommand } from '../terminal/invocation.js';
 import type { Screen } from '../terminal/screen.js';
 import type { BrowseOutcome } from '../repl/types.js';
 import { sessionsMayExist } from '../store/choice.js';
+
+/** chatkeep as a host names itself: its printed commands are the ones that run where it was started (PATH, `npm start`, `node …`). */
+const CHATKEEP: HostName = { program: 'chatkeep', command: chatkeepCommand };
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
 export interface ChatEnvironment {
@@ -130,20 +136,19 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       input: environment.stdin,
       output: environment.stdout,
       screen,
-      sessions,
-      session: opened,
+      controller: new SessionController(
+        { sessions, host: CHATKEEP, persistent: persist, autosave: schedule },
+        opened,
+      ),
       resumed: resumedId !== undefined || forkId !== undefined,
       provider,
       providerSource: choice.source,
       system: system?.text ?? null,
       commands: builtinCommands,
       ...(screen.terminal ? { browse } : {}),
-      startAutosave: (s, onError) => startAutosave(s, schedule, { onError }),
-      autosaveDescription: schedule.description,
       version: environment.version,
       signals: environment.signals,
       notices,
-      persist,
       autoCompact,
       factories: {
         makeProvider: (name, model) => createProvider({ name, model: model ?? DEFAULT_MODELS[name], source: 'command' }, env),

@@ -6,6 +6,9 @@
  */
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { shellQuote } from './quote.js';
+
+export { shellQuote };
 
 /** What the process knows about how it was started (set once by the CLI). */
 export interface Invocation {
@@ -89,18 +92,7 @@ function realpathOr(path: string): string {
   }
 }
 
-/** Quotes a word for a POSIX shell when it holds anything but plainly safe characters. */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The command that resumes session `id`, in the form that runs where it is printed. */
 export function resumeCommand(id: string): string {
   return chatkeepCommand(['--session-id', id]);
-}
-
-/** `Resume with: …`, the last line on leaving a session. */
-export function resumeLine(id: string): string {
-  return `Resume with: ${resumeCommand(id)}`;
 }

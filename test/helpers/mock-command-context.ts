@@ -7,7 +7,8 @@ import { EchoProvider } from '../../src/providers/echo.js';
 import { createChatControls } from '../../src/repl/chat-controls.js';
 import type { Clipboard } from '../../src/terminal/clipboard.js';
 import { formatRows, loadFormatting } from '../../src/terminal/format.js';
-import type { BrowseOutcome, CommandContext } from '../../src/repl/types.js';
+import type { ChatControls } from '../../src/repl/chat-controls.js';
+import type { BrowseOutcome, CommandContext, CommandServices, CommandSession } from '../../src/repl/types.js';
 import { FakeSession, FakeSessionManager } from './fake-sessions.js';
 
 /** A session browser that answers from a script (`undefined`: cancel) and records the headings it was opened with. */
@@ -30,9 +31,8 @@ export function createFakeBrowser(answers: (string | undefined)[] = [], notes: s
 
 /** The mock context plus its parts, typed concretely for assertions. */
 export interface MockCommandContext extends CommandContext {
-  sessions: FakeSessionManager;
-  session: FakeSession;
-  clipboard: FakeClipboard;
+  services: CommandServices & { sessions: FakeSessionManager; clipboard: FakeClipboard; chat: ChatControls };
+  session: CommandSession & { current: FakeSession };
   /** What `writeFile` was given, by name. */
   files: Map<string, string>;
 }
@@ -53,27 +53,29 @@ export async function createMockCommandContext(
   const files = new Map<string, string>();
   return {
     files,
-    // The real factories, over the environment and directory the test passes.
-    chat: createChatControls(() => session, { provider: new EchoProvider(0), system: null }, {
-      makeProvider: (name, model) => createProvider({ name, model, source: 'command' }, options.env ?? {}),
-      readSystemPrompt: (file) => loadSystemPrompt(file, options.cwd ?? process.cwd()),
-    }),
-    clipboard: { unavailable: options.clipboardUnavailable, written, write: (text) => void written.push(text) },
-    autosave: () => undefined,
-    persistent: true,
-    version: '0.0.0-test',
-    writeFile: (name, text) => {
-      files.set(name, text);
-      return Promise.resolve(`/fake/cwd/${name}`);
-    },
-    sessions,
-    session,
-    ...(options.browser ? { browse: (heading: string) => options.browser!.browse(heading) } : {}),
     commands: builtinCommands,
-    now: () => sessions.now(),
-    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: sessions.now() }),
-    // Visible in plain text, so tests see what a terminal would highlight.
-    highlight: (text) => `[${text}]`,
-    columns: () => undefined,
+    services: {
+      sessions,
+      ...(options.browser ? { browse: (heading: string) => options.browser!.browse(heading) } : {}),
+      now: () => sessions.now(),
+      // The real factories, over the environment and directory the test passes.
+      chat: createChatControls(() => session, { provider: new EchoProvider(0), system: null }, {
+        makeProvider: (name, model) => createProvider({ name, model, source: 'command' }, options.env ?? {}),
+        readSystemPrompt: (file) => loadSystemPrompt(file, options.cwd ?? process.cwd()),
+      }),
+      clipboard: { unavailable: options.clipboardUnavailable, written, write: (text) => void written.push(text) },
+      version: '0.0.0-test',
+      writeFile: (name, text) => {
+        files.set(name, text);
+        return Promise.resolve(`/fake/cwd/${name}`);
+      },
+    },
+    ui: {
+      formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: sessions.now() }),
+      // Visible in plain text, so tests see what a terminal would highlight.
+      highlight: (text) => `[${text}]`,
+      columns: () => undefined,
+    },
+    session: { current: session, autosave: () => undefined, persistent: true },
   };
 }

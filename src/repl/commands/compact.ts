@@ -13,7 +13,7 @@ export const compact: SlashCommand = {
   summary: 'summarise the earlier conversation to make room (the messages are archived in the session)',
   usage: '/compact [focus]',
   run(ctx, args) {
-    const none = nothingToCompact(ctx.session.messages);
+    const none = nothingToCompact(ctx.session.current.messages);
     if (none) return info(none);
     const focus = args.trim().replace(/\s+/g, ' ');
     return { type: 'compact', focus: focus === '' ? null : focus };

@@ -22,9 +22,9 @@ export const exportSession: SlashCommand = {
       return refusal(`Unknown format \`${first}\`: use ${EXPORT_FORMATS.join(', ')} (${USAGE}). To write a file of that name, say the format too: /export json ${first}`);
     }
     const format = named ?? (file === '' ? 'json' : (formatOfFile(file) ?? 'json'));
-    if (file === '') file = `${ctx.session.id}.${format}`;
-    const snapshot = ctx.session.copyState();
-    const path = await ctx.writeFile(file, await renderExport(format, snapshot, ctx.version));
+    if (file === '') file = `${ctx.session.current.id}.${format}`;
+    const snapshot = ctx.session.current.copyState();
+    const path = await ctx.services.writeFile(file, await renderExport(format, snapshot, ctx.services.version));
     return info(`Exported ${snapshot.id} (${plural(snapshot.messages.length, 'message')}) as ${format} to ${path}`);
   },
 };

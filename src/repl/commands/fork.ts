@@ -14,8 +14,8 @@ export const fork: SlashCommand = {
   async run(ctx, args) {
     // A bad --at is a UserError: one line, and the chat goes on in this session.
     const options = parseForkArgs(args);
-    const from = ctx.session;
-    const next = await ctx.sessions.fork(from, options);
+    const from = ctx.session.current;
+    const next = await ctx.services.sessions.fork(from, options);
     return { type: 'switch', session: next, content: `Forked ${from.id}: now in ${next.id}.` };
   },
 };

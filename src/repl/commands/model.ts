@@ -1,5 +1,5 @@
 import { switchFailure } from '../chat-controls.js';
-import { info, refusal } from '../command-result.js';
+import { chatControls, info, refusal } from '../command-result.js';
 import { unknownModelNote } from '../../providers/unknown-model.js';
 import type { SlashCommand } from '../types.js';
 
@@ -8,9 +8,9 @@ export const model: SlashCommand = {
   name: 'model',
   summary: 'show the model, or switch to NAME for the next turns (recorded in the session)',
   usage: '/model [NAME]',
-  complete: (ctx, partial) => [ctx.chat.provider.model ?? ''].filter((m) => m !== '' && m.startsWith(partial)),
+  complete: (ctx, partial) => [chatControls(ctx).provider.model ?? ''].filter((m) => m !== '' && m.startsWith(partial)),
   async run(ctx, args) {
-    const current = ctx.chat.provider;
+    const current = chatControls(ctx).provider;
     const name = args.trim();
     if (name === '') {
       if (!current.model) return info(`${current.label} has no models. Switch assistant with /provider NAME [MODEL].`);
@@ -22,7 +22,7 @@ export const model: SlashCommand = {
     }
     if (name === current.model) return info(`Already using ${current.label}.`);
     try {
-      const next = await ctx.chat.useProvider(current.name, name);
+      const next = await chatControls(ctx).useProvider(current.name, name);
       const unknown = unknownModelNote(next.model);
       return info(`Now using ${next.label} for the next turns (recorded in the session).${unknown !== undefined ? `\n${unknown}` : ''}`);
     } catch (err) {

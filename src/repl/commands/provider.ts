@@ -1,6 +1,6 @@
 import { PROVIDER_NAMES, type ProviderName } from '../../providers/choose-provider.js';
 import { switchFailure } from '../chat-controls.js';
-import { info, refusal } from '../command-result.js';
+import { chatControls, info, refusal } from '../command-result.js';
 import { unknownModelNote } from '../../providers/unknown-model.js';
 import type { SlashCommand } from '../types.js';
 import { printable } from '../../session/errors.js';
@@ -12,7 +12,7 @@ export const provider: SlashCommand = {
   usage: '/provider [NAME [MODEL]]',
   complete: (_ctx, partial) => PROVIDER_NAMES.filter((n) => n.startsWith(partial.toLowerCase())),
   async run(ctx, args) {
-    const current = ctx.chat.provider;
+    const current = chatControls(ctx).provider;
     const [rawName, model, ...rest] = args.split(/\s+/).filter((w) => w !== '');
     if (rawName === undefined) return info(`Assistant: ${current.label}. Switch with /provider NAME [MODEL] (${PROVIDER_NAMES.join(', ')}).`);
     const name = PROVIDER_NAMES.find((n) => n === rawName.toLowerCase());
@@ -21,7 +21,7 @@ export const provider: SlashCommand = {
     if (name === 'echo' && model !== undefined) return refusal('echo has no models: /provider echo.');
     if (name === current.name && (model === undefined || model === current.model)) return info(`Already using ${current.label}.`);
     try {
-      const next = await ctx.chat.useProvider(name satisfies ProviderName, model ?? null);
+      const next = await chatControls(ctx).useProvider(name satisfies ProviderName, model ?? null);
       const unknown = unknownModelNote(next.model);
       return info(`Now using ${next.label} for the next turns (recorded in the session).${unknown !== undefined ? `\n${unknown}` : ''}`);
     } catch (err) {

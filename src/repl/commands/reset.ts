@@ -8,13 +8,13 @@ export const reset: SlashCommand = {
   summary: 'save, then start the conversation afresh (same ID; old messages archived in the session)',
   usage: '/reset',
   async run(ctx) {
-    const count = ctx.session.messages.length;
+    const count = ctx.session.current.messages.length;
     if (count === 0) return { type: 'message', level: 'info', content: 'The conversation is already empty.' };
-    await ctx.session.reset();
+    await ctx.session.current.reset();
     return {
       type: 'message',
       level: 'info',
-      content: `Archived ${plural(count, 'message')} inside ${ctx.session.id}; the conversation starts afresh.`,
+      content: `Archived ${plural(count, 'message')} inside ${ctx.session.current.id}; the conversation starts afresh.`,
     };
   },
 };

@@ -9,7 +9,7 @@ export const retry: SlashCommand = {
   usage: '/retry',
   async run(ctx, args) {
     if (args.trim() !== '') return refusal('/retry takes no arguments: it asks your last message again. To ask something else, type it.');
-    const asked = await ctx.session.supersedeAnswers();
+    const asked = await ctx.session.current.supersedeAnswers();
     if (!asked) return info('Nothing to retry yet: send a message first.');
     const first = asked.question.content.split('\n')[0]!;
     const shown = first.length > 60 ? `${first.slice(0, 59)}…` : first;

@@ -15,15 +15,15 @@ export const sessions: SlashCommand = {
     const more = all ? '' : ' Try /sessions --all.';
     if (query !== '') {
       const { formatSearchResults, indexNote, shownLine } = await import('../../terminal/format-search.js');
-      const results = await ctx.sessions.search(query, { all });
+      const results = await ctx.services.sessions.search(query, { all });
       const note = indexNote(results.index);
-      const lines = formatSearchResults(results, { rows: (rows) => ctx.formatRows(rows, ctx.session.id), highlight: (text) => ctx.highlight(text), width: ctx.columns() });
+      const lines = formatSearchResults(results, { rows: (rows) => ctx.ui.formatRows(rows, ctx.session.current.id), highlight: (text) => ctx.ui.highlight(text), width: ctx.ui.columns() });
       const body = lines.length === 0 ? [`No sessions${where} match "${results.query}".${more}`] : [...lines, shownLine(results) ?? '', '(/load ID to switch)'];
       return { type: 'message', level: 'info', content: [...(note ? [note] : []), ...body.filter((l) => l !== '')].join('\n') };
     }
-    const rows = await ctx.sessions.list({ all });
+    const rows = await ctx.services.sessions.list({ all });
     if (rows.length === 0) return { type: 'message', level: 'info', content: `No sessions${where} yet.${more}` };
     const hint = all ? '' : '\n(/sessions --all for every project; /load ID to switch)';
-    return { type: 'message', level: 'info', content: ctx.formatRows(rows, ctx.session.id).join('\n') + hint };
+    return { type: 'message', level: 'info', content: ctx.ui.formatRows(rows, ctx.session.current.id).join('\n') + hint };
   },
 };

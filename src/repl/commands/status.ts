@@ -24,16 +24,16 @@ export const status: SlashCommand = {
   summary: 'where this session is stored, its lock, last and next save, journal, assistant and tokens',
   usage: '/status',
   async run(ctx) {
-    const s = await ctx.session.status();
-    const now = ctx.now();
+    const s = await ctx.session.current.status();
+    const now = ctx.services.now();
     const rows: [string, string][] = [
-      ['Session', `${s.store === 'memory' ? 'not stored' : s.id}${ctx.session.title ? `  "${visibleText(ctx.session.title)}"` : ''} · ${plural(s.messageCount, 'message')}`],
+      ['Session', `${s.store === 'memory' ? 'not stored' : s.id}${ctx.session.current.title ? `  "${visibleText(ctx.session.current.title)}"` : ''} · ${plural(s.messageCount, 'message')}`],
       ['Stored in', s.store === 'memory' ? 'nowhere: --no-persist keeps this chat in memory only' : `${s.store} store, ${s.dir ?? s.location ?? ''}`],
       ['Lock', lockText(s)],
       ['Last save', lastSaveText(s, now)],
-      ['Next save', nextSaveText(ctx.persistent, ctx.autosave()?.nextDate() ?? null, now)],
+      ['Next save', nextSaveText(ctx.session.persistent, ctx.session.autosave()?.nextDate() ?? null, now)],
       ['Journal', s.store === 'memory' ? 'none' : `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.journalPath ? ` (${s.journalPath})` : ''}`],
-      ['Assistant', `${ctx.chat.provider.label}${sourceNote(ctx.chat.providerSource ?? s.provider.source)}`],
+      ['Assistant', ctx.services.chat ? `${ctx.services.chat.provider.label}${sourceNote(ctx.services.chat.providerSource ?? s.provider.source)}` : 'none in this REPL'],
       ['System', s.systemPrompt ? `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256.slice(0, 12)}…)${sourceNote(s.systemPrompt.source)}` : 'none'],
       ['Tokens', tokenText(s.usage)],
     ];

@@ -1,4 +1,4 @@
-import { info, refusal } from '../command-result.js';
+import { chatControls, info, refusal } from '../command-result.js';
 import { sourceNote } from '../../terminal/describe-source.js';
 import type { SlashCommand } from '../types.js';
 import { ChatkeepError } from '../../session/errors.js';
@@ -11,12 +11,12 @@ export const system: SlashCommand = {
   async run(ctx, args) {
     const file = args.trim();
     if (file === '') {
-      const { systemPrompt } = await ctx.session.status();
+      const { systemPrompt } = await ctx.session.current.status();
       if (!systemPrompt) return info('No system prompt. Use one with /system FILE.');
       return info(`System prompt: ${systemPrompt.path} (sha256 ${systemPrompt.sha256.slice(0, 12)}…)${sourceNote(systemPrompt.source)}.`);
     }
     try {
-      const ref = await ctx.chat.useSystemPrompt(file === 'off' ? null : file);
+      const ref = await chatControls(ctx).useSystemPrompt(file === 'off' ? null : file);
       if (!ref) return info('No system prompt from the next turn on (recorded in the session).');
       return info(`System prompt for the next turns: ${ref.path} (sha256 ${ref.sha256.slice(0, 12)}…, recorded in the session).`);
     } catch (err) {

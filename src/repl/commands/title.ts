@@ -12,13 +12,13 @@ export const title: SlashCommand = {
   async run(ctx, args) {
     const text = args.trim();
     if (text === '') {
-      const current = ctx.session.title;
+      const current = ctx.session.current.title;
       return info(current ? `Title: "${visibleText(current)}". Rename with /title TEXT.` : 'No title yet. Set one with /title TEXT.');
     }
     if (text.includes('\n')) return refusal('A title is one line: /title TEXT.');
     // A long title is cut as /save TITLE cuts it (one rule: MAX_TITLE_LENGTH), and the reply says so.
-    await ctx.session.setTitle(text);
-    const stored = ctx.session.title;
-    return info(`Renamed ${ctx.persistent ? ctx.session.id : 'this chat'} to "${stored ?? text}"${titleCutNote(text, stored)}.`);
+    await ctx.session.current.setTitle(text);
+    const stored = ctx.session.current.title;
+    return info(`Renamed ${ctx.session.persistent ? ctx.session.current.id : 'this chat'} to "${stored ?? text}"${titleCutNote(text, stored)}.`);
   },
 };

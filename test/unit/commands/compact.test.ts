@@ -16,15 +16,15 @@ const reply = (inputTokens: number, model?: string): Message => ({
 describe('/compact', () => {
   it('with too few messages says so in one line and changes nothing; otherwise asks the REPL to compact, with the focus', async () => {
     const ctx = await createMockCommandContext();
-    await ctx.session.append({ role: 'user', content: 'a' });
-    await ctx.session.append({ role: 'assistant', content: 'b' });
+    await ctx.session.current.append({ role: 'user', content: 'a' });
+    await ctx.session.current.append({ role: 'assistant', content: 'b' });
     expect(await compact.run(ctx, '')).toEqual({
       type: 'message', level: 'info', content: 'Nothing to compact yet: /compact summarises the messages before your last exchange, and there are 0.',
     });
-    await ctx.session.append({ role: 'user', content: 'c' });
+    await ctx.session.current.append({ role: 'user', content: 'c' });
     expect(await compact.run(ctx, '  the   auth flow ')).toEqual({ type: 'compact', focus: 'the auth flow' });
     expect(await compact.run(ctx, '')).toEqual({ type: 'compact', focus: null });
-    expect(ctx.session.archived).toEqual([]);
+    expect(ctx.session.current.archived).toEqual([]);
   });
 
   it('asks for a summary steered by the focus; echo answers it deterministically', () => {

@@ -5,39 +5,39 @@ import { createFakeBrowser, createMockCommandContext } from '../../helpers/mock-
 describe('/load', () => {
   it('switches to the one named (by unique prefix), leaving the one save to the REPL closing the current', async () => {
     const ctx = await createMockCommandContext();
-    ctx.sessions.add({ id: 'session-20261001-090000', messages: [{ role: 'user', content: 'old', timestamp: new Date() }] });
-    const before = ctx.session.saves;
+    ctx.services.sessions.add({ id: 'session-20261001-090000', messages: [{ role: 'user', content: 'old', timestamp: new Date() }] });
+    const before = ctx.session.current.saves;
     const result = await load.run(ctx, 'session-202610');
     expect(result.type).toBe('switch');
     if (result.type !== 'switch') return;
     expect(result.session.id).toBe('session-20261001-090000');
     expect(result.content).toBe('Switched to session-20261001-090000.');
-    expect(ctx.session.saves).toBe(before);
+    expect(ctx.session.current.saves).toBe(before);
   });
 
   it('says so when asked for the current session', async () => {
     const ctx = await createMockCommandContext();
-    expect(await load.run(ctx, ctx.session.id)).toEqual({ type: 'message', level: 'info', content: `Already in session ${ctx.session.id}.` });
+    expect(await load.run(ctx, ctx.session.current.id)).toEqual({ type: 'message', level: 'info', content: `Already in session ${ctx.session.current.id}.` });
   });
 
   it('refuses a session held by another process, naming the holder, and stays', async () => {
     const ctx = await createMockCommandContext();
-    ctx.sessions.add({ id: 'session-held', heldBy: { pid: 999, host: 'box', startedAt: '2026-11-22T14:00:00.000Z' } });
+    ctx.services.sessions.add({ id: 'session-held', heldBy: { pid: 999, host: 'box', startedAt: '2026-11-22T14:00:00.000Z' } });
     const result = await load.run(ctx, 'session-held');
     expect(result).toEqual({
       type: 'message',
       level: 'error',
       content: `Session session-held is in use by process 999 on box (since 2026-11-22T14:00:00.000Z). Quit it there first, or continue in a copy of it: chatkeep --fork session-held
-Still in ${ctx.session.id}.`,
+Still in ${ctx.session.current.id}.`,
     });
-    expect(ctx.session.closed).toBe(false);
+    expect(ctx.session.current.closed).toBe(false);
   });
 
   it('reports an unknown or malformed ID in one line', async () => {
     const ctx = await createMockCommandContext();
     const unknown = await load.run(ctx, 'nope');
     expect(unknown.type === 'message' && unknown.content).toBe(
-      `No session \`nope\`. Find IDs with /sessions --all.\nStill in ${ctx.session.id}.`,
+      `No session \`nope\`. Find IDs with /sessions --all.\nStill in ${ctx.session.current.id}.`,
     );
     const bad = await load.run(ctx, '../x');
     expect(bad.type === 'message' && bad.level).toBe('error');
@@ -47,7 +47,7 @@ Still in ${ctx.session.id}.`,
   it('opens the session browser without an ID and loads the chosen session, after what its actions said', async () => {
     const browser = createFakeBrowser(['session-other'], ['Forked session-x as session-other (2 messages). Enter resumes it.']);
     const ctx = await createMockCommandContext({ browser });
-    ctx.sessions.add({ id: 'session-other' });
+    ctx.services.sessions.add({ id: 'session-other' });
     const result = await load.run(ctx, '');
     expect(browser.headings).toEqual(['Load which session?']);
     expect(result.type === 'switch' && result.session.id).toBe('session-other');
@@ -56,8 +56,8 @@ Still in ${ctx.session.id}.`,
 
   it('stays when the browser is cancelled', async () => {
     const ctx = await createMockCommandContext({ browser: createFakeBrowser([]) });
-    ctx.sessions.add({ id: 'session-other' });
-    expect(await load.run(ctx, '')).toEqual({ type: 'message', level: 'info', content: `Cancelled; still in ${ctx.session.id}.` });
+    ctx.services.sessions.add({ id: 'session-other' });
+    expect(await load.run(ctx, '')).toEqual({ type: 'message', level: 'info', content: `Cancelled; still in ${ctx.session.current.id}.` });
   });
 
   it('asks for an ID when there is no terminal for the browser', async () => {

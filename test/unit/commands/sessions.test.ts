@@ -5,22 +5,22 @@ import { createMockCommandContext } from '../../helpers/mock-command-context.js'
 describe('/sessions', () => {
   it("lists this project's sessions newest first with the current one marked", async () => {
     const ctx = await createMockCommandContext();
-    ctx.sessions.advance(-3_600_000);
-    ctx.sessions.add({ id: 'session-20261122-130000', title: 'older', messages: [] });
-    ctx.sessions.advance(3_600_000);
-    ctx.sessions.add({ id: 'session-elsewhere', project: '/other' });
+    ctx.services.sessions.advance(-3_600_000);
+    ctx.services.sessions.add({ id: 'session-20261122-130000', title: 'older', messages: [] });
+    ctx.services.sessions.advance(3_600_000);
+    ctx.services.sessions.add({ id: 'session-elsewhere', project: '/other' });
     const result = await sessions.run(ctx, '');
     expect(result.type).toBe('message');
     if (result.type !== 'message') return;
     const lines = result.content.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^\\* ${ctx.session.id}\\s+less than a minute ago\\s+0 messages\\s+open\\s+\\(untitled\\)$`));
+    expect(lines[0]).toMatch(new RegExp(`^\\* ${ctx.session.current.id}\\s+less than a minute ago\\s+0 messages\\s+open\\s+\\(untitled\\)$`));
     expect(lines[1]).toMatch(/^ {2}session-20261122-130000\s+about 1 hour ago\s+0 messages\s+closed\s+older$/);
     expect(result.content).not.toContain('session-elsewhere');
   });
 
   it('lists every project with --all and filters by text', async () => {
     const ctx = await createMockCommandContext();
-    ctx.sessions.add({ id: 'session-elsewhere', project: '/other', title: 'Auth work' });
+    ctx.services.sessions.add({ id: 'session-elsewhere', project: '/other', title: 'Auth work' });
     const all = await sessions.run(ctx, '--all auth');
     const lines = all.type === 'message' ? all.content.split('\n') : [];
     expect(lines[0]).toMatch(/^ {2}session-elsewhere .* Auth work {2}\[\/other\]$/);
@@ -29,9 +29,9 @@ describe('/sessions', () => {
 
   it('searches message text: ranked, with hit counts and a highlighted snippet', async () => {
     const ctx = await createMockCommandContext();
-    const at = ctx.sessions.now();
-    ctx.sessions.add({ id: 'session-20261122-100000', title: 'one', messages: [{ role: 'user', content: 'the Lockfile is stale', timestamp: at }] });
-    ctx.sessions.add({
+    const at = ctx.services.sessions.now();
+    ctx.services.sessions.add({ id: 'session-20261122-100000', title: 'one', messages: [{ role: 'user', content: 'the Lockfile is stale', timestamp: at }] });
+    ctx.services.sessions.add({
       id: 'session-20261122-110000',
       title: 'two',
       messages: [

@@ -5,7 +5,7 @@ import { createMockCommandContext } from '../../helpers/mock-command-context.js'
 
 async function contextWithSessions() {
   const ctx = await createMockCommandContext();
-  for (const id of ['session-20261122-143022', 'session-20261122-150000', 'other-1']) ctx.sessions.add({ id });
+  for (const id of ['session-20261122-143022', 'session-20261122-150000', 'other-1']) ctx.services.sessions.add({ id });
   return ctx;
 }
 
