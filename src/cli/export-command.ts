@@ -9,7 +9,7 @@ import { isValidId } from '../session/ids.js';
 import { packageVersion } from '../version.js';
 import { plural } from '../terminal/format.js';
 import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
-import { writeOutputFile, writeToStream } from './output-file.js';
+import { writeOutputFile, writeToStream } from '../terminal/output-file.js';
 import { sessionsMayExist } from '../store/choice.js';
 
 /** Runs the export; resolves to the exit code. */

@@ -12,7 +12,7 @@ import { createClipboard } from '../terminal/clipboard.js';
 import type { CliCommand } from './options.js';
 import { parseForkAt } from '../repl/fork-args.js';
 import { unknownModelNote } from '../providers/unknown-model.js';
-import type { BrowseOptions } from '../browser/browse.js';
+import { openBrowser, type BrowseOptions } from '../repl/browser.js';
 import { runRepl } from '../chat/repl.js';
 import { SessionController } from '../repl/controller.js';
 import type { HostName } from '../repl/host.js';
@@ -80,10 +80,10 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
   const configSystemFile = flagSystem ? undefined : configValue(config, 'system', 'string');
   const configSystem = configSystemFile && { ...(await loadSystemPrompt(configSystemFile.value, cwd)), source: configSystemFile.where };
   const autoCompact = flags['auto-compact'] === true || configValue(config, 'autoCompact', 'boolean')?.value === true;
-  const writeFile = async (name: string, text: string): Promise<string> => (await import('./output-file.js')).writeOutputFile(cwd, name, text);
+  const writeFile = async (name: string, text: string): Promise<string> => (await import('../terminal/output-file.js')).writeOutputFile(cwd, name, text);
   // The browser and its library load when it opens, never on the way to a prompt.
   const browse = async (request: Omit<BrowseOptions, 'sessions' | 'input' | 'output' | 'writeFile' | 'version' | 'color'>) =>
-    (await import('../browser/browse.js')).browseSessions({
+    openBrowser({
       ...request,
       sessions,
       input: environment.stdin,

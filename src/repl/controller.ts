@@ -6,7 +6,8 @@
  * happens comes out as events and lines for the host to render.
  */
 import { parseAutosaveSpec, startAutosave } from '../session/autosave.js';
-import type { Autosave, AutosaveSchedule, SaveResult, Session, SessionManager } from '../session/types.js';
+import { ReadOnlySessionError } from '../session/errors.js';
+import type { Autosave, AutosaveSchedule, Message, NewMessage, SaveResult, Session, SessionManager } from '../session/types.js';
 import { describeReplError } from '../terminal/report-error.js';
 import { emptyLines, failedCloseLines, lossNotice, lostExitLines, savedLines, unsavedLines, type Leaving } from './exit-lines.js';
 import type { HostName } from './host.js';
@@ -126,6 +127,26 @@ export class SessionController {
   /** Continues in a fork of the current session (its first `at` messages); the current one is saved and released. */
   async fork(options: { at?: number; title?: string } = {}): Promise<SaveResult | undefined> {
     return this.switchTo(await this.sessions.fork(this.#session, options), 'fork');
+  }
+
+  /**
+   * Appends `messages` to the current session in order, each durable once the promise resolves.
+   * A lost lock found by the first write (nothing stored) is followed (`recover`) and the
+   * messages go where the conversation goes on.
+   */
+  async append(...messages: NewMessage[]): Promise<Message[]> {
+    const stored: Message[] = [];
+    for (const message of messages) {
+      const session = this.#session;
+      try {
+        stored.push(await session.append(message));
+      } catch (err) {
+        if (!(err instanceof ReadOnlySessionError)) throw err;
+        await this.recover();
+        stored.push(await this.#session.append(message));
+      }
+    }
+    return stored;
   }
 
   /** Clears the live conversation, keeping the ID; the cleared messages are archived inside the session. Resolves to how many were archived. */

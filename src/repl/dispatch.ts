@@ -76,11 +76,18 @@ export async function runCommand(command: SlashCommand, args: string, options: D
     case 'compact':
       return { kind: 'compact', focus: result.focus };
     case 'message':
-      return { kind: 'done', output: [{ level: result.level === 'warning' ? 'warning' : result.level, text: result.content }] };
+      return { kind: 'done', output: [{ level: result.level, text: inHostWords(result.content, context.commands, prefix) }] };
     case 'switch': {
       const closed = await controller.switchTo(result.session, command.name === 'fork' ? 'fork' : 'load');
       const text = closed?.saved ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content;
-      return { kind: 'done', output: [{ level: 'info', text }], switched: true };
+      return { kind: 'done', output: [{ level: 'info', text: inHostWords(text, context.commands, prefix) }], switched: true };
     }
   }
+}
+
+/** A command's words written as this host types its commands (`.load ID` in node:repl): only the host's own command names. */
+function inHostWords(text: string, commands: readonly SlashCommand[], prefix: string): string {
+  if (prefix === '/') return text;
+  const names = commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]).filter((n) => /^[a-z]+$/.test(n));
+  return text.replace(new RegExp(`(^|[\\s(])/(${names.join('|')})\\b`, 'gm'), `$1${prefix}$2`);
 }
