@@ -40,7 +40,7 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   });
   // The prompt is up already: the banner goes on its own line, then the prompt again.
   screen.raw('\r\x1b[2K');
-  showOpened(opened, options.resume !== undefined || options.continue === true || options.fork !== undefined);
+  await showOpened(opened, options.resume !== undefined || options.continue === true || options.fork !== undefined);
   // Journal writes, commands and leaving run one after another, in the order they were asked
   // for: lines pasted or piped faster than a command answers still run in order.
   let queue = Promise.resolve();
@@ -67,7 +67,11 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
 
   const closed = new Promise<number>((resolve) => {
     const signals = options.signals;
-    const onTerm = (): void => void server.close();
+    // The prompt is on screen: the exit lines start on a line of their own.
+    const onTerm = (): void => {
+      screen.raw('\n');
+      server.close();
+    };
     const onHangUp = (): void => {
       screen.hangUp();
       server.close();

@@ -6,6 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import type { OpenSessionsOptions, SessionManager } from '../../session/types.js';
 import { ChatkeepError } from '../../session/errors.js';
+import { loadRelativeTime } from '../../terminal/format.js';
 import { describeReplError } from '../../terminal/report-error.js';
 import type { Screen } from '../../terminal/screen.js';
 import { commandSet, type CommandSetChanges } from '../command-set.js';
@@ -74,9 +75,11 @@ export function bannerLine(controller: SessionController): string {
 }
 
 /** Shows the banner, and what a resumed session holds. */
-export function showOpened(opened: OpenedHost, resumed: boolean): void {
+export async function showOpened(opened: OpenedHost, resumed: boolean): Promise<void> {
   opened.screen.status(bannerLine(opened.controller));
-  if (resumed) showResumed(opened.screen, opened.controller.session, new Date());
+  if (!resumed) return;
+  await loadRelativeTime();
+  showResumed(opened.screen, opened.controller.session, new Date());
 }
 
 /** A failure (of journaling, say) in one line. */

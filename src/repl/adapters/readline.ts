@@ -47,7 +47,7 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
   controller.on((event) => {
     if (event.type === 'warning' || event.type === 'lock-lost') screen.warn(event.type === 'warning' ? event.message : event.notice);
   });
-  showOpened(opened, options.resume !== undefined || options.continue === true || options.fork !== undefined);
+  await showOpened(opened, options.resume !== undefined || options.continue === true || options.fork !== undefined);
 
   const signals = options.signals;
   const onTerm = (): void => void rl.close();
@@ -57,8 +57,9 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
   };
   signals?.on('SIGTERM', onTerm);
   signals?.on('SIGHUP', onHangUp);
-  // The loop may prompt once more after the interface closed: that prompt shows nothing.
-  rl.once('close', () => rl.setPrompt(''));
+  // The loop may prompt once more after the interface closed (`/quit`): on a closed interface
+  // Node's prompt() resumes the input, which would keep the process from ending.
+  rl.once('close', () => (rl.prompt = () => {}));
   controller.startAutosave();
   rl.resume();
 
