@@ -12,7 +12,7 @@ import { startApiServer, type ApiServer } from './api-server.js';
 import { makeMessages } from './data.js';
 import { idAt, openProject, sessionRestorer, writeSession } from './fixtures.js';
 import { median, row, type BenchRow } from './harness.js';
-import type { BenchConfig } from './run.js';
+import type { BenchConfig } from './config.js';
 import { BIN } from './startup.js';
 
 const APIS = ['openai', 'anthropic'] as const;

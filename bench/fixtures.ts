@@ -10,7 +10,8 @@ import { encodeSnapshot } from '../src/session/codec.js';
 import { layout } from '../src/store/file/layout.js';
 import { rowFromSnapshot } from '../src/session/index-row.js';
 import { writeMeta } from '../src/store/file/meta-file.js';
-import type { Message, SessionManager, SessionSnapshot } from '../src/session/types.js';
+import type { Message, SessionSnapshot } from '../src/session/data.js';
+import type { SessionManager } from '../src/session/manager-api.js';
 import { makeMessages } from './data.js';
 
 /** `session-YYYYMMDD-HHmmss` for `base + seconds` (UTC). */

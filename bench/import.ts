@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { openSessions } from '../src/store/open.js';
 import { discover } from '../src/import/discover.js';
 import { importPeers } from '../src/import/run-import.js';
-import type { Message } from '../src/session/types.js';
-import type { BenchConfig } from './run.js';
+import type { Message } from '../src/session/data.js';
+import type { BenchConfig } from './config.js';
 import { makeMessages } from './data.js';
 import { measurePair, row, type BenchRow } from './harness.js';
 

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { startApiServer } from './api-server.js';
 import { openProject } from './fixtures.js';
 import { median, row, type BenchRow } from './harness.js';
-import type { BenchConfig } from './run.js';
+import type { BenchConfig } from './config.js';
 import { BIN } from './startup.js';
 
 interface Timing {

@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BenchConfig } from './config.js';
 import { formatTable, type BenchRow } from './harness.js';
 import { benchList, benchResume, benchTurn, benchSnapshot, benchMemory, benchStartup } from './cases.js';
 import { TEN_MB_AVG_BYTES } from './data.js';
@@ -15,14 +16,6 @@ import { benchSearch } from './search.js';
 import { benchBrowser } from './browser.js';
 import { benchPostgres } from './postgres.js';
 import { benchImport } from './import.js';
-
-export interface BenchConfig {
-  quick: boolean;
-  runs: number;
-  warmup: number;
-  /** Scratch space, removed at the end. */
-  root: string;
-}
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');

@@ -8,7 +8,7 @@ import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fold } from '../src/search/fold.js';
 import { searchableMessages } from '../src/search/rank.js';
-import type { BenchConfig } from './run.js';
+import type { BenchConfig } from './config.js';
 import { manySessions, openProject } from './fixtures.js';
 import { measure, measurePair, median, row, type BenchRow } from './harness.js';
 import { layout } from '../src/store/file/layout.js';

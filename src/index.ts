@@ -11,9 +11,13 @@
  * await session.close();
  * ```
  */
-export type * from './session/types.js';
+export type * from './session/data.js';
+export type { SessionProblem, SessionReading, SessionSummary } from './session/listing.js';
+export type * from './session/session-api.js';
+export type * from './session/manager-api.js';
+export type { Autosave, AutosaveSchedule } from './session/autosave.js';
 export type * from './session/store.js';
-export type * from './search/types.js';
+export type * from './session/search-data.js';
 export * from './session/errors.js';
 
 /**

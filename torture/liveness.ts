@@ -52,7 +52,7 @@ async function trial(kind: 'zombie' | 'recycled', t: number, script: string, roo
   const first = await sessions.create();
   await first.append({ role: 'user', content: `kept ${t}` });
   await first.close();
-  const { dir } = await first.status();
+  const dir = (await first.status()).where?.files?.dir;
   // What holds the session now, and what to end once the trial is over.
   const cleanup = kind === 'zombie' ? await zombieHolder(script, home, cwd, first.id) : recycledOwner(dir!);
   tally.add(kind === 'zombie' ? 'zombieHolders' : 'recycledPids');

@@ -4,14 +4,22 @@ import * as pty from 'node-pty';
 import { BIN, chatEnv, matches, onHost, waitUntil, type RunOptions } from './proc.js';
 import { drainBeforeDestroy } from './pty-drain.js';
 
-/** A chatkeep in a pseudo-terminal, driven key by key. */
+/** A chatkeep in a pseudo-terminal, driven key by key (the one spawn of the real binary in a pty: test/helpers/pty.ts builds on it). */
 export interface Term {
   readonly pid: number;
   write(text: string): void;
   /** Resolves once the screen (from `from`, an offset into it) shows `what`; rejects if chatkeep ends first or after `timeout` ms. */
   waitFor(what: string | RegExp, options?: { from?: number; timeout?: number }): Promise<void>;
+  /** Resolves once `found()` holds, checked at each output; rejects with `failure(why)` if chatkeep ends first or after `timeout` ms. */
+  until(found: () => boolean, timeout: number, failure: (why: 'ended' | 'timeout') => Error): Promise<void>;
   /** Everything printed so far, ANSI escapes removed, `\r\n` as `\n`, a line redrawn after `\r` as its last form. */
   screen(): string;
+  /** Everything printed so far, escapes included. */
+  output(): string;
+  /** True once chatkeep has ended. */
+  ended(): boolean;
+  /** Resizes the terminal (the program gets SIGWINCH). */
+  resize(cols: number, rows: number): void;
   /** Closes the terminal, as closing its window does: the pty goes away, then SIGHUP. */
   destroy(): void;
   kill(signal?: string): void;
@@ -19,13 +27,22 @@ export interface Term {
   readonly exited: Promise<number>;
 }
 
-/** Starts chatkeep in a 160×40 pseudo-terminal. */
-export function spawnTerm(args: string[], options: RunOptions): Term {
-  const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
+/** The terminal's size (default 160×40), and a tap on its output (e.g. to play it into an emulator). */
+export interface TermOptions extends RunOptions {
+  cols?: number;
+  rows?: number;
+  onData?: (data: string) => void;
+  /** Runs this script (an embedding example) instead of chatkeep. */
+  script?: string;
+}
+
+/** Starts chatkeep in a pseudo-terminal. */
+export function spawnTerm(args: string[], options: TermOptions): Term {
+  const [file, argv] = onHost(options.host, [process.execPath, options.script ?? BIN, ...args]);
   const term = pty.spawn(file, argv, {
     name: 'xterm-256color',
-    cols: 160,
-    rows: 40,
+    cols: options.cols ?? 160,
+    rows: options.rows ?? 40,
     cwd: options.cwd,
     env: { ...chatEnv(options.home, options.env), TERM: 'xterm-256color' },
   });
@@ -37,6 +54,7 @@ export function spawnTerm(args: string[], options: RunOptions): Term {
   };
   const received = (data: string): void => {
     raw += data;
+    options.onData?.(data);
     notify();
   };
   term.onData(received);
@@ -56,15 +74,21 @@ export function spawnTerm(args: string[], options: RunOptions): Term {
       .split('\n')
       .map((line) => line.slice(line.lastIndexOf('\r') + 1))
       .join('\n');
+  const until = (found: () => boolean, timeout: number, failure: (why: 'ended' | 'timeout') => Error): Promise<void> =>
+    waitUntil(found, { listeners, ended: () => done, timeout }, failure);
   return {
     pid: term.pid,
     write: (text) => term.write(text),
     screen,
+    output: () => raw,
+    ended: () => done,
+    until,
+    resize: (cols, rows) => term.resize(cols, rows),
     exited,
     destroy: () => (term as pty.IPty & { destroy(): void }).destroy(),
     kill: (signal) => term.kill(signal),
     waitFor: (what, { from = 0, timeout = 20_000 } = {}) =>
-      waitUntil(() => matches(screen().slice(from), what), { listeners, ended: () => done, timeout }, (why) => {
+      until(() => matches(screen().slice(from), what), timeout, (why) => {
         if (why === 'timeout') term.kill('SIGKILL');
         return new Error(`${why === 'ended' ? 'chatkeep ended before showing' : 'timed out waiting for'} ${String(what)}; screen: ${screen().slice(-500)}`);
       }),

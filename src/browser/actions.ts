@@ -6,7 +6,8 @@
  */
 import { titleCutNote } from '../terminal/title-cut.js';
 import { ChatkeepError } from '../session/errors.js';
-import type { Session, SessionManager } from '../session/types.js';
+import type { Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
 import { plural } from '../terminal/format.js';
 import { chatkeepCommand } from '../terminal/invocation.js';
 import { visibleText } from '../text/visible-text.js';

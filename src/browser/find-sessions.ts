@@ -3,7 +3,8 @@
  * (incremental narrowing as the query grows) can take its place without the browser changing.
  */
 import { fold } from '../search/fold.js';
-import type { SessionManager, SessionSummary } from '../session/types.js';
+import type { SessionSummary } from '../session/listing.js';
+import type { SessionManager } from '../session/manager-api.js';
 
 /**
  * The IDs of `rows` (the scope's listing) that `query` matches, best first: the full-text search

@@ -4,7 +4,8 @@
  * keys and the last action's outcome. Pure: every line fits `columns`, and the whole fits `lines`.
  */
 import type { ChalkInstance } from 'chalk';
-import type { SessionSnapshot, SessionSummary } from '../session/types.js';
+import type { SessionSnapshot } from '../session/data.js';
+import type { SessionSummary } from '../session/listing.js';
 import { filterLine, type Filters } from './filters.js';
 import { previewLines } from './preview.js';
 import { fit, formatRow, idWidth, type Holding } from './rows.js';

@@ -3,7 +3,8 @@
  * holds it) and its last exchanges as the chat shows them on resume, fitted to a pane. Stored
  * text is shown safely: control characters are neutralized (DESIGN §9).
  */
-import type { SessionSnapshot, SessionSummary } from '../session/types.js';
+import type { SessionSnapshot } from '../session/data.js';
+import type { SessionSummary } from '../session/listing.js';
 import { lineage, plural, transcriptTail } from '../terminal/format.js';
 import type { Holding } from './rows.js';
 import { graphemeWidths, truncate } from '../terminal/table.js';

@@ -4,7 +4,7 @@
  * Only the rows on screen are formatted: a repaint costs the same with 10 or 10,000 sessions.
  * Needs `loadTableWidths()` first.
  */
-import type { SessionSummary } from '../session/types.js';
+import type { SessionSummary } from '../session/listing.js';
 import { cutToColumns } from '../terminal/table.js';
 import { shownTitle } from '../terminal/format.js';
 

@@ -5,7 +5,8 @@
  * The library comes in as a parameter: it is imported only when the browser opens.
  */
 import type { ChalkInstance } from 'chalk';
-import type { SessionSnapshot, SessionSummary } from '../session/types.js';
+import type { SessionSnapshot } from '../session/data.js';
+import type { SessionSummary } from '../session/listing.js';
 import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionHost, type ActionOutcome } from './actions.js';
 import { NO_FILTERS, nextAge, nextBranch, nextStatus, passes, type Filters } from './filters.js';
 import { drawFrame, listHeight, scrolled } from './layout.js';

@@ -5,7 +5,8 @@
  */
 import type { Provider } from '../providers/types.js';
 import { messagesToSend } from '../session/compaction.js';
-import type { ReplyWriter, Session, Usage } from '../session/types.js';
+import type { Usage } from '../session/data.js';
+import type { ReplyWriter, Session } from '../session/session-api.js';
 import type { MarkdownRenderer } from './markdown.js';
 import { createMarkdownStream } from './markdown-stream.js';
 import { visibleText } from '../text/visible-text.js';

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { UserError } from '../session/errors.js';
 import { copySessions, type CopyOutcome, type CopyReport } from '../session/copy.js';
-import type { SessionManager } from '../session/types.js';
+import type { SessionManager } from '../session/manager-api.js';
 import { namedOnCommandLine, sessionsMayExist } from '../store/choice.js';
 import { openSessions } from '../store/open.js';
 import { isPostgresUrl, redactUrl } from '../store/postgres/url.js';

@@ -3,7 +3,7 @@
  * as data (one table drives parsing and `--help`, as in options.ts).
  */
 import { parseArgs } from 'node:util';
-import { formatOptions, type OptionSpec } from './options.js';
+import { formatOptions, usage, type OptionSpec } from './option-spec.js';
 
 export const DB_ACTIONS = ['setup', 'status'] as const;
 export type DbAction = (typeof DB_ACTIONS)[number];
@@ -49,8 +49,8 @@ export interface DbCommand {
   options: { print?: boolean; json?: boolean; store?: string; home?: string; help?: boolean };
 }
 
-/** Parses `chatkeep db …` (the words after `db`); a malformed line is `usage(what, helpCommand)`. */
-export function parseDbCommand(args: string[], usage: (what: string, help: readonly string[]) => Error): DbCommand {
+/** Parses `chatkeep db …` (the words after `db`); a malformed line is a `usage` error (exit 2). */
+export function parseDbCommand(args: string[]): DbCommand {
   const help = ['db', '--help'];
   const options = Object.fromEntries(
     Object.entries(DB_OPTIONS).map(([name, spec]: [string, DbOptionSpec]) => [

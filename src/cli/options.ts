@@ -3,23 +3,12 @@
  * `parseArgs` and the `--help` text, so they cannot drift apart.
  */
 import { parseArgs } from 'node:util';
-import { commandText, UserError } from '../session/errors.js';
 import { parseAge } from './age.js';
 import { parseDbCommand, type DbCommand } from './db-options.js';
 import { SHARE_OPTIONS, SHARE_USAGE, checkShare } from './share-options.js';
 import { PEER_TOOLS } from '../import/types.js';
-import { chatFlagAdvice, chatOnlyOption, placeLeadingFlags } from './flag-placement.js';
-
-/** One option: what `parseArgs` needs plus what `--help` shows. */
-export interface OptionSpec {
-  type: 'string' | 'boolean';
-  short?: string;
-  /** Placeholder shown in help, e.g. `ID`. */
-  value?: string;
-  description: string;
-  /** The `sessions` subcommands that take it (absent: every one). */
-  actions?: readonly SessionsAction[];
-}
+import { chatFlagAdvice, chatOnlyOption, placeLeadingFlags, type OptionTables } from './flag-placement.js';
+import { formatOptions, usage, type OptionSpec } from './option-spec.js';
 
 /** The `chatkeep sessions` subcommands. */
 export const SESSIONS_ACTIONS = ['browse', 'list', 'show', 'search', 'export', 'import', 'copy', 'rm', 'trash', 'restore', 'prune', 'empty-trash', 'share', 'unshare'] as const;
@@ -72,7 +61,10 @@ export const SESSIONS_OPTIONS = {
   home: REPL_OPTIONS.home,
   store: REPL_OPTIONS.store,
   help: REPL_OPTIONS.help,
-} as const satisfies Record<string, OptionSpec>;
+} as const satisfies Record<string, OptionSpec<SessionsAction>>;
+
+/** Both tables, for placing flags given before `sessions` (flag-placement.ts). */
+const TABLES: OptionTables = { chat: REPL_OPTIONS, sessions: SESSIONS_OPTIONS };
 
 export type Parsed<T extends Record<string, OptionSpec>> = {
   [K in keyof T]?: T[K]['type'] extends 'string' ? string : boolean;
@@ -108,10 +100,10 @@ export type CliCommand =
 export function parseCommandLine(argv: string[]): CliCommand {
   // `chatkeep --home DIR --store URL sessions …`, the form in which printed commands carry them, is
   // `sessions … --home DIR --store URL`; a chat-only flag there is refused saying where it goes.
-  const placed = placeLeadingFlags(argv);
+  const placed = placeLeadingFlags(argv, TABLES);
   if (placed?.kind === 'misplaced') throw usage(chatFlagAdvice(placed.flag), ['sessions', '--help']);
   if (placed) argv = placed.argv;
-  if (argv[0] === 'db') return parseDbCommand(argv.slice(1), (what, help) => usage(what, help));
+  if (argv[0] === 'db') return parseDbCommand(argv.slice(1));
   if (argv[0] === 'sessions') {
     const help = ['sessions', '--help'];
     const { values, positionals } = parse(argv.slice(1), SESSIONS_OPTIONS, true, help);
@@ -189,7 +181,7 @@ function parse<T extends Record<string, OptionSpec>>(
     parsed = { values: values as Parsed<T>, positionals };
   } catch (err) {
     // A chat flag after `sessions …`: say where it belongs rather than that it is unknown.
-    const chatFlag = specs === (SESSIONS_OPTIONS as Record<string, OptionSpec>) ? args.map(chatOnlyOption).find((found) => found !== undefined) : undefined;
+    const chatFlag = specs === (SESSIONS_OPTIONS as Record<string, OptionSpec>) ? args.map((arg) => chatOnlyOption(arg, TABLES)).find((found) => found !== undefined) : undefined;
     if (chatFlag && (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage(chatFlagAdvice(`--${chatFlag[0]}`), help);
     throw usage(describeParseError(err, args), help);
   }
@@ -219,11 +211,6 @@ function describeParseError(err: unknown, args: readonly string[]): string {
     return `option ${option} does not take a value`;
   }
   return message.split('.')[0] ?? message;
-}
-
-function usage(what: string, help: readonly string[]): UserError {
-  // No full stop after the command: it is copied as printed.
-  return new UserError(`${what}. See ${commandText(help)}`, 'E_USAGE', 2, help);
 }
 
 /** The `--help` text for the REPL, generated from {@link REPL_OPTIONS}. */
@@ -319,13 +306,4 @@ export function sessionsHelp(topic?: SessionsAction): string {
     ? ['', 'Nothing is deleted except by empty-trash, and a deleted ID is never used again.']
     : [];
   return ['Usage:', ...actions.flatMap((action) => SESSIONS_USAGE[action]), ...trashNote, '', 'Options:', ...formatOptions(options), ''].join('\n');
-}
-
-export function formatOptions(specs: Record<string, OptionSpec>): string[] {
-  const left = Object.entries(specs).map(([name, spec]) => {
-    const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
-    return spec.short ? `-${spec.short}, ${flag}` : `    ${flag}`;
-  });
-  const width = Math.max(...left.map((l) => l.length)) + 2;
-  return Object.values(specs).map((spec, i) => `  ${left[i]!.padEnd(width)}${spec.description}`);
 }

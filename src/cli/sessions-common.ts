@@ -4,7 +4,8 @@
  */
 import { estimateCost } from '../providers/cost.js';
 import { UserError } from '../session/errors.js';
-import type { ModelUsage, SessionProblem, SessionSummary } from '../session/types.js';
+import type { ModelUsage, Usage } from '../session/data.js';
+import type { SessionProblem, SessionSummary } from '../session/listing.js';
 import { countKnown, problemAdvice } from '../terminal/format.js';
 import type { CliCommand } from './options.js';
 
@@ -53,7 +54,7 @@ export function listRow(row: SessionSummary): Record<string, unknown> {
     project: row.project,
     ...(row.usage ? { usage: row.usage } : {}),
     ...(row.problem ? { problem: row.problem } : {}),
-    ...costField(row.usage, row.usageByModel),
+    ...costField(row.usage, row.byModel),
     ...(row.branch ? { branch: row.branch } : {}),
     ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
     ...(row.owner !== undefined ? { owner: row.owner } : {}),
@@ -61,7 +62,7 @@ export function listRow(row: SessionSummary): Record<string, unknown> {
 }
 
 /** `{ costUsd }` when the tokens' cost is known (every one from a priced model), else nothing. */
-export function costField(usage: { inputTokens: number; outputTokens: number } | undefined, byModel: readonly ModelUsage[] | undefined): { costUsd?: number } {
+export function costField(usage: Usage | undefined, byModel: readonly ModelUsage[] | undefined): { costUsd?: number } {
   const cost = usage ? estimateCost(usage, byModel) : undefined;
   return cost !== undefined ? { costUsd: Number(cost.toFixed(6)) } : {};
 }

@@ -4,7 +4,7 @@
  */
 import { Chalk } from 'chalk';
 import { openSessions } from '../index.js';
-import type { SearchResults } from '../search/types.js';
+import type { SearchResults } from '../session/search-data.js';
 import type { CliCommand } from './options.js';
 import { listRow, type SessionsEnvironment } from './sessions-common.js';
 import { formatRows } from '../terminal/format.js';

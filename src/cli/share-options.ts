@@ -1,11 +1,11 @@
 /** The options of `chatkeep sessions share|unshare` (issue 22 item 2), kept beside the sessions table. */
-import type { OptionSpec } from './options.js';
+import type { OptionSpec } from './option-spec.js';
 
 export const SHARE_OPTIONS = {
   with: { type: 'string', value: 'ROLE', description: "share, unshare: the database role (a person's login) to share with or stop sharing with", actions: ['share', 'unshare'] },
   team: { type: 'boolean', description: 'share, unshare: every member of the team', actions: ['share', 'unshare'] },
   write: { type: 'boolean', description: 'share: let them add to it too (default: read-only)', actions: ['share'] },
-} as const satisfies Record<string, OptionSpec>;
+} as const satisfies Record<string, OptionSpec<'share' | 'unshare'>>;
 
 export const SHARE_USAGE = {
   share: [

@@ -7,7 +7,9 @@ import { builtinCommands } from '../repl/commands/index.js';
 import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec } from '../index.js';
 import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
-import type { ConfigSource, Session, SessionManager } from '../session/types.js';
+import type { ConfigFiles, ConfigSource } from '../session/data.js';
+import type { Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
 import { createClipboard } from '../terminal/clipboard.js';
 import type { CliCommand } from './options.js';
 import { parseForkAt } from '../repl/fork-args.js';
@@ -170,7 +172,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
 
 /** A setting (`autosave`, `system`: strings; `autoCompact`: a boolean) of type `type` from project config, else user config, and which one gave it; another type is a UserError. */
 function configValue<T extends 'string' | 'boolean'>(
-  config: { user: Record<string, unknown>; project: Record<string, unknown> },
+  config: ConfigFiles,
   key: string,
   type: T,
 ): { value: T extends 'string' ? string : boolean; where: 'project' | 'user' } | undefined {

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeToolCalls } from '../providers/message-text.js';
-import type { Message, SessionSnapshot } from '../session/types.js';
+import type { Message, SessionSnapshot } from '../session/data.js';
 
 /** The Claude Code version whose format this writes. */
 export const CLAUDE_FORMAT_VERSION = '2.1.330';

@@ -4,7 +4,7 @@
  * UTC, written the same on every machine.
  */
 import { providerLabel } from '../terminal/describe-source.js';
-import type { Message, SessionSnapshot } from '../session/types.js';
+import type { Message, SessionSnapshot } from '../session/data.js';
 import { originText } from '../import/origin.js';
 
 /** `2026-11-22 14:30:22 UTC`. */

@@ -1,5 +1,5 @@
 /** The export formats, by name: what `--format` and `/export` accept, and the text each writes. */
-import type { SessionSnapshot } from '../session/types.js';
+import type { SessionSnapshot } from '../session/data.js';
 import type { TextSink } from '../session/sliced-json.js';
 
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;

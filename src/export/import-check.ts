@@ -8,7 +8,7 @@ import { commandText, printable, UserError } from '../session/errors.js';
 import { isValidId } from '../session/ids.js';
 import { SCHEMA_VERSION } from '../session/migrations.js';
 import { schemaProblem } from '../session/standalone-validator.js';
-import type { SessionSnapshot } from '../session/types.js';
+import type { SessionSnapshot } from '../session/data.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, exportJsonSchema } from './schema.js';
 
 /**

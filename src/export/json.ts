@@ -6,7 +6,7 @@
  */
 import { sessionJsonSchema } from '../session/schema.js';
 import { Slicer, stringifySliced, type TextSink } from '../session/sliced-json.js';
-import type { SessionSnapshot } from '../session/types.js';
+import type { SessionSnapshot } from '../session/data.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, exportJsonSchema } from './schema.js';
 
 /** An export document as written (the session's Dates already ISO strings once serialised). */

@@ -6,7 +6,7 @@
  * branches: the one imported is the chain that ends at the last message. Titles come from
  * `custom-title`, `ai-title` or `summary` lines. Pure.
  */
-import type { ToolCall, Usage } from '../session/types.js';
+import type { ToolCall, Usage } from '../session/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
 import { argumentsText, dateOf, isObject, jsonLines, str, Transcript } from './transcript.js';
 

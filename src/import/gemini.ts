@@ -7,7 +7,7 @@
  * Replies (`type: gemini`) carry their tool calls, each with its result; the results also come
  * back as user records of `functionResponse` parts. Pure.
  */
-import type { ToolCall, Usage } from '../session/types.js';
+import type { ToolCall, Usage } from '../session/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
 import { argumentsText, dateOf, isObject, jsonLines, str, Transcript } from './transcript.js';
 

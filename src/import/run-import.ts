@@ -8,7 +8,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AmbiguousIdError, ChatkeepError, TrashedSessionError, UnknownSessionError } from '../session/errors.js';
-import type { SessionManager, SessionSnapshot } from '../session/types.js';
+import type { SessionSnapshot } from '../session/data.js';
+import type { SessionManager } from '../session/manager-api.js';
 import type { Candidate } from './discover.js';
 import { parsePeer } from './parse.js';
 import { importedId, peerSnapshot } from './to-snapshot.js';

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { blankSnapshot } from '../session/blank.js';
 import { statsOf } from '../session/replay.js';
-import type { ProviderRecord, SessionSnapshot } from '../session/types.js';
+import type { ProviderRecord, SessionSnapshot } from '../session/data.js';
 import type { PeerConversation, PeerTool } from './types.js';
 
 /** The chatkeep provider each tool's models are served by (Gemini: none; `echo` until one is chosen). */

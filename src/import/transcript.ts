@@ -3,7 +3,7 @@
  * calls merged into the reply that made them, and every line that has no place in chatkeep
  * kept as it was, beside the messages it came after. Pure.
  */
-import type { KeptLine, Message, ToolCall, Usage } from '../session/types.js';
+import type { KeptLine, Message, ToolCall, Usage } from '../session/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
 
 /** What a format says about a conversation besides its messages. */

@@ -13,16 +13,13 @@ import type { Messages } from '@anthropic-ai/sdk/resources/messages';
 type Sdk = typeof BaseAnthropic;
 /** The SDK's client with the one resource chatkeep uses. */
 type Client = BaseAnthropic & { messages: Messages };
-import type { Message, Usage } from '../session/types.js';
+import type { Message, Usage } from '../session/data.js';
 import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
-import type { SdkProviderSettings } from './index.js';
 import { textTurns } from './message-text.js';
 import { ProviderError } from './provider-error.js';
 import { sdkProviderSetup } from './sdk-provider.js';
+import type { SdkProviderSettings } from './sdk-settings.js';
 import type { Provider, StreamEvent, StreamOptions } from './types.js';
-
-/** The public API's address, used when `ANTHROPIC_BASE_URL` is not set. */
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 /** Upper bound on a reply's length; the API requires one. */
 export const ANTHROPIC_MAX_TOKENS = 8192;
@@ -50,7 +47,7 @@ export class AnthropicProvider implements Provider {
       import('@anthropic-ai/sdk/client'),
       import('@anthropic-ai/sdk/resources/messages'),
     ]);
-    const setup = sdkProviderSetup('anthropic', settings, ANTHROPIC_DEFAULT_BASE_URL);
+    const setup = sdkProviderSetup('anthropic', settings);
     const client = new Base(setup.clientOptions) as Client;
     client.messages = new MessagesResource(client);
     return new AnthropicProvider(Base, client, settings.model, setup.label, setup.failure);

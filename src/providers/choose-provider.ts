@@ -4,7 +4,7 @@
  */
 import { UserError } from '../session/errors.js';
 import { printable } from '../session/errors.js';
-import type { ConfigSource } from '../session/types.js';
+import type { ConfigFiles, ConfigSource } from '../session/data.js';
 
 /** The assistants chatkeep knows. */
 export type ProviderName = 'echo' | 'anthropic' | 'openai';
@@ -40,7 +40,7 @@ export interface ChooseProviderInput {
   flagModel?: string;
   /** The resumed session's recorded provider; absent for a new session. */
   session?: { name: string; model: string | null };
-  config: { user: Record<string, unknown>; project: Record<string, unknown> };
+  config: ConfigFiles;
   env: Record<string, string | undefined>;
 }
 

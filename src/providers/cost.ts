@@ -3,7 +3,7 @@
  * its `asOf` date and `sources` say where the figures come from).
  */
 import prices from './prices.json' with { type: 'json' };
-import type { ModelUsage } from '../session/types.js';
+import type { ModelUsage, Usage } from '../session/data.js';
 import { lookupModel } from './model-table.js';
 
 type Price = { input: number; output: number };
@@ -18,7 +18,7 @@ export function priceOf(model: string): Price | undefined {
  * The estimated cost in US dollars of `usage`, when every token in it is known to come from a
  * priced model: `byModel` must account for all of `total` (older replies carry no model).
  */
-export function estimateCost(total: { inputTokens: number; outputTokens: number }, byModel: readonly ModelUsage[] | undefined): number | undefined {
+export function estimateCost(total: Usage, byModel: readonly ModelUsage[] | undefined): number | undefined {
   if (!byModel || byModel.length === 0) return undefined;
   let usd = 0;
   let input = 0;

@@ -5,6 +5,7 @@
 import { UserError, printable } from '../session/errors.js';
 import { API_KEY_VARS, DEFAULT_MODELS, type ProviderChoice } from './choose-provider.js';
 import { EchoProvider, echoDelayFrom } from './echo.js';
+import { BASE_URL_VARS, DEFAULT_BASE_URLS, type SdkProviderSettings } from './sdk-settings.js';
 import type { Provider } from './types.js';
 
 export {
@@ -30,15 +31,6 @@ export interface CreateProviderOptions {
   timeoutMs?: number;
 }
 
-/** Settings an SDK provider is built from. */
-export interface SdkProviderSettings {
-  apiKey: string;
-  baseURL: string | undefined;
-  model: string;
-  maxRetries: number;
-  timeoutMs: number | undefined;
-}
-
 /**
  * Creates the chosen provider, importing its SDK lazily. A missing API key for the chosen
  * provider is a UserError: `ANTHROPIC_API_KEY is not set: export it, or use --provider echo`.
@@ -52,10 +44,10 @@ export async function createProvider(
 ): Promise<Provider> {
   if (choice.name === 'echo') return new EchoProvider(echoDelayFrom(env));
   const keyVar = API_KEY_VARS[choice.name];
-  const baseVar = choice.name === 'anthropic' ? 'ANTHROPIC_BASE_URL' : 'OPENAI_BASE_URL';
+  const baseVar = BASE_URL_VARS[choice.name];
   const baseURL = env[baseVar]?.trim() || undefined;
   if (baseURL !== undefined && !/^https?:\/\/[^/]/i.test(baseURL)) {
-    const example = choice.name === 'anthropic' ? 'https://api.anthropic.com' : 'http://localhost:11434/v1';
+    const example = choice.name === 'anthropic' ? DEFAULT_BASE_URLS.anthropic : 'http://localhost:11434/v1';
     throw new UserError(`${baseVar} \`${printable(baseURL)}\` is not an http(s) URL: set it to one such as ${example}`, 'E_BASE_URL');
   }
   let apiKey = env[keyVar]?.trim();

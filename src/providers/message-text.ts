@@ -3,7 +3,7 @@
  * API happy they travel as plain text, and empty messages (an interrupted reply that never
  * started) are left out.
  */
-import type { Message } from '../session/types.js';
+import type { Message } from '../session/data.js';
 
 /** A message's content as one text, with tool calls and tool results spelled out. */
 export function messageText(message: Message): string {

@@ -7,16 +7,13 @@ import type OpenAI from 'openai';
 
 /** The SDK's client class, loaded by `create()`: a static import would put it on the start-up path. */
 type Sdk = typeof import('openai').default;
-import type { Message, Usage } from '../session/types.js';
+import type { Message, Usage } from '../session/data.js';
 import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
-import type { SdkProviderSettings } from './index.js';
 import { textTurns } from './message-text.js';
 import { ProviderError } from './provider-error.js';
 import { sdkProviderSetup } from './sdk-provider.js';
+import type { SdkProviderSettings } from './sdk-settings.js';
 import type { Provider, StreamEvent, StreamOptions } from './types.js';
-
-/** The public API's address, used when `OPENAI_BASE_URL` is not set. */
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /** Chat Completions, streamed, with usage in a final chunk. */
 export class OpenAIProvider implements Provider {
@@ -33,7 +30,7 @@ export class OpenAIProvider implements Provider {
   /** Builds the provider, loading the SDK only now. */
   static async create(settings: SdkProviderSettings): Promise<OpenAIProvider> {
     const { default: OpenAISdk } = await import('openai');
-    const setup = sdkProviderSetup('openai', settings, OPENAI_DEFAULT_BASE_URL);
+    const setup = sdkProviderSetup('openai', settings);
     return new OpenAIProvider(OpenAISdk, new OpenAISdk(setup.clientOptions), settings.model, setup.label, setup.failure);
   }
 

@@ -4,7 +4,8 @@
  * each provider still loads its own in `create()`, so none is on the start-up path.
  */
 import { hostOf, shownURL, type FailureContext } from './describe-failure.js';
-import type { SdkProviderSettings } from './index.js';
+import { API_KEY_VARS } from './choose-provider.js';
+import { BASE_URL_VARS, DEFAULT_BASE_URLS, type SdkProviderName, type SdkProviderSettings } from './sdk-settings.js';
 
 /** The client options both official SDKs take under these names. */
 export interface SdkClientOptions {
@@ -27,14 +28,11 @@ export interface SdkProviderSetup {
  * SDK reads nothing from `process.env` itself; `ANTHROPIC_*` or `OPENAI_*` are the variables
  * a failure message tells the user to check.
  */
-export function sdkProviderSetup(
-  name: 'anthropic' | 'openai',
-  settings: SdkProviderSettings,
-  defaultBaseURL: string,
-): SdkProviderSetup {
+export function sdkProviderSetup(name: SdkProviderName, settings: SdkProviderSettings): SdkProviderSetup {
   const { apiKey, model } = settings;
+  const defaultBaseURL = DEFAULT_BASE_URLS[name];
   const baseURL = settings.baseURL ?? defaultBaseURL;
-  const [keyVar, baseVar] = name === 'anthropic' ? ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] : ['OPENAI_API_KEY', 'OPENAI_BASE_URL'];
+  const [keyVar, baseVar] = [API_KEY_VARS[name], BASE_URL_VARS[name]];
   return {
     clientOptions: {
       apiKey,

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError, printable } from '../session/errors.js';
-import type { SystemPromptRef } from '../session/types.js';
+import type { SystemPromptRef } from '../session/data.js';
 
 /** A system prompt read from disk: its text for the provider, its reference for the session. */
 export interface LoadedSystemPrompt {

@@ -1,7 +1,7 @@
 /**
  * The assistant interface (DESIGN §2): every provider streams text deltas and ends with usage.
  */
-import type { Message, Usage } from '../session/types.js';
+import type { Message, Usage } from '../session/data.js';
 
 /** One streamed event. A stream is text deltas followed by at most one `usage` event. */
 export type StreamEvent = { type: 'text'; text: string } | { type: 'usage'; usage: Usage };

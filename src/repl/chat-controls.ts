@@ -6,7 +6,8 @@
 import type { LoadedSystemPrompt, ProviderName } from '../providers/index.js';
 import type { Provider } from '../providers/types.js';
 import { ChatkeepError } from '../session/errors.js';
-import type { ConfigSource, Session, SystemPromptRef } from '../session/types.js';
+import type { ConfigSource, SystemPromptRef } from '../session/data.js';
+import type { Session } from '../session/session-api.js';
 
 /** What the chat turns read and what the commands change. */
 export interface ChatControls {

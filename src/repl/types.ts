@@ -3,7 +3,10 @@
  * Commands get a context and *return* a result; the REPL renders it. They never touch
  * `process` or the file system.
  */
-import type { Autosave, Session, SessionManager, SessionSummary } from '../session/types.js';
+import type { SessionSummary } from '../session/listing.js';
+import type { Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
+import type { Autosave } from '../session/autosave.js';
 import type { ChatControls } from './chat-controls.js';
 import type { Clipboard } from '../terminal/clipboard.js';
 

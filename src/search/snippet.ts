@@ -4,13 +4,7 @@
  * character (an emoji, a letter and its accent) and a hit maps back onto the text as written.
  */
 import { fold } from './fold.js';
-
-export interface Snippet {
-  /** One line: whitespace runs shown as one space; `…` where the message goes on. */
-  text: string;
-  /** `[start, end)` UTF-16 offsets into `text` of each hit shown. */
-  highlights: [number, number][];
-}
+import type { Snippet } from '../session/search-data.js';
 
 /** Messages longer than this are cut to the line holding the hit first. */
 const WHOLE_MESSAGE_LIMIT = 20_000;

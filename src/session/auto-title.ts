@@ -8,7 +8,7 @@
  */
 import { fittingLength } from './fitting-length.js';
 import { cleanTitle } from './title.js';
-import type { Message, SessionSnapshot } from './types.js';
+import type { Message, SessionSnapshot } from './data.js';
 
 /** The widest an automatic title is, in terminal columns. */
 export const AUTO_TITLE_COLUMNS = 60;

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Autosave, AutosaveSchedule, SaveResult, Session } from './types.js';
+import type { SaveResult, Session } from './session-api.js';
 import { AutosaveSpecError } from './errors.js';
 import { whenIdle } from './defer.js';
 import { startTicks, type TickTimer } from './cron-timer.js';
@@ -11,6 +11,21 @@ let cronModule: CronModule | undefined;
 function cron(): CronModule {
   cronModule ??= require('cron') as CronModule;
   return cronModule;
+}
+
+/** A parsed `--autosave` spec. Durations become cron expressions (`30s` becomes a 6-field expression firing every 30 seconds). */
+export type AutosaveSchedule =
+  | { kind: 'off'; description: 'off' }
+  | { kind: 'cron'; expression: string; description: string };
+
+/** A running autosave schedule. */
+export interface Autosave {
+  /** Human description for the banner, e.g. `every 5 min`, `off`. */
+  readonly description: string;
+  /** Next time it fires, or null when off. */
+  nextDate(): Date | null;
+  /** Stops the timer and waits for a running tick to finish. */
+  stop(): Promise<void>;
 }
 
 /** The default `--autosave` spec (DESIGN §1). */

@@ -1,4 +1,4 @@
-import type { SessionSnapshot } from './types.js';
+import type { SessionSnapshot } from './data.js';
 import { SCHEMA_VERSION } from './migrations.js';
 
 /** A blank snapshot for a session whose snapshot is missing or damaged. */

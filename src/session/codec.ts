@@ -1,4 +1,4 @@
-import type { SessionSnapshot } from './types.js';
+import type { SessionSnapshot } from './data.js';
 import { DamagedFileError, FutureSchemaError } from './errors.js';
 
 export { DamagedFileError };

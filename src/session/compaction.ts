@@ -2,7 +2,7 @@
  * What a compacted conversation means for the model (`/compact`): which messages stay live,
  * and what is sent on each turn. Pure functions; the summary itself comes from a provider.
  */
-import type { Message } from './types.js';
+import type { Message } from './data.js';
 
 /** How the summary is put before the live messages, as the conversation's first user message. */
 export const SUMMARY_INTRO = 'Summary of our conversation so far (the earlier messages were compacted into it):\n\n';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Message, SessionSnapshot } from './types.js';
+import type { Message, SessionSnapshot } from './data.js';
 
 /**
  * A hash of what a session says (its messages, archived conversations, title, lineage, and the

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { contentHash } from './content-hash.js';
-import type { SessionManager } from './types.js';
+import type { SessionManager } from './manager-api.js';
 
 /** What became of one session. */
 export type CopyOutcome =

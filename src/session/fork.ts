@@ -6,7 +6,7 @@
 import { blankSnapshot } from './blank.js';
 import { UserError } from './errors.js';
 import { addMessage } from './replay.js';
-import type { SessionSnapshot } from './types.js';
+import type { SessionSnapshot } from './data.js';
 
 /** Where a fork starts: `at` messages of `source` (default all); a bad `at` is a UserError. */
 export function forkPoint(source: SessionSnapshot, at: number | undefined): number {

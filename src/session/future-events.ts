@@ -7,7 +7,7 @@
 import { printable } from './errors.js';
 import type { ReplayResult } from './replay.js';
 import { EVENT_TYPES, type SessionEvent } from './store.js';
-import type { FutureEvent, SessionSnapshot } from './types.js';
+import type { FutureEvent, SessionSnapshot } from './data.js';
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 

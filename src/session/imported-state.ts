@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import { cleanTitle } from './title.js';
-import type { ArchivedSegment, Message, ProjectInfo, SessionSnapshot } from './types.js';
+import type { ArchivedSegment, Message, ProjectInfo, SessionSnapshot } from './data.js';
 
 /**
  * `snapshot` as session `id` of `project`, closed, redacted; `importedFrom` records the ID it

@@ -1,49 +1,8 @@
 import { blankSnapshot } from './blank.js';
 import { replay } from './replay.js';
 import type { SessionEvent } from './store.js';
-import type { ModelUsage, SessionProblem, SessionSnapshot, SessionStatus, SessionSummary, TitleSource } from './types.js';
-
-/**
- * One row of `index.json`: what a listing shows, with times as epoch milliseconds (cheaper to
- * parse and turn into Dates than ISO strings: listing 10,000 rows must stay near the cost of
- * parsing them), plus the journalSeq of the snapshot the row describes.
- */
-export interface IndexRow {
-  id: string;
-  title: string | null;
-  createdAt: number;
-  updatedAt: number;
-  messageCount: number;
-  status: SessionStatus;
-  project: string;
-  journalSeq: number;
-  /** Token totals of the live conversation (absent in rows written before they were kept). */
-  inputTokens?: number;
-  outputTokens?: number;
-  /** What is wrong with the files (absent when nothing is). */
-  problem?: SessionProblem;
-  /** The git branch the session was last used on (absent when unknown). */
-  branch?: string;
-  /** Token totals per known model (absent when none), to estimate cost without reading the session. */
-  byModel?: ModelUsage[];
-  /**
-   * Set on a fork: the session it came from and at which message. Kept in the row so that a
-   * parent's forks are found from the listing cache alone, without reading any session.
-   */
-  parentId?: string;
-  forkPoint?: number;
-  /** On a shared server: the role it belongs to, when that is not the role listing it (shared with it). */
-  owner?: string;
-  /** How the title came about (absent without a title, and in rows of earlier builds). */
-  titleSource?: TitleSource;
-  /**
-   * Messages cleared by /reset or /compact, kept inside the session. Absent in rows written by
-   * earlier builds: a listing reads such a session when it must know whether it holds a message.
-   */
-  archivedMessages?: number;
-  /** The automatic title of a session stored without one by an earlier build, derived when listed. */
-  derivedTitle?: string;
-}
+import type { SessionSnapshot, SessionStatus } from './data.js';
+import type { IndexRow, SessionSummary } from './listing.js';
 
 /** The row describing a snapshot. */
 export function rowFromSnapshot(s: SessionSnapshot, status: SessionStatus): IndexRow {
@@ -94,7 +53,7 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
       : {}),
     ...(row.problem ? { problem: row.problem } : {}),
     ...(row.branch ? { branch: row.branch } : {}),
-    ...(row.byModel?.length ? { usageByModel: row.byModel } : {}),
+    ...(row.byModel?.length ? { byModel: row.byModel } : {}),
     ...lineage(row),
     ...(row.owner !== undefined ? { owner: row.owner } : {}),
   };

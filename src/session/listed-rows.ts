@@ -7,8 +7,9 @@
  * PostgreSQL row with no snapshot yet, whose counts come with its first snapshot.)
  */
 import { automaticTitle, firstUserMessage } from './auto-title.js';
-import { archivedCount, type IndexRow } from './index-row.js';
-import type { SessionSnapshot } from './types.js';
+import { archivedCount } from './index-row.js';
+import type { IndexRow } from './listing.js';
+import type { SessionSnapshot } from './data.js';
 
 /** True when the row's session holds a message, live or cleared (a session with a problem is always listed). */
 export function holdsMessage(row: IndexRow): boolean {

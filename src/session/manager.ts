@@ -1,11 +1,12 @@
 import type { LockOwner } from './errors.js';
-import type {
-  ImportResult, ListOptions, ProjectInfo, ResumeReport, Session, SessionManager, SessionReading, SessionSnapshot, SessionSummary,
-} from './types.js';
+import type { ConfigFiles, ProjectInfo, SessionSnapshot } from './data.js';
+import type { SessionReading, SessionSummary } from './listing.js';
+import type { ResumeReport, Session } from './session-api.js';
+import type { ImportResult, ListOptions, SessionManager } from './manager-api.js';
 import type { Located, SessionStore, TrashedSession, WriterLock } from './store.js';
 import { AmbiguousIdError } from './errors.js';
 import { assertValidId } from './ids.js';
-import type { SearchOptions, SearchResults } from '../search/types.js';
+import type { SearchOptions, SearchResults } from './search-data.js';
 import { blankSnapshot } from './blank.js';
 import { forkPoint, forkState } from './fork.js';
 import { whenIdle } from './defer.js';
@@ -28,7 +29,7 @@ export interface ManagerParts {
   redact: (text: string) => string;
   now: () => Date;
   toolVersion: string;
-  readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }>;
+  readConfig(): Promise<ConfigFiles>;
   /** Where this run happens (git root, branch, HEAD), read as the session opens; recorded when known. */
   gitContext(): Promise<SessionSnapshot['git']>;
 }
@@ -306,7 +307,7 @@ export class Manager implements SessionManager {
     return lock.state === 'held' ? lock.owner : undefined;
   }
 
-  readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }> {
+  readConfig(): Promise<ConfigFiles> {
     return this.parts.readConfig();
   }
 

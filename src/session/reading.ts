@@ -1,6 +1,6 @@
-import type { SessionProblem, SessionReading, SessionSnapshot, SessionStatus } from './types.js';
+import type { SessionSnapshot, SessionStatus } from './data.js';
+import type { IndexRow, SessionProblem, SessionReading } from './listing.js';
 import { FutureSchemaError } from './errors.js';
-import type { IndexRow } from './index-row.js';
 import { rowFromSnapshot } from './index-row.js';
 import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';

@@ -1,6 +1,4 @@
-import type {
-  ConfigSource, ConfigValue, GitContext, Message, ModelUsage, ProviderRecord, SessionSnapshot, SessionStats, SystemPromptRef, ToolCall, Usage,
-} from './types.js';
+import type { ConfigSource, ConfigValue, GitContext, Message, ModelUsage, ProviderRecord, SessionSnapshot, SessionStats, SystemPromptRef, ToolCall, Usage } from './data.js';
 import type { SessionEvent } from './store.js';
 
 /** A message as journaled: the timestamp as an ISO string, plus the reply it finishes. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Message, ReplyExtra, ReplyWriter } from './types.js';
+import type { Message } from './data.js';
+import type { ReplyExtra, ReplyWriter } from './session-api.js';
 import { ReplyFinishedError } from './errors.js';
 import { safeBoundary } from './reply-boundary.js';
 

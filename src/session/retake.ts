@@ -7,7 +7,8 @@
 import { SessionInUseError } from './errors.js';
 import { loadFrom } from './reading.js';
 import type { EventLog, SessionStore, WriterLock } from './store.js';
-import type { RetakeResult, SessionSnapshot } from './types.js';
+import type { SessionSnapshot } from './data.js';
+import type { RetakeResult } from './session-api.js';
 
 /** What the session adopts once its lock is back. */
 export interface Retaken {

@@ -1,10 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
-import type {
-  ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, ReplyWriter, ResumeReport,
-  RetakeResult, SaveResult, SaveTrigger, Session, SessionSnapshot, SessionWhere, SessionStats, SessionStatusReport, SystemPromptRef, TitleSource, Usage,
-} from './types.js';
+import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, SessionSnapshot, SessionWhere, SessionStats, SystemPromptRef, TitleSource, Usage } from './data.js';
+import type { ReplyWriter, ResumeReport, RetakeResult, SaveResult, Session, SessionStatusReport } from './session-api.js';
 import { LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
 import type { EventLog, SessionEventType, SessionStore, WriterLock } from './store.js';

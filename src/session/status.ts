@@ -1,5 +1,6 @@
 import type { SessionStore } from './store.js';
-import type { SessionSnapshot, SessionStatusReport } from './types.js';
+import type { SessionSnapshot } from './data.js';
+import type { SessionStatusReport } from './session-api.js';
 
 /** `Session.status()`: where a session is kept and how current its stored snapshot is (for `/status`). */
 export function statusReport(facts: {
@@ -20,10 +21,7 @@ export function statusReport(facts: {
   return {
     id: facts.id,
     store: store.kind,
-    location: where?.location ?? null,
-    dir: where?.files?.dir ?? null,
-    snapshotPath: where?.files?.snapshot ?? null,
-    journalPath: where?.files?.journal ?? null,
+    where: where ?? null,
     lock: facts.lock,
     lastSave: facts.lastSave,
     unsavedJournalLines: where ? facts.unsavedEvents : 0,

@@ -6,9 +6,9 @@
  * never interprets a conversation.
  */
 import type { LockOwner } from './errors.js';
-import type { IndexRow } from './index-row.js';
-import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './types.js';
-import type { SearchResults } from '../search/types.js';
+import type { IndexRow } from './listing.js';
+import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './data.js';
+import type { SearchResults } from './search-data.js';
 
 /** What an event records (one journal line in the file store, one row in PostgreSQL). */
 export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
@@ -154,7 +154,7 @@ export interface SessionStore {
    * Full-text search of these projects' sessions (issue 11): the query literal, matched on folded
    * text (src/search/fold.ts); scored, ranked and snippeted by src/search/ so that every store
    * gives the same output. The file store brings its index up to date from the listing first
-   * (src/session/search-index.ts). PostgreSQL narrows the candidates with its own index (which
+   * (src/store/file/search-index.ts). PostgreSQL narrows the candidates with its own index (which
    * must not drop a literal substring match, e.g. `ession` in `session`), then hands their
    * messages to `searchMessages` (src/search/search-messages.ts), which counts and ranks.
    */

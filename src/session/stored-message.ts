@@ -1,4 +1,4 @@
-import type { Message, NewMessage, ToolCall } from './types.js';
+import type { Message, NewMessage, ToolCall } from './data.js';
 
 /**
  * A message as stored: validated, timestamped, with secrets redacted from its content and its

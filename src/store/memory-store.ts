@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import { UserError } from '../session/errors.js';
 import type { SessionStore, WriterLock } from '../session/store.js';
-import type { ProjectInfo } from '../session/types.js';
+import type { ProjectInfo } from '../session/data.js';
 
 /** The ID of a session that is never stored: not a reserved ID, so it can never clash with one. */
 export const UNSAVED_ID = 'unsaved';

@@ -6,7 +6,7 @@
 import { UserError, printable } from '../session/errors.js';
 import { Manager } from '../session/manager.js';
 import { createRedactor, noRedaction } from '../session/redact.js';
-import type { OpenSessionsOptions, SessionManager } from '../session/types.js';
+import type { OpenSessionsOptions, SessionManager } from '../session/manager-api.js';
 import { packageVersion } from '../version.js';
 import { readConfigFile } from './file/config-files.js';
 import { layout } from './file/layout.js';

@@ -4,7 +4,9 @@
  */
 import { estimateCost, formatCost } from '../providers/cost.js';
 import { commandText } from '../session/errors.js';
-import type { Message, ModelUsage, Session, SessionProblem, SessionStats, SessionSummary } from '../session/types.js';
+import type { Message, ModelUsage, SessionStats, Usage } from '../session/data.js';
+import type { SessionProblem, SessionSummary } from '../session/listing.js';
+import type { Session } from '../session/session-api.js';
 import { plural } from '../text/plural.js';
 import { visibleText } from '../text/visible-text.js';
 import { loadTableWidths } from './table.js';
@@ -92,7 +94,7 @@ export function formatRows(
   const cells = rows.map((row) => [
     `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
     relativeTime(row.updatedAt, options.now),
-    count(row) + (countKnown(row.problem) ? tokens(row.usage, row.usageByModel) : ''),
+    count(row) + (countKnown(row.problem) ? tokens(row.usage, row.byModel) : ''),
     row.problem ? problemLabel(row.problem) : row.status,
     row.branch ?? '',
     row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : '',
@@ -152,7 +154,7 @@ export function problemAdvice(id: string, problem: SessionProblem): { text: stri
  * ` · 1.2k tokens` (input + output) when a provider reported any, else nothing; then
  * ` · ~$0.02` when every token came from a model in the price table.
  */
-export function tokens(usage: { inputTokens: number; outputTokens: number } | undefined, byModel?: readonly ModelUsage[]): string {
+export function tokens(usage: Usage | undefined, byModel?: readonly ModelUsage[]): string {
   const total = usage ? usage.inputTokens + usage.outputTokens : 0;
   if (!usage || total === 0) return '';
   const shown = total < 1000 ? String(total) : total < 1e6 ? `${(total / 1000).toFixed(1)}k` : `${(total / 1e6).toFixed(1)}M`;

@@ -2,7 +2,7 @@
 import { blankSnapshot } from '../../src/session/blank.js';
 import { rowFromSnapshot } from '../../src/session/index-row.js';
 import type { SessionEvent, SessionStore } from '../../src/session/store.js';
-import type { SessionSnapshot } from '../../src/session/types.js';
+import type { SessionSnapshot } from '../../src/session/data.js';
 
 export interface OpenOptions {
   redact?: (text: string) => string;

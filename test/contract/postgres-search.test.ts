@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { blankSnapshot } from '../../src/session/blank.js';
 import { encodeSnapshot } from '../../src/session/codec.js';
 import type { SessionStore } from '../../src/session/store.js';
-import type { SessionSnapshot } from '../../src/session/types.js';
+import type { SessionSnapshot } from '../../src/session/data.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { matchSql } from '../../src/store/postgres/search.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';

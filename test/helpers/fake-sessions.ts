@@ -1,29 +1,15 @@
 /**
  * An in-memory SessionManager/Session for unit tests of the REPL and commands: the same
- * contract as the library (src/session/types.ts), no files, no locks.
+ * contract as the library (src/session/session-api.ts, manager-api.ts), no files, no locks.
  */
 import { searchableMessages } from '../../src/search/rank.js';
 import { searchMessages } from '../../src/search/search-messages.js';
-import type { SearchOptions, SearchResults } from '../../src/search/types.js';
+import type { SearchOptions, SearchResults } from '../../src/session/search-data.js';
 import { AmbiguousIdError, InvalidIdError, SessionInUseError, UnknownSessionError, type LockOwner } from '../../src/session/errors.js';
-import type {
-  ArchivedSegment, GitContext,
-  ListOptions,
-  Message,
-  NewMessage,
-  ProjectInfo,
-  ReplyWriter,
-  ResumeReport,
-  SaveResult,
-  Session,
-  SessionManager,
-  SessionStats,
-  RetakeResult,
-  SessionSnapshot,
-  SessionStatusReport,
-  SessionSummary,
-  SystemPromptRef,
-} from '../../src/session/types.js';
+import type { ArchivedSegment, ConfigFiles, GitContext, Message, NewMessage, ProjectInfo, SessionStats, SessionSnapshot, SystemPromptRef } from '../../src/session/data.js';
+import type { SessionSummary } from '../../src/session/listing.js';
+import type { ReplyWriter, ResumeReport, SaveResult, Session, RetakeResult, SessionStatusReport } from '../../src/session/session-api.js';
+import type { ListOptions, SessionManager } from '../../src/session/manager-api.js';
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -137,10 +123,7 @@ export class FakeSession implements Session {
     return {
       id: this.id,
       store: 'file',
-      location: `${this.dir}/session.json`,
-      dir: this.dir,
-      snapshotPath: `${this.dir}/session.json`,
-      journalPath: `${this.dir}/journal.jsonl`,
+      where: this.where,
       lock: { state: 'held', owner: { pid: 4242, host: 'this-host', startedAt: this.createdAt.toISOString() } },
       lastSave: null,
       unsavedJournalLines: 0,
@@ -313,7 +296,7 @@ export class FakeSessionManager implements SessionManager {
   async storeImported(): Promise<never> {
     throw new Error('FakeSessionManager.storeImported is not used by the REPL');
   }
-  async readConfig(): Promise<{ user: Record<string, unknown>; project: Record<string, unknown> }> {
+  async readConfig(): Promise<ConfigFiles> {
     return { user: {}, project: {} };
   }
 

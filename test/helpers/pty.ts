@@ -6,12 +6,11 @@
 import { spawn as spawnChild, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
-import * as pty from 'node-pty';
 import xterm from '@xterm/headless';
 import { onTestFinished } from 'vitest';
-import { chatEnv, matches, onHost, waitUntil } from '../../torture/proc.js';
+import { chatEnv, matches, onHost } from '../../torture/proc.js';
+import { spawnTerm } from '../../torture/pty.js';
 import { bannerId } from './session-files.js';
-import { drainBeforeDestroy } from '../../torture/pty-drain.js';
 
 /** The launcher under test. */
 export const BIN = fileURLToPath(new URL('../../bin/chatkeep.js', import.meta.url));
@@ -71,38 +70,17 @@ export interface PtyRun {
   destroy(): void;
 }
 
-/** Starts chatkeep in a pseudo-terminal; it is killed when the test finishes if still running. */
+/** Starts chatkeep in a pseudo-terminal (torture/pty.ts's `spawnTerm`); it is killed when the test finishes if still running. */
 export function spawnPty(args: string[], options: RunOptions): PtyRun {
-  const [file, argv] = onHost(options.host, [process.execPath, options.script ?? BIN, ...args]);
-  const term = pty.spawn(file, argv, {
-    name: 'xterm-256color',
-    cols: options.columns ?? options.cols ?? 160,
-    rows: options.rows ?? 40,
-    cwd: options.cwd,
-    env: environment(options),
-  });
-  let raw = '';
-  let done = false;
-  const listeners = new Set<() => void>();
-  const emulator = new xterm.Terminal({ cols: options.columns ?? options.cols ?? 160, rows: options.rows ?? 40, scrollback: 10_000, allowProposedApi: true });
-  const received = (data: string): void => {
-    raw += data;
-    emulator.write(data);
-    for (const listener of [...listeners]) listener();
-  };
-  term.onData(received);
-  drainBeforeDestroy(term, received);
-  const exited = new Promise<number>((resolve) => {
-    term.onExit(({ exitCode, signal }) => {
-      done = true;
-      for (const listener of [...listeners]) listener();
-      resolve(signal ? 128 + signal : exitCode);
-    });
-  });
+  const cols = options.columns ?? options.cols ?? 160;
+  const rows = options.rows ?? 40;
+  const emulator = new xterm.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
+  const term = spawnTerm(args, { ...options, cols, rows, onData: (data) => emulator.write(data) });
   onTestFinished(() => {
-    if (!done) term.kill('SIGKILL');
+    if (!term.ended()) term.kill('SIGKILL');
   });
-  const screen = (): string => stripVTControlCharacters(raw).replace(/\r+\n/g, '\n');
+  // What was printed as it came: a line redrawn after `\r` keeps both forms (unlike `Term.screen`).
+  const screen = (): string => stripVTControlCharacters(term.output()).replace(/\r+\n/g, '\n');
   return {
     pid: term.pid,
     write: (text) => term.write(text),
@@ -116,7 +94,7 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
       while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
       return lines;
     },
-    output: () => raw,
+    output: () => term.output(),
     async wrapped() {
       await new Promise<void>((resolve) => emulator.write('', resolve));
       const buffer = emulator.buffer.active;
@@ -124,13 +102,13 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
       for (let i = 0; i < buffer.length; i++) if (buffer.getLine(i)?.isWrapped) lines.push(i);
       return lines;
     },
-    exited,
+    exited: term.exited,
     kill: (signal) => term.kill(signal),
     resize: (cols, rows) => {
       emulator.resize(cols, rows);
       term.resize(cols, rows);
     },
-    destroy: () => (term as pty.IPty & { destroy(): void }).destroy(),
+    destroy: () => term.destroy(),
     prompt(options) {
       return this.waitFor(/› $/, options);
     },
@@ -142,10 +120,10 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
     async quit() {
       await this.prompt();
       this.line('/quit');
-      return exited;
+      return term.exited;
     },
     async waitFor(what, { timeout = 10_000, from = 0 } = {}) {
-      await waitUntil(() => matches(screen().slice(from), what), { listeners, ended: () => done, timeout }, (why) =>
+      await term.until(() => matches(screen().slice(from), what), timeout, (why) =>
         why === 'ended'
           ? new Error(`chatkeep exited before showing ${String(what)}. Screen:\n${screen()}`)
           : new Error(`Timed out waiting for ${String(what)}. Screen:\n${screen()}`),

@@ -35,7 +35,7 @@ describe('torture: kill -9 at random moments', () => {
     const lock = join(layout.project(sessions.store.location, sessions.project.key), 'index.json.lock');
     mkdirSync(lock);
     writeFileSync(join(lock, 'holder'), `${DEAD_PID} ${hostname()}\n`);
-    writeFileSync(join((await session.status()).dir!, '.session.json.tmp-999-abcd'), '{"half":');
+    writeFileSync(join((await session.status()).where!.files!.dir, '.session.json.tmp-999-abcd'), '{"half":');
 
     const started = Date.now();
     const resumed = await sessions.resume(session.id);
@@ -43,7 +43,7 @@ describe('torture: kill -9 at random moments', () => {
     await resumed.close();
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(resumed.messages.map((m) => m.content)).toEqual(['kept']);
-    expect(readdirSync((await session.status()).dir!).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(readdirSync((await session.status()).where!.files!.dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -57,7 +57,7 @@ describe('torture: kill -9 at random moments', () => {
     await reply.push('(read ');
     // The journal as it is when the new snapshot replaces the old one: a kill -9 right after
     // the rename leaves exactly this journal beside the new snapshot.
-    const journal = join((await session.status()).dir!, 'journal.jsonl');
+    const journal = join((await session.status()).where!.files!.dir, 'journal.jsonl');
     const atRename = join(home, 'journal-at-rename');
     atomicWriteHooks.beforeRename = (_tmp, target) => {
       if (target.endsWith('session.json')) copyFileSync(journal, atRename);

@@ -23,7 +23,7 @@ describe('torture: holders that are gone although their pid lives on (issue 23 i
     const session = await sessions.create();
     await session.append({ role: 'user', content: 'kept' });
     await session.close();
-    const dir = (await session.status()).dir!;
+    const dir = (await session.status()).where!.files!.dir;
     const other = spawn('sleep', ['600'], { stdio: 'ignore' });
     onTestFinished(() => void other.kill('SIGKILL'));
     mkdirSync(layout.lock(dir));

@@ -1,3 +1,4 @@
+import { info, refusal } from '../command-result.js';
 import { findCommand } from '../parse-slash-command.js';
 import type { SlashCommand } from '../types.js';
 
@@ -11,9 +12,9 @@ export const help: SlashCommand = {
     const wanted = args.trim().replace(/^\//, '');
     if (wanted !== '') {
       const command = findCommand(wanted, ctx.commands);
-      if (!command) return { type: 'message', level: 'error', content: `Unknown command /${wanted}. Type /help.` };
+      if (!command) return refusal(`Unknown command /${wanted}. Type /help.`);
       const aliases = command.aliases?.length ? `\nAlso: ${command.aliases.map((a) => `/${a}`).join(', ')}` : '';
-      return { type: 'message', level: 'info', content: `${command.usage ?? `/${command.name}`}\n  ${command.summary}${aliases}` };
+      return info(`${command.usage ?? `/${command.name}`}\n  ${command.summary}${aliases}`);
     }
     const left = ctx.commands.map((c) => c.usage ?? `/${c.name}`);
     const width = Math.max(...left.map((l) => l.length)) + 2;
@@ -21,10 +22,8 @@ export const help: SlashCommand = {
       const aliases = c.aliases?.filter((a) => a !== '?').map((a) => ` (also /${a})`).join('') ?? '';
       return `  ${left[i]!.padEnd(width)}${c.summary}${aliases}`;
     });
-    return {
-      type: 'message',
-      level: 'info',
-      content: ['Commands:', ...lines, '', 'Anything else is sent to the assistant (start with // to send a line beginning with /).', 'Ctrl-C stops a reply or clears the line; twice, or Ctrl-D, quits (a half-typed line is kept for the next resume).'].join('\n'),
-    };
+    return info(
+      ['Commands:', ...lines, '', 'Anything else is sent to the assistant (start with // to send a line beginning with /).', 'Ctrl-C stops a reply or clears the line; twice, or Ctrl-D, quits (a half-typed line is kept for the next resume).'].join('\n'),
+    );
   },
 };

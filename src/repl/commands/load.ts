@@ -1,5 +1,5 @@
 import { ChatkeepError, printable, UnknownSessionError } from '../../session/errors.js';
-import { info } from '../command-result.js';
+import { info, refusal } from '../command-result.js';
 import { describeReplError } from '../../terminal/report-error.js';
 import type { CommandResult, SlashCommand } from '../types.js';
 
@@ -35,7 +35,7 @@ export const load: SlashCommand = {
       // The library's advice names the shell command; inside the REPL, /sessions is nearer.
       const why = err instanceof UnknownSessionError ? `No session \`${printable(wanted)}\`. Find IDs with /sessions --all.` : describeReplError(err).replace(/^chatkeep: /, '');
       // A command the advice ends with stands alone on its line: pasted, it must not pick up more words.
-      return { type: 'message', level: 'error', content: `${said}${why}\nStill in ${current.id}.` };
+      return refusal(`${said}${why}\nStill in ${current.id}.`);
     }
   },
 };

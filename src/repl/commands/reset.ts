@@ -1,3 +1,4 @@
+import { info } from '../command-result.js';
 import { plural } from '../../terminal/format.js';
 import type { SlashCommand } from '../types.js';
 
@@ -9,7 +10,7 @@ export const reset: SlashCommand = {
   usage: '/reset',
   async run(ctx) {
     const count = ctx.session.current.messages.length;
-    if (count === 0) return { type: 'message', level: 'info', content: 'The conversation is already empty.' };
+    if (count === 0) return info('The conversation is already empty.');
     await ctx.session.current.reset();
     return {
       type: 'message',

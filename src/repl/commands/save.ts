@@ -1,3 +1,4 @@
+import { info } from '../command-result.js';
 import { plural, TITLE_COLUMNS } from '../../terminal/format.js';
 import { truncate } from '../../terminal/table.js';
 import { titleCutNote } from '../../terminal/title-cut.js';
@@ -17,12 +18,8 @@ export const save: SlashCommand = {
     const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"${titleCutNote(title, stored)}`;
     if (result.empty) {
       const named = titled === '' ? '' : `Titled${titled}; `;
-      return { type: 'message', level: 'info', content: `${named}${named ? 'nothing' : 'Nothing'} is saved yet: a session is kept once it holds a message.` };
+      return info(`${named}${named ? 'nothing' : 'Nothing'} is saved yet: a session is kept once it holds a message.`);
     }
-    return {
-      type: 'message',
-      level: 'info',
-      content: `Saved ${result.id}${titled} (${plural(result.messageCount, 'message')}) to ${result.location}`,
-    };
+    return info(`Saved ${result.id}${titled} (${plural(result.messageCount, 'message')}) to ${result.location}`);
   },
 };

@@ -1,3 +1,4 @@
+import { info } from '../command-result.js';
 import type { SlashCommand } from '../types.js';
 
 /** `/sessions [--all] [text]`: this project's sessions (or every project's), newest first; with text, a full-text search. */
@@ -19,11 +20,11 @@ export const sessions: SlashCommand = {
       const note = indexNote(results.index);
       const lines = formatSearchResults(results, { rows: (rows) => ctx.ui.formatRows(rows, ctx.session.current.id), highlight: (text) => ctx.ui.highlight(text), width: ctx.ui.columns() });
       const body = lines.length === 0 ? [`No sessions${where} match "${results.query}".${more}`] : [...lines, shownLine(results) ?? '', '(/load ID to switch)'];
-      return { type: 'message', level: 'info', content: [...(note ? [note] : []), ...body.filter((l) => l !== '')].join('\n') };
+      return info([...(note ? [note] : []), ...body.filter((l) => l !== '')].join('\n'));
     }
     const rows = await ctx.services.sessions.list({ all });
-    if (rows.length === 0) return { type: 'message', level: 'info', content: `No sessions${where} yet.${more}` };
+    if (rows.length === 0) return info(`No sessions${where} yet.${more}`);
     const hint = all ? '' : '\n(/sessions --all for every project; /load ID to switch)';
-    return { type: 'message', level: 'info', content: ctx.ui.formatRows(rows, ctx.session.current.id).join('\n') + hint };
+    return info(ctx.ui.formatRows(rows, ctx.session.current.id).join('\n') + hint);
   },
 };

@@ -3,7 +3,8 @@ import { sourceNote } from '../../terminal/describe-source.js';
 import { plural, relativeTime, tokens } from '../../terminal/format.js';
 import type { SlashCommand } from '../types.js';
 import { visibleText } from '../../text/visible-text.js';
-import type { SaveTrigger, SessionStatusReport } from '../../session/types.js';
+import type { SaveTrigger } from '../../session/data.js';
+import type { SessionStatusReport } from '../../session/session-api.js';
 
 /**
  * What wrote the last snapshot, in the chat's words. A chat turn writes none: each message is
@@ -28,11 +29,11 @@ export const status: SlashCommand = {
     const now = ctx.services.now();
     const rows: [string, string][] = [
       ['Session', `${s.store === 'memory' ? 'not stored' : s.id}${ctx.session.current.title ? `  "${visibleText(ctx.session.current.title)}"` : ''} · ${plural(s.messageCount, 'message')}`],
-      ['Stored in', s.store === 'memory' ? 'nowhere: --no-persist keeps this chat in memory only' : `${s.store} store, ${s.dir ?? s.location ?? ''}`],
+      ['Stored in', s.store === 'memory' ? 'nowhere: --no-persist keeps this chat in memory only' : `${s.store} store, ${s.where?.files?.dir ?? s.where?.location ?? ''}`],
       ['Lock', lockText(s)],
       ['Last save', lastSaveText(s, now)],
       ['Next save', nextSaveText(ctx.session.persistent, ctx.session.autosave()?.nextDate() ?? null, now)],
-      ['Journal', s.store === 'memory' ? 'none' : `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.journalPath ? ` (${s.journalPath})` : ''}`],
+      ['Journal', s.store === 'memory' ? 'none' : `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.where?.files ? ` (${s.where.files.journal})` : ''}`],
       ['Assistant', ctx.services.chat ? `${ctx.services.chat.provider.label}${sourceNote(ctx.services.chat.providerSource ?? s.provider.source)}` : 'none in this REPL'],
       ['System', s.systemPrompt ? `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256.slice(0, 12)}…)${sourceNote(s.systemPrompt.source)}` : 'none'],
       ['Tokens', tokenText(s.usage)],

@@ -6,12 +6,12 @@
  */
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
 import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
 import { LockSupersededError } from '../../session/errors.js';
-import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
-import type { SearchResults } from '../../search/types.js';
+import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
+import type { SearchResults } from '../../session/search-data.js';
 import { createHistory } from './history.js';
 import { ensureHome, storageProblem } from './home.js';
 import { claimId, reserveId } from './ids.js';

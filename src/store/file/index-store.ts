@@ -6,7 +6,7 @@ import { sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import { byUpdatedDesc } from '../../session/index-row.js';
 import { readMetaSync } from './meta-file.js';
 import { applyJournalToRow, rowFromFiles } from './summary.js';

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { readWhole } from './read-whole.js';
 import type { SessionEvent } from '../../session/store.js';
 import { readEvent } from '../../session/future-events.js';
-import type { FutureEvent } from '../../session/types.js';
+import type { FutureEvent } from '../../session/data.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
 import { errno } from '../../session/ids.js';

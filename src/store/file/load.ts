@@ -2,7 +2,7 @@ import { copyFile, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTempName } from './atomic-write.js';
 import { readWhole } from './read-whole.js';
-import type { SessionSnapshot } from '../../session/types.js';
+import type { SessionSnapshot } from '../../session/data.js';
 import type { LoadOptions, StoredSession } from '../../session/store.js';
 import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
 import { errno } from '../../session/ids.js';

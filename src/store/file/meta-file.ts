@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { writeCacheFile } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import { layout } from './layout.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { ProjectInfo } from '../../session/types.js';
+import type { ProjectInfo } from '../../session/data.js';
 
 /** A project of the file store: its directory under `projects/` is `dir`. */
 export interface FileProject extends ProjectInfo {

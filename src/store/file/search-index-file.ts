@@ -15,7 +15,7 @@
 import { open, rename, unlink } from 'node:fs/promises';
 import { FILE_MODE, tempPath } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
-import type { Role } from '../../session/types.js';
+import type { Role } from '../../session/data.js';
 
 const MAGIC = 'CKSEARCH';
 const VERSION = 1;

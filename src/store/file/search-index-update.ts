@@ -10,14 +10,14 @@
 import { rm } from 'node:fs/promises';
 import { fold } from '../../search/fold.js';
 import { searchableMessages } from '../../search/rank.js';
-import type { SearchIndexReport } from '../../search/types.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { SearchIndexReport } from '../../session/search-data.js';
+import type { IndexRow } from '../../session/listing.js';
 import { layout } from './layout.js';
 import { readKeptIndex } from './search-index-cache.js';
 import {
   inMemory, originalRecord, writeSearchIndex, type IndexedSession, type IndexParts, type LoadedIndex, type ReadIndex,
 } from './search-index-file.js';
-import type { SessionSnapshot } from '../../session/types.js';
+import type { SessionSnapshot } from '../../session/data.js';
 
 /** Sessions read at once while (re)building. */
 const READ_BATCH = 16;

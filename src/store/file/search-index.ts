@@ -7,12 +7,12 @@
 import { foldQuery } from '../../search/fold.js';
 import { rank, score, toResult, type Scored } from '../../search/rank.js';
 import { scanIndex } from './search-scan.js';
-import type { SearchIndexReport, SearchResult, SearchResults } from '../../search/types.js';
-import type { IndexRow } from '../../session/index-row.js';
+import type { SearchIndexReport, SearchResult, SearchResults } from '../../session/search-data.js';
+import type { IndexRow } from '../../session/listing.js';
 import { summaryFromRow } from '../../session/index-row.js';
 import type { LoadedIndex } from './search-index-file.js';
 import { readProjectIndex, upToDate, type Entry } from './search-index-update.js';
-import type { SessionSnapshot } from '../../session/types.js';
+import type { SessionSnapshot } from '../../session/data.js';
 import type { FileProject } from './project.js';
 
 /** Snippet messages read at once. */

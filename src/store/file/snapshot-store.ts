@@ -3,7 +3,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
 import { layout } from './layout.js';
 import { removeMeta } from './meta-file.js';
-import type { SessionSnapshot } from '../../session/types.js';
+import type { SessionSnapshot } from '../../session/data.js';
 
 /**
  * Writes `<dir>/session.json` durably and atomically; resolves to the bytes written. `fence`, when

@@ -1,4 +1,4 @@
-import type { IndexRow } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/listing.js';
 import { rowWithEvents } from '../../session/index-row.js';
 import { readSession, type SessionSource } from '../../session/reading.js';
 import { readJournal } from './journal.js';

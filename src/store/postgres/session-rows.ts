@@ -4,7 +4,7 @@
  */
 import type { ClientBase } from 'pg';
 import { LockSupersededError } from '../../session/errors.js';
-import type { ProjectInfo, SessionSnapshot } from '../../session/types.js';
+import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import { archivedCount } from '../../session/index-row.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';

@@ -9,7 +9,7 @@ import type { Pool } from 'pg';
 import { NotInTrashError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
 import { assertValidId } from '../../session/ids.js';
 import type { Located, TrashedSession } from '../../session/store.js';
-import type { ProjectInfo } from '../../session/types.js';
+import type { ProjectInfo } from '../../session/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeSnapshot, encodeSnapshotSliced } from '../../../src/session/codec.js';
 import { Slicer, stringifySliced } from '../../../src/session/sliced-json.js';
-import type { SessionSnapshot } from '../../../src/session/types.js';
+import type { SessionSnapshot } from '../../../src/session/data.js';
 import { blankSnapshot } from '../../../src/session/blank.js';
 
 async function sliced(value: unknown, slicer?: Slicer, indent?: number): Promise<string> {

@@ -1,6 +1,17 @@
-/** What a full-text search returns (the library's `SessionManager.search`, `sessions search --json`). */
-import type { Role, SessionSummary } from '../session/types.js';
-import type { Snippet } from './snippet.js';
+/**
+ * What a full-text search returns (the library's `SessionManager.search`, `sessions search --json`):
+ * plain data beside the listing rows it holds; src/search/ computes it.
+ */
+import type { Role } from './data.js';
+import type { SessionSummary } from './listing.js';
+
+/** The snippet shown for a search result: a window of one message around a hit (src/search/snippet.ts). */
+export interface Snippet {
+  /** One line: whitespace runs shown as one space; `…` where the message goes on. */
+  text: string;
+  /** `[start, end)` UTF-16 offsets into `text` of each hit shown. */
+  highlights: [number, number][];
+}
 
 export interface SearchOptions {
   /** Every project, not just this one. */

@@ -1,0 +1,33 @@
+/**
+ * An option described as data (STYLE: vitest's CLI options): what `parseArgs` needs plus what
+ * `--help` shows, how a table of them is printed, and the one-line usage error. The tables
+ * themselves (options.ts, db-options.ts, share-options.ts) build on this leaf.
+ */
+import { commandText, UserError } from '../session/errors.js';
+
+/** One option: what `parseArgs` needs plus what `--help` shows; `Action`: the subcommands a table has. */
+export interface OptionSpec<Action extends string = string> {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** Placeholder shown in help, e.g. `ID`. */
+  value?: string;
+  description: string;
+  /** The subcommands that take it (absent: every one). */
+  actions?: readonly Action[];
+}
+
+/** The `Options:` lines of a help text: flags in one column, descriptions in the next. */
+export function formatOptions(specs: Record<string, OptionSpec>): string[] {
+  const left = Object.entries(specs).map(([name, spec]) => {
+    const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
+    return spec.short ? `-${spec.short}, ${flag}` : `    ${flag}`;
+  });
+  const width = Math.max(...left.map((l) => l.length)) + 2;
+  return Object.values(specs).map((spec, i) => `  ${left[i]!.padEnd(width)}${spec.description}`);
+}
+
+/** A malformed command line: what was wrong, and the `--help` command to read (exit 2). */
+export function usage(what: string, help: readonly string[]): UserError {
+  // No full stop after the command: it is copied as printed.
+  return new UserError(`${what}. See ${commandText(help)}`, 'E_USAGE', 2, help);
+}
