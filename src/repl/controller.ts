@@ -7,7 +7,10 @@
  */
 import { parseAutosaveSpec, startAutosave } from '../session/autosave.js';
 import { ReadOnlySessionError } from '../session/errors.js';
-import type { Autosave, AutosaveSchedule, Message, NewMessage, SaveResult, Session, SessionManager } from '../session/types.js';
+import type { Autosave, AutosaveSchedule } from '../session/autosave.js';
+import type { Message, NewMessage } from '../session/data.js';
+import type { SaveResult, Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
 import { describeReplError } from '../terminal/report-error.js';
 import { emptyLines, failedCloseLines, lossNotice, lostExitLines, savedLines, unsavedLines, type Leaving } from './exit-lines.js';
 import type { HostName } from './host.js';

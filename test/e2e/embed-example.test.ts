@@ -110,6 +110,20 @@ describe('the node:repl example', () => {
     expect(storedMessages(home, a).map((m) => m.content)).toEqual(['"in a"', `'in a'`, '"back in a"', `'back in a'`]);
     expect(storedMessages(home, b).map((m) => m.content)).toEqual(['"in b"', `'in b'`]);
   });
+
+  it('saves and releases the session when its terminal goes away', async () => {
+    const home = tmpHome();
+    const repl = run(NODE_REPL, [], home);
+    await repl.waitFor(/· 0 messages ·/);
+    const id = /session (session-\S+) ·/.exec(repl.screen())![1]!;
+    await type(repl, 'embed> ', '6 * 7', '42');
+    await repl.waitFor(/embed> $/);
+    repl.destroy();
+    await repl.exited;
+    expect(storedMessages(home, id).map((m) => m.content)).toEqual(['6 * 7', '42']);
+    const listed = execFileSync(process.execPath, [`${ROOT}/bin/chatkeep.js`, 'sessions', 'list', '--all', '--json'], { cwd: ROOT, env: { ...process.env, CHATKEEP_HOME: home }, encoding: 'utf8' });
+    expect(JSON.parse(listed)).toEqual([expect.objectContaining({ id, status: 'closed', messageCount: 2 })]);
+  });
 });
 
 describe('the readline example', () => {

@@ -65,20 +65,11 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
     });
   }
 
-  const closed = new Promise<number>((resolve) => {
-    const signals = options.signals;
-    // The prompt is on screen: the exit lines start on a line of their own.
-    const onTerm = (): void => {
-      screen.raw('\n');
-      server.close();
-    };
-    const onHangUp = (): void => {
-      screen.hangUp();
-      server.close();
-    };
-    signals?.on('SIGTERM', onTerm);
-    signals?.on('SIGHUP', onHangUp);
-    server.once('exit', () =>
+  const signals = options.signals;
+  let leaving: Promise<number> | undefined;
+  /** Saves, releases and says the way back, once, whichever way out came first. */
+  const leave = (): Promise<number> =>
+    (leaving ??= new Promise<number>((resolve) =>
       inTurn(async () => {
         const { code, lines } = await controller.leave();
         showLines(screen, lines);
@@ -86,8 +77,24 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
         signals?.off('SIGHUP', onHangUp);
         resolve(code);
       }),
-    );
-  });
+    ));
+  // The prompt is on screen: the exit lines start on a line of their own.
+  const onTerm = (): void => {
+    screen.raw('\n');
+    server.close();
+  };
+  // The terminal is gone: the session is saved before the REPL lets go of the dead terminal.
+  const onHangUp = (): void => {
+    screen.hangUp();
+    void leave().then(() => server.close());
+  };
+  signals?.on('SIGTERM', onTerm);
+  signals?.on('SIGHUP', onHangUp);
+  // Reads of a terminal that went away fail: the same as a hang-up, never an unhandled error.
+  server.input.on('error', onHangUp);
+  guardRawMode(server.input, onHangUp);
+  server.once('exit', () => void leave());
+  const closed = new Promise<number>((resolve) => server.once('exit', () => void leave().then(resolve)));
   controller.startAutosave();
   server.resume();
   server.displayPrompt();
@@ -113,4 +120,23 @@ function journalEvaluations(server: REPLServer, controller: SessionController, i
   };
   // The server calls `this.eval` for every input: the field is read-only in the types only.
   (server as { eval: REPLEval }).eval = journaled;
+}
+
+/**
+ * A terminal that went away fails `setRawMode` (EIO), and Node's REPL calls it as it closes,
+ * from a callback where the error would end the process before the session is saved: such a
+ * failure is taken as the hang-up it is.
+ */
+function guardRawMode(input: NodeJS.ReadableStream, hangUp: () => void): void {
+  const tty = input as Partial<NodeJS.ReadStream>;
+  const setRawMode = tty.setRawMode;
+  if (typeof setRawMode !== 'function') return;
+  tty.setRawMode = function (this: NodeJS.ReadStream, mode: boolean) {
+    try {
+      return setRawMode.call(this, mode);
+    } catch {
+      hangUp();
+      return this;
+    }
+  };
 }

@@ -4,7 +4,7 @@
  * and the context the commands run with, and the banner.
  */
 import type { EventEmitter } from 'node:events';
-import type { OpenSessionsOptions, SessionManager } from '../../session/types.js';
+import type { OpenSessionsOptions, SessionManager } from '../../session/manager-api.js';
 import { ChatkeepError } from '../../session/errors.js';
 import { loadRelativeTime } from '../../terminal/format.js';
 import { describeReplError } from '../../terminal/report-error.js';
