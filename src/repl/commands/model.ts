@@ -1,6 +1,4 @@
-import { switchFailure } from '../chat-controls.js';
-import { chatControls, info, refusal } from '../command-result.js';
-import { unknownModelNote } from '../../providers/unknown-model.js';
+import { chatControls, info, refusal, useAssistant } from '../command-result.js';
 import type { SlashCommand } from '../types.js';
 
 /** `/model NAME`: another model of the same assistant for the next turns (recorded in the session). */
@@ -21,14 +19,6 @@ export const model: SlashCommand = {
       return refusal(`${current.label} has no models: switch assistant first, e.g. /provider openai ${name}.`);
     }
     if (name === current.model) return info(`Already using ${current.label}.`);
-    try {
-      const next = await chatControls(ctx).useProvider(current.name, name);
-      const unknown = unknownModelNote(next.model);
-      return info(`Now using ${next.label} for the next turns (recorded in the session).${unknown !== undefined ? `\n${unknown}` : ''}`);
-    } catch (err) {
-      const line = switchFailure(err, current);
-      if (line === undefined) throw err;
-      return refusal(line);
-    }
+    return useAssistant(ctx, current.name, name);
   },
 };

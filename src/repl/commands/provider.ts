@@ -1,7 +1,5 @@
 import { PROVIDER_NAMES, type ProviderName } from '../../providers/choose-provider.js';
-import { switchFailure } from '../chat-controls.js';
-import { chatControls, info, refusal } from '../command-result.js';
-import { unknownModelNote } from '../../providers/unknown-model.js';
+import { chatControls, info, refusal, useAssistant } from '../command-result.js';
 import type { SlashCommand } from '../types.js';
 import { printable } from '../../session/errors.js';
 
@@ -20,14 +18,6 @@ export const provider: SlashCommand = {
     if (rest.length > 0) return refusal('Too many words: /provider NAME [MODEL] (e.g. /provider openai gpt-4o-mini).');
     if (name === 'echo' && model !== undefined) return refusal('echo has no models: /provider echo.');
     if (name === current.name && (model === undefined || model === current.model)) return info(`Already using ${current.label}.`);
-    try {
-      const next = await chatControls(ctx).useProvider(name satisfies ProviderName, model ?? null);
-      const unknown = unknownModelNote(next.model);
-      return info(`Now using ${next.label} for the next turns (recorded in the session).${unknown !== undefined ? `\n${unknown}` : ''}`);
-    } catch (err) {
-      const line = switchFailure(err, current);
-      if (line === undefined) throw err;
-      return refusal(line);
-    }
+    return useAssistant(ctx, name satisfies ProviderName, model ?? null);
   },
 };
