@@ -7,12 +7,13 @@
 import type { SessionEvent } from '../src/session/store.js';
 import type { PgLock } from '../src/store/postgres/lock.js';
 import { openPostgresStore } from '../src/store/postgres/store.js';
+import { interpreter } from '../src/session/interpreter.js';
 import { makeMessages } from './data.js';
 import type { BenchRow, MeasureOptions } from './harness.js';
 import { measurePair, row } from './harness.js';
 
 export async function benchFencedAppend(url: string, cwd: string, label: string, options: MeasureOptions): Promise<BenchRow> {
-  const store = await openPostgresStore(url, { cwd });
+  const store = await openPostgresStore(url, { interpreter, cwd });
   try {
     const id = await store.reserveId(new Date(), store.project);
     const lock = (await store.lock(id, () => undefined)) as PgLock;

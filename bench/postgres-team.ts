@@ -4,6 +4,7 @@
  * superuser, to whom no policy applies). Row of `npm run bench`'s table (`pg: …`).
  */
 import { openPostgresStore } from '../src/store/postgres/store.js';
+import { interpreter } from '../src/session/interpreter.js';
 import { setupTeam } from '../src/store/postgres/team-setup.js';
 import { withPool } from '../src/store/postgres/pool-scope.js';
 import { runSql } from '../test/support/postgres.js';
@@ -34,8 +35,8 @@ export async function benchTeamList(url: string, cwd: string, count: number, opt
   const member = new URL(url);
   member.username = me;
   member.password = `bench-${me}`;
-  const mine = await openPostgresStore(member.toString(), { cwd });
-  const admin = await openPostgresStore(url, { cwd });
+  const mine = await openPostgresStore(member.toString(), { interpreter, cwd });
+  const admin = await openPostgresStore(url, { interpreter, cwd });
   try {
     const project = { ...mine.project, key: 'bench/team' } as typeof mine.project;
     const listed = await mine.list([project]);

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPostgresStore } from '../src/store/postgres/store.js';
+import { interpreter } from '../src/session/interpreter.js';
 import { blankSnapshot } from '../src/session/blank.js';
 import { startPgBouncer } from '../test/support/pgbouncer.js';
 import { createDatabase, runSql, startPostgres } from '../test/support/postgres.js';
@@ -35,7 +36,7 @@ export async function benchPostgres(options: MeasureOptions, listCount = 10_000,
   const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-bench-pg-'));
   try {
     const url = await createDatabase(given ?? server!.url);
-    const store = await openPostgresStore(url, { cwd });
+    const store = await openPostgresStore(url, { interpreter, cwd });
     const { default: pg } = await import('pg');
     const reader = new pg.Client({ connectionString: url });
     await reader.connect();
@@ -110,7 +111,7 @@ const COMMON = 'journal';
  */
 async function benchPgSearch(url: string, reader: import('pg').Client, count: number, options: MeasureOptions): Promise<BenchRow[]> {
   const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-bench-pg-search-'));
-  const store = await openPostgresStore(url, { cwd });
+  const store = await openPostgresStore(url, { interpreter, cwd });
   try {
     const key = keyOf(store.project);
     // The bulk write: whole sessions stored as an import stores them (snapshot and search rows, one transaction each), 4 at a time.

@@ -5,8 +5,9 @@
 import { isatty } from 'node:tty';
 import { builtinCommands } from '../repl/commands/index.js';
 import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
-import { DEFAULT_AUTOSAVE_SPEC, isValidId, openSessions, parseAutosaveSpec } from '../index.js';
-import { commandText, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
+import { DEFAULT_AUTOSAVE_SPEC, openSessions, parseAutosaveSpec } from '../index.js';
+import { commandText, UserError } from '../session/errors.js';
+import { noSuchSession } from '../session/ids.js';
 import type { ConfigFiles, ConfigSource } from '../session/data.js';
 import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
@@ -53,11 +54,10 @@ export interface ResumeHow {
 export async function startChat(flags: ReplFlags, environment: ChatEnvironment, how: ResumeHow = { command: '--resume', all: false }): Promise<number> {
   const { home, store, cwd, env, screen } = environment;
   // Everything that can be checked without the data directory is checked first, so bad
-  // input creates nothing (not even the home directory).
+  // input creates nothing (not even the home directory). A session ID is the manager's to
+  // check; without a data directory there is no manager, and no session either.
   const id = flags['session-id'];
-  if (id !== undefined && !isValidId(id)) throw new InvalidIdError(id);
   const forkId = flags.fork;
-  if (forkId !== undefined && !isValidId(forkId)) throw new InvalidIdError(forkId);
   const forkAt = flags.at !== undefined ? parseForkAt(flags.at) : undefined;
   const flagSchedule = flags.autosave !== undefined ? parseAutosaveSpec(flags.autosave) : undefined;
   if (flags.provider !== undefined) parseProviderName(flags.provider);
@@ -68,8 +68,8 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
   const persist = flags['no-persist'] !== true;
   const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
   const homeExists = sessionsMayExist(environment);
-  if (id !== undefined && !homeExists) throw new UnknownSessionError(id);
-  if (forkId !== undefined && !homeExists) throw new UnknownSessionError(forkId);
+  if (id !== undefined && !homeExists) throw noSuchSession(id);
+  if (forkId !== undefined && !homeExists) throw noSuchSession(forkId);
   if ((flags.continue || flags.resume) && !homeExists) throw noSessionYet(cwd);
 
   const sessions = await openSessions({ home, store, cwd, env, redact: flags['no-redact'] !== true, persist });

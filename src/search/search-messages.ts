@@ -1,7 +1,7 @@
 /**
  * Search over sessions whose messages are at hand: what a store without the file store's byte
  * index does with its candidates (PostgreSQL after its full-text query narrowed them; the
- * in-memory fakes of the tests). Same scoring, ranking and snippets as every store.
+ * memory store). Same scoring, ranking and snippets as every store.
  */
 import type { SessionSummary } from '../session/listing.js';
 import { foldQuery } from './fold.js';

@@ -1,4 +1,4 @@
-import { InvalidIdError } from './errors.js';
+import { InvalidIdError, UnknownSessionError } from './errors.js';
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -11,6 +11,14 @@ export function isValidId(id: string): boolean {
 export function assertValidId(id: string): string {
   if (!isValidId(id)) throw new InvalidIdError(String(id));
   return id;
+}
+
+/**
+ * What the manager answers for `idOrPrefix` where nothing was ever stored (no data directory):
+ * for a caller that must refuse without opening a store, which would create one.
+ */
+export function noSuchSession(idOrPrefix: string): InvalidIdError | UnknownSessionError {
+  return isValidId(idOrPrefix) ? new UnknownSessionError(idOrPrefix) : new InvalidIdError(idOrPrefix);
 }
 
 /**

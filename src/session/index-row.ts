@@ -1,6 +1,3 @@
-import { blankSnapshot } from './blank.js';
-import { replay } from './replay.js';
-import type { SessionEvent } from './store.js';
 import type { SessionSnapshot, SessionStatus } from './data.js';
 import type { IndexRow, SessionSummary } from './listing.js';
 
@@ -62,34 +59,4 @@ export function summaryFromRow(row: IndexRow): SessionSummary {
 /** Newest first. */
 export function byUpdatedDesc(a: IndexRow, b: IndexRow): number {
   return b.updatedAt - a.updatedAt;
-}
-
-/**
- * Brings a row up to date with the events past its snapshot, through the one interpreter of
- * events (`replay`), over a snapshot that holds only what the row knows (no message bodies).
- */
-export function rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): IndexRow {
-  const s = blankSnapshot(row.id, row.project, new Date(row.createdAt));
-  s.title = row.title;
-  if (row.titleSource) s.titleSource = row.titleSource;
-  s.updatedAt = new Date(row.updatedAt);
-  s.journalSeq = row.journalSeq;
-  s.stats = {
-    messageCount: row.messageCount,
-    inputTokens: row.inputTokens ?? 0,
-    outputTokens: row.outputTokens ?? 0,
-    ...(row.byModel ? { byModel: row.byModel.map((m) => ({ ...m })) } : {}),
-  };
-  if (row.branch !== undefined) s.git = { root: '', branch: row.branch, head: null };
-  if (row.parentId !== undefined) {
-    s.parentId = row.parentId;
-    s.forkPoint = row.forkPoint ?? 0;
-  }
-  replay(s, events);
-  // The row still describes the snapshot it was made from: its seq is that snapshot's.
-  const next = { ...rowFromSnapshot(s, row.status), journalSeq: row.journalSeq };
-  // What the snapshot had archived, plus what the events archived since (unknown stays unknown).
-  if (row.archivedMessages !== undefined) next.archivedMessages! += row.archivedMessages;
-  else if (next.archivedMessages === 0) delete next.archivedMessages;
-  return next;
 }

@@ -3,7 +3,7 @@ import type { ConfigFiles, ProjectInfo, SessionSnapshot } from './data.js';
 import type { SessionReading, SessionSummary } from './listing.js';
 import type { ResumeReport, Session } from './session-api.js';
 import type { ImportResult, ListOptions, SessionManager } from './manager-api.js';
-import type { Located, SessionStore, TrashedSession, WriterLock } from './store.js';
+import type { Located, Reading, SessionStore, TrashedSession, WriterLock } from './store.js';
 import { AmbiguousIdError } from './errors.js';
 import { assertValidId } from './ids.js';
 import type { SearchOptions, SearchResults } from './search-data.js';
@@ -85,8 +85,16 @@ export class Manager implements SessionManager {
     return session;
   }
 
+  /**
+   * The session an ID or unique ID prefix from outside names: the one place it is validated, before
+   * a store builds a path or a query from it.
+   */
+  private locate(idOrPrefix: string): Promise<Located> {
+    return this.store.locate(assertValidId(idOrPrefix));
+  }
+
   async resume(idOrPrefix: string): Promise<Session> {
-    const where = await this.store.locate(idOrPrefix);
+    const where = await this.locate(idOrPrefix);
     const before = await this.store.inspectLock(where.id);
     const loss = new LossRelay();
     const lock = await this.store.lock(where.id, loss.report);
@@ -208,7 +216,7 @@ export class Manager implements SessionManager {
     const id = assertValidId(snapshot.id);
     const state = (await lazy.importing()).redactSnapshot({ ...snapshot, status: 'closed' }, this.parts.redact);
     if (!options.replace) return this.store.adopt(state);
-    const { project } = await this.store.locate(id);
+    const { project } = await this.locate(id);
     const lock = await this.store.lock(id, () => undefined);
     try {
       await this.store.writeSnapshot(id, state, lock);
@@ -220,33 +228,33 @@ export class Manager implements SessionManager {
   }
 
   async trash(idOrPrefix: string): Promise<TrashedSession> {
-    return this.store.trash((await this.store.locate(idOrPrefix)).id);
+    return this.store.trash.put((await this.locate(idOrPrefix)).id);
   }
 
   async restore(idOrPrefix: string): Promise<{ id: string; project: string }> {
-    const restored = await this.store.restore(await this.trashedId(idOrPrefix));
+    const restored = await this.store.trash.restore(await this.trashedId(idOrPrefix));
     return { id: restored.id, project: restored.project.path };
   }
 
   /** The trashed session an ID or unique ID prefix names (exact IDs win; an unknown one is left for `restore` to refuse). */
   private async trashedId(idOrPrefix: string): Promise<string> {
     const wanted = assertValidId(idOrPrefix);
-    const matches = (await this.store.listTrash()).map((t) => t.id).filter((id) => id.startsWith(wanted));
+    const matches = (await this.store.trash.list()).map((t) => t.id).filter((id) => id.startsWith(wanted));
     if (matches.includes(wanted) || matches.length === 0) return wanted;
     if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.sort());
     return matches[0]!;
   }
 
   listTrash(): Promise<TrashedSession[]> {
-    return this.store.listTrash();
+    return this.store.trash.list();
   }
 
   emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
-    return this.store.emptyTrash(options.olderThan);
+    return this.store.trash.empty(options.olderThan);
   }
 
   async resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }> {
-    const where = await this.store.locate(idOrPrefix);
+    const where = await this.locate(idOrPrefix);
     return { id: where.id, project: where.project.path, location: this.store.where(where.id).location };
   }
 
@@ -261,8 +269,8 @@ export class Manager implements SessionManager {
   }
 
   /** The one lock-free reading of a session; what it finds wrong is recorded, so listings say it too. */
-  private async readStored(idOrPrefix: string): Promise<import('./reading.js').Reading> {
-    const where = await this.store.locate(idOrPrefix);
+  private async readStored(idOrPrefix: string): Promise<Reading> {
+    const where = await this.locate(idOrPrefix);
     const { readSession } = await lazy.reading();
     const source = { inspectLock: () => this.store.inspectLock(where.id), load: (o: Parameters<SessionStore['load']>[1]) => this.store.load(where.id, o) };
     const read = await readSession(source, where.id, where.project.path, { now: this.parts.now(), stable: true });
@@ -301,8 +309,7 @@ export class Manager implements SessionManager {
   }
 
   async holder(id: string): Promise<LockOwner | undefined> {
-    assertValidId(id);
-    const where = await this.store.locate(id);
+    const where = await this.locate(id);
     const lock = await this.store.inspectLock(where.id);
     return lock.state === 'held' ? lock.owner : undefined;
   }

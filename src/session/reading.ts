@@ -1,18 +1,12 @@
 import type { SessionSnapshot, SessionStatus } from './data.js';
-import type { IndexRow, SessionProblem, SessionReading } from './listing.js';
+import type { IndexRow, SessionProblem } from './listing.js';
 import { FutureSchemaError } from './errors.js';
 import { rowFromSnapshot } from './index-row.js';
 import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';
 import { futureEventsNote, keepFutureEvents } from './future-events.js';
 import { plural } from '../text/plural.js';
-import type { LoadOptions, LockState, StoredSession } from './store.js';
-
-/** One session's stored parts, as a store reads them (its lock, and snapshot + events). */
-export interface SessionSource {
-  inspectLock(): Promise<LockState>;
-  load(options: LoadOptions): Promise<StoredSession>;
-}
+import type { LoadOptions, LockState, Reading, SessionEvent, SessionSource, StoredSession } from './store.js';
 
 /**
  * The one rule for a session's status (DESIGN §3–4): `open` while a live process holds its
@@ -63,14 +57,6 @@ export async function loadFrom(source: Pick<SessionSource, 'load'>, id: string, 
   return { snapshot, savedStatus, replay: result, stored, renamed };
 }
 
-/** One lock-free reading of a session, as `inspect` gives it and as its listing row records it. */
-export interface Reading {
-  reading: SessionReading;
-  row: IndexRow;
-  /** Why nothing could be read (a newer version, an I/O error), for callers that refuse then. */
-  error?: unknown;
-}
-
 /**
  * Reads a session without its lock and says what is wrong, if anything. Listings and `show`
  * both come from here, so they agree on the status, the message count and what is wrong.
@@ -103,4 +89,34 @@ export async function readSession(
     const row: IndexRow = { id, title: null, createdAt: created, updatedAt: created, messageCount: 0, status, project: projectPath, journalSeq: 0, problem };
     return { reading: { id, project: projectPath, status, problem }, row, error };
   }
+}
+
+/**
+ * Brings a row up to date with the events past its snapshot, through the one interpreter of
+ * events (`replay`), over a snapshot that holds only what the row knows (no message bodies).
+ */
+export function rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): IndexRow {
+  const s = blankSnapshot(row.id, row.project, new Date(row.createdAt));
+  s.title = row.title;
+  if (row.titleSource) s.titleSource = row.titleSource;
+  s.updatedAt = new Date(row.updatedAt);
+  s.journalSeq = row.journalSeq;
+  s.stats = {
+    messageCount: row.messageCount,
+    inputTokens: row.inputTokens ?? 0,
+    outputTokens: row.outputTokens ?? 0,
+    ...(row.byModel ? { byModel: row.byModel.map((m) => ({ ...m })) } : {}),
+  };
+  if (row.branch !== undefined) s.git = { root: '', branch: row.branch, head: null };
+  if (row.parentId !== undefined) {
+    s.parentId = row.parentId;
+    s.forkPoint = row.forkPoint ?? 0;
+  }
+  replay(s, events);
+  // The row still describes the snapshot it was made from: its seq is that snapshot's.
+  const next = { ...rowFromSnapshot(s, row.status), journalSeq: row.journalSeq };
+  // What the snapshot had archived, plus what the events archived since (unknown stays unknown).
+  if (row.archivedMessages !== undefined) next.archivedMessages! += row.archivedMessages;
+  else if (next.archivedMessages === 0) delete next.archivedMessages;
+  return next;
 }

@@ -153,12 +153,12 @@ export interface Session {
 /** A session's storage facts, as `Session.status()` reports them. */
 export interface SessionStatusReport {
   id: string;
-  /** `file`: the data directory (paths below); `postgres`: a server; `memory`: nothing is written (`persist: false`). */
+  /** `file`: the data directory (paths below); `postgres`: a server; `memory`: this process's memory (`persist: false`). */
   store: 'file' | 'postgres' | 'memory';
-  /** Where the session is kept (`Session.where`); null in memory. */
-  where: SessionWhere | null;
-  /** The cross-process lock: held by this process, lost (read-only), or none (memory). */
-  lock: { state: 'held' | 'lost' | 'none'; owner?: LockOwner; reason?: string };
+  /** Where the session is kept (`Session.where`). */
+  where: SessionWhere;
+  /** The session's lock: held by this process, or lost (read-only). */
+  lock: { state: 'held' | 'lost'; owner?: LockOwner; reason?: string };
   /**
    * The last snapshot: written in this run (`thisRun`, with its duration), or the one an
    * earlier run left on disk (its trigger if recorded, no duration); null when none exists yet.

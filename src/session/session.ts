@@ -310,7 +310,7 @@ export class SessionImpl implements Session {
       id: this.id,
       store: this.store,
       state: this.state,
-      lock: this.store.kind === 'memory' ? { state: 'none' } : this.lost ? { state: 'lost', reason: this.lost.message } : { state: 'held', owner: this.lock.owner },
+      lock: this.lost ? { state: 'lost', reason: this.lost.message } : { state: 'held', owner: this.lock.owner },
       lastSave: this.lastSave ?? (earlier ? { ...earlier, trigger: this.state.savedBy ?? null, thisRun: false, ms: null } : null),
       unsavedEvents: this.seq - this.savedSeq,
     });
@@ -492,8 +492,6 @@ export class SessionImpl implements Session {
   }
 
   private result(saved: boolean): SaveResult {
-    // Nothing is ever on disk for a memory session: it never reports a save.
-    if (this.store.kind === 'memory') saved = false;
     const result: SaveResult = { saved, id: this.id, messageCount: this.state.stats.messageCount, location: this.store.where(this.id).location };
     return this.provisional ? { ...result, empty: true } : result;
   }

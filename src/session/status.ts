@@ -13,7 +13,7 @@ export function statusReport(facts: {
   unsavedEvents: number;
 }): SessionStatusReport {
   const { state, store } = facts;
-  const where = store.kind === 'memory' ? undefined : store.where(facts.id);
+  const where = store.where(facts.id);
   const usage = [state.stats, ...state.archived.map((a) => a.stats)].reduce(
     (sum, s) => ({ inputTokens: sum.inputTokens + s.inputTokens, outputTokens: sum.outputTokens + s.outputTokens }),
     { inputTokens: 0, outputTokens: 0 },
@@ -21,10 +21,10 @@ export function statusReport(facts: {
   return {
     id: facts.id,
     store: store.kind,
-    where: where ?? null,
+    where,
     lock: facts.lock,
     lastSave: facts.lastSave,
-    unsavedJournalLines: where ? facts.unsavedEvents : 0,
+    unsavedJournalLines: facts.unsavedEvents,
     provider: { ...state.provider },
     systemPrompt: state.systemPrompt,
     messageCount: state.stats.messageCount,

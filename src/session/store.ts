@@ -1,12 +1,13 @@
 /**
  * The store seam (DESIGN §8): everything the session model needs from where sessions live.
  * The model (`src/session/`) talks only to this interface; `src/store/file/` (the data
- * directory, the default) and `src/store/postgres/` implement it. A store keeps bytes and
- * facts durable and exclusive; what the events *mean* is the model's (`replay.ts`), so a store
- * never interprets a conversation.
+ * directory, the default), `src/store/postgres/` and `src/store/memory/` implement it. A store
+ * keeps bytes and facts durable and exclusive; what the events *mean* is the model's (`replay.ts`,
+ * run by the manager), so a store never interprets a conversation: what it keeps beside one
+ * (listing rows, a search index) it gets from the model's `Interpreter`.
  */
 import type { LockOwner } from './errors.js';
-import type { IndexRow } from './listing.js';
+import type { IndexRow, SessionReading } from './listing.js';
 import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './data.js';
 import type { SearchResults } from './search-data.js';
 
@@ -82,10 +83,51 @@ export interface LoadOptions {
   stable?: boolean;
 }
 
+/** One session's stored parts, as a store reads them (its lock, and snapshot + events). */
+export interface SessionSource {
+  inspectLock(): Promise<LockState>;
+  load(options: LoadOptions): Promise<StoredSession>;
+}
+
+/** One lock-free reading of a session, as `inspect` gives it and as its listing row records it. */
+export interface Reading {
+  reading: SessionReading;
+  row: IndexRow;
+  /** Why nothing could be read (a newer version, an I/O error), for callers that refuse then. */
+  error?: unknown;
+}
+
+/**
+ * What the model makes of a stored session (`src/session/interpreter.ts`), handed to a store when
+ * it is opened, for what the store keeps beside its sessions: listing rows, a search index, trash
+ * entries. A store reads the parts; the meaning of the events is the model's alone.
+ */
+export interface Interpreter {
+  /** One lock-free reading of a session from its parts (`stable`: read again until snapshot and events belong together). */
+  read(source: SessionSource, id: string, projectPath: string, options: { now: Date; stable: boolean }): Promise<Reading>;
+  /** A listing row brought up to date with the events past its snapshot. */
+  rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): Promise<IndexRow>;
+}
+
 /** Where a session was found. */
 export interface Located {
   id: string;
   project: ProjectInfo;
+}
+
+/**
+ * A store's trash (issue 11), one part per store as `history` is: IDs are exact here (the manager
+ * resolves prefixes). Only `empty` deletes; the IDs stay reserved.
+ */
+export interface SessionTrash {
+  /** Moves a session to the trash (see `SessionManager.trash`): refused while a live process holds it. */
+  put(id: string): Promise<TrashedSession>;
+  /** Puts a trashed session back where it was; refused when its ID is taken there now. */
+  restore(id: string): Promise<Located>;
+  /** Newest first. */
+  list(): Promise<TrashedSession[]>;
+  /** Deletes for good what was trashed before `olderThan` (all without it); the IDs stay reserved. */
+  empty(olderThan?: Date): Promise<string[]>;
 }
 
 /** One session in the trash (issue 11). */
@@ -142,7 +184,10 @@ export interface SessionStore {
    */
   adopt(snapshot: SessionSnapshot): Promise<boolean>;
 
-  /** Finds a session by ID or unique ID prefix, in this project first, then in any. */
+  /**
+   * Finds a session by ID or unique ID prefix, in this project first, then in any. The manager has
+   * validated it (`assertValidId`): a store builds paths and queries from IDs it is given as they are.
+   */
   locate(idOrPrefix: string): Promise<Located>;
   /** Every project with sessions (this one first). */
   projects(): Promise<ProjectInfo[]>;
@@ -160,13 +205,8 @@ export interface SessionStore {
    */
   searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults>;
 
-  /** Moves a session to the trash (see `SessionManager.trash`): refused while a live process holds it. */
-  trash(id: string): Promise<TrashedSession>;
-  /** Puts a trashed session back where it was; refused when its ID is taken there now. */
-  restore(id: string): Promise<Located>;
-  listTrash(): Promise<TrashedSession[]>;
-  /** Deletes for good what was trashed before `olderThan` (all without it); the IDs stay reserved. */
-  emptyTrash(olderThan?: Date): Promise<string[]>;
+  /** Where trashed sessions wait to be restored or deleted. */
+  readonly trash: SessionTrash;
 
   /** The project's input history, oldest first (redacted before it is written). */
   readonly history: { load(): Promise<string[]>; append(line: string): Promise<void> };

@@ -6,6 +6,7 @@
 import { UserError, printable } from '../session/errors.js';
 import { Manager } from '../session/manager.js';
 import { createRedactor, noRedaction } from '../session/redact.js';
+import { interpreter } from '../session/interpreter.js';
 import type { OpenSessionsOptions, SessionManager } from '../session/manager-api.js';
 import { packageVersion } from '../version.js';
 import { readConfigFile } from './file/config-files.js';
@@ -26,20 +27,23 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
   if (options.persist === false) {
     const { findProject } = await import('./file/project.js');
     const { createHistory } = await import('./file/history.js');
-    const { memoryStore } = await import('./memory-store.js');
+    const [{ MemoryStore }, { MemoryBacking }] = await Promise.all([import('./memory/store.js'), import('./memory/backing.js')]);
     const project = await findProject(options.home, options.cwd);
     projectDir = project.dir;
-    store = memoryStore({ key: project.key, path: project.path }, createHistory(layout.history(project.dir), redact), now);
+    // Nothing is written anywhere; the input history typed in earlier chats is still offered.
+    const backing = new MemoryBacking();
+    backing.history.set(project.key, await createHistory(layout.history(project.dir), redact).load());
+    store = new MemoryStore({ backing, project: { key: project.key, path: project.path }, now, redact, interpreter, location: 'nowhere (--no-persist)' });
   } else if (options.store !== undefined) {
     const { openPostgresStore } = await import('./postgres/store.js');
     // Behind a transaction-pooling pooler the lock is a lease: it runs out after the same stale time.
-    store = await openPostgresStore(options.store, { cwd: options.cwd, now, redact, env: options.env ?? process.env, timeouts: { leaseMs: staleMs } });
+    store = await openPostgresStore(options.store, { cwd: options.cwd, now, redact, interpreter, env: options.env ?? process.env, timeouts: { leaseMs: staleMs } });
     // Config files stay on this machine, in the data directory (which a server store never creates).
     const { findProject } = await import('./file/project.js');
     projectDir = (await findProject(options.home, options.cwd)).dir;
   } else {
     const { openFileStore } = await import('./file/file-store.js');
-    const files = await openFileStore({ home: options.home, cwd: options.cwd, now, staleMs, redact });
+    const files = await openFileStore({ home: options.home, cwd: options.cwd, now, staleMs, redact, interpreter });
     projectDir = files.project.dir;
     store = files;
   }

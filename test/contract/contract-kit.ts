@@ -1,5 +1,6 @@
 /** What the contract's cases share: the backing's shape, the clock, and how sessions are made. */
 import { blankSnapshot } from '../../src/session/blank.js';
+import { Manager } from '../../src/session/manager.js';
 import { rowFromSnapshot } from '../../src/session/index-row.js';
 import type { SessionEvent, SessionStore } from '../../src/session/store.js';
 import type { SessionSnapshot } from '../../src/session/data.js';
@@ -29,6 +30,19 @@ export interface StoreBacking {
 }
 
 export const AT = new Date('2026-11-23T10:20:30.000Z');
+
+/** The session manager over `store`, as `openSessions` builds it (its clock at `at`). */
+export function managerOn(store: SessionStore, at: () => Date = () => AT): Manager {
+  return new Manager({
+    store,
+    home: '/nonexistent',
+    redact: (text) => text,
+    now: at,
+    toolVersion: 'test',
+    readConfig: () => Promise.resolve({ user: {}, project: {} }),
+    gitContext: () => Promise.resolve(undefined),
+  });
+}
 
 export function event(seq: number, type: SessionEvent['type'], payload: Record<string, unknown>): SessionEvent {
   return { seq, ts: new Date(AT.getTime() + seq * 1000).toISOString(), type, payload };

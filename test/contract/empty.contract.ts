@@ -6,22 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { UnknownSessionError } from '../../src/session/errors.js';
-import { Manager } from '../../src/session/manager.js';
-import type { SessionStore } from '../../src/session/store.js';
-import { AT, event, messageEvent, savedSession, type Harness } from './contract-kit.js';
-
-/** The session manager over `store`, as `openSessions` builds it (its clock at `at`). */
-function managerOn(store: SessionStore, at: () => Date): Manager {
-  return new Manager({
-    store,
-    home: '/nonexistent',
-    redact: (text) => text,
-    now: at,
-    toolVersion: 'test',
-    readConfig: () => Promise.resolve({ user: {}, project: {} }),
-    gitContext: () => Promise.resolve(undefined),
-  });
-}
+import { AT, event, managerOn, messageEvent, savedSession, type Harness } from './contract-kit.js';
 
 const later = (seconds: number): Date => new Date(AT.getTime() + seconds * 1000);
 

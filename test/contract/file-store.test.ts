@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFileStore } from '../../src/store/file/file-store.js';
+import { interpreter } from '../../src/session/interpreter.js';
 import { layout } from '../../src/store/file/layout.js';
 import { holdInChild } from '../support/lock-holder.js';
 import { storeContract } from './store.contract.js';
@@ -15,7 +16,7 @@ storeContract('file', async () => {
   const home = await mkdtemp(join(tmpdir(), 'chatkeep-contract-home-'));
   return {
     open: (cwd, options) =>
-      openFileStore({ home, cwd, now: options?.now ?? (() => new Date()), staleMs: STALE_MS, redact: options?.redact ?? ((text) => text) }),
+      openFileStore({ interpreter, home, cwd, now: options?.now ?? (() => new Date()), staleMs: STALE_MS, redact: options?.redact ?? ((text) => text) }),
     holdInChild: (id, cwd) => holdInChild('file', home, id, cwd),
     async removeSession(id) {
       for (const project of await readdir(layout.projects(home))) {
@@ -31,7 +32,7 @@ storeContract('file', async () => {
     async supersede(id) {
       // What a taker does once the holder's heartbeat is older than the stale time: the holder's
       // owner file and lock go, and the session is locked anew (in another store, as another process).
-      const other = await openFileStore({ home, cwd: home, now: () => new Date(), staleMs: STALE_MS, redact: (text) => text });
+      const other = await openFileStore({ interpreter, home, cwd: home, now: () => new Date(), staleMs: STALE_MS, redact: (text) => text });
       await other.locate(id);
       const dir = other.where(id).files.dir;
       await rm(layout.lockOwner(dir), { force: true });

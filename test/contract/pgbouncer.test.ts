@@ -10,6 +10,7 @@ import { LockSupersededError, SessionInUseError, UserError } from '../../src/ses
 import type { SessionStore } from '../../src/session/store.js';
 import { LOCK_SPACE } from '../../src/store/postgres/lock-key.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { interpreter } from '../../src/session/interpreter.js';
 import { holdInChild } from '../support/lock-holder.js';
 import { startPgBouncer, type RunningPgBouncer } from '../support/pgbouncer.js';
 import { createDatabase, runSql } from '../support/postgres.js';
@@ -28,7 +29,7 @@ describe('PostgreSQL behind PgBouncer', () => {
   let cwd: string;
   const opened: SessionStore[] = [];
   const open = async (url: string, leaseMs?: number): Promise<SessionStore> => {
-    const store = await openPostgresStore(url, { cwd, ...(leaseMs !== undefined ? { timeouts: { leaseMs } } : {}) });
+    const store = await openPostgresStore(url, { interpreter, cwd, ...(leaseMs !== undefined ? { timeouts: { leaseMs } } : {}) });
     opened.push(store);
     return store;
   };

@@ -12,6 +12,7 @@ import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/s
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
 import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import type { PostgresStore, PostgresStoreOptions } from '../../src/store/postgres/store.js';
+import { interpreter } from '../../src/session/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
 import { TEST_PASSWORD, createDatabase, freePort, runSql, startPostgres } from '../support/postgres.js';
@@ -45,7 +46,7 @@ describe('PostgreSQL store', () => {
   let cwd: string;
   const opened: SessionStore[] = [];
   const open = async (at = url, options: Partial<PostgresStoreOptions> = {}): Promise<PostgresStore> => {
-    const store = await openPostgresStore(at, { cwd, ...options });
+    const store = await openPostgresStore(at, { interpreter, cwd, ...options });
     opened.push(store);
     return store;
   };
@@ -119,7 +120,7 @@ describe('PostgreSQL store', () => {
       await runSql(url, 'SELECT version, tool_version FROM chatkeep.migrations ORDER BY 1'),
     ];
     const before = await look();
-    const err = await rejection(openPostgresStore(url, { cwd }));
+    const err = await rejection(openPostgresStore(url, { interpreter, cwd }));
     expect(err).toBeInstanceOf(FutureStoreSchemaError);
     expect((err as FutureStoreSchemaError).exitCode).toBe(2);
     expect(err.message).toBe(
@@ -150,7 +151,7 @@ describe('PostgreSQL store', () => {
     const oldProject = { ...store.project, key: 'k', path: '/old' } as typeof store.project;
     const [old] = await store.list([oldProject]);
     expect(old).toMatchObject({ id: 'session-20200101-000000', title: 'kept' });
-    expect(await store.listTrash()).toEqual([]);
+    expect(await store.trash.list()).toEqual([]);
     const found = await store.searchSessions('kept', [oldProject], {});
     expect(found.results.map((r) => [r.session.id, r.matched])).toEqual([['session-20200101-000000', { id: false, title: true, messages: 0 }]]);
   });
@@ -204,7 +205,7 @@ describe('PostgreSQL store', () => {
       // "Within seconds": the connect timeout (2 s) and then some, not the minutes of a hang.
       expect(Date.now() - started).toBeLessThan(15_000);
       expect(down.message).toMatch(/^Cannot reach the session store at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres \(/);
-      const reopen = await rejection(openPostgresStore(server.url, { cwd }));
+      const reopen = await rejection(openPostgresStore(server.url, { interpreter, cwd }));
       expect(reopen).toBeInstanceOf(StoreUnavailableError);
       for (const e of [down, reopen]) expect(`${e.message}\n${e.stack}`).not.toContain(TEST_PASSWORD);
 
@@ -267,7 +268,7 @@ describe('PostgreSQL store', () => {
 
   it('nothing listening: StoreUnavailableError at once', async () => {
     const dead = `postgres://postgres:${TEST_PASSWORD}@127.0.0.1:${await freePort()}/postgres`;
-    const err = await rejection(openPostgresStore(dead, { cwd }));
+    const err = await rejection(openPostgresStore(dead, { interpreter, cwd }));
     expect(err).toBeInstanceOf(StoreUnavailableError);
     expect(err.message).toContain('ECONNREFUSED');
     expect(err.message).not.toContain(TEST_PASSWORD);
@@ -279,7 +280,7 @@ describe('PostgreSQL store', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as { port: number }).port;
-      const err = await rejection(openPostgresStore(`postgres://u:${TEST_PASSWORD}@127.0.0.1:${port}/db`, { cwd, timeouts: { connectTimeoutMs: 1_000 } }));
+      const err = await rejection(openPostgresStore(`postgres://u:${TEST_PASSWORD}@127.0.0.1:${port}/db`, { interpreter, cwd, timeouts: { connectTimeoutMs: 1_000 } }));
       expect(err).toBeInstanceOf(StoreUnavailableError);
       expect(err.message).toContain('timeout');
       expect(err.message).not.toContain(TEST_PASSWORD);
@@ -292,7 +293,7 @@ describe('PostgreSQL store', () => {
   it('a wrong password: a one-line UserError that shows neither password', async () => {
     const wrong = new URL(url);
     wrong.password = 'not-the-Password-42';
-    const err = await rejection(openPostgresStore(wrong.toString(), { cwd }));
+    const err = await rejection(openPostgresStore(wrong.toString(), { interpreter, cwd }));
     expect(err).toBeInstanceOf(UserError);
     expect(err.message).toMatch(/^The PostgreSQL server at postgres:\/\/postgres:\*\*\*@.* refused the login \(.*\)\. Check the user and password in the store URL\.$/);
     expect(err.message).not.toContain('not-the-Password-42');
@@ -300,7 +301,7 @@ describe('PostgreSQL store', () => {
   });
 
   it('refuses a URL that is not PostgreSQL’s', async () => {
-    const err = await rejection(openPostgresStore('mysql://u:hunter2@h/db', { cwd }));
+    const err = await rejection(openPostgresStore('mysql://u:hunter2@h/db', { interpreter, cwd }));
     expect(err).toBeInstanceOf(UserError);
     expect(err.message).toBe('Not a PostgreSQL URL: `mysql://u:***@h/db`. Use postgres://USER:PASSWORD@HOST:PORT/DATABASE.');
   });
@@ -328,7 +329,7 @@ describe('PostgreSQL store', () => {
     const writer = await open();
     for (let round = 0; round < 10; round++) {
       const id = await trasher.reserveId(new Date(AT.getTime() + round * 1000), trasher.project);
-      const [trashed, locked] = await Promise.allSettled([trasher.trash(id), writer.lock(id, noLoss)]);
+      const [trashed, locked] = await Promise.allSettled([trasher.trash.put(id), writer.lock(id, noLoss)]);
       expect([trashed.status, locked.status].filter((s) => s === 'fulfilled')).toHaveLength(1);
       if (locked.status === 'fulfilled') {
         expect((trashed as PromiseRejectedResult).reason).toBeInstanceOf(SessionInUseError);

@@ -15,6 +15,7 @@ import type { SessionSnapshot } from '../../src/session/data.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { matchSql } from '../../src/store/postgres/search.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
+import { interpreter } from '../../src/session/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { createDatabase, runSql } from '../support/postgres.js';
 
@@ -26,7 +27,7 @@ describe('PostgreSQL search rows', () => {
   let cwd: string;
   const opened: SessionStore[] = [];
   const open = async (): Promise<PostgresStore> => {
-    const store = await openPostgresStore(url, { cwd });
+    const store = await openPostgresStore(url, { interpreter, cwd });
     opened.push(store);
     return store;
   };

@@ -1,6 +1,7 @@
 /** The store contract against a real PostgreSQL (one server per test run, a database per test). */
 import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { interpreter } from '../../src/session/interpreter.js';
 import { createDatabase, runSql } from '../support/postgres.js';
 import { holdInChild } from '../support/lock-holder.js';
 import type { StoreBacking } from './contract-kit.js';
@@ -9,7 +10,7 @@ import { searchContract, storeContract } from './store.contract.js';
 /** The contract's way in and out of a database at `url`. */
 function backingOn(url: string): StoreBacking {
   return {
-    open: (cwd, options) => openPostgresStore(url, { cwd, ...options }),
+    open: (cwd, options) => openPostgresStore(url, { interpreter, cwd, ...options }),
     holdInChild: (id, cwd) => holdInChild('postgres', url, id, cwd),
     async removeSession(id) {
       await runSql(url, 'DELETE FROM chatkeep.sessions WHERE id = $1', [id]);

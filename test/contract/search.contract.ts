@@ -99,9 +99,9 @@ export function searchCases(h: Harness): void {
     await lock.release();
     expect((await reader.searchSessions('kiwi', [reader.project], {})).results.map((r) => r.hits)).toEqual([3]);
 
-    await reader.trash(id);
+    await reader.trash.put(id);
     expect((await reader.searchSessions('kiwi', [reader.project], {})).total).toBe(0);
-    await reader.restore(id);
+    await reader.trash.restore(id);
     expect((await reader.searchSessions('kiwi', [reader.project], {})).total).toBe(1);
 
     // Only the projects asked for.

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
 import type { SessionStore, WriterLock } from '../../src/session/store.js';
-import { AT, event, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
+import { AT, event, managerOn, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
 import { futureEventCases } from './future-events.contract.js';
@@ -211,7 +211,8 @@ function storeCases(h: Harness): void {
     expect((await here.locate('session-20261123-1022')).id).toBe(elsewhere);
     await expect(here.locate('session-20261123')).rejects.toBeInstanceOf(AmbiguousIdError);
     await expect(here.locate('session-1999')).rejects.toBeInstanceOf(UnknownSessionError);
-    await expect(here.locate('../etc')).rejects.toBeInstanceOf(InvalidIdError);
+    // Validated once, by the manager, before any store builds a path or a query from it.
+    await expect(managerOn(here).resolve('../etc')).rejects.toBeInstanceOf(InvalidIdError);
     await holding.release();
   });
 

@@ -17,24 +17,24 @@ export function trashCases(h: Harness): void {
     });
     const id = saved.id;
     const entry = { id, project: store.project.path, title: 'fruit', trashedAt, messageCount: 2, updatedAt: AT, parentId: 'session-20261122-000000' };
-    expect(await store.trash(id)).toEqual(entry);
+    expect(await store.trash.put(id)).toEqual(entry);
 
     const other = await h.open();
     expect(await other.list(await other.projects())).toEqual([]);
     await expect(other.locate(id)).rejects.toBeInstanceOf(TrashedSessionError);
     await expect(other.locate(id)).rejects.toThrow(`Session ${id} is in the trash. Restore it with: chatkeep sessions restore ${id}`);
     expect((await other.searchSessions('apple', [other.project], {})).total).toBe(0);
-    expect(await other.listTrash()).toEqual([entry]);
-    await expect(other.trash(id)).rejects.toBeInstanceOf(TrashedSessionError);
+    expect(await other.trash.list()).toEqual([entry]);
+    await expect(other.trash.put(id)).rejects.toBeInstanceOf(TrashedSessionError);
 
-    expect(await other.restore(id)).toEqual({ id, project: other.project });
-    expect(await other.listTrash()).toEqual([]);
+    expect(await other.trash.restore(id)).toEqual({ id, project: other.project });
+    expect(await other.trash.list()).toEqual([]);
     expect((await other.list([other.project])).map((r) => r.id)).toEqual([id]);
     const back = await h.openOn(id);
     const lock = await back.lock(id, () => undefined);
     expect((await back.load(id, { now: AT, quarantine: false })).snapshot?.messages.map((m) => m.content)).toEqual(['apple pie', 'banana']);
     await lock.release();
-    const again = await other.restore(id).catch((err: unknown) => err);
+    const again = await other.trash.restore(id).catch((err: unknown) => err);
     expect(again).toBeInstanceOf(NotInTrashError);
     expect((again as NotInTrashError).exitCode).toBe(2);
     expect((again as Error).message).toBe(`No session \`${id}\` in the trash. See what is there with: chatkeep sessions trash`);
@@ -44,7 +44,7 @@ export function trashCases(h: Harness): void {
     const store = await h.open();
     const { id } = await savedSession(store, AT, ['busy']);
     const mine = await (await h.openOn(id)).lock(id, () => undefined);
-    const refused = await store.trash(id).catch((err: unknown) => err);
+    const refused = await store.trash.put(id).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(SessionInUseError);
     expect((refused as SessionInUseError).exitCode).toBe(3);
     expect((refused as SessionInUseError).owner).toEqual(mine.owner);
@@ -52,12 +52,12 @@ export function trashCases(h: Harness): void {
     await mine.release();
 
     const child = await h.backing().holdInChild(id, h.cwd());
-    const byChild = await store.trash(id).catch((err: unknown) => err);
+    const byChild = await store.trash.put(id).catch((err: unknown) => err);
     expect((byChild as SessionInUseError).owner?.pid).toBe(child.pid);
-    expect(await store.listTrash()).toEqual([]);
+    expect(await store.trash.list()).toEqual([]);
     expect((await store.list([store.project])).map((r) => r.id)).toEqual([id]);
     await child.kill9();
-    const trashed = await eventually(() => store.trash(id));
+    const trashed = await eventually(() => store.trash.put(id));
     expect(trashed.id).toBe(id);
     expect(await store.list([store.project])).toEqual([]);
   });
@@ -71,7 +71,7 @@ export function trashCases(h: Harness): void {
     await log.append(messageEvent(2, 'assistant', 'me too'), true);
     await log.close();
     await lock.release();
-    expect(await store.trash(id)).toMatchObject({ id, title: null, messageCount: 2 });
+    expect(await store.trash.put(id)).toMatchObject({ id, title: null, messageCount: 2 });
   });
 
   it('empty-trash deletes what was trashed before the cut-off (all without one); listTrash is newest first; an ID is never issued again', async () => {
@@ -81,23 +81,23 @@ export function trashCases(h: Harness): void {
     const old = await savedSession(store, AT, ['old']);
     const recent = await savedSession(elsewhere, minutes(1), ['recent']);
     const kept = await savedSession(store, minutes(2), ['kept']);
-    await store.trash(old.id);
+    await store.trash.put(old.id);
     now = minutes(20);
-    await store.trash(recent.id);
-    expect((await store.listTrash()).map((t) => [t.id, t.project])).toEqual([
+    await store.trash.put(recent.id);
+    expect((await store.trash.list()).map((t) => [t.id, t.project])).toEqual([
       [recent.id, elsewhere.project.path],
       [old.id, store.project.path],
     ]);
 
-    expect(await store.emptyTrash(minutes(15))).toEqual([old.id]);
-    expect((await store.listTrash()).map((t) => t.id)).toEqual([recent.id]);
+    expect(await store.trash.empty(minutes(15))).toEqual([old.id]);
+    expect((await store.trash.list()).map((t) => t.id)).toEqual([recent.id]);
     await expect(store.locate(old.id)).rejects.toBeInstanceOf(UnknownSessionError);
-    await expect(store.restore(old.id)).rejects.toBeInstanceOf(NotInTrashError);
+    await expect(store.trash.restore(old.id)).rejects.toBeInstanceOf(NotInTrashError);
     expect(await store.reserveId(AT, store.project)).toBe(`${old.id}-2`);
 
-    expect(await store.emptyTrash()).toEqual([recent.id]);
-    expect(await store.listTrash()).toEqual([]);
-    expect(await store.emptyTrash()).toEqual([]);
+    expect(await store.trash.empty()).toEqual([recent.id]);
+    expect(await store.trash.list()).toEqual([]);
+    expect(await store.trash.empty()).toEqual([]);
     expect(await store.reserveId(minutes(1), store.project)).toBe(`${recent.id}-2`);
     expect((await store.list(await store.projects())).map((r) => r.id)).toContain(kept.id);
   });
@@ -106,11 +106,11 @@ export function trashCases(h: Harness): void {
     const store = await h.open();
     const { id } = await savedSession(store, AT, ['moved away']);
     const late = await h.openOn(id); // found it, as the model does before taking the lock
-    await store.trash(id);
+    await store.trash.put(id);
     const refused = await late.lock(id, () => undefined).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(TrashedSessionError);
     expect((refused as TrashedSessionError).exitCode).toBe(2);
-    expect(await store.listTrash()).toMatchObject([{ id }]);
+    expect(await store.trash.list()).toMatchObject([{ id }]);
   });
 
   it('the full ID of a trashed session is refused as in the trash, not taken for a prefix of a live one (X-2)', async () => {
@@ -118,7 +118,7 @@ export function trashCases(h: Harness): void {
     const first = await savedSession(store, AT, ['the first']);
     const second = await savedSession(store, AT, ['the second, in the same second']);
     expect(second.id).toBe(`${first.id}-2`);
-    await store.trash(first.id);
+    await store.trash.put(first.id);
     const other = await h.open();
     await expect(other.locate(first.id)).rejects.toBeInstanceOf(TrashedSessionError);
     expect((await other.locate(first.id.slice(0, -2))).id).toBe(second.id);

@@ -1,15 +1,16 @@
 /**
- * A CommandContext over the in-memory session manager, for unit tests of slash commands.
+ * A CommandContext over the real session manager and the memory store, for unit tests of slash commands.
  */
 import { builtinCommands } from '../../src/repl/commands/index.js';
 import { createProvider, loadSystemPrompt } from '../../src/providers/index.js';
 import { EchoProvider } from '../../src/providers/echo.js';
 import { createChatControls } from '../../src/repl/chat-controls.js';
+import type { ChatControls } from '../../src/repl/chat-controls.js';
 import type { Clipboard } from '../../src/terminal/clipboard.js';
 import { formatRows, loadFormatting } from '../../src/terminal/format.js';
-import type { ChatControls } from '../../src/repl/chat-controls.js';
 import type { BrowseOutcome, CommandContext, CommandServices, CommandSession } from '../../src/repl/types.js';
-import { FakeSession, FakeSessionManager } from './fake-sessions.js';
+import type { Session } from '../../src/session/session-api.js';
+import { memorySessions, PROJECT, type MemorySessions } from './memory-sessions.js';
 
 /** A session browser that answers from a script (`undefined`: cancel) and records the headings it was opened with. */
 export interface FakeBrowser {
@@ -31,8 +32,10 @@ export function createFakeBrowser(answers: (string | undefined)[] = [], notes: s
 
 /** The mock context plus its parts, typed concretely for assertions. */
 export interface MockCommandContext extends CommandContext {
-  services: CommandServices & { sessions: FakeSessionManager; clipboard: FakeClipboard; chat: ChatControls };
-  session: CommandSession & { current: FakeSession };
+  /** The manager's store, its clock, and what other processes do to it. */
+  memory: MemorySessions;
+  services: CommandServices & { clipboard: FakeClipboard; chat: ChatControls };
+  session: CommandSession & { current: Session };
   /** What `writeFile` was given, by name. */
   files: Map<string, string>;
 }
@@ -47,17 +50,19 @@ export async function createMockCommandContext(
   options: { browser?: FakeBrowser; env?: Record<string, string>; cwd?: string; clipboardUnavailable?: string } = {},
 ): Promise<MockCommandContext> {
   await loadFormatting();
-  const sessions = new FakeSessionManager();
+  const memory = memorySessions();
+  const sessions = memory.sessions;
   const session = await sessions.create();
   const written: string[] = [];
   const files = new Map<string, string>();
   return {
     files,
+    memory,
     commands: builtinCommands,
     services: {
       sessions,
       ...(options.browser ? { browse: (heading: string) => options.browser!.browse(heading) } : {}),
-      now: () => sessions.now(),
+      now: memory.now,
       // The real factories, over the environment and directory the test passes.
       chat: createChatControls(() => session, { provider: new EchoProvider(0), system: null }, {
         makeProvider: (name, model) => createProvider({ name, model, source: 'command' }, options.env ?? {}),
@@ -71,7 +76,7 @@ export async function createMockCommandContext(
       },
     },
     ui: {
-      formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: sessions.project.path, now: sessions.now() }),
+      formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: PROJECT.path, now: memory.now() }),
       // Visible in plain text, so tests see what a terminal would highlight.
       highlight: (text) => `[${text}]`,
       columns: () => undefined,

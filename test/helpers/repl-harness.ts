@@ -1,6 +1,6 @@
 /**
- * Runs the REPL loop in-process over piped streams, with the in-memory session manager:
- * for unit tests of the loop's behaviour (the e2e tests drive the real binary).
+ * Runs the REPL loop in-process over piped streams, with the real session manager over the
+ * memory store: for unit tests of the loop's behaviour (the e2e tests drive the real binary).
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -12,12 +12,14 @@ import { SessionController } from '../../src/repl/controller.js';
 import { createScreen } from '../../src/terminal/screen.js';
 import type { Session } from '../../src/session/session-api.js';
 import type { Autosave } from '../../src/session/autosave.js';
-import { FakeSession, FakeSessionManager } from './fake-sessions.js';
+import { memorySessions, type MemorySessions } from './memory-sessions.js';
 
 /** A running REPL and what it printed. */
 export interface ReplHarness {
-  sessions: FakeSessionManager;
-  session: FakeSession;
+  /** The manager's store, its clock, and what other processes do to it. */
+  memory: MemorySessions;
+  /** The session the REPL started in. */
+  session: Session;
   signals: EventEmitter;
   /** Writes input (as if piped). */
   write(text: string): void;
@@ -32,10 +34,11 @@ export interface ReplHarness {
   waitForStdout(text: string): Promise<void>;
 }
 
-/** Starts the loop over a fresh fake session (or `setup`'s). */
-export async function startRepl(options: { provider?: Provider; setup?: (sessions: FakeSessionManager) => Promise<FakeSession> } = {}): Promise<ReplHarness> {
-  const sessions = new FakeSessionManager();
-  const session = options.setup ? await options.setup(sessions) : await sessions.create();
+/** Starts the loop over a new session (or the one `setup` resumes). */
+export async function startRepl(options: { provider?: Provider; setup?: (memory: MemorySessions) => Promise<Session> } = {}): Promise<ReplHarness> {
+  const memory = memorySessions();
+  const sessions = memory.sessions;
+  const session = options.setup ? await options.setup(memory) : await sessions.create();
   const input = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -73,10 +76,10 @@ export async function startRepl(options: { provider?: Provider; setup?: (session
     commands: builtinCommands,
     version: '0.1.0',
     signals,
-    now: () => sessions.now(),
+    now: memory.now,
   });
   return {
-    sessions,
+    memory,
     session,
     signals,
     write: (text) => input.write(text),

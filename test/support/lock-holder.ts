@@ -14,14 +14,16 @@ export interface ChildHolder {
 
 /** How the child opens each store (argv: the store's module, where, the session, the cwd). */
 const OPEN = {
-  postgres: 'const store = await (await import(module)).openPostgresStore(where, { cwd });',
-  file: `const store = await (await import(module)).openFileStore({ home: where, cwd, now: () => new Date(), staleMs: 20000, redact: (t) => t });
+  postgres: 'const store = await (await import(module)).openPostgresStore(where, { interpreter, cwd });',
+  file: `const store = await (await import(module)).openFileStore({ interpreter, home: where, cwd, now: () => new Date(), staleMs: 20000, redact: (t) => t });
     await store.locate(id);`,
 };
+const INTERPRETER = new URL('../../dist/src/session/interpreter.js', import.meta.url).href;
 const MODULE = { postgres: built('postgres/store.js'), file: built('file/file-store.js') };
 
 const script = (kind: keyof typeof OPEN): string => `
-const [module, where, id, cwd] = process.argv.slice(1);
+const [module, where, id, cwd, interpreterModule] = process.argv.slice(1);
+const { interpreter } = await import(interpreterModule);
 ${OPEN[kind]}
 await store.lock(id, () => { console.log('lost'); });
 console.log('held');
@@ -33,7 +35,7 @@ setInterval(() => {}, 1 << 30);
  * `where`: the store's URL, or the file store's data directory.
  */
 export function holdInChild(kind: keyof typeof OPEN, where: string, id: string, cwd: string): Promise<ChildHolder> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script(kind), MODULE[kind], where, id, cwd], {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script(kind), MODULE[kind], where, id, cwd, INTERPRETER], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -27,13 +27,15 @@ export const status: SlashCommand = {
   async run(ctx) {
     const s = await ctx.session.current.status();
     const now = ctx.services.now();
+    // With --no-persist the session is in a memory store that ends with the process: none of it counts as stored.
+    const kept = ctx.session.persistent;
     const rows: [string, string][] = [
-      ['Session', `${s.store === 'memory' ? 'not stored' : s.id}${ctx.session.current.title ? `  "${visibleText(ctx.session.current.title)}"` : ''} · ${plural(s.messageCount, 'message')}`],
-      ['Stored in', s.store === 'memory' ? 'nowhere: --no-persist keeps this chat in memory only' : `${s.store} store, ${s.where?.files?.dir ?? s.where?.location ?? ''}`],
-      ['Lock', lockText(s)],
-      ['Last save', lastSaveText(s, now)],
-      ['Next save', nextSaveText(ctx.session.persistent, ctx.session.autosave()?.nextDate() ?? null, now)],
-      ['Journal', s.store === 'memory' ? 'none' : `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.where?.files ? ` (${s.where.files.journal})` : ''}`],
+      ['Session', `${kept ? s.id : 'not stored'}${ctx.session.current.title ? `  "${visibleText(ctx.session.current.title)}"` : ''} · ${plural(s.messageCount, 'message')}`],
+      ['Stored in', kept ? `${s.store} store, ${s.where.files?.dir ?? s.where.location}` : 'nowhere: --no-persist keeps this chat in memory only'],
+      ['Lock', kept ? lockText(s) : 'none (nothing to protect)'],
+      ['Last save', kept ? lastSaveText(s, now) : 'never (--no-persist)'],
+      ['Next save', nextSaveText(kept, ctx.session.autosave()?.nextDate() ?? null, now)],
+      ['Journal', kept ? `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.where.files ? ` (${s.where.files.journal})` : ''}` : 'none'],
       ['Assistant', ctx.services.chat ? `${ctx.services.chat.provider.label}${sourceNote(ctx.services.chat.providerSource ?? s.provider.source)}` : 'none in this REPL'],
       ['System', s.systemPrompt ? `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256.slice(0, 12)}…)${sourceNote(s.systemPrompt.source)}` : 'none'],
       ['Tokens', tokenText(s.usage)],
@@ -44,14 +46,12 @@ export const status: SlashCommand = {
 };
 
 function lockText(s: SessionStatusReport): string {
-  if (s.lock.state === 'none') return 'none (nothing to protect)';
   if (s.lock.state === 'lost') return `lost (${s.lock.reason ?? 'unknown'}): read-only, nothing more is written`;
   const o = s.lock.owner;
   return o ? `held by this process (pid ${o.pid} on ${o.host}, since ${clock(new Date(o.startedAt))})` : 'held by this process';
 }
 
 function lastSaveText(s: SessionStatusReport, now: Date): string {
-  if (s.store === 'memory') return 'never (--no-persist)';
   const last = s.lastSave;
   if (!last) return 'no snapshot yet (every message is in the journal)';
   const took = last.ms === null ? '' : `, took ${last.ms < 10 ? last.ms.toFixed(1) : Math.round(last.ms)} ms`;

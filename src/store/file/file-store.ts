@@ -8,7 +8,7 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { IndexRow } from '../../session/listing.js';
 import { byUpdatedDesc, rowFromSnapshot } from '../../session/index-row.js';
-import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
+import type { EventLog, Interpreter, LoadOptions, Located, LockState, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/store.js';
 import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { SearchResults } from '../../session/search-data.js';
@@ -22,6 +22,7 @@ import { errno } from '../../session/ids.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
 import { snapshotFileInfo, writeSnapshotFile } from './snapshot-store.js';
+import { lazyTrash } from '../lazy-trash.js';
 
 // Listing, resolving and loading are imported on first use: creating a session (the path to
 // the first prompt) needs none of them.
@@ -31,7 +32,6 @@ const lazy = {
   load: () => import('./load.js'),
   trash: () => import('./trash.js'),
   search: () => import('./search-index.js'),
-  reading: () => import('../../session/reading.js'),
   source: () => import('./summary.js'),
   discard: () => import('./discard.js'),
 };
@@ -44,6 +44,8 @@ export interface FileStoreOptions {
   /** How long a lock of a holder on another host may go without a heartbeat before it is taken over. */
   staleMs: number;
   redact: (text: string) => string;
+  /** What the model makes of a session, for the listing cache and the search index. */
+  interpreter: Interpreter;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function openFileStore(options: FileStoreOptions): Promise<FileStor
 export class FileStore implements SessionStore {
   readonly kind = 'file' as const;
   readonly history: SessionStore['history'];
+  readonly trash: SessionTrash;
   /** Session directories by ID, for the sessions this process reserved or located. */
   private readonly dirs = new Map<string, string>();
   /** This project's directory being claimed (project.json written), once a write needs it. */
@@ -79,6 +82,9 @@ export class FileStore implements SessionStore {
       load: () => history(this.current.dir).load(),
       append: async (line) => history(await this.claimed(this.current)).append(line),
     };
+    this.trash = lazyTrash(async () =>
+      (await lazy.trash()).fileTrash(this.location, this.project, { staleMs: options.staleMs, now: options.now, interpreter: options.interpreter }),
+    );
   }
 
   get project(): FileProject {
@@ -217,7 +223,7 @@ export class FileStore implements SessionStore {
     const { listProject } = await lazy.index();
     // Each project's rows come newest first; across projects they are merged the same way.
     const rows: IndexRow[] = [];
-    for (const project of projects) rows.push(...(await listProject(this.projectDir(project), project.path, this.options.staleMs)));
+    for (const project of projects) rows.push(...(await listProject(this.projectDir(project), project.path, this.options)));
     if (projects.length > 1) rows.sort(byUpdatedDesc);
     return rows;
   }
@@ -226,7 +232,7 @@ export class FileStore implements SessionStore {
     const [{ listProject }, { searchSessions }] = await Promise.all([lazy.index(), lazy.search()]);
     const listed = projects.map((p) => {
       const project = { ...p, dir: this.projectDir(p) };
-      return { project, rows: () => listProject(project.dir, project.path, this.options.staleMs) };
+      return { project, rows: () => listProject(project.dir, project.path, this.options) };
     });
     return searchSessions(query, listed, { read: (id) => this.readSnapshot(id), ...(options.limit !== undefined ? { limit: options.limit } : {}) });
   }
@@ -234,30 +240,10 @@ export class FileStore implements SessionStore {
   /** A session as a lock-free reading gives it (for the search index). */
   private async readSnapshot(id: string): Promise<SessionSnapshot> {
     const where = await this.locate(id);
-    const [{ readSession }, { sourceAt }] = await Promise.all([lazy.reading(), lazy.source()]);
-    const read = await readSession(sourceAt(this.dir(id), this.options.staleMs), id, where.project.path, { now: this.options.now(), stable: true });
+    const { sourceAt } = await lazy.source();
+    const read = await this.options.interpreter.read(sourceAt(this.dir(id), this.options.staleMs), id, where.project.path, { now: this.options.now(), stable: true });
     if (!read.reading.snapshot) throw read.error;
     return { ...read.reading.snapshot, status: read.reading.status };
-  }
-
-  private async bin(): Promise<import('./trash.js').FileTrash> {
-    return (await lazy.trash()).fileTrash(this.location, this.project, { staleMs: this.options.staleMs, now: this.options.now });
-  }
-
-  async trash(id: string): Promise<TrashedSession> {
-    return (await this.bin()).trash(id);
-  }
-
-  async restore(id: string): Promise<Located> {
-    return (await this.bin()).restore(id);
-  }
-
-  async listTrash(): Promise<TrashedSession[]> {
-    return (await this.bin()).listTrash();
-  }
-
-  async emptyTrash(olderThan?: Date): Promise<string[]> {
-    return (await this.bin()).emptyTrash(olderThan);
   }
 
   close(): Promise<void> {

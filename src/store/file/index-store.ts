@@ -9,7 +9,7 @@ import { corruptName, layout } from './layout.js';
 import type { IndexRow } from '../../session/listing.js';
 import { byUpdatedDesc } from '../../session/index-row.js';
 import { readMetaSync } from './meta-file.js';
-import { applyJournalToRow, rowFromFiles } from './summary.js';
+import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
 
 /**
  * `projects/<slug>/index.json`: the listing cache (DESIGN §3). The session files stay the
@@ -89,7 +89,7 @@ export async function updateIndexRow(projectDir: string, row: IndexRow): Promise
  * The project's rows, newest first, with live statuses. Reads one file in the common case;
  * reconciles or rebuilds (under the index lock) when the index is missing, stale or damaged.
  */
-export async function listProject(projectDir: string, projectPath: string, staleMs: number): Promise<IndexRow[]> {
+export async function listProject(projectDir: string, projectPath: string, reader: RowReader): Promise<IndexRow[]> {
   const mtime = await sessionsMtime(projectDir);
   if (mtime === undefined) return [];
   const read = await readIndex(projectDir);
@@ -101,25 +101,25 @@ export async function listProject(projectDir: string, projectPath: string, stale
     // session: nothing to write; a later listing records the mtime once it has settled.
     rows = read.index.rows;
   } else if (read.kind === 'unreadable') {
-    rows = await rebuildIndex(projectDir, projectPath, staleMs, false);
+    rows = await rebuildIndex(projectDir, projectPath, reader, false);
   } else {
     try {
-      rows = await withIndexLock(projectDir, () => rebuildIndex(projectDir, projectPath, staleMs, true));
+      rows = await withIndexLock(projectDir, () => rebuildIndex(projectDir, projectPath, reader, true));
     } catch {
       // A read-only or full disk: list from the files anyway; the index waits for better days.
-      rows = await rebuildIndex(projectDir, projectPath, staleMs, false);
+      rows = await rebuildIndex(projectDir, projectPath, reader, false);
     }
   }
-  return refreshLive(projectDir, projectPath, rows, staleMs);
+  return refreshLive(projectDir, projectPath, rows, reader);
 }
 
 /** Reconciles the index with the sessions directory; with `write`, stores the result. */
-async function rebuildIndex(projectDir: string, projectPath: string, staleMs: number, write: boolean): Promise<IndexRow[]> {
+async function rebuildIndex(projectDir: string, projectPath: string, reader: RowReader, write: boolean): Promise<IndexRow[]> {
   const read = await readIndex(projectDir);
   if (read.kind === 'damaged' && write) await rename(layout.index(projectDir), corruptName(layout.index(projectDir), new Date()));
   const before = read.kind === 'ok' ? read.index.rows : [];
   const seen = (await sessionsMtime(projectDir)) ?? -1;
-  const rows = await reconcile(projectDir, projectPath, before, staleMs);
+  const rows = await reconcile(projectDir, projectPath, before, reader);
   // Until the mtime has settled, the index records -1 and the next listing looks again.
   if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows }, read.kind === 'ok');
   return rows;
@@ -145,7 +145,7 @@ const META_BATCH = 200;
  * Keeps rows whose directory exists, adds rows for directories the index lacks: from each
  * session's meta file (one small read), else from its snapshot and journal.
  */
-async function reconcile(projectDir: string, projectPath: string, rows: IndexRow[], staleMs: number): Promise<IndexRow[]> {
+async function reconcile(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
   const names = new Set(await sessionIdsIn(sessionsDir));
   const kept = rows.filter((r) => names.has(r.id));
@@ -160,7 +160,7 @@ async function reconcile(projectDir: string, projectPath: string, rows: IndexRow
       else unrecorded.push(id);
     }
   }
-  for (const id of unrecorded) kept.push(await rowFromFiles(join(sessionsDir, id), id, projectPath, staleMs));
+  for (const id of unrecorded) kept.push(await rowFromFiles(join(sessionsDir, id), id, projectPath, reader));
   return kept.sort(byUpdatedDesc);
 }
 
@@ -173,7 +173,7 @@ function yieldToEventLoop(): Promise<void> {
  * journal's news applied; no live holder → interrupted, recomputed from the files once. Rows
  * with a problem (damaged, newer version: rare) are read again each time, so a repair shows.
  */
-async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], staleMs: number): Promise<IndexRow[]> {
+async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
   let changed: IndexRow[] | undefined;
   const out = rows.slice();
@@ -181,15 +181,15 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
     const row = out[i];
     if (row.status === 'closed' && !row.problem) continue;
     const dir = join(sessionsDir, row.id);
-    const lock = await inspectLock(dir, staleMs);
+    const lock = await inspectLock(dir, reader.staleMs);
     if (row.problem) {
-      const truth = await rowFromFiles(dir, row.id, projectPath, staleMs);
+      const truth = await rowFromFiles(dir, row.id, projectPath, reader);
       out[i] = truth;
       if (JSON.stringify(truth) !== JSON.stringify(row)) (changed ??= []).push(truth);
     } else if (lock.state === 'held') {
-      out[i] = { ...(await applyJournalToRow(row, dir).catch(() => row)), status: 'open' };
+      out[i] = { ...(await applyJournalToRow(row, dir, reader).catch(() => row)), status: 'open' };
     } else if (row.status === 'open') {
-      const truth = await rowFromFiles(dir, row.id, projectPath, staleMs);
+      const truth = await rowFromFiles(dir, row.id, projectPath, reader);
       out[i] = truth;
       (changed ??= []).push(truth);
     }

@@ -2,13 +2,13 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileProject } from './project.js';
 import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import { assertValidId, errno } from '../../session/ids.js';
+import { errno } from '../../session/ids.js';
 import { sessionIdsIn } from './ids.js';
 import { layout } from './layout.js';
 import { readProjectPath } from './project.js';
 
-/** Where a session lives. */
-export interface Located {
+/** A session's directory, and the project it is in. */
+export interface SessionDir {
   id: string;
   dir: string;
   project: FileProject;
@@ -40,11 +40,10 @@ async function isDir(path: string): Promise<boolean> {
 }
 
 /**
- * Finds a session by ID or unique ID prefix in any project (DESIGN §3). The input is
- * validated before any path is built from it.
+ * Finds a session by ID or unique ID prefix in any project (DESIGN §3). The manager validated
+ * `wanted` before it came here (a path is built from it).
  */
-export async function locate(home: string, current: FileProject, idOrPrefix: string): Promise<Located> {
-  const wanted = assertValidId(idOrPrefix);
+export async function locate(home: string, current: FileProject, wanted: string): Promise<SessionDir> {
   const projects = await projectsOf(home, current);
   for (const project of projects) {
     const dir = join(layout.sessions(project.dir), wanted);
@@ -53,7 +52,7 @@ export async function locate(home: string, current: FileProject, idOrPrefix: str
   // A trashed session is not found, but the person typing its ID is told where it went: before
   // prefixes are tried, so a trashed `X` is not taken for a prefix of a live `X-2`.
   if (await isDir(join(layout.trash(home), wanted, 'session'))) throw new TrashedSessionError(wanted);
-  const matches: Located[] = [];
+  const matches: SessionDir[] = [];
   for (const project of projects) {
     for (const name of await sessionIdsIn(layout.sessions(project.dir))) {
       if (name.startsWith(wanted)) matches.push({ id: name, dir: join(layout.sessions(project.dir), name), project });

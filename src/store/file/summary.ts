@@ -1,6 +1,5 @@
 import type { IndexRow } from '../../session/listing.js';
-import { rowWithEvents } from '../../session/index-row.js';
-import { readSession, type SessionSource } from '../../session/reading.js';
+import type { Interpreter, SessionSource } from '../../session/store.js';
 import { readJournal } from './journal.js';
 import { layout } from './layout.js';
 import { inspectLock } from './lock.js';
@@ -14,13 +13,19 @@ export function sourceAt(dir: string, staleMs: number): SessionSource {
   };
 }
 
+/** How the file store's listing reads sessions: their files, as the model interprets them. */
+export interface RowReader {
+  staleMs: number;
+  interpreter: Interpreter;
+}
+
 /** The truth about one session, from its files (snapshot + journal + lock); reads, never writes. */
-export async function rowFromFiles(dir: string, id: string, projectPath: string, staleMs: number): Promise<IndexRow> {
-  return (await readSession(sourceAt(dir, staleMs), id, projectPath, { now: new Date(), stable: false })).row;
+export async function rowFromFiles(dir: string, id: string, projectPath: string, reader: RowReader): Promise<IndexRow> {
+  return (await reader.interpreter.read(sourceAt(dir, reader.staleMs), id, projectPath, { now: new Date(), stable: false })).row;
 }
 
 /** Brings a row of a live session up to date with its journal (cheap: the journal is short). */
-export async function applyJournalToRow(row: IndexRow, dir: string): Promise<IndexRow> {
+export async function applyJournalToRow(row: IndexRow, dir: string, reader: RowReader): Promise<IndexRow> {
   const { events } = await readJournal(layout.journal(dir));
-  return rowWithEvents(row, events);
+  return reader.interpreter.rowWithEvents(row, events);
 }

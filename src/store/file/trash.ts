@@ -2,11 +2,11 @@
  * The file store's trash (DESIGN §3, issue 11): `<home>/trash/<id>/` holds `trash.json` (the
  * entry: when, from which project, what the listing showed) and `session/`, the session's
  * directory moved there whole by one rename. Restoring renames it back, so the session resumes
- * as before, same ID, same project. Only `emptyTrash` deletes, and the ID's reservation in
+ * as before, same ID, same project. Only `empty` deletes, and the ID's reservation in
  * `<home>/ids/` is kept, so a deleted ID is never issued again.
  *
- * Shaped as store methods (`trash(id)`, `restore(id)`, `listTrash()`, `emptyTrash(olderThan)`)
- * for the `SessionStore` seam; IDs are exact here (the manager resolves prefixes).
+ * The file store's `SessionTrash` part; IDs are exact and valid here (the manager resolves
+ * prefixes and validates).
  */
 import { lstat, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from './atomic-write.js';
 import { NotInTrashError, sessionInUse, UnknownSessionError, UserError } from '../../session/errors.js';
 import { withGuard } from './guard.js';
-import { assertValidId, errno, isValidId } from '../../session/ids.js';
-import { readSession } from '../../session/reading.js';
-import type { Located, SessionStore, TrashedSession } from '../../session/store.js';
+import { errno, isValidId } from '../../session/ids.js';
+import type { Interpreter, Located, SessionTrash, TrashedSession } from '../../session/store.js';
 import { layout } from './layout.js';
 import { inspectLock } from './lock.js';
 import { openProject, type FileProject } from './project.js';
@@ -44,8 +43,8 @@ const entryFile = (home: string, id: string): string => join(entryDir(home, id),
 const trashedSessionDir = (home: string, id: string): string => join(entryDir(home, id), 'session');
 
 /** The trash of the data directory `home`, as seen from project `current`. */
-export function fileTrash(home: string, current: FileProject, options: { staleMs: number; now: () => Date }): FileTrash {
-  const listTrash = async (): Promise<TrashedSession[]> => {
+export function fileTrash(home: string, current: FileProject, options: { staleMs: number; now: () => Date; interpreter: Interpreter }): SessionTrash {
+  const list = async (): Promise<TrashedSession[]> => {
     const names = await readdir(layout.trash(home)).catch((err: unknown) => {
       if (errno(err) === 'ENOENT') return [] as string[];
       throw err;
@@ -58,16 +57,16 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
     return entries.sort((a, b) => b.trashedAt.getTime() - a.trashedAt.getTime());
   };
   return {
-    listTrash,
+    list,
     /** Moves session `id` (any project) to the trash; `SessionInUseError` while a live process holds it. */
-    async trash(id: string): Promise<TrashedSession> {
-      const where = await locate(home, current, assertValidId(id));
+    async put(id: string): Promise<TrashedSession> {
+      const where = await locate(home, current, id);
       if (where.id !== id) throw new UnknownSessionError(id); // a prefix: the manager resolves those
       // What the trash listing shows, read before the move (a lock-free read, like a listing):
       // the meta file's row when there is one, else the snapshot and journal.
       const row =
         readMetaSync(where.dir, id) ??
-        (await readSession(sourceAt(where.dir, options.staleMs), id, where.project.path, { now: options.now(), stable: true })).row;
+        (await options.interpreter.read(sourceAt(where.dir, options.staleMs), id, where.project.path, { now: options.now(), stable: true })).row;
       const entry: TrashEntryFile = {
         format: 'chatkeep.trash',
         version: 1,
@@ -110,7 +109,7 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
 
     /** Puts session `id` back where it was; a `UserError` when that ID is taken there now (nothing overwritten). */
     async restore(id: string): Promise<Located> {
-      const entry = await readEntry(home, assertValidId(id));
+      const entry = await readEntry(home, id);
       if (!entry) throw new NotInTrashError(id);
       const project = await openProject(home, entry.project, options.now());
       const sessions = layout.sessions(project.dir);
@@ -133,9 +132,9 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
     },
 
     /** Deletes for good what was trashed before `olderThan` (everything without it); resolves to the IDs deleted. */
-    async emptyTrash(olderThan?: Date): Promise<string[]> {
+    async empty(olderThan?: Date): Promise<string[]> {
       const deleted: string[] = [];
-      for (const entry of await listTrash()) {
+      for (const entry of await list()) {
         if (olderThan !== undefined && entry.trashedAt.getTime() >= olderThan.getTime()) continue;
         await keepReserved(home, entry.id);
         // Renamed away first, then removed: a crash half-way leaves a hidden leftover, never a
@@ -154,9 +153,6 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
     },
   };
 }
-
-/** The trash's part of the store seam. */
-export type FileTrash = Pick<SessionStore, 'trash' | 'restore' | 'listTrash' | 'emptyTrash'>;
 
 /**
  * The ID's reservation (`ids/<id>`, see ids.ts) must outlive the session: sessions made before

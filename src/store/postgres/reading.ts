@@ -6,7 +6,6 @@
 import type { Pool } from 'pg';
 import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
 import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import { assertValidId } from '../../session/ids.js';
 import type { IndexRow, SessionProblem } from '../../session/listing.js';
 import { SCHEMA_VERSION } from '../../session/migrations.js';
 import type { LoadOptions, SessionEvent, StoredSession } from '../../session/store.js';
@@ -172,9 +171,8 @@ function rowOf(r: ListRow): IndexRow {
   };
 }
 
-/** A session's ID and project key, found by ID or unique ID prefix (validated before any query). */
-export async function findSession(pool: Pool, target: Target, idOrPrefix: string): Promise<{ id: string; key: string; path: string }> {
-  const wanted = assertValidId(idOrPrefix);
+/** A session's ID and project key, found by ID or unique ID prefix (which the manager validated). */
+export async function findSession(pool: Pool, target: Target, wanted: string): Promise<{ id: string; key: string; path: string }> {
   type Found = { id: string; project_key: string; project_path: string };
   const columns = 'SELECT id, project_key, project_path FROM chatkeep.sessions WHERE trashed_at IS NULL AND';
   let found = await query<Found>(pool, target, `${columns} id = $1`, [wanted]);

@@ -7,9 +7,9 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Pool } from 'pg';
 import { UserError } from '../../session/errors.js';
-import { assertValidId, baseIdFor } from '../../session/ids.js';
+import { baseIdFor } from '../../session/ids.js';
 import type { IndexRow } from '../../session/listing.js';
-import type { EventLog, LoadOptions, Located, LockState, SessionStore, StoredSession, TrashedSession, WriterLock } from '../../session/store.js';
+import type { EventLog, Interpreter, LoadOptions, LockState, Reading, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/store.js';
 import type { SearchResults } from '../../session/search-data.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { Target, Timeouts } from './connect.js';
@@ -24,6 +24,7 @@ import { findSession, listRows, listRowsOf, loadSession } from './reading.js';
 import { insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
 import { OWNER_SQL, ReadOnlyShareError } from './sharing.js';
 import { isPostgresUrl, redactUrl } from './url.js';
+import { lazyTrash } from '../lazy-trash.js';
 
 export interface PostgresStoreOptions {
   /** The working directory whose project this is. */
@@ -34,6 +35,8 @@ export interface PostgresStoreOptions {
   timeouts?: Partial<Timeouts>;
   /** Where libpq's PGSSLMODE, PGSSLROOTCERT, PGSSLCERT and PGSSLKEY are read (none: the URL alone says). */
   env?: Record<string, string | undefined>;
+  /** What the model makes of a session, for sessions whose columns know less than their events (no snapshot yet). */
+  interpreter: Interpreter;
 }
 
 /** How many history lines `history.load()` returns (as the file store). */
@@ -54,13 +57,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw err;
   }
   const project = await projectOf(options.cwd);
-  return new PostgresStore(pool, target, project, now, redact);
+  return new PostgresStore(pool, target, project, now, redact, options.interpreter);
 }
 
 /** The PostgreSQL store (its type names what it adds to `SessionStore` until the seam's interface has it all). */
 export class PostgresStore implements SessionStore {
   readonly kind = 'postgres' as const;
   readonly location: string;
+  readonly trash: SessionTrash;
   private readonly held = new Set<PgLock>();
 
   constructor(
@@ -69,8 +73,18 @@ export class PostgresStore implements SessionStore {
     readonly project: ProjectInfo,
     private readonly now: () => Date,
     private readonly redact: (text: string) => string,
+    private readonly interpreter: Interpreter,
   ) {
     this.location = target.location;
+    this.trash = lazyTrash(async () =>
+      (await import('./trash.js')).pgTrash({
+        pool: this.pool,
+        target: this.target,
+        now: this.now,
+        project: (key, path) => this.projectFor(key, path),
+        read: async (id, path) => (await this.readStable(id, path)).row,
+      }),
+    );
   }
 
   private q<R extends object>(sql: string, params: unknown[] = []): Promise<R[]> {
@@ -99,7 +113,7 @@ export class PostgresStore implements SessionStore {
     const text = await encodeSnapshot(closed);
     return transaction(this.pool, this.target, async (client) => {
       await recordProject(client, project);
-      if (!(await issueId(client, assertValidId(snapshot.id)))) return false;
+      if (!(await issueId(client, snapshot.id))) return false;
       await insertSession(client, snapshot.id, project, snapshot.createdAt);
       await storeSnapshot(client, closed, text, this.now());
       return true;
@@ -108,7 +122,7 @@ export class PostgresStore implements SessionStore {
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
     // Another role's session shared read-only: refused here, in one line, before any write is tried.
-    const [owned] = await this.q<{ owner: string; writable: boolean }>(OWNER_SQL, [assertValidId(id)]);
+    const [owned] = await this.q<{ owner: string; writable: boolean }>(OWNER_SQL, [id]);
     if (owned && !owned.writable) throw new ReadOnlyShareError(id, owned.owner);
     const lock = await takeLock({ target: this.target, id, onLost, now: this.now });
     this.held.add(lock);
@@ -122,11 +136,11 @@ export class PostgresStore implements SessionStore {
   }
 
   async inspectLock(id: string): Promise<LockState> {
-    return lockStateFrom(await this.q<InspectRow>(INSPECT_SQL, [assertValidId(id)]));
+    return lockStateFrom(await this.q<InspectRow>(INSPECT_SQL, [id]));
   }
 
   load(id: string, options: LoadOptions): Promise<StoredSession> {
-    return loadSession(this.pool, this.target, assertValidId(id), options);
+    return loadSession(this.pool, this.target, id, options);
   }
 
   async openLog(id: string, lock: WriterLock): Promise<EventLog> {
@@ -158,7 +172,7 @@ export class PostgresStore implements SessionStore {
   async snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {
     const [row] = await this.q<{ snapshot_at: Date; snapshot_bytes: number }>(
       'SELECT snapshot_at, snapshot_bytes FROM chatkeep.sessions WHERE id = $1 AND snapshot IS NOT NULL',
-      [assertValidId(id)],
+      [id],
     );
     return row ? { at: row.snapshot_at, bytes: row.snapshot_bytes } : undefined;
   }
@@ -229,33 +243,6 @@ export class PostgresStore implements SessionStore {
     },
   };
 
-  private async bin(): Promise<ReturnType<typeof import('./trash.js').pgTrash>> {
-    const { pgTrash } = await import('./trash.js');
-    return pgTrash({
-      pool: this.pool,
-      target: this.target,
-      now: this.now,
-      project: (key, path) => this.projectFor(key, path),
-      read: async (id, path) => (await this.readStable(id, path)).row,
-    });
-  }
-
-  async trash(id: string): Promise<TrashedSession> {
-    return (await this.bin()).trash(id);
-  }
-
-  async restore(id: string): Promise<Located> {
-    return (await this.bin()).restore(id);
-  }
-
-  async listTrash(): Promise<TrashedSession[]> {
-    return (await this.bin()).listTrash();
-  }
-
-  async emptyTrash(olderThan?: Date): Promise<string[]> {
-    return (await this.bin()).emptyTrash(olderThan);
-  }
-
   async searchSessions(text: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults> {
     const { searchSessions } = await import('./search.js');
     const context = {
@@ -268,10 +255,9 @@ export class PostgresStore implements SessionStore {
   }
 
   /** A session as a lock-free reading gives it (as listings and `show` read it). */
-  private async readStable(id: string, projectPath: string): Promise<import('../../session/reading.js').Reading> {
-    const { readSession } = await import('../../session/reading.js');
+  private async readStable(id: string, projectPath: string): Promise<Reading> {
     const source = { inspectLock: () => this.inspectLock(id), load: (o: LoadOptions) => this.load(id, o) };
-    return readSession(source, id, projectPath, { now: this.now(), stable: true });
+    return this.interpreter.read(source, id, projectPath, { now: this.now(), stable: true });
   }
 
   private projectFor(key: string, path: string): ProjectInfo {

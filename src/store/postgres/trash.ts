@@ -1,14 +1,13 @@
 /**
  * The trash on PostgreSQL (issue 11), as the file store's (src/store/file/trash.ts) behaves: a
  * trashed session keeps its row, marked by `trashed_at`, and drops out of listings, `locate`
- * and searches; restoring clears the mark, so it resumes as before. Only `emptyTrash` deletes
+ * and searches; restoring clears the mark, so it resumes as before. Only `empty` deletes
  * (its events and holder row go with it), and `chatkeep.ids` keeps the ID, so it is never
  * issued again.
  */
 import type { Pool } from 'pg';
 import { NotInTrashError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
-import { assertValidId } from '../../session/ids.js';
-import type { Located, TrashedSession } from '../../session/store.js';
+import type { Located, SessionTrash, TrashedSession } from '../../session/store.js';
 import type { ProjectInfo } from '../../session/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
@@ -50,7 +49,7 @@ export interface TrashContext {
   read: RowReader;
 }
 
-export function pgTrash(ctx: TrashContext) {
+export function pgTrash(ctx: TrashContext): SessionTrash {
   const q = <R extends object>(sql: string, params: unknown[]): Promise<R[]> => query<R & Record<string, unknown>>(ctx.pool, ctx.target, sql, params);
   return {
     /**
@@ -58,8 +57,7 @@ export function pgTrash(ctx: TrashContext) {
      * refused (`SessionInUseError`) while a writer has it, and no writer can take it until the
      * mark is committed (a writer checks the mark once it holds the lock, see lock.ts).
      */
-    async trash(id: string): Promise<TrashedSession> {
-      assertValidId(id);
+    async put(id: string): Promise<TrashedSession> {
       // Without a snapshot the columns know nothing of the events: what the listing would show
       // comes from reading them, as the file store does for a session without its meta file.
       const [before] = await q<{ project_path: string; saved: boolean }>(
@@ -100,20 +98,20 @@ export function pgTrash(ctx: TrashContext) {
     async restore(id: string): Promise<Located> {
       const [row] = await q<{ project_key: string; project_path: string }>(
         'UPDATE chatkeep.sessions SET trashed_at = NULL WHERE id = $1 AND trashed_at IS NOT NULL RETURNING project_key, project_path',
-        [assertValidId(id)],
+        [id],
       );
       if (!row) throw new NotInTrashError(id);
       return { id, project: ctx.project(row.project_key, row.project_path) };
     },
 
     /** Newest first. */
-    async listTrash(): Promise<TrashedSession[]> {
+    async list(): Promise<TrashedSession[]> {
       const rows = await q<TrashRow>(`SELECT ${TRASH_COLUMNS} FROM chatkeep.sessions WHERE trashed_at IS NOT NULL ORDER BY trashed_at DESC, id`, []);
       return rows.map(fromRow);
     },
 
     /** Deletes what was trashed before `olderThan` (all without it) in one statement; the IDs stay in `chatkeep.ids`. */
-    async emptyTrash(olderThan?: Date): Promise<string[]> {
+    async empty(olderThan?: Date): Promise<string[]> {
       const rows = await q<{ id: string; trashed_at: Date }>(
         `DELETE FROM chatkeep.sessions WHERE trashed_at IS NOT NULL AND ($1::timestamptz IS NULL OR trashed_at < $1) RETURNING id, trashed_at`,
         [olderThan ?? null],

@@ -14,7 +14,7 @@ describe('/provider and /model', () => {
   it('switch, recording the choice in the session with source command', async () => {
     const ctx = await createMockCommandContext({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
     expect(content(await provider.run(ctx, 'OpenAI tiny'))).toBe('Now using openai tiny (127.0.0.1:9) for the next turns (recorded in the session).\nThe price and context window of model tiny are unknown to chatkeep: no cost estimate and no /compact offer before the window fills for it.');
-    expect(ctx.session.current.provider).toEqual({ name: 'openai', model: 'tiny' });
+    expect(ctx.session.current.provider).toEqual({ name: 'openai', model: 'tiny', source: 'command' });
     expect(content(await model.run(ctx, ''))).toBe('Model: tiny (openai). Switch with /model NAME.');
     expect(content(await model.run(ctx, 'tiny'))).toBe('Already using openai tiny (127.0.0.1:9).');
     expect(content(await model.run(ctx, 'bigger'))).toBe('Now using openai bigger (127.0.0.1:9) for the next turns (recorded in the session).\nThe price and context window of model bigger are unknown to chatkeep: no cost estimate and no /compact offer before the window fills for it.');
@@ -38,7 +38,8 @@ describe('/title', () => {
     expect(content(await title.run(ctx, '  Plan  '))).toBe(`Renamed ${ctx.session.current.id} to "Plan".`);
     expect(content(await title.run(ctx, ''))).toBe('Title: "Plan". Rename with /title TEXT.');
     expect(content(await title.run(ctx, 'two\nlines'))).toBe('A title is one line: /title TEXT.');
-    expect(ctx.session.current.saves).toBe(0);
+    // Journaled, not saved: no snapshot is written.
+    expect(ctx.memory.snapshotOf(ctx.session.current.id)).toBeUndefined();
   });
 });
 

@@ -5,22 +5,25 @@ import { createMockCommandContext } from '../../helpers/mock-command-context.js'
 describe('/sessions', () => {
   it("lists this project's sessions newest first with the current one marked", async () => {
     const ctx = await createMockCommandContext();
-    ctx.services.sessions.advance(-3_600_000);
-    ctx.services.sessions.add({ id: 'session-20261122-130000', title: 'older', messages: [] });
-    ctx.services.sessions.advance(3_600_000);
-    ctx.services.sessions.add({ id: 'session-elsewhere', project: '/other' });
+    // A session is listed once it holds a message (DESIGN §9): each here holds one.
+    const message = (content: string) => ({ role: 'assistant' as const, content, timestamp: ctx.memory.now() });
+    await ctx.session.current.append(message('hello'));
+    ctx.memory.advance(-3_600_000);
+    await ctx.memory.stored({ id: 'session-20261122-130000', title: 'older', messages: [message('old')] });
+    ctx.memory.advance(3_600_000);
+    await ctx.memory.stored({ id: 'session-elsewhere', project: '/other', messages: [message('far')] });
     const result = await sessions.run(ctx, '');
     expect(result.type).toBe('message');
     if (result.type !== 'message') return;
     const lines = result.content.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^\\* ${ctx.session.current.id}\\s+less than a minute ago\\s+0 messages\\s+open\\s+\\(untitled\\)$`));
-    expect(lines[1]).toMatch(/^ {2}session-20261122-130000\s+about 1 hour ago\s+0 messages\s+closed\s+older$/);
+    expect(lines[0]).toMatch(new RegExp(`^\\* ${ctx.session.current.id}\\s+less than a minute ago\\s+1 message\\s+open\\s+\\(untitled\\)$`));
+    expect(lines[1]).toMatch(/^ {2}session-20261122-130000\s+about 1 hour ago\s+1 message\s+closed\s+older$/);
     expect(result.content).not.toContain('session-elsewhere');
   });
 
   it('lists every project with --all and filters by text', async () => {
     const ctx = await createMockCommandContext();
-    ctx.services.sessions.add({ id: 'session-elsewhere', project: '/other', title: 'Auth work' });
+    await ctx.memory.stored({ id: 'session-elsewhere', project: '/other', title: 'Auth work' });
     const all = await sessions.run(ctx, '--all auth');
     const lines = all.type === 'message' ? all.content.split('\n') : [];
     expect(lines[0]).toMatch(/^ {2}session-elsewhere .* Auth work {2}\[\/other\]$/);
@@ -29,9 +32,9 @@ describe('/sessions', () => {
 
   it('searches message text: ranked, with hit counts and a highlighted snippet', async () => {
     const ctx = await createMockCommandContext();
-    const at = ctx.services.sessions.now();
-    ctx.services.sessions.add({ id: 'session-20261122-100000', title: 'one', messages: [{ role: 'user', content: 'the Lockfile is stale', timestamp: at }] });
-    ctx.services.sessions.add({
+    const at = ctx.memory.now();
+    await ctx.memory.stored({ id: 'session-20261122-100000', title: 'one', messages: [{ role: 'user', content: 'the Lockfile is stale', timestamp: at }] });
+    await ctx.memory.stored({
       id: 'session-20261122-110000',
       title: 'two',
       messages: [

@@ -5,7 +5,10 @@ import { createMockCommandContext } from '../../helpers/mock-command-context.js'
 
 async function contextWithSessions() {
   const ctx = await createMockCommandContext();
-  for (const id of ['session-20261122-143022', 'session-20261122-150000', 'other-1']) ctx.services.sessions.add({ id });
+  // Each holds a message: a session is listed (and offered) once it holds one.
+  for (const id of ['session-20261122-143022', 'session-20261122-150000', 'other-1']) {
+    await ctx.memory.stored({ id, messages: [{ role: 'user', content: 'hi', timestamp: ctx.memory.now() }] });
+  }
   return ctx;
 }
 
@@ -21,8 +24,8 @@ describe('completeLine', () => {
 
   it('completes session IDs after /load', async () => {
     expect(await completeLine('/load session-20261122-1', builtinCommands, await contextWithSessions())).toEqual([
-      // The mock context's own session comes first: every row has the same time, in the order made.
-      ['session-20261122-143001', 'session-20261122-143022', 'session-20261122-150000'],
+      // Every row has the same time, in the order made; the context's own session holds no message yet, so it is not offered.
+      ['session-20261122-143022', 'session-20261122-150000'],
       'session-20261122-1',
     ]);
   });

@@ -1,0 +1,48 @@
+/**
+ * The memory store's trash (issue 11), as the other stores' behave: a trashed session keeps
+ * everything, marked with its trash entry, and drops out of listings, `locate` and searches;
+ * restoring clears the mark. Only `empty` deletes, and the ID stays issued.
+ */
+import { NotInTrashError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
+import type { IndexRow } from '../../session/listing.js';
+import type { SessionTrash, TrashedSession } from '../../session/store.js';
+import type { MemoryBacking, MemorySession } from './backing.js';
+
+const newestFirst = (a: TrashedSession, b: TrashedSession): number => b.trashedAt.getTime() - a.trashedAt.getTime() || (a.id < b.id ? -1 : 1);
+
+export function memoryTrash(backing: MemoryBacking, options: { now: () => Date; read: (kept: MemorySession) => Promise<IndexRow> }): SessionTrash {
+  const trashed = (): TrashedSession[] => [...backing.sessions.values()].flatMap((s) => (s.trashed ? [s.trashed] : [])).sort(newestFirst);
+  return {
+    async put(id) {
+      const kept = backing.sessions.get(id);
+      if (!kept) throw new UnknownSessionError(id);
+      if (kept.trashed) throw new TrashedSessionError(id);
+      if (kept.holder?.alive) throw await sessionInUse(id, kept.holder.owner, options.now());
+      // What the trash listing shows: what the session's listing row showed, read before the move.
+      const row = await options.read(kept);
+      const entry: TrashedSession = {
+        id,
+        project: kept.project.path,
+        title: row.title,
+        trashedAt: options.now(),
+        messageCount: row.messageCount,
+        updatedAt: new Date(row.updatedAt),
+        ...(row.parentId !== undefined ? { parentId: row.parentId } : {}),
+      };
+      kept.trashed = entry;
+      return entry;
+    },
+    async restore(id) {
+      const kept = backing.sessions.get(id);
+      if (!kept?.trashed) throw new NotInTrashError(id);
+      delete kept.trashed;
+      return { id, project: kept.project };
+    },
+    list: () => Promise.resolve(trashed()),
+    empty(olderThan) {
+      const deleted = trashed().filter((t) => olderThan === undefined || t.trashedAt.getTime() < olderThan.getTime());
+      for (const t of deleted) backing.sessions.delete(t.id);
+      return Promise.resolve(deleted.map((t) => t.id));
+    },
+  };
+}
