@@ -19,7 +19,7 @@ describe('/save', () => {
 
   it('sets the title when one is given', async () => {
     const ctx = await createMockCommandContext();
-    await ctx.session.append({ role: 'user', content: 'hi' });
+    await ctx.session.current.append({ role: 'user', content: 'hi' });
     const result = await save.run(ctx, 'auth bug hunt');
     expect(result.type === 'message' && result.content).toContain('as "auth bug hunt" (1 message)');
     expect(ctx.session.current.title).toBe('auth bug hunt');
