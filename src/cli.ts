@@ -56,9 +56,7 @@ async function run(argv: string[]): Promise<number> {
     const store = command.action === 'help' ? undefined : await chooseStore();
     return runDbCommand(command, { store, env, stdout: process.stdout });
   }
-  // `sessions browse` is `chatkeep -r` with the browser's scope chosen: Enter opens the chat.
-  const browsing = command.kind === 'sessions' && command.action === 'browse';
-  if (command.kind === 'sessions' && !browsing) {
+  if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
     const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
     // A question needs a person at a terminal on both ends (empty-trash asks before deleting).
@@ -67,11 +65,12 @@ async function run(argv: string[]): Promise<number> {
       ? async (question: string) => (await import('./terminal/prompter.js')).confirmOnTerminal(process.stdin, question)
       : undefined;
     const store = command.action === 'help' ? undefined : await chooseStore();
+    // `sessions browse` is `chatkeep -r` with the browser's scope chosen: Enter opens the chat.
+    const openChat = (all: boolean): Promise<number> => runChat({ resume: true }, { command: 'sessions browse', all }, home, async () => store);
     return runSessionsCommand(command, {
-      home, store, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm, userHome: homedir(),
+      home, store, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm, userHome: homedir(), openChat,
     });
   }
-  if (command.kind === 'sessions') return runChat({ resume: true }, { command: 'sessions browse', all: command.options.all === true }, home, chooseStore);
   return runChat(command.options, undefined, home, chooseStore);
 }
 

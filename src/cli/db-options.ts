@@ -1,59 +1,23 @@
 /**
- * `chatkeep db setup|status` (issue 22 item 2): the command line of a team's PostgreSQL server,
- * as data (one table drives parsing and `--help`, as in options.ts).
+ * `chatkeep db …` (issue 22 item 2): the command line of a team's PostgreSQL server, parsed and
+ * helped from its option table and its subcommands (./db/).
  */
 import { parseArgs } from 'node:util';
-import { formatOptions, usage, type OptionSpec } from './option-spec.js';
+import { formatOptions, usage } from './option-spec.js';
+import { subcommandOptions } from './subcommand-options.js';
+import { usageLines } from './usage-lines.js';
+import { DB_SUBCOMMANDS, dbSubcommand } from './db/index.js';
+import { DB_OPTION_TABLE, type DbCommand, type DbOptionName, type DbOptionSpec } from './db/subcommand.js';
 
-export const DB_ACTIONS = ['setup', 'status'] as const;
-export type DbAction = (typeof DB_ACTIONS)[number];
-
-interface DbOptionSpec extends OptionSpec {
-  multiple?: boolean;
-  dbActions?: readonly DbAction[];
-}
-
-export const DB_OPTIONS = {
-  member: {
-    type: 'string',
-    value: 'ROLE',
-    multiple: true,
-    description: "setup: make the login role ROLE a member of the team (repeat for several; run again to add one)",
-    dbActions: ['setup'],
-  },
-  print: { type: 'boolean', description: 'setup: print the SQL it would run, change nothing', dbActions: ['setup'] },
-  json: { type: 'boolean', description: 'machine-readable JSON', dbActions: ['setup', 'status'] },
-  store: { type: 'string', value: 'URL', description: 'the PostgreSQL server (default: $CHATKEEP_STORE, else config "store")' },
-  home: { type: 'string', value: 'DIR', description: 'data directory, where the config is read (default: $CHATKEEP_HOME, else ~/.chatkeep)' },
-  help: { type: 'boolean', short: 'h', description: 'show this help' },
-} as const satisfies Record<string, DbOptionSpec>;
-
-const DB_USAGE: Record<DbAction, string[]> = {
-  setup: [
-    '  chatkeep db setup [--member ROLE…] [--print] [--json]',
-    '                                            run once by an admin (a role that may create schemas and roles):',
-    '                                            the schema, owned by chatkeep_owner, row-level security on every',
-    '                                            table, the team role chatkeep_team, and each ROLE made a member',
-  ],
-  status: [
-    '  chatkeep db status [--json]               schema version, the role you are, the row-level security in force',
-    '                                            and whether the connection goes through a pooler',
-  ],
-};
-
-export interface DbCommand {
-  kind: 'db';
-  action: DbAction | 'help';
-  topic?: DbAction;
-  members: string[];
-  options: { print?: boolean; json?: boolean; store?: string; home?: string; help?: boolean };
-}
+const dbOptions = subcommandOptions<(typeof DB_SUBCOMMANDS)[number], DbOptionName>(DB_OPTION_TABLE, DB_SUBCOMMANDS);
+/** Every option of `chatkeep db …`, each with its help line. */
+export const DB_OPTIONS = dbOptions.specs;
 
 /** Parses `chatkeep db …` (the words after `db`); a malformed line is a `usage` error (exit 2). */
 export function parseDbCommand(args: string[]): DbCommand {
   const help = ['db', '--help'];
   const options = Object.fromEntries(
-    Object.entries(DB_OPTIONS).map(([name, spec]: [string, DbOptionSpec]) => [
+    Object.entries(DB_OPTION_TABLE).map(([name, spec]: [string, DbOptionSpec]) => [
       name,
       { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) },
     ]),
@@ -67,36 +31,38 @@ export function parseDbCommand(args: string[]): DbCommand {
   }
   const { values, positionals } = parsed;
   const [action, ...rest] = positionals;
-  const known = (DB_ACTIONS as readonly string[]).includes(action ?? '');
+  const subcommand = dbSubcommand(action);
   const members = (values.member as string[] | undefined) ?? [];
   const common = { members, options: values as DbCommand['options'] };
-  if (values.help || action === undefined || action === 'help') return { kind: 'db', action: 'help', ...(known ? { topic: action as DbAction } : {}), ...common };
-  if (!known) throw usage(`unknown command \`db ${action}\``, help);
+  if (values.help || action === undefined || action === 'help') return { kind: 'db', action: 'help', ...(subcommand ? { topic: subcommand.name } : {}), ...common };
+  if (!subcommand) throw usage(`unknown command \`db ${action}\``, help);
   if (rest.length > 0) throw usage(`unexpected argument ${rest[0]}`, help);
-  for (const [name, spec] of Object.entries(DB_OPTIONS) as [string, DbOptionSpec][]) {
+  for (const name of dbOptions.names) {
     const given = values[name];
-    if (spec.dbActions && !spec.dbActions.includes(action as DbAction) && given !== undefined) {
-      throw usage(`--${name} is an option of db ${spec.dbActions.join(' and ')}`, help);
-    }
+    if (given !== undefined && !dbOptions.takes(subcommand, name)) throw usage(dbOptions.foreign('db', name), help);
     if (typeof given === 'string' && given.trim() === '') throw usage(`option --${name} needs a value, not an empty string`, help);
   }
   for (const member of members) if (member.trim() === '') throw usage('option --member needs a role name, not an empty string', help);
-  return { kind: 'db', action: action as DbAction, ...common };
+  return { kind: 'db', action: subcommand.name, ...common };
 }
 
 /** `chatkeep db --help`, or that of one subcommand (its options only). */
-export function dbHelp(topic?: DbAction): string {
-  const actions = topic ? [topic] : DB_ACTIONS;
-  const options = Object.fromEntries(Object.entries(DB_OPTIONS).filter(([, spec]: [string, DbOptionSpec]) => !topic || !spec.dbActions || spec.dbActions.includes(topic)));
+export function dbHelp(topic?: string): string {
+  const subcommand = dbSubcommand(topic);
   return [
     'Usage:',
-    ...actions.flatMap((a) => DB_USAGE[a]),
+    ...(subcommand ? [subcommand] : DB_SUBCOMMANDS).flatMap((s) => s.usage.flatMap(usageLines)),
     '',
     'Options:',
-    ...formatOptions(options),
+    ...formatOptions(dbOptions.optionsOf(subcommand)),
     '',
     'TLS as libpq reads it: ?sslmode=disable|allow|prefer|require|verify-ca|verify-full, sslrootcert, sslcert and',
     'sslkey in the URL, or PGSSLMODE, PGSSLROOTCERT, PGSSLCERT and PGSSLKEY.',
     '',
   ].join('\n');
+}
+
+/** `chatkeep --help`'s line for them: `chatkeep db setup|status …`, its summary from `column`. */
+export function dbOverview(column: number): string {
+  return `${`  chatkeep db ${DB_SUBCOMMANDS.map((s) => s.name).join('|')} …`.padEnd(column)}a team's PostgreSQL server (see chatkeep db --help)`;
 }

@@ -4,11 +4,12 @@
  */
 import { EXPORT_FORMATS, exportFormat, formatOfFile, writeExport, type ExportFormat } from '../export/formats.js';
 import { openSessions } from '../store/open.js';
-import { InvalidIdError, printable, UnknownSessionError, UserError } from '../session/errors.js';
-import { isValidId } from '../session/ids.js';
+import { printable, UserError } from '../session/errors.js';
+import { noSuchSession } from '../session/ids.js';
 import { packageVersion } from '../version.js';
 import { plural } from '../terminal/format.js';
-import { problemError, type SessionsCommand, type SessionsEnvironment } from './sessions-common.js';
+import { problemError } from './sessions-common.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { writeOutputFile, writeToStream } from '../terminal/output-file.js';
 import { sessionsMayExist } from '../store/choice.js';
 
@@ -16,10 +17,9 @@ import { sessionsMayExist } from '../store/choice.js';
 export async function runExport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env } = environment;
   const id = command.id!;
-  if (!isValidId(id)) throw new InvalidIdError(id);
   const output = command.options.output;
   const format = chooseFormat(command.options.format, output);
-  if (!sessionsMayExist(environment)) throw new UnknownSessionError(id);
+  if (!sessionsMayExist(environment)) throw noSuchSession(id);
   const reading = await (await openSessions({ home, store, cwd, env })).inspect(id);
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;

@@ -3,27 +3,23 @@
  * before a subcommand. A flag both take (--home, --store, --no-redact, --help) is moved after the
  * subcommand, where it means the same; a chat-only flag is refused in one line saying where it goes.
  */
+import { REPL_OPTIONS } from './chat-options.js';
 import type { OptionSpec } from './option-spec.js';
-
-/** The chat's options and the `sessions` options (options.ts), which flags are placed between. */
-export interface OptionTables {
-  chat: Record<string, OptionSpec>;
-  sessions: Record<string, OptionSpec>;
-}
+import { SESSIONS_OPTION_TABLE } from './sessions-option-table.js';
 
 /** What the words before `sessions` were: the flags to move after it, or the chat flag that does not belong. */
 export type Placement = { kind: 'moved'; argv: string[] } | { kind: 'misplaced'; flag: string };
 
 /** How `argv` reads once the flags before `sessions` are put after it; undefined when `sessions` does not follow flags. */
-export function placeLeadingFlags(argv: readonly string[], tables: OptionTables): Placement | undefined {
+export function placeLeadingFlags(argv: readonly string[]): Placement | undefined {
   let lead = 0;
   let misplaced: string | undefined;
   while (lead < argv.length && argv[lead]!.startsWith('-')) {
     const word = argv[lead]!;
-    const found = optionOf(word, tables.chat);
+    const found = optionOf(word, REPL_OPTIONS);
     if (!found) return undefined;
     const [name, spec] = found;
-    if (!(name in tables.sessions)) misplaced ??= `--${name}`;
+    if (!(name in SESSIONS_OPTION_TABLE)) misplaced ??= `--${name}`;
     lead += spec.type === 'string' && !word.includes('=') ? 2 : 1;
   }
   if (lead === 0 || (argv[lead] !== 'sessions' && argv[lead] !== 'db')) return undefined;
@@ -32,9 +28,9 @@ export function placeLeadingFlags(argv: readonly string[], tables: OptionTables)
 }
 
 /** The chat option `word` names (`--model`, `--model=x`, `-c`), if it is one and not a sessions option too. */
-export function chatOnlyOption(word: string, tables: OptionTables): [string, OptionSpec] | undefined {
-  const found = optionOf(word, tables.chat);
-  return found && !(found[0] in tables.sessions) ? found : undefined;
+export function chatOnlyOption(word: string): [string, OptionSpec] | undefined {
+  const found = optionOf(word, REPL_OPTIONS);
+  return found && !(found[0] in SESSIONS_OPTION_TABLE) ? found : undefined;
 }
 
 /** One line: where a chat flag belongs. */

@@ -1,22 +1,25 @@
 /**
  * An option described as data (STYLE: vitest's CLI options): what `parseArgs` needs plus what
  * `--help` shows, how a table of them is printed, and the one-line usage error. The tables
- * themselves (options.ts, db-options.ts, share-options.ts) build on this leaf.
+ * themselves (chat-options.ts, sessions-option-table.ts, db/subcommand.ts) build on this leaf.
  */
 import { commandText, UserError } from '../session/errors.js';
 
-/** One option: what `parseArgs` needs plus what `--help` shows; `Action`: the subcommands a table has. */
-export interface OptionSpec<Action extends string = string> {
+/** One option: what `parseArgs` needs plus what `--help` shows. */
+export interface OptionSpec {
   type: 'string' | 'boolean';
   short?: string;
   /** Placeholder shown in help, e.g. `ID`. */
   value?: string;
   description: string;
-  /** The subcommands that take it (absent: every one). */
-  actions?: readonly Action[];
 }
 
-/** The `Options:` lines of a help text: flags in one column, descriptions in the next. */
+/** What `parseArgs` makes of a table: a string or a boolean for each option given. */
+export type Parsed<T extends Record<string, Pick<OptionSpec, 'type'>>> = {
+  [K in keyof T]?: T[K]['type'] extends 'string' ? string : boolean;
+};
+
+/** The help's option lines: the flags, then each description in one column. */
 export function formatOptions(specs: Record<string, OptionSpec>): string[] {
   const left = Object.entries(specs).map(([name, spec]) => {
     const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
@@ -26,7 +29,7 @@ export function formatOptions(specs: Record<string, OptionSpec>): string[] {
   return Object.values(specs).map((spec, i) => `  ${left[i]!.padEnd(width)}${spec.description}`);
 }
 
-/** A malformed command line: what was wrong, and the `--help` command to read (exit 2). */
+/** A malformed command line: what was wrong, and the help to read (exit 2). */
 export function usage(what: string, help: readonly string[]): UserError {
   // No full stop after the command: it is copied as printed.
   return new UserError(`${what}. See ${commandText(help)}`, 'E_USAGE', 2, help);

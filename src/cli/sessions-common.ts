@@ -7,17 +7,30 @@ import { UserError } from '../session/errors.js';
 import type { ModelUsage, Usage } from '../session/data.js';
 import type { SessionProblem, SessionSummary } from '../session/listing.js';
 import { countKnown, problemAdvice } from '../terminal/format.js';
-import type { CliCommand } from './options.js';
+import type { StoreEnvironment } from './environment.js';
+import type { SessionsOptions } from './sessions-option-table.js';
 
-export type SessionsCommand = Extract<CliCommand, { kind: 'sessions' }>;
+/** A parsed `chatkeep sessions …` command line. */
+export interface SessionsCommand {
+  kind: 'sessions';
+  /** The subcommand's name, or `help` (with `topic`: the help of that subcommand). */
+  action: string;
+  topic?: string;
+  /** The session IDs given (`id`: the first). */
+  id?: string;
+  ids: string[];
+  /** What `import` reads (`-`: standard input). */
+  file?: string;
+  /** `import --from`: the files and folders to read (none: the tool's own store). */
+  paths?: string[];
+  /** `search`: the text, as typed with single spaces between its words, and how many results to show (0: all). */
+  query?: string;
+  limit?: number;
+  options: SessionsOptions;
+}
 
 /** What the process gives the subcommands (only cli.ts reads `process`). */
-export interface SessionsEnvironment {
-  home: string;
-  /** A PostgreSQL URL when the sessions are kept on a server (else the data directory `home`). */
-  store?: string | undefined;
-  cwd: string;
-  env: Record<string, string | undefined>;
+export interface SessionsEnvironment extends StoreEnvironment {
   stdout: NodeJS.WritableStream;
   /** Where what is wrong with listed sessions is said (the CLI's stderr). */
   stderr: NodeJS.WritableStream;
@@ -31,6 +44,8 @@ export interface SessionsEnvironment {
   userHome?: string;
   /** Asks yes/no on the terminal (empty-trash); absent without one. */
   confirm?: (question: string) => Promise<boolean>;
+  /** Opens the chat in the session browser (`sessions browse`; `all`: every project from the start). */
+  openChat?: (all: boolean) => Promise<number>;
 }
 
 /** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */

@@ -5,17 +5,18 @@
 import { Chalk } from 'chalk';
 import { openSessions } from '../index.js';
 import type { SearchResults } from '../session/search-data.js';
-import type { CliCommand } from './options.js';
-import { listRow, type SessionsEnvironment } from './sessions-common.js';
-import { formatRows } from '../terminal/format.js';
+import { listRow } from './sessions-common.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
+import { formatRows, loadFormatting } from '../terminal/format.js';
 import { formatSearchResults, indexNote, shownLine } from '../terminal/format-search.js';
 import { colorLevelFor } from '../terminal/screen.js';
 import { sessionsMayExist } from '../store/choice.js';
 
-type SearchCommand = Extract<CliCommand, { kind: 'sessions' }> & { query: string; limit: number };
+type SearchCommand = SessionsCommand & { query: string; limit: number };
 
 export async function runSearch(command: SearchCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout } = environment;
+  await loadFormatting();
   const all = command.options.all === true;
   let results: SearchResults = { query: command.query, total: 0, results: [], index: [] };
   let projectPath: string | undefined;

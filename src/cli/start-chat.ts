@@ -23,17 +23,13 @@ import { chatkeepCommand } from '../terminal/invocation.js';
 import type { Screen } from '../terminal/screen.js';
 import type { BrowseOutcome } from '../repl/types.js';
 import { sessionsMayExist } from '../store/choice.js';
+import type { StoreEnvironment } from './environment.js';
 
 /** chatkeep as a host names itself: its printed commands are the ones that run where it was started (PATH, `npm start`, `node …`). */
 const CHATKEEP: HostName = { program: 'chatkeep', command: chatkeepCommand };
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
-export interface ChatEnvironment {
-  home: string;
-  /** A PostgreSQL URL when the sessions are kept on a server (else the data directory `home`). */
-  store?: string | undefined;
-  cwd: string;
-  env: Record<string, string | undefined>;
+export interface ChatEnvironment extends StoreEnvironment {
   /** File descriptor 0 when `terminal`: its loss is how a closed window shows. */
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;

@@ -4,58 +4,82 @@
  * or needs `--yes`. A missing data directory is simply empty: nothing is created.
  */
 import { openSessions } from '../index.js';
-import { ChatkeepError, InvalidIdError, UnknownSessionError, UserError } from '../session/errors.js';
-import { isValidId } from '../session/ids.js';
+import { ChatkeepError, UserError } from '../session/errors.js';
+import { noSuchSession } from '../session/ids.js';
 import type { TrashedSession } from '../session/store.js';
 import type { SessionSummary } from '../session/listing.js';
 import type { SessionManager } from '../session/manager-api.js';
-import type { CliCommand } from './options.js';
-import { plural, relativeTime, shortAge } from '../terminal/format.js';
+import { loadFormatting, plural, relativeTime, shortAge } from '../terminal/format.js';
 import { chatkeepCommand, resumeCommand } from '../terminal/invocation.js';
 import { describeError } from '../terminal/report-error.js';
-import type { SessionsEnvironment } from './sessions-common.js';
+import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { fitTable, type FitStep } from '../terminal/fit-table.js';
 import { parseAge } from './age.js';
-import type { TrashAction } from './trash-actions.js';
 import { sessionsMayExist } from '../store/choice.js';
 import { visibleText } from '../text/visible-text.js';
 
-type TrashCommand = Extract<CliCommand, { kind: 'sessions' }> & { action: TrashAction };
 /** `--older-than` as typed and in milliseconds. */
 type Age = { spec: string; ms: number };
 
 /** The subcommands' environment, with the clock read once. */
-export type TrashEnvironment = Omit<SessionsEnvironment, 'now'> & { now: Date };
+type TrashEnvironment = Omit<SessionsEnvironment, 'now'> & { now: Date };
 
-/** Runs one trash subcommand; resolves to the exit code (3 when a session was in use). */
-export async function runTrashCommand(command: TrashCommand, environment: TrashEnvironment): Promise<number> {
+/** What each trash subcommand starts from: the environment, its output and the sessions (none when nothing is stored). */
+interface Start {
+  environment: TrashEnvironment;
+  out: Output;
+  age: Age | undefined;
+  sessions: SessionManager | undefined;
+}
+
+/**
+ * Checks the age before anything is opened (bad input changes nothing), then opens the sessions
+ * when any may exist (the manager checks each ID); `needed`: no sessions stored means the ID is
+ * unknown, or malformed.
+ */
+async function start(command: SessionsCommand, given: SessionsEnvironment, needed = false): Promise<Start> {
+  await loadFormatting();
+  const environment = { ...given, now: given.now?.() ?? new Date() };
   const { home, store, cwd, env } = environment;
   const out = output(environment, command.options.json === true);
-  for (const id of command.ids) if (!isValidId(id)) throw new InvalidIdError(id);
-  // Checked before anything is opened: bad input changes nothing.
   const spec = command.options['older-than'];
   const age = spec === undefined ? undefined : { spec, ms: parseAge(spec) };
   const stored = sessionsMayExist(environment);
-  if (!stored && (command.action === 'rm' || command.action === 'restore')) throw new UnknownSessionError(command.ids[0]!);
+  if (!stored && needed) throw noSuchSession(command.ids[0]!);
   const sessions = stored ? await openSessions({ home, store, cwd, env }) : undefined;
-  switch (command.action) {
-    case 'rm':
-      return remove(sessions!, command.ids, out);
-    case 'restore': {
-      const restored = await sessions!.restore(command.ids[0]!);
-      out.data(restored, () => `Restored ${restored.id} to ${restored.project}. Resume with: ${resumeCommand(restored.id)}`);
-      return 0;
-    }
-    case 'trash': {
-      const entries = sessions ? await sessions.listTrash() : [];
-      out.data(entries.map(trashJson), () => (entries.length === 0 ? 'The trash is empty.' : trashRows(entries, environment).join('\n')));
-      return 0;
-    }
-    case 'prune':
-      return prune(sessions, { ...command.options, age: age! }, out, environment.now);
-    case 'empty-trash':
-      return emptyTrash(sessions, { ...command.options, age }, out, environment);
-  }
+  return { environment, out, age, sessions };
+}
+
+/** `rm ID…`: every ID is resolved first (an unknown one moves nothing), then each is moved; one in use is refused (exit 3). */
+export async function runRm(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
+  const { sessions, out } = await start(command, environment, true);
+  return remove(sessions!, command.ids, out);
+}
+
+/** `restore ID`: back from the trash, resumable as before. */
+export async function runRestore(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
+  const { sessions, out } = await start(command, environment, true);
+  const restored = await sessions!.restore(command.ids[0]!);
+  out.data(restored, () => `Restored ${restored.id} to ${restored.project}. Resume with: ${resumeCommand(restored.id)}`);
+  return 0;
+}
+
+/** `trash`: what is in it, most recently trashed first. */
+export async function runTrash(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
+  const started = await start(command, environment);
+  const entries = started.sessions ? await started.sessions.listTrash() : [];
+  started.out.data(entries.map(trashJson), () => (entries.length === 0 ? 'The trash is empty.' : trashRows(entries, started.environment).join('\n')));
+  return 0;
+}
+
+export async function runPrune(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
+  const started = await start(command, environment);
+  return prune(started.sessions, { ...command.options, age: started.age! }, started.out, started.environment.now);
+}
+
+export async function runEmptyTrash(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
+  const started = await start(command, environment);
+  return emptyTrash(started.sessions, { ...command.options, age: started.age }, started.out, started.environment);
 }
 
 /** Data on stdout (JSON with `--json`, else the text), notes for people on stderr. */
@@ -113,7 +137,7 @@ function restoreHint(entries: readonly TrashedSession[]): string {
 }
 
 /** `prune --older-than AGE [--all] [--dry-run]`: sessions last updated before now − AGE go to the trash, each ID printed. */
-async function prune(sessions: SessionManager | undefined, options: TrashCommand['options'] & { age: Age }, out: Output, now: Date): Promise<number> {
+async function prune(sessions: SessionManager | undefined, options: SessionsCommand['options'] & { age: Age }, out: Output, now: Date): Promise<number> {
   const { spec } = options.age;
   const cutoff = now.getTime() - options.age.ms;
   const rows = sessions ? (await sessions.list({ all: options.all === true })).filter((row) => row.updatedAt.getTime() < cutoff) : [];
@@ -137,7 +161,7 @@ async function prune(sessions: SessionManager | undefined, options: TrashCommand
 /** `empty-trash [--older-than AGE] [--yes]`: the only deletion; asks on a terminal, needs `--yes` elsewhere. */
 async function emptyTrash(
   sessions: SessionManager | undefined,
-  options: TrashCommand['options'] & { age: Age | undefined },
+  options: SessionsCommand['options'] & { age: Age | undefined },
   out: Output,
   environment: TrashEnvironment,
 ): Promise<number> {

@@ -7,8 +7,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCommands } from '../../src/repl/commands/index.js';
-import { DB_ACTIONS, DB_OPTIONS } from '../../src/cli/db-options.js';
-import { REPL_OPTIONS, SESSIONS_ACTIONS, SESSIONS_OPTIONS } from '../../src/cli/options.js';
+import { DB_OPTIONS } from '../../src/cli/db-options.js';
+import { DB_SUBCOMMANDS } from '../../src/cli/db/index.js';
+import { REPL_OPTIONS } from '../../src/cli/chat-options.js';
+import { SESSIONS_SUBCOMMANDS } from '../../src/cli/sessions/index.js';
+import { SESSIONS_OPTIONS } from '../../src/cli/sessions/options.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -44,15 +47,15 @@ describe('the documentation', () => {
   });
 
   it('documents every sessions subcommand and every slash command', () => {
-    const subcommands = SESSIONS_ACTIONS.filter((action) => !usage.includes(`sessions ${action}`));
+    const subcommands = SESSIONS_SUBCOMMANDS.map((s) => s.name).filter((name) => !usage.includes(`sessions ${name}`));
     const slash = builtinCommands.filter((command) => !usage.includes(`/${command.name}`)).map((c) => c.name);
     expect({ subcommands, slash }).toEqual({ subcommands: [], slash: [] });
   });
 
   it('documents chatkeep db: each subcommand and option in docs/usage.md and the team set-up page', () => {
     const postgres = read('docs/postgres.md');
-    const missing = [...DB_ACTIONS.map((a) => `db ${a}`), ...Object.keys(DB_OPTIONS).map((o) => `--${o}`)].filter((w) => !usage.includes(w));
-    const unexplained = [...DB_ACTIONS.map((a) => `db ${a}`), '--member', '--print'].filter((w) => !postgres.includes(w));
+    const missing = [...DB_SUBCOMMANDS.map((s) => `db ${s.name}`), ...Object.keys(DB_OPTIONS).map((o) => `--${o}`)].filter((w) => !usage.includes(w));
+    const unexplained = [...DB_SUBCOMMANDS.map((s) => `db ${s.name}`), '--member', '--print'].filter((w) => !postgres.includes(w));
     expect({ missing, unexplained }).toEqual({ missing: [], unexplained: [] });
   });
 

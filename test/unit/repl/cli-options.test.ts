@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, replHelp, REPL_OPTIONS } from '../../../src/cli/options.js';
+import { REPL_OPTIONS } from '../../../src/cli/chat-options.js';
+import { parseCommandLine, replHelp } from '../../../src/cli/options.js';
 import { UserError } from '../../../src/session/errors.js';
 
 function failure(argv: string[]): UserError {

@@ -1,0 +1,11 @@
+/** `chatkeep sessions show ID`: one session's transcript, lineage and forks. */
+import { ONE_ID, type SessionsSubcommand } from './subcommand.js';
+
+export const show: SessionsSubcommand = {
+  name: 'show',
+  args: ONE_ID,
+  // --all changes nothing: show finds a session in any project.
+  options: { all: true, json: true },
+  usage: [{ synopsis: 'sessions show ID [--json]', text: ["one session's transcript (ID or a unique prefix), its lineage and forks"], overview: true }],
+  run: async (command, environment) => (await import('../show-command.js')).runShow(command, environment),
+};
