@@ -11,7 +11,7 @@ import type { EventEmitter } from 'node:events';
 import type { ChalkInstance } from 'chalk';
 import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
-import { loadTableWidths } from '../repl/table.js';
+import { loadTableWidths } from '../terminal/table.js';
 import { findSessions } from './find-sessions.js';
 import type { BrowseChoice, BrowserConfig } from './view.js';
 

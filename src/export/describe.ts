@@ -3,7 +3,7 @@
  * text: one wording for both, each format only marks it up. Pure and deterministic: times are
  * UTC, written the same on every machine.
  */
-import { providerLabel } from '../repl/describe-source.js';
+import { providerLabel } from '../terminal/describe-source.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 import { originText } from '../import/origin.js';
 
