@@ -27,7 +27,7 @@ try {
 } catch {
   // not built yet
 }
-const sources = Math.max(newest(`${root}src`), newest(`${root}commands`), newest(`${root}scripts`), statSync(`${root}package.json`).mtimeMs);
+const sources = Math.max(newest(`${root}src`), newest(`${root}scripts`), statSync(`${root}package.json`).mtimeMs, statSync(`${root}tsconfig.build.json`).mtimeMs);
 if (builtAt < sources) {
   process.stderr.write(builtAt === 0 ? 'Building chatkeep (first start)…\n' : 'Sources changed: rebuilding chatkeep…\n');
   execSync('npm run build', { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -74,7 +74,7 @@ describe('the package', () => {
     const strays = [...shipped].filter((f) => /^dist\/(test|bench|torture)\/|\.test\.|\.map$|tsbuildinfo|^src\/|^test\/|^scripts\//.test(f));
     expect(strays).toEqual([]);
     // The CLI's own sources run from the bundle only; the library never loads them.
-    expect([...shipped].filter((f) => /^dist\/src\/(cli|providers)(\/|\.)/.test(f))).toEqual([]);
+    expect([...shipped].filter((f) => /^dist\/src\/cli(\/|\.)/.test(f))).toEqual([]);
   });
 
   it('has no install script: a program installing chatkeep is not asked to trust one', () => {
@@ -97,6 +97,9 @@ describe('the package', () => {
     expect(entries).toContain('dist/src/index.js');
     const library = reach(entries);
     expect([...library.files].filter((f) => !shipped.has(f))).toEqual([]);
+    // Of the providers, only the model facts the REPL component shows (costs, context windows,
+    // provider names) ship: the SDK providers run from the CLI's bundle alone.
+    expect([...shipped].filter((f) => /^dist\/src\/providers\/.*\.(js|json)$/.test(f) && !library.files.has(f))).toEqual([]);
     const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
     expect([...library.packages].filter((p) => !allowed.has(p))).toEqual([]);
     for (const peer of Object.keys(pkg.peerDependencies ?? {})) expect(pkg.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
