@@ -45,9 +45,12 @@ export function popLast(session: Session, rest: (message: Message) => NewMessage
 }
 
 /**
- * The session a framework's history lives in, held by this process: `id` resumes it (taking its
- * lock: `SessionInUseError`, exit 3, while another process holds it); without it a new one is made.
+ * The session a framework's history lives in, held by this process. `id` (the framework's own
+ * session ID, exactly) is the one this program already holds, else it is resumed (taking its
+ * lock: `SessionInUseError`, exit 3, while another process holds it) or created under that ID;
+ * without it a new one is made.
  */
-export function holdSession(sessions: SessionManager, options: { id?: string }): Promise<Session> {
-  return options.id === undefined ? sessions.create() : sessions.resume(options.id);
+export async function holdSession(sessions: SessionManager, options: { id?: string }): Promise<Session> {
+  if (options.id === undefined) return sessions.create();
+  return sessions.opened(options.id) ?? sessions.openOrCreate(options.id);
 }

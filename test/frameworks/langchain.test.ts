@@ -109,6 +109,23 @@ describe('chatkeep/langchain: a BaseListChatMessageHistory kept by chatkeep', ()
     await later.close();
   });
 
+  it('keeps the conversation under LangChain’s own sessionId: the first call creates that session, a later program resumes it', async () => {
+    const home = tmpHome();
+    const server = await startFakeResponsesServer(SCRIPT);
+    const sessions = await openSessions({ home, cwd: home });
+    const held: BaseListChatMessageHistory[] = [];
+    await converse(server.baseURL, TURNS.slice(0, 2), async (id) => held[0] ?? (held[0] = await openChatHistory(sessions, { id })));
+    const first = held[0] as Awaited<ReturnType<typeof openChatHistory>>;
+    expect(first.session.id).toBe('weather');
+    await first.close();
+
+    const again = await openSessions({ home, cwd: home });
+    const later = await openChatHistory(again, { id: 'weather' });
+    expect((await later.getMessages()).map((m) => m.getType())).toEqual(['human', 'ai', 'tool', 'ai']);
+    await later.close();
+    expect((await again.list()).map((r) => r.id)).toEqual(['weather']);
+  });
+
   it('after kill -9 with a tool call waiting for its result, the resumed history holds every message acknowledged, and the result completes it', async () => {
     const home = tmpHome();
     const server = await startFakeResponsesServer(SCRIPT);
