@@ -43,6 +43,30 @@ const VENDORED = {
   'proper-lockfile': ['proper-lockfile', 'export default vendored.default;'],
 };
 
+/**
+ * Packages the CLI loads on one path only (the Markdown renderer once the prompt is up, the
+ * session browser, the HTML export, node-postgres for a server store), each bundled into its own
+ * ES module under dist/bundle/vendor/ that the CLI imports by relative path when that path runs.
+ * So the CLI needs none of them in node_modules, and they are devDependencies: a program that
+ * installs chatkeep for its library does not install them (issue 19 item 5). ES modules (not
+ * the CommonJS files above) keep each package's import semantics as the code sees them from
+ * node_modules: a CommonJS package's `module.exports` is the default export.
+ */
+const SPLIT_OUT = {
+  marked: "export * from 'marked';",
+  'marked-terminal': "export { markedTerminal } from 'marked-terminal';",
+  'cli-highlight': "export { highlight, supportsLanguage, DEFAULT_THEME } from 'cli-highlight';",
+  'highlight.js/lib/common': "export { default } from 'highlight.js/lib/common';",
+  'sanitize-html': "export { default } from 'sanitize-html';",
+  '@inquirer/core': "export * from '@inquirer/core';",
+  pg: "export { default } from 'pg';",
+};
+
+/** The file under dist/bundle/vendor/ of a split-out package. */
+const splitFile = (name) => `${name.replace(/[@/.]/g, (c) => (c === '@' ? '' : '-'))}.mjs`;
+
+const SPLIT_FILTER = new RegExp(`^(${Object.keys(SPLIT_OUT).map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
+
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
 
 await build({
@@ -50,13 +74,19 @@ await build({
   format: 'esm',
   entryPoints: ['src/cli.ts'],
   outdir: 'dist/bundle',
-  // readline-sync finds its helper scripts next to its own files; ajv is only a fallback.
-  // pg (node-postgres) loads only when a PostgreSQL store is chosen, @inquirer/core only when the session
-  // browser opens, the HTML export's renderer and sanitizer only on that path: kept out of the bundle's bytes.
-  external: ['readline-sync', 'node-pty', 'ajv', 'marked', 'marked-terminal', 'cli-highlight', 'string-width', 'pg', 'sanitize-html', 'highlight.js', '@inquirer/core'],
+  // readline-sync finds its helper scripts next to its own files; string-width is one of the
+  // library's own dependencies. Both are in node_modules. (What SPLIT_OUT names loads from the
+  // bundle's own vendor/ files, only on its path: kept out of the bundle's bytes.)
+  external: ['readline-sync', 'node-pty', 'string-width'],
   // CommonJS dependencies (proper-lockfile) call require() for Node's built-ins.
   banner: { js: "import { createRequire as __chatkeepRequire } from 'node:module'; const require = __chatkeepRequire(import.meta.url);" },
   plugins: [
+    {
+      name: 'split-out',
+      setup(b) {
+        b.onResolve({ filter: SPLIT_FILTER }, (args) => ({ path: `./vendor/${splitFile(args.path)}`, external: true }));
+      },
+    },
     {
       name: 'vendored',
       setup(b) {
@@ -84,4 +114,18 @@ for (const [file, contents] of Object.entries(VENDOR_FILES)) {
   const outfile = `${root}/dist/bundle/vendor/${file}.cjs`;
   await build({ ...common, format: 'cjs', stdin: { contents, resolveDir: root, sourcefile: `vendor-${file}.js` }, outfile });
   writeVendorCache(outfile);
+}
+
+for (const [name, contents] of Object.entries(SPLIT_OUT)) {
+  await build({
+    ...common,
+    format: 'esm',
+    stdin: { contents, resolveDir: root, sourcefile: `vendor-${splitFile(name)}` },
+    outfile: `${root}/dist/bundle/vendor/${splitFile(name)}`,
+    // node-postgres's optional native binding is required only by `pg.native`, which chatkeep never uses.
+    external: ['pg-native'],
+    // One copy of each: marked-terminal's marked and cli-highlight are the files beside it.
+    plugins: [{ name: 'siblings', setup: (b) => b.onResolve({ filter: SPLIT_FILTER }, (args) => (args.path === name ? undefined : { path: `./${splitFile(args.path)}`, external: true })) }],
+    banner: { js: "import { createRequire as __chatkeepRequire } from 'node:module'; const require = __chatkeepRequire(import.meta.url);" },
+  });
 }

@@ -9,8 +9,8 @@ import { setFlagsFromString } from 'node:v8';
 import { isatty } from 'node:tty';
 import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './cli/options.js';
-import { setInvocation } from './repl/invocation.js';
-import { describeError } from './repl/report-error.js';
+import { setInvocation } from './terminal/invocation.js';
+import { describeError } from './terminal/report-error.js';
 import type { ResumeHow } from './cli/start-chat.js';
 import { packageVersion } from './version.js';
 
@@ -69,7 +69,7 @@ async function run(argv: string[]): Promise<number> {
     // A question needs a person at a terminal on both ends (empty-trash asks before deleting).
     const askable = process.stdin.isTTY === true && process.stdout.isTTY === true;
     const confirm = askable
-      ? async (question: string) => (await import('./repl/prompter.js')).confirmOnTerminal(process.stdin, question)
+      ? async (question: string) => (await import('./terminal/prompter.js')).confirmOnTerminal(process.stdin, question)
       : undefined;
     const store = command.action === 'help' ? undefined : await chooseStore();
     // `sessions browse` is `chatkeep -r` with the browser's scope chosen: Enter opens the chat.
@@ -99,7 +99,7 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
   const store = flags['no-persist'] ? undefined : await chooseStore();
   const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const [{ createScreen, colorLevelFor }, { startChat }] = await Promise.all([
-    import('./repl/screen.js'),
+    import('./terminal/screen.js'),
     import('./cli/start-chat.js'),
   ]);
   // Each stream's colour follows its own terminal: `2>file` gets no escape codes.

@@ -18,6 +18,7 @@ export type * from './session/manager-api.js';
 export type { Autosave, AutosaveSchedule } from './session/autosave.js';
 export type * from './session/store.js';
 export type * from './session/search-data.js';
+export type * from './session/message-parts.js';
 export * from './session/errors.js';
 
 /**
@@ -63,3 +64,8 @@ export { MAX_TITLE_LENGTH } from './session/title.js';
  * is how many last messages `session.compact(summary, keep)` keeps live in chatkeep's own REPL.
  */
 export { messagesToSend, keptByCompaction } from './session/compaction.js';
+/**
+ * The results a tool call is given when none came (`closeToolCalls`, which `messagesToSend`
+ * applies): never answered, or cut off with the reply that made it.
+ */
+export { closeToolCalls, UNANSWERED, INTERRUPTED_CALL } from './session/history.js';

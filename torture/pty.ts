@@ -32,11 +32,13 @@ export interface TermOptions extends RunOptions {
   cols?: number;
   rows?: number;
   onData?: (data: string) => void;
+  /** Runs this script (an embedding example) instead of chatkeep. */
+  script?: string;
 }
 
 /** Starts chatkeep in a pseudo-terminal. */
 export function spawnTerm(args: string[], options: TermOptions): Term {
-  const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
+  const [file, argv] = onHost(options.host, [process.execPath, options.script ?? BIN, ...args]);
   const term = pty.spawn(file, argv, {
     name: 'xterm-256color',
     cols: options.cols ?? 160,

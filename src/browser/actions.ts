@@ -4,12 +4,12 @@
  * `trash`, `renderExport`); a session held by another process is refused by the library with
  * the holder named, and that refusal is what the browser shows.
  */
-import { titleCutNote } from '../repl/title-cut.js';
+import { titleCutNote } from '../terminal/title-cut.js';
 import { ChatkeepError } from '../session/errors.js';
 import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
-import { plural } from '../repl/format.js';
-import { chatkeepCommand } from '../repl/invocation.js';
+import { plural } from '../terminal/format.js';
+import { chatkeepCommand } from '../terminal/invocation.js';
 import { visibleText } from '../text/visible-text.js';
 
 /** What the actions run with: the store, and the host's own open session (the REPL's). */

@@ -11,9 +11,10 @@ import type { EventEmitter } from 'node:events';
 import type { ChalkInstance } from 'chalk';
 import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
-import { loadTableWidths } from '../repl/table.js';
+import { loadTableWidths } from '../terminal/table.js';
 import { findSessions } from './find-sessions.js';
 import type { BrowseChoice, BrowserConfig } from './view.js';
+import { importRequired } from '../session/optional-package.js';
 
 export type { BrowseChoice } from './view.js';
 
@@ -53,7 +54,7 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
   const { sessions, input, output } = options;
   const all = options.all === true;
   const [core, { browserPrompt }, rows] = await Promise.all([
-    import('@inquirer/core'),
+    importRequired('@inquirer/core', 'The session browser', () => import('@inquirer/core')),
     import('./view.js'),
     sessions.list({ all }),
     loadTableWidths(),

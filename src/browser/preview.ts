@@ -5,9 +5,9 @@
  */
 import type { SessionSnapshot } from '../session/data.js';
 import type { SessionSummary } from '../session/listing.js';
-import { lineage, plural, transcriptTail } from '../repl/format.js';
+import { lineage, plural, transcriptTail } from '../terminal/format.js';
 import type { Holding } from './rows.js';
-import { graphemeWidths, truncate } from '../repl/table.js';
+import { graphemeWidths, truncate } from '../terminal/table.js';
 import { visibleText } from '../text/visible-text.js';
 
 /**

@@ -5,8 +5,8 @@
  * Needs `loadTableWidths()` first.
  */
 import type { SessionSummary } from '../session/listing.js';
-import { cutToColumns } from '../repl/table.js';
-import { shownTitle } from '../repl/format.js';
+import { cutToColumns } from '../terminal/table.js';
+import { shownTitle } from '../terminal/format.js';
 
 /** Who holds a session, when someone does: this process (the REPL's own session) or another one. */
 export type Holding = { by: 'this' } | { by: 'other'; pid: number; host: string };

@@ -11,7 +11,7 @@ import type { SessionManager } from '../session/manager-api.js';
 import { namedOnCommandLine, sessionsMayExist } from '../store/choice.js';
 import { openSessions } from '../store/open.js';
 import { isPostgresUrl, redactUrl } from '../store/postgres/url.js';
-import { plural } from '../repl/format.js';
+import { plural } from '../terminal/format.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 
 export async function runCopy(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {

@@ -7,10 +7,10 @@ import { openSessions } from '../store/open.js';
 import { printable, UserError } from '../session/errors.js';
 import { noSuchSession } from '../session/ids.js';
 import { packageVersion } from '../version.js';
-import { plural } from '../repl/format.js';
+import { plural } from '../terminal/format.js';
 import { problemError } from './sessions-common.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
-import { writeOutputFile, writeToStream } from './output-file.js';
+import { writeOutputFile, writeToStream } from '../terminal/output-file.js';
 import { sessionsMayExist } from '../store/choice.js';
 
 /** Runs the export; resolves to the exit code. */

@@ -5,8 +5,8 @@
  */
 import { checkImport, importLimit } from '../export/import-check.js';
 import { openSessions } from '../store/open.js';
-import { plural } from '../repl/format.js';
-import { chatkeepCommand } from '../repl/invocation.js';
+import { plural } from '../terminal/format.js';
+import { chatkeepCommand } from '../terminal/invocation.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { readImportInput } from './import-input.js';
 

@@ -7,8 +7,8 @@ import { openSessions } from '../index.js';
 import type { SessionSummary } from '../session/listing.js';
 import { listRow, problemError } from './sessions-common.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
-import { formatRows, loadFormatting } from '../repl/format.js';
-import { describeError } from '../repl/report-error.js';
+import { formatRows, loadFormatting } from '../terminal/format.js';
+import { describeError } from '../terminal/report-error.js';
 import { sessionsMayExist } from '../store/choice.js';
 
 export async function runList(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {

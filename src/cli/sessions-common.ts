@@ -6,7 +6,7 @@ import { estimateCost } from '../providers/cost.js';
 import { UserError } from '../session/errors.js';
 import type { ModelUsage, Usage } from '../session/data.js';
 import type { SessionProblem, SessionSummary } from '../session/listing.js';
-import { countKnown, problemAdvice } from '../repl/format.js';
+import { countKnown, problemAdvice } from '../terminal/format.js';
 import type { StoreEnvironment } from './environment.js';
 import type { SessionsOptions } from './sessions-option-table.js';
 

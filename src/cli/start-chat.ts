@@ -3,24 +3,30 @@
  * the session, chooses the assistant, and hands over to the REPL loop.
  */
 import { isatty } from 'node:tty';
-import { builtinCommands } from '../../commands/index.js';
+import { builtinCommands } from '../repl/commands/index.js';
 import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
-import { DEFAULT_AUTOSAVE_SPEC, openSessions, parseAutosaveSpec, startAutosave } from '../index.js';
+import { DEFAULT_AUTOSAVE_SPEC, openSessions, parseAutosaveSpec } from '../index.js';
 import { commandText, UserError } from '../session/errors.js';
 import { noSuchSession } from '../session/ids.js';
 import type { ConfigFiles, ConfigSource } from '../session/data.js';
 import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
-import { createClipboard } from '../repl/clipboard.js';
+import { createClipboard } from '../terminal/clipboard.js';
 import type { CliCommand } from './options.js';
 import { parseForkAt } from '../repl/fork-args.js';
 import { unknownModelNote } from '../providers/unknown-model.js';
-import type { BrowseOptions } from '../browser/browse.js';
-import { runRepl } from '../repl/repl.js';
-import type { Screen } from '../repl/screen.js';
+import { openBrowser, type BrowseOptions } from '../repl/browser.js';
+import { runRepl } from '../chat/repl.js';
+import { SessionController } from '../repl/controller.js';
+import type { HostName } from '../repl/host.js';
+import { chatkeepCommand } from '../terminal/invocation.js';
+import type { Screen } from '../terminal/screen.js';
 import type { BrowseOutcome } from '../repl/types.js';
 import { sessionsMayExist } from '../store/choice.js';
 import type { StoreEnvironment } from './environment.js';
+
+/** chatkeep as a host names itself: its printed commands are the ones that run where it was started (PATH, `npm start`, `node …`). */
+const CHATKEEP: HostName = { program: 'chatkeep', command: chatkeepCommand };
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
 export interface ChatEnvironment extends StoreEnvironment {
@@ -72,10 +78,10 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
   const configSystemFile = flagSystem ? undefined : configValue(config, 'system', 'string');
   const configSystem = configSystemFile && { ...(await loadSystemPrompt(configSystemFile.value, cwd)), source: configSystemFile.where };
   const autoCompact = flags['auto-compact'] === true || configValue(config, 'autoCompact', 'boolean')?.value === true;
-  const writeFile = async (name: string, text: string): Promise<string> => (await import('./output-file.js')).writeOutputFile(cwd, name, text);
+  const writeFile = async (name: string, text: string): Promise<string> => (await import('../terminal/output-file.js')).writeOutputFile(cwd, name, text);
   // The browser and its library load when it opens, never on the way to a prompt.
   const browse = async (request: Omit<BrowseOptions, 'sessions' | 'input' | 'output' | 'writeFile' | 'version' | 'color'>) =>
-    (await import('../browser/browse.js')).browseSessions({
+    openBrowser({
       ...request,
       sessions,
       input: environment.stdin,
@@ -128,20 +134,19 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       input: environment.stdin,
       output: environment.stdout,
       screen,
-      sessions,
-      session: opened,
+      controller: new SessionController(
+        { sessions, host: CHATKEEP, persistent: persist, autosave: schedule },
+        opened,
+      ),
       resumed: resumedId !== undefined || forkId !== undefined,
       provider,
       providerSource: choice.source,
       system: system?.text ?? null,
       commands: builtinCommands,
       ...(screen.terminal ? { browse } : {}),
-      startAutosave: (s, onError) => startAutosave(s, schedule, { onError }),
-      autosaveDescription: schedule.description,
       version: environment.version,
       signals: environment.signals,
       notices,
-      persist,
       autoCompact,
       factories: {
         makeProvider: (name, model) => createProvider({ name, model: model ?? DEFAULT_MODELS[name], source: 'command' }, env),
@@ -151,7 +156,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       writeFile,
       // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
       ...(screen.terminal && screen.color.level > 0 && !flags.raw
-        ? { loadMarkdown: async () => (await import('../repl/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
+        ? { loadMarkdown: async () => (await import('../chat/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
         : {}),
       terminalGone: () => screen.terminal && !isatty(0),
     });

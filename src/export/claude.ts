@@ -7,7 +7,7 @@
  * is not in the reply before it becomes text. Pure.
  */
 import { createHash } from 'node:crypto';
-import { closeToolCalls } from '../providers/message-text.js';
+import { closeToolCalls } from '../session/history.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 
 /** The Claude Code version whose format this writes. */

@@ -3,7 +3,7 @@
  * text: one wording for both, each format only marks it up. Pure and deterministic: times are
  * UTC, written the same on every machine.
  */
-import { providerLabel } from '../repl/describe-source.js';
+import { providerLabel } from '../terminal/describe-source.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 import { originText } from '../import/origin.js';
 
@@ -40,7 +40,7 @@ export function sessionFacts(s: SessionSnapshot): [string, string][] {
 
 /** A message's heading: who wrote it, with what it is marked (`Assistant · gpt-4o · interrupted`). */
 export function messageHeading(m: Message): string {
-  const who = m.role === 'user' ? 'You' : m.role === 'assistant' ? 'Assistant' : `Tool result${m.toolCallId ? ` (${m.toolCallId})` : ''}`;
+  const who = m.role === 'user' ? 'You' : m.role === 'assistant' ? 'Assistant' : m.role === 'system' ? 'System' : `Tool result${m.toolCallId ? ` (${m.toolCallId})` : ''}`;
   const marks = [m.role === 'assistant' ? m.model : undefined, m.interrupted ? 'interrupted' : undefined, m.superseded ? 'superseded by /retry' : undefined];
   return [who, ...marks.filter((mark): mark is string => mark !== undefined)].join(' · ');
 }

@@ -13,6 +13,7 @@
  */
 import type { Tokens } from 'marked';
 import type sanitizeHtml from 'sanitize-html';
+import { importRequired } from '../session/optional-package.js';
 
 /** The sanitizer's allowlist: the elements Markdown produces, and the attributes they need. */
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -38,10 +39,11 @@ function languageOf(info: string | undefined): string {
 
 /** Renders messages' Markdown to sanitized HTML (the libraries load on the first call). */
 export async function createHtmlMarkdown(escapeHtml: (text: string) => string): Promise<(source: string) => string> {
+  const needs = 'An HTML export';
   const [{ default: hljs }, { Marked }, { default: sanitize }] = await Promise.all([
-    import('highlight.js/lib/common'),
-    import('marked'),
-    import('sanitize-html'),
+    importRequired('highlight.js', needs, () => import('highlight.js/lib/common')),
+    importRequired('marked', needs, () => import('marked')),
+    importRequired('sanitize-html', needs, () => import('sanitize-html')),
   ]);
   const marked = new Marked({
     gfm: true,

@@ -9,7 +9,7 @@ import { isValidId } from '../session/ids.js';
 import { SCHEMA_VERSION, settleImportSource } from '../session/migrations.js';
 import { schemaProblem } from '../session/standalone-validator.js';
 import type { SessionSnapshot } from '../session/data.js';
-import { EXPORT_FORMAT, EXPORT_VERSION, exportJsonSchema } from './schema.js';
+import { EXPORT_FORMAT, EXPORT_VERSION } from './schema.js';
 
 /**
  * The largest file `sessions import` reads unless told otherwise: 512 MiB, about the longest
@@ -79,7 +79,7 @@ export async function checkImport(text: string, source: string): Promise<Session
   if (typeof id === 'string' && !isValidId(id)) {
     throw importRefusal(source, `its session ID \`${printable(id)}\` is not a valid ID (1–128 letters, digits, '.', '_' or '-', starting with a letter or digit)`, false);
   }
-  const problem = await schemaProblem('export', exportJsonSchema, document);
+  const problem = await schemaProblem('export', document);
   if (problem) throw importRefusal(source, `it does not match the export schema: ${problem}`);
   return snapshotOf(document.session as Record<string, unknown>, source);
 }

@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import { blankSnapshot } from '../session/blank.js';
-import { statsOf } from '../session/replay.js';
+import { statsOf } from '../session/apply-event.js';
 import type { ProviderRecord, SessionSnapshot } from '../session/data.js';
 import type { PeerConversation, PeerTool } from './types.js';
 

@@ -15,7 +15,8 @@ type Sdk = typeof BaseAnthropic;
 type Client = BaseAnthropic & { messages: Messages };
 import type { Message, Usage } from '../session/data.js';
 import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
-import { textTurns } from './message-text.js';
+import { systemText, wireTurns } from './message-text.js';
+import { anthropicMessage } from './wire-blocks.js';
 import { ProviderError } from './provider-error.js';
 import { sdkProviderSetup } from './sdk-provider.js';
 import type { SdkProviderSettings } from './sdk-settings.js';
@@ -61,14 +62,16 @@ export class AnthropicProvider implements Provider {
     const { signal } = options;
     const model = options.model ?? this.model;
     const failure = { ...this.failure, model };
+    const wire = wireTurns(messages, this.name);
+    const system = systemText(options.system, wire);
     let events: AsyncIterable<Anthropic.MessageStreamEvent>;
     try {
       events = await this.client.messages.create(
         {
           model,
           max_tokens: ANTHROPIC_MAX_TOKENS,
-          messages: textTurns(messages),
-          ...(options.system ? { system: options.system } : {}),
+          messages: wire.turns.map(anthropicMessage),
+          ...(system ? { system } : {}),
           stream: true,
         },
         { signal },

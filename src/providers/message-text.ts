@@ -1,9 +1,13 @@
 /**
  * chatkeep stores tool calls and tool results, but sends no tool definitions: to keep every
  * API happy they travel as plain text, and empty messages (an interrupted reply that never
- * started) are left out.
+ * started) are left out. Content in parts (images, reasoning, refusals, native blocks) goes as
+ * blocks, each provider mapping them to its own (`blocks`); system-role messages join the
+ * system prompt.
  */
+import type { ContentPart } from '../session/message-parts.js';
 import type { Message } from '../session/data.js';
+import { closeToolCalls, partsFor } from '../session/history.js';
 
 /** A message's content as one text, with tool calls and tool results spelled out. */
 export function messageText(message: Message): string {
@@ -12,34 +16,45 @@ export function messageText(message: Message): string {
   return [body, ...calls].filter((part) => part.trim() !== '').join('\n');
 }
 
-/** The conversation as `user`/`assistant` turns of text (tool results speak as the user). */
-export function textTurns(messages: readonly Message[]): { role: 'user' | 'assistant'; content: string }[] {
-  return closeToolCalls(messages)
-    .map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: messageText(m) }))
-    .filter((turn) => turn.content.trim() !== '');
+/** One turn as a provider sends it: text alone, or blocks when the message has parts. */
+export type Turn = { role: 'user' | 'assistant'; content: string } | { role: 'user' | 'assistant'; content: ContentPart[] };
+
+/** The conversation as sent to `provider`, and the system-role messages' text (joined after the system prompt). */
+export interface Turns {
+  system: string[];
+  turns: Turn[];
 }
 
 /**
- * Every tool call followed by its result: a call that none answers (the tool was interrupted,
- * the conversation was imported cut short) gets one saying so, after the results that did come.
+ * The conversation as `user`/`assistant` turns (tool results speak as the user), for
+ * `provider`: its own reasoning and native blocks only; text parts in their place, the tool
+ * calls' text after them.
  */
-export function closeToolCalls(messages: readonly Message[]): Message[] {
-  const out: Message[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    out.push(m);
-    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
-    const answered = new Set<string | undefined>();
-    while (messages[i + 1]?.role === 'tool') {
-      answered.add(messages[i + 1]!.toolCallId);
-      out.push(messages[++i]!);
+export function wireTurns(messages: readonly Message[], provider: string): Turns {
+  const system: string[] = [];
+  const turns: Turn[] = [];
+  for (const m of partsFor(closeToolCalls(messages), provider)) {
+    if (m.role === 'system') {
+      if (m.content.trim() !== '') system.push(m.content);
+      continue;
     }
-    for (const call of m.toolCalls) {
-      if (!answered.has(call.id)) out.push({ role: 'tool', content: UNANSWERED, timestamp: m.timestamp, toolCallId: call.id });
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const own = m.role === 'tool' ? [] : (m.parts ?? []);
+    if (own.length === 0) {
+      const text = messageText(m);
+      if (text.trim() !== '') turns.push({ role, content: text });
+      continue;
     }
+    // Parts with text (or a refusal) are the content; parts without (reasoning alone) go before `content`.
+    const withText = own.some((p) => p.type === 'text' || p.type === 'refusal');
+    const rest = messageText({ ...m, content: withText ? '' : m.content });
+    turns.push({ role, content: rest.trim() === '' ? own : [...own, { type: 'text', text: rest }] });
   }
-  return out;
+  return { system, turns };
 }
 
-/** The result a call that was never answered is given. */
-export const UNANSWERED = '(no result: this tool call was never answered)';
+/** The system prompt and the system-role messages, as one text (undefined: none). */
+export function systemText(system: string | null | undefined, turns: Turns): string | undefined {
+  const all = [...(system ? [system] : []), ...turns.system];
+  return all.length === 0 ? undefined : all.join('\n\n');
+}

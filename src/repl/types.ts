@@ -1,5 +1,5 @@
 /**
- * Slash commands (STYLE: one file each in `commands/`, listed in `commands/index.ts`).
+ * Slash commands (STYLE: one file each in `src/repl/commands/`, listed in `commands/index.ts`).
  * Commands get a context and *return* a result; the REPL renders it. They never touch
  * `process` or the file system.
  */
@@ -8,7 +8,7 @@ import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
 import type { Autosave } from '../session/autosave.js';
 import type { ChatControls } from './chat-controls.js';
-import type { Clipboard } from './clipboard.js';
+import type { Clipboard } from '../terminal/clipboard.js';
 
 /** What a command asks the REPL to show or do. */
 export type CommandResult =
@@ -28,36 +28,57 @@ export interface BrowseOutcome {
   notes: string[];
 }
 
+/**
+ * Everything a command gets, built once by the host (as gemini-cli groups its context):
+ * `services` (what it acts on), `ui` (how its output is fitted to the host's screen) and
+ * `session` (the live session and its state). The same command runs in any host, and in
+ * tests with a mock context.
+ */
 export interface CommandContext {
+  services: CommandServices;
+  ui: CommandUi;
+  session: CommandSession;
+  /** Every command of this host, for /help, "did you mean" and Tab completion. */
+  commands: readonly SlashCommand[];
+}
+
+/** What commands act on. */
+export interface CommandServices {
   sessions: SessionManager;
-  /** The live session (replaced after a `switch`). */
-  session: Session;
   /** Opens the full-screen session browser asking `heading` (absent without a terminal). */
   browse?: ((heading: string) => Promise<BrowseOutcome>) | undefined;
-  /** Formats a listing row set for display, fitted to the terminal (shared by /sessions and search results). */
-  formatRows(rows: SessionSummary[], currentId?: string): string[];
-  /** Marks a search hit in command output (inverse video on a colour terminal; the text as is elsewhere). */
-  highlight(text: string): string;
-  /** The terminal's width in columns (undefined when output is not a terminal): what command output fits. */
-  columns(): number | undefined;
-  /** Every command, for /help and suggestions. */
-  commands: readonly SlashCommand[];
   now(): Date;
-  /** The assistant and system prompt of the next turns, and switching them. */
-  chat: ChatControls;
+  /** The assistant and system prompt of the next turns, and switching them (absent in a host without an assistant). */
+  chat?: ChatControls | undefined;
   /** The terminal's clipboard (OSC 52), where it is known to work. */
   clipboard: Clipboard;
-  /** The running autosave, if any (for its next tick). */
-  autosave(): Autosave | undefined;
-  /** False with `--no-persist`: nothing is stored. */
-  persistent: boolean;
-  /** This chatkeep's version (recorded in exports). */
+  /** The host's version (recorded in exports). */
   version: string;
   /**
    * Writes a file the user named (`/export`), relative to the working directory, replacing one
    * of that name; resolves to its absolute path. A bad name is a `UserError`.
    */
   writeFile(name: string, text: string): Promise<string>;
+}
+
+/** How command output is fitted to the host's screen. */
+export interface CommandUi {
+  /** Formats a listing row set for display, fitted to the terminal (shared by /sessions and search results). */
+  formatRows(rows: SessionSummary[], currentId?: string): string[];
+  /** Marks a search hit in command output (inverse video on a colour terminal; the text as is elsewhere). */
+  highlight(text: string): string;
+  /** The terminal's width in columns (undefined when output is not a terminal): what command output fits. */
+  columns(): number | undefined;
+}
+
+/** The live session and what goes with it. */
+export interface CommandSession {
+  /** The live session (another one after a `switch`). */
+  readonly current: Session;
+  /** The running autosave, if any (for its next tick). */
+  autosave(): Autosave | undefined;
+  /** False with `--no-persist`: nothing is stored. */
+  persistent: boolean;
 }
 
 export interface SlashCommand {

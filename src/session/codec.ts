@@ -1,9 +1,9 @@
-import type { SessionSnapshot } from './data.js';
+import type { Message, SessionSnapshot } from './data.js';
+import { messageVersion } from './message-codec.js';
 import { DamagedFileError, FutureSchemaError } from './errors.js';
 
 export { DamagedFileError };
-import { migrate, SCHEMA_VERSION, settleImportSource } from './migrations.js';
-import { sessionJsonSchema } from './schema.js';
+import { JSON_MIGRATABLE_FROM, migrate, SCHEMA_VERSION, settleImportSource } from './migrations.js';
 import { schemaProblem } from './standalone-validator.js';
 import { stringifySliced, type TextSink } from './sliced-json.js';
 import { packageVersion } from '../version.js';
@@ -20,7 +20,7 @@ function loadSuperjson(): Promise<SuperJSON> {
 }
 
 async function validate(json: unknown): Promise<string | undefined> {
-  return schemaProblem('session', sessionJsonSchema, json);
+  return schemaProblem('session', json);
 }
 
 /**
@@ -29,7 +29,8 @@ async function validate(json: unknown): Promise<string | undefined> {
  * twice as fast for a 10 MB session as superjson's generic walk; anything else goes through
  * superjson. `decodeSnapshot` mirrors this.
  */
-export async function encodeSnapshot(snapshot: SessionSnapshot): Promise<string> {
+export async function encodeSnapshot(given: SessionSnapshot): Promise<string> {
+  const snapshot = asWritten(given);
   const values = dateAnnotations(snapshot);
   if (values) return JSON.stringify({ json: snapshot, meta: { values, v: 1 } });
   const superjson = await loadSuperjson();
@@ -41,11 +42,23 @@ export async function encodeSnapshot(snapshot: SessionSnapshot): Promise<string>
  * loop runs (a 10 MB session would otherwise block it for tens of milliseconds). Joined, the
  * pieces are exactly `encodeSnapshot`'s text. The snapshot must not change until this resolves.
  */
-export async function encodeSnapshotSliced(snapshot: SessionSnapshot, sink: TextSink): Promise<void> {
+export async function encodeSnapshotSliced(given: SessionSnapshot, sink: TextSink): Promise<void> {
+  const snapshot = asWritten(given);
   const values = dateAnnotations(snapshot);
   if (values) return stringifySliced({ json: snapshot, meta: { values, v: 1 } }, sink);
   const superjson = await loadSuperjson();
   await sink(superjson.stringify(snapshot));
+}
+
+/**
+ * The snapshot with the oldest schemaVersion that holds it (`messageVersion`): a session that
+ * uses nothing version 3 added is written as version 2, which builds before it read; one that
+ * does is refused by them with their "newer build" message, never taken for damage.
+ */
+function asWritten(snapshot: SessionSnapshot): SessionSnapshot {
+  if (snapshot.schemaVersion !== 3) return snapshot;
+  const v3 = (messages: readonly Message[]): boolean => messages.some((m) => messageVersion(m) === 3);
+  return v3(snapshot.messages) || snapshot.archived.some((a) => v3(a.messages)) ? snapshot : { ...snapshot, schemaVersion: 2 };
 }
 
 /** superjson's `meta.values` for the model's Dates, or undefined if anything else needs annotating. */
@@ -102,12 +115,14 @@ export async function decodeSnapshot(text: string, file: string): Promise<Sessio
     const writer = typeof json.toolVersion === 'string' ? json.toolVersion : '';
     throw new FutureSchemaError(file, version, SCHEMA_VERSION, isNewerVersion(writer, packageVersion()) ? writer : undefined);
   }
-  if (version === SCHEMA_VERSION && onlyModelDates(raw.meta)) {
+  if (version >= JSON_MIGRATABLE_FROM && onlyModelDates(raw.meta)) {
     // The common case: superjson annotated nothing but the model's Dates, which the schema has
-    // checked as ISO strings and reviveDates turns back into Dates: no superjson walk needed.
-    const problem = await validate(json);
+    // checked as ISO strings and reviveDates turns back into Dates: no superjson walk needed
+    // (an older version's migrations from here touch no Date, so they run on the JSON).
+    const current = version < SCHEMA_VERSION ? migrate(json, version) : json;
+    const problem = await validate(current);
     if (problem) throw new DamagedFileError(file, `invalid: ${problem}`);
-    return settleImportSource(reviveDates(json as unknown as SessionSnapshot));
+    return settleImportSource(reviveDates(current as unknown as SessionSnapshot));
   }
   const superjson = await loadSuperjson();
   let decoded: Record<string, unknown>;

@@ -3,16 +3,19 @@
  * and what is sent on each turn. Pure functions; the summary itself comes from a provider.
  */
 import type { Message } from './data.js';
+import { closeToolCalls, partsFor } from './history.js';
 
 /** How the summary is put before the live messages, as the conversation's first user message. */
 export const SUMMARY_INTRO = 'Summary of our conversation so far (the earlier messages were compacted into it):\n\n';
 
 /**
  * The conversation as a model gets it: the summary, when there is one, then the live messages
- * except superseded answers (`/retry`), which stay in the session but are never sent again.
+ * except superseded answers (`/retry`), which stay in the session but are never sent again;
+ * every tool call followed by its result (history.ts). Reasoning and native parts go only to
+ * the provider that wrote them: name it as `options.provider` (without one, none is sent).
  */
-export function messagesToSend(messages: readonly Message[], summary: string | null): Message[] {
-  const live = messages.filter((m) => !m.superseded);
+export function messagesToSend(messages: readonly Message[], summary: string | null, options: { provider?: string } = {}): Message[] {
+  const live = partsFor(closeToolCalls(messages.filter((m) => !m.superseded)), options.provider);
   if (summary === null) return live;
   return [{ role: 'user', content: `${SUMMARY_INTRO}${summary}`, timestamp: messages[0]?.timestamp ?? new Date(0) }, ...live];
 }

@@ -7,7 +7,12 @@ import type { Message, SessionSnapshot } from './data.js';
  * verified against it.
  */
 export function contentHash(s: SessionSnapshot): string {
-  const message = (m: Message) => [m.role, m.content, m.timestamp.toISOString(), m.interrupted ?? false, m.superseded ?? false];
+  const message = (m: Message) => {
+    const fields = [m.role, m.content, m.timestamp.toISOString(), m.interrupted ?? false, m.superseded ?? false];
+    // What an agent's message holds besides (schemaVersion 3), only when it has some: other hashes stay as they were.
+    const { role: _r, content: _c, timestamp: _t, interrupted: _i, superseded: _s, usage: _u, model: _m, toolCalls: _tc, toolCallId: _ti, ...rest } = m;
+    return Object.keys(rest).length === 0 ? fields : [...fields, JSON.stringify(rest)];
+  };
   const content = {
     id: s.id,
     title: s.title,

@@ -1,15 +1,19 @@
 /**
  * The session library's plain data (DESIGN §1 library, §3 storage): messages, the snapshot and
- * what it records. Values only: this module imports nothing, so providers, search, stores and
+ * what it records. Values only: this module imports nothing but message-parts.ts (plain data too), so providers, search, stores and
  * exports take it without the live API (session-api.ts, manager-api.ts).
  */
+import type { ContentPart, JsonValue } from './message-parts.js';
 
-export type Role = 'user' | 'assistant' | 'tool';
+/** `system`: instructions in the conversation (the system prompt file stays `SystemPromptRef`). */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 /** Token counts reported by a provider for one reply. */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** The provider's own breakdown (cached, reasoning tokens…), kept as reported; not summed. */
+  details?: { [key: string]: JsonValue };
 }
 
 /** A tool call made by the assistant. `arguments` is a JSON *string* (superjson refuses keys such as `__proto__`). */
@@ -22,8 +26,23 @@ export interface ToolCall {
 /** One message of a conversation, as stored. */
 export interface Message {
   role: Role;
+  /** The message's text (given as parts: its text and refusal parts, joined by newlines): what is shown and searched. */
   content: string;
   timestamp: Date;
+  /** The content in parts (text, images, reasoning, refusals, native blocks), when it is more than text. */
+  parts?: ContentPart[];
+  /** The provider's ID of this message or item. */
+  id?: string;
+  /** The participant's name (OpenAI `name`), or a tool result's tool. */
+  name?: string;
+  /** A tool result's status as the tool or framework reported it (`completed`, `incomplete`, `error`…). */
+  status?: string;
+  /** The provider that wrote an assistant message (`anthropic`, `openai`): its reasoning goes back only there. */
+  provider?: string;
+  /** Whatever else the host keeps with the message (JSON). */
+  metadata?: { [key: string]: JsonValue };
+  /** The provider-native item this message was made from, kept exactly as it was (JSON). */
+  native?: JsonValue;
   toolCalls?: ToolCall[];
   toolCallId?: string;
   usage?: Usage;
@@ -35,8 +54,19 @@ export interface Message {
   model?: string;
 }
 
-/** What `append()` takes: a message whose timestamp defaults to now. */
-export type NewMessage = Omit<Message, 'timestamp'> & { timestamp?: Date };
+/**
+ * What `append()` takes: a message whose timestamp defaults to now, whose content may be given
+ * as parts (its text is then worked out), and whose tool calls' arguments may be JSON values.
+ * A field chatkeep does not know is refused (`InvalidMessageError`): keep it under `metadata`.
+ */
+export type NewMessage = Omit<Message, 'timestamp' | 'content' | 'toolCalls'> & {
+  content: string | ContentPart[];
+  timestamp?: Date;
+  toolCalls?: NewToolCall[];
+};
+
+/** A tool call as given: `arguments` as JSON text or as the JSON value itself. */
+export type NewToolCall = Omit<ToolCall, 'arguments'> & { arguments?: string | JsonValue };
 
 export type SessionStatus = 'open' | 'closed' | 'interrupted';
 

@@ -104,11 +104,17 @@ export class SessionInUseError extends ChatkeepError {
   }
 }
 
-/** The refusal for a held session, saying since when in words (date-fns, loaded only on this path). */
+/**
+ * The refusal for a held session, saying since when in words (date-fns, loaded only on this path;
+ * an optional peer dependency of the library: without it, the time the holder took it).
+ */
 export async function sessionInUse(id: string, owner: LockOwner | undefined, now = new Date()): Promise<SessionInUseError> {
   const started = owner ? new Date(owner.startedAt) : undefined;
   if (!started || Number.isNaN(started.getTime())) return new SessionInUseError(id, owner);
-  const { formatDistance } = await import('date-fns/formatDistance');
+  const { importOptional } = await import('./optional-package.js');
+  const words = await importOptional('date-fns', () => import('date-fns/formatDistance'));
+  if (!words) return new SessionInUseError(id, owner);
+  const { formatDistance } = words;
   return new SessionInUseError(id, owner, formatDistance(started > now ? now : started, now, { addSuffix: true }));
 }
 
@@ -230,4 +236,74 @@ export function printable(text: string, max = 60): string {
   // eslint-disable-next-line no-control-regex
   const shown = JSON.stringify(text).slice(1, -1).replace(/[\u0000-\u001f\u007f]/g, '?');
   return shown.length > max ? `${shown.slice(0, max)}…` : shown;
+}
+
+/** A message given to `append()` (or a reply's `finish()`) that chatkeep cannot store as it is. */
+export class InvalidMessageError extends UserError {
+  constructor(
+    /** Where in the message: `role`, `toolCalls[0].arguments`, `parts[2].type`. */
+    readonly field: string,
+    reason: string,
+  ) {
+    super(`Bad message: \`${field}\` ${reason}.`, 'E_INVALID_MESSAGE');
+  }
+}
+
+/**
+ * A part of the library needs a package that is an optional peer dependency (`pg` for a
+ * PostgreSQL store), and the program using chatkeep did not install it.
+ */
+export class MissingPackageError extends UserError {
+  constructor(
+    readonly packageName: string,
+    /** What needs it, for the message (`A PostgreSQL store`). */
+    readonly neededBy: string,
+  ) {
+    super(`${neededBy} needs the package \`${packageName}\`, which is not installed: npm install ${packageName}`, 'E_MISSING_PACKAGE');
+  }
+}
+
+/**
+ * A program called the library with an option (or argument) it does not take: `call` is the
+ * function (`openSessions`, `create`), `option` the option's name (undefined: the argument itself).
+ */
+export class BadOptionError extends UserError {
+  constructor(
+    readonly call: string,
+    readonly option: string | undefined,
+    /** What was wrong and what it takes, in words. */
+    detail: string,
+  ) {
+    super(`${call}: ${detail}`, 'E_BAD_OPTION');
+  }
+}
+
+/**
+ * The session is held open by this very program (resumed or created here and not closed): a
+ * second handle would be a second writer. Carry on with the one it has (`sessions.opened(id)`
+ * returns it), or close that one first. Exit code 3, as for a session held elsewhere.
+ */
+export class SessionOpenHereError extends UserError {
+  constructor(readonly id: string) {
+    super(`Session ${id} is already open in this program: carry on in it, or close it before opening it again.`, 'E_SESSION_OPEN_HERE', 3);
+  }
+}
+
+/** `create({ id })` of an ID that is taken, or was ever issued in this store (IDs are never reused). */
+export class SessionExistsError extends UserError {
+  constructor(readonly id: string) {
+    super(`Session ID ${id} is already taken in this store (IDs are never reused, even after a session is deleted): choose another, or resume it.`, 'E_SESSION_EXISTS');
+  }
+}
+
+/**
+ * The message of `err` with the command it ends by suggesting written by `render` (the form
+ * that runs where it prints: `npm start -- …`, or an embedding program's own name).
+ */
+export function withSuggestedCommand(err: ChatkeepError, render: (args: readonly string[]) => string): string {
+  if (!err.suggests) return err.message;
+  const written = commandText(err.suggests);
+  const at = err.message.lastIndexOf(written);
+  if (at < 0) return err.message;
+  return err.message.slice(0, at) + render(err.suggests) + err.message.slice(at + written.length);
 }

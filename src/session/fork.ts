@@ -5,7 +5,7 @@
  */
 import { blankSnapshot } from './blank.js';
 import { UserError } from './errors.js';
-import { addMessage } from './replay.js';
+import { addMessage } from './apply-event.js';
 import type { SessionSnapshot } from './data.js';
 
 /** Where a fork starts: `at` messages of `source` (default all); a bad `at` is a UserError. */

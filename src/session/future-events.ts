@@ -1,13 +1,12 @@
 /**
  * Forward compatibility (DESIGN §9, issue 23 item 2): an event of a type this build does not
  * know was written by a newer chatkeep. It is not damage: it is kept byte for byte, skipped by
- * replay, carried in the snapshot (`futureEvents`) and so through copies and exports, and said
- * once, in one line. Only what does not parse as an event is damage.
+ * replay (replay.ts keeps it in the snapshot's `futureEvents`, and so through copies and
+ * exports), and said once, in one line. Only what does not parse as an event is damage.
  */
 import { printable } from './errors.js';
-import type { ReplayResult } from './replay.js';
-import { EVENT_TYPES, type SessionEvent } from './store.js';
-import type { FutureEvent, SessionSnapshot } from './data.js';
+import { EVENT_TYPES, type SessionEvent } from './events.js';
+import type { FutureEvent } from './data.js';
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 
@@ -34,25 +33,6 @@ export function readEvent(value: unknown, line: string): ReadEvent {
  */
 export function rowLine(seq: number, ts: string, type: string, payload: string): string {
   return `${JSON.stringify({ seq, ts, type }).slice(0, -1)},"payload":${payload}}`;
-}
-
-/**
- * After `replay`: adds the future events past the snapshot's seq (`savedSeq`) to the snapshot,
- * where the next snapshot keeps them, and counts them as events replay went past (the seq
- * this session writes next follows them). Returns those added.
- */
-export function keepFutureEvents(s: SessionSnapshot, events: readonly FutureEvent[], savedSeq: number, result: ReplayResult): FutureEvent[] {
-  const added = events.filter((e) => e.seq > savedSeq);
-  if (added.length === 0) return added;
-  s.futureEvents = [...(s.futureEvents ?? []), ...added];
-  for (const e of added) {
-    result.lastSeq = Math.max(result.lastSeq, e.seq);
-    const at = new Date(e.ts);
-    if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;
-  }
-  result.applied += added.length;
-  s.journalSeq = result.lastSeq;
-  return added;
 }
 
 /** The one line that says a session holds events a newer chatkeep wrote. */

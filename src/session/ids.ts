@@ -22,26 +22,13 @@ export function noSuchSession(idOrPrefix: string): InvalidIdError | UnknownSessi
 }
 
 /**
- * A Date whose local-time getters answer in UTC, so date-fns (which formats local fields)
- * formats the UTC clock. Shifting by the offset instead fails in a DST gap, where the shifted
- * local wall time does not exist.
+ * `session-YYYYMMDD-HHmmss` of the UTC clock (DESIGN §3). Read from the UTC getters (no time
+ * zone, so no DST gap): a library user need not install date-fns (28 MB) for one fixed format.
  */
-class UtcView extends Date {
-  override getFullYear(): number { return this.getUTCFullYear(); }
-  override getMonth(): number { return this.getUTCMonth(); }
-  override getDate(): number { return this.getUTCDate(); }
-  override getDay(): number { return this.getUTCDay(); }
-  override getHours(): number { return this.getUTCHours(); }
-  override getMinutes(): number { return this.getUTCMinutes(); }
-  override getSeconds(): number { return this.getUTCSeconds(); }
-  override getMilliseconds(): number { return this.getUTCMilliseconds(); }
-  override getTimezoneOffset(): number { return 0; }
-}
-
-/** `session-YYYYMMDD-HHmmss` of the UTC clock (DESIGN §3). */
 export async function baseIdFor(date: Date): Promise<string> {
-  const { lightFormat } = await import('date-fns/lightFormat');
-  return lightFormat(new UtcView(date.getTime()), "'session-'yyyyMMdd-HHmmss");
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const day = `${String(date.getUTCFullYear()).padStart(4, '0')}${two(date.getUTCMonth() + 1)}${two(date.getUTCDate())}`;
+  return `session-${day}-${two(date.getUTCHours())}${two(date.getUTCMinutes())}${two(date.getUTCSeconds())}`;
 }
 
 /** The `code` of a Node system error, if any. */

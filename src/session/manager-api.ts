@@ -55,6 +55,20 @@ export interface OpenSessionsOptions {
    * Sessions live in memory; config is still read; `resume`/`read` refuse.
    */
   persist?: boolean;
+  /**
+   * How the program that embeds chatkeep is run (`myagent`, `npx myagent`): the commands that
+   * errors suggest (`… List sessions with: chatkeep sessions list --all`) are written with it
+   * instead of `chatkeep` (`ChatkeepError.suggests` holds their arguments). Default `chatkeep`.
+   */
+  commandName?: string;
+}
+
+/** What `SessionManager.create` takes. */
+export interface CreateOptions {
+  /** The session's ID, chosen by the program (validated as every ID is: `isValidId`); default: a new one from the clock. */
+  id?: string;
+  title?: string;
+  provider?: { name: string; model: string | null };
 }
 
 /** One project's sessions, plus lookups across every project. */
@@ -64,9 +78,24 @@ export interface SessionManager {
   readonly project: ProjectInfo;
   /** Where the sessions are kept (`kind`: file, postgres or memory; `location`: for people, never a password). */
   readonly store: Pick<SessionStore, 'kind' | 'location'>;
-  /** Creates a new session in this project, holding its lock. */
-  create(options?: { title?: string; provider?: { name: string; model: string | null } }): Promise<Session>;
-  /** Resumes by ID or unique ID prefix, found in any project; takes the lock (SessionInUseError, exit 3). */
+  /**
+   * Creates a new session in this project, holding its lock. Nothing of it is kept until it holds
+   * a message: closed without one, it is gone (a generated ID is not issued again; a chosen one is free again).
+   * `id`: the program's own ID for it (a framework's `sessionId`), refused with `SessionExistsError`
+   * when taken or ever issued in this store, `SessionOpenHereError` when this program holds it open.
+   */
+  create(options?: CreateOptions): Promise<Session>;
+  /**
+   * The session of exactly this ID (the program's own, as in `create({ id })`): resumed when it
+   * exists, else created under it (with `options`). Refusals as for `resume` and `create`.
+   */
+  openOrCreate(id: string, options?: Omit<CreateOptions, 'id'>): Promise<Session>;
+  /** The session of this ID that this program holds open (created or resumed here, not closed), if any. */
+  opened(id: string): Session | undefined;
+  /**
+   * Resumes by ID or unique ID prefix, found in any project; takes the lock (SessionInUseError, exit 3,
+   * naming the holder; SessionOpenHereError, exit 3, when this program holds it open already).
+   */
   resume(idOrPrefix: string): Promise<Session>;
   /** Resolves an ID or unique prefix across projects, without opening it. */
   resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }>;

@@ -2,16 +2,19 @@ import type { LockOwner } from './errors.js';
 import type { ConfigFiles, ProjectInfo, SessionSnapshot } from './data.js';
 import type { SessionReading, SessionSummary } from './listing.js';
 import type { ResumeReport, Session } from './session-api.js';
-import type { ImportResult, ListOptions, SessionManager } from './manager-api.js';
+import type { CreateOptions, ImportResult, ListOptions, SessionManager } from './manager-api.js';
 import type { Located, Reading, SessionStore, TrashedSession, WriterLock } from './store.js';
-import { AmbiguousIdError } from './errors.js';
+import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from './errors.js';
+import { anyText, checkArgument, checkOptions, sessionId } from './check-options.js';
+import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_SESSION_OPTIONS, SEARCH_OPTIONS } from './library-options.js';
+import { heldHere, noteHeld, placeOf } from './held-here.js';
 import { assertValidId } from './ids.js';
 import type { SearchOptions, SearchResults } from './search-data.js';
 import { blankSnapshot } from './blank.js';
 import { forkPoint, forkState } from './fork.js';
 import { whenIdle } from './defer.js';
 import { SessionImpl } from './session.js';
-import { rowFromSnapshot, summaryFromRow } from './index-row.js';
+import { byUpdatedDesc, rowFromSnapshot, summaryFromRow } from './index-row.js';
 
 // Loading and reading are imported on first use: creating a session (the path to the first
 // prompt) needs neither.
@@ -68,13 +71,17 @@ export class Manager implements SessionManager {
   }
 
   /** Resolves once the session holds its lock: every promise of the library holds from then on. */
-  async create(options: { title?: string; provider?: { name: string; model: string | null } } = {}): Promise<Session> {
+  async create(options: CreateOptions = {}): Promise<Session> {
+    checkOptions('create', options, CREATE_OPTIONS);
     const at = this.parts.now();
-    const id = await this.store.reserveId(at, this.project);
+    const chosen = options.id !== undefined;
+    if (chosen && this.opened(options.id!)) throw new SessionOpenHereError(options.id!);
+    if (chosen && !(await this.store.claimId(options.id!, at, this.project))) throw new SessionExistsError(options.id!);
+    const id = options.id ?? (await this.store.reserveId(at, this.project));
     // No snapshot yet: the session exists through its reserved ID, lock and events, and the first
     // save writes the snapshot. That keeps the codec and the index off the path to the first prompt.
     const state = blankSnapshot(id, this.project.path, at, this.parts.toolVersion);
-    const session = await this.open({ id, project: this.project }, state, FRESH, { after: 'none', provisional: true });
+    const session = await this.open({ id, project: this.project }, state, FRESH, { after: 'none', provisional: true, chosenId: chosen });
     try {
       if (options.provider) await session.setProvider(options.provider, 'default');
       if (options.title) await session.setTitle(options.title);
@@ -83,6 +90,20 @@ export class Manager implements SessionManager {
       throw err;
     }
     return session;
+  }
+
+  async openOrCreate(id: string, options: Omit<CreateOptions, 'id'> = {}): Promise<Session> {
+    checkArgument('openOrCreate', 'id', id, sessionId);
+    checkOptions('openOrCreate', options, OPEN_SESSION_OPTIONS);
+    const found = await this.locate(id).then(
+      (where) => where.id === id,
+      (err: unknown) => {
+        if (err instanceof UnknownSessionError) return false;
+        throw err;
+      },
+    );
+    // Resumed as it is (the options are for a new one); a prefix of a longer ID is not this ID.
+    return found ? this.resume(id) : this.create({ ...options, id });
   }
 
   /**
@@ -95,6 +116,7 @@ export class Manager implements SessionManager {
 
   async resume(idOrPrefix: string): Promise<Session> {
     const where = await this.locate(idOrPrefix);
+    this.refuseHeldHere(where.id);
     const before = await this.store.inspectLock(where.id);
     const loss = new LossRelay();
     const lock = await this.store.lock(where.id, loss.report);
@@ -144,6 +166,7 @@ export class Manager implements SessionManager {
       savedStatus?: SessionSnapshot['status'];
       savedSeq?: number;
       provisional?: boolean;
+      chosenId?: boolean;
     },
   ): Promise<SessionImpl> {
     const loss = options.loss ?? new LossRelay();
@@ -165,8 +188,10 @@ export class Manager implements SessionManager {
         savedStatus: options.savedStatus,
         savedSeq: options.savedSeq,
         provisional: options.provisional,
+        chosenId: options.chosenId,
       });
       loss.attach(session);
+      noteHeld(placeOf(this.store), session);
       if (options.after === 'persist') await session.persist();
       // The listing row is only a cache: it is marked open while the user reads the prompt (after
       // the first request, when a line is piped: rewriting an index of 10,000 rows takes ~50 ms).
@@ -179,6 +204,7 @@ export class Manager implements SessionManager {
   }
 
   async fork(from: Session | string, options: { at?: number; title?: string } = {}): Promise<Session> {
+    checkOptions('fork', options, FORK_OPTIONS);
     const source = typeof from === 'string' ? await this.read(from) : from.copyState();
     const at = forkPoint(source, options.at);
     const createdAt = this.parts.now();
@@ -228,7 +254,18 @@ export class Manager implements SessionManager {
   }
 
   async trash(idOrPrefix: string): Promise<TrashedSession> {
-    return this.store.trash.put((await this.locate(idOrPrefix)).id);
+    const { id } = await this.locate(idOrPrefix);
+    this.refuseHeldHere(id);
+    return this.store.trash.put(id);
+  }
+
+  opened(id: string): Session | undefined {
+    return heldHere(placeOf(this.store), id);
+  }
+
+  /** A session this process holds is refused as such, not as one another process holds. */
+  private refuseHeldHere(id: string): void {
+    if (this.opened(id)) throw new SessionOpenHereError(id);
   }
 
   async restore(idOrPrefix: string): Promise<{ id: string; project: string }> {
@@ -249,7 +286,8 @@ export class Manager implements SessionManager {
     return this.store.trash.list();
   }
 
-  emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
+  async emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
+    checkOptions('emptyTrash', options, EMPTY_TRASH_OPTIONS);
     return this.store.trash.empty(options.olderThan);
   }
 
@@ -279,9 +317,21 @@ export class Manager implements SessionManager {
   }
 
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
+    checkOptions('list', options, LIST_OPTIONS);
     const projects = options.all ? await this.store.projects() : await this.listedProject(options.project);
     const { completeRows, holdsMessage } = await lazy.listing();
-    const rows = await completeRows(await this.store.list(projects), (id) => this.read(id).catch(() => undefined), this.parts.redact);
+    const { discardOrphans } = await import('./orphans.js');
+    const found = await discardOrphans(this.store, await this.store.list(projects));
+    const stored = await completeRows(found, (id) => this.read(id).catch(() => undefined), this.parts.redact);
+    // A session this process holds is listed as it is here and now, not as the store had it at its last snapshot.
+    let live = false;
+    const rows = stored.map((row) => {
+      const held = this.opened(row.id) as SessionImpl | undefined;
+      live ||= held !== undefined;
+      return held?.liveRow() ?? row;
+    });
+    // Newest first, as the store gave them: a live session may have changed since its row.
+    if (live) rows.sort(byUpdatedDesc);
     const query = options.query?.trim().toLowerCase();
     const shown = rows.filter(
       (r) =>
@@ -293,6 +343,8 @@ export class Manager implements SessionManager {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResults> {
+    checkArgument('search', 'query', query, anyText);
+    checkOptions('search', options, SEARCH_OPTIONS);
     const projects = options.all ? await this.store.projects() : [this.project];
     return this.store.searchSessions(query, projects, options.limit !== undefined ? { limit: options.limit } : {});
   }

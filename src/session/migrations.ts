@@ -4,7 +4,7 @@
  */
 
 /** The schemaVersion this build writes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 type Json = Record<string, unknown>;
 
@@ -52,7 +52,20 @@ function v1ToV2(old: Json): Json {
   };
 }
 
-const MIGRATIONS: Record<number, (old: Json) => Json> = { 1: v1ToV2 };
+/**
+ * Version 3 (agents' conversations, issue 19 item 3) only adds: the `system` role, content in
+ * `parts`, a message's `id`, `name`, `status`, `provider`, `metadata` and `native`, and
+ * `usage.details`. Every version-2 file is a version-3 file as it is; only the number changes.
+ * Works on the decoded snapshot and on its JSON alike (it touches no Date).
+ */
+function v2ToV3(old: Json): Json {
+  return { ...old, schemaVersion: 3 };
+}
+
+const MIGRATIONS: Record<number, (old: Json) => Json> = { 1: v1ToV2, 2: v2ToV3 };
+
+/** The first version whose migrations to SCHEMA_VERSION touch no Date: its JSON can be migrated without superjson. */
+export const JSON_MIGRATABLE_FROM = 2;
 
 /**
  * Builds of 2026-11-25 (unreleased) stored a conversation's source from another tool in

@@ -4,7 +4,7 @@ import { FutureSchemaError } from './errors.js';
 import { rowFromSnapshot } from './index-row.js';
 import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';
-import { futureEventsNote, keepFutureEvents } from './future-events.js';
+import { futureEventsNote } from './future-events.js';
 import { plural } from '../text/plural.js';
 import type { LoadOptions, LockState, Reading, SessionEvent, SessionSource, StoredSession } from './store.js';
 
@@ -44,11 +44,9 @@ export async function loadFrom(source: Pick<SessionSource, 'load'>, id: string, 
     stored.notices.push(`Its snapshot names session ${snapshot.id} (a copy of it?); it is ${id} here, and is saved as ${id}.`);
     snapshot.id = id;
   }
-  const savedSeq = snapshot.journalSeq;
-  const result = replay(snapshot, stored.events);
+  const result = replay(snapshot, stored.events, stored.futureEvents);
   // Events a newer chatkeep wrote: kept in the snapshot, said once (when found past it).
-  const future = keepFutureEvents(snapshot, stored.futureEvents ?? [], savedSeq, result);
-  if (future.length > 0) stored.notices.push(futureEventsNote(future));
+  if (result.futureEvents.length > 0) stored.notices.push(futureEventsNote(result.futureEvents));
   if (stored.snapshotDamaged) {
     stored.notices.push(
       `Recovered ${plural(result.recoveredMessages, 'message')} from the journal; messages saved only in the damaged snapshot are in the file moved aside.`,
@@ -74,10 +72,10 @@ export async function readSession(
     const damage = loaded.stored.damage;
     const problem: SessionProblem | undefined = damage.length > 0 ? { kind: 'damaged', detail: damage.join('; ') } : undefined;
     const withProblem = problem ? { problem } : {};
-    return {
-      reading: { id, project: projectPath, snapshot: loaded.snapshot, status, ...withProblem },
-      row: { ...rowFromSnapshot(loaded.snapshot, status), ...withProblem },
-    };
+    const row = { ...rowFromSnapshot(loaded.snapshot, status), ...withProblem };
+    // Its holder is alive: a reply it is still streaming is not a message yet (as rowWithEvents counts).
+    if (status === 'open') row.messageCount -= loaded.replay.unfinishedReplies.length;
+    return { reading: { id, project: projectPath, snapshot: loaded.snapshot, status, ...withProblem }, row };
   } catch (error) {
     // A newer schema or unreadable parts: listed with what is wrong, rather than hidden or shown empty.
     const problem: SessionProblem =
@@ -112,7 +110,10 @@ export function rowWithEvents(row: IndexRow, events: readonly SessionEvent[]): I
     s.parentId = row.parentId;
     s.forkPoint = row.forkPoint ?? 0;
   }
-  replay(s, events);
+  const { unfinishedReplies } = replay(s, events);
+  // The holder is alive: a reply it is still streaming is not a message yet (replay makes one of
+  // it, interrupted, for a session whose holder is gone).
+  s.stats.messageCount -= unfinishedReplies.length;
   // The row still describes the snapshot it was made from: its seq is that snapshot's.
   const next = { ...rowFromSnapshot(s, row.status), journalSeq: row.journalSeq };
   // What the snapshot had archived, plus what the events archived since (unknown stays unknown).

@@ -2,6 +2,8 @@
  * Secret redaction (DESIGN §3): applied to everything before it is written. Patterns are a
  * data table so that more formats can be added without touching the logic.
  */
+import { checkOptions } from './check-options.js';
+import { REDACTOR_OPTIONS } from './library-options.js';
 
 /** One secret format. `keep` names a capture group kept verbatim (e.g. the `Bearer ` prefix). */
 export interface SecretPattern {
@@ -89,6 +91,7 @@ function marker(name: string): string {
  * markers such as `[REDACTED:github-token]`.
  */
 export function createRedactor(options: { env?: Record<string, string | undefined> } = {}): (text: string) => string {
+  checkOptions('createRedactor', options, REDACTOR_OPTIONS);
   const env = options.env ?? process.env;
   const values = Object.entries(env)
     .filter((entry): entry is [string, string] => SECRET_ENV_NAME.test(entry[0]) && typeof entry[1] === 'string')

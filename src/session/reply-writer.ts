@@ -1,21 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { Message } from './data.js';
+import type { Message, ToolCall } from './data.js';
 import type { ReplyExtra, ReplyWriter } from './session-api.js';
-import { ReplyFinishedError } from './errors.js';
+import type { ToolCallDelta } from './message-parts.js';
+import { InvalidMessageError, ReplyFinishedError } from './errors.js';
 import { safeBoundary } from './reply-boundary.js';
 
 /** A reply being streamed, as its session sees it: the text it has journaled so far (redacted). */
 export interface ActiveReply {
   readonly replyId: string;
   readonly journaled: string;
+  /** Its tool calls as journaled so far (empty when none was streamed). */
+  readonly journaledCalls: ToolCallDelta[];
 }
 
 /** What a streamed reply needs from its session. */
 export interface ReplyHost {
   runExclusive<T>(fn: () => Promise<T>): Promise<T>;
   redact(text: string): string;
-  /** Journals a piece of the reply without fsync (it must survive kill -9, not a power cut). */
-  journalDelta(replyId: string, text: string): Promise<void>;
+  /** Journals a piece of the reply (text, or pieces of its tool calls) without fsync (it must survive kill -9, not a power cut). */
+  journalDelta(replyId: string, text: string, toolCalls?: ToolCallDelta[]): Promise<void>;
   /** Journals the finished reply as one message (fdatasync'ed) and adds it to the conversation. */
   completeReply(replyId: string, content: string, extra: ReplyExtra): Promise<Message>;
   /** The reply started / ended streaming: a snapshot taken meanwhile journals its text again. */
@@ -36,11 +39,20 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
   let journaled = '';
   let committed = 0;
   let finished = false;
+  // Tool calls being streamed, by index: what is journaled of each, and the text not journaled yet.
+  const calls: { id?: string; name?: string; journaled: string; pending: string }[] = [];
   const active: ActiveReply = {
     replyId,
     get journaled() {
       return journaled;
     },
+    get journaledCalls() {
+      return calls.flatMap((c, index) => (c ? [{ index, ...(c.id ? { id: c.id } : {}), ...(c.name ? { name: c.name } : {}), arguments: c.journaled }] : []));
+    },
+  };
+  let streaming = false;
+  const started = (): void => {
+    if (!streaming) host.streaming(active, (streaming = true));
   };
   return {
     get text() {
@@ -54,7 +66,7 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
         const cut = safeBoundary(pending, 0);
         if (cut > 0) {
           const piece = host.redact(pending.slice(0, cut));
-          if (journaled === '') host.streaming(active, true);
+          started();
           await host.journalDelta(replyId, piece);
           journaled += piece;
           pending = pending.slice(cut);
@@ -62,9 +74,35 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
         }
         return committed;
       }),
+    pushToolCall: (delta: ToolCallDelta) =>
+      host.runExclusive(async () => {
+        if (finished) throw new ReplyFinishedError(replyId);
+        const index = delta?.index;
+        if (!Number.isInteger(index) || index < 0 || index > 1000) throw new InvalidMessageError('index', 'of a tool call must be a whole number from 0 to 1000');
+        const call = (calls[index] ??= { journaled: '', pending: '' });
+        const piece: ToolCallDelta = { index };
+        if (typeof delta.id === 'string' && delta.id !== call.id) piece.id = call.id = delta.id;
+        if (typeof delta.name === 'string' && delta.name !== call.name) piece.name = call.name = delta.name;
+        call.pending += typeof delta.arguments === 'string' ? delta.arguments : '';
+        // Arguments are JSON, mostly without spaces: a comma ends a word there as a space does.
+        const cut = safeBoundary(call.pending.replace(/,/g, ' '), 0);
+        if (cut > 0) {
+          piece.arguments = host.redact(call.pending.slice(0, cut));
+          call.pending = call.pending.slice(cut);
+        }
+        if (piece.id !== undefined || piece.name !== undefined || piece.arguments !== undefined) {
+          started();
+          await host.journalDelta(replyId, '', [piece]);
+          call.journaled += piece.arguments ?? '';
+        }
+        return { id: call.id ?? '', name: call.name ?? '', arguments: call.journaled } satisfies ToolCall;
+      }),
     finish: (extra = {}) =>
       host.runExclusive(async () => {
         if (finished) throw new ReplyFinishedError(replyId);
+        // The calls streamed, whole, unless the caller gives them.
+        const streamed = calls.flatMap((c, i) => (c ? [{ id: c.id ?? `${replyId}-${i}`, name: c.name ?? '', arguments: c.journaled + c.pending }] : []));
+        if (extra.toolCalls === undefined && streamed.length > 0) extra = { ...extra, toolCalls: streamed };
         const message = await host.completeReply(replyId, text, extra);
         finished = true;
         host.streaming(active, false);

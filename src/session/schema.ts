@@ -2,6 +2,8 @@
  * The JSON Schema of a snapshot's superjson `json` part (Dates appear as ISO strings there).
  * Committed verbatim as `schema/session.schema.json`; a unit test keeps the two identical.
  */
+import { messageSchema } from './message-codec.js';
+
 const isoDate = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' } as const;
 const count = { type: 'integer', minimum: 0 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
@@ -26,32 +28,7 @@ const stats = {
   },
 } as const;
 
-const message = {
-  type: 'object',
-  required: ['role', 'content', 'timestamp'],
-  properties: {
-    role: { enum: ['user', 'assistant', 'tool'] },
-    content: { type: 'string' },
-    timestamp: isoDate,
-    toolCalls: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'name', 'arguments'],
-        properties: { id: { type: 'string' }, name: { type: 'string' }, arguments: { type: 'string' } },
-      },
-    },
-    toolCallId: { type: 'string' },
-    usage: {
-      type: 'object',
-      required: ['inputTokens', 'outputTokens'],
-      properties: { inputTokens: count, outputTokens: count },
-    },
-    interrupted: { type: 'boolean' },
-    superseded: { type: 'boolean' },
-    model: { type: 'string' },
-  },
-} as const;
+const message = messageSchema(isoDate);
 
 const configSource = { enum: ['flag', 'env', 'project', 'user', 'default', 'session', 'command'] } as const;
 
@@ -69,11 +46,11 @@ const importSource = {
   },
 } as const;
 
-/** JSON Schema (draft-07) of `session.json`'s `json` part, schemaVersion 2. */
+/** JSON Schema (draft-07) of `session.json`'s `json` part, schemaVersion 3. */
 export const sessionJsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://chatkeep.dev/schema/session.schema.json',
-  title: 'chatkeep session snapshot (superjson json part), schemaVersion 2',
+  title: 'chatkeep session snapshot (superjson json part), schemaVersion 3',
   type: 'object',
   required: [
     'format', 'schemaVersion', 'id', 'title', 'createdAt', 'updatedAt', 'status', 'project', 'host', 'pid',
@@ -81,7 +58,7 @@ export const sessionJsonSchema = {
   ],
   properties: {
     format: { const: 'chatkeep.session' },
-    schemaVersion: { const: 2 },
+    schemaVersion: { const: 3 },
     id: sessionId,
     title: nullableString,
     // Optional: how the title came about (issue 20 item 2); files written before have none.

@@ -5,8 +5,9 @@
 import type { LockOwner } from './errors.js';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger,
-  SessionSnapshot, SessionStats, SessionWhere, SystemPromptRef, TitleSource, ToolCall, Usage,
+  SessionSnapshot, SessionStats, SessionWhere, SystemPromptRef, TitleSource, ToolCall, Usage, NewToolCall,
 } from './data.js';
+import type { ToolCallDelta } from './message-parts.js';
 
 export interface SaveResult {
   /** False when nothing had changed since the last snapshot (and `force` was not set). */
@@ -42,10 +43,11 @@ export interface ResumeReport {
 }
 
 /** What a finished reply adds to its text. */
-export interface ReplyExtra {
+export interface ReplyExtra extends Omit<NewMessage, 'role' | 'content' | 'timestamp'> {
   usage?: Usage;
   interrupted?: boolean;
-  toolCalls?: ToolCall[];
+  /** The reply's tool calls (default: those streamed with `pushToolCall`). */
+  toolCalls?: NewToolCall[];
   /** The model that wrote it. */
   model?: string;
 }
@@ -59,6 +61,13 @@ export interface ReplyWriter {
    * that much, and the screen never holds what a crash would lose.
    */
   push(text: string): Promise<number>;
+  /**
+   * Adds a piece of a tool call being streamed (the call at `delta.index`: its id and name when
+   * they arrive, the next piece of its arguments' text) and journals it as `push` journals text,
+   * cut where no secret can be split: a crash keeps every piece shown, and the resumed reply is
+   * an interrupted message holding the calls so far. Resolves with the call as it is on disk.
+   */
+  pushToolCall(delta: ToolCallDelta): Promise<ToolCall>;
   /** The reply's text so far, as pushed (the reply owns it: callers slice what to show from it). */
   readonly text: string;
   /** Completes the reply as one assistant message, fdatasync'ed. */
@@ -121,6 +130,11 @@ export interface Session {
    * so that message can be asked again. Undefined when there is no user message.
    */
   supersedeAnswers(): Promise<{ question: Message; superseded: number } | undefined>;
+  /**
+   * Marks live messages (by index) superseded: kept in the transcript, never sent to a model
+   * again (a framework's "remove the last item"). Indexes out of range or already superseded are ignored.
+   */
+  supersedeMessages(indexes: readonly number[]): Promise<void>;
   /** Writes a snapshot (atomic) and truncates the journal. With `ifChanged`, does nothing when clean. */
   save(options?: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger }): Promise<SaveResult>;
   /** Where the session lives and how current its snapshot is (for `/status`). */

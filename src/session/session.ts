@@ -5,16 +5,20 @@ import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, N
 import type { ReplyWriter, ResumeReport, RetakeResult, SaveResult, Session, SessionStatusReport } from './session-api.js';
 import { LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
-import type { EventLog, SessionEventType, SessionStore, WriterLock } from './store.js';
+import type { EventLog, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
-import { addMessage, archiveConversation, compactConversation, encodeMessage, providerRecord, setDraft, statsOf, supersede, type Compaction } from './replay.js';
+import { applyEvent, statsOf } from './apply-event.js';
+import type { Compaction, EventChange, KnownEvent } from './events.js';
+import { encodeMessage, storedMessage } from './message-codec.js';
 import { createReplyWriter, type ActiveReply } from './reply-writer.js';
 import { retakeLock } from './retake.js';
-import { storedMessage } from './stored-message.js';
 import { cleanTitle } from './title.js';
 import { automaticTitle, firstUserMessage } from './auto-title.js';
 import { rowFromSnapshot } from './index-row.js';
+import type { IndexRow } from './listing.js';
 import { statusReport } from './status.js';
+import { anyText, badInput, checkArgument, checkOptions, nullableText, wholeNumber } from './check-options.js';
+import { PROVIDER, SAVE_OPTIONS } from './library-options.js';
 
 /** Which sessions' mutexes the current async context holds: lets a write nest inside `runExclusive`. */
 const held = new AsyncLocalStorage<ReadonlySet<object>>();
@@ -45,6 +49,8 @@ export interface SessionDeps {
    * events until the first message; left without one, it is discarded (its ID stays issued).
    */
   provisional?: boolean;
+  /** The program chose the ID (`create({ id })`): discarded, the ID is free again. */
+  chosenId?: boolean;
 }
 
 /** A session held open by this process. See `Session` in types.ts. */
@@ -76,6 +82,7 @@ export class SessionImpl implements Session {
   private readonly gitRecorded: Promise<void>;
   /** Holds no message yet (see `SessionDeps.provisional`). */
   private provisional: boolean;
+  private readonly chosenId: boolean;
   /**
    * The automatic title being worked out (string-width loads meanwhile, off the way to the first
    * request): journaled before the next durable event or snapshot, so its place is always the same.
@@ -98,6 +105,7 @@ export class SessionImpl implements Session {
     this.changed = deps.dirty ?? false;
     this.savedStatus = deps.savedStatus;
     this.provisional = deps.provisional ?? false;
+    this.chosenId = deps.chosenId ?? false;
     this.gitRecorded = (deps.git ?? Promise.resolve(undefined)).then((git) => (git ? this.recordGit(git) : undefined)).catch(() => undefined);
   }
 
@@ -116,6 +124,8 @@ export class SessionImpl implements Session {
   get readOnly(): boolean { return this.lost !== undefined; }
   get dirty(): boolean { return this.changed; }
   get git(): GitContext | undefined { return this.state.git; }
+  /** Closed by `close()`: nothing more is written through it. */
+  get isClosed(): boolean { return this.closed !== undefined; }
 
   runExclusive<T>(fn: () => Promise<T>): Promise<T> {
     const mine = held.getStore();
@@ -177,8 +187,15 @@ export class SessionImpl implements Session {
   touchRow(): Promise<void> {
     return this.runExclusive(async () => {
       if (this.closed || this.lost) return; // close() has written the final row
-      await this.recordRow(this.state, 'open');
+      // The row holds every event so far (messages appended since the snapshot included): a
+      // listing applies only the journal past it, or it counts those messages twice.
+      await this.recordRow({ ...this.state, journalSeq: this.seq }, 'open');
     });
+  }
+
+  /** This session's listing row as this process has it now (a reply still streaming is not a message yet). */
+  liveRow(): IndexRow {
+    return rowFromSnapshot({ ...this.state, journalSeq: this.seq }, 'open');
   }
 
   /**
@@ -190,9 +207,7 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       const old = this.state.git;
       if (this.closed || this.lost || (old && old.root === git.root && old.branch === git.branch && old.head === git.head)) return;
-      const clean: GitContext = { root: git.root, branch: git.branch, head: git.head };
-      await this.write('git', { ...clean });
-      this.state.git = clean;
+      await this.write({ type: 'git', payload: { root: git.root, branch: git.branch, head: git.head } });
     });
   }
 
@@ -202,13 +217,21 @@ export class SessionImpl implements Session {
   }
 
   append(input: NewMessage): Promise<Message> {
-    return this.runExclusive(async () => {
-      const message = this.cleanMessage(input);
-      await this.write('message', { message: encodeMessage(message) });
-      addMessage(this.state, message);
-      this.noteStored(message);
-      return message;
-    });
+    return this.runExclusive(() => this.writeMessage(input));
+  }
+
+  /**
+   * Journals a message, then applies it. Its time is taken once: the message's own (when it
+   * has none) and its event's are the same instant.
+   */
+  private async writeMessage(input: NewMessage, replyId?: string): Promise<Message> {
+    const at = this.now();
+    const message = storedMessage(input, this.redact, at);
+    await this.write({ type: 'message', payload: { message: encodeMessage(message), ...(replyId ? { replyId } : {}) } }, true, at);
+    // The message as applied (applyEvent added it last).
+    const stored = this.state.messages[this.state.messages.length - 1]!;
+    this.noteStored(stored);
+    return stored;
   }
 
   /** A message is stored: the session exists from now on, and its first user message names it unless a title was chosen. */
@@ -231,59 +254,47 @@ export class SessionImpl implements Session {
     return createReplyWriter({
       runExclusive: (fn) => this.runExclusive(fn),
       redact: this.redact,
-      journalDelta: (replyId, delta) => this.write('delta', { replyId, text: delta }, false),
+      journalDelta: async (replyId, text, toolCalls) => void (await this.write({ type: 'delta', payload: { replyId, text, ...(toolCalls ? { toolCalls } : {}) } }, false)),
       streaming: (reply, active) => void (active ? this.activeReplies.add(reply) : this.activeReplies.delete(reply)),
-      completeReply: async (replyId, content, extra) => {
-        const message = this.cleanMessage({
-          role: 'assistant',
-          content,
-          ...(extra.usage ? { usage: extra.usage } : {}),
-          ...(extra.toolCalls ? { toolCalls: extra.toolCalls } : {}),
-          ...(extra.interrupted ? { interrupted: true } : {}),
-          ...(extra.model ? { model: extra.model } : {}),
-        });
-        await this.write('message', { message: encodeMessage(message), replyId });
-        addMessage(this.state, message);
-        this.noteStored(message);
-        return message;
-      },
+      completeReply: (replyId, content, extra) => this.writeMessage({ ...extra, role: 'assistant', content }, replyId),
     });
   }
 
   setTitle(title: string | null): Promise<void> {
+    const bad = badInput(() => checkArgument('setTitle', 'title', title, nullableText));
+    if (bad) return bad;
     return this.runExclusive(() => this.writeTitle(title === null ? null : cleanTitle(title, this.redact), 'user'));
   }
 
   setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
+    const bad = badInput(() => checkArgument('setProvider', 'provider', provider, PROVIDER));
+    if (bad) return bad;
     return this.runExclusive(async () => {
-      const payload = { name: provider.name, model: provider.model, source };
-      await this.write('provider', payload);
-      this.state.provider = providerRecord(payload);
+      await this.write({ type: 'provider', payload: { name: provider.name, model: provider.model, source } });
     });
   }
 
   setConfig(key: string, value: ConfigValue): Promise<void> {
     return this.runExclusive(async () => {
       const clean: ConfigValue = typeof value.value === 'string' ? { ...value, value: this.redact(value.value) } : { ...value };
-      await this.write('config', { key, value: clean });
-      this.state.config[key] = clean;
+      await this.write({ type: 'config', payload: { key, value: clean } });
     });
   }
 
   setSystemPrompt(ref: SystemPromptRef | null, source?: ConfigSource): Promise<void> {
     return this.runExclusive(async () => {
       const recorded = ref && { path: ref.path, sha256: ref.sha256, ...(source ?? ref.source ? { source: source ?? ref.source } : {}) };
-      await this.write('system', { ref: recorded });
-      this.state.systemPrompt = recorded;
+      await this.write({ type: 'system', payload: { ref: recorded } });
     });
   }
 
   setDraft(text: string | null): Promise<void> {
+    const bad = badInput(() => checkArgument('setDraft', 'text', text, nullableText));
+    if (bad) return bad;
     return this.runExclusive(async () => {
       const draft = text ? this.redact(text) : null;
       if (draft === this.draft) return;
-      await this.write('draft', { text: draft });
-      setDraft(this.state, draft);
+      await this.write({ type: 'draft', payload: { text: draft } });
       // Typed text is kept, even unsent: a session holding a draft is written like one holding a message.
       if (draft) this.provisional = false;
     });
@@ -297,10 +308,17 @@ export class SessionImpl implements Session {
       const indexes: number[] = [];
       for (let i = at + 1; i < messages.length; i++) if (messages[i]!.role === 'assistant' && !messages[i]!.superseded) indexes.push(i);
       if (indexes.length > 0) {
-        await this.write('supersede', { indexes });
-        supersede(this.state, indexes);
+        await this.write({ type: 'supersede', payload: { indexes } });
       }
       return { question: messages[at]!, superseded: indexes.length };
+    });
+  }
+
+  supersedeMessages(indexes: readonly number[]): Promise<void> {
+    return this.runExclusive(async () => {
+      const live = [...new Set(indexes)].filter((i) => Number.isInteger(i) && this.state.messages[i] !== undefined && !this.state.messages[i]!.superseded);
+      if (live.length === 0) return;
+      await this.write({ type: 'supersede', payload: { indexes: live } });
     });
   }
 
@@ -317,6 +335,8 @@ export class SessionImpl implements Session {
   }
 
   save(options: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger } = {}): Promise<SaveResult> {
+    const bad = badInput(() => checkOptions('save', options, SAVE_OPTIONS));
+    if (bad) return bad;
     return this.runExclusive(async () => {
       await this.assertWritable();
       if (options.title !== undefined) {
@@ -330,24 +350,25 @@ export class SessionImpl implements Session {
   }
 
   reset(): Promise<void> {
-    return this.archive('Reset', {}, (at) => archiveConversation(this.state, at));
+    return this.archive('Reset', {});
   }
 
   compact(summary: string, keep: number, extra: { usage?: Usage; model?: string } = {}): Promise<void> {
+    const bad = badInput(() => (checkArgument('compact', 'summary', summary, anyText), checkArgument('compact', 'keep', keep, wholeNumber(0))));
+    if (bad) return bad;
     return this.runExclusive(() => {
       const messages = this.state.messages;
       const kept = Math.min(Math.max(0, Math.floor(keep)), messages.length);
       // The live counters ride along for readers without the message bodies (listings).
       const c: Compaction = { summary: this.redact(summary), keep: kept, ...extra, stats: statsOf(messages.slice(messages.length - kept)) };
-      return this.archive('Compaction', { ...c }, (at) => compactConversation(this.state, at, c));
+      return this.archive('Compaction', c);
     });
   }
 
-  /** One `reset` event, then its change to the state, then a snapshot (as `/reset` always did). */
-  private archive(what: string, payload: Record<string, unknown>, apply: (at: Date) => void): Promise<void> {
+  /** One `reset` event (journaled, then applied), then a snapshot (as `/reset` always did). */
+  private archive(what: string, payload: Partial<Compaction>): Promise<void> {
     return this.runExclusive(async () => {
-      await this.write('reset', payload);
-      apply(this.now());
+      await this.write({ type: 'reset', payload });
       // Durable in the journal now; a failed snapshot only delays folding it in.
       await this.snapshot('open', 'reset').catch((err: unknown) =>
         this.warn(`${what} done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),
@@ -385,16 +406,14 @@ export class SessionImpl implements Session {
 
   /** Journals an already-redacted title, then applies it. An automatic one needs no fsync: its message, which gives it again, has one. */
   private async writeTitle(title: string | null, source: TitleSource): Promise<void> {
-    await this.write('title', { title, source }, source === 'user');
-    this.state.title = title;
-    this.state.titleSource = source;
+    await this.write({ type: 'title', payload: { title, source } }, source === 'user');
   }
 
   /** Closing a session that never held a message: nothing is kept, its ID stays issued (DESIGN §9). */
   private async discard(): Promise<SaveResult> {
     this.closed = this.result(false);
     await this.log.close().catch(() => undefined);
-    await this.store.discard(this.id, this.lock).catch(async (err: unknown) => {
+    await this.store.discard(this.id, this.lock, { freeId: this.chosenId }).catch(async (err: unknown) => {
       this.warn(`Could not remove the empty session ${this.id} (${err instanceof Error ? err.message : String(err)}); listings leave it out.`);
       await this.lock.release().catch(() => undefined);
     });
@@ -410,10 +429,6 @@ export class SessionImpl implements Session {
     await this.store.recordRow(row, this.project).catch((err: unknown) =>
       this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
     );
-  }
-
-  private cleanMessage(input: NewMessage): Message {
-    return storedMessage(input, this.redact, this.now);
   }
 
   /**
@@ -438,16 +453,19 @@ export class SessionImpl implements Session {
     if (this.lost) throw new ReadOnlySessionError(this.id, this.lost instanceof StoreUnavailableError ? this.lost : undefined);
   }
 
-  /** One journal line; the in-memory state changes only after it is written. */
-  private async write(type: SessionEventType, payload: Record<string, unknown>, sync = true): Promise<void> {
+  /**
+   * Journals one event, then applies it (`applyEvent`, as a resume applies it): the in-memory
+   * state changes only after the event is written.
+   */
+  private async write(change: EventChange, sync = true, at = this.now()): Promise<KnownEvent> {
     await this.assertWritable();
-    if (sync && type !== 'title') await this.flushTitle();
-    const at = this.now();
-    const seq = this.seq + 1;
-    await this.log.append({ seq, ts: at.toISOString(), type, payload }, sync).catch((err: unknown) => this.fenced(err));
-    this.seq = seq;
+    if (sync && change.type !== 'title') await this.flushTitle();
+    const event = { seq: this.seq + 1, ts: at.toISOString(), ...change } as KnownEvent;
+    await this.log.append(event, sync).catch((err: unknown) => this.fenced(err));
+    this.seq = event.seq;
     this.changed = true;
-    if (at.getTime() > this.state.updatedAt.getTime()) this.state.updatedAt = at;
+    applyEvent(this.state, event);
+    return event;
   }
 
   /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */
@@ -460,8 +478,11 @@ export class SessionImpl implements Session {
     // the snapshot's seq *before* the snapshot claims that seq, so no moment exists at which a
     // kill leaves the shown part neither in the snapshot nor in the journal.
     const journalSeq = this.seq;
-    const active = [...this.activeReplies].filter((reply) => reply.journaled !== '');
-    for (const reply of active) await this.write('delta', { replyId: reply.replyId, text: reply.journaled, replace: true }, false);
+    const active = [...this.activeReplies].filter((reply) => reply.journaled !== '' || reply.journaledCalls.length > 0);
+    for (const reply of active) {
+      const toolCalls = reply.journaledCalls;
+      await this.write({ type: 'delta', payload: { replyId: reply.replyId, text: reply.journaled, replace: true, ...(toolCalls.length ? { toolCalls } : {}) } }, false);
+    }
     const snapshot: SessionSnapshot = {
       ...this.state,
       format: 'chatkeep.session',

@@ -2,27 +2,19 @@
  * The store seam (DESIGN §8): everything the session model needs from where sessions live.
  * The model (`src/session/`) talks only to this interface; `src/store/file/` (the data
  * directory, the default), `src/store/postgres/` and `src/store/memory/` implement it. A store
- * keeps bytes and facts durable and exclusive; what the events *mean* is the model's (`replay.ts`,
- * run by the manager), so a store never interprets a conversation: what it keeps beside one
- * (listing rows, a search index) it gets from the model's `Interpreter`.
+ * keeps bytes and facts durable and exclusive; what the events *mean* is the model's (`events.ts`,
+ * `apply-event.ts`, run by the manager through `replay.ts`), so a store never interprets a
+ * conversation: what it keeps beside one (listing rows, a search index) it gets from the model's
+ * `Interpreter`.
  */
 import type { LockOwner } from './errors.js';
 import type { IndexRow, SessionReading } from './listing.js';
 import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './data.js';
 import type { SearchResults } from './search-data.js';
 
-/** What an event records (one journal line in the file store, one row in PostgreSQL). */
-export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
-export type SessionEventType = (typeof EVENT_TYPES)[number];
-
-/** One durable event of a session: `{seq, ts, type, payload}`, seqs consecutive per session. */
-export interface SessionEvent {
-  seq: number;
-  /** ISO time of the event. */
-  ts: string;
-  type: SessionEventType;
-  payload: Record<string, unknown>;
-}
+/** The events a store keeps (their payloads and meaning: events.ts, apply-event.ts). */
+export { EVENT_TYPES, type SessionEvent, type SessionEventType } from './events.js';
+import type { SessionEvent } from './events.js';
 
 /** Who holds a session's writer lock, as seen from outside. */
 export type LockState =
@@ -156,6 +148,11 @@ export interface SessionStore {
 
   /** A new ID from `at` (`session-YYYYMMDD-HHmmss`, `-2`… on a clash), never issued before; the session exists from now on. */
   reserveId(at: Date, project: ProjectInfo): Promise<string>;
+  /**
+   * Reserves exactly `id`, chosen by the program (`create({ id })`), as `reserveId` reserves a new
+   * one; false, creating nothing, when that ID is taken or was ever issued here (IDs are never reused).
+   */
+  claimId(id: string, at: Date, project: ProjectInfo): Promise<boolean>;
   /** Takes the writer lock; throws `SessionInUseError` (exit 3) naming a live holder. `onLost` fires if it is lost later. */
   lock(id: string, onLost: (err: Error) => void): Promise<WriterLock>;
   inspectLock(id: string): Promise<LockState>;
@@ -167,8 +164,9 @@ export interface SessionStore {
    * Removes a session that never held a message, whose lock this process holds, and lets the lock
    * go: nothing of it is kept (not listed, not found by ID) but its ID, which is never issued
    * again (DESIGN §9). A store refuses, keeping everything, if a message event is stored after all.
+   * `freeId`: the ID goes too (one the program chose, `create({ id })`: it may open it again).
    */
-  discard(id: string, lock: WriterLock): Promise<void>;
+  discard(id: string, lock: WriterLock, options?: { freeId?: boolean }): Promise<void>;
   /** Writes a snapshot durably and atomically; resolves to the bytes written. */
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number>;
   /** The snapshot in place (an earlier run's), if any. */

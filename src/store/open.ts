@@ -4,6 +4,8 @@
  * the session manager over it. node-postgres loads only when a server is chosen.
  */
 import { UserError, printable } from '../session/errors.js';
+import { checkOptions } from '../session/check-options.js';
+import { OPEN_OPTIONS } from '../session/library-options.js';
 import { Manager } from '../session/manager.js';
 import { createRedactor, noRedaction } from '../session/redact.js';
 import { interpreter } from '../session/interpreter.js';
@@ -19,6 +21,14 @@ const DEFAULT_STALE_MS = 20_000;
  * The returned manager creates, resumes, lists and reads sessions.
  */
 export async function openSessions(options: OpenSessionsOptions): Promise<SessionManager> {
+  checkOptions('openSessions', options, OPEN_OPTIONS, ['home', 'cwd']);
+  if (options.commandName === undefined) return open(options);
+  const { named, withCommandName } = await import('../session/command-name.js');
+  const name = options.commandName;
+  return withCommandName(await open(options).catch((err: unknown) => Promise.reject(named(err, name))), name);
+}
+
+async function open(options: OpenSessionsOptions): Promise<SessionManager> {
   const now = options.now ?? (() => new Date());
   const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
   const staleMs = options.lockStaleMs ?? staleFromEnv(options.env) ?? DEFAULT_STALE_MS;

@@ -18,6 +18,8 @@ import { trashCases } from './trash.contract.js';
 import { futureEventCases } from './future-events.contract.js';
 import { fenceCases } from './fence.contract.js';
 import { emptySessionCases } from './empty.contract.js';
+import { agentMessageCases } from './agent-messages.contract.js';
+import { embedderCases } from './embedder.contract.js';
 
 export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
   contractSuite(`SessionStore contract: ${name}`, makeBacking, (harness) => storeCases(harness));
@@ -258,4 +260,6 @@ function storeCases(h: Harness): void {
   futureEventCases(h);
   fenceCases(h);
   emptySessionCases(h);
+  agentMessageCases(h);
+  embedderCases(h);
 }

@@ -23,10 +23,21 @@ describe('the CLI bundle', () => {
     expect(atStart).toEqual([]);
   });
 
-  it('leaves node-postgres out of the bundle: it is imported only when a PostgreSQL store is chosen', () => {
-    expect(cli).toMatch(/import\(\s*"pg"\s*\)/);
-    expect(cli).not.toMatch(/from\s*"pg"/);
+  it('leaves node-postgres out of the bundle: its own file is imported only when a PostgreSQL store is chosen', () => {
+    expect(cli).toMatch(/import\(\s*"\.\/vendor\/pg\.mjs"\s*\)/);
+    expect(cli).not.toMatch(/from\s*"(pg|\.\/vendor\/pg\.mjs)"/);
     expect(cli).not.toContain('class Pool');
+  });
+
+  it('carries the packages of one path each in a file of its own, so that it needs none of them installed', () => {
+    // What the CLI still finds in node_modules: the library's own dependencies.
+    const fromNodeModules = new Set([...cli.matchAll(/(?:^import\s[^;]*?from\s*|\bimport\(\s*)"((?:@[\w.-]+\/)?[\w-][\w.-]*(?:\/[\w./-]+)?)"/gm)].map((m) => m[1]!).filter((name) => !name.startsWith('node:')));
+    expect(fromNodeModules).toEqual(new Set(['string-width']));
+    const split = [...cli.matchAll(/import\(\s*"\.\/vendor\/([^"]+\.mjs)"\s*\)/g)].map((m) => m[1]);
+    expect(new Set(split)).toEqual(
+      new Set(['marked.mjs', 'marked-terminal.mjs', 'cli-highlight.mjs', 'highlight-js-lib-common.mjs', 'sanitize-html.mjs', 'inquirer-core.mjs', 'pg.mjs']),
+    );
+    for (const file of split) expect(existsSync(`${bundleDir}vendor/${file}`), file).toBe(true);
   });
 
   it('ships a V8 code cache for each vendored file that this Node accepts', () => {

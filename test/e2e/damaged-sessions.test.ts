@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runPiped } from '../helpers/pty.js';
 import { sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
+import { SCHEMA_VERSION } from '../../src/session/migrations.js';
 
 async function sixMessages(home: string, cwd: string): Promise<{ id: string; dir: string }> {
   // /save first: a running snapshot empties the journal, so the snapshot damaged below is all
@@ -103,10 +104,10 @@ describe('a session written by a newer chatkeep', () => {
     const list = await runPiped(['sessions', 'list'], '', { home, cwd });
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(new RegExp(`^ {2}${id}\\s+.* \\? messages\\s+newer version \\(needs chatkeep ≥ 9\\.1\\.0\\)\\s+\\(untitled\\)\\n$`));
-    const advice = `chatkeep: Session ${id} was written by a newer chatkeep (schemaVersion 99; this chatkeep reads up to 2; needs chatkeep ≥ 9.1.0). Upgrade chatkeep to open it; its files are left untouched.\n`;
+    const advice = `chatkeep: Session ${id} was written by a newer chatkeep (schemaVersion 99; this chatkeep reads up to ${SCHEMA_VERSION}; needs chatkeep ≥ 9.1.0). Upgrade chatkeep to open it; its files are left untouched.\n`;
     expect(list.stderr).toBe(advice);
     const rows = JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout) as Row[];
-    expect(rows).toEqual([expect.objectContaining({ id, messageCount: null, problem: { kind: 'newer-version', detail: 'schemaVersion 99; this chatkeep reads up to 2', needs: '9.1.0' } })]);
+    expect(rows).toEqual([expect.objectContaining({ id, messageCount: null, problem: { kind: 'newer-version', detail: `schemaVersion 99; this chatkeep reads up to ${SCHEMA_VERSION}`, needs: '9.1.0' } })]);
 
     const show = await runPiped(['sessions', 'show', id], '', { home, cwd });
     expect(show).toEqual({ code: 2, stdout: '', stderr: advice });

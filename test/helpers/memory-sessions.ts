@@ -8,6 +8,8 @@ import { blankSnapshot } from '../../src/session/blank.js';
 import type { LockOwner } from '../../src/session/errors.js';
 import { interpreter } from '../../src/session/interpreter.js';
 import { Manager } from '../../src/session/manager.js';
+import { forgetHeld } from '../../src/session/held-here.js';
+import type { SessionImpl } from '../../src/session/session.js';
 import type { Message, ProjectInfo } from '../../src/session/data.js';
 import { MemoryBacking, type MemoryHolder } from '../../src/store/memory/backing.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
@@ -106,6 +108,9 @@ export function memorySessions(options: { at?: Date } = {}): MemorySessions {
     crash(id) {
       const holder = kept(id).holder;
       if (holder) holder.alive = false;
+      // A crashed process holds nothing: this one no longer counts the session as its own.
+      const live = sessions.opened(id);
+      if (live) forgetHeld(live as SessionImpl);
     },
     ...otherProcess(backing, now),
   };

@@ -1,13 +1,14 @@
 /**
  * A CommandContext over the real session manager and the memory store, for unit tests of slash commands.
  */
-import { builtinCommands } from '../../commands/index.js';
+import { builtinCommands } from '../../src/repl/commands/index.js';
 import { createProvider, loadSystemPrompt } from '../../src/providers/index.js';
 import { EchoProvider } from '../../src/providers/echo.js';
 import { createChatControls } from '../../src/repl/chat-controls.js';
-import type { Clipboard } from '../../src/repl/clipboard.js';
-import { formatRows, loadFormatting } from '../../src/repl/format.js';
-import type { BrowseOutcome, CommandContext } from '../../src/repl/types.js';
+import type { ChatControls } from '../../src/repl/chat-controls.js';
+import type { Clipboard } from '../../src/terminal/clipboard.js';
+import { formatRows, loadFormatting } from '../../src/terminal/format.js';
+import type { BrowseOutcome, CommandContext, CommandServices, CommandSession } from '../../src/repl/types.js';
 import type { Session } from '../../src/session/session-api.js';
 import { memorySessions, PROJECT, type MemorySessions } from './memory-sessions.js';
 
@@ -33,8 +34,8 @@ export function createFakeBrowser(answers: (string | undefined)[] = [], notes: s
 export interface MockCommandContext extends CommandContext {
   /** The manager's store, its clock, and what other processes do to it. */
   memory: MemorySessions;
-  session: Session;
-  clipboard: FakeClipboard;
+  services: CommandServices & { clipboard: FakeClipboard; chat: ChatControls };
+  session: CommandSession & { current: Session };
   /** What `writeFile` was given, by name. */
   files: Map<string, string>;
 }
@@ -56,28 +57,30 @@ export async function createMockCommandContext(
   const files = new Map<string, string>();
   return {
     files,
-    // The real factories, over the environment and directory the test passes.
-    chat: createChatControls(() => session, { provider: new EchoProvider(0), system: null }, {
-      makeProvider: (name, model) => createProvider({ name, model, source: 'command' }, options.env ?? {}),
-      readSystemPrompt: (file) => loadSystemPrompt(file, options.cwd ?? process.cwd()),
-    }),
-    clipboard: { unavailable: options.clipboardUnavailable, written, write: (text) => void written.push(text) },
-    autosave: () => undefined,
-    persistent: true,
-    version: '0.0.0-test',
-    writeFile: (name, text) => {
-      files.set(name, text);
-      return Promise.resolve(`/fake/cwd/${name}`);
-    },
-    sessions,
     memory,
-    session,
-    ...(options.browser ? { browse: (heading: string) => options.browser!.browse(heading) } : {}),
     commands: builtinCommands,
-    now: memory.now,
-    formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: PROJECT.path, now: memory.now() }),
-    // Visible in plain text, so tests see what a terminal would highlight.
-    highlight: (text) => `[${text}]`,
-    columns: () => undefined,
+    services: {
+      sessions,
+      ...(options.browser ? { browse: (heading: string) => options.browser!.browse(heading) } : {}),
+      now: memory.now,
+      // The real factories, over the environment and directory the test passes.
+      chat: createChatControls(() => session, { provider: new EchoProvider(0), system: null }, {
+        makeProvider: (name, model) => createProvider({ name, model, source: 'command' }, options.env ?? {}),
+        readSystemPrompt: (file) => loadSystemPrompt(file, options.cwd ?? process.cwd()),
+      }),
+      clipboard: { unavailable: options.clipboardUnavailable, written, write: (text) => void written.push(text) },
+      version: '0.0.0-test',
+      writeFile: (name, text) => {
+        files.set(name, text);
+        return Promise.resolve(`/fake/cwd/${name}`);
+      },
+    },
+    ui: {
+      formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: PROJECT.path, now: memory.now() }),
+      // Visible in plain text, so tests see what a terminal would highlight.
+      highlight: (text) => `[${text}]`,
+      columns: () => undefined,
+    },
+    session: { current: session, autosave: () => undefined, persistent: true },
   };
 }

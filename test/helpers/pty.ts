@@ -28,6 +28,8 @@ export interface RunOptions {
   rows?: number;
   /** The pseudo-terminal's width (default 160 columns). */
   columns?: number;
+  /** Runs this script (an embedding example) instead of chatkeep. */
+  script?: string;
 }
 
 function environment(options: RunOptions): Record<string, string> {
@@ -162,7 +164,7 @@ export interface PipedRun {
 
 /** Starts chatkeep with stdin, stdout and stderr piped; killed when the test finishes if still running. */
 export function spawnPiped(args: string[], options: RunOptions): PipedRun {
-  const [file, argv] = onHost(options.host, [process.execPath, BIN, ...args]);
+  const [file, argv] = onHost(options.host, [process.execPath, options.script ?? BIN, ...args]);
   const child = spawnChild(file, argv, { cwd: options.cwd, env: environment(options), stdio: 'pipe' });
   let stdout = '';
   let stderr = '';

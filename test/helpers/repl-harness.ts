@@ -4,11 +4,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { builtinCommands } from '../../commands/index.js';
+import { builtinCommands } from '../../src/repl/commands/index.js';
 import { EchoProvider } from '../../src/providers/echo.js';
 import type { Provider } from '../../src/providers/types.js';
-import { runRepl } from '../../src/repl/repl.js';
-import { createScreen } from '../../src/repl/screen.js';
+import { runRepl } from '../../src/chat/repl.js';
+import { SessionController } from '../../src/repl/controller.js';
+import { createScreen } from '../../src/terminal/screen.js';
 import type { Session } from '../../src/session/session-api.js';
 import type { Autosave } from '../../src/session/autosave.js';
 import { memorySessions, type MemorySessions } from './memory-sessions.js';
@@ -55,17 +56,24 @@ export async function startRepl(options: { provider?: Provider; setup?: (memory:
     input,
     output: stdout,
     screen: createScreen({ stdout, stderr, terminal: false, colorLevel: 0 }),
-    sessions,
-    session,
+    controller: new SessionController(
+      {
+        sessions,
+        host: { program: 'chatkeep' },
+        autosave: {
+          description: 'every 5 min',
+          start: (s): Autosave => {
+            const entry = { session: s, stopped: false };
+            autosaves.push(entry);
+            return { description: 'every 5 min', nextDate: () => null, stop: async () => void (entry.stopped = true) };
+          },
+        },
+      },
+      session,
+    ),
     resumed: options.setup !== undefined,
     provider: options.provider ?? new EchoProvider(0),
     commands: builtinCommands,
-    startAutosave: (s): Autosave => {
-      const entry = { session: s, stopped: false };
-      autosaves.push(entry);
-      return { description: 'every 5 min', nextDate: () => null, stop: async () => void (entry.stopped = true) };
-    },
-    autosaveDescription: 'every 5 min',
     version: '0.1.0',
     signals,
     now: memory.now,

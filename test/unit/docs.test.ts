@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinCommands } from '../../commands/index.js';
+import { builtinCommands } from '../../src/repl/commands/index.js';
 import { DB_OPTIONS } from '../../src/cli/db-options.js';
 import { DB_SUBCOMMANDS } from '../../src/cli/db/index.js';
 import { REPL_OPTIONS } from '../../src/cli/chat-options.js';

@@ -1,5 +1,5 @@
 /** `chatkeep db setup [--member ROLE…]`: an admin sets a team's server up once, and adds members. */
-import { chatkeepCommand } from '../../repl/invocation.js';
+import { chatkeepCommand } from '../../terminal/invocation.js';
 import type { DbSubcommand } from './subcommand.js';
 
 export const setup: DbSubcommand = {

@@ -16,7 +16,7 @@ import { inspectLock } from './lock.js';
  * directory out of `sessions/` under a name no listing reads and removes it. A session someone
  * took meanwhile (by its ID), or one whose journal holds a message after all, is left as it is.
  */
-export async function discardSession(dir: string, lock: WriterLock, staleMs: number): Promise<void> {
+export async function discardSession(dir: string, lock: WriterLock, staleMs: number): Promise<boolean> {
   if (await holdsMessage(dir)) throw new Error('its journal holds a message');
   await lock.release();
   const gone = join(dirname(dir), `.discarded-${basename(dir)}-${randomBytes(4).toString('hex')}`);
@@ -28,6 +28,7 @@ export async function discardSession(dir: string, lock: WriterLock, staleMs: num
   });
   // The guard moved along with the directory (its own removal at the old path found nothing).
   if (moved) await rm(gone, { recursive: true, force: true });
+  return moved;
 }
 
 async function holdsMessage(dir: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  * (events since it), the lock and its owner file; listings read `index.json` and the
  * `session.meta.json` caches, which the session files can always rebuild.
  */
-import { realpath } from 'node:fs/promises';
+import { realpath, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { IndexRow } from '../../session/listing.js';
 import { byUpdatedDesc } from '../../session/index-row.js';
@@ -14,7 +14,7 @@ import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { SearchResults } from '../../session/search-data.js';
 import { createHistory } from './history.js';
 import { ensureHome, storageProblem } from './home.js';
-import { reserveId } from './ids.js';
+import { claimId, reserveId } from './ids.js';
 import { AdoptBatches } from './adopt-batch.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
@@ -127,6 +127,13 @@ export class FileStore implements SessionStore {
     return id;
   }
 
+  async claimId(id: string, _at: Date, project: ProjectInfo): Promise<boolean> {
+    const dir = await claimId(layout.ids(this.location), layout.sessions(await this.claimed(project)), id);
+    if (dir === undefined) return false;
+    this.dirs.set(id, dir);
+    return true;
+  }
+
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
     try {
       return await acquireLock(id, this.dir(id), { staleMs: this.options.staleMs, now: this.options.now, onCompromised: onLost });
@@ -170,8 +177,9 @@ export class FileStore implements SessionStore {
     };
   }
 
-  async discard(id: string, lock: WriterLock): Promise<void> {
-    await (await lazy.discard()).discardSession(this.dir(id), lock, this.options.staleMs);
+  async discard(id: string, lock: WriterLock, options: { freeId?: boolean } = {}): Promise<void> {
+    const gone = await (await lazy.discard()).discardSession(this.dir(id), lock, this.options.staleMs);
+    if (gone && options.freeId) await rm(join(layout.ids(this.location), id), { force: true });
   }
 
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {

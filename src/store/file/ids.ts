@@ -19,21 +19,31 @@ export async function reserveId(
   now: Date,
 ): Promise<{ id: string; dir: string }> {
   const base = await baseIdFor(now);
-  await mkdir(idsDir, { recursive: true, mode: 0o700 });
-  await mkdir(sessionsDir, { recursive: true, mode: 0o700 });
   for (let n = 1; n < 10_000; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
-    if (!(await createExclusive(join(idsDir, id)))) continue;
-    const dir = join(sessionsDir, id);
-    try {
-      await mkdir(dir, { mode: 0o700 });
-      return { id, dir };
-    } catch (err) {
-      if (errno(err) !== 'EEXIST') throw err;
-      // The registry lost this ID (deleted by hand): the directory still owns it.
-    }
+    // Taken in the registry, or its directory exists though the registry lost it (deleted by hand).
+    const dir = await claimId(idsDir, sessionsDir, id);
+    if (dir !== undefined) return { id, dir };
   }
   throw new Error(`Could not find a free session ID after ${base}`);
+}
+
+/**
+ * Claims exactly `id` (an ID a program chooses, `create({ id })`): its registry entry, then its
+ * session directory. Undefined when the ID was ever issued or its directory exists.
+ */
+export async function claimId(idsDir: string, sessionsDir: string, id: string): Promise<string | undefined> {
+  await mkdir(idsDir, { recursive: true, mode: 0o700 });
+  await mkdir(sessionsDir, { recursive: true, mode: 0o700 });
+  if (!(await createExclusive(join(idsDir, id)))) return undefined;
+  const dir = join(sessionsDir, id);
+  try {
+    await mkdir(dir, { mode: 0o700 });
+    return dir;
+  } catch (err) {
+    if (errno(err) === 'EEXIST') return undefined;
+    throw err;
+  }
 }
 
 async function createExclusive(path: string): Promise<boolean> {

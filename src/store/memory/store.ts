@@ -81,6 +81,14 @@ export class MemoryStore implements SessionStore {
     return id;
   }
 
+  async claimId(id: string, at: Date, project: ProjectInfo): Promise<boolean> {
+    if (this.backing.ids.has(id)) return false;
+    this.backing.ids.add(id);
+    this.remember(project);
+    this.backing.sessions.set(id, { id, project, createdAt: at, events: [] });
+    return true;
+  }
+
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
     const kept = this.kept(id);
     if (kept.holder?.alive) throw await sessionInUse(id, kept.holder.owner, this.options.now());
@@ -141,13 +149,14 @@ export class MemoryStore implements SessionStore {
     };
   }
 
-  async discard(id: string, lock: WriterLock): Promise<void> {
+  async discard(id: string, lock: WriterLock, options: { freeId?: boolean } = {}): Promise<void> {
     const kept = this.fenced(id, lock);
     if (kept.snapshot || kept.events.some((e) => (JSON.parse(e.line) as { type?: unknown }).type === 'message')) {
       throw new Error('it holds a message or a snapshot');
     }
-    // Gone but for its ID, which stays issued.
+    // Gone but for its ID, which stays issued (unless the program chose it).
     this.backing.sessions.delete(id);
+    if (options.freeId) this.backing.ids.delete(id);
     await lock.release();
   }
 

@@ -8,6 +8,7 @@ import { ChatkeepError, StoreUnavailableError, UserError } from '../../session/e
 import { privilegeError } from './privilege.js';
 import { encrypted, planTls, tlsFailure, type TlsPlan } from './tls.js';
 import { redactUrl, scrub } from './url.js';
+import { importRequired } from '../../session/optional-package.js';
 
 export interface Timeouts {
   /** Opening a connection (a server that does not answer: typed error after this long). */
@@ -27,7 +28,8 @@ type Pg = typeof import('pg');
 let pgModule: Promise<Pg> | undefined;
 /** node-postgres is CommonJS: its exports are the namespace's default. */
 function loadPg(): Promise<Pg> {
-  pgModule ??= import('pg').then((m) => (m as Pg & { default?: Pg }).default ?? m);
+  // An optional peer dependency of the library (the CLI carries its own copy).
+  pgModule ??= importRequired('pg', 'A PostgreSQL store', () => import('pg')).then((m) => (m as Pg & { default?: Pg }).default ?? m);
   return pgModule;
 }
 

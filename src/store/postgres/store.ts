@@ -108,6 +108,15 @@ export class PostgresStore implements SessionStore {
     });
   }
 
+  claimId(id: string, at: Date, project: ProjectInfo): Promise<boolean> {
+    return transaction(this.pool, this.target, async (client) => {
+      await recordProject(client, project);
+      if (!(await issueId(client, id))) return false;
+      await insertSession(client, id, project, at);
+      return true;
+    });
+  }
+
   async adopt(snapshot: SessionSnapshot): Promise<boolean> {
     const project = snapshot.project === this.project.path ? this.project : await projectOf(snapshot.project);
     const { encodeSnapshot } = await import('../../session/codec.js');
@@ -151,7 +160,7 @@ export class PostgresStore implements SessionStore {
     return openEventLog(this.ownLock(id, lock));
   }
 
-  async discard(id: string, lock: WriterLock): Promise<void> {
+  async discard(id: string, lock: WriterLock, options: { freeId?: boolean } = {}): Promise<void> {
     // The row goes, and its events, holder and search rows with it (ON DELETE CASCADE); the ID
     // stays in chatkeep.ids. Over the lock's own connection, which lets the lock go as it ends.
     const deleted = await this.ownLock(id, lock).write((client) =>
@@ -163,6 +172,7 @@ export class PostgresStore implements SessionStore {
     );
     if (deleted.rowCount !== 1) throw new Error('it holds a message or a snapshot');
     await lock.release();
+    if (options.freeId) await this.q('DELETE FROM chatkeep.ids WHERE id = $1', [id]);
   }
 
   async writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {

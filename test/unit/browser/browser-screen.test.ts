@@ -5,7 +5,7 @@ import { filterLine, nextAge, nextBranch, nextStatus, NO_FILTERS, passes } from 
 import { drawFrame, listHeight, scrolled, type Frame } from '../../../src/browser/layout.js';
 import { neutralize, previewLines } from '../../../src/browser/preview.js';
 import { shortAge } from '../../../src/browser/rows.js';
-import { loadTableWidths } from '../../../src/repl/table.js';
+import { loadTableWidths } from '../../../src/terminal/table.js';
 import type { SessionSnapshot } from '../../../src/session/data.js';
 import type { SessionSummary } from '../../../src/session/listing.js';
 

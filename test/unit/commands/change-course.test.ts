@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { copy } from '../../../commands/copy.js';
-import { model } from '../../../commands/model.js';
-import { provider } from '../../../commands/provider.js';
-import { retry } from '../../../commands/retry.js';
-import { status } from '../../../commands/status.js';
-import { title } from '../../../commands/title.js';
-import { MAX_CLIPBOARD_BYTES } from '../../../src/repl/clipboard.js';
+import { copy } from '../../../src/repl/commands/copy.js';
+import { model } from '../../../src/repl/commands/model.js';
+import { provider } from '../../../src/repl/commands/provider.js';
+import { retry } from '../../../src/repl/commands/retry.js';
+import { status } from '../../../src/repl/commands/status.js';
+import { title } from '../../../src/repl/commands/title.js';
+import { MAX_CLIPBOARD_BYTES } from '../../../src/terminal/clipboard.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 const content = (result: Awaited<ReturnType<typeof title.run>>): string => (result.type === 'message' ? result.content : '');
@@ -14,11 +14,11 @@ describe('/provider and /model', () => {
   it('switch, recording the choice in the session with source command', async () => {
     const ctx = await createMockCommandContext({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
     expect(content(await provider.run(ctx, 'OpenAI tiny'))).toBe('Now using openai tiny (127.0.0.1:9) for the next turns (recorded in the session).\nThe price and context window of model tiny are unknown to chatkeep: no cost estimate and no /compact offer before the window fills for it.');
-    expect(ctx.session.provider).toEqual({ name: 'openai', model: 'tiny', source: 'command' });
+    expect(ctx.session.current.provider).toEqual({ name: 'openai', model: 'tiny', source: 'command' });
     expect(content(await model.run(ctx, ''))).toBe('Model: tiny (openai). Switch with /model NAME.');
     expect(content(await model.run(ctx, 'tiny'))).toBe('Already using openai tiny (127.0.0.1:9).');
     expect(content(await model.run(ctx, 'bigger'))).toBe('Now using openai bigger (127.0.0.1:9) for the next turns (recorded in the session).\nThe price and context window of model bigger are unknown to chatkeep: no cost estimate and no /compact offer before the window fills for it.');
-    expect(ctx.chat.provider.model).toBe('bigger');
+    expect(ctx.services.chat.provider.model).toBe('bigger');
   });
 
   it('refuse bad arguments in one line, keeping the assistant', async () => {
@@ -28,39 +28,39 @@ describe('/provider and /model', () => {
     expect(content(await provider.run(ctx, 'echo'))).toBe('Already using echo (offline).');
     expect(content(await provider.run(ctx, 'openai'))).toBe('OPENAI_API_KEY is not set: export it and start chatkeep again. Still using echo (offline).');
     expect(content(await provider.run(ctx, ''))).toBe('Assistant: echo (offline). Switch with /provider NAME [MODEL] (echo, anthropic, openai).');
-    expect(ctx.chat.provider.name).toBe('echo');
+    expect(ctx.services.chat.provider.name).toBe('echo');
   });
 });
 
 describe('/title', () => {
   it('renames, shows, and refuses what is no title', async () => {
     const ctx = await createMockCommandContext();
-    expect(content(await title.run(ctx, '  Plan  '))).toBe(`Renamed ${ctx.session.id} to "Plan".`);
+    expect(content(await title.run(ctx, '  Plan  '))).toBe(`Renamed ${ctx.session.current.id} to "Plan".`);
     expect(content(await title.run(ctx, ''))).toBe('Title: "Plan". Rename with /title TEXT.');
     expect(content(await title.run(ctx, 'two\nlines'))).toBe('A title is one line: /title TEXT.');
     // Journaled, not saved: no snapshot is written.
-    expect(ctx.memory.snapshotOf(ctx.session.id)).toBeUndefined();
+    expect(ctx.memory.snapshotOf(ctx.session.current.id)).toBeUndefined();
   });
 });
 
 describe('/retry and /copy', () => {
   it('supersede the earlier answers and copy the newest reply', async () => {
     const ctx = await createMockCommandContext();
-    await ctx.session.append({ role: 'user', content: 'q' });
-    await ctx.session.append({ role: 'assistant', content: 'a1' });
+    await ctx.session.current.append({ role: 'user', content: 'q' });
+    await ctx.session.current.append({ role: 'assistant', content: 'a1' });
     expect(await retry.run(ctx, '')).toEqual({ type: 'retry', content: 'Asking again: q (the earlier answer is kept, marked superseded)' });
-    expect(ctx.session.messages[1]!.superseded).toBe(true);
+    expect(ctx.session.current.messages[1]!.superseded).toBe(true);
     expect(content(await copy.run(ctx, ''))).toBe('Nothing to copy yet: no reply in this session.');
-    await ctx.session.append({ role: 'assistant', content: 'a2' });
+    await ctx.session.current.append({ role: 'assistant', content: 'a2' });
     expect(content(await copy.run(ctx, ''))).toBe('Copied the last reply (2 characters) to the clipboard.');
-    expect(ctx.clipboard.written).toEqual(['a2']);
+    expect(ctx.services.clipboard.written).toEqual(['a2']);
   });
 
   it('refuses a reply too long for a terminal to take', async () => {
     const ctx = await createMockCommandContext();
-    await ctx.session.append({ role: 'assistant', content: 'é'.repeat(MAX_CLIPBOARD_BYTES) });
+    await ctx.session.current.append({ role: 'assistant', content: 'é'.repeat(MAX_CLIPBOARD_BYTES) });
     expect(content(await copy.run(ctx, ''))).toBe('Cannot copy: the reply is 148 kB, more than terminals take at once (74 kB). Select it on screen instead.');
-    expect(ctx.clipboard.written).toEqual([]);
+    expect(ctx.services.clipboard.written).toEqual([]);
   });
 });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compact } from '../../../commands/compact.js';
+import { compact } from '../../../src/repl/commands/compact.js';
 import { echoSummary } from '../../../src/providers/echo.js';
 import { contextWindowOf } from '../../../src/providers/context-window.js';
 import { priceOf } from '../../../src/providers/cost.js';
-import { contextFill, offerCompaction, summaryInstruction } from '../../../src/repl/compact-turn.js';
-import type { Screen } from '../../../src/repl/screen.js';
+import { contextFill, offerCompaction, summaryInstruction } from '../../../src/chat/compact-turn.js';
+import type { Screen } from '../../../src/terminal/screen.js';
 import type { Message } from '../../../src/session/data.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
@@ -16,15 +16,15 @@ const reply = (inputTokens: number, model?: string): Message => ({
 describe('/compact', () => {
   it('with too few messages says so in one line and changes nothing; otherwise asks the REPL to compact, with the focus', async () => {
     const ctx = await createMockCommandContext();
-    await ctx.session.append({ role: 'user', content: 'a' });
-    await ctx.session.append({ role: 'assistant', content: 'b' });
+    await ctx.session.current.append({ role: 'user', content: 'a' });
+    await ctx.session.current.append({ role: 'assistant', content: 'b' });
     expect(await compact.run(ctx, '')).toEqual({
       type: 'message', level: 'info', content: 'Nothing to compact yet: /compact summarises the messages before your last exchange, and there are 0.',
     });
-    await ctx.session.append({ role: 'user', content: 'c' });
+    await ctx.session.current.append({ role: 'user', content: 'c' });
     expect(await compact.run(ctx, '  the   auth flow ')).toEqual({ type: 'compact', focus: 'the auth flow' });
     expect(await compact.run(ctx, '')).toEqual({ type: 'compact', focus: null });
-    expect(ctx.session.archived).toEqual([]);
+    expect(ctx.session.current.archived).toEqual([]);
   });
 
   it('asks for a summary steered by the focus; echo answers it deterministically', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { builtinCommands } from '../../../commands/index.js';
-import { help } from '../../../commands/help.js';
+import { builtinCommands } from '../../../src/repl/commands/index.js';
+import { help } from '../../../src/repl/commands/help.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/help', () => {

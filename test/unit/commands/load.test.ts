@@ -1,24 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { load } from '../../../commands/load.js';
+import { load } from '../../../src/repl/commands/load.js';
 import { createFakeBrowser, createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/load', () => {
   it('switches to the one named (by unique prefix), leaving the one save to the REPL closing the current', async () => {
     const ctx = await createMockCommandContext();
     await ctx.memory.stored({ id: 'session-20261001-090000', messages: [{ role: 'user', content: 'old', timestamp: new Date() }] });
-    await ctx.session.append({ role: 'user', content: 'current' });
-    const before = ctx.memory.snapshotOf(ctx.session.id);
+    await ctx.session.current.append({ role: 'user', content: 'current' });
+    const before = ctx.memory.snapshotOf(ctx.session.current.id);
     const result = await load.run(ctx, 'session-202610');
     expect(result.type).toBe('switch');
     if (result.type !== 'switch') return;
     expect(result.session.id).toBe('session-20261001-090000');
     expect(result.content).toBe('Switched to session-20261001-090000.');
-    expect(ctx.memory.snapshotOf(ctx.session.id)).toBe(before);
+    expect(ctx.memory.snapshotOf(ctx.session.current.id)).toBe(before);
   });
 
   it('says so when asked for the current session', async () => {
     const ctx = await createMockCommandContext();
-    expect(await load.run(ctx, ctx.session.id)).toEqual({ type: 'message', level: 'info', content: `Already in session ${ctx.session.id}.` });
+    expect(await load.run(ctx, ctx.session.current.id)).toEqual({ type: 'message', level: 'info', content: `Already in session ${ctx.session.current.id}.` });
   });
 
   it('refuses a session held by another process, naming the holder, and stays', async () => {
@@ -30,17 +30,17 @@ describe('/load', () => {
       type: 'message',
       level: 'error',
       content: `Session session-held is in use by process 999 on box (since 30 minutes ago). Quit it there first, or continue in a copy of it: chatkeep --fork session-held
-Still in ${ctx.session.id}.`,
+Still in ${ctx.session.current.id}.`,
     });
     // The current session is still this process's to write.
-    expect(await ctx.sessions.holder(ctx.session.id)).toEqual(expect.objectContaining({ pid: process.pid }));
+    expect(await ctx.services.sessions.holder(ctx.session.current.id)).toEqual(expect.objectContaining({ pid: process.pid }));
   });
 
   it('reports an unknown or malformed ID in one line', async () => {
     const ctx = await createMockCommandContext();
     const unknown = await load.run(ctx, 'nope');
     expect(unknown.type === 'message' && unknown.content).toBe(
-      `No session \`nope\`. Find IDs with /sessions --all.\nStill in ${ctx.session.id}.`,
+      `No session \`nope\`. Find IDs with /sessions --all.\nStill in ${ctx.session.current.id}.`,
     );
     const bad = await load.run(ctx, '../x');
     expect(bad.type === 'message' && bad.level).toBe('error');
@@ -60,7 +60,7 @@ Still in ${ctx.session.id}.`,
   it('stays when the browser is cancelled', async () => {
     const ctx = await createMockCommandContext({ browser: createFakeBrowser([]) });
     await ctx.memory.stored({ id: 'session-other' });
-    expect(await load.run(ctx, '')).toEqual({ type: 'message', level: 'info', content: `Cancelled; still in ${ctx.session.id}.` });
+    expect(await load.run(ctx, '')).toEqual({ type: 'message', level: 'info', content: `Cancelled; still in ${ctx.session.current.id}.` });
   });
 
   it('asks for an ID when there is no terminal for the browser', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quit } from '../../../commands/quit.js';
+import { quit } from '../../../src/repl/commands/quit.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/quit', () => {

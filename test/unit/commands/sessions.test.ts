@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessions } from '../../../commands/sessions.js';
+import { sessions } from '../../../src/repl/commands/sessions.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 
 describe('/sessions', () => {
@@ -7,7 +7,7 @@ describe('/sessions', () => {
     const ctx = await createMockCommandContext();
     // A session is listed once it holds a message (DESIGN §9): each here holds one.
     const message = (content: string) => ({ role: 'assistant' as const, content, timestamp: ctx.memory.now() });
-    await ctx.session.append(message('hello'));
+    await ctx.session.current.append(message('hello'));
     ctx.memory.advance(-3_600_000);
     await ctx.memory.stored({ id: 'session-20261122-130000', title: 'older', messages: [message('old')] });
     ctx.memory.advance(3_600_000);
@@ -16,7 +16,7 @@ describe('/sessions', () => {
     expect(result.type).toBe('message');
     if (result.type !== 'message') return;
     const lines = result.content.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^\\* ${ctx.session.id}\\s+less than a minute ago\\s+1 message\\s+open\\s+\\(untitled\\)$`));
+    expect(lines[0]).toMatch(new RegExp(`^\\* ${ctx.session.current.id}\\s+less than a minute ago\\s+1 message\\s+open\\s+\\(untitled\\)$`));
     expect(lines[1]).toMatch(/^ {2}session-20261122-130000\s+about 1 hour ago\s+1 message\s+closed\s+older$/);
     expect(result.content).not.toContain('session-elsewhere');
   });

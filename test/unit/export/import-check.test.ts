@@ -53,7 +53,7 @@ describe('checking an import', () => {
 
   it('refuses what does not match the schema, and fields it does not know', async () => {
     const document = good();
-    (document.session!.messages as Record<string, unknown>[])[1]!.role = 'system';
+    (document.session!.messages as Record<string, unknown>[])[1]!.role = 'robot';
     expect((await refusal(JSON.stringify(document))).message).toBe(
       `Cannot import \`x.json\`: it does not match the export schema: /session/messages/1/role must be equal to one of the allowed values${SUGGESTION}`,
     );

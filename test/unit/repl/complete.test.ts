@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinCommands } from '../../../commands/index.js';
+import { builtinCommands } from '../../../src/repl/commands/index.js';
 import { completeLine } from '../../../src/repl/complete.js';
 import { createMockCommandContext } from '../../helpers/mock-command-context.js';
 

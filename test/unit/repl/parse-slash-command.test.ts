@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinCommands } from '../../../commands/index.js';
+import { builtinCommands } from '../../../src/repl/commands/index.js';
 import { editDistance, parseSlashCommand, suggestCommand } from '../../../src/repl/parse-slash-command.js';
 
 describe('parseSlashCommand', () => {

@@ -14,7 +14,7 @@ describe('snapshot codec and versions', () => {
   it('validates with the committed JSON Schema file', () => {
     const committed: unknown = JSON.parse(readFileSync(join(import.meta.dirname, '../../../schema/session.schema.json'), 'utf8'));
     expect(committed).toEqual(sessionJsonSchema);
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(3);
   });
 
   it('ships the standalone validator generated from that schema', async () => {
@@ -50,7 +50,7 @@ describe('snapshot codec and versions', () => {
     const superjson = (await import('superjson')).default;
     const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
     const snap = {
-      format: 'chatkeep.session' as const, schemaVersion: 2, id: 'session-20260101-000000', title: 'a.b', createdAt: at(0), updatedAt: at(9),
+      format: 'chatkeep.session' as const, schemaVersion: 3, id: 'session-20260101-000000', title: 'a.b', createdAt: at(0), updatedAt: at(9),
       status: 'open' as const, project: '/p', host: 'h', pid: 1, toolVersion: '0.1.0', provider: { name: 'echo', model: null },
       systemPrompt: null, config: { 'x.y': { value: 3, source: 'flag' as const } },
       messages: [{ role: 'user' as const, content: 'hi', timestamp: at(1) }, { role: 'assistant' as const, content: 'yo', timestamp: at(2), usage: { inputTokens: 1, outputTokens: 2 } }],
@@ -58,13 +58,14 @@ describe('snapshot codec and versions', () => {
       stats: { messageCount: 2, inputTokens: 1, outputTokens: 2 }, journalSeq: 4,
     };
     const fast = await encodeSnapshot(snap);
-    expect(superjson.parse(fast)).toEqual(snap);
+    // A session that uses nothing version 3 added is written as version 2, and read back as 3.
+    expect(superjson.parse(fast)).toEqual({ ...snap, schemaVersion: 2 });
     expect(await decodeSnapshot(fast, 'x')).toEqual(snap);
     expect(await decodeSnapshot(superjson.stringify(snap), 'x')).toEqual(snap);
-    expect(JSON.parse(fast)).toEqual(JSON.parse(superjson.stringify({ ...snap, createdAt: at(0) })));
+    expect(JSON.parse(fast)).toEqual(JSON.parse(superjson.stringify({ ...snap, schemaVersion: 2, createdAt: at(0) })));
     // Outside the known shape (a Map where a value belongs), superjson itself encodes it.
     const odd = { ...snap, config: { m: { value: new Map([[1, 2]]) as unknown as number, source: 'flag' as const } } };
-    expect(superjson.parse(await encodeSnapshot(odd))).toEqual(odd);
+    expect(superjson.parse(await encodeSnapshot(odd))).toEqual({ ...odd, schemaVersion: 2 });
     // …and decoding such a file goes through superjson too (the schema then refuses the Map).
     await expect(decodeSnapshot(await encodeSnapshot(odd), 'odd.json')).rejects.toThrow(/^odd\.json: invalid: /);
   });
@@ -81,7 +82,7 @@ describe('snapshot codec and versions', () => {
     copyFileSync(join(fixtures, 'session-v1.json'), join(dir, 'session.json'));
 
     const snap = await sessions.read(id);
-    expect(snap.schemaVersion).toBe(2);
+    expect(snap.schemaVersion).toBe(3);
     expect(snap.title).toBe('Fixing the auth bug');
     expect(snap.status).toBe('closed');
     expect(snap.provider).toEqual({ name: 'anthropic', model: 'claude-3-5-sonnet-latest' });
@@ -97,14 +98,21 @@ describe('snapshot codec and versions', () => {
     expect(snap.stats).toEqual({ messageCount: 4, inputTokens: 2850, outputTokens: 550 });
     expect(snap.createdAt).toEqual(new Date('2025-03-14T09:15:00.000Z'));
 
-    // Resuming and saving writes the current version.
+    // Resuming and saving writes the oldest version that holds the session: 2 for a plain chat
+    // (builds before version 3 read it), 3 once a message uses what version 3 added.
     const s = await sessions.resume(id);
     expect(s.messages).toHaveLength(4);
     await s.append({ role: 'user', content: 'thanks' });
+    await s.save();
+    const stored = (): { schemaVersion: number; messages: unknown[] } =>
+      (JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { json: { schemaVersion: number; messages: unknown[] } }).json;
+    expect(stored().schemaVersion).toBe(2);
+    expect(stored().messages).toHaveLength(5);
+    await s.append({ role: 'system', content: 'Answer briefly.' });
     await s.close();
-    const raw = JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { json: { schemaVersion: number; messages: unknown[] } };
-    expect(raw.json.schemaVersion).toBe(2);
-    expect(raw.json.messages).toHaveLength(5);
+    expect(stored().schemaVersion).toBe(3);
+    expect(stored().messages).toHaveLength(6);
+    expect((await sessions.read(id)).schemaVersion).toBe(3);
   });
 
   it('refuses a newer schemaVersion and leaves the file byte-identical', async () => {
@@ -123,7 +131,7 @@ describe('snapshot codec and versions', () => {
     expect(err).toBeInstanceOf(FutureSchemaError);
     expect((err as FutureSchemaError).exitCode).toBe(2);
     expect((err as Error).message).toBe(
-      `\`${file}\` has schemaVersion 999, newer than this chatkeep understands (2). Upgrade chatkeep to open it; the file was left untouched.`,
+      `\`${file}\` has schemaVersion 999, newer than this chatkeep understands (${SCHEMA_VERSION}). Upgrade chatkeep to open it; the file was left untouched.`,
     );
     await expect(sessions.read(s.id)).rejects.toBeInstanceOf(FutureSchemaError);
     // The refused resume released its lock: trying again gives the same answer, not "in use".

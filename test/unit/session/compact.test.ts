@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { keptByCompaction, messagesToSend, openSessions, type Message, type Session } from '../../../src/index.js';
 import { SUMMARY_INTRO } from '../../../src/session/compaction.js';
 import type { JournalEvent } from '../../../src/store/file/journal.js';
-import { archiveConversation, replay } from '../../../src/session/replay.js';
+import { archiveConversation } from '../../../src/session/apply-event.js';
+import { replay } from '../../../src/session/replay.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from './support/crash.js';
 

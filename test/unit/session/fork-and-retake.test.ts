@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { openSessions, SessionInUseError, UserError } from '../../../src/index.js';
+import { openSessions, SessionInUseError, SessionOpenHereError, UserError } from '../../../src/index.js';
+import { openFileStore } from '../../../src/store/file/file-store.js';
+import { interpreter } from '../../../src/session/interpreter.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 
 async function twoExchanges(home: string, cwd: string) {
@@ -25,7 +27,7 @@ describe('fork', () => {
     // On disk at once, held by this process.
     const snapshot = JSON.parse(readFileSync(join(fork.where.files!.dir, 'session.json'), 'utf8')) as { json: { parentId: string; forkPoint: number } };
     expect(snapshot.json).toMatchObject({ parentId: s.id, forkPoint: 3 });
-    await expect((await openSessions({ home, cwd })).resume(fork.id)).rejects.toBeInstanceOf(SessionInUseError);
+    await expect((await openSessions({ home, cwd })).resume(fork.id)).rejects.toBeInstanceOf(SessionOpenHereError);
     expect(s.messages).toHaveLength(4);
     await fork.close();
     await s.close();
@@ -56,8 +58,10 @@ describe('lock truth', () => {
     const { s } = await twoExchanges(home, cwd);
     const old = new Date(Date.now() - 3_600_000);
     utimesSync(join(s.where.files!.dir, 'lock'), old, old);
-    const other = await openSessions({ home, cwd, lockStaleMs: 2000 });
-    await expect(other.resume(s.id)).rejects.toBeInstanceOf(SessionInUseError);
+    // The store's lock as another process meets it (this process's manager would say it holds the session itself).
+    const other = await openFileStore({ home, cwd, now: () => new Date(), staleMs: 2000, redact: (text) => text, interpreter });
+    await other.locate(s.id);
+    await expect(other.lock(s.id, () => undefined)).rejects.toBeInstanceOf(SessionInUseError);
     await s.close();
   });
 

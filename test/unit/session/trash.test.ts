@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSessions, SessionInUseError, TrashedSessionError, UserError } from '../../../src/index.js';
+import { openSessions, SessionOpenHereError, TrashedSessionError, UserError } from '../../../src/index.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { sessionDir } from '../../helpers/session-files.js';
 import { layout } from '../../../src/store/file/layout.js';
@@ -46,9 +46,10 @@ describe('the trash (file store)', () => {
     const sessions = await frozen(home, cwd);
     const session = await sessions.create();
     await session.append({ role: 'user', content: 'busy' });
+    // The live process is this one: it is told so, as a held session (exit 3).
     const err = await sessions.trash(session.id).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(SessionInUseError);
-    expect((err as SessionInUseError).exitCode).toBe(3);
+    expect(err).toBeInstanceOf(SessionOpenHereError);
+    expect((err as SessionOpenHereError).exitCode).toBe(3);
     expect(sessionDir(home, session.id)).toBeDefined();
     expect(await sessions.listTrash()).toEqual([]);
     await session.append({ role: 'assistant', content: 'still writing' });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatRows, loadFormatting } from '../../../src/repl/format.js';
-import { formatSearchResults } from '../../../src/repl/format-search.js';
+import { formatRows, loadFormatting } from '../../../src/terminal/format.js';
+import { formatSearchResults } from '../../../src/terminal/format-search.js';
 import type { SessionSummary } from '../../../src/session/listing.js';
 import { visibleText } from '../../../src/text/visible-text.js';
 

@@ -26,6 +26,8 @@ export function buildLibrary(): string {
   cleanup.push(out);
   // Bare imports from the compiled files resolve through this link to the repo's packages.
   symlinkSync(join(repo, 'node_modules'), join(out, 'node_modules'), 'dir');
+  // The generated validators, where the package has them beside dist/.
+  symlinkSync(join(repo, 'schema'), join(out, 'schema'), 'dir');
   const config = join(out, 'tsconfig.json');
   writeFileSync(
     config,

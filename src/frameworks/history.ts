@@ -1,0 +1,56 @@
+/**
+ * A framework's history over a chatkeep session held by this process: what both adapters do
+ * with the session itself. Every message is journaled and fdatasync'ed before the framework's
+ * call resolves; removing and clearing keep what they take out (superseded, or archived as
+ * `/reset` archives), as everything chatkeep stores is kept.
+ */
+import type { Message, NewMessage } from '../session/data.js';
+import type { Session } from '../session/session-api.js';
+import type { SessionManager } from '../session/manager-api.js';
+import { SUMMARY_INTRO } from '../session/compaction.js';
+
+/**
+ * The history as stored, for the framework to read: its `/compact` summary first (as the user
+ * message chatkeep's REPL sends), superseded messages left out. Nothing else is changed: a
+ * framework's history holds what it put there (a tool call waiting for the result the host
+ * sends next is not closed, as chatkeep's own `messagesToSend` closes one).
+ */
+export function liveMessages(session: Session): Message[] {
+  const live = session.messages.filter((m) => !m.superseded);
+  if (session.summary === null) return live;
+  return [{ role: 'user', content: `${SUMMARY_INTRO}${session.summary}`, timestamp: session.messages[0]?.timestamp ?? new Date(0) }, ...live];
+}
+
+/** Appends messages in order under the session's mutex, each durable before the next. */
+export function appendAll(session: Session, messages: readonly NewMessage[]): Promise<void> {
+  return session.runExclusive(async () => {
+    for (const message of messages) await session.append(message);
+  });
+}
+
+/**
+ * Takes the last live message out of what is sent (it stays in the transcript, superseded) and
+ * returns it; undefined when there is none. `rest`: what of it to append again (a message
+ * that held several framework items gives back all but the last).
+ */
+export function popLast(session: Session, rest: (message: Message) => NewMessage[] = () => []): Promise<Message | undefined> {
+  return session.runExclusive(async () => {
+    const at = session.messages.findLastIndex((m) => !m.superseded);
+    if (at < 0) return undefined;
+    const message = session.messages[at]!;
+    await session.supersedeMessages([at]);
+    for (const again of rest(message)) await session.append(again);
+    return message;
+  });
+}
+
+/**
+ * The session a framework's history lives in, held by this process. `id` (the framework's own
+ * session ID, exactly) is the one this program already holds, else it is resumed (taking its
+ * lock: `SessionInUseError`, exit 3, while another process holds it) or created under that ID;
+ * without it a new one is made.
+ */
+export async function holdSession(sessions: SessionManager, options: { id?: string }): Promise<Session> {
+  if (options.id === undefined) return sessions.create();
+  return sessions.opened(options.id) ?? sessions.openOrCreate(options.id);
+}

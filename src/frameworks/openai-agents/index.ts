@@ -1,0 +1,101 @@
+/**
+ * `chatkeep/openai-agents`: a `Session` of the OpenAI Agents SDK for JavaScript kept in a
+ * chatkeep session: each `AgentInputItem` is one message, journaled and fdatasync'ed before
+ * `addItems` resolves, under the session's lock (one writer, fenced), listed, searchable and
+ * resumable like any chatkeep session, and given back by `getItems` deep-equal to what went in.
+ *
+ * @example
+ * ```ts
+ * import { Agent, run } from '@openai/agents';
+ * import { openSessions } from 'chatkeep';
+ * import { openAgentSession } from 'chatkeep/openai-agents';
+ * const sessions = await openSessions({ home: '/home/ann/.chatkeep', cwd: process.cwd() });
+ * const session = await openAgentSession(sessions); // or { id } to resume one
+ * await run(new Agent({ name: 'helper' }), 'hi', { session });
+ * await session.close();
+ * ```
+ */
+import type { AgentInputItem, Session as AgentSession } from '@openai/agents';
+import type { Message, NewMessage } from '../../session/data.js';
+import type { SaveResult, Session } from '../../session/session-api.js';
+import type { SessionManager } from '../../session/manager-api.js';
+import { nativeItem, rebuild, type Item } from '../lossless.js';
+import { nativeOf, withNative } from '../native-slot.js';
+import { appendAll, holdSession, liveMessages, popLast } from '../history.js';
+import { FORMAT, fieldsOf, itemFromFields, itemsFromMessage } from './items.js';
+
+/** The message an item is stored as. */
+export function messageOf(item: AgentInputItem): NewMessage {
+  const fields = fieldsOf(item);
+  return withNative(fields, nativeItem(FORMAT, item as unknown as Item, itemFromFields(fields)));
+}
+
+/**
+ * The items of stored messages from the `from`-th on, in order (a message another host wrote
+ * may give several; the calls before `from` still name the results after it).
+ */
+export function itemsOf(messages: readonly Message[], from = 0): AgentInputItem[] {
+  const callNames = new Map<string, string>();
+  const items: AgentInputItem[] = [];
+  for (const [i, message] of messages.entries()) {
+    for (const call of message.toolCalls ?? []) callNames.set(call.id, call.name);
+    if (i < from) continue;
+    const native = nativeOf(message, FORMAT);
+    const got = native ? [rebuild(native, itemFromFields(message))] : itemsFromMessage(message, callNames);
+    items.push(...(got as unknown as AgentInputItem[]));
+  }
+  return items;
+}
+
+/** An Agents SDK `Session` over a chatkeep session held by this process. */
+export class ChatkeepAgentSession implements AgentSession {
+  /** @param session a chatkeep session this process holds (`create()`, `resume()`, or a REPL controller's current one). */
+  constructor(readonly session: Session) {}
+
+  async getSessionId(): Promise<string> {
+    return this.session.id;
+  }
+
+  /** The newest `limit` items (all without it), oldest first. */
+  async getItems(limit?: number): Promise<AgentInputItem[]> {
+    const messages = liveMessages(this.session);
+    if (limit === undefined) return itemsOf(messages);
+    // Each message gives at least one item: the last `limit` messages hold the last `limit` items.
+    return limit > 0 ? itemsOf(messages, messages.length - limit).slice(-limit) : [];
+  }
+
+  /** Stores the items, in order, each durable (journaled, fdatasync'ed) before the next. */
+  async addItems(items: AgentInputItem[]): Promise<void> {
+    // Mapped first: an item that cannot be kept whole is refused before any is written.
+    await appendAll(this.session, items.map(messageOf));
+  }
+
+  /** Takes the newest item out of the history (kept in the transcript, superseded) and returns it. */
+  async popItem(): Promise<AgentInputItem | undefined> {
+    let popped: AgentInputItem | undefined;
+    await popLast(this.session, (message) => {
+      const items = itemsOf([message]);
+      popped = items.pop();
+      return items.map(messageOf);
+    });
+    return popped;
+  }
+
+  /** Empties the history; what it held is archived inside the session, as `/reset` does, and the ID stays. */
+  async clearSession(): Promise<void> {
+    await this.session.reset();
+  }
+
+  /** Saves and releases the chatkeep session (its lock). */
+  close(): Promise<SaveResult> {
+    return this.session.close();
+  }
+}
+
+/**
+ * Opens an Agents SDK session kept by chatkeep: `id` resumes that chatkeep session (taking its
+ * lock: `SessionInUseError`, exit 3, while another process holds it); without it a new one is made.
+ */
+export async function openAgentSession(sessions: SessionManager, options: { id?: string } = {}): Promise<ChatkeepAgentSession> {
+  return new ChatkeepAgentSession(await holdSession(sessions, options));
+}

@@ -1,0 +1,142 @@
+/**
+ * The `node:repl` adapter: Node's own REPL kept as a chatkeep session. `.sessions .save .load
+ * .reset .fork .title .status .export` are the component's commands (registered with
+ * `defineCommand`, so `.help` and Tab list them); every evaluated line and the result it printed
+ * are journaled as a user message and its answer; `.exit`, Ctrl-D, SIGTERM and a hang-up save
+ * the session and print the way back, written for the host's program.
+ */
+import { inspect } from 'node:util';
+import { Recoverable, type REPLEval, type REPLServer } from 'node:repl';
+import type { SessionController } from '../controller.js';
+import { runCommand } from '../dispatch.js';
+import { showLines, showResumed } from '../render.js';
+import { openFailure, openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions, type OpenedHost } from './open-host.js';
+
+/** A REPL kept as a session. */
+export interface AttachedRepl {
+  /** Undefined when the session could not be opened (then `closed` gives the exit code: 2 bad input, 3 held elsewhere). */
+  controller: SessionController | undefined;
+  /** Resolves to the exit code once the REPL has closed and the session is saved (1: the close failed). */
+  closed: Promise<number>;
+}
+
+/**
+ * Keeps `server` as a session (new, `resume: ID`, `continue: true` for the latest, or `fork`).
+ * Input is paused until the session is open. When it cannot be opened, says why in one line on
+ * the REPL's output and closes it; `closed` then gives the error's exit code.
+ */
+export async function attach(server: REPLServer, options: AdapterOptions): Promise<AttachedRepl> {
+  // Lines typed meanwhile wait: every one is journaled into the session once it is open.
+  server.pause();
+  let opened: OpenedHost;
+  try {
+    opened = await openHost(options, server.output, SESSION_COMMANDS);
+  } catch (err) {
+    return { controller: undefined, closed: Promise.resolve(refuse(server.output, err, () => server.close())) };
+  }
+  const { controller, screen, context } = opened;
+  controller.on((event) => {
+    if (event.type === 'warning' || event.type === 'lock-lost') screen.warn(event.type === 'warning' ? event.message : event.notice);
+  });
+  // The prompt is up already: the banner goes on its own line, then the prompt again.
+  screen.raw('\r\x1b[2K');
+  await showOpened(opened, options.resume !== undefined || options.continue === true || options.fork !== undefined);
+  // Journal writes, commands and leaving run one after another, in the order they were asked
+  // for: lines pasted or piped faster than a command answers still run in order.
+  let queue = Promise.resolve();
+  const inTurn = (work: () => Promise<void>): void => {
+    queue = queue.then(work).catch((err: unknown) => screen.error(openFailure(err)));
+  };
+  journalEvaluations(server, controller, inTurn);
+
+  for (const command of context.commands) {
+    server.defineCommand(command.name, {
+      help: command.summary,
+      action(args: string) {
+        server.clearBufferedCommand();
+        inTurn(async () => {
+          const done = await runCommand(command, args, { controller, context, prefix: '.' });
+          if (done.kind === 'done') showLines(screen, done.output);
+          if (done.kind === 'done' && done.switched) showResumed(screen, controller.session, new Date());
+          if (done.kind === 'quit') return void server.close();
+          server.displayPrompt();
+        });
+      },
+    });
+  }
+
+  const signals = options.signals;
+  let leaving: Promise<number> | undefined;
+  /** Saves, releases and says the way back, once, whichever way out came first. */
+  const leave = (): Promise<number> =>
+    (leaving ??= new Promise<number>((resolve) =>
+      inTurn(async () => {
+        const { code, lines } = await controller.leave();
+        showLines(screen, lines);
+        signals?.off('SIGTERM', onTerm);
+        signals?.off('SIGHUP', onHangUp);
+        resolve(code);
+      }),
+    ));
+  // The prompt is on screen: the exit lines start on a line of their own.
+  const onTerm = (): void => {
+    screen.raw('\n');
+    server.close();
+  };
+  // The terminal is gone: the session is saved before the REPL lets go of the dead terminal.
+  const onHangUp = (): void => {
+    screen.hangUp();
+    void leave().then(() => server.close());
+  };
+  signals?.on('SIGTERM', onTerm);
+  signals?.on('SIGHUP', onHangUp);
+  // Reads of a terminal that went away fail: the same as a hang-up, never an unhandled error.
+  server.input.on('error', onHangUp);
+  guardRawMode(server.input, onHangUp);
+  server.once('exit', () => void leave());
+  const closed = new Promise<number>((resolve) => server.once('exit', () => void leave().then(resolve)));
+  controller.startAutosave();
+  server.resume();
+  server.displayPrompt();
+  return { controller, closed };
+}
+
+/**
+ * Wraps the server's `eval`: once a complete input is evaluated, it and what it printed (the
+ * value as `inspect` shows it, or the error) are appended, in turn with the commands.
+ */
+function journalEvaluations(server: REPLServer, controller: SessionController, inTurn: (work: () => Promise<void>) => void): void {
+  const evaluate = server.eval;
+  const journaled: REPLEval = function (this: REPLServer, code, context, file, callback) {
+    evaluate.call(this, code, context, file, (err, result) => {
+      const typed = code.trim();
+      // A Recoverable error asks for more lines: the input is not complete yet.
+      if (typed !== '' && !(err instanceof Recoverable)) {
+        const answer = err ? `Uncaught ${err instanceof Error ? `${err.name}: ${err.message}` : inspect(err)}` : inspect(result);
+        inTurn(async () => void (await controller.append({ role: 'user', content: typed }, { role: 'assistant', content: answer })));
+      }
+      callback(err, result);
+    });
+  };
+  // The server calls `this.eval` for every input: the field is read-only in the types only.
+  (server as { eval: REPLEval }).eval = journaled;
+}
+
+/**
+ * A terminal that went away fails `setRawMode` (EIO), and Node's REPL calls it as it closes,
+ * from a callback where the error would end the process before the session is saved: such a
+ * failure is taken as the hang-up it is.
+ */
+function guardRawMode(input: NodeJS.ReadableStream, hangUp: () => void): void {
+  const tty = input as Partial<NodeJS.ReadStream>;
+  const setRawMode = tty.setRawMode;
+  if (typeof setRawMode !== 'function') return;
+  tty.setRawMode = function (this: NodeJS.ReadStream, mode: boolean) {
+    try {
+      return setRawMode.call(this, mode);
+    } catch {
+      hangUp();
+      return this;
+    }
+  };
+}

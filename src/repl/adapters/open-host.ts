@@ -1,0 +1,104 @@
+/**
+ * What both adapters set up the same way: the sessions (given, or opened at `home` for `cwd`),
+ * the controller on the session asked for, a screen over the host's output, the command list
+ * and the context the commands run with, and the banner.
+ */
+import type { EventEmitter } from 'node:events';
+import type { OpenSessionsOptions, SessionManager } from '../../session/manager-api.js';
+import { ChatkeepError } from '../../session/errors.js';
+import { loadRelativeTime } from '../../terminal/format.js';
+import { describeReplError } from '../../terminal/report-error.js';
+import type { Screen } from '../../terminal/screen.js';
+import { commandSet, type CommandSetChanges } from '../command-set.js';
+import { builtinCommands } from '../commands/index.js';
+import { createCommandContext } from '../context.js';
+import { SessionController, type AutosaveOption, type OpenOptions } from '../controller.js';
+import type { HostName } from '../host.js';
+import { screenFor, showResumed } from '../render.js';
+import type { CommandContext } from '../types.js';
+
+/** What an adapter is told by its host. */
+export interface AdapterOptions extends OpenOptions {
+  /** The host's program and resume flag: `Resume with: …` is written for it. */
+  host: HostName;
+  /** The sessions to use; or give `home` (the data directory) and `cwd` (the project) and they are opened. */
+  sessions?: SessionManager;
+  home?: string;
+  cwd?: string;
+  /** More for `openSessions` when `home` is given (a PostgreSQL `store`, `redact`…). */
+  open?: Omit<OpenSessionsOptions, 'home' | 'cwd'>;
+  /** Default every five minutes. */
+  autosave?: AutosaveOption;
+  /** The command list: drop, rename or add to the adapter's default set. */
+  commands?: CommandSetChanges;
+  /** Where SIGTERM and SIGHUP arrive (pass `process`): the session is then saved and the exit lines printed. */
+  signals?: EventEmitter;
+  /** How `/export FILE` writes (default: atomically, mode 0600, relative to `cwd`; without `cwd` it refuses). */
+  writeFile?: (name: string, text: string) => Promise<string>;
+  /** The host's version, recorded in exports. */
+  version?: string;
+}
+
+/** The commands an adapter registers unless told otherwise: the session's own (a host without an assistant has no /model, /retry, /compact, /copy). */
+export const SESSION_COMMANDS = ['sessions', 'save', 'load', 'reset', 'fork', 'title', 'status', 'export'] as const;
+
+/** An opened host: its controller, screen and context. */
+export interface OpenedHost {
+  controller: SessionController;
+  screen: Screen;
+  context: CommandContext;
+}
+
+/** Opens what `options` name and shows the banner (and, when resuming, what the session holds) on `output`; a failure is thrown for the adapter to say in one line. */
+export async function openHost(options: AdapterOptions, output: NodeJS.WritableStream, keep: readonly string[]): Promise<OpenedHost> {
+  const sessions = options.sessions ?? (await openSessionsFor(options));
+  const controller = await SessionController.open({ ...options, sessions });
+  const screen = screenFor(output);
+  const { cwd } = options;
+  const writeFile =
+    options.writeFile ?? (cwd !== undefined ? async (name: string, text: string) => (await import('../../terminal/output-file.js')).writeOutputFile(cwd, name, text) : undefined);
+  const base = builtinCommands.filter((c) => keep.includes(c.name));
+  const context = createCommandContext({
+    controller,
+    screen,
+    commands: commandSet(base, options.commands),
+    ...(writeFile ? { writeFile } : {}),
+    ...(options.version !== undefined ? { version: options.version } : {}),
+  });
+  return { controller, screen, context };
+}
+
+/** The one line that says what this session is, and its message count: the host's banner. */
+export function bannerLine(controller: SessionController): string {
+  const n = controller.session.messages.length;
+  return `session ${controller.session.id} · ${n} message${n === 1 ? '' : 's'} · autosave ${controller.autosaveDescription}`;
+}
+
+/** Shows the banner, and what a resumed session holds. */
+export async function showOpened(opened: OpenedHost, resumed: boolean): Promise<void> {
+  opened.screen.status(bannerLine(opened.controller));
+  if (!resumed) return;
+  await loadRelativeTime();
+  showResumed(opened.screen, opened.controller.session, new Date());
+}
+
+/** A failure (of journaling, say) in one line. */
+export function openFailure(err: unknown): string {
+  return describeReplError(err);
+}
+
+/** Says in one line on `output` why the session could not be opened, closes the host's input, and gives the exit code (a bug is 1). */
+export function refuse(output: NodeJS.WritableStream, err: unknown, close: () => void): number {
+  output.write(`${describeReplError(err)}\n`);
+  close();
+  return err instanceof ChatkeepError ? err.exitCode : 1;
+}
+
+async function openSessionsFor(options: AdapterOptions): Promise<SessionManager> {
+  const { openSessions } = await import('../../store/open.js');
+  if (options.home === undefined || options.cwd === undefined) {
+    const { UserError } = await import('../../session/errors.js');
+    throw new UserError('The adapter needs `sessions`, or `home` and `cwd` to open them.', 'E_ADAPTER_OPTIONS');
+  }
+  return openSessions({ ...options.open, home: options.home, cwd: options.cwd });
+}

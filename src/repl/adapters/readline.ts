@@ -1,0 +1,90 @@
+/**
+ * The `node:readline` adapter: a host's own line loop keeps its conversation as a chatkeep
+ * session. `handle(line)` runs a slash command (`/sessions`, `/save`, `/load`, `/reset`,
+ * `/fork`, `/title`, `/status`, `/export`, `/help`, `/quit`) and says whether the line was one;
+ * `record(...)` journals the host's own exchange; `leave()` once the loop ends (Ctrl-D, `/quit`,
+ * SIGTERM and a hang-up close the interface) saves the session and prints the way back.
+ */
+import type { Interface } from 'node:readline';
+import { completeLine } from '../complete.js';
+import type { SessionController } from '../controller.js';
+import { dispatchLine } from '../dispatch.js';
+import { showLines, showResumed } from '../render.js';
+import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions } from './open-host.js';
+
+/** A readline loop kept as a session. */
+export interface ReadlineChat {
+  /** Undefined when the session could not be opened (then `leave()` gives the exit code and `handle` takes every line as a command). */
+  controller: SessionController | undefined;
+  /** Runs `line` if it is a command (or skips it if empty) and resolves to true; false: the line is the host's to answer. */
+  handle(line: string): Promise<boolean>;
+  /** Journals the host's exchange: the user's line and the answer (durable once it resolves); `append` on the controller takes any messages. */
+  record(line: string, answer: string): Promise<void>;
+  /** Tab completion of command names and their arguments, for `createInterface({ completer })`. */
+  complete(line: string): Promise<[string[], string]>;
+  /**
+   * Call once the loop has ended (the interface closed: /quit, Ctrl-D, SIGTERM, end of piped
+   * input): saves and releases the session, prints the way back, resolves to the exit code.
+   */
+  leave(): Promise<number>;
+}
+
+/**
+ * Keeps the loop over `rl` as a session (new, `resume: ID`, `continue: true`, or `fork`). When
+ * it cannot be opened, says why in one line on `output` and closes `rl`; `leave()` then gives the
+ * error's exit code.
+ */
+export async function attachReadline(rl: Interface, options: AdapterOptions & { output: NodeJS.WritableStream }): Promise<ReadlineChat> {
+  rl.pause();
+  let opened;
+  try {
+    opened = await openHost(options, options.output, [...SESSION_COMMANDS, 'help', 'quit']);
+  } catch (err) {
+    const code = refuse(options.output, err, () => rl.close());
+    return { controller: undefined, leave: () => Promise.resolve(code), handle: () => Promise.resolve(true), record: () => Promise.resolve(), complete: (line) => Promise.resolve([[], line]) };
+  }
+  const { controller, screen, context } = opened;
+  controller.on((event) => {
+    if (event.type === 'warning' || event.type === 'lock-lost') screen.warn(event.type === 'warning' ? event.message : event.notice);
+  });
+  await showOpened(opened, options.resume !== undefined || options.continue === true || options.fork !== undefined);
+
+  const signals = options.signals;
+  const onTerm = (): void => void rl.close();
+  const onHangUp = (): void => {
+    screen.hangUp();
+    rl.close();
+  };
+  signals?.on('SIGTERM', onTerm);
+  signals?.on('SIGHUP', onHangUp);
+  // The loop may prompt once more after the interface closed (`/quit`): on a closed interface
+  // Node's prompt() resumes the input, which would keep the process from ending.
+  rl.once('close', () => (rl.prompt = () => {}));
+  controller.startAutosave();
+  rl.resume();
+
+  return {
+    controller,
+    async leave() {
+      const { code, lines } = await controller.leave();
+      showLines(screen, lines);
+      signals?.off('SIGTERM', onTerm);
+      signals?.off('SIGHUP', onHangUp);
+      return code;
+    },
+    async handle(line) {
+      const done = await dispatchLine(line, { controller, context });
+      if (done.kind === 'chat') return false;
+      if (done.kind === 'quit') rl.close();
+      else if (done.kind === 'done') {
+        showLines(screen, done.output);
+        if (done.switched) showResumed(screen, controller.session, new Date());
+      }
+      return true;
+    },
+    async record(line, answer) {
+      await controller.append({ role: 'user', content: line }, { role: 'assistant', content: answer });
+    },
+    complete: (line) => completeLine(line, context.commands, context),
+  };
+}

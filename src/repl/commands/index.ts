@@ -1,0 +1,26 @@
+/**
+ * Every slash command, listed explicitly (STYLE: one loader, no directory scanning).
+ * `/help` and the "did you mean" suggestions are generated from this list.
+ */
+import type { SlashCommand } from '../types.js';
+import { compact } from './compact.js';
+import { copy } from './copy.js';
+import { exportSession } from './export.js';
+import { fork } from './fork.js';
+import { help } from './help.js';
+import { load } from './load.js';
+import { model } from './model.js';
+import { provider } from './provider.js';
+import { quit } from './quit.js';
+import { reset } from './reset.js';
+import { retry } from './retry.js';
+import { save } from './save.js';
+import { sessions } from './sessions.js';
+import { status } from './status.js';
+import { system } from './system.js';
+import { title } from './title.js';
+
+/** The built-in slash commands, in the order `/help` shows them. */
+export const builtinCommands: readonly SlashCommand[] = [
+  help, sessions, save, load, fork, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
+];

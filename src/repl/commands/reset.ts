@@ -1,0 +1,21 @@
+import { info } from '../command-result.js';
+import { plural } from '../../terminal/format.js';
+import type { SlashCommand } from '../types.js';
+
+/** `/reset`: clears the live conversation; the cleared messages are archived inside the session. */
+export const reset: SlashCommand = {
+  name: 'reset',
+  aliases: ['clear'],
+  summary: 'save, then start the conversation afresh (same ID; old messages archived in the session)',
+  usage: '/reset',
+  async run(ctx) {
+    const count = ctx.session.current.messages.length;
+    if (count === 0) return info('The conversation is already empty.');
+    await ctx.session.current.reset();
+    return {
+      type: 'message',
+      level: 'info',
+      content: `Archived ${plural(count, 'message')} inside ${ctx.session.current.id}; the conversation starts afresh.`,
+    };
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * What `npm pack` ships (issue 19 item 5): only what runs, the CLI able to run on its dependencies
+ * alone, and the library's entries needing nothing but its dependencies and optional peers.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  bin: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+  dependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  scripts: Record<string, string>;
+};
+
+/** A module's imports: relative files and bare package names (static, `export … from`, dynamic with a literal). */
+function importsOf(file: string): { files: string[]; packages: string[] } {
+  // Comment lines left out: bundled packages' JSDoc writes `import("./x").Type`.
+  const text = readFileSync(join(root, file), 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
+    .join('\n');
+  const specs = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  const files: string[] = [];
+  const packages: string[] = [];
+  for (const spec of specs) {
+    if (spec.startsWith('.')) files.push(normalize(join(dirname(file), spec)));
+    else if (!spec.startsWith('node:') && !builtinModules.includes(spec)) packages.push(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+  }
+  return { files, packages };
+}
+
+/** Every file reachable from `entries` by relative imports, and the packages they import. */
+function reach(entries: readonly string[]): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [...entries];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    if (!/\.(m?js|cjs)$/.test(file)) continue;
+    const found = importsOf(file);
+    for (const p of found.packages) packages.add(p);
+    queue.push(...found.files);
+  }
+  return { files, packages };
+}
+
+describe('the package', () => {
+  let shipped: Set<string>;
+
+  beforeAll(() => {
+    // --ignore-scripts: prepack would rebuild dist/ under the tests that use it.
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const [result] = JSON.parse(out) as [{ files: { path: string }[] }];
+    shipped = new Set(result.files.map((f) => f.path));
+  });
+
+  it('ships the CLI, the library with its types, and the schemas, and nothing of the tests, benches or torture', () => {
+    for (const file of ['bin/chatkeep.js', 'dist/bundle/cli.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schema/session.validate.mjs', 'schema/export.schema.json', 'package.json', 'README.md']) {
+      expect(shipped.has(file), file).toBe(true);
+    }
+    const strays = [...shipped].filter((f) => /^dist\/(test|bench|torture)\/|\.test\.|\.map$|tsbuildinfo|^src\/|^test\/|^scripts\//.test(f));
+    expect(strays).toEqual([]);
+    // The CLI's own sources run from the bundle only; the library never loads them.
+    expect([...shipped].filter((f) => /^dist\/src\/cli(\/|\.)/.test(f))).toEqual([]);
+  });
+
+  it('has no install script: a program installing chatkeep is not asked to trust one', () => {
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[script], script).toBeUndefined();
+  });
+
+  it('ships every file the CLI reaches, which finds nothing in node_modules but its dependencies', () => {
+    const cli = reach(Object.values(pkg.bin).map((f) => normalize(f)));
+    expect([...cli.files].filter((f) => !shipped.has(f))).toEqual([]);
+    expect(cli.files.has('dist/bundle/vendor/pg.mjs')).toBe(true);
+    // readline-sync is found by require.resolve (its helper scripts lie beside it), not imported.
+    expect([...cli.packages].filter((p) => !(p in pkg.dependencies))).toEqual([]);
+  });
+
+  it('ships every file the library entries reach, which import only dependencies and optional peers', () => {
+    const entries = Object.values(pkg.exports)
+      .flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => normalize(f));
+    expect(entries).toContain('dist/src/index.js');
+    const library = reach(entries);
+    expect([...library.files].filter((f) => !shipped.has(f))).toEqual([]);
+    // Of the providers, only the model facts the REPL component shows (costs, context windows,
+    // provider names) ship: the SDK providers run from the CLI's bundle alone.
+    expect([...shipped].filter((f) => /^dist\/src\/providers\/.*\.(js|json)$/.test(f) && !library.files.has(f))).toEqual([]);
+    const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
+    expect([...library.packages].filter((p) => !allowed.has(p))).toEqual([]);
+    for (const peer of Object.keys(pkg.peerDependencies ?? {})) expect(pkg.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * The REPL component's controller and command list, on the real manager over a fresh data
+ * home: what a host is told (events, exit lines written for its own program), what is on disk
+ * and who holds which lock after a switch.
+ */
+import { describe, expect, it } from 'vitest';
+import { builtinCommands } from '../../../src/repl/commands/index.js';
+import { commandSet } from '../../../src/repl/command-set.js';
+import { createCommandContext } from '../../../src/repl/context.js';
+import { SessionController, type AutosaveOption, type ControllerEvent } from '../../../src/repl/controller.js';
+import { dispatchLine, runCommand } from '../../../src/repl/dispatch.js';
+import type { SlashCommand } from '../../../src/repl/types.js';
+import { openSessions } from '../../../src/store/open.js';
+import { createScreen } from '../../../src/terminal/screen.js';
+import { PassThrough } from 'node:stream';
+import { tmpHome } from '../../helpers/tmp-home.js';
+
+/** An autosave timer that records which sessions it ran on and whether it was stopped. */
+function recordingTimer(): { option: AutosaveOption; runs: { id: string; stopped: boolean }[] } {
+  const runs: { id: string; stopped: boolean }[] = [];
+  return {
+    runs,
+    option: {
+      description: 'every 5 min',
+      start: (session) => {
+        const run = { id: session.id, stopped: false };
+        runs.push(run);
+        return { description: 'every 5 min', nextDate: () => null, stop: async () => void (run.stopped = true) };
+      },
+    },
+  };
+}
+
+async function opened(options: { resume?: string; continue?: boolean } = {}, home = tmpHome(), cwd = tmpHome('chatkeep-project-')) {
+  const sessions = await openSessions({ home, cwd });
+  const timer = recordingTimer();
+  const controller = await SessionController.open({ sessions, host: { program: 'node my-repl.mjs', resumeFlag: '-r' }, autosave: timer.option, ...options });
+  const events: ControllerEvent[] = [];
+  controller.on((event) => events.push(event));
+  return { sessions, controller, timer, events, home, cwd };
+}
+
+describe('SessionController', () => {
+  it('leaves with the exit lines written for the host, and saves what was appended', async () => {
+    const { controller, sessions } = await opened();
+    await controller.append({ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' });
+    const id = controller.session.id;
+    expect(await controller.leave()).toEqual({
+      code: 0,
+      lines: [
+        { level: 'status', text: `Saved ${id} (2 messages).` },
+        { level: 'status', text: `Resume with: node my-repl.mjs -r ${id}` },
+      ],
+    });
+    expect((await sessions.read(id)).messages.map((m) => m.content)).toEqual(['hi', 'hello']);
+    expect(await sessions.holder(id)).toBeUndefined();
+  });
+
+  it('keeps nothing of a session that never held a message, and says so', async () => {
+    const { controller } = await opened();
+    const { lines } = await controller.leave();
+    expect(lines).toEqual([{ level: 'status', text: `Nothing was kept: no message was sent in ${controller.session.id}.` }]);
+  });
+
+  it('switches on load: the old session saved and released, the new one held, the autosave restarted on it', async () => {
+    const first = await opened();
+    await first.controller.append({ role: 'user', content: 'in b' });
+    const b = first.controller.session.id;
+    await first.controller.leave();
+    const second = await opened({}, first.home, first.cwd);
+    const a = second.controller.session.id;
+    await second.controller.append({ role: 'user', content: 'in a' });
+    second.controller.startAutosave();
+    const closed = await second.controller.load(b);
+    expect(closed).toMatchObject({ saved: true, id: a, messageCount: 1 });
+    expect(second.controller.session.id).toBe(b);
+    expect(second.events).toEqual([expect.objectContaining({ type: 'switched', from: a, closed, reason: 'load' })]);
+    expect(await second.sessions.holder(a)).toBeUndefined();
+    expect((await second.sessions.holder(b))?.pid).toBe(process.pid);
+    expect(second.timer.runs).toEqual([
+      { id: a, stopped: true },
+      { id: b, stopped: false },
+    ]);
+    await second.controller.leave();
+    expect(second.timer.runs[1]!.stopped).toBe(true);
+  });
+
+  it('continues the latest session of the project, and starts a new one when there is none', async () => {
+    const fresh = await opened({ continue: true });
+    await fresh.controller.append({ role: 'user', content: 'first' });
+    const id = fresh.controller.session.id;
+    await fresh.controller.leave();
+    const again = await opened({ continue: true }, fresh.home, fresh.cwd);
+    expect(again.controller.session.id).toBe(id);
+    expect(again.controller.session.messages.map((m) => m.content)).toEqual(['first']);
+    await again.controller.leave();
+  });
+
+  it('forks: the chat goes on in a new session holding the conversation, the old one released', async () => {
+    const { controller, sessions, events } = await opened();
+    await controller.append({ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' });
+    const from = controller.session.id;
+    await controller.fork({ at: 1 });
+    expect(controller.session.id).not.toBe(from);
+    expect(controller.session.messages.map((m) => m.content)).toEqual(['one']);
+    expect(events.at(-1)).toMatchObject({ type: 'switched', from, reason: 'fork' });
+    expect(await sessions.holder(from)).toBeUndefined();
+    await controller.leave();
+  });
+});
+
+describe("a host's own command list", () => {
+  const shout: SlashCommand = { name: 'shout', summary: 'say it loud', run: (_ctx, args) => ({ type: 'message', level: 'info', content: args.toUpperCase() }) };
+  const commands = commandSet(builtinCommands, { drop: ['model', 'provider', 'system'], rename: { load: 'open' }, add: [shout] });
+
+  async function dispatch(line: string) {
+    const { controller } = await opened();
+    const out = new PassThrough();
+    const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands });
+    return dispatchLine(line, { controller, context });
+  }
+
+  it('drops, renames and adds, and /help, "did you mean" and the commands follow it', async () => {
+    expect(commands.map((c) => c.name)).not.toContain('model');
+    expect(commands.find((c) => c.name === 'open')?.usage).toBe('/open [ID]');
+    expect(await dispatch('/shout hey')).toEqual({ kind: 'done', output: [{ level: 'info', text: 'HEY' }] });
+    expect(await dispatch('/opne')).toEqual({ kind: 'done', output: [{ level: 'error', text: 'Unknown command /opne. Type /help. Did you mean /open?' }] });
+    expect(await dispatch('/model x')).toMatchObject({ output: [{ level: 'error', text: expect.stringContaining('Unknown command /model') }] });
+    const help = await dispatch('/help');
+    expect(help.kind === 'done' && help.output[0]!.text).toMatch(/\/open \[ID\] +save this session and switch/);
+    expect(help.kind === 'done' && help.output[0]!.text).toMatch(/\/shout +say it loud/);
+  });
+
+  it("writes a command's advice the way the host types commands (node:repl's dot commands)", async () => {
+    const { controller } = await opened();
+    const out = new PassThrough();
+    const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands: builtinCommands });
+    const load = builtinCommands.find((c) => c.name === 'load')!;
+    expect(await runCommand(load, '', { controller, context, prefix: '.' })).toEqual({ kind: 'done', output: [{ level: 'info', text: 'Usage: .load ID (find IDs with .sessions).' }] });
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * What a program embedding chatkeep gets for a wrong option, a missing optional package and its
+ * own program name in the commands errors suggest (issue 19 item 5).
+ */
+import { describe, expect, it } from 'vitest';
+import { BadOptionError, ChatkeepError, MissingPackageError, UnknownSessionError, UserError } from '../../../src/session/errors.js';
+import { createRedactor, openSessions } from '../../../src/index.js';
+import { importRequired } from '../../../src/session/optional-package.js';
+import { tmpHome } from '../../helpers/tmp-home.js';
+
+/** What `run` rejects or throws with. */
+async function failure(run: () => unknown): Promise<unknown> {
+  try {
+    await run();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('it did not fail');
+}
+
+describe('openSessions options', () => {
+  it('refuses a missing home with a typed error, not node:path\'s TypeError', async () => {
+    const err = await failure(() => openSessions({ home: undefined as never, cwd: tmpHome() }));
+    expect(err).toBeInstanceOf(BadOptionError);
+    expect(err).toBeInstanceOf(UserError);
+    expect(err).toMatchObject({ code: 'E_BAD_OPTION', exitCode: 2, call: 'openSessions', option: 'home' });
+    expect((err as Error).message).toBe('openSessions: `home` takes a non-empty string, not undefined.');
+  });
+
+  it('names each bad option and what it takes', async () => {
+    const home = tmpHome();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ home, cwd: '' }, 'openSessions: `cwd` takes a non-empty string, not "".'],
+      [{ home, cwd: home, lockStaleMs: 500 }, 'openSessions: `lockStaleMs` takes a whole number ≥ 2000, not 500.'],
+      [{ home, cwd: home, redact: 'no' }, 'openSessions: `redact` takes true or false, not "no".'],
+      [{ home, cwd: home, env: { KEY: 1 } }, 'openSessions: `env` takes an object of string values, not an object.'],
+      [{ home, cwd: home, now: new Date() }, 'openSessions: `now` takes a function, not an invalid Date.'],
+      [{ home, cwd: home, homeDir: home }, 'openSessions: there is no option `homeDir`; the options are home, cwd, redact, env, toolVersion, now, lockStaleMs, store, persist, commandName.'],
+    ];
+    for (const [options, message] of cases) {
+      const err = await failure(() => openSessions(options as never));
+      expect(err, message).toBeInstanceOf(BadOptionError);
+      expect((err as Error).message).toBe(message);
+    }
+    expect((await failure(() => openSessions(undefined as never)) as Error).message).toMatch(/^openSessions: takes an object of options \(home, cwd, /);
+    expect(() => createRedactor({ env: 'HOME' } as never)).toThrow(BadOptionError);
+  });
+
+  it('leaves nothing on disk when it refuses', async () => {
+    const home = `${tmpHome()}/data`;
+    await failure(() => openSessions({ home, cwd: home, persist: 'false' as never }));
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(home)).toBe(false);
+  });
+});
+
+describe('commandName', () => {
+  it('writes the commands errors suggest with the program embedding chatkeep', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: home, commandName: 'myagent' });
+    const err = await failure(() => sessions.resume('no-such-session'));
+    expect(err).toBeInstanceOf(UnknownSessionError);
+    expect((err as Error).message).toBe('No session `no-such-session`. List sessions with: myagent sessions list --all');
+    expect((err as ChatkeepError).suggests).toEqual(['sessions', 'list', '--all']);
+    // Without it, chatkeep's own.
+    const plain = await openSessions({ home, cwd: home });
+    expect(((await failure(() => plain.resume('no-such-session'))) as Error).message).toMatch(/with: chatkeep sessions list --all$/);
+  });
+
+  it('hands out the manager as it is otherwise (its sessions, its project), naming the program in every refusal', async () => {
+    const home = tmpHome();
+    const first = await openSessions({ home, cwd: home });
+    const session = await first.create();
+    await session.append({ role: 'user', content: 'held here' });
+    const sessions = await openSessions({ home, cwd: home, commandName: 'npx myagent' });
+    expect(sessions.opened(session.id)).toBe(session);
+    expect(sessions.project.path).toBe(first.project.path);
+    const err = (await failure(() => sessions.trash('no-such-session'))) as Error;
+    expect(err.message).toMatch(/with: npx myagent sessions list --all$/);
+    await session.close();
+  });
+});
+
+describe('optional packages', () => {
+  it('a missing one is a typed error that says what needs it and how to install it', async () => {
+    const name = 'chatkeep-no-such-package';
+    const err = await failure(() => importRequired(name, 'A PostgreSQL store', () => import(name)));
+    expect(err).toBeInstanceOf(MissingPackageError);
+    expect(err).toMatchObject({ code: 'E_MISSING_PACKAGE', exitCode: 2 });
+    expect((err as Error).message).toBe('A PostgreSQL store needs the package `chatkeep-no-such-package`, which is not installed: npm install chatkeep-no-such-package');
+  });
+});

@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth, loadTableWidths, truncate } from '../../../src/terminal/table.js';
+import { fitTable } from '../../../src/terminal/fit-table.js';
+
+beforeAll(loadTableWidths);
+
+describe('truncate', () => {
+  it('keeps text that fits and cuts the rest by display width, ending in …', () => {
+    expect(truncate('short', 10)).toBe('short');
+    expect(truncate('abcdefghijkl', 6)).toBe('abcde…');
+    expect(truncate('日本語のタイトル', 7)).toBe('日本語…');
+    expect(displayWidth(truncate('日本語のタイトル', 7))).toBeLessThanOrEqual(7);
+  });
+
+  it('never splits an emoji and shows newlines as spaces', () => {
+    expect(truncate('👍🏽👍🏽👍🏽', 5)).toBe('👍🏽👍🏽…');
+    expect(truncate('one\ntwo', 20)).toBe('one two');
+    expect(truncate('one two three', 9)).toBe('one two…');
+  });
+});
+
+describe('fitTable', () => {
+  it('aligns columns by display width and cuts a column only as much as the width asks', () => {
+    const lines = fitTable(
+      [
+        ['日本', '1', 'a long title that goes on'],
+        ['ab', '22', 'short'],
+      ],
+      [{}, { align: 'right' }, {}],
+      [{ cut: 2, to: 3 }],
+      { width: 20 },
+    );
+    expect(lines).toEqual(['日本   1  a long ti…', 'ab    22  short']);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(20);
+  });
+
+  it('applies its plan in order and stops once the rows fit: shorten, cut to a floor, drop', () => {
+    const rows = [['id-1', '5 minutes ago', 'a title of some length']];
+    const columns = [{}, { short: ['5m ago'] }, {}];
+    const plan = [{ shorten: 1 }, { cut: 2, to: 10 }, { drop: 1 }] as const;
+    expect(fitTable(rows, columns, plan, { width: 80 })).toEqual(['id-1  5 minutes ago  a title of some length']);
+    expect(fitTable(rows, columns, plan, { width: 36 })).toEqual(['id-1  5m ago  a title of some length']);
+    expect(fitTable(rows, columns, plan, { width: 26 })).toEqual(['id-1  5m ago  a title of…']);
+    expect(fitTable(rows, columns, plan, { width: 20 })).toEqual(['id-1  a title of so…']);
+    // Narrower than what the plan keeps: the row itself is cut, never wrapped.
+    expect(fitTable(rows, columns, plan, { width: 8 })).toEqual(['id-1  a…']);
+  });
+
+  it('leaves out a column no row has anything in, and caps a column without a width only where asked', () => {
+    expect(fitTable([['x', '', 'abcdefghij']], [{}, {}, { pipedMax: 5 }], [])).toEqual(['x  abcd…']);
+    expect(fitTable([['x', '', 'abcdefghij']], [{}, {}, {}], [])).toEqual(['x  abcdefghij']);
+  });
+});
