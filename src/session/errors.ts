@@ -104,20 +104,6 @@ export class SessionInUseError extends ChatkeepError {
   }
 }
 
-/**
- * The refusal for a held session, saying since when in words (date-fns, loaded only on this path;
- * an optional peer dependency of the library: without it, the time the holder took it).
- */
-export async function sessionInUse(id: string, owner: LockOwner | undefined, now = new Date()): Promise<SessionInUseError> {
-  const started = owner ? new Date(owner.startedAt) : undefined;
-  if (!started || Number.isNaN(started.getTime())) return new SessionInUseError(id, owner);
-  const { importOptional } = await import('./optional-package.js');
-  const words = await importOptional('date-fns', () => import('date-fns/formatDistance'));
-  if (!words) return new SessionInUseError(id, owner);
-  const { formatDistance } = words;
-  return new SessionInUseError(id, owner, formatDistance(started > now ? now : started, now, { addSuffix: true }));
-}
-
 /** A file written by a newer chatkeep: refused, and never overwritten. */
 export class FutureSchemaError extends UserError {
   constructor(

@@ -12,7 +12,8 @@ import { lstat, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from './atomic-write.js';
-import { NotInTrashError, sessionInUse, UnknownSessionError, UserError } from '../../session/errors.js';
+import { NotInTrashError, UnknownSessionError, UserError } from '../../session/errors.js';
+import { sessionInUse } from '../../session/in-use.js';
 import { withGuard } from './guard.js';
 import { errno, isValidId } from '../../session/ids.js';
 import type { Interpreter, Located, SessionTrash, TrashedSession } from '../../session/store.js';

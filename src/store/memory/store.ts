@@ -9,7 +9,8 @@
 import { hostname } from 'node:os';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AmbiguousIdError, LockSupersededError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
+import { AmbiguousIdError, LockSupersededError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
+import { sessionInUse } from '../../session/in-use.js';
 import { baseIdFor } from '../../session/ids.js';
 import type { IndexRow } from '../../session/listing.js';
 import { byUpdatedDesc } from '../../session/index-row.js';

@@ -3,7 +3,8 @@
  * everything, marked with its trash entry, and drops out of listings, `locate` and searches;
  * restoring clears the mark. Only `empty` deletes, and the ID stays issued.
  */
-import { NotInTrashError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
+import { NotInTrashError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
+import { sessionInUse } from '../../session/in-use.js';
 import type { IndexRow } from '../../session/listing.js';
 import type { SessionTrash, TrashedSession } from '../../session/store.js';
 import type { MemoryBacking, MemorySession } from './backing.js';

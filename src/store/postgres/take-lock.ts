@@ -16,7 +16,8 @@
  */
 import type { Client } from 'pg';
 import type { LockOwner } from '../../session/errors.js';
-import { TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
+import { TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
+import { sessionInUse } from '../../session/in-use.js';
 import { isAlive, processStart } from '../process-identity.js';
 import type { Target } from './connect.js';
 import { connectClient, storeError } from './connect.js';

@@ -6,7 +6,8 @@
  * issued again.
  */
 import type { Pool } from 'pg';
-import { NotInTrashError, TrashedSessionError, UnknownSessionError, sessionInUse } from '../../session/errors.js';
+import { NotInTrashError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
+import { sessionInUse } from '../../session/in-use.js';
 import type { Located, SessionTrash, TrashedSession } from '../../session/store.js';
 import type { ProjectInfo } from '../../session/data.js';
 import type { Target } from './connect.js';
