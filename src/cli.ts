@@ -5,7 +5,6 @@
  */
 import { closeSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { isatty } from 'node:tty';
 import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './cli/options.js';
@@ -19,12 +18,6 @@ import { packageVersion } from './version.js';
  * (0 ok, 1 unexpected failure, 2 bad usage or input, 3 session in use).
  */
 export async function main(argv: string[]): Promise<number> {
-  // Node's fetch parses HTTP with llhttp compiled to WebAssembly. Once a reply has streamed, V8
-  // recompiles its one huge parsing function with TurboFan on a worker thread (~50 ms of CPU on
-  // a quiet machine, hundreds under load), and the process cannot exit before that compile ends:
-  // a one-shot run then spent more time leaving than getting its reply (issue 23 item 8). The
-  // baseline compiler parses a chat's few kilobytes of HTTP about as fast.
-  setFlagsFromString('--liftoff-only');
   try {
     return await run(argv);
   } catch (err) {

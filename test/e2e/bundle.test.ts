@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import Module from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
 const bundleDir = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('the CLI bundle', () => {
   const cli = readFileSync(`${bundleDir}cli.js`, 'utf8');
@@ -40,12 +41,22 @@ describe('the CLI bundle', () => {
     for (const file of split) expect(existsSync(`${bundleDir}vendor/${file}`), file).toBe(true);
   });
 
-  it('ships a V8 code cache for each vendored file that this Node accepts', () => {
-    for (const name of ['openai', 'anthropic-sdk', 'cron', 'proper-lockfile']) {
-      const file = `${bundleDir}vendor/${name}.cjs`;
-      expect(existsSync(`${file}.cache`), name).toBe(true);
-      const script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: readFileSync(`${file}.cache`) });
-      expect(script.cachedDataRejected, name).toBe(false);
-    }
+  it('ships a V8 code cache for each vendored file that this Node accepts under the CLI\'s V8 flags', () => {
+    // A child process loads the vendor runtime as the CLI does (it sets the CLI's V8 flags, which
+    // V8 checks a cache against) and reports whether V8 took each cache.
+    const names = ['openai', 'anthropic-sdk', 'cron', 'proper-lockfile'];
+    for (const name of names) expect(existsSync(`${bundleDir}vendor/${name}.cjs.cache`), name).toBe(true);
+    const check = `
+      await import(${JSON.stringify(join(root, 'scripts', 'vendor-runtime.mjs'))});
+      const { readFileSync } = await import('node:fs');
+      const { default: Module } = await import('node:module');
+      const { Script } = await import('node:vm');
+      const rejected = ${JSON.stringify(names)}.filter((name) => {
+        const file = ${JSON.stringify(bundleDir)} + 'vendor/' + name + '.cjs';
+        return new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: readFileSync(file + '.cache') }).cachedDataRejected;
+      });
+      process.stdout.write(JSON.stringify(rejected));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', check], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual([]);
   });
 });
