@@ -57,7 +57,7 @@ interface Stored {
 }
 
 export async function run(options: HostsOptions): Promise<PartResult> {
-  const tally = new Tally('hosts', { trials: 0, linesShown: 0, answersOnScreenAtKill: 0, partialAnswersShown: 0 }, ['messagesLost', 'heldByDeadLock', 'notResumed', 'crashes', 'partialsNotMarkedInterrupted']);
+  const tally = new Tally('hosts', { trials: 0, linesShown: 0, answersOnScreenAtKill: 0, partialAnswersShown: 0, resumedAfterKill: 0 }, ['messagesLost', 'heldByDeadLock', 'notResumed', 'crashes', 'partialsNotMarkedInterrupted']);
   for (const moment of new Set(MOMENTS)) tally.figures[`killedWhile${moment[0]!.toUpperCase()}${moment.slice(1)}`] = 0;
   const chain = options.chain ?? 5;
   const chains: { host: Host; trials: number; seed: number }[] = [];
@@ -92,6 +92,7 @@ async function runChain(host: Host, trials: number, rng: Random, root: string, t
         tally.fail('notResumed', `${label}: started as ${opened.id} with ${opened.count} messages, not ${id} with ${stored.length}`);
         return;
       }
+      if (id !== undefined) tally.add('resumedAfterKill');
       id = opened.id;
       if (t === trials) return;
       const moment = MOMENTS[rng.int(0, MOMENTS.length - 1)]!;

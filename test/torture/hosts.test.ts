@@ -9,7 +9,7 @@ describe('torture: kill -9 of the embedding examples', () => {
     const result = await run({ root: tmpHome('chatkeep-torture-'), trials: 9, chain: 3, seed: 3 });
     expect(result.failures).toEqual([]);
     expect(nonZero(result)).toEqual([]);
-    expect(result.figures.trials).toBe(9);
+    expect(result.figures).toMatchObject({ trials: 9, resumedAfterKill: 9 });
     expect(result.figures.linesShown).toBeGreaterThan(3);
   }, 180_000);
 });
