@@ -47,7 +47,13 @@ interface Staged {
  */
 export class AdoptBatches {
   private readonly queue = new GroupCommit<Staged>(BATCH, (batch) => this.commit(batch));
-  private readonly swept = new Set<string>();
+  /** Directories made (and swept) by this process: made once, not once per session. */
+  private readonly made = new Set<string>();
+  /**
+   * IDs known issued: `ids/` as read once, and every ID recorded since by this process. IDs are
+   * never withdrawn, so a hit is sure; a miss is checked again when the batch commits.
+   */
+  private issuedIds: Set<string> | undefined;
 
   constructor(
     /** `<home>/ids`. */
@@ -59,19 +65,28 @@ export class AdoptBatches {
   async adopt(snapshot: SessionSnapshot, projectDir: string): Promise<boolean> {
     const idsDir = this.idsDir;
     const sessionsDir = layout.sessions(projectDir);
-    if (issued(idsDir, sessionsDir, snapshot.id)) return false;
-    const { encodeSnapshot } = await import('../../session/codec.js');
-    const text = await encodeSnapshot(snapshot);
     // Synchronous from here to the queue: small metadata calls and a write into the page cache,
     // each a fraction of a thread-pool round trip (the batch's fsyncs are what waits).
-    mkdirSync(sessionsDir, { recursive: true, mode: 0o700 });
-    mkdirSync(idsDir, { recursive: true, mode: 0o700 });
-    if (!this.swept.has(sessionsDir)) {
-      this.swept.add(sessionsDir);
+    if (!this.made.has(sessionsDir)) {
+      mkdirSync(sessionsDir, { recursive: true, mode: 0o700 });
+      mkdirSync(idsDir, { recursive: true, mode: 0o700 });
       sweepStages(sessionsDir);
+      this.made.add(sessionsDir);
     }
+    this.issuedIds ??= new Set(readdirSync(idsDir));
+    // A directory without its `ids/` entry (an older build, a kill) is found by the rename below.
+    if (this.issuedIds.has(snapshot.id)) return false;
+    const { encodeSnapshot } = await import('../../session/codec.js');
+    const text = await encodeSnapshot(snapshot);
     const stage = join(sessionsDir, `${STAGE_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
-    mkdirSync(stage, { mode: 0o700 });
+    try {
+      mkdirSync(stage, { mode: 0o700 });
+    } catch (err) {
+      if (errno(err) !== 'ENOENT') throw err;
+      // Removed since this process made it: made again.
+      mkdirSync(sessionsDir, { recursive: true, mode: 0o700 });
+      mkdirSync(stage, { mode: 0o700 });
+    }
     const row = rowFromSnapshot(snapshot, 'closed');
     let fd: number | undefined;
     try {
@@ -123,12 +138,16 @@ export class AdoptBatches {
           // Its directory is there (stored before a kill, or by an older build): the ID is taken.
           dropStage(s);
           recordId(idsDir, s.id);
+          this.issuedIds?.add(s.id);
           s.settle(false);
         }
       }
       for (const dir of new Set(stored.map((s) => s.sessionsDir))) fsyncDirSync(dir);
       // Recorded once the session is durably in place: a kill never leaves an ID issued for nothing.
-      for (const s of stored) recordId(idsDir, s.id);
+      for (const s of stored) {
+        recordId(idsDir, s.id);
+        this.issuedIds?.add(s.id);
+      }
       if (stored.length > 0) fsyncDirSync(idsDir);
     } catch (err) {
       for (const s of batch) {
@@ -143,11 +162,6 @@ export class AdoptBatches {
     await this.onStored([...byProject].map(([projectDir, rows]) => ({ projectDir, rows }))).catch(() => undefined);
     for (const s of stored) s.settle(true);
   }
-}
-
-/** True when `id` was issued here (its `ids/` entry) or its directory exists. */
-function issued(idsDir: string, sessionsDir: string, id: string): boolean {
-  return exists(join(idsDir, id)) || exists(join(sessionsDir, id));
 }
 
 function exists(path: string): boolean {
