@@ -150,11 +150,15 @@ async function typeAndKill(term: Term, host: Host, moment: Moment, token: string
   }
   const from = term.screen().length;
   const { typed, answer } = host.line(`${token}y`);
+  // The host's echo of what was typed comes first: the pty has the keys (node-pty writes
+  // later, and a write to a killed pty fails), the kill comes while the host reads or answers.
   if (moment === 'typing') {
     term.write(typed.slice(0, -1));
+    await term.waitFor(typed.slice(0, -1), { from });
     await sleep(rng.int(0, 30));
   } else if (moment === 'answering') {
     term.write(`${typed}\r`);
+    await term.waitFor(typed, { from });
     await sleep(rng.int(0, host.streams ? 500 : 40));
   } else await sleep(rng.int(0, 50));
   term.kill('SIGKILL');
