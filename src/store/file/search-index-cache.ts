@@ -38,6 +38,15 @@ export async function readKeptIndex(path: string): Promise<ReadIndex> {
   if (before) forget(path, before);
   const read = await readSearchIndex(path);
   if (read.kind !== 'ok' || identity === undefined) return read;
+  // Searches run side by side (a keystroke each): one that read the same file meanwhile is kept,
+  // and this read's handle closed (it was given to nobody); left open, GC would close it.
+  const meanwhile = kept.get(path);
+  if (meanwhile && meanwhile.identity === identity) {
+    await read.index.close();
+    meanwhile.timer.refresh();
+    return { kind: 'ok', index: meanwhile.index };
+  }
+  if (meanwhile) forget(path, meanwhile);
   // If the file was replaced between the stat and the read, the next search's stat differs: it is read again.
   const index: LoadedIndex = { ...read.index, close: async () => undefined };
   const timer = setTimeout(() => forget(path, kept.get(path)), KEEP_MS);
