@@ -14,8 +14,8 @@ rl.prompt();
 for await (const line of rl) {
   if (!(await chat.handle(line))) {
     const reply = `${line.toUpperCase()}!`;
+    await chat.record(line, reply); // stored first: what is shown survives a crash
     console.log(reply);
-    await chat.record(line, reply);
   }
   rl.prompt();
 }

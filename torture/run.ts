@@ -4,7 +4,7 @@
  *
  *   npm run torture -- [--quick] [--only kill9,races] [--seed N] [--keep]
  *
- * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup, liveness, thaw; on a PostgreSQL server
+ * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup, liveness, hosts, thaw; on a PostgreSQL server
  * each starts for itself: pg-kill9, pg-hosts, pg-restart, pg-roles; behind a PgBouncer it starts: pg-pooler, pg-thaw.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import * as redaction from './redaction.js';
 import * as slowHolder from './slow-holder.js';
 import * as hangup from './hangup.js';
 import * as liveness from './liveness.js';
+import * as hosts from './hosts.js';
 import { withPgBouncer, withPostgres } from './postgres-server.js';
 import * as poolerRaces from './pooler-races.js';
 import * as thaw from './thaw.js';
@@ -46,6 +47,7 @@ const PARTS: Part[] = [
   { name: 'slow-holder', run: (root, quick, seed) => slowHolder.run({ root, seed, trials: quick ? 10 : 40 }) },
   { name: 'hangup', run: (root, quick, seed) => hangup.run({ root, seed, trials: quick ? 40 : 200 }) },
   { name: 'liveness', run: (root, quick, seed) => liveness.run({ root, seed, trials: quick ? 20 : 100 }) },
+  { name: 'hosts', run: (root, quick, seed) => hosts.run({ root, seed, trials: quick ? 30 : 300 }) },
   {
     name: 'pg-kill9',
     run: (root, quick, seed) =>

@@ -8,6 +8,7 @@ import { loadFormatting, plural } from '../terminal/format.js';
 import { describeReplError } from '../terminal/report-error.js';
 import type { SessionController } from './controller.js';
 import type { HostLine } from './exit-lines.js';
+import { inHostWords } from './host-words.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
@@ -64,7 +65,7 @@ export async function runCommand(command: SlashCommand, args: string, options: D
     await loadFormatting();
     result = await command.run(context, args);
   } catch (err) {
-    return { kind: 'done', output: [error(describeReplError(err))] };
+    return { kind: 'done', output: [error(inHostWords(describeReplError(err), context.commands, prefix))] };
   }
   switch (result.type) {
     case 'none':
@@ -83,11 +84,4 @@ export async function runCommand(command: SlashCommand, args: string, options: D
       return { kind: 'done', output: [{ level: 'info', text: inHostWords(text, context.commands, prefix) }], switched: true };
     }
   }
-}
-
-/** A command's words written as this host types its commands (`.load ID` in node:repl): only the host's own command names. */
-function inHostWords(text: string, commands: readonly SlashCommand[], prefix: string): string {
-  if (prefix === '/') return text;
-  const names = commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]).filter((n) => /^[a-z]+$/.test(n));
-  return text.replace(new RegExp(`(^|[\\s(])/(${names.join('|')})\\b`, 'gm'), `$1${prefix}$2`);
 }

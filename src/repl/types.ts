@@ -83,6 +83,8 @@ export interface CommandSession {
 
 export interface SlashCommand {
   name: string;
+  /** Set by `commandSet` on a renamed built-in: its built-in name (advice naming it is written with `name`). */
+  builtinName?: string;
   aliases?: string[];
   /** One line for /help. */
   summary: string;

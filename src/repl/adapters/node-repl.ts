@@ -102,8 +102,9 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
 }
 
 /**
- * Wraps the server's `eval`: once a complete input is evaluated, it and what it printed (the
- * value as `inspect` shows it, or the error) are appended, in turn with the commands.
+ * Wraps the server's `eval`: once a complete input is evaluated, it and what it prints (the
+ * value as `inspect` shows it, or the error) are appended, in turn with the commands, before
+ * the REPL prints it.
  */
 function journalEvaluations(server: REPLServer, controller: SessionController, inTurn: (work: () => Promise<void>) => void): void {
   const evaluate = server.eval;
@@ -113,7 +114,15 @@ function journalEvaluations(server: REPLServer, controller: SessionController, i
       // A Recoverable error asks for more lines: the input is not complete yet.
       if (typed !== '' && !(err instanceof Recoverable)) {
         const answer = err ? `Uncaught ${err instanceof Error ? `${err.name}: ${err.message}` : inspect(err)}` : inspect(result);
-        inTurn(async () => void (await controller.append({ role: 'user', content: typed }, { role: 'assistant', content: answer })));
+        // The REPL prints the result once called back: stored first, so what is shown survives a kill -9.
+        inTurn(async () => {
+          try {
+            await controller.append({ role: 'user', content: typed }, { role: 'assistant', content: answer });
+          } finally {
+            callback(err, result);
+          }
+        });
+        return;
       }
       callback(err, result);
     });

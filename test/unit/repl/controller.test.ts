@@ -139,3 +139,24 @@ describe("a host's own command list", () => {
     expect(await runCommand(load, '', { controller, context, prefix: '.' })).toEqual({ kind: 'done', output: [{ level: 'info', text: 'Usage: .load ID (find IDs with .sessions).' }] });
   });
 });
+
+describe("advice in a renaming host's words", () => {
+  const renamed = commandSet(builtinCommands, { rename: { load: 'open', sessions: 'list', fork: 'branch' } });
+
+  async function run(line: string, prefix?: string) {
+    const { controller } = await opened();
+    const out = new PassThrough();
+    const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands: renamed });
+    const done = await dispatchLine(line.replace(/^\./, '/'), { controller, context, ...(prefix ? { prefix } : {}) });
+    await controller.leave();
+    return done.kind === 'done' ? done.output.map((o) => o.text) : done;
+  }
+
+  it('names the renamed commands in results and errors, never the built-in names', async () => {
+    expect(await run('/open')).toEqual(['Usage: /open ID (find IDs with /list).']);
+    expect(await run('/open nosuchsession')).toEqual([expect.stringMatching(/^No session `nosuchsession`\. Find IDs with \/list --all\.\nStill in session-/)]);
+    // An error thrown by the command (the library's UserError) is written in the host's words too.
+    expect(await run('/branch --at')).toEqual(['chatkeep: --at needs the number of messages the fork keeps, such as /branch --at 4.']);
+    expect(await run('.open', '.')).toEqual(['Usage: .open ID (find IDs with .list).']);
+  });
+});
