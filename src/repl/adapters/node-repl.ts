@@ -90,8 +90,10 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   };
   signals?.on('SIGTERM', onTerm);
   signals?.on('SIGHUP', onHangUp);
-  // Reads of a terminal that went away fail: the same as a hang-up, never an unhandled error.
+  // Reads and writes of a terminal that went away fail (EIO): the same as a hang-up, never an
+  // unhandled error that would end the process before the session is saved.
   server.input.on('error', onHangUp);
+  server.output.on('error', onHangUp);
   guardRawMode(server.input, onHangUp);
   server.once('exit', () => void leave());
   const closed = new Promise<number>((resolve) => server.once('exit', () => void leave().then(resolve)));
