@@ -55,7 +55,7 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
  * `InvalidMessageError` when it cannot be), and how one read back from the journal is checked
  * (a field that fails is left out: reading is never damage).
  */
-const FIELDS: { [K in Exclude<keyof Message, 'role' | 'content' | 'timestamp'>]-?: { clean(v: unknown, redact: Redact): Message[K]; read(v: unknown): boolean; schema: object } } = {
+const FIELDS: { [K in Exclude<keyof Message, 'role' | 'content' | 'timestamp'>]-?: { clean(v: unknown, redact: Redact): Message[K]; read(v: unknown): boolean; schema: object; /** The schemaVersion that added it (2 when absent). */ since?: 3 } } = {
   toolCalls: { clean: (v, redact) => toolCalls(v, redact), read: Array.isArray, schema: { type: 'array', items: SCHEMA.toolCall } },
   toolCallId: { clean: (v) => string(v, 'toolCallId'), read: isString, schema: SCHEMA.string },
   usage: { clean: (v, redact) => usage(v, redact), read: (v) => isObject(v) && isCount(v.inputTokens) && isCount(v.outputTokens), schema: SCHEMA.usage },
@@ -63,18 +63,18 @@ const FIELDS: { [K in Exclude<keyof Message, 'role' | 'content' | 'timestamp'>]-
   superseded: { clean: (v) => flag(v, 'superseded'), read: (v) => v === true, schema: SCHEMA.boolean },
   // An empty model says nothing: none is kept (as before).
   model: { clean: (v) => string(v, 'model') || undefined, read: isString, schema: SCHEMA.string },
-  parts: { clean: (v, redact) => parts(v, redact), read: Array.isArray, schema: { type: 'array', items: SCHEMA.part } },
-  id: { clean: (v) => string(v, 'id'), read: isString, schema: SCHEMA.string },
-  name: { clean: (v) => string(v, 'name'), read: isString, schema: SCHEMA.string },
-  status: { clean: (v) => string(v, 'status'), read: isString, schema: SCHEMA.string },
-  provider: { clean: (v) => string(v, 'provider'), read: isString, schema: SCHEMA.string },
-  metadata: { clean: (v, redact) => jsonObject(v, 'metadata', redact), read: isObject, schema: { type: 'object' } },
+  parts: { clean: (v, redact) => parts(v, redact), read: Array.isArray, schema: { type: 'array', items: SCHEMA.part }, since: 3 },
+  id: { clean: (v) => string(v, 'id'), read: isString, schema: SCHEMA.string, since: 3 },
+  name: { clean: (v) => string(v, 'name'), read: isString, schema: SCHEMA.string, since: 3 },
+  status: { clean: (v) => string(v, 'status'), read: isString, schema: SCHEMA.string, since: 3 },
+  provider: { clean: (v) => string(v, 'provider'), read: isString, schema: SCHEMA.string, since: 3 },
+  metadata: { clean: (v, redact) => jsonObject(v, 'metadata', redact), read: isObject, schema: { type: 'object' }, since: 3 },
   // Any JSON value.
-  native: { clean: (v, redact) => json(v, 'native', redact), read: (v) => v !== undefined, schema: {} },
+  native: { clean: (v, redact) => json(v, 'native', redact), read: (v) => v !== undefined, schema: {}, since: 3 },
 };
 const OPTIONAL = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
 /** The fields schemaVersion 3 added (agents' messages): a message with none of them is a version-2 message. */
-const SINCE_3: readonly (keyof typeof FIELDS)[] = ['parts', 'id', 'name', 'status', 'provider', 'metadata', 'native'];
+const SINCE_3 = OPTIONAL.filter((key) => FIELDS[key].since === 3);
 
 /**
  * The oldest schemaVersion that holds `message`: 3 for what agents' messages added (the system
