@@ -7,13 +7,14 @@ import { blankSnapshot } from './blank.js';
 import { UserError } from './errors.js';
 import { addMessage } from './apply-event.js';
 import type { SessionSnapshot } from './data.js';
+import { plural } from '../text/plural.js';
 
 /** Where a fork starts: `at` messages of `source` (default all); a bad `at` is a UserError. */
 export function forkPoint(source: SessionSnapshot, at: number | undefined): number {
   const count = source.messages.length;
   if (at === undefined) return count;
   if (!Number.isInteger(at) || at < 0 || at > count) {
-    throw new UserError(`Cannot fork ${source.id} at message ${at}: it has ${count} message${count === 1 ? '' : 's'} (give 0 to ${count}).`, 'E_FORK_POINT');
+    throw new UserError(`Cannot fork ${source.id} at message ${at}: it has ${plural(count, 'message')} (give 0 to ${count}).`, 'E_FORK_POINT');
   }
   return at;
 }

@@ -16,6 +16,7 @@ import { SessionController, type AutosaveOption, type OpenOptions } from '../con
 import type { HostName } from '../host.js';
 import { screenFor, showResumed } from '../render.js';
 import type { CommandContext } from '../types.js';
+import { plural } from '../../text/plural.js';
 
 /** What an adapter is told by its host. */
 export interface AdapterOptions extends OpenOptions {
@@ -70,8 +71,7 @@ export async function openHost(options: AdapterOptions, output: NodeJS.WritableS
 
 /** The one line that says what this session is, and its message count: the host's banner. */
 export function bannerLine(controller: SessionController): string {
-  const n = controller.session.messages.length;
-  return `session ${controller.session.id} · ${n} message${n === 1 ? '' : 's'} · autosave ${controller.autosaveDescription}`;
+  return `session ${controller.session.id} · ${plural(controller.session.messages.length, 'message')} · autosave ${controller.autosaveDescription}`;
 }
 
 /** Shows the banner, and what a resumed session holds. */
