@@ -10,6 +10,7 @@ import { SCHEMA_VERSION, settleImportSource } from '../session/migrations.js';
 import { schemaProblem } from '../session/standalone-validator.js';
 import type { SessionSnapshot } from '../session/data.js';
 import { EXPORT_FORMAT, EXPORT_VERSION } from './schema.js';
+import { isObject } from '../session/is-object.js';
 
 /**
  * The largest file `sessions import` reads unless told otherwise: 512 MiB, about the longest
@@ -112,8 +113,4 @@ function snapshotOf(session: Record<string, unknown>, source: string): SessionSn
     toolVersion: 'unknown',
     journalSeq: 0,
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -9,7 +9,8 @@
  */
 import type { ToolCall, Usage } from '../session/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
-import { argumentsText, dateOf, isObject, jsonLines, str, Transcript } from './transcript.js';
+import { argumentsText, dateOf, jsonLines, str, Transcript } from './transcript.js';
+import { isObject } from '../session/is-object.js';
 
 type Rec = Record<string, unknown>;
 

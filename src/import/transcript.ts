@@ -5,6 +5,7 @@
  */
 import type { KeptLine, Message, ToolCall, Usage } from '../session/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
+import { isObject } from '../session/is-object.js';
 
 /** What a format says about a conversation besides its messages. */
 export type ConversationFacts = Omit<PeerConversation, 'messages' | 'kept' | 'createdAt' | 'updatedAt'> & { createdAt: Date | undefined };
@@ -89,10 +90,6 @@ export function jsonLines(text: string): { line: string; record: Record<string, 
     out.push({ line, record: isObject(record) ? record : undefined });
   }
   return out;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `value` if it is a non-empty string. */

@@ -7,6 +7,7 @@ import { JSON_MIGRATABLE_FROM, migrate, SCHEMA_VERSION, settleImportSource } fro
 import { schemaProblem } from './standalone-validator.js';
 import { stringifySliced, type TextSink } from './sliced-json.js';
 import { packageVersion } from '../version.js';
+import { isObject } from './is-object.js';
 
 /** A snapshot file that does not parse or validate. */
 
@@ -177,8 +178,4 @@ function isNewerVersion(a: string, b: string): boolean {
   if (!y) return true;
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! > y[i]!;
   return false;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,6 +7,7 @@
 import { InvalidMessageError } from './errors.js';
 import { PART_TYPES, type ContentPart, type JsonValue } from './message-parts.js';
 import type { Message, NewMessage, NewToolCall, Role, ToolCall, Usage } from './data.js';
+import { isObject } from './is-object.js';
 
 /** A message as journaled: the timestamp as an ISO string. */
 export type JournaledMessage = Omit<Message, 'timestamp'> & { timestamp: string };
@@ -47,7 +48,6 @@ const SCHEMA = {
   },
 } as const;
 const isString = (v: unknown): v is string => typeof v === 'string';
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 
 /**
