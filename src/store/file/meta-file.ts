@@ -13,7 +13,8 @@ import { layout } from './layout.js';
  * writes it again once the snapshot is in place; a session resumed for writing loses it until
  * its next snapshot. So a meta file present describes the snapshot in place, and a crash
  * anywhere between leaves none: the listing then reads the snapshot, as it does for sessions
- * written before meta files existed, or a damaged meta file. Like index.json, it is trusted
+ * written before meta files existed, or a damaged meta file. A session stored whole by the
+ * batch (adopt-batch.ts: imports, copies) gets none: its row is in index.json. Like index.json, it is trusted
  * as written by chatkeep: a tool that rewrites session.json behind chatkeep's back must
  * remove it (or index.json's row goes stale the same way).
  */

@@ -8,15 +8,16 @@
  * The file store's `SessionTrash` part; IDs are exact and valid here (the manager resolves
  * prefixes and validates).
  */
-import { lstat, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from './atomic-write.js';
+import { DIR_MODE, fsyncDir, writeFileAtomic } from './atomic-write.js';
 import { NotInTrashError, UnknownSessionError, UserError } from '../../session/errors.js';
 import { sessionInUse } from '../../session/in-use.js';
 import { withGuard } from './guard.js';
 import { errno, isValidId } from '../../session/ids.js';
 import type { Interpreter, Located, SessionTrash, TrashedSession } from '../../session/store.js';
+import { issueId } from './ids.js';
 import { layout } from './layout.js';
 import { inspectLock } from './lock.js';
 import { openProject, type FileProject } from './project.js';
@@ -161,9 +162,7 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
  */
 async function keepReserved(home: string, id: string): Promise<void> {
   await mkdir(layout.ids(home), { recursive: true, mode: DIR_MODE });
-  const handle = await open(join(layout.ids(home), id), 'a', FILE_MODE);
-  await handle.sync();
-  await handle.close();
+  if (issueId(layout.ids(home), id)) await fsyncDir(layout.ids(home));
 }
 
 /** The entry of a trashed session, or undefined when there is none (or no session beside it). */

@@ -7,6 +7,7 @@ import type { SessionManager } from '../../../src/index.js';
 import { openSessions } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
 import { layout } from '../../../src/store/file/layout.js';
+import { copySessions } from '../../../src/session/copy.js';
 
 const plain = (rows: Awaited<ReturnType<SessionManager['list']>>) => rows.map((r) => ({ ...r }));
 
@@ -129,5 +130,20 @@ describe('session.meta.json, the listing row beside the snapshot', () => {
     await resumed.close();
     expect(existsSync(index)).toBe(false);
     expect(plain(await sessions.list()).map((r) => r.id)).toEqual([resumed.id, fresh.id, ids[2], ids[1]]);
+  });
+
+  it('a session stored whole (an import, a copy) has none: its row is in the index, and a rebuild reads the snapshot', async () => {
+    const { sessions: from, ids } = await closedSessions();
+    const to = await openSessions({ home: tmpHome(), cwd: from.project.path });
+    expect((await copySessions(from, to, ids)).copied).toBe(3);
+    expect(ids.filter((id) => existsSync(metaPath(to, id)))).toEqual([]);
+    const listed = plain(await to.list());
+    expect(listed.map((r) => [r.title, r.messageCount, r.status])).toEqual([
+      ['session of 3', 3, 'closed'],
+      ['session of 2', 2, 'closed'],
+      ['session of 1', 1, 'closed'],
+    ]);
+    dropIndex(to);
+    expect(plain(await to.list())).toEqual(listed);
   });
 });
