@@ -72,7 +72,8 @@ const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'n
 await build({
   ...common,
   format: 'esm',
-  entryPoints: ['src/cli.ts'],
+  // The import's reading thread (src/import/readers.ts) is started from its own file beside cli.js.
+  entryPoints: ['src/cli.ts', { in: 'src/import/read-worker.ts', out: 'read-worker' }],
   outdir: 'dist/bundle',
   // readline-sync finds its helper scripts next to its own files; string-width is one of the
   // library's own dependencies. Both are in node_modules. (What SPLIT_OUT names loads from the

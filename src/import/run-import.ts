@@ -5,13 +5,11 @@
  * up to date when it was not continued in chatkeep, else the whole conversation becomes a new
  * session (`<tool>-<its ID>.2`) recording the copy it continues. Returns what happened; prints nothing.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { AmbiguousIdError, ChatkeepError, TrashedSessionError, UnknownSessionError } from '../session/errors.js';
 import type { SessionSnapshot } from '../session/data.js';
 import type { SessionManager } from '../session/manager-api.js';
 import type { Candidate } from './discover.js';
-import { parsePeer } from './parse.js';
+import { peerReaders, type PeerReaders } from './readers.js';
 import { importedId, peerSnapshot } from './to-snapshot.js';
 import { PeerFileError, type PeerConversation, type PeerTool } from './types.js';
 
@@ -66,10 +64,10 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
       throw err;
     }
   };
-  const titles = new Map<string, Promise<Map<string, string>>>();
   const claimed = new Set<string>();
+  const readers = await peerReaders(run.tool, run.since, run.files.length);
   const one = (file: Candidate): Promise<ImportOutcome | undefined> =>
-    importFile(sessions, run, file, exists, titles, claimed).catch((err: unknown): ImportOutcome => {
+    importFile(sessions, run, file, exists, readers, claimed).catch((err: unknown): ImportOutcome => {
       if (err instanceof PeerFileError || err instanceof ChatkeepError || (err instanceof Error && 'code' in err)) {
         return { path: file.path, tool: run.tool, action: 'failed', reason: err.message };
       }
@@ -80,32 +78,34 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
   const outcomes: (ImportOutcome | undefined)[] = new Array(run.files.length);
   let next = 0;
   let done = 0;
-  const worker = async (): Promise<void> => {
+  const task = async (): Promise<void> => {
     while (next < run.files.length) {
       const i = next++;
       outcomes[i] = await one(run.files[i]!);
       run.onProgress?.(++done, run.files.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, run.files.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, run.files.length) }, task));
+  } finally {
+    await readers.close();
+  }
   return outcomes.filter((o): o is ImportOutcome => o !== undefined);
 }
 
 /** Files imported at once (about one store batch). */
-const CONCURRENCY = 128;
+const CONCURRENCY = 256;
 
 async function importFile(
   sessions: SessionManager | undefined,
   run: ImportRun,
   file: Candidate,
   exists: (id: string) => Promise<boolean>,
-  titles: Map<string, Promise<Map<string, string>>>,
+  readers: PeerReaders,
   claimed: Set<string>,
 ): Promise<ImportOutcome | undefined> {
-  const info = await stat(file.path);
-  if (run.since && info.mtime < run.since) return undefined;
-  const text = await readFile(file.path, 'utf8');
-  const c = parsePeer(run.tool, text, file, info.mtime, run.tool === 'codex' ? await codexTitles(file.path, titles) : undefined);
+  const c = await readers.read(file);
+  if (!c) return undefined;
   const project = c.cwd ?? file.cwd;
   if (project === undefined) throw new PeerFileError('the working directory it was held in is not recorded (run the import from that directory)');
   if (!run.all && project !== run.cwd) return undefined;
@@ -153,31 +153,4 @@ function updated(c: PeerConversation, copy: SessionSnapshot, project: string, to
     journalSeq: copy.journalSeq,
     ...(copy.parentId !== undefined ? { parent: { id: copy.parentId, at: copy.forkPoint ?? 0 } } : {}),
   });
-}
-
-/** Codex CLI's thread names (`session_index.jsonl` beside `sessions/`), read once per store. */
-function codexTitles(path: string, cache: Map<string, Promise<Map<string, string>>>): Promise<Map<string, string>> {
-  let dir = dirname(path);
-  while (dirname(dir) !== dir && !/(^|\/)(archived_)?sessions$/.test(dir)) dir = dirname(dir);
-  const index = join(dirname(dir), 'session_index.jsonl');
-  let titles = cache.get(index);
-  if (!titles) {
-    titles = readFile(index, 'utf8').then(
-      (text) => {
-        const map = new Map<string, string>();
-        for (const line of text.split('\n')) {
-          try {
-            const r = JSON.parse(line) as { id?: unknown; thread_name?: unknown };
-            if (typeof r.id === 'string' && typeof r.thread_name === 'string' && r.thread_name !== '') map.set(r.id, r.thread_name);
-          } catch {
-            // a line being written, or not an entry
-          }
-        }
-        return map;
-      },
-      () => new Map<string, string>(),
-    );
-    cache.set(index, titles);
-  }
-  return titles;
 }

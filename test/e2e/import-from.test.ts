@@ -142,27 +142,38 @@ describe('sessions import --from', () => {
     expect(s.messages.map((m) => m.content).join('\n')).toContain(SECRET);
   });
 
-  it('reports each bad file on a line of its own, imports the others, and exits 1', async () => {
-    const home = tmpHome();
-    const cwd = tmpHome('chatkeep-project-');
-    const dir = tmpHome('chatkeep-sources-');
-    cpSync(join(FIXTURE.claude.dir, FIXTURE.claude.file), join(dir, 'good.jsonl'));
-    writeFileSync(join(dir, 'garbage.jsonl'), 'this is not JSON\nnor this\n');
-    writeFileSync(join(dir, 'empty.jsonl'), '');
-    // Another tool's file is not a Claude Code session either.
-    cpSync(join(FIXTURE.codex.dir, FIXTURE.codex.file), join(dir, 'codex.jsonl'));
-    const run = await chatkeep(['sessions', 'import', '--from', 'claude', dir, join(cwd, 'missing.jsonl')], { home, cwd });
-    expect(run.code).toBe(1);
-    expect(run.stderr.split('\n').filter(Boolean).sort()).toEqual([
-      `Could not import ${join(cwd, 'missing.jsonl')}: there is no such file or folder.`,
-      `Could not import ${join(dir, 'codex.jsonl')}: not a Claude Code session (no user or assistant lines).`,
-      `Could not import ${join(dir, 'empty.jsonl')}: not a Claude Code session (no user or assistant lines).`,
-      `Could not import ${join(dir, 'garbage.jsonl')}: not a Claude Code session (no user or assistant lines).`,
-    ].sort());
-    expect(run.stdout).toMatch(/^Imported Claude Code session .*\nImported 1 session; 4 files could not be imported\.\nResume with: .*\n$/);
-    const list = await chatkeep(['sessions', 'list', '--all', '--json'], { home, cwd });
-    expect((JSON.parse(list.stdout) as { id: string }[]).map((r) => r.id)).toEqual([`claude-${FIXTURE.claude.sessionId}`]);
-  });
+  // 1 good file is read in this thread; 40 and more are read on a reading thread (src/import/readers.ts).
+  for (const good of [1, 40]) {
+    it(`reports each bad file on a line of its own, imports the others, and exits 1 (${good} good file${good > 1 ? 's' : ''})`, async () => {
+      const home = tmpHome();
+      const cwd = tmpHome('chatkeep-project-');
+      const dir = tmpHome('chatkeep-sources-');
+      const f = FIXTURE.claude;
+      const text = readFileSync(join(f.dir, f.file), 'utf8');
+      const ids = Array.from({ length: good }, (_, i) => (i === 0 ? f.sessionId : `${f.sessionId.slice(0, -4)}${String(i).padStart(4, '0')}`));
+      for (const id of ids) writeFileSync(join(dir, `${id}.jsonl`), text.replaceAll(f.sessionId, id));
+      writeFileSync(join(dir, 'garbage.jsonl'), 'this is not JSON\nnor this\n');
+      writeFileSync(join(dir, 'empty.jsonl'), '');
+      // Another tool's file is not a Claude Code session either.
+      cpSync(join(FIXTURE.codex.dir, FIXTURE.codex.file), join(dir, 'codex.jsonl'));
+      const run = await chatkeep(['sessions', 'import', '--from', 'claude', dir, join(cwd, 'missing.jsonl')], { home, cwd });
+      expect(run.code).toBe(1);
+      expect(run.stderr.split('\n').filter(Boolean).sort()).toEqual([
+        `Could not import ${join(cwd, 'missing.jsonl')}: there is no such file or folder.`,
+        `Could not import ${join(dir, 'codex.jsonl')}: not a Claude Code session (no user or assistant lines).`,
+        `Could not import ${join(dir, 'empty.jsonl')}: not a Claude Code session (no user or assistant lines).`,
+        `Could not import ${join(dir, 'garbage.jsonl')}: not a Claude Code session (no user or assistant lines).`,
+      ].sort());
+      // One session imported is offered to resume; of many, the listing says which.
+      expect(run.stdout).toMatch(new RegExp(`\nImported ${good} session${good > 1 ? 's' : ''}; 4 files could not be imported\\.\n${good === 1 ? 'Resume with: .*\n' : ''}$`));
+      const list = await chatkeep(['sessions', 'list', '--all', '--json'], { home, cwd });
+      expect((JSON.parse(list.stdout) as { id: string }[]).map((r) => r.id).sort()).toEqual(ids.map((id) => `claude-${id}`).sort());
+      // Each one whole, as read.
+      const last = await show(`claude-${ids.at(-1)}`, { home, cwd });
+      expect(last.messages).toHaveLength(8);
+      expect(last.importSource).toMatchObject({ tool: 'claude', id: ids.at(-1), path: join(dir, `${ids.at(-1)}.jsonl`) });
+    });
+  }
 
   it('brings a grown source up to date, and imports it as a new session when the copy was continued here', async () => {
     const f = FIXTURE.claude;

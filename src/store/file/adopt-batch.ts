@@ -12,9 +12,9 @@
  * process, and sessions without their `ids/` entry, which the next attempt to store them records.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, open as openCallback, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { mkdir, open, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { errno } from '../../session/ids.js';
 import { rowFromSnapshot } from '../../session/index-row.js';
 import type { IndexRow } from '../../session/listing.js';
@@ -66,8 +66,7 @@ export class AdoptBatches {
   async adopt(snapshot: SessionSnapshot, projectDir: string): Promise<boolean> {
     const idsDir = this.idsDir;
     const sessionsDir = layout.sessions(projectDir);
-    // Synchronous from here to the queue: small metadata calls and a write into the page cache,
-    // each a fraction of a thread-pool round trip (the batch's fsyncs are what waits).
+    // Once per directory and process: small synchronous calls.
     if (!this.made.has(sessionsDir)) {
       mkdirSync(sessionsDir, { recursive: true, mode: 0o700 });
       mkdirSync(idsDir, { recursive: true, mode: 0o700 });
@@ -77,8 +76,6 @@ export class AdoptBatches {
     this.issuedIds ??= new Set(readdirSync(idsDir));
     // A directory without its `ids/` entry (an older build, a kill) is found by the rename below.
     if (this.issuedIds.has(snapshot.id)) return false;
-    const { encodeSnapshot } = await (codec ??= import('../../session/codec.js'));
-    const bytes = Buffer.from(await encodeSnapshot(snapshot), 'utf8');
     const row = rowFromSnapshot(snapshot, 'closed');
     // Made on the thread pool: creating a directory and a file are the kernel's work of allocating
     // two inodes (~0.2 ms each on ext4), done beside the encoding of the next sessions.
@@ -92,10 +89,18 @@ export class AdoptBatches {
     // No meta file beside it (meta-file.ts): the listing row goes into index.json when the batch
     // commits, and a rebuilt index reads the snapshot instead, as for any session without one.
     // One inode fewer per session.
-    await writeFile(layout.snapshot(stage), bytes, { flag: 'wx', mode: FILE_MODE }).catch(async (err: unknown) => {
-      await rm(stage, { recursive: true, force: true });
+    try {
+      const fd = await openExclusive(layout.snapshot(stage));
+      try {
+        const { encodeSnapshot } = await (codec ??= import('../../session/codec.js'));
+        writeText(fd, await encodeSnapshot(snapshot));
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      rmSync(stage, { recursive: true, force: true });
       throw err;
-    });
+    }
     return new Promise<boolean>((settle, fail) => {
       this.queue.add({ id: snapshot.id, stage, sessionsDir, projectDir, row, settle, fail });
     });
@@ -164,6 +169,28 @@ function exists(path: string): boolean {
     throw err;
   }
 }
+
+function openExclusive(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    openCallback(path, 'wx', FILE_MODE, (err, fd) => (err ? reject(err) : resolve(fd)));
+  });
+}
+
+/**
+ * Snapshots up to 1 MB of UTF-8 are encoded into this one buffer, kept for the next: a buffer
+ * of its own per session (allocated, its pages faulted in, collected) cost three times the
+ * encoding itself. A bigger one gets its own.
+ */
+let scratch: Buffer | undefined;
+
+/** Writes `text` as UTF-8 at the file's start (synchronously: a copy into the page cache). */
+function writeText(fd: number, text: string): void {
+  scratch ??= Buffer.allocUnsafeSlow(1 << 20);
+  const bytes = text.length * 3 <= scratch.length ? scratch.subarray(0, encoder.encodeInto(text, scratch).written) : Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+const encoder = new TextEncoder();
 
 function fsyncDirSync(dir: string): void {
   const fd = openSync(dir, 'r');

@@ -1,0 +1,51 @@
+/**
+ * Reading one file of another tool into a conversation: its time, its text, and what the
+ * format says. Reads and parses only: the same in this thread and on the reading threads
+ * (readers.ts), which hand back what it returns.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Candidate } from './discover.js';
+import { parsePeer } from './parse.js';
+import type { PeerConversation, PeerTool } from './types.js';
+
+/** Codex CLI's thread names, by the index file they were read from (one read per store). */
+export type TitleCache = Map<string, Promise<Map<string, string>>>;
+
+/**
+ * `file` as a conversation; undefined when it has not changed since `since`. Throws
+ * `PeerFileError` when it is not one, and the file system's error when it cannot be read.
+ */
+export async function readPeerFile(tool: PeerTool, file: Candidate, since: Date | undefined, titles: TitleCache): Promise<PeerConversation | undefined> {
+  const info = await stat(file.path);
+  if (since && info.mtime < since) return undefined;
+  const text = await readFile(file.path, 'utf8');
+  return parsePeer(tool, text, file, info.mtime, tool === 'codex' ? await codexTitles(file.path, titles) : undefined);
+}
+
+/** Codex CLI's thread names (`session_index.jsonl` beside `sessions/`), read once per store. */
+function codexTitles(path: string, cache: TitleCache): Promise<Map<string, string>> {
+  let dir = dirname(path);
+  while (dirname(dir) !== dir && !/(^|\/)(archived_)?sessions$/.test(dir)) dir = dirname(dir);
+  const index = join(dirname(dir), 'session_index.jsonl');
+  let titles = cache.get(index);
+  if (!titles) {
+    titles = readFile(index, 'utf8').then(
+      (text) => {
+        const map = new Map<string, string>();
+        for (const line of text.split('\n')) {
+          try {
+            const r = JSON.parse(line) as { id?: unknown; thread_name?: unknown };
+            if (typeof r.id === 'string' && typeof r.thread_name === 'string' && r.thread_name !== '') map.set(r.id, r.thread_name);
+          } catch {
+            // a line being written, or not an entry
+          }
+        }
+        return map;
+      },
+      () => new Map<string, string>(),
+    );
+    cache.set(index, titles);
+  }
+  return titles;
+}
