@@ -15,8 +15,8 @@ import { failureError, type ReadAnswer, type ReadRequest } from './read-protocol
 import type { PeerConversation, PeerTool } from './types.js';
 
 export interface PeerReaders {
-  /** `file` as a conversation (undefined: unchanged since `since`); rejects as readPeerFile does. */
-  read(file: Candidate): Promise<PeerConversation | undefined>;
+  /** The `i`th file as a conversation (undefined: unchanged since `since`); rejects as readPeerFile does. */
+  read(i: number): Promise<PeerConversation | undefined>;
   /** Stops the reading threads (reads still pending are refused). */
   close(): Promise<void>;
 }
@@ -25,40 +25,70 @@ export interface PeerReaders {
 const THREADS_FROM = 32;
 /** Reading threads at most, however many cores. */
 const MOST_THREADS = 4;
+/**
+ * Files read ahead of the one asked for. The import asks in order, but in bursts: when a batch
+ * is committed, every file waiting on it asks for its next at once, and without files already
+ * read the storing thread would wait for the reading ones (a third of the time, measured).
+ */
+const AHEAD = 64;
 
 /** The reading thread's script: beside this module, in tsc's output and in the CLI's bundle alike. */
 const SCRIPT = new URL('./read-worker.js', import.meta.url);
 
-export async function peerReaders(tool: PeerTool, since: Date | undefined, files: number): Promise<PeerReaders> {
-  const threads = Math.min(MOST_THREADS, availableParallelism() - 1, Math.floor(files / THREADS_FROM));
+export async function peerReaders(tool: PeerTool, since: Date | undefined, files: readonly Candidate[]): Promise<PeerReaders> {
+  const threads = Math.min(MOST_THREADS, availableParallelism() - 1, Math.floor(files.length / THREADS_FROM));
   // Run from the TypeScript source (the tests), there is no script to start: read here.
-  if (threads < 1 || !existsSync(fileURLToPath(SCRIPT))) return here(tool, since);
+  if (threads < 1 || !existsSync(fileURLToPath(SCRIPT))) return here(tool, since, files);
   const { Worker: WorkerThread } = await import('node:worker_threads');
-  return pool(tool, since, Array.from({ length: threads }, () => new WorkerThread(SCRIPT)));
+  return pool(tool, since, files, Array.from({ length: threads }, () => new WorkerThread(SCRIPT)));
 }
 
-function here(tool: PeerTool, since: Date | undefined): PeerReaders {
+function here(tool: PeerTool, since: Date | undefined, files: readonly Candidate[]): PeerReaders {
   const titles: TitleCache = new Map();
-  return { read: (file) => readPeerFile(tool, file, since, titles), close: async () => undefined };
+  return { read: (i) => readPeerFile(tool, files[i]!, since, titles), close: async () => undefined };
 }
 
-function pool(tool: PeerTool, since: Date | undefined, workers: Worker[]): PeerReaders {
-  const pending = new Map<number, { resolve: (c: PeerConversation | undefined) => void; reject: (err: Error) => void }>();
-  let next = 0;
+interface Reading {
+  promise: Promise<PeerConversation | undefined>;
+  resolve: (c: PeerConversation | undefined) => void;
+  reject: (err: Error) => void;
+  answered: boolean;
+  asked: boolean;
+}
+
+function pool(tool: PeerTool, since: Date | undefined, files: readonly Candidate[], workers: Worker[]): PeerReaders {
+  /** Files sent to a thread, by index, until both answered and asked for. */
+  const readings = new Map<number, Reading>();
+  let sent = 0;
   let broken: Error | undefined;
   let closing = false;
   const refuseAll = (err: Error): void => {
     broken ??= err;
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
+    for (const r of readings.values()) r.reject(err);
+    readings.clear();
+  };
+  const send = (upTo: number): void => {
+    for (; sent < Math.min(upTo, files.length); sent++) {
+      const n = sent;
+      const reading = { answered: false, asked: false } as Reading;
+      reading.promise = new Promise<PeerConversation | undefined>((resolve, reject) => {
+        reading.resolve = resolve;
+        reading.reject = reject;
+      });
+      // Read ahead, it may fail before it is asked for: its failure is the asker's, not unhandled.
+      reading.promise.catch(() => undefined);
+      readings.set(n, reading);
+      workers[n % workers.length]!.postMessage({ n, tool, file: files[n]!, since } satisfies ReadRequest);
+    }
   };
   for (const worker of workers) {
     worker.on('message', (answer: ReadAnswer) => {
-      const p = pending.get(answer.n);
-      if (!p) return;
-      pending.delete(answer.n);
-      if ('failure' in answer) p.reject(failureError(answer.failure));
-      else p.resolve(answer.conversation);
+      const r = readings.get(answer.n);
+      if (!r) return;
+      if ('failure' in answer) r.reject(failureError(answer.failure));
+      else r.resolve(answer.conversation);
+      r.answered = true;
+      if (r.asked) readings.delete(answer.n);
     });
     // A thread that dies takes its reads with it: a bug, or the process running out of memory.
     worker.on('error', (err) => refuseAll(err));
@@ -67,13 +97,14 @@ function pool(tool: PeerTool, since: Date | undefined, workers: Worker[]): PeerR
     });
   }
   return {
-    read(file) {
+    read(i) {
       if (broken) return Promise.reject(broken);
-      const n = next++;
-      return new Promise((resolve, reject) => {
-        pending.set(n, { resolve, reject });
-        workers[n % workers.length]!.postMessage({ n, tool, file, since } satisfies ReadRequest);
-      });
+      send(i + 1 + AHEAD);
+      const r = readings.get(i);
+      if (!r || r.asked) return Promise.reject(new Error(`import: file ${i} was asked for twice`));
+      r.asked = true;
+      if (r.answered) readings.delete(i);
+      return r.promise;
     },
     async close() {
       closing = true;

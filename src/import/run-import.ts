@@ -9,7 +9,7 @@ import { AmbiguousIdError, ChatkeepError, TrashedSessionError, UnknownSessionErr
 import type { SessionSnapshot } from '../session/data.js';
 import type { SessionManager } from '../session/manager-api.js';
 import type { Candidate } from './discover.js';
-import { peerReaders, type PeerReaders } from './readers.js';
+import { peerReaders } from './readers.js';
 import { importedId, peerSnapshot } from './to-snapshot.js';
 import { PeerFileError, type PeerConversation, type PeerTool } from './types.js';
 
@@ -65,9 +65,9 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
     }
   };
   const claimed = new Set<string>();
-  const readers = await peerReaders(run.tool, run.since, run.files.length);
-  const one = (file: Candidate): Promise<ImportOutcome | undefined> =>
-    importFile(sessions, run, file, exists, readers, claimed).catch((err: unknown): ImportOutcome => {
+  const readers = await peerReaders(run.tool, run.since, run.files);
+  const one = (i: number, file: Candidate): Promise<ImportOutcome | undefined> =>
+    importFile(sessions, run, file, readers.read(i), exists, claimed).catch((err: unknown): ImportOutcome => {
       if (err instanceof PeerFileError || err instanceof ChatkeepError || (err instanceof Error && 'code' in err)) {
         return { path: file.path, tool: run.tool, action: 'failed', reason: err.message };
       }
@@ -81,7 +81,7 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
   const task = async (): Promise<void> => {
     while (next < run.files.length) {
       const i = next++;
-      outcomes[i] = await one(run.files[i]!);
+      outcomes[i] = await one(i, run.files[i]!);
       run.onProgress?.(++done, run.files.length);
     }
   };
@@ -100,11 +100,12 @@ async function importFile(
   sessions: SessionManager | undefined,
   run: ImportRun,
   file: Candidate,
+  /** The file, being read. */
+  reading: Promise<PeerConversation | undefined>,
   exists: (id: string) => Promise<boolean>,
-  readers: PeerReaders,
   claimed: Set<string>,
 ): Promise<ImportOutcome | undefined> {
-  const c = await readers.read(file);
+  const c = await reading;
   if (!c) return undefined;
   const project = c.cwd ?? file.cwd;
   if (project === undefined) throw new PeerFileError('the working directory it was held in is not recorded (run the import from that directory)');
