@@ -12,8 +12,11 @@ const port = parentPort;
 if (!port) throw new Error('read-worker.js runs on a worker thread (see readers.ts)');
 const titles: TitleCache = new Map();
 port.on('message', (request: ReadRequest) => {
-  readPeerFile(request.tool, request.file, request.since, titles).then(
-    (conversation) => port.postMessage({ n: request.n, conversation } satisfies ReadAnswer),
-    (err: unknown) => port.postMessage({ n: request.n, failure: describeFailure(err) } satisfies ReadAnswer),
-  );
+  let answer: ReadAnswer;
+  try {
+    answer = { n: request.n, conversation: readPeerFile(request.tool, request.file, request.since, titles) };
+  } catch (err) {
+    answer = { n: request.n, failure: describeFailure(err) };
+  }
+  port.postMessage(answer);
 });

@@ -17,6 +17,8 @@ import type { PeerConversation, PeerTool } from './types.js';
 export interface PeerReaders {
   /** The `i`th file as a conversation (undefined: unchanged since `since`); rejects as readPeerFile does. */
   read(i: number): Promise<PeerConversation | undefined>;
+  /** Reads `file` again, as it is now (a conversation imported before that may have grown). */
+  again(file: Candidate): Promise<PeerConversation | undefined>;
   /** Stops the reading threads (reads still pending are refused). */
   close(): Promise<void>;
 }
@@ -45,7 +47,11 @@ export async function peerReaders(tool: PeerTool, since: Date | undefined, files
 
 function here(tool: PeerTool, since: Date | undefined, files: readonly Candidate[]): PeerReaders {
   const titles: TitleCache = new Map();
-  return { read: (i) => readPeerFile(tool, files[i]!, since, titles), close: async () => undefined };
+  return {
+    read: async (i) => readPeerFile(tool, files[i]!, since, titles),
+    again: async (file) => readPeerFile(tool, file, since, titles),
+    close: async () => undefined,
+  };
 }
 
 interface Reading {
@@ -67,20 +73,23 @@ function pool(tool: PeerTool, since: Date | undefined, files: readonly Candidate
     for (const r of readings.values()) r.reject(err);
     readings.clear();
   };
-  const send = (upTo: number): void => {
-    for (; sent < Math.min(upTo, files.length); sent++) {
-      const n = sent;
-      const reading = { answered: false, asked: false } as Reading;
-      reading.promise = new Promise<PeerConversation | undefined>((resolve, reject) => {
-        reading.resolve = resolve;
-        reading.reject = reject;
-      });
-      // Read ahead, it may fail before it is asked for: its failure is the asker's, not unhandled.
-      reading.promise.catch(() => undefined);
-      readings.set(n, reading);
-      workers[n % workers.length]!.postMessage({ n, tool, file: files[n]!, since } satisfies ReadRequest);
-    }
+  /** Sends file `n` (a negative `n`: a file read again) to a thread. */
+  const post = (n: number, file: Candidate): Reading => {
+    const reading = { answered: false, asked: false } as Reading;
+    reading.promise = new Promise<PeerConversation | undefined>((resolve, reject) => {
+      reading.resolve = resolve;
+      reading.reject = reject;
+    });
+    // Read ahead, it may fail before it is asked for: its failure is the asker's, not unhandled.
+    reading.promise.catch(() => undefined);
+    readings.set(n, reading);
+    workers[Math.abs(n) % workers.length]!.postMessage({ n, tool, file, since } satisfies ReadRequest);
+    return reading;
   };
+  const send = (upTo: number): void => {
+    for (; sent < Math.min(upTo, files.length); sent++) post(sent, files[sent]!);
+  };
+  let again = 0;
   for (const worker of workers) {
     worker.on('message', (answer: ReadAnswer) => {
       const r = readings.get(answer.n);
@@ -104,6 +113,12 @@ function pool(tool: PeerTool, since: Date | undefined, files: readonly Candidate
       if (!r || r.asked) return Promise.reject(new Error(`import: file ${i} was asked for twice`));
       r.asked = true;
       if (r.answered) readings.delete(i);
+      return r.promise;
+    },
+    again(file) {
+      if (broken) return Promise.reject(broken);
+      const r = post(-++again, file);
+      r.asked = true;
       return r.promise;
     },
     async close() {

@@ -67,7 +67,7 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
   const claimed = new Set<string>();
   const readers = await peerReaders(run.tool, run.since, run.files);
   const one = (i: number, file: Candidate): Promise<ImportOutcome | undefined> =>
-    importFile(sessions, run, file, readers.read(i), exists, claimed).catch((err: unknown): ImportOutcome => {
+    importFile(sessions, run, file, readers.read(i), () => readers.again(file), exists, claimed).catch((err: unknown): ImportOutcome => {
       if (err instanceof PeerFileError || err instanceof ChatkeepError || (err instanceof Error && 'code' in err)) {
         return { path: file.path, tool: run.tool, action: 'failed', reason: err.message };
       }
@@ -94,7 +94,7 @@ export async function importPeers(sessions: SessionManager | undefined, run: Imp
 }
 
 /** Files imported at once (about one store batch). */
-const CONCURRENCY = 256;
+const CONCURRENCY = 128;
 
 async function importFile(
   sessions: SessionManager | undefined,
@@ -102,6 +102,8 @@ async function importFile(
   file: Candidate,
   /** The file, being read. */
   reading: Promise<PeerConversation | undefined>,
+  /** Reads the file again. */
+  again: () => Promise<PeerConversation | undefined>,
   exists: (id: string) => Promise<boolean>,
   claimed: Set<string>,
 ): Promise<ImportOutcome | undefined> {
@@ -115,33 +117,42 @@ async function importFile(
   if (claimed.has(`${run.tool}:${c.id}`)) return { ...base, action: 'unchanged', id: importedId(run.tool, c.id), reason: 'the same conversation as another file imported in this run' };
   claimed.add(`${run.tool}:${c.id}`);
   // A new conversation is stored at once (storing refuses an ID issued before: then it was imported before).
+  // Nothing below the storing refers to the conversation, so it is not held while its batch
+  // commits (held, each one lived long enough to be copied into the old generation: ~0.3 MB per
+  // session the collector copied and then had to sweep); the rare conversation imported before
+  // is read again.
   const first = importedId(run.tool, c.id);
+  const lines = c.lines;
   if (!sessions || run.dryRun ? !(await exists(first)) : await sessions.storeImported(peerSnapshot({ ...c, cwd: project }, { id: first, project, toolVersion: run.toolVersion }))) {
     return { ...base, action: 'new', id: first };
   }
   if (!(await exists(first))) return { ...base, action: 'gone', id: first, reason: 'imported before, since moved to the trash or deleted' };
   // The copies made so far: `<tool>-<id>`, then `.2`, `.3` for continuations.
   let n = 1;
-  while (await exists(importedId(run.tool, c.id, n + 1))) n += 1;
-  const lastId = importedId(run.tool, c.id, n);
+  while (await exists(importedId(run.tool, base.sourceId, n + 1))) n += 1;
+  const lastId = importedId(run.tool, base.sourceId, n);
   if (!sessions) throw new Error('importPeers: a known ID without a store');
   const copy = await sessions.read(lastId);
   const from = copy.importSource;
   if (!from) throw new PeerFileError(`session ${lastId} is not an import of it`);
-  if (c.lines <= from.lines) return { ...base, action: 'unchanged', id: lastId };
+  if (lines <= from.lines) return { ...base, action: 'unchanged', id: lastId };
+  // Grown since: read again (and reported as it is now).
+  const now = await again();
+  if (!now || now.id !== base.sourceId || now.lines <= from.lines) return { ...base, action: 'unchanged', id: lastId };
+  const grown = { ...base, title: now.title, messages: now.messages.length, kept: now.kept.length };
   const archived = copy.archived.reduce((sum, a) => sum + a.messages.length, 0);
   const continued = copy.messages.length + archived !== from.messages;
-  const newMessages = Math.max(0, c.messages.length - from.messages);
+  const newMessages = Math.max(0, now.messages.length - from.messages);
   if (!continued) {
-    if (!run.dryRun) await sessions.storeImported(updated(c, copy, project, run.toolVersion), { replace: true });
-    return { ...base, action: 'updated', id: lastId, newMessages };
+    if (!run.dryRun) await sessions.storeImported(updated(now, copy, project, run.toolVersion), { replace: true });
+    return { ...grown, action: 'updated', id: lastId, newMessages };
   }
-  const id = importedId(run.tool, c.id, n + 1);
+  const id = importedId(run.tool, base.sourceId, n + 1);
   if (!run.dryRun) {
-    const state = peerSnapshot({ ...c, cwd: project }, { id, project, toolVersion: run.toolVersion, parent: { id: lastId, at: Math.min(from.messages, copy.messages.length) } });
-    if (!(await sessions.storeImported(state))) return { ...base, action: 'gone', id, reason: 'imported before, since moved to the trash or deleted' };
+    const state = peerSnapshot({ ...now, cwd: project }, { id, project, toolVersion: run.toolVersion, parent: { id: lastId, at: Math.min(from.messages, copy.messages.length) } });
+    if (!(await sessions.storeImported(state))) return { ...grown, action: 'gone', id, reason: 'imported before, since moved to the trash or deleted' };
   }
-  return { ...base, action: 'continued', id, continues: lastId, newMessages };
+  return { ...grown, action: 'continued', id, continues: lastId, newMessages };
 }
 
 /** The copy brought up to date: the source's conversation now, with what chatkeep keeps of the copy (its title, lineage, journal position). */

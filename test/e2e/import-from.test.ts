@@ -213,6 +213,36 @@ describe('sessions import --from', () => {
     expect((await chatkeep(['sessions', 'import', '--from', 'claude', file], other)).stdout).toBe('Nothing to import: 1 Claude Code session already imported and unchanged.\n');
   });
 
+  it('brings grown sources up to date among many files (read again on a reading thread)', async () => {
+    const f = FIXTURE.claude;
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const dir = tmpHome('chatkeep-sources-');
+    const lines = readFileSync(join(f.dir, f.file), 'utf8').split('\n');
+    const cut = lines.findIndex((l) => l.includes('"q3w001'));
+    const ids = Array.from({ length: 40 }, (_, i) => `${f.sessionId.slice(0, -4)}${String(i).padStart(4, '0')}`);
+    const write = (id: string, upTo: number): void => writeFileSync(join(dir, `${id}.jsonl`), `${lines.slice(0, upTo).join('\n').replaceAll(f.sessionId, id)}\n`);
+    for (const id of ids) write(id, cut + 1);
+    const options = { home, cwd };
+    expect((await chatkeep(['sessions', 'import', '--from', 'claude', dir], options)).stdout).toContain('\nImported 40 sessions.\n');
+    // One continued in chatkeep; then both it and another grow in Claude Code.
+    const resumed = await chatkeep(['--session-id', `claude-${ids[7]}`, '--provider', 'echo'], options, 'typed in chatkeep\n/quit\n');
+    expect(resumed.code).toBe(0);
+    write(ids[3]!, lines.length);
+    write(ids[7]!, lines.length);
+    const again = await chatkeep(['sessions', 'import', '--from', 'claude', '--json', dir], options);
+    expect(again.code).toBe(0);
+    const report = JSON.parse(again.stdout) as { counts: Record<string, number>; results: { action: string; id: string; sourceId: string; messages: number; newMessages?: number }[] };
+    expect(report.counts).toMatchObject({ new: 0, updated: 1, continued: 1, unchanged: 38, failed: 0 });
+    expect(report.results.filter((r) => r.action !== 'unchanged').map((r) => [r.action, r.id, r.messages, r.newMessages])).toEqual([
+      ['updated', `claude-${ids[3]}`, 8, 2],
+      ['continued', `claude-${ids[7]}.2`, 8, 2],
+    ]);
+    expect((await show(`claude-${ids[3]}`, options)).messages).toHaveLength(8);
+    expect((await show(`claude-${ids[7]}`, options)).messages.map((m) => m.content)).toContain('typed in chatkeep');
+    expect(await show(`claude-${ids[7]}.2`, options)).toMatchObject({ parentId: `claude-${ids[7]}`, forkPoint: 6 });
+  });
+
   it("reads each tool's own store: this project's sessions, or every project's with --all", async () => {
     const user = tmpHome('chatkeep-user-');
     cpSync(join(FIXTURE.claude.dir, '.claude'), join(user, 'claude-config'), { recursive: true });

@@ -101,8 +101,10 @@ export class AdoptBatches {
       rmSync(stage, { recursive: true, force: true });
       throw err;
     }
+    // The ID alone is kept until the batch commits: the snapshot is garbage from here.
+    const id = snapshot.id;
     return new Promise<boolean>((settle, fail) => {
-      this.queue.add({ id: snapshot.id, stage, sessionsDir, projectDir, row, settle, fail });
+      this.queue.add({ id, stage, sessionsDir, projectDir, row, settle, fail });
     });
   }
 

@@ -218,8 +218,10 @@ export class FileStore implements SessionStore {
       const { updateIndexRows } = await lazy.index();
       for (const { projectDir: dir, rows } of done) await updateIndexRows(dir, rows);
     });
+    // Only the ID is held while the batch commits (the snapshot is garbage once written).
+    const id = snapshot.id;
     if (!(await this.batches.adopt({ ...snapshot, status: 'closed' }, projectDir))) return false;
-    this.dirs.set(snapshot.id, join(layout.sessions(projectDir), snapshot.id));
+    this.dirs.set(id, join(layout.sessions(projectDir), id));
     return true;
   }
 
