@@ -148,7 +148,7 @@ describe('PostgreSQL behind PgBouncer', () => {
     const id = /session-\d{8}-\d{6}/.exec(first.stdout + first.stderr)![0];
     const child = await holdInChild('postgres', pooled, id, cwd);
     const second = await runPiped(['--session-id', id], 'lost?\n', through(pooled));
-    expect(second.code).toBe(3);
+    expect(second.code, `stderr: ${second.stderr}\nstdout: ${second.stdout}`).toBe(3);
     expect(second.stderr).toMatch(new RegExp(`^chatkeep: Session ${id} is in use by process ${child.pid} on `));
     await child.kill9();
     const third = await runPiped(['--session-id', id], 'hello three\n/quit\n', through(pooled));

@@ -69,12 +69,12 @@ export function issueId(idsDir: string, id: string): boolean {
       if (code === 'ENOENT') {
         // The anchor is not there yet (or was removed by hand): made, then linked again. The
         // entry's own ENOENT (no ids/ directory) is the caller's to prevent, and is thrown.
-        if (!makeAnchor(anchor)) throw err;
+        if (!touch(anchor, 'a', 'ENOENT')) throw err;
       } else if (code === 'EMLINK') {
         const next = (Number(/-(\d+)$/.exec(anchor)?.[1] ?? 1) + 1).toString();
         anchors.set(idsDir, `${ANCHOR}-${next}`);
       } else if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
-        return createExclusive(entry);
+        return touch(entry, 'wx', 'EEXIST');
       } else throw err;
     }
   }
@@ -84,23 +84,16 @@ const ANCHOR = '.issued';
 /** The anchor linked to in each `ids/` directory (a later one once the first is full). */
 const anchors = new Map<string, string>();
 
-/** Makes the anchor file if missing; false when its directory is missing. */
-function makeAnchor(anchor: string): boolean {
+/**
+ * Opens and closes `path` with `flags` (`wx`: made only if missing; `a`: made unless there):
+ * true when that went, false when it failed with `tolerated`; any other failure is thrown.
+ */
+function touch(path: string, flags: 'wx' | 'a', tolerated: string): boolean {
   try {
-    closeSync(openSync(anchor, 'a', FILE_MODE));
+    closeSync(openSync(path, flags, FILE_MODE));
     return true;
   } catch (err) {
-    if (errno(err) === 'ENOENT') return false;
-    throw err;
-  }
-}
-
-function createExclusive(path: string): boolean {
-  try {
-    closeSync(openSync(path, 'wx', FILE_MODE));
-    return true;
-  } catch (err) {
-    if (errno(err) === 'EEXIST') return false;
+    if (errno(err) === tolerated) return false;
     throw err;
   }
 }
