@@ -8,17 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
-
-// Node's fetch parses HTTP with llhttp compiled to WebAssembly. Once a reply has streamed, V8
-// recompiles its one huge parsing function with TurboFan on a worker thread (~50 ms of CPU on a
-// quiet machine, hundreds under load), and the process cannot exit before that compile ends: a
-// one-shot run then spent more time leaving than getting its reply (issue 23 item 8). The
-// baseline compiler parses a chat's few kilobytes of HTTP about as fast. Set here, where the code
-// caches are both written (the build imports this file) and read: V8 rejects a cache made under
-// other flags, and the SDKs would be compiled from source before every first request.
-setFlagsFromString('--liftoff-only');
 
 const loaded = new Map();
 

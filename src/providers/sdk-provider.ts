@@ -4,6 +4,7 @@
  * each provider still loads its own in `create()`, so none is on the start-up path.
  */
 import { hostOf, shownURL, type FailureContext } from './describe-failure.js';
+import { httpFetch } from './http-fetch.js';
 import { API_KEY_VARS } from './choose-provider.js';
 import { BASE_URL_VARS, DEFAULT_BASE_URLS, type SdkProviderName, type SdkProviderSettings } from './sdk-settings.js';
 
@@ -13,6 +14,8 @@ export interface SdkClientOptions {
   baseURL: string;
   maxRetries: number;
   timeout?: number;
+  /** Requests over node:http (http-fetch.ts), not the global fetch. */
+  fetch: typeof httpFetch;
 }
 
 /** A provider's client options, label and failure context, from its settings. */
@@ -39,6 +42,7 @@ export function sdkProviderSetup(name: SdkProviderName, settings: SdkProviderSet
       baseURL,
       maxRetries: settings.maxRetries,
       ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
+      fetch: httpFetch,
     },
     label: baseURL === defaultBaseURL ? `${name} ${model}` : `${name} ${model} (${hostOf(baseURL)})`,
     failure: { provider: name, model, baseURL: shownURL(baseURL), keyVar, baseVar, apiKey },
