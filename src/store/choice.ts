@@ -21,7 +21,9 @@ export async function chooseStore(flag: string | undefined, env: Record<string, 
   if (flag !== undefined) return { url: namedOnCommandLine(checked(flag, 'flag', '--store').url, '--store'), source: 'flag' };
   const fromEnv = env.CHATKEEP_STORE?.trim();
   if (fromEnv) return checked(fromEnv, 'env', 'CHATKEEP_STORE');
-  const user = await readConfigFile(layout.userConfig(home));
+  const user = await readConfigFile(layout.userConfig(home)).catch(async (err: unknown) => {
+    throw (await import('./file/home.js')).storageProblem(home, err);
+  });
   if (user.store !== undefined) {
     if (typeof user.store !== 'string') throw bad(String(user.store), `"store" in ${layout.userConfig(home)}`);
     return checked(user.store.trim(), 'user', `"store" in ${layout.userConfig(home)}`);

@@ -4,6 +4,7 @@
  * bug: its message, where it came from, and exit code 1.
  */
 import { ChatkeepError, withSuggestedCommand } from '../session/errors.js';
+import { fileInTheWay, notAFolder } from '../store/file/in-the-way.js';
 import { chatkeepCommand } from './invocation.js';
 
 /** How an error ends up on screen. */
@@ -68,8 +69,14 @@ const DISK_PROBLEMS: Record<string, string> = {
 /** One line for a system error the user's machine caused, else undefined. */
 function diskProblem(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
-  if (!(err instanceof Error) || typeof code !== 'string' || !(code in DISK_PROBLEMS)) return undefined;
+  if (!(err instanceof Error) || typeof code !== 'string') return undefined;
   const path = (err as { path?: unknown }).path;
+  if ((code === 'ENOTDIR' || code === 'EEXIST') && typeof path === 'string') {
+    // An EEXIST with no file in the way is not the user's to fix: a bug.
+    const file = fileInTheWay(path);
+    return file === undefined ? undefined : `Cannot use \`${path}\`: ${notAFolder(file)}; nothing saved before was lost.`;
+  }
+  if (!(code in DISK_PROBLEMS)) return undefined;
   const where = typeof path === 'string' ? ` \`${path}\`` : '';
   return `Cannot write${where}: ${DISK_PROBLEMS[code]} (${code}). Free some space or fix the permissions, then try again; nothing saved before was lost.`;
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped } from '../helpers/pty.js';
@@ -28,6 +28,28 @@ describe('bad input: one line, exit 2, nothing created', () => {
     expect(await refused(['sessions', 'list', '--home', ''])).toBe(
       'chatkeep: option --home needs a value, not an empty string. See chatkeep sessions --help',
     );
+  });
+
+  it('a file where chatkeep keeps a folder: --home naming a file, or a file named ids in the data directory', async () => {
+    const base = tmpHome();
+    const file = join(base, 'a-file');
+    writeFileSync(file, 'mine\n');
+    const cwd = tmpHome('chatkeep-project-');
+    const line = `chatkeep: Cannot use the data directory \`${file}\`: \`${file}\` is a file, where chatkeep keeps a folder. Move that file away, or choose another data directory with --home or CHATKEEP_HOME.\n`;
+    for (const args of [['--home', file], ['sessions', 'list', '--home', file]]) {
+      expect(await runPiped(args, 'hi\n', { home: join(base, 'unused'), cwd })).toEqual({ code: 2, stdout: '', stderr: line });
+    }
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+
+    const home = tmpHome();
+    writeFileSync(join(home, 'ids'), 'mine\n');
+    const chat = await runPiped([], 'hi\n', { home, cwd });
+    expect(chat.code).toBe(1);
+    expect(chat.stderr.trimEnd().split('\n').at(-1)).toBe(
+      `chatkeep: Cannot use \`${join(home, 'ids')}\`: \`${join(home, 'ids')}\` is a file, where chatkeep keeps a folder. Move that file away, or choose another data directory with --home or CHATKEEP_HOME; nothing saved before was lost.`,
+    );
+    expect(chat.stderr).not.toContain('This is a bug');
+    expect(readFileSync(join(home, 'ids'), 'utf8')).toBe('mine\n');
   });
 
   it('an option value that begins with - is called missing, not unwanted', async () => {

@@ -3,19 +3,25 @@ import { resolve as resolvePath } from 'node:path';
 import { UserError } from '../../session/errors.js';
 import { DIR_MODE } from './atomic-write.js';
 import { errno } from '../../session/ids.js';
+import { fileInTheWay, notAFolder } from './in-the-way.js';
 
 /** Permission and space problems with the data directory are the user's to fix: say so in one line. */
 export function storageProblem(home: string, err: unknown): unknown {
   const code = errno(err);
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOSPC' || code === 'ENOTDIR' || code === 'EEXIST') {
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'it, or a directory above it, is not a directory' : (err as Error).message;
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    const path = (err as { path?: unknown }).path;
+    const file = fileInTheWay(typeof path === 'string' ? path : home) ?? home;
+    return new UserError(`Cannot use the data directory \`${home}\`: ${notAFolder(file)}.`, 'E_HOME');
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOSPC') {
     return new UserError(
-      `Cannot use the data directory \`${home}\`: ${reason}. Fix its permissions or free space, or choose another with --home or CHATKEEP_HOME.`,
+      `Cannot use the data directory \`${home}\`: ${(err as Error).message}. Fix its permissions or free space, or choose another with --home or CHATKEEP_HOME.`,
       'E_HOME',
     );
   }
   return err;
 }
+
 
 /** Creates the data home (0700) if needed, makes an existing one private, and returns its real path. */
 export async function ensureHome(home: string): Promise<string> {

@@ -125,7 +125,7 @@ describe('storage: snapshot, journal, permissions', () => {
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).exitCode).toBe(2);
     expect((err as Error).message).toBe(
-      `Cannot use the data directory \`${file}\`: it, or a directory above it, is not a directory. Fix its permissions or free space, or choose another with --home or CHATKEEP_HOME.`,
+      `Cannot use the data directory \`${file}\`: \`${file}\` is a file, where chatkeep keeps a folder. Move that file away, or choose another data directory with --home or CHATKEEP_HOME.`,
     );
     expect((err as Error).message).not.toContain('\n');
   });
