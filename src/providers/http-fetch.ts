@@ -24,6 +24,31 @@ export async function httpFetch(input: string | URL | Request, init: RequestInit
   if (!plain || typeof input === 'object' && !(input instanceof URL) || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     return fetch(input, init);
   }
+  let response = await once(url, init);
+  // Redirects are followed as fetch follows them (`redirect: 'follow'`, at most 20): a 303, or a
+  // 301/302 of a POST, is asked again with GET and no body; credentials never go to another origin.
+  for (let hops = 0; REDIRECTS.has(response.status) && response.headers.has('location') && (init.redirect ?? 'follow') === 'follow'; hops++) {
+    if (hops === 20) throw new TypeError('fetch failed', { cause: new Error('redirect count exceeded') });
+    await response.body?.cancel();
+    const next = new URL(response.headers.get('location')!, url);
+    const method = (init.method ?? 'GET').toUpperCase();
+    const asGet = response.status === 303 ? method !== 'HEAD' : (response.status === 301 || response.status === 302) && method === 'POST';
+    const headers = new Headers(init.headers);
+    if (asGet) for (const name of ['content-type', 'content-length']) headers.delete(name);
+    if (next.origin !== url.origin) for (const name of ['authorization', 'x-api-key', 'cookie', 'proxy-authorization']) headers.delete(name);
+    init = { ...init, headers, ...(asGet ? { method: 'GET', body: undefined } : {}) };
+    url.href = next.href;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(url, init);
+    response = await once(url, init);
+  }
+  return response;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** One request and its answer. */
+async function once(url: URL, init: RequestInit): Promise<Response> {
+  const body = init.body as string | Uint8Array | null | undefined;
   const signal = init.signal ?? undefined;
   if (signal?.aborted) throw abortReason(signal);
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');

@@ -106,6 +106,44 @@ describe('httpFetch: fetch over node:http for the SDKs', () => {
     expect([none.status, none.body]).toEqual([204, null]);
   });
 
+  it('follows redirects as fetch does, and never takes credentials to another origin', async () => {
+    const seen: string[] = [];
+    const other = createServer((req, res) => {
+      seen.push(`other ${req.method} ${req.url} key=${req.headers['x-api-key'] ?? '-'} auth=${req.headers.authorization ?? '-'}`);
+      res.end('elsewhere');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const origin = await serve((req, body, res) => {
+        seen.push(`${req.method} ${req.url} body=${body || '-'} key=${req.headers['x-api-key'] ?? '-'}`);
+        const to = { '/keep': '/kept', '/see-other': '/seen', '/away': `${elsewhere}/there` }[req.url!];
+        if (to) {
+          res.writeHead(req.url === '/keep' ? 307 : req.url === '/see-other' ? 303 : 302, { location: to });
+          return res.end();
+        }
+        res.end(`at ${req.url}`);
+      });
+      const init = { method: 'POST', headers: { 'x-api-key': 'k', authorization: 'Bearer k', 'content-type': 'text/plain' }, body: 'data' };
+      expect(await (await httpFetch(`${origin}/keep`, init)).text()).toBe('at /kept');
+      expect(await (await httpFetch(`${origin}/see-other`, init)).text()).toBe('at /seen');
+      expect(await (await httpFetch(`${origin}/away`, init)).text()).toBe('elsewhere');
+      const manual = await httpFetch(`${origin}/keep`, { ...init, redirect: 'manual' });
+      expect([manual.status, manual.headers.get('location')]).toEqual([307, '/kept']);
+      expect(seen).toEqual([
+        'POST /keep body=data key=k',
+        'POST /kept body=data key=k',
+        'POST /see-other body=data key=k',
+        'GET /seen body=- key=k',
+        'POST /away body=data key=k',
+        'other GET /there key=- auth=-',
+        'POST /keep body=data key=k',
+      ]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('leaves a streamed request body to the global fetch', async () => {
     const origin = await serve((_req, body, res) => res.end(`got ${body}`));
     const body = new ReadableStream<Uint8Array>({
