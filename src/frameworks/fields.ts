@@ -3,9 +3,6 @@
  * understands (listings, search, exports, titles, chatkeep's own REPL).
  */
 import type { Message } from '../session/data.js';
-import type { ContentPart } from '../session/message-parts.js';
-
-export type Part = ContentPart;
 
 /** The fields an item maps to (all a message has but its time, its native item and chatkeep's own marks). */
 export type Fields = Pick<Message, 'role' | 'content' | 'parts' | 'id' | 'name' | 'status' | 'toolCalls' | 'toolCallId' | 'usage' | 'model'>;
@@ -13,9 +10,4 @@ export type Fields = Pick<Message, 'role' | 'content' | 'parts' | 'id' | 'name' 
 /** `{ [key]: value }` when the value is a string, else nothing: for optional fields. */
 export function text<K extends string>(key: K, value: unknown): { [k in K]?: string } {
   return (typeof value === 'string' ? { [key]: value } : {}) as { [k in K]?: string };
-}
-
-/** The text of parts as chatkeep shows it: text and refusal parts, joined by newlines. */
-export function textOfParts(parts: readonly Part[]): string {
-  return parts.flatMap((p) => (p.type === 'text' || p.type === 'refusal' ? [p.text] : [])).join('\n');
 }

@@ -54,50 +54,36 @@ function here(tool: PeerTool, since: Date | undefined, files: readonly Candidate
   };
 }
 
-interface Reading {
-  promise: Promise<PeerConversation | undefined>;
-  resolve: (c: PeerConversation | undefined) => void;
-  reject: (err: Error) => void;
-  answered: boolean;
-  asked: boolean;
-}
+type Answer = PeerConversation | undefined;
 
 function pool(tool: PeerTool, since: Date | undefined, files: readonly Candidate[], workers: Worker[]): PeerReaders {
-  /** Files sent to a thread, by index, until both answered and asked for. */
-  const readings = new Map<number, Reading>();
+  /** How each file sent to a thread is settled, until its answer comes. */
+  const waiting = new Map<number, { resolve: (c: Answer) => void; reject: (err: Error) => void }>();
+  /** Each file sent and not yet asked for (a file read ahead, answered or not). */
+  const ahead = new Map<number, Promise<Answer>>();
   let sent = 0;
+  let again = 0;
   let broken: Error | undefined;
   let closing = false;
   const refuseAll = (err: Error): void => {
     broken ??= err;
-    for (const r of readings.values()) r.reject(err);
-    readings.clear();
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
   };
   /** Sends file `n` (a negative `n`: a file read again) to a thread. */
-  const post = (n: number, file: Candidate): Reading => {
-    const reading = { answered: false, asked: false } as Reading;
-    reading.promise = new Promise<PeerConversation | undefined>((resolve, reject) => {
-      reading.resolve = resolve;
-      reading.reject = reject;
-    });
+  const post = (n: number, file: Candidate): Promise<Answer> => {
+    const answer = new Promise<Answer>((resolve, reject) => waiting.set(n, { resolve, reject }));
     // Read ahead, it may fail before it is asked for: its failure is the asker's, not unhandled.
-    reading.promise.catch(() => undefined);
-    readings.set(n, reading);
+    answer.catch(() => undefined);
     workers[Math.abs(n) % workers.length]!.postMessage({ n, tool, file, since } satisfies ReadRequest);
-    return reading;
+    return answer;
   };
-  const send = (upTo: number): void => {
-    for (; sent < Math.min(upTo, files.length); sent++) post(sent, files[sent]!);
-  };
-  let again = 0;
   for (const worker of workers) {
     worker.on('message', (answer: ReadAnswer) => {
-      const r = readings.get(answer.n);
-      if (!r) return;
-      if ('failure' in answer) r.reject(failureError(answer.failure));
-      else r.resolve(answer.conversation);
-      r.answered = true;
-      if (r.asked) readings.delete(answer.n);
+      const w = waiting.get(answer.n);
+      waiting.delete(answer.n);
+      if ('failure' in answer) w?.reject(failureError(answer.failure));
+      else w?.resolve(answer.conversation);
     });
     // A thread that dies takes its reads with it: a bug, or the process running out of memory.
     worker.on('error', (err) => refuseAll(err));
@@ -108,18 +94,13 @@ function pool(tool: PeerTool, since: Date | undefined, files: readonly Candidate
   return {
     read(i) {
       if (broken) return Promise.reject(broken);
-      send(i + 1 + AHEAD);
-      const r = readings.get(i);
-      if (!r || r.asked) return Promise.reject(new Error(`import: file ${i} was asked for twice`));
-      r.asked = true;
-      if (r.answered) readings.delete(i);
-      return r.promise;
+      for (; sent < Math.min(i + 1 + AHEAD, files.length); sent++) ahead.set(sent, post(sent, files[sent]!));
+      const answer = ahead.get(i);
+      ahead.delete(i);
+      return answer ?? Promise.reject(new Error(`import: file ${i} was asked for twice`));
     },
     again(file) {
-      if (broken) return Promise.reject(broken);
-      const r = post(-++again, file);
-      r.asked = true;
-      return r.promise;
+      return broken ? Promise.reject(broken) : post(-++again, file);
     },
     async close() {
       closing = true;

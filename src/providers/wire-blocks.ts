@@ -4,10 +4,9 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import type { ContentPart } from '../session/message-parts.js';
+import { imageUrl, type ContentPart } from '../session/message-parts.js';
 import type { Turn } from './message-text.js';
 
-const dataUrl = (p: { url?: string; data?: string; mediaType?: string }): string => p.url ?? `data:${p.mediaType};base64,${p.data}`;
 
 /** A turn as an Anthropic message. Reasoning goes back as it came: thinking with its signature, or redacted thinking's data. */
 export function anthropicMessage(turn: Turn): Anthropic.MessageParam {
@@ -47,7 +46,7 @@ export function openaiMessage(turn: Turn): OpenAI.ChatCompletionMessageParam {
       case 'refusal':
         return p.text === '' ? [] : [{ type: 'text', text: p.text }];
       case 'image':
-        return [{ type: 'image_url', image_url: { url: dataUrl(p), ...(p.detail ? { detail: p.detail as 'auto' | 'low' | 'high' } : {}) } }];
+        return [{ type: 'image_url', image_url: { url: imageUrl(p), ...(p.detail ? { detail: p.detail as 'auto' | 'low' | 'high' } : {}) } }];
       case 'reasoning':
         return [];
       case 'native':

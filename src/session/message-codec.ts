@@ -5,7 +5,7 @@
  * other place takes a `Message` as it is.
  */
 import { InvalidMessageError } from './errors.js';
-import { PART_TYPES, type ContentPart, type JsonValue } from './message-parts.js';
+import { PART_TYPES, textOf, type ContentPart, type JsonValue } from './message-parts.js';
 import type { Message, NewMessage, NewToolCall, Role, ToolCall, Usage } from './data.js';
 import { isObject } from './is-object.js';
 
@@ -123,11 +123,6 @@ export function storedMessage(input: NewMessage, redact: Redact, at: Date): Mess
   }
   if (Array.isArray(input.content)) message.content = textOf(message.parts ?? []);
   return message;
-}
-
-/** The text of a message's parts: its text and refusal parts, joined by newlines. */
-export function textOf(parts: readonly ContentPart[]): string {
-  return parts.flatMap((p) => (p.type === 'text' || p.type === 'refusal' ? [p.text] : [])).join('\n');
 }
 
 function string(v: unknown, field: string): string {

@@ -1,6 +1,7 @@
 /**
  * What an agent's message holds beyond plain text (issue 19 item 3): content in parts, and the
- * JSON a host keeps with a message. Plain data: imports nothing.
+ * JSON a host keeps with a message. Plain data and what every reader derives from it the same
+ * way (`textOf`, `imageUrl`): imports nothing.
  */
 
 /** A JSON value: what metadata and provider-native items hold. */
@@ -64,4 +65,14 @@ export interface ToolCallDelta {
   id?: string;
   name?: string;
   arguments?: string;
+}
+
+/** The text of parts as chatkeep shows it: text and refusal parts, joined by newlines. */
+export function textOf(parts: readonly ContentPart[]): string {
+  return parts.flatMap((p) => (p.type === 'text' || p.type === 'refusal' ? [p.text] : [])).join('\n');
+}
+
+/** An image as one URL: its own, or its inline data as a `data:` URL. */
+export function imageUrl(p: ImagePart): string {
+  return p.url ?? `data:${p.mediaType};base64,${p.data}`;
 }

@@ -10,7 +10,8 @@
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ToolCall } from '../../session/data.js';
-import { text, textOfParts, type Fields, type Part } from '../fields.js';
+import { text, type Fields } from '../fields.js';
+import { imageUrl, textOf, type ContentPart } from '../../session/message-parts.js';
 import type { Item } from '../lossless.js';
 import type { JsonValue } from '../../session/message-parts.js';
 
@@ -31,7 +32,7 @@ const TYPES: Record<Fields['role'], string> = { system: 'system', user: 'human',
  * differ from what the parts give back, so the native item keeps the content as it was); any
  * other block as a native part.
  */
-function partOf(b: Item): Part {
+function partOf(b: Item): ContentPart {
   const image = b.image_url as Item | string | undefined;
   const url = typeof image === 'string' ? image : image?.url;
   if (b.type === 'text' && typeof b.text === 'string') return { type: 'text', text: b.text };
@@ -42,12 +43,12 @@ function partOf(b: Item): Part {
 }
 
 /** A part as a LangChain content block. */
-function blockOf(p: Part): Item {
+function blockOf(p: ContentPart): Item {
   switch (p.type) {
     case 'native':
       return p.item as Item;
     case 'image':
-      return { type: 'image_url', image_url: { url: p.url ?? `data:${p.mediaType ?? ''};base64,${p.data ?? ''}`, ...text('detail', p.detail) } };
+      return { type: 'image_url', image_url: { url: imageUrl(p), ...text('detail', p.detail) } };
     case 'reasoning':
       return p.provider === 'anthropic' || p.signature ? { type: 'thinking', thinking: p.text, ...text('signature', p.signature) } : { type: 'reasoning', reasoning: p.text };
     default:
@@ -67,7 +68,7 @@ export function fieldsOf(item: Item): Fields {
   const parts = Array.isArray(item.content) ? (item.content as Item[]).map(partOf) : undefined;
   const fields: Fields = {
     role,
-    content: parts ? textOfParts(parts) : String(item.content ?? ''),
+    content: parts ? textOf(parts) : String(item.content ?? ''),
     ...(parts ? { parts } : {}),
     ...text('id', item.id),
     ...text('name', item.name),

@@ -11,7 +11,8 @@
  */
 import type { AgentInputItem } from '@openai/agents';
 import type { Message } from '../../session/data.js';
-import { text, textOfParts, type Fields, type Part } from '../fields.js';
+import { text, type Fields } from '../fields.js';
+import { imageUrl, textOf, type ContentPart } from '../../session/message-parts.js';
 import type { Item } from '../lossless.js';
 import type { JsonValue } from '../../session/message-parts.js';
 
@@ -25,7 +26,7 @@ const RESULTS = new Set(['function_call_result', 'computer_call_result', 'shell_
  * part holds, provider data or a cache breakpoint, makes the content differ from what the parts
  * give back, so the native item keeps the content as it was); any other part as a native part.
  */
-function partOf(p: Item): Part {
+function partOf(p: Item): ContentPart {
   if ((p.type === 'input_text' || p.type === 'output_text') && typeof p.text === 'string') return { type: 'text', text: p.text };
   if (p.type === 'refusal' && typeof p.refusal === 'string') return { type: 'refusal', text: p.refusal };
   if (p.type === 'input_image' && typeof p.image === 'string') return { type: 'image', url: p.image, ...text('detail', p.detail) };
@@ -33,12 +34,12 @@ function partOf(p: Item): Part {
 }
 
 /** A part as the SDK writes it in a user (`input_*`) or assistant (`output_text`) message. */
-function sdkPart(p: Part, role: 'user' | 'assistant'): Item {
+function sdkPart(p: ContentPart, role: 'user' | 'assistant'): Item {
   switch (p.type) {
     case 'native':
       return p.item as Item;
     case 'image':
-      return { type: 'input_image', image: p.url ?? `data:${p.mediaType ?? ''};base64,${p.data ?? ''}`, ...text('detail', p.detail) };
+      return { type: 'input_image', image: imageUrl(p), ...text('detail', p.detail) };
     case 'refusal':
       if (role === 'assistant') return { type: 'refusal', refusal: p.text };
       break;
@@ -69,7 +70,7 @@ export function fieldsOf(item: AgentInputItem): Fields {
   if ((it.type === undefined || it.type === 'message') && (it.role === 'user' || it.role === 'assistant' || it.role === 'system')) {
     if (typeof it.content === 'string') return { role: it.role, content: it.content, ...own };
     const parts = Array.isArray(it.content) ? (it.content as Item[]).map(partOf) : [];
-    return { role: it.role, content: textOfParts(parts), parts, ...own };
+    return { role: it.role, content: textOf(parts), parts, ...own };
   }
   return { role: 'assistant', content: '', ...own };
 }

@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, open as openCallback, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { mkdir, open } from 'node:fs/promises';
 import { errno } from '../../session/ids.js';
 import { rowFromSnapshot } from '../../session/index-row.js';
@@ -90,7 +91,7 @@ export class AdoptBatches {
     // commits, and a rebuilt index reads the snapshot instead, as for any session without one.
     // One inode fewer per session.
     try {
-      const fd = await openExclusive(layout.snapshot(stage));
+      const fd = await openFd(layout.snapshot(stage), 'wx', FILE_MODE);
       try {
         const { encodeSnapshot } = await (codec ??= import('../../session/codec.js'));
         writeText(fd, await encodeSnapshot(snapshot));
@@ -172,11 +173,8 @@ function exists(path: string): boolean {
   }
 }
 
-function openExclusive(path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    openCallback(path, 'wx', FILE_MODE, (err, fd) => (err ? reject(err) : resolve(fd)));
-  });
-}
+/** A new file's descriptor (made on the thread pool; written synchronously: writeText). */
+const openFd = promisify(openCallback);
 
 /**
  * Snapshots up to 1 MB of UTF-8 are encoded into this one buffer, kept for the next: a buffer
