@@ -7,7 +7,7 @@
 import type { Message, NewMessage } from '../session/data.js';
 import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
-import { SUMMARY_INTRO } from '../session/compaction.js';
+import { withSummary } from '../session/compaction.js';
 
 /**
  * The history as stored, for the framework to read: its `/compact` summary first (as the user
@@ -16,9 +16,7 @@ import { SUMMARY_INTRO } from '../session/compaction.js';
  * sends next is not closed, as chatkeep's own `messagesToSend` closes one).
  */
 export function liveMessages(session: Session): Message[] {
-  const live = session.messages.filter((m) => !m.superseded);
-  if (session.summary === null) return live;
-  return [{ role: 'user', content: `${SUMMARY_INTRO}${session.summary}`, timestamp: session.messages[0]?.timestamp ?? new Date(0) }, ...live];
+  return withSummary(session.messages.filter((m) => !m.superseded), session.summary, session.messages);
 }
 
 /** Appends messages in order under the session's mutex, each durable before the next. */

@@ -15,7 +15,7 @@ type Sdk = typeof BaseAnthropic;
 type Client = BaseAnthropic & { messages: Messages };
 import type { Message, Usage } from '../session/data.js';
 import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
-import { systemText, wireTurns } from './message-text.js';
+import { wireTurns } from './message-text.js';
 import { anthropicMessage } from './wire-blocks.js';
 import { ProviderError } from './provider-error.js';
 import { sdkProviderSetup } from './sdk-provider.js';
@@ -62,8 +62,8 @@ export class AnthropicProvider implements Provider {
     const { signal } = options;
     const model = options.model ?? this.model;
     const failure = { ...this.failure, model };
-    const wire = wireTurns(messages, this.name);
-    const system = systemText(options.system, wire);
+    const wire = wireTurns(messages, options.system);
+    const system = wire.system;
     let events: AsyncIterable<Anthropic.MessageStreamEvent>;
     try {
       events = await this.client.messages.create(

@@ -7,7 +7,6 @@
  */
 import type { ContentPart } from '../session/message-parts.js';
 import type { Message } from '../session/data.js';
-import { closeToolCalls, partsFor } from '../session/history.js';
 
 /** A message's content as one text, with tool calls and tool results spelled out. */
 export function messageText(message: Message): string {
@@ -19,21 +18,22 @@ export function messageText(message: Message): string {
 /** One turn as a provider sends it: text alone, or blocks when the message has parts. */
 export type Turn = { role: 'user' | 'assistant'; content: string } | { role: 'user' | 'assistant'; content: ContentPart[] };
 
-/** The conversation as sent to `provider`, and the system-role messages' text (joined after the system prompt). */
+/** The conversation as sent: the system text (the prompt, then system-role messages), and the turns. */
 export interface Turns {
-  system: string[];
+  system: string | undefined;
   turns: Turn[];
 }
 
 /**
- * The conversation as `user`/`assistant` turns (tool results speak as the user), for
- * `provider`: its own reasoning and native blocks only; text parts in their place, the tool
- * calls' text after them.
+ * The conversation as `user`/`assistant` turns (tool results speak as the user). `messages` are
+ * what `messagesToSend` gives for this provider (tool calls closed, only its own reasoning and
+ * native parts): text parts in their place, the tool calls' text after them. System-role
+ * messages join `systemPrompt`.
  */
-export function wireTurns(messages: readonly Message[], provider: string): Turns {
-  const system: string[] = [];
+export function wireTurns(messages: readonly Message[], systemPrompt: string | null | undefined): Turns {
+  const system: string[] = systemPrompt ? [systemPrompt] : [];
   const turns: Turn[] = [];
-  for (const m of partsFor(closeToolCalls(messages), provider)) {
+  for (const m of messages) {
     if (m.role === 'system') {
       if (m.content.trim() !== '') system.push(m.content);
       continue;
@@ -50,11 +50,5 @@ export function wireTurns(messages: readonly Message[], provider: string): Turns
     const rest = messageText({ ...m, content: withText ? '' : m.content });
     turns.push({ role, content: rest.trim() === '' ? own : [...own, { type: 'text', text: rest }] });
   }
-  return { system, turns };
-}
-
-/** The system prompt and the system-role messages, as one text (undefined: none). */
-export function systemText(system: string | null | undefined, turns: Turns): string | undefined {
-  const all = [...(system ? [system] : []), ...turns.system];
-  return all.length === 0 ? undefined : all.join('\n\n');
+  return { system: system.length === 0 ? undefined : system.join('\n\n'), turns };
 }

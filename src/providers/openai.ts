@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 type Sdk = typeof import('openai').default;
 import type { Message, Usage } from '../session/data.js';
 import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
-import { systemText, wireTurns } from './message-text.js';
+import { wireTurns } from './message-text.js';
 import { openaiMessage } from './wire-blocks.js';
 import { ProviderError } from './provider-error.js';
 import { sdkProviderSetup } from './sdk-provider.js';
@@ -61,9 +61,8 @@ export class OpenAIProvider implements Provider {
     const { signal } = options;
     const model = options.model ?? this.model;
     const failure = { ...this.failure, model };
-    const turns = wireTurns(messages, this.name);
-    const system = systemText(options.system, turns);
-    const wire: OpenAI.ChatCompletionMessageParam[] = [...(system ? [{ role: 'system' as const, content: system }] : []), ...turns.turns.map(openaiMessage)];
+    const { system, turns } = wireTurns(messages, options.system);
+    const wire: OpenAI.ChatCompletionMessageParam[] = [...(system ? [{ role: 'system' as const, content: system }] : []), ...turns.map(openaiMessage)];
     let chunks: AsyncIterable<OpenAI.ChatCompletionChunk>;
     try {
       chunks = await this.open(model, wire, signal);

@@ -26,7 +26,8 @@ export interface Provider {
   /** For the banner: `echo (offline)`, `anthropic claude-sonnet-5-5`. */
   readonly label: string;
   /**
-   * Streams a reply to the whole conversation. Throws `ProviderError` for failures a user can
+   * Streams a reply to the whole conversation, as `messagesToSend` gives it for this provider
+   * (every tool call closed, only its own reasoning and native parts). Throws `ProviderError` for failures a user can
    * act on (after yielding the text that did arrive). When `signal` aborts, the stream ends
    * without an error and without usage: check `signal.aborted` to mark the reply interrupted.
    */

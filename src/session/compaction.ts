@@ -15,7 +15,11 @@ export const SUMMARY_INTRO = 'Summary of our conversation so far (the earlier me
  * the provider that wrote them: name it as `options.provider` (without one, none is sent).
  */
 export function messagesToSend(messages: readonly Message[], summary: string | null, options: { provider?: string } = {}): Message[] {
-  const live = partsFor(closeToolCalls(messages.filter((m) => !m.superseded)), options.provider);
+  return withSummary(partsFor(closeToolCalls(messages.filter((m) => !m.superseded)), options.provider), summary, messages);
+}
+
+/** `live` after the summary, when there is one, as the conversation's first user message (dated as `messages` begin). */
+export function withSummary(live: Message[], summary: string | null, messages: readonly Message[]): Message[] {
   if (summary === null) return live;
   return [{ role: 'user', content: `${SUMMARY_INTRO}${summary}`, timestamp: messages[0]?.timestamp ?? new Date(0) }, ...live];
 }
