@@ -40,10 +40,9 @@ async function open(options: OpenSessionsOptions): Promise<SessionManager> {
     const [{ MemoryStore }, { MemoryBacking }] = await Promise.all([import('./memory/store.js'), import('./memory/backing.js')]);
     const project = await findProject(options.home, options.cwd);
     projectDir = project.dir;
-    // Nothing is written anywhere; the input history typed in earlier chats is still offered.
-    const backing = new MemoryBacking();
-    backing.history.set(project.key, await createHistory(layout.history(project.dir), redact).load());
-    store = new MemoryStore({ backing, project: { key: project.key, path: project.path }, now, redact, interpreter, location: 'nowhere (--no-persist)' });
+    // Nothing is written anywhere; the input history typed in earlier chats is still offered (read when first asked for).
+    const earlierHistory = (): Promise<string[]> => createHistory(layout.history(project.dir), redact).load();
+    store = new MemoryStore({ backing: new MemoryBacking(), project: { key: project.key, path: project.path }, now, redact, interpreter, location: 'nowhere (--no-persist)', earlierHistory });
   } else if (options.store !== undefined) {
     const { openPostgresStore } = await import('./postgres/store.js');
     // Behind a transaction-pooling pooler the lock is a lease: it runs out after the same stale time.

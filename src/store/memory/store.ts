@@ -35,6 +35,8 @@ export interface MemoryStoreOptions {
   interpreter: Interpreter;
   /** Where a person is told the sessions are (default: `memory`). */
   location?: string;
+  /** Input history typed before (`--no-persist` offers the data directory's): read at the first `history.load()`. */
+  earlierHistory?: () => Promise<string[]>;
 }
 
 export class MemoryStore implements SessionStore {
@@ -51,8 +53,16 @@ export class MemoryStore implements SessionStore {
     this.location = options.location ?? 'memory';
     this.trash = memoryTrash(this.backing, { now: options.now, read: (kept) => this.row(kept) });
     const lines = (): string[] => this.backing.history.get(this.project.key) ?? [];
+    let earlier: Promise<void> | undefined;
+    const seeded = (): Promise<void> =>
+      (earlier ??= (options.earlierHistory?.() ?? Promise.resolve([])).then((before) => {
+        if (before.length > 0) this.backing.history.set(this.project.key, [...before, ...lines()]);
+      }));
     this.history = {
-      load: () => Promise.resolve(lines().slice(-MAX_HISTORY)),
+      load: async () => {
+        await seeded();
+        return lines().slice(-MAX_HISTORY);
+      },
       append: (line) => {
         if (line.trim()) this.backing.history.set(this.project.key, [...lines(), options.redact(line)]);
         return Promise.resolve();

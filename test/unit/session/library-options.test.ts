@@ -7,6 +7,9 @@ import { BadOptionError, ChatkeepError, MissingPackageError, UnknownSessionError
 import { createRedactor, openSessions } from '../../../src/index.js';
 import { importRequired } from '../../../src/session/optional-package.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { layout } from '../../../src/store/file/layout.js';
 
 /** What `run` rejects or throws with. */
 async function failure(run: () => unknown): Promise<unknown> {
@@ -51,6 +54,26 @@ describe('openSessions options', () => {
     await failure(() => openSessions({ home, cwd: home, persist: 'false' as never }));
     const { existsSync } = await import('node:fs');
     expect(existsSync(home)).toBe(false);
+  });
+});
+
+describe('persist: false', () => {
+  it('offers the input history typed before, read when first asked for: an unreadable one fails only that read', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const kept = await openSessions({ home, cwd });
+    await kept.store.history.append('typed before');
+    await kept.close();
+    const history = join(layout.project(home, kept.project.key), 'history');
+    expect((await (await openSessions({ home, cwd, persist: false })).store.history.load())).toEqual(['typed before']);
+
+    rmSync(history);
+    mkdirSync(history);
+    const unsaved = await openSessions({ home, cwd, persist: false });
+    await expect(unsaved.store.history.load()).rejects.toMatchObject({ code: 'EISDIR' });
+    const s = await unsaved.create();
+    await s.append({ role: 'user', content: 'still chats' });
+    expect(s.messages.map((m) => m.content)).toEqual(['still chats']);
   });
 });
 
