@@ -53,6 +53,8 @@ export function createCommandContext(options: ContextOptions): CommandContext {
       },
       autosave: () => controller.autosave,
       persistent: controller.persistent,
+      save: (options) => controller.save(options),
+      reset: () => controller.reset(),
     },
   };
 }

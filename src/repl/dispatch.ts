@@ -79,7 +79,7 @@ export async function runCommand(command: SlashCommand, args: string, options: D
     case 'message':
       return { kind: 'done', output: [{ level: result.level, text: inHostWords(result.content, context.commands, prefix) }] };
     case 'switch': {
-      const closed = await controller.switchTo(result.session, command.name === 'fork' ? 'fork' : 'load');
+      const closed = await controller.switchTo(result.session, result.reason);
       const text = closed?.saved ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content;
       return { kind: 'done', output: [{ level: 'info', text: inHostWords(text, context.commands, prefix) }], switched: true };
     }

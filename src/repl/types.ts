@@ -4,7 +4,7 @@
  * `process` or the file system.
  */
 import type { SessionSummary } from '../session/listing.js';
-import type { Session } from '../session/session-api.js';
+import type { SaveResult, Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
 import type { Autosave } from '../session/autosave.js';
 import type { ChatControls } from './chat-controls.js';
@@ -15,7 +15,7 @@ export type CommandResult =
   | { type: 'message'; level: 'info' | 'warning' | 'error'; content: string }
   | { type: 'quit' }
   /** The REPL closes (and so saves) the current session, then says so before `content`. */
-  | { type: 'switch'; session: Session; content: string }
+  | { type: 'switch'; session: Session; reason: 'load' | 'fork'; content: string }
   /** Shows `content`, then asks the last user message again (its earlier answers are already superseded). */
   | { type: 'retry'; content: string }
   /** The REPL asks the assistant for a summary and compacts the conversation (`/compact`), focused on `focus`. */
@@ -79,6 +79,10 @@ export interface CommandSession {
   autosave(): Autosave | undefined;
   /** False with `--no-persist`: nothing is stored. */
   persistent: boolean;
+  /** Writes a snapshot now, as the controller's `save` (its `saved` event included). */
+  save(options?: { title?: string }): Promise<SaveResult>;
+  /** Clears the live conversation, as the controller's `reset`: how many messages were archived. */
+  reset(): Promise<number>;
 }
 
 export interface SlashCommand {

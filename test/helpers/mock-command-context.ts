@@ -2,6 +2,7 @@
  * A CommandContext over the real session manager and the memory store, for unit tests of slash commands.
  */
 import { builtinCommands } from '../../src/repl/commands/index.js';
+import { SessionController } from '../../src/repl/controller.js';
 import { createProvider, loadSystemPrompt } from '../../src/providers/index.js';
 import { EchoProvider } from '../../src/providers/echo.js';
 import { createChatControls } from '../../src/repl/chat-controls.js';
@@ -53,6 +54,7 @@ export async function createMockCommandContext(
   const memory = memorySessions();
   const sessions = memory.sessions;
   const session = await sessions.create();
+  const controller = new SessionController({ sessions, host: { program: 'chatkeep' } }, session);
   const written: string[] = [];
   const files = new Map<string, string>();
   return {
@@ -81,6 +83,7 @@ export async function createMockCommandContext(
       highlight: (text) => `[${text}]`,
       columns: () => undefined,
     },
-    session: { current: session, autosave: () => undefined, persistent: true },
+    // The real controller's save and reset (it emits the `saved` event a host listens to).
+    session: { current: session, autosave: () => undefined, persistent: true, save: (o) => controller.save(o), reset: () => controller.reset() },
   };
 }

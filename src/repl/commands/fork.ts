@@ -16,6 +16,6 @@ export const fork: SlashCommand = {
     const options = parseForkArgs(args);
     const from = ctx.session.current;
     const next = await ctx.services.sessions.fork(from, options);
-    return { type: 'switch', session: next, content: `Forked ${from.id}: now in ${next.id}.` };
+    return { type: 'switch', session: next, reason: 'fork', content: `Forked ${from.id}: now in ${next.id}.` };
   },
 };

@@ -29,7 +29,7 @@ export const load: SlashCommand = {
       // The target first: if it is held elsewhere, the current session is left as it was.
       // The REPL then closes the current one, which saves it (one snapshot, not two).
       const next = await ctx.services.sessions.resume(target.id);
-      return { type: 'switch', session: next, content: `${said}Switched to ${next.id}.` };
+      return { type: 'switch', session: next, reason: 'load', content: `${said}Switched to ${next.id}.` };
     } catch (err) {
       if (!(err instanceof ChatkeepError)) throw err;
       // The library's advice names the shell command; inside the REPL, /sessions is nearer.

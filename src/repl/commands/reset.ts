@@ -9,9 +9,8 @@ export const reset: SlashCommand = {
   summary: 'save, then start the conversation afresh (same ID; old messages archived in the session)',
   usage: '/reset',
   async run(ctx) {
-    const count = ctx.session.current.messages.length;
+    const count = await ctx.session.reset();
     if (count === 0) return info('The conversation is already empty.');
-    await ctx.session.current.reset();
     return {
       type: 'message',
       level: 'info',

@@ -12,7 +12,7 @@ export const save: SlashCommand = {
   needsStore: true,
   async run(ctx, args) {
     const title = args.trim();
-    const result = await ctx.session.current.save(title === '' ? {} : { title });
+    const result = await ctx.session.save(title === '' ? {} : { title });
     // What is shown back is what was stored (redacted, capped), not what was typed.
     const stored = ctx.session.current.title;
     const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"${titleCutNote(title, stored)}`;

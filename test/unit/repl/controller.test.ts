@@ -140,6 +140,24 @@ describe("a host's own command list", () => {
   });
 });
 
+describe('commands through the controller', () => {
+  it("/save and /reset are the controller's: a host hears the save, and a renamed /fork switches as a fork", async () => {
+    const { controller, events } = await opened();
+    const commands = commandSet(builtinCommands, { rename: { fork: 'branch', save: 'keep' } });
+    const out = new PassThrough();
+    const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands });
+    await controller.append({ role: 'user', content: 'one' });
+    await dispatchLine('/keep', { controller, context });
+    expect(events).toEqual([expect.objectContaining({ type: 'saved', trigger: 'save', result: expect.objectContaining({ saved: true, messageCount: 1 }) })]);
+    const from = controller.session.id;
+    await dispatchLine('/branch', { controller, context });
+    expect(events.at(-1)).toMatchObject({ type: 'switched', from, reason: 'fork' });
+    expect(await dispatchLine('/reset', { controller, context })).toEqual({ kind: 'done', output: [{ level: 'info', text: `Archived 1 message inside ${controller.session.id}; the conversation starts afresh.` }] });
+    expect(controller.session.messages).toEqual([]);
+    await controller.leave();
+  });
+});
+
 describe("advice in a renaming host's words", () => {
   const renamed = commandSet(builtinCommands, { rename: { load: 'open', sessions: 'list', fork: 'branch' } });
 

@@ -62,15 +62,15 @@ describe('persist: false', () => {
     const home = tmpHome();
     const cwd = tmpHome('chatkeep-project-');
     const kept = await openSessions({ home, cwd });
-    await kept.store.history.append('typed before');
+    await kept.history.append('typed before');
     await kept.close();
     const history = join(layout.project(home, kept.project.key), 'history');
-    expect((await (await openSessions({ home, cwd, persist: false })).store.history.load())).toEqual(['typed before']);
+    expect((await (await openSessions({ home, cwd, persist: false })).history.load())).toEqual(['typed before']);
 
     rmSync(history);
     mkdirSync(history);
     const unsaved = await openSessions({ home, cwd, persist: false });
-    await expect(unsaved.store.history.load()).rejects.toMatchObject({ code: 'EISDIR' });
+    await expect(unsaved.history.load()).rejects.toMatchObject({ code: 'EISDIR' });
     const s = await unsaved.create();
     await s.append({ role: 'user', content: 'still chats' });
     expect(s.messages.map((m) => m.content)).toEqual(['still chats']);
