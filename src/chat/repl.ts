@@ -14,7 +14,7 @@ import { createCommandContext } from '../repl/context.js';
 import { completeLine } from '../repl/complete.js';
 import type { SessionController } from '../repl/controller.js';
 import { dispatchLine } from '../repl/dispatch.js';
-import { showLines, showResumed } from '../repl/render.js';
+import { showDone, showResumed } from '../repl/render.js';
 import type { BrowseOutcome, SlashCommand } from '../repl/types.js';
 import type { Clipboard } from '../terminal/clipboard.js';
 import { loadRelativeTime } from '../terminal/format.js';
@@ -187,11 +187,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         await turns.ask('', true);
       } else if (done.kind === 'compact') await turns.compact(done.focus, false);
       else if (done.kind === 'done') {
-        showLines(screen, done.output);
-        if (done.switched) {
-          showResumed(screen, controller.session, now(), (await markdown)?.render);
-          offerDraft(screen, controller.session, reader);
-        }
+        showDone(screen, done, controller.session, now(), (await markdown)?.render);
+        if (done.switched) offerDraft(screen, controller.session, reader);
       }
     }
   } finally {

@@ -66,18 +66,18 @@ export class SessionController {
   /** Opens (or creates) the session `options` name and returns its controller; the autosave starts with `startAutosave()`. */
   static async open(options: ControllerOptions & OpenOptions): Promise<SessionController> {
     const { sessions } = options;
-    let session: Session;
-    if (options.resume !== undefined) session = await sessions.resume(options.resume);
-    else if (options.fork) session = await sessions.fork(options.fork.from, options.fork);
-    else {
-      const latest = options.continue ? await sessions.latest() : undefined;
-      session = latest ? await sessions.resume(latest.id) : await sessions.create(options.title !== undefined ? { title: options.title } : {});
-    }
-    return new SessionController(options, session);
+    if (options.resume !== undefined) return new SessionController(options, await sessions.resume(options.resume), 'resumed');
+    if (options.fork) return new SessionController(options, await sessions.fork(options.fork.from, options.fork), 'forked');
+    const latest = options.continue ? await sessions.latest() : undefined;
+    if (latest) return new SessionController(options, await sessions.resume(latest.id), 'resumed');
+    return new SessionController(options, await sessions.create(options.title !== undefined ? { title: options.title } : {}), 'new');
   }
 
-  /** Controls `session`, already open and held (its lock taken). */
-  constructor(options: ControllerOptions, session: Session) {
+  /**
+   * Controls `session`, already open and held (its lock taken). `opened`: how it came to be
+   * open (`continue` with no session before makes a new one).
+   */
+  constructor(options: ControllerOptions, session: Session, readonly opened: 'new' | 'resumed' | 'forked' = 'new') {
     this.sessions = options.sessions;
     this.host = options.host;
     this.persistent = options.persistent !== false;

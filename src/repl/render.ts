@@ -18,6 +18,12 @@ export function showLines(screen: Screen, lines: readonly OutputLine[]): void {
   }
 }
 
+/** What a line that ran a command gives: its output, then what the session switched to holds. */
+export function showDone(screen: Screen, done: { output: readonly OutputLine[]; switched?: boolean }, session: Session, now = new Date(), render?: RenderMarkdown): void {
+  showLines(screen, done.output);
+  if (done.switched) showResumed(screen, session, now, render);
+}
+
 /** `Resumed session …`, what resuming recovered, and the last few exchanges (the assistant's drawn by `render`, as live replies are). */
 export function showResumed(screen: Screen, session: Session, now: Date, render?: RenderMarkdown): void {
   screen.status(resumedLine(session, now));

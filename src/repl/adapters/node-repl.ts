@@ -9,8 +9,9 @@ import { inspect } from 'node:util';
 import { Recoverable, type REPLEval, type REPLServer } from 'node:repl';
 import type { SessionController } from '../controller.js';
 import { runCommand } from '../dispatch.js';
-import { showLines, showResumed } from '../render.js';
-import { openFailure, openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions, type OpenedHost } from './open-host.js';
+import { showDone, showLines } from '../render.js';
+import { describeReplError } from '../../terminal/report-error.js';
+import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions, type OpenedHost } from './open-host.js';
 
 /** A REPL kept as a session. */
 export interface AttachedRepl {
@@ -35,17 +36,14 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
     return { controller: undefined, closed: Promise.resolve(refuse(server.output, err, () => server.close())) };
   }
   const { controller, screen, context } = opened;
-  controller.on((event) => {
-    if (event.type === 'warning' || event.type === 'lock-lost') screen.warn(event.type === 'warning' ? event.message : event.notice);
-  });
   // The prompt is up already: the banner goes on its own line, then the prompt again.
   screen.raw('\r\x1b[2K');
-  await showOpened(opened, options.resume !== undefined || options.continue === true || options.fork !== undefined);
+  await showOpened(opened);
   // Journal writes, commands and leaving run one after another, in the order they were asked
   // for: lines pasted or piped faster than a command answers still run in order.
   let queue = Promise.resolve();
   const inTurn = (work: () => Promise<void>): void => {
-    queue = queue.then(work).catch((err: unknown) => screen.error(openFailure(err)));
+    queue = queue.then(work).catch((err: unknown) => screen.error(describeReplError(err)));
   };
   journalEvaluations(server, controller, inTurn);
 
@@ -56,8 +54,7 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
         server.clearBufferedCommand();
         inTurn(async () => {
           const done = await runCommand(command, args, { controller, context, prefix: '.' });
-          if (done.kind === 'done') showLines(screen, done.output);
-          if (done.kind === 'done' && done.switched) showResumed(screen, controller.session, new Date());
+          if (done.kind === 'done') showDone(screen, done, controller.session);
           if (done.kind === 'quit') return void server.close();
           server.displayPrompt();
         });
@@ -95,7 +92,6 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   server.input.on('error', onHangUp);
   server.output.on('error', onHangUp);
   guardRawMode(server.input, onHangUp);
-  server.once('exit', () => void leave());
   const closed = new Promise<number>((resolve) => server.once('exit', () => void leave().then(resolve)));
   controller.startAutosave();
   server.resume();

@@ -5,7 +5,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { OpenSessionsOptions, SessionManager } from '../../session/manager-api.js';
-import { ChatkeepError } from '../../session/errors.js';
+import { ChatkeepError, UserError } from '../../session/errors.js';
 import { loadRelativeTime } from '../../terminal/format.js';
 import { describeReplError } from '../../terminal/report-error.js';
 import type { Screen } from '../../terminal/screen.js';
@@ -50,11 +50,14 @@ export interface OpenedHost {
   context: CommandContext;
 }
 
-/** Opens what `options` name and shows the banner (and, when resuming, what the session holds) on `output`; a failure is thrown for the adapter to say in one line. */
+/** Opens what `options` name on `output`, its warnings shown as they come; a failure is thrown for the adapter to say in one line. */
 export async function openHost(options: AdapterOptions, output: NodeJS.WritableStream, keep: readonly string[]): Promise<OpenedHost> {
   const sessions = options.sessions ?? (await openSessionsFor(options));
   const controller = await SessionController.open({ ...options, sessions });
   const screen = screenFor(output);
+  controller.on((event) => {
+    if (event.type === 'warning' || event.type === 'lock-lost') screen.warn(event.type === 'warning' ? event.message : event.notice);
+  });
   const { cwd } = options;
   const writeFile =
     options.writeFile ?? (cwd !== undefined ? async (name: string, text: string) => (await import('../../terminal/output-file.js')).writeOutputFile(cwd, name, text) : undefined);
@@ -69,22 +72,12 @@ export async function openHost(options: AdapterOptions, output: NodeJS.WritableS
   return { controller, screen, context };
 }
 
-/** The one line that says what this session is, and its message count: the host's banner. */
-export function bannerLine(controller: SessionController): string {
-  return `session ${controller.session.id} · ${plural(controller.session.messages.length, 'message')} · autosave ${controller.autosaveDescription}`;
-}
-
-/** Shows the banner, and what a resumed session holds. */
-export async function showOpened(opened: OpenedHost, resumed: boolean): Promise<void> {
-  opened.screen.status(bannerLine(opened.controller));
-  if (!resumed) return;
+/** Shows the banner (the session, its message count, the autosave), and what a resumed or forked session holds. */
+export async function showOpened({ screen, controller }: OpenedHost): Promise<void> {
+  screen.status(`session ${controller.session.id} · ${plural(controller.session.messages.length, 'message')} · autosave ${controller.autosaveDescription}`);
+  if (controller.opened === 'new') return;
   await loadRelativeTime();
-  showResumed(opened.screen, opened.controller.session, new Date());
-}
-
-/** A failure (of journaling, say) in one line. */
-export function openFailure(err: unknown): string {
-  return describeReplError(err);
+  showResumed(screen, controller.session, new Date());
 }
 
 /** Says in one line on `output` why the session could not be opened, closes the host's input, and gives the exit code (a bug is 1). */
@@ -95,10 +88,9 @@ export function refuse(output: NodeJS.WritableStream, err: unknown, close: () =>
 }
 
 async function openSessionsFor(options: AdapterOptions): Promise<SessionManager> {
-  const { openSessions } = await import('../../store/open.js');
   if (options.home === undefined || options.cwd === undefined) {
-    const { UserError } = await import('../../session/errors.js');
     throw new UserError('The adapter needs `sessions`, or `home` and `cwd` to open them.', 'E_ADAPTER_OPTIONS');
   }
+  const { openSessions } = await import('../../store/open.js');
   return openSessions({ ...options.open, home: options.home, cwd: options.cwd });
 }

@@ -9,7 +9,7 @@ import type { Interface } from 'node:readline';
 import { completeLine } from '../complete.js';
 import type { SessionController } from '../controller.js';
 import { dispatchLine } from '../dispatch.js';
-import { showLines, showResumed } from '../render.js';
+import { showDone, showLines } from '../render.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions } from './open-host.js';
 
 /** A readline loop kept as a session. */
@@ -44,10 +44,7 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
     return { controller: undefined, leave: () => Promise.resolve(code), handle: () => Promise.resolve(true), record: () => Promise.resolve(), complete: (line) => Promise.resolve([[], line]) };
   }
   const { controller, screen, context } = opened;
-  controller.on((event) => {
-    if (event.type === 'warning' || event.type === 'lock-lost') screen.warn(event.type === 'warning' ? event.message : event.notice);
-  });
-  await showOpened(opened, options.resume !== undefined || options.continue === true || options.fork !== undefined);
+  await showOpened(opened);
 
   const signals = options.signals;
   const onTerm = (): void => void rl.close();
@@ -76,10 +73,7 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
       const done = await dispatchLine(line, { controller, context });
       if (done.kind === 'chat') return false;
       if (done.kind === 'quit') rl.close();
-      else if (done.kind === 'done') {
-        showLines(screen, done.output);
-        if (done.switched) showResumed(screen, controller.session, new Date());
-      }
+      else if (done.kind === 'done') showDone(screen, done, controller.session);
       return true;
     },
     async record(line, answer) {

@@ -13,6 +13,8 @@ import type { SlashCommand } from '../../../src/repl/types.js';
 import { openSessions } from '../../../src/store/open.js';
 import { createScreen } from '../../../src/terminal/screen.js';
 import { PassThrough } from 'node:stream';
+import { createInterface } from 'node:readline';
+import { attachReadline } from '../../../src/repl/adapters/readline.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 
 /** An autosave timer that records which sessions it ran on and whether it was stopped. */
@@ -90,7 +92,9 @@ describe('SessionController', () => {
     await fresh.controller.append({ role: 'user', content: 'first' });
     const id = fresh.controller.session.id;
     await fresh.controller.leave();
+    expect(fresh.controller.opened).toBe('new');
     const again = await opened({ continue: true }, fresh.home, fresh.cwd);
+    expect(again.controller.opened).toBe('resumed');
     expect(again.controller.session.id).toBe(id);
     expect(again.controller.session.messages.map((m) => m.content)).toEqual(['first']);
     await again.controller.leave();
@@ -137,6 +141,30 @@ describe("a host's own command list", () => {
     const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands: builtinCommands });
     const load = builtinCommands.find((c) => c.name === 'load')!;
     expect(await runCommand(load, '', { controller, context, prefix: '.' })).toEqual({ kind: 'done', output: [{ level: 'info', text: 'Usage: .load ID (find IDs with .sessions).' }] });
+  });
+});
+
+describe('the readline adapter', () => {
+  it('says "Resumed" only for a session that was there: continue with none starts a new one, shown as new', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const run = async (): Promise<string> => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let shown = '';
+      output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+      const rl = createInterface({ input, output, terminal: false });
+      const chat = await attachReadline(rl, { home, cwd, continue: true, output, host: { program: 'node my-repl.mjs' } });
+      await chat.record('hi', 'hello');
+      rl.close();
+      await chat.leave();
+      return shown;
+    };
+    const first = await run();
+    expect(first).toMatch(/^session (session-\S+) · 0 messages · autosave every 5 min\n/);
+    expect(first).not.toContain('Resumed');
+    const id = /^session (\S+)/.exec(first)![1]!;
+    expect(await run()).toMatch(new RegExp(`^session ${id} · 2 messages · autosave every 5 min\nResumed session ${id} \\(2 messages`));
   });
 });
 
