@@ -12,6 +12,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../session/errors.js';
+import { isPlainObject } from '../session/is-object.js';
 
 /** A framework item as a plain object. */
 export type Item = Record<string, unknown>;
@@ -35,19 +36,24 @@ export class UnstorableItemError extends UserError {
   }
 }
 
-/** The item with keys whose value is `undefined` left out, at every depth (what JSON keeps). */
-export function withoutUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutUndefined);
+/**
+ * The item with keys whose value is `undefined` left out, at every depth (what JSON keeps). A
+ * value that holds itself (a cycle) is refused: JSON cannot hold it.
+ */
+export function withoutUndefined(value: unknown, format = 'framework', within: readonly unknown[] = []): unknown {
+  if (!Array.isArray(value) && !isPlainObject(value)) return value;
+  if (within.includes(value)) throw new UnstorableItemError(format, 'a cycle');
+  const inner = [...within, value];
+  if (Array.isArray(value)) return value.map((v) => withoutUndefined(v, format, inner));
   // Only plain objects are copied: anything else (bytes, a Date, a class instance) stays itself, for toJson to judge.
-  if (!isPlainObject(value)) return value;
   const out: Item = {};
-  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = withoutUndefined(v);
+  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = withoutUndefined(v, format, inner);
   return out;
 }
 
 /** Splits `item` into what `rebuild(fields)` gives back and what must be kept beside the fields. */
 export function nativeItem(format: string, item: Item, fromFields: Item): NativeItem | undefined {
-  const clean = withoutUndefined(item) as Item;
+  const clean = withoutUndefined(item, format) as Item;
   const keep: Item = {};
   for (const [key, value] of Object.entries(clean)) if (!isDeepStrictEqual(fromFields[key], value)) keep[key] = value;
   const absent = Object.keys(fromFields).filter((key) => !(key in clean));
@@ -91,12 +97,6 @@ function toJson(format: string, value: unknown, path: (string | number)[], bytes
     return out;
   }
   throw new UnstorableItemError(format, `${typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value} at ${path.join('.') || 'top'}`);
-}
-
-function isPlainObject(value: unknown): value is Item {
-  if (value === null || typeof value !== 'object') return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function restoreBytes(root: Item, path: readonly (string | number)[]): void {

@@ -7,6 +7,7 @@
  */
 import { BadOptionError, printable } from './errors.js';
 import { isValidId } from './ids.js';
+import { isObject } from './is-object.js';
 
 /** One option's rule: what it takes, in words, and whether a value is that. */
 export interface Check {
@@ -23,7 +24,7 @@ export const callback = check('a function', (v) => typeof v === 'function');
 export const date = check('a valid Date', (v) => v instanceof Date && !Number.isNaN(v.getTime()));
 export const sessionId = check("a session ID (1–128 letters, digits, '.', '_' or '-', starting with a letter or digit)", (v) => typeof v === 'string' && isValidId(v));
 export const nullableText = check('a string or null', (v) => v === null || typeof v === 'string');
-export const stringRecord = check('an object of string values', (v) => isPlainObject(v) && Object.values(v).every((x) => x === undefined || typeof x === 'string'));
+export const stringRecord = check('an object of string values', (v) => isOptionBag(v) && Object.values(v).every((x) => x === undefined || typeof x === 'string'));
 
 /** A whole number, at least `min`. */
 export function wholeNumber(min: number): Check {
@@ -39,14 +40,15 @@ export function oneOf(values: readonly string[]): Check {
 export function shape(fields: Record<string, Check>, required: readonly string[] = []): Check {
   const names = Object.keys(fields).join(', ');
   return check(`an object of ${names}${required.length ? ` (${required.join(', ')} required)` : ''}`, (v) => {
-    if (!isPlainObject(v)) return false;
+    if (!isOptionBag(v)) return false;
     if (Object.keys(v).some((k) => !(k in fields))) return false;
     return Object.entries(fields).every(([k, c]) => (v[k] === undefined ? !required.includes(k) : c.ok(v[k])));
   });
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+/** An object of options or fields: any object but an array or a Date. */
+function isOptionBag(v: unknown): v is Record<string, unknown> {
+  return isObject(v) && !(v instanceof Date);
 }
 
 /** A value as a message shows it: its kind, and a short string or number as it is. */
@@ -72,7 +74,7 @@ function bad(where: string, name: string | undefined, rule: Check, value: unknow
 export function checkOptions<T>(where: string, options: T, rules: Record<string, Check>, required: readonly string[] = []): T {
   if (options === undefined && required.length === 0) return options;
   const names = Object.keys(rules).join(', ');
-  if (!isPlainObject(options)) throw bad(where, undefined, check(`an object of options (${names})`, () => false), options);
+  if (!isOptionBag(options)) throw bad(where, undefined, check(`an object of options (${names})`, () => false), options);
   for (const name of Object.keys(options)) {
     if (!(name in rules)) throw new BadOptionError(where, name, `there is no option \`${printable(name, 40)}\`; the options are ${names}.`);
   }

@@ -8,6 +8,7 @@
  * by element and long strings piece by piece, each with `JSON.stringify` itself, never with an
  * escaper of our own.
  */
+import { isPlainObject } from './is-object.js';
 
 /** How long one slice may run before the event loop gets a turn. */
 const SLICE_MS = 4;
@@ -110,14 +111,12 @@ function skipped(value: unknown): boolean {
 function needsWalk(value: unknown): boolean {
   if (typeof value === 'string') return value.length > STRING_PIECE;
   if (Array.isArray(value)) return value.length > WIDE || value.some(needsWalk);
-  if (!isPlainObject(value)) return false;
+  if (!walkable(value)) return false;
   const keys = Object.keys(value);
   return keys.length > WIDE || keys.some((key) => needsWalk(value[key]));
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  // Objects with a toJSON (Dates, …) are stringified whole, as JSON.stringify would call it.
-  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+/** A plain object without a toJSON of its own: one with one (a Date, …) is stringified whole, as JSON.stringify would call it. */
+function walkable(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && typeof value.toJSON !== 'function';
 }

@@ -36,5 +36,11 @@ describe('the native item: what chatkeep’s fields do not give back', () => {
     expect(refused(new Date(0))).toBeInstanceOf(UnstorableItemError);
     expect(refused({ at: () => 1 })).toMatchObject({ code: 'E_UNSTORABLE_ITEM', exitCode: 2, message: expect.stringContaining('function at value.at') });
     expect(refused([Number.NaN])).toMatchObject({ message: expect.stringContaining('NaN at value.0') });
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = { back: cyclic };
+    expect(refused(cyclic)).toMatchObject({ code: 'E_UNSTORABLE_ITEM', message: expect.stringContaining('(a cycle)') });
+    // The same object twice, side by side, is no cycle.
+    const shared = { a: 1 };
+    expect(refused([shared, shared])).toBeUndefined();
   });
 });
