@@ -112,7 +112,7 @@ export function statsOf(messages: readonly Message[]): SessionStats {
 }
 
 /** Adds `usage` to `model`'s entry in per-model totals, in place. */
-export function addModelUsage(totals: ModelUsage[], model: string, usage: Usage): void {
+function addModelUsage(totals: ModelUsage[], model: string, usage: Usage): void {
   let entry = totals.find((t) => t.model === model);
   if (!entry) totals.push((entry = { model, inputTokens: 0, outputTokens: 0 }));
   entry.inputTokens += usage.inputTokens;
@@ -141,4 +141,9 @@ function compactConversation(s: SessionSnapshot, at: Date, c: Compaction): void 
   s.messages = s.messages.slice(cut);
   s.summary = c.summary;
   s.stats = c.stats ? structuredClone(c.stats) : statsOf(s.messages);
+}
+
+/** A streamed tool call's ID: its own, or, when none came (or an empty one), named after its reply and place. */
+export function streamedCallId(id: string | undefined, replyId: string, index: number): string {
+  return id || `${replyId}-${index}`;
 }

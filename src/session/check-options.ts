@@ -90,13 +90,3 @@ export function checkArgument<T>(where: string, name: string, value: T, rule: Ch
   if (!rule.ok(value)) throw bad(where, name, rule, value);
   return value;
 }
-
-/** `checkArgument`/`checkOptions` for a method that returns a promise: a bad value rejects it instead of throwing. */
-export function badInput(run: () => void): Promise<never> | undefined {
-  try {
-    run();
-    return undefined;
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}

@@ -25,7 +25,7 @@ export function noSuchSession(idOrPrefix: string): InvalidIdError | UnknownSessi
  * `session-YYYYMMDD-HHmmss` of the UTC clock (DESIGN §3). Read from the UTC getters (no time
  * zone, so no DST gap): a library user need not install date-fns (28 MB) for one fixed format.
  */
-export async function baseIdFor(date: Date): Promise<string> {
+export function baseIdFor(date: Date): string {
   const two = (n: number): string => String(n).padStart(2, '0');
   const day = `${String(date.getUTCFullYear()).padStart(4, '0')}${two(date.getUTCMonth() + 1)}${two(date.getUTCDate())}`;
   return `session-${day}-${two(date.getUTCHours())}${two(date.getUTCMinutes())}${two(date.getUTCSeconds())}`;

@@ -75,7 +75,7 @@ export class Manager implements SessionManager {
     checkOptions('create', options, CREATE_OPTIONS);
     const at = this.parts.now();
     const chosen = options.id !== undefined;
-    if (chosen && this.opened(options.id!)) throw new SessionOpenHereError(options.id!);
+    if (chosen) this.refuseHeldHere(options.id!);
     if (chosen && !(await this.store.claimId(options.id!, at, this.project))) throw new SessionExistsError(options.id!);
     const id = options.id ?? (await this.store.reserveId(at, this.project));
     // No snapshot yet: the session exists through its reserved ID, lock and events, and the first
@@ -95,15 +95,12 @@ export class Manager implements SessionManager {
   async openOrCreate(id: string, options: Omit<CreateOptions, 'id'> = {}): Promise<Session> {
     checkArgument('openOrCreate', 'id', id, sessionId);
     checkOptions('openOrCreate', options, OPEN_SESSION_OPTIONS);
-    const found = await this.locate(id).then(
-      (where) => where.id === id,
-      (err: unknown) => {
-        if (err instanceof UnknownSessionError) return false;
-        throw err;
-      },
-    );
+    const found = await this.locate(id).catch((err: unknown) => {
+      if (err instanceof UnknownSessionError) return undefined;
+      throw err;
+    });
     // Resumed as it is (the options are for a new one); a prefix of a longer ID is not this ID.
-    return found ? this.resume(id) : this.create({ ...options, id });
+    return found?.id === id ? this.resumeAt(found) : this.create({ ...options, id });
   }
 
   /**
@@ -115,7 +112,11 @@ export class Manager implements SessionManager {
   }
 
   async resume(idOrPrefix: string): Promise<Session> {
-    const where = await this.locate(idOrPrefix);
+    return this.resumeAt(await this.locate(idOrPrefix));
+  }
+
+  /** Resumes the session found at `where`. */
+  private async resumeAt(where: Located): Promise<Session> {
     this.refuseHeldHere(where.id);
     const before = await this.store.inspectLock(where.id);
     const loss = new LossRelay();

@@ -3,7 +3,7 @@
  * applied by `applyEvent`, the one place an event has its effect; events a newer build wrote
  * are kept in the snapshot and skipped (DESIGN §9).
  */
-import { applyEvent, type PendingReplies } from './apply-event.js';
+import { applyEvent, streamedCallId, type PendingReplies } from './apply-event.js';
 import { decodeEvent, type SessionEvent } from './events.js';
 import type { FutureEvent, Message, SessionSnapshot } from './data.js';
 
@@ -46,7 +46,7 @@ export function replay(s: SessionSnapshot, events: readonly SessionEvent[], futu
   for (const [replyId, reply] of ordered) {
     const message: Message = { role: 'assistant', content: reply.text, timestamp: new Date(reply.ts), interrupted: true };
     // Tool calls cut short keep what arrived of them; one whose id never came is named after the reply.
-    const calls = reply.calls.flatMap((c, i) => (c ? [{ ...c, id: c.id || `${replyId}-${i}` }] : []));
+    const calls = reply.calls.flatMap((c, i) => (c ? [{ ...c, id: streamedCallId(c.id, replyId, i) }] : []));
     if (calls.length > 0) message.toolCalls = calls;
     s.messages.splice(Math.min(reply.index, s.messages.length), 0, message);
     s.stats.messageCount += 1;

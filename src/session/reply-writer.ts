@@ -4,6 +4,7 @@ import type { ReplyExtra, ReplyWriter } from './session-api.js';
 import type { ToolCallDelta } from './message-parts.js';
 import { InvalidMessageError, ReplyFinishedError } from './errors.js';
 import { safeBoundary } from './reply-boundary.js';
+import { streamedCallId } from './apply-event.js';
 
 /** A reply being streamed, as its session sees it: the text it has journaled so far (redacted). */
 export interface ActiveReply {
@@ -101,7 +102,7 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
       host.runExclusive(async () => {
         if (finished) throw new ReplyFinishedError(replyId);
         // The calls streamed, whole, unless the caller gives them.
-        const streamed = calls.flatMap((c, i) => (c ? [{ id: c.id ?? `${replyId}-${i}`, name: c.name ?? '', arguments: c.journaled + c.pending }] : []));
+        const streamed = calls.flatMap((c, i) => (c ? [{ id: streamedCallId(c.id, replyId, i), name: c.name ?? '', arguments: c.journaled + c.pending }] : []));
         if (extra.toolCalls === undefined && streamed.length > 0) extra = { ...extra, toolCalls: streamed };
         const message = await host.completeReply(replyId, text, extra);
         finished = true;

@@ -17,7 +17,7 @@ import { automaticTitle, firstUserMessage } from './auto-title.js';
 import { rowFromSnapshot } from './index-row.js';
 import type { IndexRow } from './listing.js';
 import { statusReport } from './status.js';
-import { anyText, badInput, checkArgument, checkOptions, nullableText, wholeNumber } from './check-options.js';
+import { anyText, checkArgument, checkOptions, nullableText, wholeNumber } from './check-options.js';
 import { PROVIDER, SAVE_OPTIONS } from './library-options.js';
 
 /** Which sessions' mutexes the current async context holds: lets a write nest inside `runExclusive`. */
@@ -227,9 +227,8 @@ export class SessionImpl implements Session {
   private async writeMessage(input: NewMessage, replyId?: string): Promise<Message> {
     const at = this.now();
     const message = storedMessage(input, this.redact, at);
-    await this.write({ type: 'message', payload: { message: encodeMessage(message), ...(replyId ? { replyId } : {}) } }, true, at);
-    // The message as applied (applyEvent added it last).
-    const stored = this.state.messages[this.state.messages.length - 1]!;
+    // The message as applied: what a resume reads back from the journal.
+    const stored = (await this.write({ type: 'message', payload: { message: encodeMessage(message), ...(replyId ? { replyId } : {}) } }, true, at))!;
     this.noteStored(stored);
     return stored;
   }
@@ -254,21 +253,21 @@ export class SessionImpl implements Session {
     return createReplyWriter({
       runExclusive: (fn) => this.runExclusive(fn),
       redact: this.redact,
-      journalDelta: async (replyId, text, toolCalls) => void (await this.write({ type: 'delta', payload: { replyId, text, ...(toolCalls ? { toolCalls } : {}) } }, false)),
+      journalDelta: async (replyId, text, toolCalls) => {
+        await this.write({ type: 'delta', payload: { replyId, text, ...(toolCalls ? { toolCalls } : {}) } }, false);
+      },
       streaming: (reply, active) => void (active ? this.activeReplies.add(reply) : this.activeReplies.delete(reply)),
       completeReply: (replyId, content, extra) => this.writeMessage({ ...extra, role: 'assistant', content }, replyId),
     });
   }
 
-  setTitle(title: string | null): Promise<void> {
-    const bad = badInput(() => checkArgument('setTitle', 'title', title, nullableText));
-    if (bad) return bad;
+  async setTitle(title: string | null): Promise<void> {
+    checkArgument('setTitle', 'title', title, nullableText);
     return this.runExclusive(() => this.writeTitle(title === null ? null : cleanTitle(title, this.redact), 'user'));
   }
 
-  setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
-    const bad = badInput(() => checkArgument('setProvider', 'provider', provider, PROVIDER));
-    if (bad) return bad;
+  async setProvider(provider: { name: string; model: string | null }, source: ConfigSource = 'session'): Promise<void> {
+    checkArgument('setProvider', 'provider', provider, PROVIDER);
     return this.runExclusive(async () => {
       await this.write({ type: 'provider', payload: { name: provider.name, model: provider.model, source } });
     });
@@ -288,9 +287,8 @@ export class SessionImpl implements Session {
     });
   }
 
-  setDraft(text: string | null): Promise<void> {
-    const bad = badInput(() => checkArgument('setDraft', 'text', text, nullableText));
-    if (bad) return bad;
+  async setDraft(text: string | null): Promise<void> {
+    checkArgument('setDraft', 'text', text, nullableText);
     return this.runExclusive(async () => {
       const draft = text ? this.redact(text) : null;
       if (draft === this.draft) return;
@@ -334,9 +332,8 @@ export class SessionImpl implements Session {
     });
   }
 
-  save(options: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger } = {}): Promise<SaveResult> {
-    const bad = badInput(() => checkOptions('save', options, SAVE_OPTIONS));
-    if (bad) return bad;
+  async save(options: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger } = {}): Promise<SaveResult> {
+    checkOptions('save', options, SAVE_OPTIONS);
     return this.runExclusive(async () => {
       await this.assertWritable();
       if (options.title !== undefined) {
@@ -353,12 +350,12 @@ export class SessionImpl implements Session {
     return this.archive('Reset', {});
   }
 
-  compact(summary: string, keep: number, extra: { usage?: Usage; model?: string } = {}): Promise<void> {
-    const bad = badInput(() => (checkArgument('compact', 'summary', summary, anyText), checkArgument('compact', 'keep', keep, wholeNumber(0))));
-    if (bad) return bad;
+  async compact(summary: string, keep: number, extra: { usage?: Usage; model?: string } = {}): Promise<void> {
+    checkArgument('compact', 'summary', summary, anyText);
+    checkArgument('compact', 'keep', keep, wholeNumber(0));
     return this.runExclusive(() => {
       const messages = this.state.messages;
-      const kept = Math.min(Math.max(0, Math.floor(keep)), messages.length);
+      const kept = Math.min(keep, messages.length);
       // The live counters ride along for readers without the message bodies (listings).
       const c: Compaction = { summary: this.redact(summary), keep: kept, ...extra, stats: statsOf(messages.slice(messages.length - kept)) };
       return this.archive('Compaction', c);
@@ -455,17 +452,16 @@ export class SessionImpl implements Session {
 
   /**
    * Journals one event, then applies it (`applyEvent`, as a resume applies it): the in-memory
-   * state changes only after the event is written.
+   * state changes only after the event is written. Resolves to the message it added, if any.
    */
-  private async write(change: EventChange, sync = true, at = this.now()): Promise<KnownEvent> {
+  private async write(change: EventChange, sync = true, at = this.now()): Promise<Message | undefined> {
     await this.assertWritable();
     if (sync && change.type !== 'title') await this.flushTitle();
     const event = { seq: this.seq + 1, ts: at.toISOString(), ...change } as KnownEvent;
     await this.log.append(event, sync).catch((err: unknown) => this.fenced(err));
     this.seq = event.seq;
     this.changed = true;
-    applyEvent(this.state, event);
-    return event;
+    return applyEvent(this.state, event);
   }
 
   /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */

@@ -210,9 +210,12 @@ export interface SessionStore {
   /** Where trashed sessions wait to be restored or deleted. */
   readonly trash: SessionTrash;
 
-  /** The project's input history, oldest first (redacted before it is written). */
+  /** The project's input history, oldest first (redacted before it is written): `load` gives the last `HISTORY_LINES`. */
   readonly history: { load(): Promise<string[]>; append(line: string): Promise<void> };
 
   /** Lets go of what the store holds open (a connection pool). */
   close(): Promise<void>;
 }
+
+/** How many input history lines a store's `history.load()` gives (the latest). */
+export const HISTORY_LINES = 1000;

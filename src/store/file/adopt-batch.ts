@@ -12,7 +12,7 @@
  * process, and sessions without their `ids/` entry, which the next attempt to store them records.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, open as openCallback, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, open as openCallback, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mkdir, open } from 'node:fs/promises';
@@ -22,7 +22,7 @@ import type { IndexRow } from '../../session/listing.js';
 import type { SessionSnapshot } from '../../session/data.js';
 import { GroupCommit } from '../group-commit.js';
 import { isAlive } from '../process-identity.js';
-import { FILE_MODE, fsyncDir } from './atomic-write.js';
+import { FILE_MODE, fsyncDir, fsyncDirSync } from './atomic-write.js';
 import { layout } from './layout.js';
 import { issueId } from './ids.js';
 import { syncFileSystem } from './sync-file-system.js';
@@ -191,15 +191,6 @@ function writeText(fd: number, text: string): void {
 }
 
 const encoder = new TextEncoder();
-
-function fsyncDirSync(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function dropStage(s: Staged): void {
   try {

@@ -1,9 +1,9 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
+import { HISTORY_LINES } from '../../session/store.js';
 import { errno } from '../../session/ids.js';
 
 /** How many entries `load()` returns (like Node's REPL history). */
-const MAX_ENTRIES = 1000;
 
 /**
  * A project's input history: one JSON string per line (so multi-line input survives), newest
@@ -32,7 +32,7 @@ export function createHistory(path: string, redact: (text: string) => string): {
           entries.push(line); // a torn or hand-edited line is still the user's text
         }
       }
-      return entries.slice(-MAX_ENTRIES);
+      return entries.slice(-HISTORY_LINES);
     },
     async append(line: string) {
       if (!line.trim()) return;

@@ -20,11 +20,12 @@ export async function reserveId(
   sessionsDir: string,
   now: Date,
 ): Promise<{ id: string; dir: string }> {
-  const base = await baseIdFor(now);
+  const base = baseIdFor(now);
+  await makeDirs(idsDir, sessionsDir);
   for (let n = 1; n < 10_000; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
     // Taken in the registry, or its directory exists though the registry lost it (deleted by hand).
-    const dir = await claimId(idsDir, sessionsDir, id);
+    const dir = await claimIn(idsDir, sessionsDir, id);
     if (dir !== undefined) return { id, dir };
   }
   throw new Error(`Could not find a free session ID after ${base}`);
@@ -35,8 +36,17 @@ export async function reserveId(
  * session directory. Undefined when the ID was ever issued or its directory exists.
  */
 export async function claimId(idsDir: string, sessionsDir: string, id: string): Promise<string | undefined> {
+  await makeDirs(idsDir, sessionsDir);
+  return claimIn(idsDir, sessionsDir, id);
+}
+
+async function makeDirs(idsDir: string, sessionsDir: string): Promise<void> {
   await mkdir(idsDir, { recursive: true, mode: 0o700 });
   await mkdir(sessionsDir, { recursive: true, mode: 0o700 });
+}
+
+/** `claimId` once both directories are there. */
+async function claimIn(idsDir: string, sessionsDir: string, id: string): Promise<string | undefined> {
   if (!issueId(idsDir, id)) return undefined;
   const dir = join(sessionsDir, id);
   try {

@@ -30,7 +30,7 @@ export async function writeMeta(sessionDir: string, row: IndexRow): Promise<void
 }
 
 /** The meta file's text for `row`. */
-export function metaText(row: IndexRow): string {
+function metaText(row: IndexRow): string {
   const meta: MetaFile = { format: 'chatkeep.meta', version: 1, row };
   return JSON.stringify(meta);
 }

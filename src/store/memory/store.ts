@@ -18,13 +18,12 @@ import { readEvent } from '../../session/future-events.js';
 import type {
   EventLog, Interpreter, LoadOptions, Located, LockState, SessionEvent, SessionSource, SessionStore, SessionTrash, StoredSession, WriterLock,
 } from '../../session/store.js';
+import { HISTORY_LINES } from '../../session/store.js';
 import type { FutureEvent, ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { SearchResults } from '../../session/search-data.js';
 import type { MemoryBacking, MemoryHolder, MemorySession } from './backing.js';
 import { memoryTrash } from './trash.js';
 
-/** How many history lines `history.load()` returns (as the other stores). */
-const MAX_HISTORY = 1000;
 
 export interface MemoryStoreOptions {
   backing: MemoryBacking;
@@ -61,7 +60,7 @@ export class MemoryStore implements SessionStore {
     this.history = {
       load: async () => {
         await seeded();
-        return lines().slice(-MAX_HISTORY);
+        return lines().slice(-HISTORY_LINES);
       },
       append: (line) => {
         if (line.trim()) this.backing.history.set(this.project.key, [...lines(), options.redact(line)]);
@@ -83,21 +82,25 @@ export class MemoryStore implements SessionStore {
   }
 
   async reserveId(at: Date, project: ProjectInfo): Promise<string> {
-    const base = await baseIdFor(at);
+    const base = baseIdFor(at);
     let id = base;
     for (let n = 2; this.backing.ids.has(id); n++) id = `${base}-${n}`;
-    this.backing.ids.add(id);
-    this.remember(project);
-    this.backing.sessions.set(id, { id, project, createdAt: at, events: [] });
+    this.register(id, at, project);
     return id;
   }
 
   async claimId(id: string, at: Date, project: ProjectInfo): Promise<boolean> {
-    if (this.backing.ids.has(id)) return false;
+    return this.register(id, at, project) !== undefined;
+  }
+
+  /** Issues `id` (never issued before) to a new session of `project`; undefined when it was issued. */
+  private register(id: string, createdAt: Date, project: ProjectInfo): MemorySession | undefined {
+    if (this.backing.ids.has(id)) return undefined;
     this.backing.ids.add(id);
     this.remember(project);
-    this.backing.sessions.set(id, { id, project, createdAt: at, events: [] });
-    return true;
+    const session: MemorySession = { id, project, createdAt, events: [] };
+    this.backing.sessions.set(id, session);
+    return session;
   }
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
@@ -207,10 +210,9 @@ export class MemoryStore implements SessionStore {
     const { encodeSnapshot } = await import('../../session/codec.js');
     // Nobody holds the new copy: it is stored closed.
     const text = await encodeSnapshot({ ...snapshot, status: 'closed' });
-    this.backing.ids.add(snapshot.id);
-    this.remember(project);
-    this.backing.sessions.set(snapshot.id, { id: snapshot.id, project, createdAt: snapshot.createdAt, events: [], snapshot: { text, at: this.options.now() } });
-    return true;
+    const session = this.register(snapshot.id, snapshot.createdAt, project);
+    if (session) session.snapshot = { text, at: this.options.now() };
+    return session !== undefined;
   }
 
   /** A project known by its path, or a new one keyed by it. */

@@ -9,7 +9,7 @@ import type { Pool } from 'pg';
 import { UserError } from '../../session/errors.js';
 import { baseIdFor } from '../../session/ids.js';
 import type { IndexRow } from '../../session/listing.js';
-import type { EventLog, Interpreter, LoadOptions, LockState, Reading, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/store.js';
+import { HISTORY_LINES, type EventLog, type Interpreter, type LoadOptions, type LockState, type Reading, type SessionStore, type SessionTrash, type StoredSession, type WriterLock } from '../../session/store.js';
 import type { SearchResults } from '../../session/search-data.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { Target, Timeouts } from './connect.js';
@@ -41,7 +41,6 @@ export interface PostgresStoreOptions {
 }
 
 /** How many history lines `history.load()` returns (as the file store). */
-const MAX_HISTORY = 1000;
 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
   if (!isPostgresUrl(url)) {
@@ -95,7 +94,7 @@ export class PostgresStore implements SessionStore {
   }
 
   async reserveId(at: Date, project: ProjectInfo): Promise<string> {
-    const base = await baseIdFor(at);
+    const base = baseIdFor(at);
     return transaction(this.pool, this.target, async (client) => {
       await recordProject(client, project);
       for (let n = 1; n < 10_000; n++) {
@@ -247,7 +246,7 @@ export class PostgresStore implements SessionStore {
     load: async (): Promise<string[]> => {
       const rows = await this.q<{ line: string }>(
         'SELECT line FROM (SELECT n, line FROM chatkeep.history WHERE project_key = $1 ORDER BY n DESC LIMIT $2) t ORDER BY n',
-        [keyOf(this.project), MAX_HISTORY],
+        [keyOf(this.project), HISTORY_LINES],
       );
       return rows.map((r) => r.line);
     },

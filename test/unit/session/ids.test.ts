@@ -29,7 +29,7 @@ describe('session IDs', () => {
     for (const iso of ['2026-03-08T02:30:00.000Z', '2026-03-08T07:30:05.000Z', '2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-12-31T23:59:59.000Z']) {
       const d = new Date(iso);
       const expected = `session-${d.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}`;
-      expect(await baseIdFor(d)).toBe(expected);
+      expect(baseIdFor(d)).toBe(expected);
     }
   });
 
