@@ -91,7 +91,7 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
   }
   const store = flags['no-persist'] ? undefined : await chooseStore();
   const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
-  const [{ createScreen, colorLevelFor }, { startChat }] = await Promise.all([
+  const [{ createScreen, colorLevelFor, colorDepth }, { startChat }] = await Promise.all([
     import('./terminal/screen.js'),
     import('./cli/start-chat.js'),
   ]);
@@ -135,13 +135,6 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
     // (node::ResetStdio, EIO). It skips descriptors that are closed, so the dead ones are.
     if (terminal && !isatty(0)) for (const fd of ttys) closeQuietly(fd);
   }
-}
-
-/** The colours a stream's terminal reports: 0 (none), 1 (16), 2 (256), 3 (true colour). */
-function colorDepth(stream: NodeJS.WriteStream): number {
-  if (!stream.hasColors?.()) return 0;
-  const depth = stream.getColorDepth();
-  return depth >= 24 ? 3 : depth >= 8 ? 2 : 1;
 }
 
 function closeQuietly(fd: number): void {

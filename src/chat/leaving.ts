@@ -37,10 +37,8 @@ export interface Leaving {
 export function watchLeaving(options: LeavingOptions): Leaving {
   const { screen, input, signals } = options;
   const leaving = new AbortController();
-  let quitting = false;
   let hungUp = false;
   const leave = (): void => {
-    quitting = true;
     options.abortTurn();
     leaving.abort();
     options.closeReader();
@@ -63,7 +61,7 @@ export function watchLeaving(options: LeavingOptions): Leaving {
   if (!screen.terminal) signals?.on('SIGINT', onPipedInterrupt);
   return {
     get quitting() {
-      return quitting;
+      return leaving.signal.aborted;
     },
     leave,
     hangUp,

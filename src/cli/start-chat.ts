@@ -18,15 +18,12 @@ import { unknownModelNote } from '../providers/unknown-model.js';
 import { openBrowser, type BrowseOptions } from '../repl/browser.js';
 import { runRepl } from '../chat/repl.js';
 import { SessionController } from '../repl/controller.js';
-import type { HostName } from '../repl/host.js';
-import { chatkeepCommand } from '../terminal/invocation.js';
+import { CHATKEEP } from './chatkeep-host.js';
 import type { Screen } from '../terminal/screen.js';
 import type { BrowseOutcome } from '../repl/types.js';
 import { sessionsMayExist } from '../store/choice.js';
 import type { StoreEnvironment } from './environment.js';
 
-/** chatkeep as a host names itself: its printed commands are the ones that run where it was started (PATH, `npm start`, `node …`). */
-const CHATKEEP: HostName = { program: 'chatkeep', command: chatkeepCommand };
 
 /** What the process gives the REPL: only cli.ts reads `process`. */
 export interface ChatEnvironment extends StoreEnvironment {

@@ -80,7 +80,6 @@ export function subcommandOptions<S extends TakesOptions, Name extends string>(t
   return {
     names,
     specs,
-    takersOf,
     takes,
     /** The options `subcommand` takes, in the table's order (all of them without one). */
     optionsOf(subcommand?: S): Record<string, OptionSpec> {

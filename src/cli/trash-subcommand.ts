@@ -10,7 +10,9 @@ import type { TrashedSession } from '../session/store.js';
 import type { SessionSummary } from '../session/listing.js';
 import type { SessionManager } from '../session/manager-api.js';
 import { loadFormatting, plural, relativeTime, shortAge } from '../terminal/format.js';
-import { chatkeepCommand, resumeCommand } from '../terminal/invocation.js';
+import { chatkeepCommand } from '../terminal/invocation.js';
+import { resumeLine } from '../repl/host.js';
+import { CHATKEEP } from './chatkeep-host.js';
 import { describeError } from '../terminal/report-error.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { fitTable, type FitStep } from '../terminal/fit-table.js';
@@ -60,7 +62,7 @@ export async function runRm(command: SessionsCommand, environment: SessionsEnvir
 export async function runRestore(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { sessions, out } = await start(command, environment, true);
   const restored = await sessions!.restore(command.ids[0]!);
-  out.data(restored, () => `Restored ${restored.id} to ${restored.project}. Resume with: ${resumeCommand(restored.id)}`);
+  out.data(restored, () => `Restored ${restored.id} to ${restored.project}. ${resumeLine(CHATKEEP, restored.id)}`);
   return 0;
 }
 

@@ -3,7 +3,7 @@
  * `Screen` (fitted, coloured only where the stream shows colour: NO_COLOR and FORCE_COLOR are
  * honoured), and the block shown when a session is opened.
  */
-import { createScreen, type Screen } from '../terminal/screen.js';
+import { colorDepth, createScreen, type Screen } from '../terminal/screen.js';
 import { resumedLine, resumeNotices, transcriptTail, type RenderMarkdown } from '../terminal/format.js';
 import type { Session } from '../session/session-api.js';
 import type { OutputLine } from './dispatch.js';
@@ -39,7 +39,5 @@ export function showResumed(screen: Screen, session: Session, now: Date, render?
 export function screenFor(output: NodeJS.WritableStream): Screen {
   const tty = output as Partial<NodeJS.WriteStream>;
   const terminal = tty.isTTY === true;
-  const depth = terminal && typeof tty.getColorDepth === 'function' ? tty.getColorDepth() : 1;
-  const colorLevel = depth >= 24 ? 3 : depth >= 8 ? 2 : depth >= 4 ? 1 : 0;
-  return createScreen({ stdout: output, stderr: output, terminal, colorLevel });
+  return createScreen({ stdout: output, stderr: output, terminal, colorLevel: terminal ? colorDepth(tty) : 0 });
 }

@@ -8,8 +8,6 @@ import { accessSync, constants, readFileSync, realpathSync, statSync } from 'nod
 import { delimiter, dirname, join } from 'node:path';
 import { shellQuote } from './quote.js';
 
-export { shellQuote };
-
 /** What the process knows about how it was started (set once by the CLI). */
 export interface Invocation {
   /** The launcher as started (`process.argv[1]`). */
@@ -92,7 +90,3 @@ function realpathOr(path: string): string {
   }
 }
 
-/** The command that resumes session `id`, in the form that runs where it is printed. */
-export function resumeCommand(id: string): string {
-  return chatkeepCommand(['--session-id', id]);
-}

@@ -92,3 +92,10 @@ export function colorLevelFor(env: Record<string, string | undefined>, terminal:
   if (!terminal) return 0;
   return detected === 1 || detected === 2 || detected === 3 ? detected : 0;
 }
+
+/** The colours a stream's terminal reports (`hasColors()` honours NO_COLOR, FORCE_COLOR and TERM): 0 (none), 1 (16), 2 (256), 3 (true colour). */
+export function colorDepth(stream: Partial<NodeJS.WriteStream>): 0 | 1 | 2 | 3 {
+  if (!stream.hasColors?.() || typeof stream.getColorDepth !== 'function') return 0;
+  const depth = stream.getColorDepth();
+  return depth >= 24 ? 3 : depth >= 8 ? 2 : 1;
+}

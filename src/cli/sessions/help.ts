@@ -42,6 +42,6 @@ export function sessionsOverview(summaryColumn: number): string[] {
 }
 
 /** A group's line: its summary from column 42, at least three spaces after the names. */
-export function groupLine(command: string, summary: string): string {
+function groupLine(command: string, summary: string): string {
   return `${command.padEnd(42 - 3)}   ${summary}`;
 }

@@ -7,4 +7,4 @@ const options = subcommandOptions<(typeof SESSIONS_SUBCOMMANDS)[number], Session
 
 /** Every option of `chatkeep sessions …`, in the table's order, each with its help line. */
 export const SESSIONS_OPTIONS = options.specs;
-export const { takes, takersOf, optionsOf, foreign } = options;
+export const { takes, optionsOf, foreign } = options;
