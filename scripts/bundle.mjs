@@ -8,9 +8,9 @@
 // imports them: one file instead of the SDK's 150–300 modules resolved from node_modules, and
 // little left to compile. Measured on Node 20: `import('openai')` 65 ms → 4–9 ms,
 // `@anthropic-ai/sdk` 130 ms → 5–9 ms, `cron` (with luxon) 70 ms → ~15 ms.
-// The Markdown renderer (marked, marked-terminal, cli-highlight, string-width) loads once the
-// prompt is up, and the HTML export's (marked, sanitize-html, highlight.js) when one is written,
-// both from node_modules.
+// The Markdown renderer (marked, marked-terminal, cli-highlight) loads once the prompt is up, and
+// the HTML export's (marked, sanitize-html, highlight.js) when one is written, each from its own
+// file under dist/bundle/vendor/ (SPLIT_OUT below); string-width stays in node_modules.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,18 @@ const splitFile = (name) => `${name.replace(/[@/.]/g, (c) => (c === '@' ? '' : '
 
 const SPLIT_FILTER = new RegExp(`^(${Object.keys(SPLIT_OUT).map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})$`);
 
+/**
+ * Imports of split-out packages left to their own files at `dir` (relative to the importing
+ * file), except `self`, the package the file being built holds.
+ */
+const splitOutTo = (dir, self) => ({
+  name: 'split-out',
+  setup: (b) => b.onResolve({ filter: SPLIT_FILTER }, (args) => (args.path === self ? undefined : { path: `${dir}${splitFile(args.path)}`, external: true })),
+});
+
+/** ES modules that bundle CommonJS code get a `require` of their own. */
+const REQUIRE_BANNER = { js: "import { createRequire as __chatkeepRequire } from 'node:module'; const require = __chatkeepRequire(import.meta.url);" };
+
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
 
 await build({
@@ -80,14 +92,9 @@ await build({
   // bundle's own vendor/ files, only on its path: kept out of the bundle's bytes.)
   external: ['readline-sync', 'node-pty', 'string-width'],
   // CommonJS dependencies (proper-lockfile) call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __chatkeepRequire } from 'node:module'; const require = __chatkeepRequire(import.meta.url);" },
+  banner: REQUIRE_BANNER,
   plugins: [
-    {
-      name: 'split-out',
-      setup(b) {
-        b.onResolve({ filter: SPLIT_FILTER }, (args) => ({ path: `./vendor/${splitFile(args.path)}`, external: true }));
-      },
-    },
+    splitOutTo('./vendor/'),
     {
       name: 'vendored',
       setup(b) {
@@ -126,7 +133,7 @@ for (const [name, contents] of Object.entries(SPLIT_OUT)) {
     // node-postgres's optional native binding is required only by `pg.native`, which chatkeep never uses.
     external: ['pg-native'],
     // One copy of each: marked-terminal's marked and cli-highlight are the files beside it.
-    plugins: [{ name: 'siblings', setup: (b) => b.onResolve({ filter: SPLIT_FILTER }, (args) => (args.path === name ? undefined : { path: `./${splitFile(args.path)}`, external: true })) }],
-    banner: { js: "import { createRequire as __chatkeepRequire } from 'node:module'; const require = __chatkeepRequire(import.meta.url);" },
+    plugins: [splitOutTo('./', name)],
+    banner: REQUIRE_BANNER,
   });
 }
