@@ -13,10 +13,10 @@ import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
 import { loadTableWidths } from '../terminal/table.js';
 import { findSessions } from './find-sessions.js';
-import type { BrowseChoice, BrowserConfig } from './view.js';
+import type { BrowseChoice, BrowserConfig } from './config.js';
 import { importRequired } from '../session/optional-package.js';
 
-export type { BrowseChoice } from './view.js';
+export type { BrowseChoice } from './config.js';
 
 export interface BrowseOptions {
   sessions: SessionManager;

@@ -4,43 +4,16 @@
  * repaint whenever something changes: a key, a search result, a preview read, a resize.
  * The library comes in as a parameter: it is imported only when the browser opens.
  */
-import type { ChalkInstance } from 'chalk';
 import type { SessionSnapshot } from '../session/data.js';
-import type { SessionSummary } from '../session/listing.js';
-import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionHost, type ActionOutcome } from './actions.js';
+import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionOutcome } from './actions.js';
 import { NO_FILTERS, nextAge, nextBranch, nextStatus, passes, type Filters } from './filters.js';
 import { drawFrame, listHeight, scrolled } from './layout.js';
 import { commandFor, LABELS, type Key, type Mode } from './keys.js';
 import type { Holding } from './rows.js';
+import type { BrowseChoice, BrowserConfig } from './config.js';
+import type { SessionSummary } from '../session/listing.js';
 
 type Core = typeof import('@inquirer/core');
-
-/** How the browser ended: a session to resume, or nothing (everything left as it was). */
-export type BrowseChoice = { kind: 'resume'; id: string } | { kind: 'cancel' };
-
-export interface BrowserConfig {
-  heading: string;
-  host: ActionHost;
-  projectPath: string;
-  /** Every project from the start (else this project; Tab switches). */
-  all: boolean;
-  /** The listing of each scope (newest first). */
-  list(all: boolean): Promise<SessionSummary[]>;
-  /** The first scope's listing, read before the first paint. */
-  rows: SessionSummary[];
-  /** The IDs `query` finds among `rows`, best first. */
-  find(rows: readonly SessionSummary[], query: string, all: boolean): Promise<string[]>;
-  /** Who holds a session (another process), if anyone alive does. */
-  holder(id: string): Promise<{ pid: number; host: string } | undefined>;
-  color: ChalkInstance;
-  size(): { columns: number; lines: number };
-  /** Calls `listener` on each resize; returns how to stop. */
-  onResize(listener: () => void): () => void;
-  now(): Date;
-  /** Lines the actions printed, for the host to show once the browser is gone. */
-  notes: string[];
-}
-
 
 export function browserPrompt(core: Core) {
   const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;

@@ -17,7 +17,6 @@ import { dispatchLine } from '../repl/dispatch.js';
 import { showDone, showResumed } from '../repl/render.js';
 import type { BrowseOutcome, SlashCommand } from '../repl/types.js';
 import type { Clipboard } from '../terminal/clipboard.js';
-import { loadRelativeTime } from '../terminal/format.js';
 import { describeReplError } from '../terminal/report-error.js';
 import type { Screen } from '../terminal/screen.js';
 import { offerDraft } from './draft.js';
@@ -86,8 +85,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     if (event.type === 'warning') warnings.push(event.message);
   });
   let ready = options.ready;
-  // date-fns is needed for relative times only: at once when resuming, else after the first prompt.
-  let formatting: Promise<void> | undefined = options.resumed ? loadRelativeTime() : undefined;
   let markdown: Promise<MarkdownRenderer | undefined> | undefined;
   const loadMarkdown = (): Promise<MarkdownRenderer | undefined> | undefined =>
     options.loadMarkdown?.().catch((err: unknown) => {
@@ -96,7 +93,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     });
   // A resumed transcript is drawn as live replies are: the renderer is needed before the first prompt.
   if (options.resumed) markdown = loadMarkdown();
-  await formatting;
 
   screen.status(
     persistent
@@ -162,7 +158,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       // Leaving from a visible prompt (Ctrl-D, Ctrl-C twice, a signal) needs a newline after it.
       const prompted = screen.terminal && !reader.ended;
       const reading = reader.read();
-      formatting ??= loadRelativeTime();
       markdown ??= loadMarkdown();
       // Started once the first prompt is up: loading the timer's library is not needed to show it.
       controller.startAutosave();

@@ -1,19 +1,13 @@
 /**
- * Builds the refusal for a held session where a store finds the lock taken. It lives apart from
- * errors.ts (which imports nothing) because it may load date-fns, an optional peer.
+ * Builds the refusal for a held session where a store finds the lock taken, saying since when in
+ * words (`since 12 minutes ago`; the start time as recorded when it does not read as a time).
  */
+import { relativeTime } from '../text/relative-time.js';
 import { SessionInUseError, type LockOwner } from './errors.js';
-import { importOptional } from './optional-package.js';
 
-/**
- * The refusal for a held session, saying since when in words (date-fns, loaded only on this path;
- * an optional peer dependency of the library: without it, the time the holder took it).
- */
-export async function sessionInUse(id: string, owner: LockOwner | undefined, now = new Date()): Promise<SessionInUseError> {
+/** The refusal for a held session by `owner`, as of `now`. */
+export function sessionInUse(id: string, owner: LockOwner | undefined, now = new Date()): SessionInUseError {
   const started = owner ? new Date(owner.startedAt) : undefined;
   if (!started || Number.isNaN(started.getTime())) return new SessionInUseError(id, owner);
-  const words = await importOptional('date-fns', () => import('date-fns/formatDistance'));
-  if (!words) return new SessionInUseError(id, owner);
-  const { formatDistance } = words;
-  return new SessionInUseError(id, owner, formatDistance(started > now ? now : started, now, { addSuffix: true }));
+  return new SessionInUseError(id, owner, relativeTime(started, now));
 }

@@ -1,7 +1,7 @@
 /**
  * The library's optional peer dependencies (package.json `peerDependenciesMeta`): a program
- * installs one only for the part that needs it (`pg` for a PostgreSQL store, `date-fns` for
- * "since 5 minutes ago" in a refusal), so that a library user installs a few small packages.
+ * installs one only for the part that needs it (`pg` for a PostgreSQL store, `@langchain/core`
+ * for `chatkeep/langchain`), so that a library user installs a few small packages.
  * The CLI carries its own copies (scripts/bundle.mjs) and never misses one.
  */
 import { MissingPackageError } from './errors.js';

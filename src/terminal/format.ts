@@ -8,36 +8,21 @@ import type { Message, ModelUsage, SessionStats, Usage } from '../session/data.j
 import type { SessionProblem, SessionSummary } from '../session/listing.js';
 import type { Session } from '../session/session-api.js';
 import { plural } from '../text/plural.js';
+import { relativeTime } from '../text/relative-time.js';
 import { visibleText } from '../text/visible-text.js';
 import { loadTableWidths } from './table.js';
 import { fitTable, type FitColumn, type FitStep } from './fit-table.js';
 import { groupDigits } from './digits.js';
 
-type FormatDistance = typeof import('date-fns/formatDistance').formatDistance;
-let formatDistance: FormatDistance | undefined;
-
 /**
- * Loads date-fns' `formatDistance` (with its locale, ~20 ms) and string-width for tables: after
- * the first prompt for a new session, before anything is listed or resumed. Idempotent.
+ * Loads string-width, which tables measure text with: before anything is listed, never on the
+ * way to the first prompt. Idempotent. Relative times need nothing loaded (`relativeTime`).
  */
 export async function loadFormatting(): Promise<void> {
-  await Promise.all([loadTableWidths(), loadRelativeTime()]);
+  await loadTableWidths();
 }
 
-/**
- * date-fns for relative times only: the resume line needs it, tables do not come into it. Kept
- * apart so that string-width (tables) stays off the way to the first prompt and the first request.
- */
-export async function loadRelativeTime(): Promise<void> {
-  formatDistance ??= (await import('date-fns/formatDistance')).formatDistance;
-}
-
-/** `5 minutes ago` (date-fns `formatDistance`); a time slightly ahead of the clock counts as now. */
-export function relativeTime(date: Date, now: Date): string {
-  if (!formatDistance) throw new Error('relativeTime() called before loadFormatting()');
-  return formatDistance(date.getTime() > now.getTime() ? now : date, now, { addSuffix: true });
-}
-
+export { relativeTime } from '../text/relative-time.js';
 export { plural } from '../text/plural.js';
 
 /** Columns a title may take in a listing that is not on a terminal (a pipe, a file). */

@@ -38,7 +38,7 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   const { controller, screen, context } = opened;
   // The prompt is up already: the banner goes on its own line, then the prompt again.
   screen.raw('\r\x1b[2K');
-  await showOpened(opened);
+  showOpened(opened);
   // Journal writes, commands and leaving run one after another, in the order they were asked
   // for: lines pasted or piped faster than a command answers still run in order.
   let queue = Promise.resolve();

@@ -6,7 +6,6 @@
 import type { EventEmitter } from 'node:events';
 import type { OpenSessionsOptions, SessionManager } from '../../session/manager-api.js';
 import { ChatkeepError, UserError } from '../../session/errors.js';
-import { loadRelativeTime } from '../../terminal/format.js';
 import { describeReplError } from '../../terminal/report-error.js';
 import type { Screen } from '../../terminal/screen.js';
 import { commandSet, type CommandSetChanges } from '../command-set.js';
@@ -73,10 +72,9 @@ export async function openHost(options: AdapterOptions, output: NodeJS.WritableS
 }
 
 /** Shows the banner (the session, its message count, the autosave), and what a resumed or forked session holds. */
-export async function showOpened({ screen, controller }: OpenedHost): Promise<void> {
+export function showOpened({ screen, controller }: OpenedHost): void {
   screen.status(`session ${controller.session.id} · ${plural(controller.session.messages.length, 'message')} · autosave ${controller.autosaveDescription}`);
   if (controller.opened === 'new') return;
-  await loadRelativeTime();
   showResumed(screen, controller.session, new Date());
 }
 

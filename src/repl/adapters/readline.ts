@@ -44,7 +44,7 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
     return { controller: undefined, leave: () => Promise.resolve(code), handle: () => Promise.resolve(true), record: () => Promise.resolve(), complete: (line) => Promise.resolve([[], line]) };
   }
   const { controller, screen, context } = opened;
-  await showOpened(opened);
+  showOpened(opened);
 
   const signals = options.signals;
   const onTerm = (): void => void rl.close();

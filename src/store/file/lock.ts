@@ -80,11 +80,11 @@ export async function acquireLock(id: string, sessionDir: string, options: LockO
   try {
     outcome = await withGuard(layout.takeoverGuard(sessionDir), () => tryAcquire(sessionDir, options));
   } catch (err) {
-    if (err instanceof GuardBusyError) throw await sessionInUse(id, undefined);
+    if (err instanceof GuardBusyError) throw sessionInUse(id, undefined);
     throw err;
   }
   if ('release' in outcome) return outcome;
-  throw await sessionInUse(id, outcome.owner, options.now());
+  throw sessionInUse(id, outcome.owner, options.now());
 }
 
 async function tryAcquire(sessionDir: string, options: LockOptions): Promise<HeldLock | { owner: LockOwner | undefined }> {

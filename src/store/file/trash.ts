@@ -88,7 +88,7 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
         // start, and a live holder (checked under it) keeps the session where it is.
         await withGuard(layout.takeoverGuard(where.dir), async () => {
           const lock = await inspectLock(where.dir, options.staleMs);
-          if (lock.state === 'held') throw await sessionInUse(id, lock.owner, options.now());
+          if (lock.state === 'held') throw sessionInUse(id, lock.owner, options.now());
           // The entry first: a crash before the rename leaves the session in place, and an
           // entry without a session, which is not listed and is reused by the next try.
           await writeFileAtomic(entryFile(home, id), `${JSON.stringify(entry, null, 2)}\n`);

@@ -105,7 +105,7 @@ export class MemoryStore implements SessionStore {
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
     const kept = this.kept(id);
-    if (kept.holder?.alive) throw await sessionInUse(id, kept.holder.owner, this.options.now());
+    if (kept.holder?.alive) throw sessionInUse(id, kept.holder.owner, this.options.now());
     const holder: MemoryHolder = {
       owner: { pid: process.pid, host: hostname(), startedAt: this.options.now().toISOString() },
       epoch: this.backing.nextEpoch(),

@@ -18,7 +18,7 @@ export function memoryTrash(backing: MemoryBacking, options: { now: () => Date; 
       const kept = backing.sessions.get(id);
       if (!kept) throw new UnknownSessionError(id);
       if (kept.trashed) throw new TrashedSessionError(id);
-      if (kept.holder?.alive) throw await sessionInUse(id, kept.holder.owner, options.now());
+      if (kept.holder?.alive) throw sessionInUse(id, kept.holder.owner, options.now());
       // What the trash listing shows: what the session's listing row showed, read before the move.
       const row = await options.read(kept);
       const entry: TrashedSession = {

@@ -70,7 +70,7 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
     if (!pooled) {
       // The server notices a holder whose machine dropped off within ~20 s, and frees its lock.
       await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 3; SET tcp_keepalives_count = 3');
-      if (!(await takeAdvisory(client, id))) throw await sessionInUse(id, await advisoryHolder(client, id), now());
+      if (!(await takeAdvisory(client, id))) throw sessionInUse(id, await advisoryHolder(client, id), now());
     }
     const startedAt = now();
     const leaseMs = pooled ? target.timeouts.leaseMs : null;
@@ -117,7 +117,7 @@ async function recordHolder(client: Client, id: string, startedAt: Date, leaseMs
     if (!row) throw new UnknownSessionError(id);
     if (row.trashed) throw new TrashedSessionError(id);
     if (row.pid !== null && row.host !== null && row.started_at !== null && holderAlive(row, id, leaseMs !== null)) {
-      throw await sessionInUse(id, ownerFrom({ pid: row.pid, host: row.host, started_at: row.started_at }), startedAt);
+      throw sessionInUse(id, ownerFrom({ pid: row.pid, host: row.host, started_at: row.started_at }), startedAt);
     }
     const recorded = await client.query<{ epoch: string }>(RECORD_SQL, [id, process.pid, HOST, startedAt, leaseMs, processStart() ?? null]);
     await client.query('COMMIT');

@@ -85,7 +85,7 @@ export function pgTrash(ctx: TrashContext): SessionTrash {
             'SELECT pid, host, started_at FROM chatkeep.holders WHERE session_id = $1',
             [id],
           );
-          throw await sessionInUse(id, holder.rows[0] ? ownerFrom(holder.rows[0]) : undefined, at);
+          throw sessionInUse(id, holder.rows[0] ? ownerFrom(holder.rows[0]) : undefined, at);
         }
         await client.query('UPDATE chatkeep.sessions SET trashed_at = $2 WHERE id = $1', [id, at]);
         const shown = read

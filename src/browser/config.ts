@@ -1,0 +1,34 @@
+/**
+ * What the browser is given and what it ends with, apart from the prompt (view.ts) so that the
+ * types a host sees never name `@inquirer/core`, an optional peer a strict TypeScript host may
+ * not have installed.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { SessionSummary } from '../session/listing.js';
+import type { ActionHost } from './actions.js';
+
+/** How the browser ended: a session to resume, or nothing (everything left as it was). */
+export type BrowseChoice = { kind: 'resume'; id: string } | { kind: 'cancel' };
+
+export interface BrowserConfig {
+  heading: string;
+  host: ActionHost;
+  projectPath: string;
+  /** Every project from the start (else this project; Tab switches). */
+  all: boolean;
+  /** The listing of each scope (newest first). */
+  list(all: boolean): Promise<SessionSummary[]>;
+  /** The first scope's listing, read before the first paint. */
+  rows: SessionSummary[];
+  /** The IDs `query` finds among `rows`, best first. */
+  find(rows: readonly SessionSummary[], query: string, all: boolean): Promise<string[]>;
+  /** Who holds a session (another process), if anyone alive does. */
+  holder(id: string): Promise<{ pid: number; host: string } | undefined>;
+  color: ChalkInstance;
+  size(): { columns: number; lines: number };
+  /** Calls `listener` on each resize; returns how to stop. */
+  onResize(listener: () => void): () => void;
+  now(): Date;
+  /** Lines the actions printed, for the host to show once the browser is gone. */
+  notes: string[];
+}
