@@ -36,7 +36,7 @@ describe('bytes from storage on a terminal', () => {
     const home = tmpHome();
     const file = join(tmpHome('chatkeep-import-'), 'export.json');
     writeFileSync(file, `${HOSTILE}not json`);
-    const run = await runPiped(['sessions', 'import', file], '', { home });
+    const run = await runPiped(['sessions', 'import', file], '', { home, cwd: tmpHome('chatkeep-project-') });
     expect(run.code).not.toBe(0);
     expect(run.stderr).not.toMatch(ACTIVE);
     expect(run.stderr).toContain('␛');
