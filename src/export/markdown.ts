@@ -13,7 +13,7 @@ import { documentTitle, messageHeading, sessionFacts, sessionParts, utcTime } fr
 
 /** The Markdown transcript of `snapshot` (ends in a newline). */
 export function exportMarkdown(snapshot: SessionSnapshot, toolVersion: string): string {
-  const blocks: string[] = [`# ${escapeInline(documentTitle(snapshot))}`];
+  const blocks: string[] = [`# ${escapeInline(visibleText(documentTitle(snapshot)))}`];
   blocks.push(sessionFacts(snapshot).map(([label, value]) => `- **${label}:** ${label === 'Session' || label === 'Project' ? codeSpan(value) : escapeInline(value)}`).join('\n'));
   for (const part of sessionParts(snapshot)) {
     blocks.push(`## ${escapeInline(part.heading)}`);

@@ -3,6 +3,8 @@
  * for the user and the process exit code the CLI uses for it (DESIGN §1: 2 bad usage or
  * input, 3 session in use). Anything that is not a `ChatkeepError` is a bug.
  */
+import { visibleText } from '../text/visible-text.js';
+
 export class ChatkeepError extends Error {
   /** Stable machine-readable code, e.g. `E_UNKNOWN_SESSION`. */
   readonly code: string;
@@ -220,7 +222,7 @@ export class AutosaveSpecError extends UserError {
 /** Shows control characters and over-long input safely inside a one-line message. */
 export function printable(text: string, max = 60): string {
   // eslint-disable-next-line no-control-regex
-  const shown = JSON.stringify(text).slice(1, -1).replace(/[\u0000-\u001f\u007f]/g, '?');
+  const shown = visibleText(JSON.stringify(text).slice(1, -1).replace(/[\u0000-\u001f\u007f]/g, '?'));
   return shown.length > max ? `${shown.slice(0, max)}…` : shown;
 }
 

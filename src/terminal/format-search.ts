@@ -67,6 +67,6 @@ export function indexNote(reports: readonly SearchIndexReport[]): string | undef
       ? `Search index updated${where}: sessions that are gone were dropped from it.`
       : `Search index updated${where}: ${read} new or changed since it was built, read again.`;
   }
-  const why = [...new Set(rebuilt.map((r) => (r.state === 'damaged' ? `was damaged (${r.detail ?? 'unreadable'})` : 'was missing')))].join(', ');
+  const why = [...new Set(rebuilt.map((r) => (r.state === 'damaged' ? `was damaged (${visibleText(r.detail ?? 'unreadable')})` : 'was missing')))].join(', ');
   return `Search index rebuilt${where}: it ${why}${read.startsWith('0 ') ? '' : `; ${read} indexed`}.`;
 }

@@ -6,6 +6,7 @@
 import { ChatkeepError, withSuggestedCommand } from '../session/errors.js';
 import { fileInTheWay, notAFolder } from '../store/file/in-the-way.js';
 import { chatkeepCommand } from './invocation.js';
+import { visibleText } from '../text/visible-text.js';
 
 /** How an error ends up on screen. */
 export interface ErrorReport {
@@ -16,8 +17,17 @@ export interface ErrorReport {
   exitCode: number;
 }
 
-/** Describes `err` for the terminal. */
+/**
+ * Describes `err` for the terminal. A message may quote what it read (a damaged file's bytes, a
+ * server's words, a title): it is shown through the one neutralizer, so no byte of it acts on
+ * the terminal.
+ */
 export function describeError(err: unknown): ErrorReport {
+  const report = rawReport(err);
+  return { ...report, text: visibleText(report.text), line: visibleText(report.line) };
+}
+
+function rawReport(err: unknown): ErrorReport {
   if (isChatkeepError(err)) return userFacing(withRunnableCommand(err), err.exitCode);
   const disk = diskProblem(err);
   if (disk) return userFacing(disk, 1);

@@ -7,14 +7,19 @@
  * {@link visibleText} first; the stored text, `--json` and the JSON export stay byte-exact.
  */
 
-/** Control characters but tab and newline: C0, DEL and C1. */
+/**
+ * Control characters but tab and newline: C0, DEL and C1; and the bidirectional embedding,
+ * override and isolate controls (U+202A–202E, U+2066–2069), which reorder what follows them on
+ * screen so that a stored line can read as something else than it holds.
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * `text` with each control character shown as a visible, inert stand-in: C0 characters and DEL
  * as their Unicode control pictures (`ESC` → `␛`, `BEL` → `␇`, `CR` → `␍`), C1 characters
- * as `\u009b`. A CRLF line end is a plain line end. Tabs and newlines are kept.
+ * and the bidirectional controls as their code (`\u009b`, `\u202e`). A CRLF line end is a plain
+ * line end. Tabs and newlines are kept.
  */
 export function visibleText(text: string): string {
   return text.replace(CONTROL, (c) => {
