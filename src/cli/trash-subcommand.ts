@@ -226,7 +226,7 @@ function trashJson(t: TrashedSession): Record<string, unknown> {
     trashedAt: t.trashedAt.toISOString(),
     ...(t.updatedAt ? { updatedAt: t.updatedAt.toISOString() } : {}),
     messageCount: t.messageCount,
-    ...(t.parentId !== undefined ? { parentId: t.parentId } : {}),
+    ...(t.parentId !== undefined ? { parentId: t.parentId, ...(t.forkPoint !== undefined ? { forkPoint: t.forkPoint } : {}) } : {}),
   };
 }
 

@@ -137,6 +137,8 @@ export interface TrashedSession {
   updatedAt?: Date;
   /** Set on a fork: the session it was forked from. */
   parentId?: string;
+  /** Set on a fork: how many of the parent's messages it started with (absent in entries of earlier builds). */
+  forkPoint?: number;
 }
 
 export interface SessionStore {

@@ -16,7 +16,7 @@ export function trashCases(h: Harness): void {
       s.forkPoint = 1;
     });
     const id = saved.id;
-    const entry = { id, project: store.project.path, title: 'fruit', trashedAt, messageCount: 2, updatedAt: AT, parentId: 'session-20261122-000000' };
+    const entry = { id, project: store.project.path, title: 'fruit', trashedAt, messageCount: 2, updatedAt: AT, parentId: 'session-20261122-000000', forkPoint: 1 };
     expect(await store.trash.put(id)).toEqual(entry);
 
     const other = await h.open();

@@ -17,10 +17,11 @@ import { share } from './share.js';
 import { show } from './show.js';
 import type { SessionsSubcommand } from './subcommand.js';
 import { trash } from './trash.js';
+import { tree } from './tree.js';
 import { unshare } from './unshare.js';
 
 export const SESSIONS_SUBCOMMANDS: readonly SessionsSubcommand[] = [
-  browse, list, show, search, exportSession, importSessions, copy, rm, trash, restore, prune, emptyTrash, share, unshare,
+  browse, list, show, tree, search, exportSession, importSessions, copy, rm, trash, restore, prune, emptyTrash, share, unshare,
 ];
 
 /** The subcommand named `name`, if there is one. */

@@ -19,8 +19,9 @@ import { sessions } from './sessions.js';
 import { status } from './status.js';
 import { system } from './system.js';
 import { title } from './title.js';
+import { tree } from './tree.js';
 
 /** The built-in slash commands, in the order `/help` shows them. */
 export const builtinCommands: readonly SlashCommand[] = [
-  help, sessions, save, load, fork, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
+  help, sessions, save, load, fork, tree, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
 ];

@@ -38,6 +38,7 @@ interface TrashEntryFile {
   messageCount: number;
   updatedAt: string;
   parentId?: string;
+  forkPoint?: number;
 }
 
 const entryDir = (home: string, id: string): string => join(layout.trash(home), id);
@@ -79,7 +80,7 @@ export function fileTrash(home: string, current: FileProject, options: { staleMs
         title: row.title,
         messageCount: row.messageCount,
         updatedAt: new Date(row.updatedAt).toISOString(),
-        ...(row.parentId !== undefined ? { parentId: row.parentId } : {}),
+        ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
       };
       await keepReserved(home, id);
       await mkdir(entryDir(home, id), { recursive: true, mode: DIR_MODE });
@@ -189,6 +190,7 @@ function fromEntry(entry: TrashEntryFile): TrashedSession {
     messageCount: Number.isInteger(entry.messageCount) ? entry.messageCount : 0,
     ...(typeof entry.updatedAt === 'string' ? { updatedAt: new Date(entry.updatedAt) } : {}),
     ...(typeof entry.parentId === 'string' ? { parentId: entry.parentId } : {}),
+    ...(Number.isInteger(entry.forkPoint) ? { forkPoint: entry.forkPoint } : {}),
   };
 }
 

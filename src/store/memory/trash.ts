@@ -28,7 +28,7 @@ export function memoryTrash(backing: MemoryBacking, options: { now: () => Date; 
         trashedAt: options.now(),
         messageCount: row.messageCount,
         updatedAt: new Date(row.updatedAt),
-        ...(row.parentId !== undefined ? { parentId: row.parentId } : {}),
+        ...(row.parentId !== undefined ? { parentId: row.parentId, forkPoint: row.forkPoint ?? 0 } : {}),
       };
       kept.trashed = entry;
       return entry;

@@ -23,9 +23,10 @@ interface TrashRow {
   message_count: number;
   updated_at: Date;
   parent_id: string | null;
+  fork_point: number | null;
 }
 
-const TRASH_COLUMNS = 'id, project_path, title, trashed_at, message_count, updated_at, parent_id';
+const TRASH_COLUMNS = 'id, project_path, title, trashed_at, message_count, updated_at, parent_id, fork_point';
 
 function fromRow(r: TrashRow): TrashedSession {
   return {
@@ -35,12 +36,12 @@ function fromRow(r: TrashRow): TrashedSession {
     trashedAt: r.trashed_at,
     messageCount: r.message_count,
     updatedAt: r.updated_at,
-    ...(r.parent_id !== null ? { parentId: r.parent_id } : {}),
+    ...(r.parent_id !== null ? { parentId: r.parent_id, forkPoint: r.fork_point ?? 0 } : {}),
   };
 }
 
 /** What the trash listing shows of a session, as a lock-free reading finds it (for a session whose columns know less). */
-export type RowReader = (id: string, projectPath: string) => Promise<{ title: string | null; messageCount: number; updatedAt: number; parentId?: string }>;
+export type RowReader = (id: string, projectPath: string) => Promise<{ title: string | null; messageCount: number; updatedAt: number; parentId?: string; forkPoint?: number }>;
 
 export interface TrashContext {
   pool: Pool;
@@ -89,7 +90,7 @@ export function pgTrash(ctx: TrashContext): SessionTrash {
         }
         await client.query('UPDATE chatkeep.sessions SET trashed_at = $2 WHERE id = $1', [id, at]);
         const shown = read
-          ? { ...row, title: read.title, message_count: read.messageCount, updated_at: new Date(read.updatedAt), parent_id: read.parentId ?? null }
+          ? { ...row, title: read.title, message_count: read.messageCount, updated_at: new Date(read.updatedAt), parent_id: read.parentId ?? null, fork_point: read.forkPoint ?? null }
           : row;
         return fromRow({ ...shown, trashed_at: at });
       });
