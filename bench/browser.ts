@@ -1,5 +1,5 @@
 /**
- * The session browser (issue 20 items 1 and 5): its first full paint over many sessions beside
+ * The session browser (docs/design.md §14): its first full paint over many sessions beside
  * the listing of the same rows, and keystroke → repaint for a text query beside the search it
  * waits for. The real browser (`browseSessions`, @inquirer/core and all) runs on in-memory
  * streams standing in for a 120×40 terminal; a frame counts once it is written.

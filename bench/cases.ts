@@ -1,5 +1,5 @@
 /**
- * The operations of DESIGN §7, each timed beside its floor, and the ways other tools store
+ * The operations of docs/design.md §22, each timed beside its floor, and the ways other tools store
  * sessions (rewrite the whole file per turn, list by reading every file) side by side.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -127,7 +127,7 @@ export async function benchResume(
   options: { limitMs?: number; headline?: boolean } = {},
 ): Promise<BenchRow[]> {
   const { manager, id, bytes, text } = await bigSession(config, count, avgBytes);
-  // DESIGN §7's floor is JSON.parse of the same *bytes*: UTF-8 decoding included (it costs as
+  // docs/design.md §22's floor is JSON.parse of the same *bytes*: UTF-8 decoding included (it costs as
   // much as parsing for unicode text on Node 20), reading the file excluded.
   const opTimes: number[] = [];
   const floorTimes: number[] = [];
@@ -151,7 +151,7 @@ export async function benchResume(
   }
   const mb = (Buffer.byteLength(text) / 2 ** 20).toFixed(1);
   const name = options.headline ? `resume a ${mb} MB session` : `resume (${mb} MB)`;
-  // DESIGN §7 sets the target for the 10 MB session; smaller sizes show the growth curve.
+  // docs/design.md §22 sets the target for the 10 MB session; smaller sizes show the growth curve.
   const strict = `${(median(opTimes) / median(strictTimes)).toFixed(1)}× a parse of the decoded string`;
   const extra = options.headline
     ? { limitMs: options.limitMs, note: strict }

@@ -63,5 +63,5 @@ export function makeMessages(count: number, avgBytes: number, seed = 1, start = 
   return messages;
 }
 
-/** Average message size at which 5,000 messages make the 10 MB session of DESIGN §7 (measured). */
+/** Average message size at which 5,000 messages make the 10 MB session of docs/design.md §22 (measured). */
 export const TEN_MB_AVG_BYTES = 2_530;

@@ -25,7 +25,7 @@ export async function openProject(home: string, cwd: string): Promise<{ manager:
   await mkdir(cwd, { recursive: true });
   const manager = await openSessions({ home, cwd });
   const first = await manager.create();
-  // A session is kept once it holds a message (DESIGN §9); the template is that session without it.
+  // A session is kept once it holds a message (docs/design.md §3); the template is that session without it.
   await first.append({ role: 'user', content: 'template' });
   await first.close();
   const { titleSource: _auto, ...stored } = await manager.read(first.id);

@@ -1,11 +1,11 @@
 /**
- * The measuring method of DESIGN §7: every figure is the median of several runs after a
+ * The measuring method of docs/design.md §22: every figure is the median of several runs after a
  * warm-up, measured beside its floor in the same process run so that the ratio holds on a
  * noisy machine.
  */
 import { performance } from 'node:perf_hooks';
 
-/** One row of `bench/results.json` (DESIGN §7), plus the absolute limit and the verdict. */
+/** One row of `bench/results.json` (docs/design.md §23), plus the absolute limit and the verdict. */
 export interface BenchRow {
   name: string;
   n: number;
@@ -14,7 +14,7 @@ export interface BenchRow {
   ratio: number;
   /** The ratio to meet (`ratio <= target`). */
   target: number;
-  /** An absolute ceiling in ms, where DESIGN sets one. */
+  /** An absolute ceiling in ms, where docs/design.md §22 sets one. */
   limitMs?: number;
   /** Informational rows (other tools' ways, growth curves) have no verdict. */
   pass?: boolean;

@@ -1,5 +1,5 @@
 /**
- * `sessions import --from claude` (issue 24 item 3): importing 1,000 Claude Code sessions of 100
+ * `sessions import --from claude` (docs/design.md §19): importing 1,000 Claude Code sessions of 100
  * messages each, beside the floor of reading and JSON-parsing the same files line by line.
  * The files are made from the lines Claude Code itself wrote (test/fixtures/peers), with the
  * generated conversations of data.ts in them.

@@ -1,5 +1,5 @@
 /**
- * The fenced append (issue 22 item 1) beside its floor: one event INSERTed under the writer's
+ * The fenced append (docs/design.md §12) beside its floor: one event INSERTed under the writer's
  * epoch and committed, vs one INSERT + COMMIT of the same bytes on the same connection. Measured
  * on a direct connection (where the lock is an advisory lock) and through a PgBouncer in
  * transaction pooling (where it is a lease): the fence is the same conditional INSERT on both.

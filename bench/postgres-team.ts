@@ -1,5 +1,5 @@
 /**
- * What row-level security costs a team's member (issue 22 item 2): listing 10,000 sessions of
+ * What row-level security costs a team's member (docs/design.md §9): listing 10,000 sessions of
  * one's own, among as many of another member's, beside the same listing by the admin (a
  * superuser, to whom no policy applies). Row of `npm run bench`'s table (`pg: …`).
  */

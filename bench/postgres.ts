@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store's figures beside their floors (issue 10 step 5), measured at the store
+ * The PostgreSQL store's figures beside their floors (docs/design.md §22), measured at the store
  * (the session model is wired to stores separately): a durable append vs one INSERT + COMMIT of
  * the same bytes on the same connection; listing 10,000 sessions vs a SELECT of the same rows;
  * loading a 10 MB session vs selecting its rows; searching 10,000 sessions vs plain SELECTs of
@@ -104,7 +104,7 @@ const RARE = 'zanzibar';
 const COMMON = 'journal';
 
 /**
- * Full-text search of `count` sessions of 20 messages (issues 11, 20 and 22), written through the
+ * Full-text search of `count` sessions of 20 messages (docs/design.md §18), written through the
  * store (each snapshot writes its search rows), in a project of their own. Floors: plain SELECTs
  * of the rows a search reads, over the same index: the messages that hold the word, and every
  * session's ID, title and time (a search matches IDs and titles too).

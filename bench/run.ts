@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick]`: every operation of DESIGN §7 beside its floor, measured in one
+ * `npm run bench [-- --quick]`: every operation of docs/design.md §22 beside its floor, measured in one
  * process run; prints the table and writes `bench/results.json`.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Full-text search (issues 11 and 20): a one-word query over many sessions, beside the floor of
+ * Full-text search (docs/design.md §18): a one-word query over many sessions, beside the floor of
  * listing them and one `indexOf` scan of all their text; the same typed one character at a time
  * (the session browser's per-keystroke search); a word in nearly every message; the first search
  * of a process, which reads the index file.

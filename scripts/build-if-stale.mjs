@@ -1,6 +1,6 @@
 // `npm start` on a fresh clone: builds dist/ when it is missing or older than a source file, so
 // that `npm install && npm start` works without an install script (a `prepare` script would
-// make npm warn every program that installs chatkeep; issue 19 item 5). Quick when up to date.
+// make npm warn every program that installs chatkeep: docs/design.md §21). Quick when up to date.
 import { execSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

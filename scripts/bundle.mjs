@@ -48,7 +48,7 @@ const VENDORED = {
  * session browser, the HTML export, node-postgres for a server store), each bundled into its own
  * ES module under dist/bundle/vendor/ that the CLI imports by relative path when that path runs.
  * So the CLI needs none of them in node_modules, and they are devDependencies: a program that
- * installs chatkeep for its library does not install them (issue 19 item 5). ES modules (not
+ * installs chatkeep for its library does not install them (docs/design.md §21). ES modules (not
  * the CommonJS files above) keep each package's import semantics as the code sees them from
  * node_modules: a CommonJS package's `module.exports` is the default export.
  */

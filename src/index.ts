@@ -1,5 +1,5 @@
 /**
- * chatkeep's embeddable session manager (DESIGN §1 library): sessions that survive `/quit`,
+ * chatkeep's embeddable session manager (docs/design.md §1, §2): sessions that survive `/quit`,
  * crashes, `kill -9` and power loss, for any Node REPL.
  *
  * @example

@@ -104,7 +104,7 @@ async function exchange(term: Term, text: string): Promise<string> {
 function checkSaved(projectDir: string, id: string, shown: Shown[], label: string, tally: Tally): void {
   const dir = join(layout.sessions(projectDir), id);
   if (!existsSync(dir)) {
-    // A session that never held a message is not kept (DESIGN §9); one that showed messages must be.
+    // A session that never held a message is not kept (docs/design.md §3); one that showed messages must be.
     if (shown.length > 0) tally.fail('messagesLost', `${label}: ${shown.length} shown, but ${id} was not kept`);
     return;
   }

@@ -1,5 +1,5 @@
 /**
- * kill -9 of the embedding examples (issue 19): `examples/embed-node-repl.mjs` (node:repl,
+ * kill -9 of the embedding examples (docs/design.md §15): `examples/embed-node-repl.mjs` (node:repl,
  * `attach`), `examples/embed-readline.mjs` (`attachReadline`) and the readline host that streams
  * its answer through `beginReply().push()` (test/hosts/streaming-readline.mjs), each in a pty.
  * Lines are typed and the host is killed at a random moment: at the prompt, mid-typing, or while

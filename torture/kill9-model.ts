@@ -94,7 +94,7 @@ export async function check(chain: Chain, id: string | undefined, tally: Tally):
     const snapshot = await chain.manager.read(id);
     messages = [...snapshot.archived.flatMap((segment) => segment.messages), ...snapshot.messages];
   } catch (err) {
-    // A session that never held a message is not kept (DESIGN §9): nothing was shown, nothing is missing.
+    // A session that never held a message is not kept (docs/design.md §3): nothing was shown, nothing is missing.
     if (err instanceof UnknownSessionError && (chain.shown.get(id) ?? []).length === 0) return;
     tally.fail('sessionsUnreadable', `${id}: ${String(err)}`);
     return;

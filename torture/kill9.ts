@@ -97,7 +97,7 @@ async function runChain(
   // The last kill too: the session must load in the binary and in `sessions show --json`.
   for (const id of [chain.current, chain.other]) {
     if (id === undefined) continue;
-    // A session that never held a message was not kept (DESIGN §9): there is nothing to resume.
+    // A session that never held a message was not kept (docs/design.md §3): there is nothing to resume.
     if ((chain.shown.get(id) ?? []).length === 0 && !(await chain.manager.resolve(id).then(() => true, () => false))) continue;
     // A whole run (start, /quit, save, exit): its exit code is checked; restart times are the
     // trials' own, taken at the prompt.

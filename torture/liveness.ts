@@ -1,5 +1,5 @@
 /**
- * Liveness by identity (issue 23 item 1): holders that are gone although their pid says
+ * Liveness by identity (docs/design.md §11): holders that are gone although their pid says
  * otherwise. Each trial leaves a session's lock to a holder that cannot write any more, then
  * resumes the session at once:
  *   - zombie: a holder killed with kill -9 under a parent that never reaps it (the pid stays, as

@@ -1,5 +1,5 @@
 /**
- * Two people on one team's server (issue 22 item 5, third part): an admin runs `chatkeep db
+ * Two people on one team's server (docs/design.md §9): an admin runs `chatkeep db
  * setup --member A --member B`, each keeps sessions with a secret word of their own, A shares
  * one session with B read-only, and then B probes A's sessions every way it can: through
  * chatkeep (show, export, rm, share, unshare, resume, fork, list, search) and through plain SQL

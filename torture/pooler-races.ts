@@ -1,5 +1,5 @@
 /**
- * Two writers through PgBouncer in transaction pooling (issue 22 item 1), where a session-level
+ * Two writers through PgBouncer in transaction pooling (docs/design.md §11, §12), where a session-level
  * advisory lock holds nothing: two processes released at the same moment resume one session;
  * exactly one may win, the other is refused naming it. The winner appends messages, each
  * acknowledged on stdout once `append` resolved, and holds the session until the loser has answered; in half the races it is killed -9 at a random

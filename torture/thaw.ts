@@ -1,5 +1,5 @@
 /**
- * A frozen holder thawed after another host took over (issue 22 item 1): the holder, on another
+ * A frozen holder thawed after another host took over (docs/design.md §12): the holder, on another
  * machine (`unshare -u` + `hostname`), appends messages as fast as it can, each acknowledged on
  * stdout once `append` resolved; it is frozen (SIGSTOP) at a random moment, long enough for its
  * lock to go stale (files) or its lease to run out (PostgreSQL behind PgBouncer); this host takes

@@ -1,7 +1,7 @@
 /**
  * The preview of the highlighted session: what it is (lineage, branch, status, messages, who
  * holds it) and its last exchanges as the chat shows them on resume, fitted to a pane. Stored
- * text is shown safely: control characters are neutralized (DESIGN §9).
+ * text is shown safely: control characters are neutralized (docs/design.md §6).
  */
 import type { SessionSnapshot } from '../session/data.js';
 import type { SessionSummary } from '../session/listing.js';

@@ -1,5 +1,5 @@
 /**
- * Reads the REPL's input lines with `node:readline` (DESIGN §6): asynchronously, so timers
+ * Reads the REPL's input lines with `node:readline` (docs/design.md §15): asynchronously, so timers
  * such as autosave fire while the user sits at the prompt, and from a pipe as well as a TTY.
  * Adds what a terminal user expects: bracketed paste (a multi-line paste is one message),
  * Tab completion, up-arrow history, and Ctrl-C handed to the REPL.

@@ -1,5 +1,5 @@
 /**
- * `chatkeep db setup|status` (issue 22 item 2): a team's PostgreSQL server, set up by its admin
+ * `chatkeep db setup|status` (docs/design.md §9): a team's PostgreSQL server, set up by its admin
  * and looked at by anyone. Both need a PostgreSQL store; neither touches a data directory.
  */
 import { UserError } from '../session/errors.js';

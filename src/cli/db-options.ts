@@ -1,5 +1,5 @@
 /**
- * `chatkeep db …` (issue 22 item 2): the command line of a team's PostgreSQL server, parsed and
+ * `chatkeep db …` (docs/design.md §9): the command line of a team's PostgreSQL server, parsed and
  * helped from its option table and its subcommands (./db/).
  */
 import { parseArgs } from 'node:util';

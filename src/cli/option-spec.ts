@@ -1,5 +1,5 @@
 /**
- * An option described as data (STYLE: vitest's CLI options): what `parseArgs` needs plus what
+ * An option described as data, as vitest describes its CLI options (docs/design.md §16): what `parseArgs` needs plus what
  * `--help` shows, how a table of them is printed, and the one-line usage error. The tables
  * themselves (chat-options.ts, sessions-option-table.ts, db/subcommand.ts) build on this leaf.
  */

@@ -1,5 +1,5 @@
 /**
- * The command line, described as data (STYLE: vitest's CLI options): the chat's option table
+ * The command line, described as data (docs/design.md §16): the chat's option table
  * (chat-options.ts), the `sessions` subcommands (sessions/index.ts) and `db` drive both parsing and
  * the `--help` texts, so they cannot drift apart.
  */

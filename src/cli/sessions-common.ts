@@ -55,7 +55,7 @@ export function problemError(id: string, problem: SessionProblem): UserError {
   return new UserError(advice.text, code, 2, advice.suggests);
 }
 
-/** A row of `sessions list --json` (DESIGN §1). */
+/** A row of `sessions list --json` (docs/usage.md). */
 export function listRow(row: SessionSummary): Record<string, unknown> {
   return {
     id: row.id,

@@ -1,5 +1,5 @@
 /**
- * `chatkeep sessions share|unshare ID` (issue 22 item 2): on a team's PostgreSQL server, lets
+ * `chatkeep sessions share|unshare ID` (docs/design.md §9): on a team's PostgreSQL server, lets
  * another role (or the whole team) read a session of yours, or also add to it; and stops it.
  */
 import { InvalidIdError, UserError } from '../session/errors.js';

@@ -48,7 +48,7 @@ async function forksOf(sessions: SessionManager, id: string): Promise<SessionSum
   return forks.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 
-/** `sessions show --json` (DESIGN §1): the session's facts and its live messages. */
+/** `sessions show --json` (docs/usage.md): the session's facts and its live messages. */
 function showJson(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[]): Record<string, unknown> {
   return {
     id: s.id,

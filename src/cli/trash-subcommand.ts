@@ -1,5 +1,5 @@
 /**
- * `chatkeep sessions rm|trash|restore|prune|empty-trash` (issue 11): sessions go to the trash
+ * `chatkeep sessions rm|trash|restore|prune|empty-trash` (docs/design.md §7): sessions go to the trash
  * and come back from it; `empty-trash` is the only deletion, and it asks first (on a terminal)
  * or needs `--yes`. A missing data directory is simply empty: nothing is created.
  */

@@ -1,5 +1,5 @@
 /**
- * Which assistant a REPL talks to, and why (DESIGN §1 `--provider`/`--model`). Pure: the
+ * Which assistant a REPL talks to, and why (docs/design.md §20). Pure: the
  * caller passes flags, the resumed session's record, both config objects and the environment.
  */
 import { UserError } from '../session/errors.js';

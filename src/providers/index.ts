@@ -1,5 +1,5 @@
 /**
- * The assistants (DESIGN §2): choose one, create it. SDKs are imported only when their
+ * The assistants (docs/design.md §20): choose one, create it. SDKs are imported only when their
  * provider is created, so start-up stays fast and echo never loads one.
  */
 import { UserError, printable } from '../session/errors.js';

@@ -1,6 +1,6 @@
 /**
  * The system prompt comes from a file (`--system FILE` or the config key `system`). Sessions
- * record its path and hash, never its text as a message (DESIGN §3).
+ * record its path and hash, never its text as a message (docs/design.md §20).
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

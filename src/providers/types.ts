@@ -1,5 +1,5 @@
 /**
- * The assistant interface (DESIGN §2): every provider streams text deltas and ends with usage.
+ * The assistant interface (docs/design.md §20): every provider streams text deltas and ends with usage.
  */
 import type { Message, Usage } from '../session/data.js';
 

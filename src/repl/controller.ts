@@ -1,5 +1,5 @@
 /**
- * The controller owns "the current session" for a host (DESIGN §9): it opens one (new, by ID,
+ * The controller owns "the current session" for a host (docs/design.md §14): it opens one (new, by ID,
  * the latest, a fork), switches on /load and /fork (the old one saved and released, the new
  * one's lock taken, the autosave restarted), follows a lost lock (taken back, or a fork), and
  * leaves (close, then the exit lines written for the host's program). It never prints: what

@@ -31,7 +31,7 @@ export function savedLines(host: HostName, result: SaveResult, stats: SessionSta
   ];
 }
 
-/** A session that never held a message: nothing to resume (DESIGN §9). */
+/** A session that never held a message: nothing to resume (docs/design.md §3). */
 export function emptyLines(id: string): HostLine[] {
   return [status(`Nothing was kept: no message was sent in ${id}.`)];
 }

@@ -1,5 +1,5 @@
 /**
- * How a host names itself (STYLE: the component never guesses `chatkeep`): the commands the
+ * How a host names itself (the component never guesses `chatkeep`: docs/design.md §14): the commands the
  * component prints (`Resume with: …`) are written for the host's own program and flag.
  */
 import { shellQuote } from '../terminal/quote.js';

@@ -1,5 +1,5 @@
 /**
- * `chatkeep/repl`: the REPL component (DESIGN §9). A controller that owns a host's current
+ * `chatkeep/repl`: the REPL component (docs/design.md §14). A controller that owns a host's current
  * session, the slash commands as data that return results, the renderers that fit them to a
  * terminal, the session browser, and two adapters (`node:repl`, `node:readline`). chatkeep's
  * own REPL is a host of exactly this.

@@ -1,5 +1,5 @@
 /**
- * Slash commands (STYLE: one file each in `src/repl/commands/`, listed in `commands/index.ts`).
+ * Slash commands (docs/design.md §14: one file each in `src/repl/commands/`, listed in `commands/index.ts`).
  * Commands get a context and *return* a result; the REPL renders it. They never touch
  * `process` or the file system.
  */

@@ -1,5 +1,5 @@
 /**
- * Automatic titles (issue 20 item 2): until a title is chosen, a session is named by its first
+ * Automatic titles (docs/design.md §3): until a title is chosen, a session is named by its first
  * user message: the first line with text, redacted, whitespace runs as one space, cut to
  * {@link AUTO_TITLE_COLUMNS} display columns (string-width: CJK and emoji take two) ending in `…`.
  * The same rule names sessions that earlier builds stored without a title, when they are listed.

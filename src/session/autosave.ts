@@ -28,7 +28,7 @@ export interface Autosave {
   stop(): Promise<void>;
 }
 
-/** The default `--autosave` spec (DESIGN §1). */
+/** The default `--autosave` spec (docs/design.md §13). */
 export const DEFAULT_AUTOSAVE_SPEC = '*/5 * * * *';
 
 const UNITS = {
@@ -106,7 +106,7 @@ export function parseAutosaveSpec(spec: string): AutosaveSchedule {
 }
 
 /**
- * Starts autosaving `session` on `schedule` (DESIGN §5): a timer on cron's dates that waits
+ * Starts autosaving `session` on `schedule` (docs/design.md §13): a timer on cron's dates that waits
  * for a running tick, never holds the process open, never prints, and reports failures through `onError` (or the
  * session's warnings) instead of throwing. A tick is `session.save({ ifChanged: true })`,
  * which takes the session's mutex, so it never overlaps another save.

@@ -1,5 +1,5 @@
 /**
- * The library's options, checked where a program hands them in (issue 19 item 5): a wrong one is
+ * The library's options, checked where a program hands them in (docs/design.md §17): a wrong one is
  * a `BadOptionError` naming the call, the option, what it takes and what it got, never a
  * `TypeError` from deep inside (the types promise that anything not a `ChatkeepError` is a bug).
  * Each call describes its options once, as data; an option it does not know is refused too, so a

@@ -1,5 +1,5 @@
 /**
- * `openSessions({ commandName })` (issue 19 item 5): inside another program, an error that ends by
+ * `openSessions({ commandName })` (docs/design.md §17): inside another program, an error that ends by
  * suggesting a command (`List sessions with: chatkeep sessions list --all`) names that program
  * instead of chatkeep. The manager is handed out behind a proxy that rewrites the message of each
  * `ChatkeepError` its calls throw or reject with; `suggests` keeps the arguments for a program

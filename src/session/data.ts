@@ -1,5 +1,5 @@
 /**
- * The session library's plain data (DESIGN §1 library, §3 storage): messages, the snapshot and
+ * The session library's plain data (docs/design.md §2, §5): messages, the snapshot and
  * what it records. Values only: this module imports nothing but message-parts.ts (plain data too), so providers, search, stores and
  * exports take it without the live API (session-api.ts, manager-api.ts).
  */
@@ -139,7 +139,7 @@ export interface GitContext {
   head: string | null;
 }
 
-/** The snapshot file (`session.json`), decoded. DESIGN §3. */
+/** The snapshot file (`session.json`), decoded (docs/design.md §5). */
 export interface SessionSnapshot {
   format: 'chatkeep.session';
   schemaVersion: number;

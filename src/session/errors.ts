@@ -1,7 +1,7 @@
 /**
  * Errors a user (or an embedding program's user) can cause. Each carries a message written
- * for the user and the process exit code the CLI uses for it (DESIGN §1: 2 bad usage or
- * input, 3 session in use). Anything that is not a `ChatkeepError` is a bug.
+ * for the user and the process exit code the CLI uses for it (docs/design.md §1, §17: 2 bad
+ * usage or input, 3 session in use). Anything that is not a `ChatkeepError` is a bug.
  */
 import { visibleText } from '../text/visible-text.js';
 

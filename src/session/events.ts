@@ -1,5 +1,5 @@
 /**
- * The events of a session (DESIGN §3): what each journal line (PostgreSQL: each `events` row)
+ * The events of a session (docs/design.md §4): what each journal line (PostgreSQL: each `events` row)
  * records, as one typed union. A store keeps them uninterpreted; `decodeEvent` is the one place
  * that reads a stored payload, and `applyEvent` (apply-event.ts) the one place that gives each
  * its effect, for a live write ("journal, then apply") as for a resume ("apply each").

@@ -1,5 +1,5 @@
 /**
- * Forward compatibility (DESIGN §9, issue 23 item 2): an event of a type this build does not
+ * Forward compatibility (docs/design.md §4): an event of a type this build does not
  * know was written by a newer chatkeep. It is not damage: it is kept byte for byte, skipped by
  * replay (replay.ts keeps it in the snapshot's `futureEvents`, and so through copies and
  * exports), and said once, in one line. Only what does not parse as an event is damage.

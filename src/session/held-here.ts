@@ -1,5 +1,5 @@
 /**
- * The sessions this process holds open, by store and ID (issue 19 item 5). A program that
+ * The sessions this process holds open, by store and ID (docs/design.md §10). A program that
  * resumes a session it already holds is told so (`SessionOpenHereError`) instead of being
  * refused as if another process held it, and can ask for the one it has (`opened(id)`); a
  * listing shows a held session as this process has it (its live messages, not what the store

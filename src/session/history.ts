@@ -1,5 +1,5 @@
 /**
- * A stored conversation as a model input every provider accepts (issue 19 item 3): answers
+ * A stored conversation as a model input every provider accepts (docs/design.md §20): answers
  * replaced by `/retry` left out, every tool call followed by its result (one that none answers,
  * cut off by a crash or an interrupt, gets a result saying so), and reasoning and native
  * blocks sent back only to the provider that wrote them. Pure functions.

@@ -22,7 +22,7 @@ export function noSuchSession(idOrPrefix: string): InvalidIdError | UnknownSessi
 }
 
 /**
- * `session-YYYYMMDD-HHmmss` of the UTC clock (DESIGN §3). Read from the UTC getters (no time
+ * `session-YYYYMMDD-HHmmss` of the UTC clock (docs/design.md §3). Read from the UTC getters (no time
  * zone, so no DST gap): a library user need not install date-fns (28 MB) for one fixed format.
  */
 export function baseIdFor(date: Date): string {

@@ -1,6 +1,6 @@
 /**
- * What a listing makes of stored rows (issue 20 items 2 and 3). A session exists once it holds
- * a message (DESIGN §9): rows of sessions holding none are left out unless asked for. Rows of
+ * What a listing makes of stored rows (docs/design.md §3). A session exists once it holds
+ * a message: rows of sessions holding none are left out unless asked for. Rows of
  * earlier builds lack what those builds did not record: whether messages were cleared into the
  * session's archive, and an automatic title. Such a row, when it needs either, is completed from
  * a lock-free reading of its session, each time it is listed: nothing is rewritten. (So is a

@@ -1,5 +1,5 @@
 /**
- * What reading and listing sessions report (DESIGN §1 library): a session's files as read, what is
+ * What reading and listing sessions report (docs/design.md §7): a session's files as read, what is
  * wrong with them, one row of a listing, and the stored row it comes from (`IndexRow`; its
  * converters are in index-row.ts). Plain data, built on data.ts alone.
  */

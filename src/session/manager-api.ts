@@ -1,5 +1,5 @@
 /**
- * The session manager (DESIGN §1 library, §3 storage): one project's sessions, plus lookups
+ * The session manager (docs/design.md §2, §3): one project's sessions, plus lookups
  * across every project, and the options that open it.
  */
 import type { LockOwner } from './errors.js';

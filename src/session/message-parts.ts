@@ -1,5 +1,5 @@
 /**
- * What an agent's message holds beyond plain text (issue 19 item 3): content in parts, and the
+ * What an agent's message holds beyond plain text (docs/design.md §15): content in parts, and the
  * JSON a host keeps with a message. Plain data and what every reader derives from it the same
  * way (`textOf`, `imageUrl`): imports nothing.
  */

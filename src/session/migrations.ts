@@ -53,7 +53,7 @@ function v1ToV2(old: Json): Json {
 }
 
 /**
- * Version 3 (agents' conversations, issue 19 item 3) only adds: the `system` role, content in
+ * Version 3 (agents' conversations, docs/design.md §15) only adds: the `system` role, content in
  * `parts`, a message's `id`, `name`, `status`, `provider`, `metadata` and `native`, and
  * `usage.details`. Every version-2 file is a version-3 file as it is; only the number changes.
  * Works on the decoded snapshot and on its JSON alike (it touches no Date).

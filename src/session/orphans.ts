@@ -1,5 +1,5 @@
 /**
- * A session exists once it holds a message (DESIGN §9). A new one is discarded when it is closed
+ * A session exists once it holds a message (docs/design.md §3). A new one is discarded when it is closed
  * without one; a program that ended without closing it (a crash, a `process.exit`, a host that
  * never calls `close()`) left its ID, lock and event log behind. A listing that meets such a
  * session (no message, no snapshot, its holder gone) discards it as `close()` would have, so
@@ -22,7 +22,7 @@ export async function discardOrphans(store: SessionStore, rows: readonly IndexRo
 
 async function discarded(store: SessionStore, id: string): Promise<boolean> {
   await store.locate(id);
-  // A snapshot means an earlier build's empty session: kept, reachable by ID (issue 20 item 3).
+  // A snapshot means an earlier build's empty session: kept, reachable by ID.
   if ((await store.snapshotInfo(id)) !== undefined) return false;
   const lock = await store.lock(id, () => undefined);
   try {

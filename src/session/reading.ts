@@ -9,7 +9,7 @@ import { plural } from '../text/plural.js';
 import type { LoadOptions, LockState, Reading, SessionEvent, SessionSource, StoredSession } from './store.js';
 
 /**
- * The one rule for a session's status (DESIGN §3–4): `open` while a live process holds its
+ * The one rule for a session's status (docs/design.md §5): `open` while a live process holds its
  * lock; `interrupted` when left open, or with a dead lock or events past its snapshot; else
  * what the snapshot says (no snapshot at all: interrupted).
  */

@@ -1,5 +1,5 @@
 /**
- * Secret redaction (DESIGN §3): applied to everything before it is written. Patterns are a
+ * Secret redaction (docs/design.md §6): applied to everything before it is written. Patterns are a
  * data table so that more formats can be added without touching the logic.
  */
 import { checkOptions } from './check-options.js';

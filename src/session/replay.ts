@@ -1,7 +1,7 @@
 /**
- * Loading = snapshot + the journal after its seq (DESIGN §3): each event past the snapshot is
+ * Loading = snapshot + the journal after its seq (docs/design.md §4): each event past the snapshot is
  * applied by `applyEvent`, the one place an event has its effect; events a newer build wrote
- * are kept in the snapshot and skipped (DESIGN §9).
+ * are kept in the snapshot and skipped.
  */
 import { applyEvent, streamedCallId, type PendingReplies } from './apply-event.js';
 import { decodeEvent, type SessionEvent } from './events.js';

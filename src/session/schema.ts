@@ -61,7 +61,7 @@ export const sessionJsonSchema = {
     schemaVersion: { const: 3 },
     id: sessionId,
     title: nullableString,
-    // Optional: how the title came about (issue 20 item 2); files written before have none.
+    // Optional: how the title came about (docs/design.md §3); files written before have none.
     titleSource: { enum: ['auto', 'user'] },
     createdAt: isoDate,
     updatedAt: isoDate,

@@ -1,5 +1,5 @@
 /**
- * The live session (DESIGN §1 library): a `Session` held open by this process, and what its
+ * The live session (docs/design.md §2): a `Session` held open by this process, and what its
  * calls resolve to. Terminal-free: the REPL and other embedders build on it.
  */
 import type { LockOwner } from './errors.js';

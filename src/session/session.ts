@@ -45,7 +45,7 @@ export interface SessionDeps {
   /** The git work tree of this run, being read; recorded when it resolves to one. */
   git?: Promise<GitContext | undefined>;
   /**
-   * A new session holding no message yet (DESIGN §9): nothing is written but its ID, lock and
+   * A new session holding no message yet (docs/design.md §3): nothing is written but its ID, lock and
    * events until the first message; left without one, it is discarded (its ID stays issued).
    */
   provisional?: boolean;
@@ -406,7 +406,7 @@ export class SessionImpl implements Session {
     await this.write({ type: 'title', payload: { title, source } }, source === 'user');
   }
 
-  /** Closing a session that never held a message: nothing is kept, its ID stays issued (DESIGN §9). */
+  /** Closing a session that never held a message: nothing is kept, its ID stays issued (docs/design.md §3). */
   private async discard(): Promise<SaveResult> {
     this.closed = this.result(false);
     await this.log.close().catch(() => undefined);
@@ -467,7 +467,7 @@ export class SessionImpl implements Session {
   /** Snapshot (atomic), then truncate the journal it now contains, then the index row. */
   private async snapshot(status: 'open' | 'closed', trigger: SaveTrigger): Promise<void> {
     await this.assertWritable();
-    // A session is written once it holds a message (DESIGN §9).
+    // A session is written once it holds a message (docs/design.md §3).
     if (this.provisional) return;
     await this.flushTitle();
     // A reply still streaming is not in the snapshot: its text so far is journaled again past

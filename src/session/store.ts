@@ -1,5 +1,5 @@
 /**
- * The store seam (DESIGN §8): everything the session model needs from where sessions live.
+ * The store seam (docs/design.md §7): everything the session model needs from where sessions live.
  * The model (`src/session/`) talks only to this interface; `src/store/file/` (the data
  * directory, the default), `src/store/postgres/` and `src/store/memory/` implement it. A store
  * keeps bytes and facts durable and exclusive; what the events *mean* is the model's (`events.ts`,
@@ -27,7 +27,7 @@ export type LockState =
 export interface WriterLock {
   readonly owner: LockOwner;
   /**
-   * The fencing token taken with the lock (DESIGN §9): each taking of a session's lock gets a
+   * The fencing token taken with the lock (docs/design.md §12): each taking of a session's lock gets a
    * higher one, and a store refuses a write made under a lower one with `LockSupersededError`.
    */
   readonly epoch?: number;
@@ -112,7 +112,7 @@ export interface Located {
 }
 
 /**
- * A store's trash (issue 11), one part per store as `history` is: IDs are exact here (the manager
+ * A store's trash (docs/design.md §7), one part per store as `history` is: IDs are exact here (the manager
  * resolves prefixes). Only `empty` deletes; the IDs stay reserved.
  */
 export interface SessionTrash {
@@ -126,7 +126,7 @@ export interface SessionTrash {
   empty(olderThan?: Date): Promise<string[]>;
 }
 
-/** One session in the trash (issue 11). */
+/** One session in the trash. */
 export interface TrashedSession {
   id: string;
   project: string;
@@ -165,7 +165,7 @@ export interface SessionStore {
   /**
    * Removes a session that never held a message, whose lock this process holds, and lets the lock
    * go: nothing of it is kept (not listed, not found by ID) but its ID, which is never issued
-   * again (DESIGN §9). A store refuses, keeping everything, if a message event is stored after all.
+   * again (docs/design.md §3). A store refuses, keeping everything, if a message event is stored after all.
    * `freeId`: the ID goes too (one the program chose, `create({ id })`: it may open it again).
    */
   discard(id: string, lock: WriterLock, options?: { freeId?: boolean }): Promise<void>;
@@ -200,7 +200,7 @@ export interface SessionStore {
   /** The listing rows of these projects, newest first. */
   list(projects: readonly ProjectInfo[]): Promise<IndexRow[]>;
   /**
-   * Full-text search of these projects' sessions (issue 11): the query literal, matched on folded
+   * Full-text search of these projects' sessions (docs/design.md §18): the query literal, matched on folded
    * text (src/search/fold.ts); scored, ranked and snippeted by src/search/ so that every store
    * gives the same output. The file store brings its index up to date from the listing first
    * (src/store/file/search-index.ts). PostgreSQL narrows the candidates with its own index (which

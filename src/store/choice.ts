@@ -1,5 +1,5 @@
 /**
- * Which store keeps the sessions (DESIGN §8): `--store`, else `CHATKEEP_STORE`, else the user
+ * Which store keeps the sessions (docs/design.md §7): `--store`, else `CHATKEEP_STORE`, else the user
  * config's `store`, else the data directory. A PostgreSQL store is named by its URL; `file`
  * names the data directory explicitly (to override the environment or config for one run).
  */

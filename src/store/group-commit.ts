@@ -1,6 +1,6 @@
 /**
  * Group commit: work items that arrive while a batch is being committed wait and are committed
- * together in the next one (the stores' batched `adopt`, issue 24 item 3). Items arriving in the
+ * together in the next one (the stores' batched `adopt`, docs/design.md §7). Items arriving in the
  * same turn of the event loop as the first join its batch.
  */
 export class GroupCommit<T> {

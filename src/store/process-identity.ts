@@ -1,5 +1,5 @@
 /**
- * Liveness by identity (issue 23 item 1, DESIGN §9): a pid names a process only together with
+ * Liveness by identity (docs/design.md §11): a pid names a process only together with
  * the moment that process started, since pids are recycled. A holder records both when it takes
  * a lock; it is alive while a process with that pid exists, is not a zombie (killed, not yet
  * reaped by its parent: it will never write again) and, where a start time was recorded, started

@@ -1,5 +1,5 @@
 /**
- * Tables that fit a terminal's width (issue 20 item 4). A table is laid out at its natural
+ * Tables that fit a terminal's width (docs/design.md §14). A table is laid out at its natural
  * width when that fits; otherwise the steps of its plan are applied in order (shorten a column
  * to its short form, cut it with `…` down to a floor, or drop it) until every row fits. The
  * plan is the table's stated order of importance: what matters least goes first. Widths are

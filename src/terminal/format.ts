@@ -156,7 +156,7 @@ export function usageLine(stats: SessionStats): string | undefined {
   return `Tokens: ${n(stats.inputTokens + stats.outputTokens)} (${n(stats.inputTokens)} in, ${n(stats.outputTokens)} out)${costText}`;
 }
 
-/** The first line of `Resumed session …` (DESIGN §1). */
+/** The first line of `Resumed session …`. */
 export function resumedLine(session: Session, now: Date): string {
   const count = session.messages.length;
   const from = session.resumeReport.forkedFrom;

@@ -1,5 +1,5 @@
 /**
- * The one blocking question left (DESIGN §6): empty-trash's yes/no, with readline-sync, on a
+ * The one blocking question left (docs/design.md §11: nothing may stop the lock's heartbeat): empty-trash's yes/no, with readline-sync, on a
  * terminal only. readline-sync blocks the thread it runs on, so it runs on a worker thread
  * (`confirm-worker.ts`), which also turns Ctrl-C, Ctrl-D, Esc and `q` into "no"; the terminal
  * stays in raw mode meanwhile, so that Ctrl-C reaches it as a key. Choosing a session is the

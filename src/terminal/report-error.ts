@@ -1,5 +1,5 @@
 /**
- * The one place that decides how an error is shown (STYLE: vitest's `reportStartError`).
+ * The one place that decides how an error is shown, as vitest's `reportStartError` does (docs/design.md §17).
  * A `ChatkeepError` was written for the user: one line and its exit code. Anything else is a
  * bug: its message, where it came from, and exit code 1.
  */

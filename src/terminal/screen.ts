@@ -1,6 +1,6 @@
 /**
  * Where each kind of text goes. On a terminal everything shares the screen, with colour.
- * With piped stdin (DESIGN §1, §8) stdout carries only this run's replies and command output,
+ * With piped stdin (docs/design.md §16) stdout carries only this run's replies and command output,
  * plain; status lines (banner, warnings, a resumed transcript, "Saved…", "Resume with…") go
  * to stderr.
  */

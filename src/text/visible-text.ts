@@ -1,5 +1,5 @@
 /**
- * Stored text made safe to show (DESIGN §9: stored text is exact, shown text is safe). A message
+ * Stored text made safe to show (docs/design.md §6: stored text is exact, shown text is safe). A message
  * may hold terminal control sequences, typed, pasted, written by a model or planted by another
  * user of a shared server: `ESC[2J` clears the reader's screen, `ESC]52;c;…BEL` writes their
  * clipboard. Every path that shows stored text to a person (the transcript replayed on resume,

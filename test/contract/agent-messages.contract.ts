@@ -1,5 +1,5 @@
 /**
- * An agent's messages (issue 19 item 3), as every store keeps them: the case `storeContract`
+ * An agent's messages (docs/design.md §15), as every store keeps them: the case `storeContract`
  * runs. Every field (parts, reasoning with its signature, metadata with a `__proto__` key,
  * native items, usage details) comes back from the event log and from the snapshot, field for field.
  */

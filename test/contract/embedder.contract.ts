@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 5 as every store keeps it: what a program embedding chatkeep meets. IDs it
+ * What a program embedding chatkeep meets, as every store keeps it (docs/design.md §10). IDs it
  * chooses (`create({ id })`, `openOrCreate`), sessions it already holds (resumed again, listed),
  * and the listing row of a held session, which counts what the session holds, no more.
  */
@@ -122,7 +122,7 @@ export function embedderCases(h: Harness): void {
     await log.append(event(1, 'title', { title: 'no message ever', source: 'user' }), true);
     await log.close();
     await lock.release();
-    // An earlier build's empty session has a snapshot: it is kept, reachable by ID (issue 20 item 3).
+    // An earlier build's empty session has a snapshot: it is kept, reachable by ID (docs/design.md §3).
     const earlier = await savedSession(store, new Date(AT.getTime() + 1000), []);
     const other = await h.open();
     const sessions = managerOn(other, () => AT);

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 3 as every store keeps it: a session exists once it holds a message (DESIGN §9).
+ * As every store keeps it: a session exists once it holds a message (docs/design.md §3).
  * A new session that never held one is discarded on close (not listed, not found by ID, its ID
  * never issued again); empty sessions an earlier build left are hidden from listings and from
  * `latest()` (`-c`), yet still read by ID and listed with `empty: true`.

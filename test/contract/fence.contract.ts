@@ -1,4 +1,4 @@
-/** One writer is a fence (issue 22 item 1): what every store refuses to a writer whose epoch is superseded. */
+/** One writer is a fence (docs/design.md §12): what every store refuses to a writer whose epoch is superseded. */
 import { expect, it } from 'vitest';
 import { LockSupersededError } from '../../src/session/errors.js';
 import { messageEvent, savedSession, snapshotOf, type Harness } from './contract-kit.js';

@@ -1,5 +1,5 @@
 /**
- * Events a newer chatkeep wrote (issue 23 item 2), as every store keeps them: the case
+ * Events a newer chatkeep wrote (docs/design.md §4), as every store keeps them: the case
  * `storeContract` runs. A type this build does not know is not damage: the store hands it over
  * as stored, the model keeps it in the snapshot, and it outlives the compaction of its log.
  */

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL through a real PgBouncer (issue 22 item 1): one writer, nothing lost, and no lock left
+ * PostgreSQL through a real PgBouncer (docs/design.md §11, §12): one writer, nothing lost, and no lock left
  * behind, whatever the pooling mode.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

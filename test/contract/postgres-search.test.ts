@@ -1,5 +1,5 @@
 /**
- * What only PostgreSQL's search has to prove (issue 22 item 4): its rows are written with each
+ * What only PostgreSQL's search has to prove (docs/design.md §18): its rows are written with each
  * snapshot, in its transaction (a search indexes nothing first), only new messages are added
  * when a session grows, the trigram or core index serves the query, and databases of schema 2
  * keep what they had indexed.

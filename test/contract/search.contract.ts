@@ -1,5 +1,5 @@
 /**
- * Full-text search (issue 11), as every store answers it: the cases `storeContract` runs. The
+ * Full-text search (docs/design.md §18), as every store answers it: the cases `storeContract` runs. The
  * expected answer is the pure search of src/search/ over the same messages: every store must
  * give exactly what it gives (which sessions, in which order, hits, where, snippets).
  */

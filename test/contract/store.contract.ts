@@ -1,5 +1,5 @@
 /**
- * The contract every store keeps (DESIGN §8, STYLE "Stores"): one suite, run against each store
+ * The contract every store keeps (docs/design.md §7): one suite, run against each store
  * by a few lines (`postgres-store.test.ts`, the file store's beside it), each store adding only
  * its own cases. It speaks only the `SessionStore` interface, plus the few things a test must do
  * from outside (another process holding a lock, killed; a session deleted by hand).

@@ -1,4 +1,4 @@
-/** The trash (issue 11), as every store keeps it: the cases `storeContract` runs. */
+/** The trash (docs/design.md §7), as every store keeps it: the cases `storeContract` runs. */
 import { expect, it } from 'vitest';
 import { NotInTrashError, SessionInUseError, TrashedSessionError, UnknownSessionError } from '../../src/session/errors.js';
 import { eventually } from '../support/eventually.js';

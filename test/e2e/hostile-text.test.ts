@@ -1,5 +1,5 @@
 /**
- * Stored text is exact; shown text is safe (DESIGN §9). A message holding terminal control
+ * Stored text is exact; shown text is safe (docs/design.md §6). A message holding terminal control
  * sequences (a screen clear, an OSC 52 clipboard write, a bell) is stored byte-exact and kept
  * exact by `--json`, but every path that shows it to a person shows the sequences as visible,
  * inert characters: the transcript replayed on resume, /load and /fork (rendered as live replies

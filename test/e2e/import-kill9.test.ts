@@ -1,6 +1,6 @@
 /**
- * `sessions import --from claude` killed with SIGKILL mid-way (issue 24 item 3: sessions are
- * stored by the batch): every session is either whole or absent, listings show only whole ones,
+ * `sessions import --from claude` killed with SIGKILL mid-way (sessions are
+ * stored by the batch: docs/design.md §7): every session is either whole or absent, listings show only whole ones,
  * and a rerun completes the import and leaves no staging directory behind.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';

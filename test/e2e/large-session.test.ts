@@ -1,5 +1,5 @@
 /**
- * A large session comes back from its own export (issue 23 item 4): a 50 MB message pasted
+ * A large session comes back from its own export (docs/design.md §19): a 50 MB message pasted
  * through a pipe is stored (with the echo's 50 MB reply, a 100 MB session), `sessions export`
  * writes it (to a file and to standard output, the same bytes) and `sessions import` reads it
  * back: exported again from the other data directory, byte for byte the same document.

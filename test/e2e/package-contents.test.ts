@@ -1,5 +1,5 @@
 /**
- * What `npm pack` ships (issue 19 item 5): only what runs, the CLI able to run on its dependencies
+ * What `npm pack` ships (docs/design.md §21): only what runs, the CLI able to run on its dependencies
  * alone, and the library's entries needing nothing but its dependencies and optional peers.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * A team on one PostgreSQL server (issue 22 item 2), driven as its admin and its members drive
+ * A team on one PostgreSQL server (docs/design.md §9), driven as its admin and its members drive
  * it: `chatkeep db setup` (and `--print`), `db status`, each person seeing only their own
  * sessions, sharing read-only and writable, a one-person database handed over to a team, and a
  * missing privilege told in one line (exit 2), never as a bug.

@@ -1,5 +1,5 @@
 /**
- * TLS as libpq does it (issue 22 item 3), against a real server with ssl=on and a CA made by
+ * TLS as libpq does it (docs/design.md §9), against a real server with ssl=on and a CA made by
  * openssl in the test: each sslmode with libpq's meaning, the URL's parameters and the PG*
  * variables, and a certificate that does not verify told in one line naming the host and the
  * mode (exit 2, never "This is a bug").

@@ -1,5 +1,5 @@
 /**
- * Commands that only read write nothing (issue 23 item 6): listing, showing, searching,
+ * Commands that only read write nothing (docs/design.md §8): listing, showing, searching,
  * exporting to standard output and failing leave the data directory byte for byte as it was,
  * in a directory that has no sessions (no `projects/…/project.json`, no `search.idx`) and in
  * one that has. The caches a listing keeps (index.json, search.idx) are brought up to date

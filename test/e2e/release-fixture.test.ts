@@ -72,7 +72,7 @@ describe('sessions written by chatkeep 0.1.0', () => {
  * (`reaction`, `tool-start`, `checkpoint`, `session-meta`, `attachment`…) between the ones it
  * knows, one after a snapshot, one with no snapshot at all. They are not damage: listed and
  * shown with exit 0, resumed without moving anything aside, each unknown line kept byte for byte
- * (through the snapshot, an export and import, a copy) and said once (issue 23 item 2).
+ * (through the snapshot, an export and import, a copy) and said once (docs/design.md §4).
  */
 const FUTURE = fileURLToPath(new URL('../fixtures/release-future/home/', import.meta.url));
 const FUTURE_TYPES = new Set(['reaction', 'tool-start', 'tool-output', 'checkpoint', 'pin', 'session-meta', 'attachment']);

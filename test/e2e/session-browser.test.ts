@@ -1,5 +1,5 @@
 /**
- * The session browser (issue 20 item 1), driven as a person does: the real program in a
+ * The session browser (docs/design.md §14), driven as a person does: the real program in a
  * pseudo-terminal, what the terminal shows read back from a terminal emulator.
  */
 import { join } from 'node:path';

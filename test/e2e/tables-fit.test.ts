@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 4: every row of `sessions list`, `/sessions`, `sessions trash` and search results
+ * Tables that fit (docs/design.md §14): every row of `sessions list`, `/sessions`, `sessions trash` and search results
  * fits the terminal at 80 columns and up, measured by display width (CJK, emoji), a fork's
  * lineage included; piped output keeps whole rows. Played into @xterm/headless: no line wraps.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 20 items 2 and 3 through the real program. A session is named by its first user message
+ * Titles and empty sessions (docs/design.md §3) through the real program. A session is named by its first user message
  * at once (redacted, one line, cut by display width), marked automatic; a chosen title replaces
  * it and is never overwritten by one. Sessions of chatkeep 0.1.0 get the same automatic title
  * when listed, their files untouched. A run that stored no message keeps no session: not listed,

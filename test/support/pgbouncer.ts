@@ -1,5 +1,5 @@
 /**
- * A real PgBouncer in front of the test PostgreSQL (issue 22): Debian's `pgbouncer`, installed
+ * A real PgBouncer in front of the test PostgreSQL (docs/design.md §11): Debian's `pgbouncer`, installed
  * with apt-get when missing (CI runs as root on a fresh machine), run in transaction pooling mode
  * (the most common set-up, and the one that breaks session-level advisory locks). PgBouncer
  * refuses to run as root: as root it runs as `nobody`, from a directory that user can read.

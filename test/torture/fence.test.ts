@@ -6,7 +6,7 @@ import { tmpHome } from '../helpers/tmp-home.js';
 import { startPgBouncer, type RunningPgBouncer } from '../support/pgbouncer.js';
 import { createDatabase } from '../support/postgres.js';
 
-describe('torture: one writer is a fence (issue 22 item 1)', () => {
+describe('torture: one writer is a fence (docs/design.md §12)', () => {
   let bouncer: RunningPgBouncer;
   beforeAll(async () => {
     bouncer = await startPgBouncer(inject('postgresAdminUrl'));

@@ -8,7 +8,7 @@ import { run } from '../../torture/liveness.js';
 import { nonZero } from '../../torture/part.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
-describe('torture: holders that are gone although their pid lives on (issue 23 item 1)', () => {
+describe('torture: holders that are gone although their pid lives on (docs/design.md §11)', () => {
   it('takes over at once from a zombie holder and from an owner file naming a recycled pid', async () => {
     const result = await run({ root: tmpHome('chatkeep-torture-'), trials: 6 });
     expect(result.failures).toEqual([]);

@@ -29,6 +29,8 @@ function anchors(path: string): Set<string> {
     if (line.startsWith('```')) fenced = !fenced;
     const heading = !fenced && /^#{1,6} (.*)$/.exec(line);
     if (heading) found.add(anchorOf(heading[1]!));
+    // A stable anchor of its own (`<a id="s7"></a>`, docs/design.md), whatever the heading says.
+    for (const [, id] of line.matchAll(/<a id="([^"]+)"><\/a>/g)) found.add(id!);
   }
   return found;
 }

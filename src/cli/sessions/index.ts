@@ -1,6 +1,6 @@
 /**
- * Every `chatkeep sessions` subcommand, listed explicitly (STYLE: one loader, as commands/index.ts
- * lists the slash commands). Their order is the order of `--help`; the option table's help lines,
+ * Every `chatkeep sessions` subcommand, listed explicitly (one loader, as commands/index.ts
+ * lists the slash commands: docs/design.md §16). Their order is the order of `--help`; the option table's help lines,
  * the parser's checks, flag placement and the docs checks are made from this list.
  */
 import { browse } from './browse.js';

@@ -1,5 +1,5 @@
 /**
- * Every slash command, listed explicitly (STYLE: one loader, no directory scanning).
+ * Every slash command, listed explicitly (one loader, no directory scanning: docs/design.md §14).
  * `/help` and the "did you mean" suggestions are generated from this list.
  */
 import type { SlashCommand } from '../types.js';

@@ -1,6 +1,6 @@
 /**
  * Storing whole sessions under their own IDs (import, copies between stores) by the batch
- * (issue 24 item 3), where one snapshot at a time paid a file fsync, a directory fsync and an
+ * (docs/design.md §7), where one snapshot at a time paid a file fsync, a directory fsync and an
  * index guard each, with every other write waiting behind the journal commits those forced.
  *
  * Each session is written in a staging directory beside the sessions (`.adopt-<pid>-<rand>`, a

@@ -1,5 +1,5 @@
 /**
- * Discarding a session that never held a message (DESIGN §9: a session exists once it holds
+ * Discarding a session that never held a message (docs/design.md §3: a session exists once it holds
  * one): its directory goes, its ID stays in `ids/`, so it is never issued again.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The file store's fence (issue 22 item 1, DESIGN §9), beside the lock (lock.ts): the epoch each
+ * The file store's fence (docs/design.md §12), beside the lock (lock.ts): the epoch each
  * taking of a session's lock gets, kept in `<session>/epoch` (it outlives the lock, so that the
  * next taking is higher still), and the journal detached from a holder only presumed dead.
  */

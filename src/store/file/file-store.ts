@@ -1,5 +1,5 @@
 /**
- * The file store (DESIGN §3): sessions under the data directory, the default. Each session is
+ * The file store (docs/design.md §8): sessions under the data directory, the default. Each session is
  * a directory `projects/<slug>/sessions/<id>/` with `session.json` (snapshot), `journal.jsonl`
  * (events since it), the lock and its owner file; listings read `index.json` and the
  * `session.meta.json` caches, which the session files can always rebuild.
@@ -53,7 +53,7 @@ export interface FileStoreOptions {
 /**
  * Opens the data directory (made as needed) and finds the project of `cwd` in it. The project's
  * directory is created by the first write (a session, an import, a history line), so listing,
- * showing, searching and failing create nothing (issue 23 item 6).
+ * showing, searching and failing create nothing (docs/design.md §8).
  */
 export async function openFileStore(options: FileStoreOptions): Promise<FileStore> {
   try {

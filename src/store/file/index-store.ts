@@ -12,7 +12,7 @@ import { readMetaSync } from './meta-file.js';
 import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
 
 /**
- * `projects/<slug>/index.json`: the listing cache (DESIGN §3). The session files stay the
+ * `projects/<slug>/index.json`: the listing cache (docs/design.md §8). The session files stay the
  * truth. The index records the `sessions/` directory's mtime: a creation or removal changes
  * it, and only the difference is reconciled. Snapshot writers update their own row.
  */

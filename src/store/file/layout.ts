@@ -1,6 +1,6 @@
 import { join, sep } from 'node:path';
 
-/** Where everything lives under the data home (DESIGN §3). One place builds these paths. */
+/** Where everything lives under the data home (docs/design.md §8). One place builds these paths. */
 export const layout = {
   projects: (home: string) => join(home, 'projects'),
   ids: (home: string) => join(home, 'ids'),
@@ -26,7 +26,7 @@ export const layout = {
   meta: (sessionDir: string) => `${sessionDir}${sep}session.meta.json`,
   lock: (sessionDir: string) => join(sessionDir, 'lock'),
   lockOwner: (sessionDir: string) => join(sessionDir, 'lock.owner.json'),
-  /** The last fencing epoch issued for the session (issue 22): one higher with each taking of its lock. */
+  /** The last fencing epoch issued for the session (docs/design.md §12): one higher with each taking of its lock. */
   lockEpoch: (sessionDir: string) => join(sessionDir, 'epoch'),
   takeoverGuard: (sessionDir: string) => join(sessionDir, 'lock.takeover'),
 };

@@ -10,7 +10,7 @@ import { readJournal } from './journal.js';
 import { corruptName, layout } from './layout.js';
 
 /**
- * Reads snapshot + journal (DESIGN §3), uninterpreted. A newer schemaVersion throws
+ * Reads snapshot + journal (docs/design.md §5), uninterpreted. A newer schemaVersion throws
  * `FutureSchemaError` and touches nothing. With `quarantine`, a damaged snapshot is moved aside
  * (the model rebuilds the session from the journal) and a journal with damaged lines is copied
  * aside; every readable line is returned.

@@ -15,7 +15,7 @@ import { layout } from './layout.js';
 
 /**
  * `lock.owner.json`: the holder, plus the inode of the lock directory it describes. Builds before
- * issue 22/23 wrote neither `procStart` nor `epoch`: such a holder is judged by its pid alone.
+ * fencing and liveness by identity wrote neither `procStart` nor `epoch`: such a holder is judged by its pid alone.
  */
 interface OwnerRecord extends LockOwner {
   lockIno: number;
@@ -65,7 +65,7 @@ export async function inspectLock(sessionDir: string, staleMs: number): Promise<
 }
 
 /**
- * Takes a session's cross-process lock (DESIGN §4). A live holder → `SessionInUseError` with
+ * Takes a session's cross-process lock (docs/design.md §11). A live holder → `SessionInUseError` with
  * its owner. On this host a holder is judged by its identity (pid and start time, not a zombie):
  * alive, it keeps the lock however old the lock looks; gone, it is taken over at once. A holder on another host is taken over
  * once its heartbeat is older than `staleMs`.

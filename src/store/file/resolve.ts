@@ -40,7 +40,7 @@ async function isDir(path: string): Promise<boolean> {
 }
 
 /**
- * Finds a session by ID or unique ID prefix in any project (DESIGN §3). The manager validated
+ * Finds a session by ID or unique ID prefix in any project (docs/design.md §3). The manager validated
  * `wanted` before it came here (a path is built from it).
  */
 export async function locate(home: string, current: FileProject, wanted: string): Promise<SessionDir> {

@@ -1,6 +1,6 @@
 /**
- * The file store's search index files, kept in memory between searches of one process (issue 20
- * item 5): the session browser searches on every keystroke, and reading 60 MB of index text each
+ * The file store's search index files, kept in memory between searches of one process
+ * (docs/design.md §18): the session browser searches on every keystroke, and reading 60 MB of index text each
  * time would cost more than the scan. A file is reused only while it is the very file that was
  * read (same device, inode, size, modification and change times, checked with one `stat` per
  * search); otherwise it is read again. This changes nothing of what the index is trusted with:

@@ -1,5 +1,5 @@
 /**
- * Full-text search on the file store (issue 11 item 4), shaped as a store method:
+ * Full-text search on the file store (docs/design.md §18), shaped as a store method:
  * `searchSessions(query, projects, …)`. Each project's index is brought up to date with its
  * listing first (search-index-update.ts), so nothing is paid per chat turn: the work waits for
  * the next search. Then `Buffer.indexOf` over the folded text counts the hits (search-scan.ts).

@@ -1,6 +1,6 @@
 /**
- * A snapshot and the journal lines it makes redundant (DESIGN §3), written with as few waits as
- * the promises allow (issue 23 item 8: leaving must cost little).
+ * A snapshot and the journal lines it makes redundant (docs/design.md §5), written with as few waits as
+ * the promises allow (leaving must cost little).
  *
  * - While the session runs, a snapshot that holds every line of the journal empties it under the
  *   same guard hold as its rename, once the rename is durable (one takeover guard, not two).

@@ -1,5 +1,5 @@
 /**
- * The file store's trash (DESIGN §3, issue 11): `<home>/trash/<id>/` holds `trash.json` (the
+ * The file store's trash (docs/design.md §8): `<home>/trash/<id>/` holds `trash.json` (the
  * entry: when, from which project, what the listing showed) and `session/`, the session's
  * directory moved there whole by one rename. Restoring renames it back, so the session resumes
  * as before, same ID, same project. Only `empty` deletes, and the ID's reservation in

@@ -12,7 +12,7 @@ import type { ProjectInfo } from '../../session/data.js';
 /** Who holds a session's lock: a store of this process, or a stand-in for another process. */
 export interface MemoryHolder {
   owner: LockOwner;
-  /** The fencing token of this taking of the lock (DESIGN §9). */
+  /** The fencing token of this taking of the lock (docs/design.md §12). */
   epoch: number;
   /** False once the holder's process is gone (its lock is then `dead`, free to take). */
   alive: boolean;

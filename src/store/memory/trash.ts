@@ -1,5 +1,5 @@
 /**
- * The memory store's trash (issue 11), as the other stores' behave: a trashed session keeps
+ * The memory store's trash (docs/design.md §7), as the other stores' behave: a trashed session keeps
  * everything, marked with its trash entry, and drops out of listings, `locate` and searches;
  * restoring clears the mark. Only `empty` deletes, and the ID stays issued.
  */

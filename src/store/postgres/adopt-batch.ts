@@ -1,5 +1,5 @@
 /**
- * Sessions stored whole (import, copies) by the batch on PostgreSQL (issue 24 item 3), as the
+ * Sessions stored whole (import, copies) by the batch on PostgreSQL (docs/design.md §7), as the
  * file store does (src/store/file/adopt-batch.ts): those stored at the same time go in one
  * transaction, one commit (one WAL flush) for the batch instead of one per session. Each session
  * runs under its own savepoint, so one that fails is rolled back alone and reported to its

@@ -1,5 +1,5 @@
 /**
- * `chatkeep db status` (issue 22 item 2): what the server says about the store, read-only (no
+ * `chatkeep db status` (docs/design.md §9): what the server says about the store, read-only (no
  * schema is created or migrated): its version, the role chatkeep works as and whether that
  * role bypasses row-level security, the policies in force per table, and a pooler guess.
  *

@@ -1,5 +1,5 @@
 /**
- * A held session's events as rows (DESIGN §8): an append resolves once its INSERT has
+ * A held session's events as rows (docs/design.md §9): an append resolves once its INSERT has
  * committed, on the lock's own connection. Appends that arrive while one INSERT is on its way
  * go together in the next (group commit): a streamed reply's deltas cost one round trip per
  * batch, not per delta, and each still resolves only once it is in the database, so a
@@ -16,7 +16,7 @@ interface Pending {
 }
 
 /**
- * The fence (DESIGN §9), as a condition of one statement: the session's row, share-locked, while
+ * The fence (docs/design.md §12), as a condition of one statement: the session's row, share-locked, while
  * `$n` is its epoch. A taker raises the epoch with an UPDATE of that row, which waits for the
  * statement's transaction to end; a statement after it finds no row, and writes nothing.
  */

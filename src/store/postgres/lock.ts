@@ -1,5 +1,5 @@
 /**
- * A held session's writer lock on PostgreSQL (DESIGN §4, §8, §9), taken by take-lock.ts: a
+ * A held session's writer lock on PostgreSQL (docs/design.md §11, §12), taken by take-lock.ts: a
  * connection of its own, held as long as the session is open, a holder row (pid, host, start
  * time) naming who has it, and the epoch of this taking. On a direct connection the lock is a
  * session-level advisory lock, which the server frees when the connection ends (kill -9, a

@@ -85,7 +85,7 @@ export const MIGRATIONS: readonly string[] = [
     content text
   );
   `,
-  // 2: the trash (issue 11) and full-text search. A fork's lineage gets columns (listings and
+  // 2: the trash and full-text search. A fork's lineage gets columns (listings and
   // the trash show it without reading snapshots); `snapshot_version` counts snapshots, so that a
   // search can tell which sessions changed since it indexed them. The search index is explained
   // in search.ts: each message's folded text, and its 3-character sequences as a tsvector.
@@ -111,23 +111,23 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX search_messages_grams ON chatkeep.search_messages USING gin (grams);
   CREATE INDEX search_messages_ungrammed ON chatkeep.search_messages (session_id) WHERE grams IS NULL;
   `,
-  // fence (issue 22 item 1, issue 23 item 1): a holder behind a transaction-pooling pooler keeps
+  // fence and liveness by identity (docs/design.md §11, §12): a holder behind a transaction-pooling pooler keeps
   // its lock as a lease (`expires_at`, renewed by a heartbeat; NULL for a holder on a direct
   // connection, whose advisory lock is the lock), and every holder records its process's start
   // time, so that a dead holder on the same host is told from a live one by identity.
   `
   ALTER TABLE chatkeep.holders ADD COLUMN IF NOT EXISTS expires_at timestamptz, ADD COLUMN IF NOT EXISTS proc_start text;
   `,
-  // Per-person rows on a shared server (issue 22 item 2): see row-security.ts.
+  // Per-person rows on a shared server (docs/design.md §9): see row-security.ts.
   ROW_SECURITY_MIGRATION,
-  // Issue 20 items 2 and 3: how a title came about (automatic or chosen), and how many messages
+  // Titles and empty sessions (docs/design.md §3): how a title came about (automatic or chosen), and how many messages
   // /reset or /compact cleared into the session (a session holding none is not listed). NULL in
   // rows written before: a listing reads such a session when it needs to know.
   `
   ALTER TABLE chatkeep.sessions ADD COLUMN title_source text CHECK (title_source IN ('auto', 'user')),
     ADD COLUMN archived_messages integer;
   `,
-  // Search rows written with each snapshot, in its transaction (issue 22 item 4; search-rows.ts):
+  // Search rows written with each snapshot, in its transaction (docs/design.md §18; search-rows.ts):
   // `search_sessions` records what a session's rows were made from. What earlier builds indexed
   // (`version` = 'snapshot_version/last seq') stays valid; a session never indexed is indexed by
   // the first search that meets it. Where the server has `pg_trgm`, a trigram index serves the

@@ -2,7 +2,7 @@
  * Is there a connection pooler between us and the server (PgBouncer and its kind)? Behind one in
  * transaction or statement mode, nothing a client sets for its session stays with it: an advisory
  * lock taken by one statement stays on a server connection that the next client may get, and
- * outlives the client that took it (issue 22: two writers, and a lock nobody could let go).
+ * outlives the client that took it (two writers, and a lock nobody could let go).
  *
  * A pooler answers the client's startup itself, with a cancel key of its own: the process ID it
  * announces (BackendKeyData) is not that of the server process running our statements, which on

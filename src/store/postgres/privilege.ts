@@ -1,5 +1,5 @@
 /**
- * What a role that lacks a privilege is told (issue 22 item 2): one line saying which privilege
+ * What a role that lacks a privilege is told (docs/design.md §9): one line saying which privilege
  * and what the admin should run, exit 2. A missing privilege is a set-up to finish, never a bug.
  */
 import { UserError, commandText } from '../../session/errors.js';

@@ -1,5 +1,5 @@
 /**
- * Which project a working directory is, across machines (DESIGN §8): the normalized `origin`
+ * Which project a working directory is, across machines (docs/design.md §3): the normalized `origin`
  * remote when the directory is in a git work tree that has one, else `<host>:<real path>`.
  * `.git/config` is read as a file (no git process), as `src/session/git.ts` reads HEAD.
  */

@@ -105,7 +105,7 @@ interface ListRow {
 }
 
 /**
- * The status as the file store tells it (DESIGN §3–4): `open` while a connection holds the lock;
+ * The status as the file store tells it (docs/design.md §5): `open` while a connection holds the lock;
  * `interrupted` when left open, by a holder that died (its row outlives its lock), or with
  * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
  * probed only for sessions saved as closed with no holder.

@@ -1,5 +1,5 @@
 /**
- * Per-person rows on a shared server (DESIGN §9, issue 22 item 2). Every row chatkeep keeps
+ * Per-person rows on a shared server (docs/design.md §9). Every row chatkeep keeps
  * belongs to the database role that wrote it, and row-level security, forced for the tables'
  * owner too, lets a role see and change only its own rows and those shared with it:
  *

@@ -1,5 +1,5 @@
 /**
- * A session's search rows on PostgreSQL (issue 22 item 4), written by the transaction that
+ * A session's search rows on PostgreSQL (docs/design.md §18), written by the transaction that
  * writes its snapshot (session-rows.ts), so that a search never has to catch up: the first
  * search on a server of 10,000 sessions is as fast as the next.
  *

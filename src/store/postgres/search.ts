@@ -1,5 +1,5 @@
 /**
- * Full-text search on PostgreSQL (issues 11 and 22): the same results as the file store, from
+ * Full-text search on PostgreSQL (docs/design.md §18): the same results as the file store, from
  * search rows that each snapshot writes in its own transaction (search-rows.ts), so a search
  * reads and never has to catch up first.
  *
@@ -16,7 +16,7 @@
  * One query finds every matching session with what ranking needs (hits, the best message, the
  * title's hits, the time), and flags the few sessions its rows do not cover: those with events
  * past their last snapshot (a live session), read without their lock and searched in memory;
- * and those whose snapshot was written without rows (a database from before issue 22, a
+ * and those whose snapshot was written without rows (a database from before search rows, a
  * quarantined snapshot), read and indexed now. Listing rows and snippet messages are then read
  * for the results returned only.
  */

@@ -1,5 +1,5 @@
 /**
- * Sharing a session with another role or the whole team (issue 22 item 2), and who a session
+ * Sharing a session with another role or the whole team (docs/design.md §9), and who a session
  * belongs to. Row-level security (row-security.ts) does the enforcing: these functions only
  * write and read `chatkeep.shares`, and refuse in one line what the policies would refuse.
  */

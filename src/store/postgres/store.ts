@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store (issue 10, DESIGN §8): the `SessionStore` the session model talks to,
+ * The PostgreSQL store (docs/design.md §9): the `SessionStore` the session model talks to,
  * over a database many machines share. `openPostgresStore` connects, creates or migrates the
  * schema (refusing a newer one), and works out this directory's project.
  */

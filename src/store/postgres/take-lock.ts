@@ -1,5 +1,5 @@
 /**
- * Taking a session's writer lock on PostgreSQL (DESIGN §4, §8, §9). Two ways to hold it, one
+ * Taking a session's writer lock on PostgreSQL (docs/design.md §11, §12). Two ways to hold it, one
  * holder row (`chatkeep.holders`) and one epoch (`sessions.lock_epoch`) for both:
  *
  * - direct (a connection of our own to the server): a session-level advisory

@@ -1,5 +1,5 @@
 /**
- * The roles of a team's database (`chatkeep db setup`, issue 22 item 2). The schema and its
+ * The roles of a team's database (`chatkeep db setup`, docs/design.md §9). The schema and its
  * tables belong to a role nobody logs in as, so that no member can switch row-level security
  * off (a table's owner may); members get their privileges through the team role.
  */

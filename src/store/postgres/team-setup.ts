@@ -1,5 +1,5 @@
 /**
- * `chatkeep db setup` (issue 22 item 2): makes a database ready for a team, in one transaction
+ * `chatkeep db setup` (docs/design.md §9): makes a database ready for a team, in one transaction
  * run by an admin (a superuser, or a role that may create roles and schemas). What it runs is a
  * list of SQL statements, planned from the database's state, so that `--print` shows exactly
  * what a real run would do:

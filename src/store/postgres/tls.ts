@@ -1,5 +1,5 @@
 /**
- * TLS as libpq does it (issue 22 item 3). node-postgres reads `sslmode` its own way (`require`
+ * TLS as libpq does it (docs/design.md §9). node-postgres reads `sslmode` its own way (`require`
  * verifies like `verify-full` unless told otherwise), so chatkeep reads the TLS settings itself,
  * from the URL first and the environment after it, as libpq does, and hands node-postgres a
  * finished `ssl` option and a URL without them:

@@ -1,5 +1,5 @@
 /**
- * The trash on PostgreSQL (issue 11), as the file store's (src/store/file/trash.ts) behaves: a
+ * The trash on PostgreSQL (docs/design.md §7), as the file store's (src/store/file/trash.ts) behaves: a
  * trashed session keeps its row, marked by `trashed_at`, and drops out of listings, `locate`
  * and searches; restoring clears the mark, so it resumes as before. Only `empty` deletes
  * (its events and holder row go with it), and `chatkeep.ids` keeps the ID, so it is never

@@ -5,7 +5,7 @@ import { createMockCommandContext } from '../../helpers/mock-command-context.js'
 describe('/sessions', () => {
   it("lists this project's sessions newest first with the current one marked", async () => {
     const ctx = await createMockCommandContext();
-    // A session is listed once it holds a message (DESIGN §9): each here holds one.
+    // A session is listed once it holds a message (docs/design.md §3): each here holds one.
     const message = (content: string) => ({ role: 'assistant' as const, content, timestamp: ctx.memory.now() });
     await ctx.session.current.append(message('hello'));
     ctx.memory.advance(-3_600_000);

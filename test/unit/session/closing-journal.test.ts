@@ -1,5 +1,5 @@
 /**
- * Leaving costs little (issue 23 item 8): a closing snapshot leaves a small journal for a later
+ * Leaving costs little (docs/design.md §5): a closing snapshot leaves a small journal for a later
  * snapshot to compact (snapshot-compaction.ts), and nothing a reader sees changes for it.
  */
 import { readFileSync, statSync, truncateSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * What a program embedding chatkeep gets for a wrong option, a missing optional package and its
- * own program name in the commands errors suggest (issue 19 item 5).
+ * own program name in the commands errors suggest (docs/design.md §17).
  */
 import { describe, expect, it } from 'vitest';
 import { BadOptionError, ChatkeepError, MissingPackageError, UnknownSessionError, UserError } from '../../../src/session/errors.js';

@@ -1,6 +1,6 @@
 /**
  * Redaction searches a text with a secret format's regex only when the text holds that format's
- * hint (issue 24 item 3: redaction was most of an import's time). A hint that a match could lack
+ * hint (docs/design.md §6: redaction was most of an import's time). A hint that a match could lack
  * would let a secret through: every match of every format, over the secret corpus, ordinary text
  * and the secrets written into ordinary text, holds its format's hint.
  */

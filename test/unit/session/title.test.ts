@@ -24,7 +24,7 @@ describe('cleanTitle', () => {
   });
 });
 
-describe('automaticTitle (issue 20 item 2)', () => {
+describe('automaticTitle (docs/design.md §3)', () => {
   it('is the first line with text, redacted, one line, cut to 60 columns by display width with …', async () => {
     const { automaticTitle, AUTO_TITLE_COLUMNS } = await import('../../../src/session/auto-title.js');
     const stringWidth = (await import('string-width')).default;

@@ -1,5 +1,5 @@
 /**
- * The store seam, as the imports draw it (issue 25 item 5): a store keeps a session's parts and
+ * The store seam, as the imports draw it (docs/design.md §2, §7): a store keeps a session's parts and
  * never interprets them (what it keeps beside them it gets from the model's `Interpreter`), and
  * the model knows no store. Read from the source files' own import lines, static and dynamic.
  */

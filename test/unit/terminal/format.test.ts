@@ -64,7 +64,7 @@ describe('counts', () => {
     expect(tokens({ inputTokens: 1, outputTokens: 1 })).toBe(' · 2 tokens');
   });
 });
-describe('formatRows at a width (issue 20 item 4)', () => {
+describe('formatRows at a width (docs/design.md §14)', () => {
   const wide = [
     row('session-20261122-143022', 5, { title: '会議の記録をまとめる長いタイトル🙂 and more words after it', usage: { inputTokens: 1200, outputTokens: 300 }, branch: 'feature/long-branch-name' }),
     row('session-20261122-143022-2', 3, { title: 'a fork', parentId: 'session-20261122-143022', forkPoint: 2, status: 'interrupted' }),
