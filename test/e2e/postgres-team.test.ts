@@ -121,7 +121,7 @@ describe('a team on one PostgreSQL server', () => {
     const status = JSON.parse(await ok(['db', 'status', '--json'], bob.options)) as Record<string, unknown> & { tables: { table: string; forced: boolean; policies: string[] }[] };
     expect(status).toMatchObject({ role: bob.role, bypassesRowSecurity: false, teamMember: true, schemaOwner: 'chatkeep_owner', unsecured: [], pooled: { verdict: 'no' } });
     expect(status.schemaVersion).toBe(status.expectedVersion);
-    expect(status.tables.find((t) => t.table === 'sessions')).toMatchObject({ forced: true, policies: ['sessions_delete', 'sessions_insert', 'sessions_read', 'sessions_update'] });
+    expect(status.tables.find((t) => t.table === 'sessions')).toMatchObject({ forced: true, policies: ['sessions_by_chatkeep', 'sessions_delete', 'sessions_insert', 'sessions_read', 'sessions_update'] });
     // A member's chatkeep that needs a newer schema than the admin last set up says whom to ask.
     await runSql(db, 'DELETE FROM chatkeep.migrations WHERE version = (SELECT max(version) FROM chatkeep.migrations)');
     expect(await refused(['sessions', 'list'], bob.options)).toMatch(
@@ -131,7 +131,7 @@ describe('a team on one PostgreSQL server', () => {
     const text = await ok(['db', 'status'], admin);
     expect(text).toMatch(/^Store {4}postgres:\/\/postgres:\*\*\*@.*: schema chatkeep version \d+, owned by chatkeep_owner$/m);
     expect(text).toMatch(/^Role {5}postgres \(a superuser or BYPASSRLS role: row-level security does not apply to it, it sees every row\)$/m);
-    expect(text).toMatch(/^ {2}sessions +forced · sessions_delete, sessions_insert, sessions_read, sessions_update$/m);
+    expect(text).toMatch(/^ {2}sessions +forced · sessions_by_chatkeep, sessions_delete, sessions_insert, sessions_read, sessions_update$/m);
   });
 
   it('shares a session read-only or writable with a role or the team, shows whose it is, and stops sharing', async () => {

@@ -5,7 +5,7 @@
  * batch, not per delta, and each still resolves only once it is in the database, so a
  * kill -9 of chatkeep keeps every delta it was told was written.
  */
-import type { Client } from 'pg';
+import type { Client, ClientBase } from 'pg';
 import type { EventLog, SessionEvent } from '../../session/store.js';
 import type { PgLock } from './lock.js';
 import { LockSupersededError } from '../../session/errors.js';
@@ -32,7 +32,14 @@ export async function insertEvents(client: Client, id: string, events: readonly 
   if (inserted.rowCount !== events.length) throw new LockSupersededError(id, epoch);
 }
 
-export function openEventLog(lock: PgLock): EventLog {
+/** Throws `LockSupersededError` unless `epoch` is still the session's (a write that changes nothing, fenced all the same). */
+export async function stillCurrent(client: ClientBase, id: string, epoch: number): Promise<void> {
+  const current = await client.query(`SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND lock_epoch = $2`, [id, epoch]);
+  if (current.rowCount !== 1) throw new LockSupersededError(id, epoch);
+}
+
+/** The log of a held session; `appendOnly` (another's session shared for writing): it is never compacted. */
+export function openEventLog(lock: PgLock, appendOnly = false): EventLog {
   // The batch not yet sent: appends join it until its turn on the connection comes.
   let open: Pending | undefined;
   let closed = false;
@@ -52,6 +59,7 @@ export function openEventLog(lock: PgLock): EventLog {
       return batch.done;
     },
     compact(seq) {
+      if (appendOnly) return lock.write((client) => stillCurrent(client, lock.id, lock.epoch));
       return lock.write(async (client) => {
         const fenced = await client.query<{ current: boolean }>(
           `WITH f AS ${CURRENT_EPOCH(3)}, gone AS (DELETE FROM chatkeep.events WHERE session_id = $1 AND seq <= $2 AND EXISTS (SELECT 1 FROM f))

@@ -29,12 +29,22 @@ export interface PgLock extends WriterLock {
 }
 
 /**
- * The `lock_key`s of sessions whose advisory lock some connection holds now (as SQL, column
- * `objid`). A session held through a lease (behind a pooler) is held while `LEASED_SQL` is true.
+ * The advisory locks of chatkeep's space held now, with the connection holding each (as SQL,
+ * columns `objid` and `pid`). A session held through a lease (behind a pooler) is held while
+ * `LEASED_SQL` is true.
  */
-export const HELD_KEYS_SQL = `SELECT l.objid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+export const HELD_KEYS_SQL = `SELECT l.objid, l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
   AND l.classid = ${LOCK_SPACE}::oid AND l.objsubid = 2`;
+
+/**
+ * True (SQL, over the session's key `k` from `chatkeep.lock_keys`, LEFT JOINed, and its holder
+ * row `h`) while the session's advisory lock is held; `held` is a relation of HELD_KEYS_SQL. A
+ * role that may only read the session cannot read its key: for it, the holder's connection
+ * holding one of chatkeep's advisory locks tells (a lock connection holds its session's only).
+ */
+export const ADVISORY_HELD = (held: string): string =>
+  `EXISTS (SELECT 1 FROM ${held} x WHERE x.objid = k.key::oid OR (k.key IS NULL AND x.pid = h.backend_pid))`;
 
 /** True (SQL, over holder row `h`) while a holder's lease has not run out. */
 export const LEASED_SQL = `coalesce(h.expires_at > now(), false)`;
@@ -148,7 +158,7 @@ export function heldLock({ target, client, id, owner, epoch, leaseMs, onLost }: 
         // One round trip on the way out: the holder row goes in the same statement that unlocks.
         if (leaseMs === null) {
           await client.query(
-            'WITH gone AS (DELETE FROM chatkeep.holders WHERE session_id = $2 AND epoch = $3) SELECT pg_advisory_unlock($1, lock_key) FROM chatkeep.sessions WHERE id = $2',
+            'WITH gone AS (DELETE FROM chatkeep.holders WHERE session_id = $2 AND epoch = $3) SELECT pg_advisory_unlock($1, key) FROM chatkeep.lock_keys WHERE session_id = $2',
             [LOCK_SPACE, id, epoch],
           );
         } else await client.query('DELETE FROM chatkeep.holders WHERE session_id = $1 AND epoch = $2', [id, epoch]);
@@ -186,5 +196,5 @@ export function lockStateFrom(rows: readonly InspectRow[]): LockState {
 }
 
 /** Reads a session's lock without taking it. */
-export const INSPECT_SQL = `SELECT (s.lock_key::oid IN (${HELD_KEYS_SQL}) OR ${LEASED_SQL}) AS held, h.expires_at IS NOT NULL AS leased, h.pid, h.host, h.started_at, h.proc_start
-  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id WHERE s.id = $1`;
+export const INSPECT_SQL = `SELECT (${ADVISORY_HELD(`(${HELD_KEYS_SQL})`)} OR ${LEASED_SQL}) AS held, h.expires_at IS NOT NULL AS leased, h.pid, h.host, h.started_at, h.proc_start
+  FROM chatkeep.sessions s LEFT JOIN chatkeep.lock_keys k ON k.session_id = s.id LEFT JOIN chatkeep.holders h ON h.session_id = s.id WHERE s.id = $1`;

@@ -26,7 +26,7 @@ export function privilegeError(err: unknown, reason: string, target: Where): Use
   if ((err as { code?: unknown } | null)?.code !== '42501') return undefined;
   const role = roleOf(target);
   const who = role !== undefined ? `Role ${role}` : 'This role';
-  if (/row-level security|owner never changes/i.test(reason)) {
+  if (/row-level security|owner never changes|only its owner changes/i.test(reason)) {
     return new UserError(
       `${who} may not change that in the session store at ${target.location} (${reason}): it belongs to another role and is not shared with ${role ?? 'it'} for writing.`,
       'E_STORE_PRIVILEGE',

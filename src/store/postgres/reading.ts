@@ -13,7 +13,7 @@ import { readEvent, rowLine } from '../../session/future-events.js';
 import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
+import { ADVISORY_HELD, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
 
 interface EventRow {
   seq: string;
@@ -110,7 +110,7 @@ interface ListRow {
  * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
  * probed only for sessions saved as closed with no holder.
  */
-const LIVE_STATUS_SQL = `CASE WHEN held.objid IS NOT NULL OR ${LEASED_SQL} THEN 'open'
+const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD('held')} OR ${LEASED_SQL} THEN 'open'
   WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
   WHEN ev.last_seq > s.journal_seq THEN 'interrupted'
   ELSE 'closed' END`;
@@ -128,7 +128,7 @@ export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
     s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
     CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
     s.title_source, s.archived_messages
-  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN held ON held.objid = s.lock_key::oid
+  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN chatkeep.lock_keys k ON k.session_id = s.id
     -- Events outlive their snapshot only until the next one compacts them: the table is small,
     -- and one pass over it beats probing it once per listed session.
     LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id

@@ -204,7 +204,8 @@ async function index(ctx: SearchContext, sessions: { row: MatchRow; snapshot: Se
   await transaction(ctx.pool, ctx.target, async (client) => {
     const ids = sessions.map((s) => s.row.id);
     const now = await client.query<{ id: string; version: string }>(
-      'SELECT id, snapshot_version::text AS version FROM chatkeep.sessions WHERE id = ANY($1) ORDER BY id FOR UPDATE',
+      // Search rows are their session's owner's to write: another's session shared is searched as read, never indexed.
+      'SELECT id, snapshot_version::text AS version FROM chatkeep.sessions WHERE id = ANY($1) AND owner = current_user ORDER BY id FOR UPDATE',
       [ids],
     );
     const current = new Map(now.rows.map((r) => [r.id, r.version]));

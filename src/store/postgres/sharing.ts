@@ -35,7 +35,8 @@ export interface Ownership {
 /** A session's owner, the role asking, and whether that role may write to it (one row; none when it cannot see it). */
 export const OWNER_SQL = `SELECT s.owner, current_user AS role, s.owner = current_user
     OR EXISTS (SELECT 1 FROM chatkeep.shares sh WHERE sh.session_id = s.id AND sh.owner = s.owner AND sh.grantee IN (current_user, '${TEAM}') AND sh.writable)
-    OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS writable
+    OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS writable,
+    s.owner = current_user OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS mine
   FROM chatkeep.sessions s WHERE s.id = $1`;
 
 /** Refused to write: the session is another role's, shared read-only (or not at all, to a role that still sees it). */
@@ -52,8 +53,9 @@ export class ReadOnlyShareError extends UserError {
 /** The ownership of session `idOrPrefix` (refused as unknown when this role cannot see it). */
 export async function ownership(pool: Pool, target: Target, idOrPrefix: string): Promise<Ownership> {
   const { id } = await findSession(pool, target, idOrPrefix);
-  const [row] = await query<{ owner: string; role: string; writable: boolean }>(pool, target, OWNER_SQL, [id]);
-  if (!row) throw new UnknownSessionError(id);
+  const [found] = await query<{ owner: string; role: string; writable: boolean }>(pool, target, OWNER_SQL, [id]);
+  if (!found) throw new UnknownSessionError(id);
+  const row = { owner: found.owner, role: found.role, writable: found.writable };
   const shares = await query<Share>(pool, target, 'SELECT grantee, writable FROM chatkeep.shares WHERE session_id = $1 AND owner = $2 ORDER BY grantee', [
     id,
     row.owner,

@@ -14,7 +14,7 @@ import type { SearchResults } from '../../session/search-data.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { Target, Timeouts } from './connect.js';
 import { DEFAULT_TIMEOUTS, createPool, onOneConnection, query, targetOf, transaction } from './connect.js';
-import { openEventLog } from './event-log.js';
+import { openEventLog, stillCurrent } from './event-log.js';
 import { PgAdoptBatches } from './adopt-batch.js';
 import { INSPECT_SQL, lockStateFrom } from './lock.js';
 import { takeLock } from './take-lock.js';
@@ -40,7 +40,11 @@ export interface PostgresStoreOptions {
   interpreter: Interpreter;
 }
 
-/** How many history lines `history.load()` returns (as the file store). */
+/**
+ * A session's listing columns are its owner's to write (an admin's too); a grantee's additions
+ * reach them through the server's own trigger (by-operation.ts), so its updates are left out.
+ */
+const MINE = '(owner = current_user OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user))';
 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<PostgresStore> {
   if (!isPostgresUrl(url)) {
@@ -66,6 +70,8 @@ export class PostgresStore implements SessionStore {
   readonly location: string;
   readonly trash: SessionTrash;
   private readonly held = new Set<PgLock>();
+  /** Locks of sessions shared with this role for writing: it appends events, never rewrites what is stored. */
+  private readonly appendOnly = new WeakSet<PgLock>();
   /** Sessions stored whole (import, copies), committed by the batch. */
   private batches: PgAdoptBatches | undefined;
 
@@ -134,10 +140,12 @@ export class PostgresStore implements SessionStore {
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
     // Another role's session shared read-only: refused here, in one line, before any write is tried.
-    const [owned] = await this.q<{ owner: string; writable: boolean }>(OWNER_SQL, [id]);
+    const [owned] = await this.q<{ owner: string; writable: boolean; mine: boolean }>(OWNER_SQL, [id]);
     if (owned && !owned.writable) throw new ReadOnlyShareError(id, owned.owner);
     const lock = await takeLock({ target: this.target, id, onLost, now: this.now });
     this.held.add(lock);
+    // Another's session shared for writing: its events are appended, its snapshot stays its owner's.
+    if (owned && !owned.mine) this.appendOnly.add(lock);
     const release = lock.release.bind(lock);
     return Object.assign(lock, {
       release: async () => {
@@ -156,7 +164,8 @@ export class PostgresStore implements SessionStore {
   }
 
   async openLog(id: string, lock: WriterLock): Promise<EventLog> {
-    return openEventLog(this.ownLock(id, lock));
+    const held = this.ownLock(id, lock);
+    return openEventLog(held, this.appendOnly.has(held));
   }
 
   async discard(id: string, lock: WriterLock, options: { freeId?: boolean } = {}): Promise<void> {
@@ -179,6 +188,8 @@ export class PostgresStore implements SessionStore {
     // The codec (superjson) loads with the first snapshot; both stores write the same text.
     const { encodeSnapshot } = await import('../../session/codec.js');
     const text = await encodeSnapshot(snapshot);
+    // A grantee's events are its save: the snapshot, and what is derived from it, stay the owner's.
+    if (this.appendOnly.has(held)) return held.write(async (client) => (await stillCurrent(client, id, held.epoch), Buffer.byteLength(text, 'utf8')));
     return held.write((client) => onOneConnection(client, () => storeSnapshot(client, { ...snapshot, id }, text, this.now(), held.epoch)));
   }
 
@@ -195,7 +206,7 @@ export class PostgresStore implements SessionStore {
     // model worked out beyond it (a session rebuilt from its events, or found damaged).
     await this.q(
       `UPDATE chatkeep.sessions SET title = $2, updated_at = $3, message_count = $4, input_tokens = $5, output_tokens = $6,
-         branch = $7, by_model = $8, problem = $9, parent_id = $10, fork_point = $11, title_source = $12, archived_messages = $13 WHERE id = $1`,
+         branch = $7, by_model = $8, problem = $9, parent_id = $10, fork_point = $11, title_source = $12, archived_messages = $13 WHERE id = $1 AND ${MINE}`,
       [row.id, row.title, new Date(row.updatedAt), row.messageCount, row.inputTokens ?? 0, row.outputTokens ?? 0, row.branch ?? null,
         row.byModel?.length ? JSON.stringify(row.byModel) : null, row.problem ? JSON.stringify(row.problem) : null,
         row.parentId ?? null, row.parentId !== undefined ? (row.forkPoint ?? 0) : null, row.titleSource ?? null, row.archivedMessages ?? null],
@@ -207,7 +218,7 @@ export class PostgresStore implements SessionStore {
   }
 
   async noteProblem(row: IndexRow, _project?: ProjectInfo): Promise<void> {
-    await this.q('UPDATE chatkeep.sessions SET problem = $2 WHERE id = $1', [row.id, row.problem ? JSON.stringify(row.problem) : null]);
+    await this.q(`UPDATE chatkeep.sessions SET problem = $2 WHERE id = $1 AND ${MINE}`, [row.id, row.problem ? JSON.stringify(row.problem) : null]);
   }
 
   where(id: string): { location: string } {

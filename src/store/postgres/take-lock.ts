@@ -43,8 +43,8 @@ const TAKE_SQL = `SELECT s.trashed_at IS NOT NULL AS trashed, h.pid, h.host, h.s
     h.expires_at IS NOT NULL AS leased, coalesce(h.expires_at > now(), false) AS lease_live,
     EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.pid = h.backend_pid
       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-      AND l.classid = ${LOCK_SPACE}::oid AND l.objid = s.lock_key::oid AND l.objsubid = 2) AS advisory_live
-  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id WHERE s.id = $1`;
+      AND l.classid = ${LOCK_SPACE}::oid AND l.objid = k.key::oid AND l.objsubid = 2) AS advisory_live
+  FROM chatkeep.sessions s LEFT JOIN chatkeep.lock_keys k ON k.session_id = s.id LEFT JOIN chatkeep.holders h ON h.session_id = s.id WHERE s.id = $1`;
 
 /** Raises the epoch and records this process as the holder; `$5`: the lease in ms (NULL: an advisory lock). */
 const RECORD_SQL = `WITH e AS (UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1 RETURNING lock_epoch)
@@ -75,7 +75,7 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
     const startedAt = now();
     const leaseMs = pooled ? target.timeouts.leaseMs : null;
     const epoch = await recordHolder(client, id, startedAt, leaseMs).catch(async (err: unknown) => {
-      if (!pooled) await client.query('SELECT pg_advisory_unlock($1, lock_key) FROM chatkeep.sessions WHERE id = $2', [LOCK_SPACE, id]).catch(() => undefined);
+      if (!pooled) await client.query('SELECT pg_advisory_unlock($1, key) FROM chatkeep.lock_keys WHERE session_id = $2', [LOCK_SPACE, id]).catch(() => undefined);
       throw err;
     });
     const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: startedAt.toISOString() };
@@ -89,7 +89,7 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
 /** The advisory lock of a direct connection; our own earlier connection, lost to us but not yet ended by the server, is ended first. */
 async function takeAdvisory(client: Client, id: string): Promise<boolean> {
   const tryLock = async (): Promise<boolean | undefined> =>
-    (await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, lock_key) AS got FROM chatkeep.sessions WHERE id = $2', [LOCK_SPACE, id])).rows[0]
+    (await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, key) AS got FROM chatkeep.lock_keys WHERE session_id = $2', [LOCK_SPACE, id])).rows[0]
       ?.got;
   let got = await tryLock();
   if (got === undefined) throw new UnknownSessionError(id);

@@ -74,7 +74,7 @@ export function pgTrash(ctx: TrashContext): SessionTrash {
         await client.query('SELECT 1 FROM chatkeep.sessions WHERE id = $1 FOR UPDATE', [id]);
         const found = await client.query<TrashRow & { free: boolean; trashed: boolean }>(
           `SELECT ${TRASH_COLUMNS}, trashed_at IS NOT NULL AS trashed,
-             pg_try_advisory_xact_lock($2, lock_key) AND NOT EXISTS (SELECT 1 FROM chatkeep.holders h WHERE h.session_id = $1 AND ${LEASED_SQL}) AS free
+             pg_try_advisory_xact_lock($2, (SELECT key FROM chatkeep.lock_keys WHERE session_id = $1)) AND NOT EXISTS (SELECT 1 FROM chatkeep.holders h WHERE h.session_id = $1 AND ${LEASED_SQL}) AS free
            FROM chatkeep.sessions WHERE id = $1 FOR UPDATE`,
           [id, LOCK_SPACE],
         );

@@ -1,0 +1,60 @@
+/**
+ * Row security by operation on a team's database: a writable grantee only appends events after
+ * the last, and nobody but a session's owner changes or removes its events, snapshot, listing or
+ * search rows. Proven with plain SQL on each member's own login (the writable grantee, a
+ * read-only grantee, a member it is not shared with) against every table, then read back as the
+ * owner through chatkeep.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { createDatabase, runSql } from '../support/postgres.js';
+import { FORGED, fingerprint, forgedRows, forgeries } from '../support/forgeries.js';
+import { as, attempt, chat, ok, person } from '../support/team.js';
+
+const contents = (json: string): string[] => (JSON.parse(json) as { messages: { content: string }[] }).messages.map((m) => m.content);
+
+describe('row security by operation', () => {
+  it('no member but the owner changes, removes or forges a row of a session, by plain SQL against every table; a writable grantee appends', async () => {
+    const db = await createDatabase(inject('postgresAdminUrl'));
+    const [ann, bob, cat, dan] = await Promise.all(['ann', 'bob', 'cat', 'dan'].map((n) => person(db, n)));
+    await ok(['db', 'setup', ...[ann, bob, cat, dan].flatMap((p) => ['--member', p!.role])], as(db));
+    bob!.options.cwd = cat!.options.cwd = dan!.options.cwd = ann!.options.cwd;
+    const id = await chat(ann!, ['the plan']);
+    await ok(['sessions', 'share', id, '--with', bob!.role, '--write'], ann!.options);
+    await ok(['sessions', 'share', id, '--with', cat!.role], ann!.options);
+    // bob adds through chatkeep: his events are appended and kept, the snapshot stays ann's.
+    await chat(bob!, ['bob adds a step'], ['--session-id', id]);
+    const before = contents(await ok(['sessions', 'show', id, '--json'], ann!.options));
+    expect(before.filter((c) => c === 'the plan' || c === 'bob adds a step')).toEqual(['the plan', 'bob adds a step']);
+    const listed = JSON.parse(await ok(['sessions', 'list', '--json'], ann!.options)) as { id: string; messageCount: number }[];
+    expect(listed.find((r) => r.id === id)?.messageCount).toBe(before.length);
+    expect(await runSql(db, "SELECT count(*)::int AS n FROM chatkeep.events WHERE session_id = $1 AND type = 'message'", [id])).toEqual([{ n: 2 }]);
+
+    const print = await fingerprint(db, ann!.role);
+    const took: string[] = [];
+    for (const member of [bob!, cat!, dan!]) {
+      for (const f of forgeries(id, ann!.role)) {
+        const r = await attempt(member.url, f.sql, f.params);
+        if (r.rows > 0) took.push(`${member.role}: ${f.sql}`);
+      }
+    }
+    expect(took).toEqual([]);
+    expect(await fingerprint(db, ann!.role)).toEqual(print);
+    expect(await forgedRows(db, ann!.role)).toBe(0);
+
+    // A read-only grantee or a stranger cannot even learn the session's lock key; the writer can.
+    for (const [member, n] of [[bob!, 1], [cat!, 0], [dan!, 0]] as const) {
+      expect(await runSql(member.url, 'SELECT count(*)::int AS n FROM chatkeep.lock_keys WHERE session_id = $1', [id])).toEqual([{ n }]);
+    }
+    // bob may append after the last event, and only there.
+    const [{ last }] = (await runSql<{ last: string }>(db, 'SELECT max(seq)::text AS last FROM chatkeep.events WHERE session_id = $1', [id])) as [{ last: string }];
+    const appended = await attempt(bob!.url, "INSERT INTO chatkeep.events (session_id, seq, ts, type, payload) VALUES ($1, $2, now(), 'system', '{}')", [id, Number(last)]);
+    expect(appended.error).toMatch(/row-level security/);
+
+    // Unshared, nothing of it is left behind either: ann's search finds only her own words.
+    await ok(['sessions', 'unshare', id], ann!.options);
+    const found = JSON.parse(await ok(['sessions', 'search', 'evil.example', '--all', '--json'], ann!.options)) as { results: unknown[] };
+    expect(found.results).toEqual([]);
+    expect(contents(await ok(['sessions', 'show', id, '--json'], ann!.options))).toEqual(before);
+    expect(contents(await ok(['sessions', 'show', id, '--json'], ann!.options)).join('\n')).not.toContain(FORGED);
+  });
+});
