@@ -90,7 +90,7 @@ await build({
   // readline-sync finds its helper scripts next to its own files; string-width is one of the
   // library's own dependencies. Both are in node_modules. (What SPLIT_OUT names loads from the
   // bundle's own vendor/ files, only on its path: kept out of the bundle's bytes.)
-  external: ['readline-sync', 'node-pty', 'string-width'],
+  external: ['readline-sync', 'string-width'],
   // CommonJS dependencies (proper-lockfile) call require() for Node's built-ins.
   banner: REQUIRE_BANNER,
   plugins: [

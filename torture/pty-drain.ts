@@ -8,7 +8,7 @@
  */
 import { readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { IPty } from 'node-pty';
+import type { IPty } from '@lydell/node-pty';
 
 interface PtyInternals {
   _fd: number;

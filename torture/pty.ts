@@ -1,6 +1,6 @@
 /** The real binary in a pseudo-terminal (node-pty), for what only a terminal does: history, pastes, pickers, hang-ups. */
 import { stripVTControlCharacters } from 'node:util';
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 import { BIN, chatEnv, matches, onHost, waitUntil, type RunOptions } from './proc.js';
 import { drainBeforeDestroy } from './pty-drain.js';
 

@@ -1,4 +1,4 @@
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
 import { drainBeforeDestroy } from '../../../torture/pty-drain.js';
 
