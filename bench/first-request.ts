@@ -11,7 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { makeMessages } from './data.js';
 import { idAt, openProject, sessionRestorer, writeSession } from './fixtures.js';
-import { median, row, type BenchRow } from './harness.js';
+import { row, type BenchRow } from './harness.js';
+import { median } from '../measure/median.js';
 import type { BenchConfig } from './config.js';
 import { BIN } from './startup.js';
 

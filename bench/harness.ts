@@ -4,6 +4,7 @@
  * noisy machine.
  */
 import { performance } from 'node:perf_hooks';
+import { median } from '../measure/median.js';
 
 /** One row of `bench/results.json` (docs/design.md §23), plus the absolute limit and the verdict. */
 export interface BenchRow {
@@ -41,12 +42,6 @@ export async function measure(
     if (i >= warmup) times.push(elapsed);
   }
   return median(times);
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /**

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startApiServer } from './api-server.js';
 import { openProject } from './fixtures.js';
-import { median, row, type BenchRow } from './harness.js';
+import { row, type BenchRow } from './harness.js';
+import { median } from '../measure/median.js';
 import type { BenchConfig } from './config.js';
 import { BIN } from './startup.js';
 

@@ -16,7 +16,8 @@ import { createDatabase, runSql, startPostgres } from '../test/support/postgres.
 import { benchFencedAppend } from './pg-append.js';
 import { TEN_MB_AVG_BYTES, makeMessages } from './data.js';
 import type { BenchRow, MeasureOptions } from './harness.js';
-import { measurePair, median, row } from './harness.js';
+import { measurePair, row } from './harness.js';
+import { median } from '../measure/median.js';
 import { benchTeamList } from './postgres-team.js';
 import { keyOf } from '../src/store/postgres/project-key.js';
 import { createHash } from 'node:crypto';

@@ -10,7 +10,8 @@ import { fold } from '../src/search/fold.js';
 import { searchableMessages } from '../src/search/rank.js';
 import type { BenchConfig } from './config.js';
 import { manySessions, openProject } from './fixtures.js';
-import { measure, measurePair, median, row, type BenchRow } from './harness.js';
+import { measure, measurePair, row, type BenchRow } from './harness.js';
+import { median } from '../measure/median.js';
 import { layout } from '../src/store/file/layout.js';
 
 /** A word planted in one session of 100 (the generated prose draws on ~45 words, each in nearly every message). */

@@ -13,7 +13,7 @@ import { completeStep, killDuring, sync } from './kill9-steps.js';
 import { Tally, type PartResult } from './part.js';
 import { freshDir, runPiped, spawnPiped } from './proc.js';
 import { createRandom } from './random.js';
-import { median } from '../bench/harness.js';
+import { median } from '../measure/median.js';
 import { isLeftoverTemp } from '../src/store/file/load.js';
 import { layout } from '../src/store/file/layout.js';
 

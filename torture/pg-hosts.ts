@@ -8,7 +8,7 @@
  */
 import { hostname } from 'node:os';
 import { openSessions } from '../src/index.js';
-import { median } from '../bench/harness.js';
+import { median } from '../measure/median.js';
 import { Tally, type PartResult } from './part.js';
 import { freshDir, spawnPiped, type Piped, type RunOptions } from './proc.js';
 import { createRandom } from './random.js';

@@ -9,7 +9,7 @@ import type { Message, SessionSnapshot } from '../session/data.js';
 import { documentTitle, messageHeading, sessionFacts, sessionParts, utcTime } from './describe.js';
 import { createHtmlMarkdown } from './html-markdown.js';
 
-const STYLE = `
+const PAGE_CSS = `
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0;
   --user: #eef4ff; --assistant: #f6f8fa; --tool: #fbf6e9; --code: #f0f2f4; --link: #0969da;
   --hl-keyword: #cf222e; --hl-string: #0a3069; --hl-number: #0550ae; --hl-title: #8250df; --hl-meta: #953800; }
@@ -82,7 +82,7 @@ export async function exportHtml(snapshot: SessionSnapshot, toolVersion: string)
     // Belt and braces: even text that escaped escaping could neither run nor fetch anything.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
     `<title>${escapeHtml(documentTitle(snapshot))}</title>`,
-    `<style>${STYLE}</style>`,
+    `<style>${PAGE_CSS}</style>`,
     '</head>',
     '<body>',
     '<main>',
