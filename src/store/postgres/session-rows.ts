@@ -2,6 +2,7 @@
  * Writing a session's row: issuing its ID (never twice), and recording a snapshot with the
  * listing columns taken from it, so that a listing reads columns, never snapshots.
  */
+import { randomBytes } from 'node:crypto';
 import type { ClientBase } from 'pg';
 import { LockSupersededError } from '../../session/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
@@ -24,7 +25,21 @@ export async function issueId(client: ClientBase, id: string): Promise<boolean> 
   return (await client.query('INSERT INTO chatkeep.ids (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [id])).rowCount === 1;
 }
 
-/** Creates the row of a newly issued ID. */
+/** Numbered IDs tried before random ones. */
+const NUMBERED = 20;
+
+/**
+ * The IDs a new session of second `base` tries, in order: `base`, `base-2`… a few, then random
+ * suffixes. IDs are issued once across every role of the database, so a member who issues the
+ * numbered IDs of the coming seconds ahead of time must not make anyone else's new chat fail:
+ * nobody can issue the random ones ahead.
+ */
+export function* candidateIds(base: string): Generator<string> {
+  for (let n = 1; n <= NUMBERED; n++) yield n === 1 ? base : `${base}-${n}`;
+  for (let i = 0; i < 100; i++) yield `${base}-${randomBytes(6).readUIntBE(0, 6).toString(36)}`;
+}
+
+/** Creates the row of a newly issued ID (a trigger gives it its lock key). */
 export async function insertSession(client: ClientBase, id: string, project: ProjectInfo, at: Date): Promise<void> {
   await client.query('INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [
     id,

@@ -22,7 +22,7 @@ import type { InspectRow, PgLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, listRowsOf, loadSession } from './reading.js';
-import { insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
+import { candidateIds, insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
 import { OWNER_SQL, ReadOnlyShareError } from './sharing.js';
 import { isPostgresUrl, redactUrl } from './url.js';
 import { lazyTrash } from '../lazy-trash.js';
@@ -103,8 +103,7 @@ export class PostgresStore implements SessionStore {
     const base = baseIdFor(at);
     return transaction(this.pool, this.target, async (client) => {
       await recordProject(client, project);
-      for (let n = 1; n < 10_000; n++) {
-        const id = n === 1 ? base : `${base}-${n}`;
+      for (const id of candidateIds(base)) {
         if (!(await issueId(client, id))) continue;
         await insertSession(client, id, project, at);
         return id;

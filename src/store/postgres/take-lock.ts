@@ -151,8 +151,19 @@ async function advisoryHolder(client: Client, id: string): Promise<LockOwner | u
     if (row) return ownerFrom({ pid: row.pid!, host: row.host!, started_at: row.started_at! });
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return undefined;
+  // No chatkeep holds it: a connection of someone who may write the session took the key by hand
+  // (psql). Named as the server knows it, never left as "another process" nobody can find.
+  const [other] = (await client.query<{ pid: number; role: string | null; app: string | null; since: Date }>(SQUATTER_SQL, [LOCK_SPACE, id])).rows;
+  if (!other) return undefined;
+  const app = other.app ? `, ${other.app}` : '';
+  return ownerFrom({ pid: other.pid, host: `the database server (a connection of role ${other.role ?? 'unknown'}${app} that is not chatkeep's)`, started_at: other.since });
 }
+
+/** The server connection holding session `$2`'s advisory lock (`$1`: chatkeep's lock space), whoever it is. */
+const SQUATTER_SQL = `SELECT l.pid, a.usename AS role, nullif(a.application_name, '') AS app, coalesce(a.backend_start, a.query_start, now()) AS since
+  FROM pg_locks l JOIN chatkeep.lock_keys k ON k.session_id = $2 AND l.objid = k.key::oid LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+  WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::oid AND l.objsubid = 2
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 /**
  * Ends the server side of this process's own earlier lock connection of `id` (lost to us, e.g.
