@@ -12,7 +12,7 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
   devDependencies: Record<string, string>;
   dependencies: Record<string, string>;
 };
-const FRAMEWORKS = { './openai-agents': '@openai/agents', './langchain': '@langchain/core' };
+const FRAMEWORKS = { './openai-agents': '@openai/agents', './langchain': '@langchain/core', './ai-sdk': 'ai' };
 
 /** Every module the file reaches by static imports (relative ones followed), and the packages they name. */
 function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
@@ -32,7 +32,7 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
 }
 
 describe('the framework adapters as package subpaths', () => {
-  it('are exported as chatkeep/openai-agents and chatkeep/langchain, built, with their frameworks as optional peers', () => {
+  it('are exported as chatkeep/openai-agents, chatkeep/langchain and chatkeep/ai-sdk, built, with their frameworks as optional peers', () => {
     for (const [subpath, framework] of Object.entries(FRAMEWORKS)) {
       expect(existsSync(`${root}${pkg.exports[subpath]!.import}`), subpath).toBe(true);
       expect(existsSync(`${root}${pkg.exports[subpath]!.types}`), subpath).toBe(true);
@@ -46,19 +46,21 @@ describe('the framework adapters as package subpaths', () => {
   it('load with the package name, and neither chatkeep’s library nor its CLI loads them or their frameworks', () => {
     const out = execFileSync(
       process.execPath,
-      ['--input-type=module', '-e', "const a = await import('chatkeep/openai-agents'); const l = await import('chatkeep/langchain'); console.log(typeof a.openAgentSession, typeof l.openChatHistory);"],
+      ['--input-type=module', '-e', "const a = await import('chatkeep/openai-agents'); const l = await import('chatkeep/langchain'); const v = await import('chatkeep/ai-sdk'); console.log(typeof a.openAgentSession, typeof l.openChatHistory, typeof v.openChatStore);"],
       { cwd: root, encoding: 'utf8' },
     );
-    expect(out.trim()).toBe('function function');
+    expect(out.trim()).toBe('function function function');
     const library = staticGraph(`${root}${pkg.exports['.']!.import}`);
     expect([...library.files].filter((f) => f.includes('/dist/src/frameworks/'))).toEqual([]);
-    expect([...library.packages].filter((p) => p.startsWith('@langchain/') || p.startsWith('@openai/agents'))).toEqual([]);
+    expect([...library.packages].filter((p) => p.startsWith('@langchain/') || p.startsWith('@openai/agents') || p === 'ai')).toEqual([]);
     const cli = readFileSync(`${root}dist/bundle/cli.js`, 'utf8');
-    expect(cli).not.toMatch(/@langchain\/|@openai\/agents|src\/frameworks\//);
+    expect(cli).not.toMatch(/@langchain\/|@openai\/agents|from ['"]ai['"]|src\/frameworks\//);
   });
 
-  it('chatkeep/openai-agents needs nothing of the SDK at run time (its types only)', () => {
-    const agents = staticGraph(`${root}${pkg.exports['./openai-agents']!.import}`);
-    expect([...agents.packages].filter((p) => !p.startsWith('node:'))).toEqual([]);
+  it('chatkeep/openai-agents and chatkeep/ai-sdk need nothing of their SDKs at run time (their types only)', () => {
+    for (const subpath of ['./openai-agents', './ai-sdk']) {
+      const graph = staticGraph(`${root}${pkg.exports[subpath]!.import}`);
+      expect([...graph.packages].filter((p) => !p.startsWith('node:')), subpath).toEqual([]);
+    }
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * `chatkeep/ai-sdk`: chat persistence for the Vercel AI SDK, the three functions of its
+ * persistence guide (`createChat`, `loadChat`, `saveChat`) kept in chatkeep sessions: a chat is
+ * a session (listed, searchable, exportable, its text readable in `show`), each `UIMessage` a
+ * message journaled and fdatasync'ed before `saveChat` resolves, given back field for field.
+ * `saveChat` stores only what changed (by message id); one server process writes a chat at a
+ * time (the session's lock), the others wait for it.
+ *
+ * @example
+ * ```ts
+ * import { openSessions } from 'chatkeep';
+ * import { openChatStore } from 'chatkeep/ai-sdk';
+ * const sessions = await openSessions({ home: '/srv/chats', cwd: process.cwd() });
+ * const { createChat, loadChat, saveChat } = await openChatStore(sessions);
+ * // in the route: result.toUIMessageStreamResponse({ originalMessages, onFinish: ({ messages }) => saveChat({ chatId, messages }) })
+ * ```
+ */
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { UIMessage } from 'ai';
+import { UnknownSessionError } from '../../session/errors.js';
+import type { SessionManager } from '../../session/manager-api.js';
+import { withoutUndefined, type Item } from '../lossless.js';
+import { ChatHolds, type HoldOptions } from './holds.js';
+import { FORMAT, chatOf, messageOf, versionsOf } from './messages.js';
+
+export { chatOf, messageOf } from './messages.js';
+export type { HoldOptions as ChatStoreOptions } from './holds.js';
+
+/** A reply being streamed into a chat: its text is journaled as it arrives, so a crash keeps it, marked unfinished. */
+export interface ChatReply {
+  /** Adds text (journaled without fsync); resolves with how much of the reply is on disk. */
+  push(text: string): Promise<number>;
+  /** Stores the finished reply as this UI message (fdatasync'ed), and lets go of the chat. */
+  finish(message: UIMessage): Promise<void>;
+}
+
+/** The AI SDK guide's chat store, kept by chatkeep. */
+export interface ChatStore<M extends UIMessage = UIMessage> {
+  /** A new chat's id. Nothing is stored until its first `saveChat`: a chat exists once it holds a message. */
+  createChat(): Promise<string>;
+  /** The chat's messages as saved (`[]` for a chat that holds none yet). */
+  loadChat(id: string): Promise<M[]>;
+  /**
+   * Stores what `messages` holds that the chat does not: new messages appended, a changed message
+   * (by id) stored as its new version, messages left out marked superseded (kept in the transcript).
+   * Saving the same array again stores nothing. Waits while another process writes the chat,
+   * up to `waitMs`, then throws `SessionInUseError` naming it.
+   */
+  saveChat(options: { chatId: string; messages: M[] }): Promise<void>;
+  /** Starts the assistant's reply in the chat (held until `finish`): a kill -9 mid-stream leaves it as an interrupted message. */
+  streamReply(chatId: string): Promise<ChatReply>;
+  /** Lets go of every chat this store holds (saved, locks released). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the AI SDK chat store over `sessions`. A chat this process saved stays held for
+ * `holdMs` (default 2 s) after its last save, so the reply's save is one journal append;
+ * `waitMs` (default 10 s): how long a save waits for a chat another process holds.
+ */
+export async function openChatStore<M extends UIMessage = UIMessage>(sessions: SessionManager, options: HoldOptions = {}): Promise<ChatStore<M>> {
+  const holds = new ChatHolds(sessions, options);
+  return {
+    createChat: async () => randomUUID(),
+    async loadChat(id) {
+      const here = holds.current(id);
+      if (here) return chatOf(here.messages, id) as M[];
+      const snapshot = await sessions.read(id).catch((err: unknown) => {
+        if (err instanceof UnknownSessionError) return undefined;
+        throw err;
+      });
+      // read() takes a prefix: a longer ID it found is another chat.
+      return snapshot?.id === id ? (chatOf(snapshot.messages, id) as M[]) : [];
+    },
+    async saveChat({ chatId, messages }) {
+      // Mapped first: a message that cannot be kept whole is refused before any is written.
+      const given = messages.map((m) => ({ id: m.id, clean: withoutUndefined(m, FORMAT) as Item, stored: messageOf(m) }));
+      await holds.with(chatId, async (session) => {
+        const stored = versionsOf(session.messages, chatId);
+        for (const m of given) {
+          const before = stored.get(m.id);
+          if (before && isDeepStrictEqual(before.message, m.clean)) continue;
+          // The new version first: a crash between the two leaves both, and the newer stands.
+          await session.append(m.stored);
+          if (before) await session.supersedeMessages(before.indexes);
+        }
+        const ids = new Set(given.map((m) => m.id));
+        const dropped = [...stored].flatMap(([id, v]) => (ids.has(id) ? [] : v.indexes));
+        if (dropped.length > 0) await session.supersedeMessages(dropped);
+      });
+    },
+    async streamReply(chatId) {
+      const session = await holds.take(chatId);
+      const writer = session.beginReply();
+      return {
+        push: (text) => writer.push(text),
+        async finish(message) {
+          try {
+            const { role: _role, content: _content, timestamp: _at, ...extra } = messageOf(message);
+            await writer.finish(extra);
+          } finally {
+            holds.done(chatId);
+          }
+        },
+      };
+    },
+    close: () => holds.close(),
+  };
+}

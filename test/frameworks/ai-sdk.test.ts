@@ -1,0 +1,102 @@
+import { validateUIMessages, type UIMessage } from 'ai';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { SessionInUseError, openSessions } from '../../src/index.js';
+import { openChatStore } from '../../src/frameworks/ai-sdk/index.js';
+import { startHost } from '../helpers/host-process.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+import { UI_CHAT } from './ai-sdk-messages.js';
+
+const HOST = fileURLToPath(new URL('./ai-sdk-host.mjs', import.meta.url));
+
+/** How many journal lines the chat's session holds past its snapshot (what a save wrote). */
+async function journalLines(sessions: Awaited<ReturnType<typeof openSessions>>, chatId: string): Promise<number> {
+  return (await sessions.opened(chatId)!.status()).unsavedJournalLines;
+}
+
+describe('chatkeep/ai-sdk: the AI SDK guide’s createChat, loadChat and saveChat kept by chatkeep', () => {
+  it('gives back every part of every UIMessage field for field after a reopen, valid for validateUIMessages', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: home });
+    const store = await openChatStore(sessions);
+    const chatId = await store.createChat();
+    expect(await store.loadChat(chatId)).toEqual([]);
+    await store.saveChat({ chatId, messages: UI_CHAT });
+    await store.close();
+
+    const again = await openSessions({ home, cwd: home });
+    const loaded = await (await openChatStore(again)).loadChat(chatId);
+    expect(loaded).toStrictEqual(UI_CHAT);
+    // Valid, and validated as the original is (the SDK's schema drops a dynamic tool's title either way).
+    expect(await validateUIMessages({ messages: loaded })).toStrictEqual(await validateUIMessages({ messages: UI_CHAT }));
+
+    // A chatkeep session: listed, searchable, its text and tool calls chatkeep's own.
+    const stored = (await again.read(chatId)).messages;
+    expect(stored.map((m) => [m.role, m.id, m.content])).toEqual([
+      ['system', 'sys-1', 'You answer about the weather.'],
+      ['user', 'u-1', 'What is the weather in Oslo and Bergen?'],
+      ['assistant', 'a-1', 'Oslo is sunny; Bergen has rain.'],
+      ['user', 'u-2', 'And tomorrow?'],
+    ]);
+    expect(stored[2]!.toolCalls?.map((c) => c.id)).toEqual(['call_1', 'call_2', 'call_3', 'call_4', 'call_5', 'call_6', 'call_7', 'call_8', 'call_9']);
+    expect(stored[2]!.toolCalls?.[2]).toEqual({ id: 'call_3', name: 'get_weather', arguments: '{"city":"Bergen"}' });
+    expect((await again.list()).map((r) => [r.id, r.title])).toEqual([[chatId, 'What is the weather in Oslo and Bergen?']]);
+    expect((await again.search('Bergen has rain')).results.map((r) => r.session.id)).toEqual([chatId]);
+  });
+
+  it('stores only what changed: nothing for the same array, a changed tool part as that message’s new version, a dropped reply superseded', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: home });
+    const store = await openChatStore(sessions);
+    const chatId = await store.createChat();
+    await store.saveChat({ chatId, messages: UI_CHAT });
+    const first = await journalLines(sessions, chatId);
+    await store.saveChat({ chatId, messages: structuredClone(UI_CHAT) });
+    expect(await journalLines(sessions, chatId)).toBe(first);
+
+    // The tool part of call_2 gets its output: one message stored again, the old version superseded.
+    const answered = structuredClone(UI_CHAT);
+    answered[2]!.parts[3] = { type: 'tool-get_weather', toolCallId: 'call_2', state: 'output-available', input: { city: 'Oslo' }, output: { sky: 'sun' } };
+    await store.saveChat({ chatId, messages: answered });
+    expect(await journalLines(sessions, chatId)).toBe(first + 2);
+    expect(await store.loadChat(chatId)).toStrictEqual(answered);
+    const session = sessions.opened(chatId)!;
+    expect(session.messages.map((m) => [m.id, m.superseded === true])).toEqual([
+      ['sys-1', false], ['u-1', false], ['a-1', true], ['u-2', false], ['a-1', false],
+    ]);
+
+    // Regenerate: the client drops the last question and sends another.
+    const regenerated: UIMessage[] = [...answered.slice(0, 3), { id: 'u-3', role: 'user', parts: [{ type: 'text', text: 'And in Tromsø?' }] }];
+    await store.saveChat({ chatId, messages: regenerated });
+    await store.close();
+    expect(await (await openChatStore(await openSessions({ home, cwd: home }))).loadChat(chatId)).toStrictEqual(regenerated);
+    const transcript = (await sessions.read(chatId)).messages;
+    expect(transcript.filter((m) => m.superseded).map((m) => m.id)).toEqual(['a-1', 'u-2']);
+  });
+
+  it('one writer per chat across processes: a save waits for the process writing the chat, or fails naming it, and never interleaves', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: home });
+    const chatId = 'chat-shared';
+    const host = startHost(HOST, [chatId, home, home]);
+    await host.line('holding');
+
+    const impatient = await openChatStore(sessions, { waitMs: 0 });
+    const refused = await impatient.saveChat({ chatId, messages: UI_CHAT.slice(0, 2) }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(SessionInUseError);
+    expect((refused as Error).message).toContain(`Session ${chatId} is in use by process`);
+
+    const patient = await openChatStore(sessions, { waitMs: 60_000 });
+    const saving = patient.saveChat({ chatId, messages: UI_CHAT.slice(0, 2) });
+    host.send('finish\n');
+    await host.line('released');
+    await saving;
+    await patient.close();
+    // The other process's reply, whole, then this one's messages: nothing of one inside the other.
+    expect((await sessions.read(chatId)).messages.map((m) => [m.id, m.content])).toEqual([
+      ['a-host', 'From the other process.'],
+      ['sys-1', 'You answer about the weather.'],
+      ['u-1', 'What is the weather in Oslo and Bergen?'],
+    ]);
+  });
+});
