@@ -3,7 +3,7 @@
  * Every option and subcommand of `--help`, every slash command, and every link must be in the
  * docs; a renamed heading or a moved file fails here, not in a reader's browser.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinCommands } from '../../src/repl/commands/index.js';
@@ -59,6 +59,20 @@ describe('the documentation', () => {
     const missing = [...DB_SUBCOMMANDS.map((s) => `db ${s.name}`), ...Object.keys(DB_OPTIONS).map((o) => `--${o}`)].filter((w) => !usage.includes(w));
     const unexplained = [...DB_SUBCOMMANDS.map((s) => `db ${s.name}`), '--member', '--print'].filter((w) => !postgres.includes(w));
     expect({ missing, unexplained }).toEqual({ missing: [], unexplained: [] });
+  });
+
+  it("gives every folder of the tree a row in docs/development.md's layout, and no row to a folder that is gone", () => {
+    const folders = (dir: string): string[] =>
+      readdirSync(join(root, dir))
+        .filter((name) => !name.startsWith('.') && statSync(join(root, dir, name)).isDirectory())
+        .map((name) => (dir === '.' ? name : `${dir}/${name}`));
+    const deep = (dir: string): string[] => folders(dir).flatMap((d) => [d, ...deep(d)]);
+    // Every folder of src/ has a row; of the rest, each top-level folder and each of test/'s.
+    const top = folders('.').filter((d) => !['node_modules', 'dist', 'docs', 'test'].includes(d));
+    const wanted = ['src', ...deep('src'), ...top.filter((d) => d !== 'src'), ...folders('test')].map((d) => `${d}/`);
+    const layout = read('docs/development.md').split('## Layout')[1] ?? '';
+    const rows = [...layout.matchAll(/^\| `([^`]+\/)` \|/gm)].map((m) => m[1]!);
+    expect({ missing: wanted.filter((d) => !rows.includes(d)), gone: rows.filter((d) => !wanted.includes(d)) }).toEqual({ missing: [], gone: [] });
   });
 
   it('has no link to a file or heading that does not exist', () => {
