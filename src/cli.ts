@@ -8,7 +8,9 @@ import { homedir } from 'node:os';
 import { isatty } from 'node:tty';
 import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './cli/options.js';
-import { setInvocation } from './terminal/invocation.js';
+import { chatkeepHost } from './cli/chatkeep-host.js';
+import { hostCommand, type HostName } from './repl/host.js';
+import type { Invocation } from './terminal/invocation.js';
 import { describeError } from './terminal/report-error.js';
 import type { ResumeHow } from './cli/start-chat.js';
 import { packageVersion } from './version.js';
@@ -18,16 +20,20 @@ import { packageVersion } from './version.js';
  * (0 ok, 1 unexpected failure, 2 bad usage or input, 3 session in use).
  */
 export async function main(argv: string[]): Promise<number> {
+  // How chatkeep was started: every command it prints is written to run so (see invocation.ts).
+  // Completed as the flags are read (`--home`, `--store`), and handed on to every part that prints one.
+  const invocation: Invocation = { program: process.argv[1] ?? '', node: process.execPath, env: process.env };
+  const host = chatkeepHost(invocation);
   try {
-    return await run(argv);
+    return await run(argv, invocation, host);
   } catch (err) {
-    const report = describeError(err);
+    const report = describeError(err, (args) => hostCommand(host, args));
     process.stderr.write(report.text);
     return report.exitCode;
   }
 }
 
-async function run(argv: string[]): Promise<number> {
+async function run(argv: string[], invocation: Invocation, host: HostName): Promise<number> {
   // A closed terminal or pipe (`chatkeep sessions list | head -1`) must not crash the process,
   // least of all before the session is saved.
   const ignore = (): void => {};
@@ -35,26 +41,23 @@ async function run(argv: string[]): Promise<number> {
   process.stderr.on('error', ignore);
   const env = process.env;
   const cwd = process.cwd();
-  // Every command chatkeep prints is written for how it was started (see invocation.ts).
-  const started = { program: process.argv[1] ?? '', node: process.execPath, env };
-  setInvocation(started);
   const command = parseCommandLine(argv);
   const flagHome = command.options.home;
   const home = resolve(cwd, flagHome ?? (env.CHATKEEP_HOME?.trim() || join(homedir(), '.chatkeep')));
-  if (flagHome !== undefined) setInvocation({ ...started, home });
+  if (flagHome !== undefined) invocation.home = home;
   // Said once: the next run finds the data directory private.
   const madePrivate = await (await import('./store/file/home.js')).makePrivate(home);
   if (madePrivate) process.stderr.write(`chatkeep: ${madePrivate}\n`);
   // Which store keeps the sessions: --store, else CHATKEEP_STORE, else the config's "store".
   const chooseStore = async (): Promise<string | undefined> => {
     const choice = await (await import('./store/choice.js')).chooseStore(command.options.store, env, home);
-    if (choice.source === 'flag') setInvocation({ ...started, ...(flagHome !== undefined ? { home } : {}), store: command.options.store! });
+    if (choice.source === 'flag') invocation.store = command.options.store!;
     return choice.url;
   };
   if (command.kind === 'db') {
     const { runDbCommand } = await import('./cli/db-command.js');
     const store = command.action === 'help' ? undefined : await chooseStore();
-    return runDbCommand(command, { store, env, stdout: process.stdout });
+    return runDbCommand(command, { store, env, host, stdout: process.stdout });
   }
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
@@ -66,18 +69,18 @@ async function run(argv: string[]): Promise<number> {
       : undefined;
     const store = command.action === 'help' ? undefined : await chooseStore();
     // `sessions browse` is `chatkeep -r` with the browser's scope chosen: Enter opens the chat.
-    const openChat = (all: boolean): Promise<number> => runChat({ resume: true }, { command: 'sessions browse', all }, home, async () => store);
+    const openChat = (all: boolean): Promise<number> => runChat({ resume: true }, { command: 'sessions browse', all }, home, host, async () => store);
     return runSessionsCommand(command, {
-      home, store, cwd, env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm, userHome: homedir(), openChat,
+      home, store, cwd, env, host, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm, userHome: homedir(), openChat,
     });
   }
-  return runChat(command.options, undefined, home, chooseStore);
+  return runChat(command.options, undefined, home, host, chooseStore);
 }
 
 type ReplFlags = Extract<ReturnType<typeof parseCommandLine>, { kind: 'repl' }>['options'];
 
 /** The chat (with `how`: opened from `sessions browse`). */
-async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: string, chooseStore: () => Promise<string | undefined>): Promise<number> {
+async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: string, host: HostName, chooseStore: () => Promise<string | undefined>): Promise<number> {
   const env = process.env;
   const cwd = process.cwd();
   const ignore = (): void => {};
@@ -122,6 +125,7 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
       store,
       cwd,
       env,
+      host,
       stdin: process.stdin,
       stdout: process.stdout,
       screen,

@@ -9,7 +9,7 @@ import { ChatkeepError } from '../session/errors.js';
 import type { Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
 import { plural } from '../terminal/format.js';
-import { chatkeepCommand } from '../terminal/invocation.js';
+import { hostCommand, type HostName } from '../repl/host.js';
 import { visibleText } from '../text/visible-text.js';
 
 /** What the actions run with: the store, and the host's own open session (the REPL's). */
@@ -21,6 +21,8 @@ export interface ActionHost {
   writeFile(name: string, text: string): Promise<string>;
   /** This chatkeep's version (recorded in exports). */
   version: string;
+  /** The host's program (a restore command is printed only when it takes chatkeep's subcommands). */
+  program?: HostName | undefined;
 }
 
 /** What an action did, in lines for the browser's message area (a printed command stands alone on its line). */
@@ -76,7 +78,10 @@ export async function renameSession(host: ActionHost, id: string, title: string)
 export async function trashSession(host: ActionHost, id: string): Promise<ActionOutcome> {
   if (host.live?.id === id) return { lines: [`${id} is the session of this chat: leave it or /load another one first. Nothing moved.`], changed: false };
   const moved = await host.sessions.trash(id);
-  return { lines: [`Moved ${moved.id} to the trash. Restore with:`, chatkeepCommand(['sessions', 'restore', moved.id])], changed: true };
+  const { program } = host;
+  if (!program?.subcommands) return { lines: [`Moved ${moved.id} to the trash.`], changed: true };
+  // A printed command stands alone on its line: pasted, it runs as printed.
+  return { lines: [`Moved ${moved.id} to the trash. Restore with:`, hostCommand(program, ['sessions', 'restore', moved.id])], changed: true };
 }
 
 /** Writes `id` to `file` (json, md or html by its name, as `sessions export -o FILE` does). */

@@ -14,6 +14,7 @@ import type { SessionManager } from '../session/manager-api.js';
 import { loadTableWidths } from '../terminal/table.js';
 import { findSessions } from './find-sessions.js';
 import type { BrowseChoice, BrowserConfig } from './config.js';
+import type { HostName } from '../repl/host.js';
 import { importRequired } from '../session/optional-package.js';
 
 export type { BrowseChoice } from './config.js';
@@ -32,6 +33,8 @@ export interface BrowseOptions {
   writeFile(name: string, text: string): Promise<string>;
   version: string;
   color: ChalkInstance;
+  /** The host's program: a move to the trash says how to restore only when it takes chatkeep's subcommands. */
+  host?: HostName | undefined;
   /** Aborted: the browser closes as if cancelled (the host is leaving: a hang-up, SIGTERM). */
   signal?: AbortSignal | undefined;
   /** Where SIGHUP and SIGTERM arrive when no host handles them (`process` before the REPL runs). */
@@ -62,7 +65,7 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
   const notes: string[] = [];
   const config: BrowserConfig = {
     heading: options.heading,
-    host: { sessions, live: options.live, writeFile: options.writeFile, version: options.version },
+    host: { sessions, live: options.live, writeFile: options.writeFile, version: options.version, program: options.host },
     projectPath: sessions.project.path,
     all,
     rows,

@@ -17,7 +17,7 @@ import { dispatchLine } from '../repl/dispatch.js';
 import { showDone, showResumed } from '../repl/render.js';
 import type { BrowseOutcome, SlashCommand } from '../repl/types.js';
 import type { Clipboard } from '../terminal/clipboard.js';
-import { describeReplError } from '../terminal/report-error.js';
+import { errorLine } from '../repl/host-words.js';
 import type { Screen } from '../terminal/screen.js';
 import { offerDraft } from './draft.js';
 import { finishChat, watchLeaving } from './leaving.js';
@@ -88,7 +88,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let markdown: Promise<MarkdownRenderer | undefined> | undefined;
   const loadMarkdown = (): Promise<MarkdownRenderer | undefined> | undefined =>
     options.loadMarkdown?.().catch((err: unknown) => {
-      warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${describeReplError(err)}).`);
+      warnings.push(`Replies are shown as plain text: the Markdown renderer did not load (${errorLine(err, { host: controller.host })}).`);
       return undefined;
     });
   // A resumed transcript is drawn as live replies are: the renderer is needed before the first prompt.
@@ -163,7 +163,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       controller.startAutosave();
       const line = await reading;
       if (ready) {
-        await ready.catch((err: unknown) => warnings.push(describeReplError(err)));
+        await ready.catch((err: unknown) => warnings.push(`chatkeep: ${errorLine(err, { host: controller.host })}`));
         ready = undefined;
       }
       atPrompt = line === null && prompted;

@@ -7,7 +7,7 @@
 import type { SessionController } from '../repl/controller.js';
 import type { ChatControls } from '../repl/chat-controls.js';
 import { ReadOnlySessionError } from '../session/errors.js';
-import { describeReplError } from '../terminal/report-error.js';
+import { errorLine } from '../repl/host-words.js';
 import type { Screen } from '../terminal/screen.js';
 import { runChatTurn } from './chat-turn.js';
 import { offerCompaction, runCompaction } from './compact-turn.js';
@@ -48,8 +48,11 @@ export function createTurns(options: TurnOptions): Turns {
   /** The lock was lost: go on in the session taken back, or in a fork of it. */
   const goOnAfterLoss = async (): Promise<void> => screen.warn(await controller.recover());
 
+  /** A failure as the chat says it: chatkeep's name, then the error in its words. */
+  const describeFailure = (err: unknown): string => `chatkeep: ${errorLine(err, { host: controller.host })}`;
+
   /** Runs `work` as the current turn (Ctrl-C stops it, typing is held); a failure is one line. Resolves true when it succeeded. */
-  const inTurn = async (work: (signal: AbortSignal) => Promise<void>, describe = describeReplError): Promise<boolean> => {
+  const inTurn = async (work: (signal: AbortSignal) => Promise<void>, describe = describeFailure): Promise<boolean> => {
     turn = new AbortController();
     options.hold();
     try {
@@ -84,7 +87,7 @@ export function createTurns(options: TurnOptions): Turns {
     inTurn(async (signal) => {
       const { line } = await runCompaction({ session: controller.session, provider: chat.provider, system: chat.system, focus, screen, signal, persistent });
       (auto ? screen.status : screen.info)(line);
-    }, (err) => describeReplError(err).replace(/^chatkeep: /, 'chatkeep: /compact failed, nothing changed: '));
+    }, (err) => `chatkeep: /compact failed, nothing changed: ${errorLine(err, { host: controller.host })}`);
 
   const ask = async (text: string, resend = false): Promise<void> => {
     const asked = { session: controller.session, count: controller.session.messages.length };
@@ -102,7 +105,7 @@ export function createTurns(options: TurnOptions): Turns {
         await reply(text, signal, resend);
       });
     }, (err) => {
-      why = describeReplError(err);
+      why = describeFailure(err);
       return unsent() ? '' : why;
     });
     if (answered) await offerCompaction(controller.session.messages, screen, options.autoCompact ? () => compact(null, true) : undefined);

@@ -1,3 +1,5 @@
+import type { HostName } from '../repl/host.js';
+
 /** What the process gives every command about where sessions are kept (only cli.ts reads `process`). */
 export interface StoreEnvironment {
   /** The data directory. */
@@ -6,4 +8,6 @@ export interface StoreEnvironment {
   store?: string | undefined;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** How chatkeep was started (`chatkeepHost`): every command it prints is written to run so (default `chatkeep …`). */
+  host?: HostName | undefined;
 }

@@ -6,7 +6,7 @@
 import { checkImport, importLimit } from '../export/import-check.js';
 import { openSessions } from '../store/open.js';
 import { plural } from '../terminal/format.js';
-import { chatkeepCommand } from '../terminal/invocation.js';
+import { commandOf } from './chatkeep-host.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { readImportInput } from './import-input.js';
 
@@ -27,6 +27,6 @@ export async function runImport(command: SessionsCommand, environment: SessionsE
   const taken = importedFrom !== undefined ? ` as ${id} (${importedFrom} was taken here)` : '';
   const cleared = archived > 0 ? `, and ${archived} cleared by /reset` : '';
   stdout.write(`Imported ${importedFrom ?? id}${taken}: ${plural(snapshot.messages.length, 'message')}${cleared}, into project ${sessions.project.path}.\n`);
-  stdout.write(`Resume with: ${chatkeepCommand(['--session-id', id])}\n`);
+  stdout.write(`Resume with: ${commandOf(environment)(['--session-id', id])}\n`);
   return 0;
 }

@@ -13,7 +13,7 @@ import { printable } from '../session/errors.js';
 import { openSessions } from '../store/open.js';
 import { sessionsMayExist } from '../store/choice.js';
 import { plural } from '../terminal/format.js';
-import { chatkeepCommand } from '../terminal/invocation.js';
+import { commandOf } from './chatkeep-host.js';
 import { packageVersion } from '../version.js';
 import { parseAge } from './age.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
@@ -61,7 +61,7 @@ export async function runImportFrom(command: SessionsCommand, environment: Sessi
   }
   stdout.write(`${total(results, tool, dryRun, { paths, all, store: found.store, since: command.options.since })}\n`);
   const written = results.filter((r) => r.action === 'new' || r.action === 'continued');
-  if (!dryRun && written.length === 1) stdout.write(`Resume with: ${chatkeepCommand(['--session-id', written[0]!.id!])}\n`);
+  if (!dryRun && written.length === 1) stdout.write(`Resume with: ${commandOf(environment)(['--session-id', written[0]!.id!])}\n`);
   return failed.length > 0 ? 1 : 0;
 }
 

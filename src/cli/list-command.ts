@@ -9,6 +9,7 @@ import { listRow, problemError } from './sessions-common.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { formatRows, loadFormatting } from '../terminal/format.js';
 import { describeError } from '../terminal/report-error.js';
+import { commandOf } from './chatkeep-host.js';
 import { sessionsMayExist } from '../store/choice.js';
 
 export async function runList(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
@@ -33,7 +34,7 @@ export async function runList(command: SessionsCommand, environment: SessionsEnv
   else if (rows.length === 0) stdout.write(`${emptyListing(command.options)}\n`);
   else stdout.write(`${formatRows(rows, { projectPath, now, width: environment.columns }).join('\n')}\n`);
   // What `show` would say about each session that has a problem: the same words, from the same reading.
-  if (!json) for (const row of rows) if (row.problem) environment.stderr.write(describeError(problemError(row.id, row.problem)).text);
+  if (!json) for (const row of rows) if (row.problem) environment.stderr.write(describeError(problemError(row.id, row.problem), commandOf(environment)).text);
   return 0;
 }
 

@@ -3,7 +3,7 @@
  * `--help` shows, how a table of them is printed, and the one-line usage error. The tables
  * themselves (chat-options.ts, sessions-option-table.ts, db/subcommand.ts) build on this leaf.
  */
-import { commandText, UserError } from '../session/errors.js';
+import { UserError } from '../session/errors.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {
@@ -32,5 +32,5 @@ export function formatOptions(specs: Record<string, OptionSpec>): string[] {
 /** A malformed command line: what was wrong, and the help to read (exit 2). */
 export function usage(what: string, help: readonly string[]): UserError {
   // No full stop after the command: it is copied as printed.
-  return new UserError(`${what}. See ${commandText(help)}`, 'E_USAGE', 2, help);
+  return new UserError(`${what}.`, 'E_USAGE', 2, { to: 'See', run: help });
 }

@@ -52,7 +52,7 @@ export interface SessionsEnvironment extends StoreEnvironment {
 export function problemError(id: string, problem: SessionProblem): UserError {
   const advice = problemAdvice(id, problem);
   const code = problem.kind === 'damaged' ? 'E_DAMAGED' : problem.kind === 'newer-version' ? 'E_FUTURE_SCHEMA' : 'E_UNREADABLE';
-  return new UserError(advice.text, code, 2, advice.suggests);
+  return new UserError(advice.text, code, 2, advice.advice);
 }
 
 /** A row of `sessions list --json` (docs/usage.md). */

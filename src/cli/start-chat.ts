@@ -6,7 +6,7 @@ import { isatty } from 'node:tty';
 import { builtinCommands } from '../repl/commands/index.js';
 import { chooseProvider, createProvider, DEFAULT_MODELS, loadSystemPrompt, parseProviderName, type LoadedSystemPrompt } from '../providers/index.js';
 import { DEFAULT_AUTOSAVE_SPEC, openSessions, parseAutosaveSpec } from '../index.js';
-import { commandText, UserError } from '../session/errors.js';
+import { UserError } from '../session/errors.js';
 import { noSuchSession } from '../session/ids.js';
 import type { ConfigFiles, ConfigSource } from '../session/data.js';
 import type { Session } from '../session/session-api.js';
@@ -18,7 +18,7 @@ import { unknownModelNote } from '../providers/unknown-model.js';
 import { openBrowser, type BrowseOptions } from '../repl/browser.js';
 import { runRepl } from '../chat/repl.js';
 import { SessionController } from '../repl/controller.js';
-import { CHATKEEP } from './chatkeep-host.js';
+import { PLAIN_CHATKEEP } from './chatkeep-host.js';
 import type { Screen } from '../terminal/screen.js';
 import type { BrowseOutcome } from '../repl/types.js';
 import { sessionsMayExist } from '../store/choice.js';
@@ -55,8 +55,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
   const flagSchedule = flags.autosave !== undefined ? parseAutosaveSpec(flags.autosave) : undefined;
   if (flags.provider !== undefined) parseProviderName(flags.provider);
   if (flags.resume && !screen.terminal) {
-    const list = ['sessions', 'list'];
-    throw new UserError(`${how.command} needs an interactive terminal: pass --session-id ID instead. IDs: ${commandText(list)}`, 'E_NOT_A_TTY', 2, list);
+    throw new UserError(`${how.command} needs an interactive terminal: pass --session-id ID instead.`, 'E_NOT_A_TTY', 2, { to: 'IDs:', run: ['sessions', 'list'] });
   }
   const persist = flags['no-persist'] !== true;
   const flagSystem = flags.system !== undefined ? await loadSystemPrompt(flags.system, cwd) : undefined;
@@ -77,7 +76,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
   const autoCompact = flags['auto-compact'] === true || configValue(config, 'autoCompact', 'boolean')?.value === true;
   const writeFile = async (name: string, text: string): Promise<string> => (await import('../terminal/output-file.js')).writeOutputFile(cwd, name, text);
   // The browser and its library load when it opens, never on the way to a prompt.
-  const browse = async (request: Omit<BrowseOptions, 'sessions' | 'input' | 'output' | 'writeFile' | 'version' | 'color'>) =>
+  const browse = async (request: Omit<BrowseOptions, 'sessions' | 'input' | 'output' | 'writeFile' | 'version' | 'color' | 'host'>) =>
     openBrowser({
       ...request,
       sessions,
@@ -86,6 +85,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       writeFile,
       version: environment.version,
       color: screen.color,
+      host: environment.host ?? PLAIN_CHATKEEP,
     });
 
   let resumedId = id;
@@ -132,7 +132,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       output: environment.stdout,
       screen,
       controller: new SessionController(
-        { sessions, host: CHATKEEP, persistent: persist, autosave: schedule },
+        { sessions, host: environment.host ?? PLAIN_CHATKEEP, persistent: persist, autosave: schedule },
         opened,
       ),
       resumed: resumedId !== undefined || forkId !== undefined,
@@ -207,7 +207,7 @@ async function chooseSystemPrompt(
 }
 
 function noSessionYet(cwd: string): UserError {
-  return new UserError(`No session to resume in ${cwd} yet. Start one with: ${commandText([])}`, 'E_NO_SESSION', 2, []);
+  return new UserError(`No session to resume in ${cwd} yet.`, 'E_NO_SESSION', 2, { to: 'Start one with:', run: [] });
 }
 
 async function latestId(sessions: SessionManager, cwd: string): Promise<string> {
@@ -220,6 +220,6 @@ async function latestId(sessions: SessionManager, cwd: string): Promise<string> 
 async function pickId(sessions: SessionManager, open: () => Promise<BrowseOutcome>, screen: Screen): Promise<string> {
   const { choice, notes } = await open();
   for (const note of notes) screen.status(note);
-  if (choice.kind === 'cancel') throw new UserError(`No session picked. Start a new one with: ${commandText([])}`, 'E_CANCELLED', 0, []);
+  if (choice.kind === 'cancel') throw new UserError('No session picked.', 'E_CANCELLED', 0, { to: 'Start a new one with:', run: [] });
   return choice.id;
 }

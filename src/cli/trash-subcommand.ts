@@ -10,9 +10,8 @@ import type { TrashedSession } from '../session/store.js';
 import type { SessionSummary } from '../session/listing.js';
 import type { SessionManager } from '../session/manager-api.js';
 import { loadFormatting, plural, relativeTime, shortAge } from '../terminal/format.js';
-import { chatkeepCommand } from '../terminal/invocation.js';
 import { resumeLine } from '../repl/host.js';
-import { CHATKEEP } from './chatkeep-host.js';
+import { commandOf, PLAIN_CHATKEEP } from './chatkeep-host.js';
 import { describeError } from '../terminal/report-error.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { fitTable, type FitStep } from '../terminal/fit-table.js';
@@ -62,7 +61,7 @@ export async function runRm(command: SessionsCommand, environment: SessionsEnvir
 export async function runRestore(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { sessions, out } = await start(command, environment, true);
   const restored = await sessions!.restore(command.ids[0]!);
-  out.data(restored, () => `Restored ${restored.id} to ${restored.project}. ${resumeLine(CHATKEEP, restored.id)}`);
+  out.data(restored, () => `Restored ${restored.id} to ${restored.project}. ${resumeLine(environment.host ?? PLAIN_CHATKEEP, restored.id)}`);
   return 0;
 }
 
@@ -88,6 +87,8 @@ export async function runEmptyTrash(command: SessionsCommand, environment: Sessi
 function output(environment: TrashEnvironment, json: boolean) {
   return {
     json,
+    /** A chatkeep command line, as it runs where it is printed. */
+    chatkeep: commandOf(environment),
     /** Nothing at all on stdout when the text is empty (a script reading IDs gets none). */
     data(value: unknown, text: () => string): void {
       const shown = json ? JSON.stringify(value, null, 2) : text();
@@ -98,7 +99,7 @@ function output(environment: TrashEnvironment, json: boolean) {
     },
     /** A session that could not be moved: its one line, and the exit code it means. */
     refused(err: unknown): number {
-      const report = describeError(err);
+      const report = describeError(err, commandOf(environment));
       environment.stderr.write(report.text);
       return report.exitCode;
     },
@@ -111,7 +112,7 @@ async function remove(sessions: SessionManager, ids: readonly string[], out: Out
   const resolved = [...new Set(await Promise.all(ids.map(async (id) => (await sessions.resolve(id)).id)))];
   const moved = await moveToTrash(sessions, resolved, out);
   out.data(moved.entries.map(trashJson), () => moved.entries.map((t) => `Moved ${t.id} to the trash.`).join('\n'));
-  if (!out.json && moved.entries.length > 0) out.note(restoreHint(moved.entries));
+  if (!out.json && moved.entries.length > 0) out.note(restoreHint(moved.entries, out.chatkeep));
   return moved.exitCode;
 }
 
@@ -131,7 +132,7 @@ async function moveToTrash(sessions: SessionManager, ids: readonly string[], out
 }
 
 /** How to get them back, as commands that run as printed. */
-function restoreHint(entries: readonly TrashedSession[]): string {
+function restoreHint(entries: readonly TrashedSession[], chatkeepCommand: (args: readonly string[]) => string): string {
   const command = chatkeepCommand(['sessions', 'restore', entries[0]!.id]);
   if (entries.length === 1) return `Restore with: ${command}`;
   // Nothing after a command on its line: pasted, it runs as printed.
@@ -156,7 +157,7 @@ async function prune(sessions: SessionManager | undefined, options: SessionsComm
   }
   const moved = await moveToTrash(sessions!, rows.map((row) => row.id), out);
   out.data(moved.entries.map(trashJson), () => moved.entries.map((t) => t.id).join('\n'));
-  if (!out.json && moved.entries.length > 0) out.note(`Moved ${plural(moved.entries.length, 'session')} to the trash. ${restoreHint(moved.entries)}`);
+  if (!out.json && moved.entries.length > 0) out.note(`Moved ${plural(moved.entries.length, 'session')} to the trash. ${restoreHint(moved.entries, out.chatkeep)}`);
   return moved.exitCode;
 }
 
@@ -180,7 +181,7 @@ async function emptyTrash(
   if (!options.yes) {
     if (!environment.confirm) {
       const again = ['sessions', 'empty-trash', ...(spec !== undefined ? ['--older-than', spec] : []), '--yes'];
-      throw new UserError(`This would delete ${what} for good; nothing was deleted. To go ahead, run: ${chatkeepCommand(again)}`, 'E_CONFIRM');
+      throw new UserError(`This would delete ${what} for good; nothing was deleted.`, 'E_CONFIRM', 2, { to: 'To go ahead, run:', run: again });
     }
     if (!(await environment.confirm(`Delete ${what} for good? This cannot be undone.`))) {
       out.data([], () => '');

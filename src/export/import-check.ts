@@ -4,7 +4,7 @@
  * against `schema/export.schema.json`, its times real dates. Pure: text in, a snapshot out,
  * or a `UserError` (exit 2) saying in one line what is wrong.
  */
-import { commandText, printable, UserError } from '../session/errors.js';
+import { printable, UserError } from '../session/errors.js';
 import { isValidId } from '../session/ids.js';
 import { SCHEMA_VERSION, settleImportSource } from '../session/migrations.js';
 import { schemaProblem } from '../session/standalone-validator.js';
@@ -33,10 +33,9 @@ export function importLimit(env: Record<string, string | undefined>): number {
 
 const EXPORT_COMMAND = ['sessions', 'export', 'ID', '--format', 'json'];
 
-/** A bad import: what is wrong with `source`, ending with the command that writes a good one. */
+/** A bad import: what is wrong with `source`, and (`suggest`) the command that writes a good one. */
 export function importRefusal(source: string, problem: string, suggest = true): UserError {
-  const how = suggest ? ` Import a file written by: ${commandText(EXPORT_COMMAND)}` : '';
-  return new UserError(`Cannot import ${source}: ${problem}; nothing was imported.${how}`, 'E_IMPORT', 2, suggest ? EXPORT_COMMAND : undefined);
+  return new UserError(`Cannot import ${source}: ${problem}; nothing was imported.`, 'E_IMPORT', 2, suggest ? { to: 'Import a file written by:', run: EXPORT_COMMAND } : undefined);
 }
 
 /** The refusal of a file over the guard (`limit` bytes), saying how to raise it. */

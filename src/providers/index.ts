@@ -2,7 +2,7 @@
  * The assistants (docs/design.md §20): choose one, create it. SDKs are imported only when their
  * provider is created, so start-up stays fast and echo never loads one.
  */
-import { UserError, printable } from '../session/errors.js';
+import { MissingApiKeyError, UserError, printable } from '../session/errors.js';
 import { API_KEY_VARS, DEFAULT_MODELS, type ProviderChoice } from './choose-provider.js';
 import { EchoProvider, echoDelayFrom } from './echo.js';
 import { BASE_URL_VARS, DEFAULT_BASE_URLS, type SdkProviderSettings } from './sdk-settings.js';
@@ -33,7 +33,7 @@ export interface CreateProviderOptions {
 
 /**
  * Creates the chosen provider, importing its SDK lazily. A missing API key for the chosen
- * provider is a UserError: `ANTHROPIC_API_KEY is not set: export it, or use --provider echo`.
+ * provider is a UserError: `ANTHROPIC_API_KEY is not set: export it.`, offline its advice.
  * `OPENAI_API_KEY` may be missing when `OPENAI_BASE_URL` points at a local server (Ollama,
  * llama.cpp, vLLM, LM Studio), which needs none.
  */
@@ -52,7 +52,7 @@ export async function createProvider(
   }
   let apiKey = env[keyVar]?.trim();
   if (!apiKey && choice.name === 'openai' && baseURL) apiKey = 'none';
-  if (!apiKey) throw new UserError(`${keyVar} is not set: export it, or use --provider echo`, 'E_NO_API_KEY');
+  if (!apiKey) throw new MissingApiKeyError(keyVar);
   const settings: SdkProviderSettings = {
     apiKey,
     baseURL,

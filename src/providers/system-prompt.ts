@@ -29,7 +29,11 @@ export async function loadSystemPrompt(file: string, cwd: string): Promise<Loade
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new UserError(`Cannot read the system prompt \`${printable(path, 200)}\`: ${why}. Check --system or the config key \`system\`.`, 'E_SYSTEM_PROMPT');
+    throw new UserError(`Cannot read the system prompt \`${printable(path, 200)}\`: ${why}.`, 'E_SYSTEM_PROMPT', 2, {
+      to: 'Give a readable text file:',
+      run: ['--system', 'FILE'],
+      slash: { name: 'system', args: ['FILE'] },
+    });
   }
   if (bytes.length > MAX_SYSTEM_PROMPT_BYTES) {
     throw new UserError(`The system prompt \`${printable(path, 200)}\` is over 1 MB: pass a smaller file with --system.`, 'E_SYSTEM_PROMPT');

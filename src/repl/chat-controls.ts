@@ -5,7 +5,8 @@
  */
 import type { LoadedSystemPrompt, ProviderName } from '../providers/index.js';
 import type { Provider } from '../providers/types.js';
-import { ChatkeepError } from '../session/errors.js';
+import { ChatkeepError, MissingApiKeyError } from '../session/errors.js';
+import type { HostName } from './host.js';
 import type { ConfigSource, SystemPromptRef } from '../session/data.js';
 import type { Session } from '../session/session-api.js';
 
@@ -67,10 +68,11 @@ export function createChatControls(
 
 /**
  * The one line for a switch that failed (a missing API key, a bad base URL), or undefined for
- * errors that are bugs. Start-up's advice names flags; inside the chat the way out differs.
+ * errors that are bugs. The chat goes on with the assistant it has, so the way out is not the
+ * error's advice: a key exported now reaches this process only when the host starts again.
  */
-export function switchFailure(err: unknown, current: Provider): string | undefined {
+export function switchFailure(err: unknown, current: Provider, host: HostName): string | undefined {
   if (!(err instanceof ChatkeepError)) return undefined;
-  const message = err.code === 'E_NO_API_KEY' ? err.message.replace(/: export it, or use --provider echo$/, ': export it and start chatkeep again') : err.message;
-  return `${message}. Still using ${current.label}.`;
+  const message = err instanceof MissingApiKeyError ? `${err.variable} is not set: export it and start ${host.program} again.` : err.message;
+  return `${message}${message.endsWith('.') ? '' : '.'} Still using ${current.label}.`;
 }

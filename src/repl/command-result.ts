@@ -30,7 +30,7 @@ export async function useAssistant(ctx: CommandContext, name: ProviderName, mode
     const unknown = unknownModelNote(next.model);
     return info(`Now using ${next.label} for the next turns (recorded in the session).${unknown !== undefined ? `\n${unknown}` : ''}`);
   } catch (err) {
-    const line = switchFailure(err, current);
+    const line = switchFailure(err, current, ctx.ui.words.host);
     if (line === undefined) throw err;
     return refusal(line);
   }

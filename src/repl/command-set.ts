@@ -21,7 +21,7 @@ export function commandSet(base: readonly SlashCommand[], changes: CommandSetCha
     .filter((c) => !named(c, changes.drop ?? []))
     .map((c) => {
       const to = changes.rename?.[c.name];
-      return to === undefined ? c : { ...c, name: to, builtinName: c.name, usage: c.usage?.replace(new RegExp(`^/${c.name}\\b`), `/${to}`) };
+      return to === undefined ? c : { ...c, name: to, builtinName: c.name };
     })
     .filter((c) => !added.some((a) => a.name === c.name));
   return [...kept, ...added];

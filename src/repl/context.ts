@@ -9,6 +9,7 @@ import { formatRows, rowWidth } from '../terminal/format.js';
 import type { Screen } from '../terminal/screen.js';
 import type { ChatControls } from './chat-controls.js';
 import type { SessionController } from './controller.js';
+import { commandIn } from './host-words.js';
 import type { BrowseOutcome, CommandContext, SlashCommand } from './types.js';
 
 export interface ContextOptions {
@@ -25,12 +26,15 @@ export interface ContextOptions {
   writeFile?: (name: string, text: string) => Promise<string>;
   /** The host's version, recorded in exports. */
   version?: string;
+  /** What a command is typed with in this host (default `/`; `.` in node:repl). */
+  prefix?: string;
   now?: () => Date;
 }
 
 export function createCommandContext(options: ContextOptions): CommandContext {
   const { controller, screen } = options;
   const now = options.now ?? (() => new Date());
+  const words = { host: controller.host, prefix: options.prefix ?? '/', commands: options.commands };
   return {
     commands: options.commands,
     services: {
@@ -46,6 +50,8 @@ export function createCommandContext(options: ContextOptions): CommandContext {
       formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: controller.sessions.project.path, now: now(), width: rowWidth(screen, false) }),
       highlight: (text) => screen.color.inverse(text),
       columns: () => screen.columns(),
+      words,
+      command: (name, ...args) => commandIn(words, name, args) ?? [`${words.prefix}${name}`, ...args].join(' '),
     },
     session: {
       get current() {

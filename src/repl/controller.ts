@@ -11,9 +11,9 @@ import type { Autosave, AutosaveSchedule } from '../session/autosave.js';
 import type { Message, NewMessage } from '../session/data.js';
 import type { SaveResult, Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
-import { describeReplError } from '../terminal/report-error.js';
 import { emptyLines, failedCloseLines, lossNotice, lostExitLines, savedLines, unsavedLines, type Leaving } from './exit-lines.js';
 import type { HostName } from './host.js';
+import { errorLine } from './host-words.js';
 
 /** What the controller tells its host; render what you like, ignore the rest. */
 export type ControllerEvent =
@@ -167,7 +167,7 @@ export class SessionController {
     this.#autosave = undefined;
     this.#stopWarnings();
     const closed = await from.close().catch((err: unknown) => {
-      this.#emit({ type: 'warning', message: `Could not close ${from.id}: ${describeReplError(err)}` });
+      this.#emit({ type: 'warning', message: `Could not close ${from.id}: ${errorLine(err, { host: this.host })}` });
       return undefined;
     });
     this.#session = next;
@@ -212,7 +212,7 @@ export class SessionController {
       }
       return { code: 0, lines: savedLines(this.host, result, session.stats) };
     } catch (err) {
-      return { code: 1, lines: failedCloseLines(this.host, session.id, describeReplError(err)) };
+      return { code: 1, lines: failedCloseLines(this.host, session.id, errorLine(err, { host: this.host })) };
     }
   }
 

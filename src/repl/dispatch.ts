@@ -5,10 +5,9 @@
  * readline adapters) goes through it, so /help, "did you mean" and the refusals read the same.
  */
 import { loadFormatting, plural } from '../terminal/format.js';
-import { describeReplError } from '../terminal/report-error.js';
 import type { SessionController } from './controller.js';
 import type { HostLine } from './exit-lines.js';
-import { inHostWords } from './host-words.js';
+import { errorLine } from './host-words.js';
 import { parseSlashCommand } from './parse-slash-command.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
@@ -29,12 +28,10 @@ export type Dispatched =
   | { kind: 'retry'; note: string }
   | { kind: 'compact'; focus: string | null };
 
-/** How a host dispatches: its controller, its context, its words for a command (`/` or `.`). */
+/** How a host dispatches: its controller, and its context (which holds the host's words: its prefix, its command names). */
 export interface DispatchOptions {
   controller: SessionController;
   context: CommandContext;
-  /** What a command is typed with in this host (default `/`). */
-  prefix?: string;
 }
 
 const error = (text: string): OutputLine => ({ level: 'error', text });
@@ -44,7 +41,7 @@ export async function dispatchLine(line: string, options: DispatchOptions): Prom
   const parsed = parseSlashCommand(line, options.context.commands);
   if (parsed.kind === 'empty') return parsed;
   if (parsed.kind === 'chat') return parsed;
-  const prefix = options.prefix ?? '/';
+  const prefix = options.context.ui.words.prefix ?? '/';
   if (parsed.kind === 'unknown') {
     const hint = parsed.suggestion ? ` Did you mean ${prefix}${parsed.suggestion}?` : '';
     return { kind: 'done', output: [error(`Unknown command ${prefix}${parsed.name}. Type ${prefix}help.${hint}`)] };
@@ -55,7 +52,7 @@ export async function dispatchLine(line: string, options: DispatchOptions): Prom
 /** Runs one command with `args` and carries out its result; a failure is one line. */
 export async function runCommand(command: SlashCommand, args: string, options: DispatchOptions): Promise<Dispatched> {
   const { controller, context } = options;
-  const prefix = options.prefix ?? '/';
+  const prefix = context.ui.words.prefix ?? '/';
   if (command.needsStore && !context.session.persistent) {
     return { kind: 'done', output: [error(`${prefix}${command.name} needs a stored session, and this chat stores nothing (--no-persist). Start ${controller.host.program} without it to keep a chat.`)] };
   }
@@ -65,7 +62,7 @@ export async function runCommand(command: SlashCommand, args: string, options: D
     await loadFormatting();
     result = await command.run(context, args);
   } catch (err) {
-    return { kind: 'done', output: [error(inHostWords(describeReplError(err), context.commands, prefix))] };
+    return { kind: 'done', output: [error(errorLine(err, context.ui.words))] };
   }
   switch (result.type) {
     case 'none':
@@ -77,11 +74,11 @@ export async function runCommand(command: SlashCommand, args: string, options: D
     case 'compact':
       return { kind: 'compact', focus: result.focus };
     case 'message':
-      return { kind: 'done', output: [{ level: result.level, text: inHostWords(result.content, context.commands, prefix) }] };
+      return { kind: 'done', output: [{ level: result.level, text: result.content }] };
     case 'switch': {
       const closed = await controller.switchTo(result.session, result.reason);
       const text = closed?.saved ? `Saved ${closed.id} (${plural(closed.messageCount, 'message')}). ${result.content}` : result.content;
-      return { kind: 'done', output: [{ level: 'info', text: inHostWords(text, context.commands, prefix) }], switched: true };
+      return { kind: 'done', output: [{ level: 'info', text }], switched: true };
     }
   }
 }

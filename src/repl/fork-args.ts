@@ -17,7 +17,7 @@ export function parseForkArgs(args: string): { at?: number; title?: string } {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     if (word === '--at') {
-      if (words[i + 1] === undefined) throw new UserError('--at needs the number of messages the fork keeps, such as /fork --at 4.', 'E_FORK_POINT');
+      if (words[i + 1] === undefined) throw new UserError('--at needs the number of messages the fork keeps.', 'E_FORK_POINT', 2, { to: 'For example:', slash: { name: 'fork', args: ['--at', '4'] } });
       at = parseForkAt(words[++i]!);
     } else if (word.startsWith('--at=')) {
       at = parseForkAt(word.slice('--at='.length));

@@ -1,21 +1,44 @@
 /**
- * A command's advice in the host's own words: a host may type commands with another prefix
- * (`.load` in node:repl) and rename them (`commandSet(base, { rename: { load: 'open' } })`), so
- * `/load ID` in a result or an error is written as the host's list has it (`.open ID`).
+ * A REPL host's own words (the adapters, chatkeep's chat): a command as the host types it (its
+ * prefix, `.` in node:repl, and its name for a renamed built-in), and an error as the host says
+ * it: the plain message, then the advice in the host's words: a command of its list, a
+ * subcommand of its program only when the program takes chatkeep's (`HostName.subcommands`),
+ * else none. Nothing is rewritten: each line is written once, from the error's data.
  */
+import type { Advice } from '../session/errors.js';
+import { bugLine, errorFacts } from '../terminal/report-error.js';
+import { hostCommand, type HostName } from './host.js';
 import type { SlashCommand } from './types.js';
 
-/** `text` with every `/name` of a listed command (by its built-in name, its name or an alias) written as `prefix` + the host's name for it. */
-export function inHostWords(text: string, commands: readonly SlashCommand[], prefix: string): string {
-  const hostName = new Map<string, string>();
-  for (const c of commands) {
-    for (const said of [c.name, ...(c.aliases ?? [])]) hostName.set(said, said);
-  }
-  // A renamed built-in's old name is advice to write anew, unless the host uses that name itself.
-  for (const c of commands) {
-    if (c.builtinName !== undefined && !hostName.has(c.builtinName)) hostName.set(c.builtinName, c.name);
-  }
-  const said = [...hostName.keys()].filter((n) => /^[a-z][a-z-]*$/.test(n));
-  if (said.length === 0 || (prefix === '/' && said.every((n) => hostName.get(n) === n))) return text;
-  return text.replace(new RegExp(`(^|[\\s(\`])/(${said.join('|')})(?![\\w-])`, 'gm'), (_all, before: string, name: string) => `${before}${prefix}${hostName.get(name)}`);
+/** What a host's words are made of. */
+export interface HostWords {
+  /** Absent only where a host gave none (its options refused): no subcommand is offered then. */
+  host?: HostName | undefined;
+  /** What a command is typed with (default `/`). */
+  prefix?: string;
+  /** The host's command list (absent: no chat command is offered as advice). */
+  commands?: readonly SlashCommand[];
+}
+
+/** The host's command for built-in (or its own) `name`, as typed: `/sessions --all`, `.open ID`; undefined when it has none. */
+export function commandIn(words: HostWords, name: string, args: readonly string[] = []): string | undefined {
+  const command = words.commands?.find((c) => c.name === name || c.builtinName === name);
+  if (!command) return undefined;
+  return [`${words.prefix ?? '/'}${command.name}`, ...args].join(' ');
+}
+
+/** `advice` in the host's words (`List sessions with: .sessions --all`); undefined when it offers no such command. */
+export function adviceIn(words: HostWords, advice: Advice): string | undefined {
+  const typed = advice.slash && commandIn(words, advice.slash.name, advice.slash.args);
+  if (typed !== undefined) return `${advice.to} ${typed}`;
+  if (advice.run && words.host?.subcommands) return `${advice.to} ${hostCommand(words.host, advice.run)}`;
+  return undefined;
+}
+
+/** The one line a REPL host shows for `err` and carries on after (no program's name before it). */
+export function errorLine(err: unknown, words: HostWords): string {
+  const facts = errorFacts(err);
+  if (facts.bug) return bugLine(facts);
+  const advice = facts.advice && adviceIn(words, facts.advice);
+  return advice === undefined ? facts.message : `${facts.message} ${advice}`;
 }

@@ -1,6 +1,7 @@
 /**
- * How a host names itself (the component never guesses `chatkeep`: docs/design.md §14): the commands the
- * component prints (`Resume with: …`) are written for the host's own program and flag.
+ * How a host names itself, the one setting that says what its program is called: the commands
+ * the component prints (`Resume with: …`, an error's advice) are written for the host's own
+ * program and flag, never `chatkeep`'s (docs/design.md §14).
  */
 import { shellQuote } from '../terminal/quote.js';
 
@@ -12,6 +13,12 @@ export interface HostName {
   resumeFlag?: string;
   /** Writes the host's command line for `args` itself (overrides `program`: chatkeep finds itself on PATH). */
   command?(args: readonly string[]): string;
+  /**
+   * The program takes chatkeep's subcommands (`sessions list --all`, `--fork ID`): chatkeep
+   * itself. Otherwise advice a chat command cannot give is left out, never printed as a
+   * subcommand the host does not have.
+   */
+  subcommands?: boolean;
 }
 
 /** The host's command line for `args`, each word quoted for a POSIX shell when needed. */

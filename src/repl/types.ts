@@ -9,6 +9,8 @@ import type { SessionManager } from '../session/manager-api.js';
 import type { Autosave } from '../session/autosave.js';
 import type { ChatControls } from './chat-controls.js';
 import type { Clipboard } from '../terminal/clipboard.js';
+import type { HostWords } from './host-words.js';
+import type { HostName } from './host.js';
 
 /** What a command asks the REPL to show or do. */
 export type CommandResult =
@@ -69,6 +71,10 @@ export interface CommandUi {
   highlight(text: string): string;
   /** The terminal's width in columns (undefined when output is not a terminal): what command output fits. */
   columns(): number | undefined;
+  /** The host's words: its program, its prefix and its command list (errors are said in them). */
+  words: HostWords & { host: HostName };
+  /** A command as this host types it (`/load ID`, `.load ID`, a renamed `/open ID`): advice in a result is written with it. */
+  command(name: string, ...args: string[]): string;
 }
 
 /** The live session and what goes with it. */
@@ -92,8 +98,8 @@ export interface SlashCommand {
   aliases?: string[];
   /** One line for /help. */
   summary: string;
-  /** e.g. `/save [title]` */
-  usage?: string;
+  /** What follows the name in /help, e.g. `[title]` (the host writes its prefix and name before it). */
+  args?: string;
   /** Needs a stored session: refused in one line with `--no-persist`. */
   needsStore?: boolean;
   /** Tab completion of the argument being typed (`partial`): the candidates. */

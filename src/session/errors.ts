@@ -1,39 +1,50 @@
 /**
- * Errors a user (or an embedding program's user) can cause. Each carries a message written
- * for the user and the process exit code the CLI uses for it (docs/design.md §1, §17: 2 bad
- * usage or input, 3 session in use). Anything that is not a `ChatkeepError` is a bug.
+ * Errors a user (or an embedding program's user) can cause. Each carries a plain message (what
+ * went wrong, in no program's words), what to do about it as data (`advice`), and the process
+ * exit code the CLI uses for it (docs/design.md §1, §17: 2 bad usage or input, 3 session in use). The message is made
+ * once, in the constructor, and never changed: each host words the advice itself (the CLI as
+ * `chatkeep sessions list --all`, a REPL host as its own `/sessions --all` or `.sessions --all`,
+ * a library caller as it likes). Anything that is not a `ChatkeepError` is a bug.
  */
 import { visibleText } from '../text/visible-text.js';
+
+/**
+ * What a person can do about an error, as data. `to` leads to the command (`List sessions
+ * with:`); the command is given in each form a host may offer, and a host shows the one it has
+ * (none: the message stands alone).
+ */
+export interface Advice {
+  /** The sentence that leads to the command, as it joins it: `List sessions with:`, `The admin should run`. */
+  readonly to: string;
+  /** A subcommand of the program (`['sessions', 'list', '--all']`): what a CLI prints, after its own name. */
+  readonly run?: readonly string[];
+  /** A command typed in a chat (`{ name: 'sessions', args: ['--all'] }`): a REPL host writes it with its own prefix and name for it. */
+  readonly slash?: { readonly name: string; readonly args?: readonly string[] };
+  /** The library call that does it (`sessions.list({ all: true })`), for a program that words its own way. */
+  readonly call?: string;
+}
 
 export class ChatkeepError extends Error {
   /** Stable machine-readable code, e.g. `E_UNKNOWN_SESSION`. */
   readonly code: string;
   /** Exit code the CLI uses when this error ends the program. */
   readonly exitCode: number;
-  /**
-   * The arguments of a chatkeep command the message ends by suggesting (it holds them as
-   * {@link commandText}), so a CLI can print the command in the form that runs where it prints.
-   */
-  readonly suggests?: readonly string[];
-  constructor(message: string, code: string, exitCode: number, suggests?: readonly string[]) {
+  /** What to do about it, for the host to word (absent: nothing but what the message says). */
+  readonly advice?: Advice;
+  constructor(message: string, code: string, exitCode: number, advice?: Advice) {
     super(message);
     this.name = new.target.name;
     this.code = code;
     this.exitCode = exitCode;
-    if (suggests) this.suggests = suggests;
+    if (advice) this.advice = advice;
   }
 }
 
 /** Bad usage or bad input: exit code 2. */
 export class UserError extends ChatkeepError {
-  constructor(message: string, code = 'E_USAGE', exitCode = 2, suggests?: readonly string[]) {
-    super(message, code, exitCode, suggests);
+  constructor(message: string, code = 'E_USAGE', exitCode = 2, advice?: Advice) {
+    super(message, code, exitCode, advice);
   }
-}
-
-/** `chatkeep ARGS` as a message holds it (see `ChatkeepError.suggests`). */
-export function commandText(args: readonly string[]): string {
-  return ['chatkeep', ...args].join(' ');
 }
 
 /** An ID from outside that does not match the allowed pattern; refused before any path is built. */
@@ -49,24 +60,26 @@ export class InvalidIdError extends UserError {
 /** No session has this ID or ID prefix. */
 export class UnknownSessionError extends UserError {
   constructor(readonly id: string) {
-    const list = ['sessions', 'list', '--all'];
-    super(`No session \`${printable(id)}\`. List sessions with: ${commandText(list)}`, 'E_UNKNOWN_SESSION', 2, list);
+    super(`No session \`${printable(id)}\`.`, 'E_UNKNOWN_SESSION', 2, {
+      to: 'List sessions with:',
+      run: ['sessions', 'list', '--all'],
+      slash: { name: 'sessions', args: ['--all'] },
+      call: 'sessions.list({ all: true })',
+    });
   }
 }
 
 /** The session was moved to the trash (`sessions rm`, `prune`): it is not opened or listed until restored. */
 export class TrashedSessionError extends UserError {
   constructor(readonly id: string) {
-    const restore = ['sessions', 'restore', id];
-    super(`Session ${id} is in the trash. Restore it with: ${commandText(restore)}`, 'E_IN_TRASH', 2, restore);
+    super(`Session ${id} is in the trash.`, 'E_IN_TRASH', 2, { to: 'Restore it with:', run: ['sessions', 'restore', id], call: `sessions.restore('${id}')` });
   }
 }
 
 /** `restore` of an ID the trash does not hold. */
 export class NotInTrashError extends UserError {
   constructor(readonly id: string) {
-    const list = ['sessions', 'trash'];
-    super(`No session \`${id}\` in the trash. See what is there with: ${commandText(list)}`, 'E_NOT_IN_TRASH', 2, list);
+    super(`No session \`${id}\` in the trash.`, 'E_NOT_IN_TRASH', 2, { to: 'See what is there with:', run: ['sessions', 'trash'], call: 'sessions.listTrash()' });
   }
 }
 
@@ -101,8 +114,7 @@ export class SessionInUseError extends ChatkeepError {
   ) {
     const who = owner ? `process ${owner.pid} on ${owner.host} (since ${since ?? owner.startedAt})` : 'another process';
     // A way out that needs nothing of the holder: a copy of the conversation to carry on in.
-    const fork = ['--fork', id];
-    super(`Session ${id} is in use by ${who}. Quit it there first, or continue in a copy of it: ${commandText(fork)}`, 'E_SESSION_IN_USE', 3, fork);
+    super(`Session ${id} is in use by ${who}: quit it there first.`, 'E_SESSION_IN_USE', 3, { to: 'Or continue in a copy of it:', run: ['--fork', id], call: `sessions.fork('${id}')` });
   }
 }
 
@@ -284,14 +296,9 @@ export class SessionExistsError extends UserError {
   }
 }
 
-/**
- * The message of `err` with the command it ends by suggesting written by `render` (the form
- * that runs where it prints: `npm start -- …`, or an embedding program's own name).
- */
-export function withSuggestedCommand(err: ChatkeepError, render: (args: readonly string[]) => string): string {
-  if (!err.suggests) return err.message;
-  const written = commandText(err.suggests);
-  const at = err.message.lastIndexOf(written);
-  if (at < 0) return err.message;
-  return err.message.slice(0, at) + render(err.suggests) + err.message.slice(at + written.length);
+/** An assistant's API key is not in the environment (`OPENAI_API_KEY`): its advice is to chat offline. */
+export class MissingApiKeyError extends UserError {
+  constructor(readonly variable: string) {
+    super(`${variable} is not set: export it.`, 'E_NO_API_KEY', 2, { to: 'Or chat offline:', run: ['--provider', 'echo'], slash: { name: 'provider', args: ['echo'] } });
+  }
 }

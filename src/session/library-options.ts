@@ -16,7 +16,6 @@ export const OPEN_OPTIONS = {
   lockStaleMs: wholeNumber(2000),
   store: text,
   persist: flag,
-  commandName: text,
 };
 
 /** A provider and model (`setProvider`, `create({ provider })`). */

@@ -55,12 +55,6 @@ export interface OpenSessionsOptions {
    * Sessions live in memory; config is still read; `resume`/`read` refuse.
    */
   persist?: boolean;
-  /**
-   * How the program that embeds chatkeep is run (`myagent`, `npx myagent`): the commands that
-   * errors suggest (`… List sessions with: chatkeep sessions list --all`) are written with it
-   * instead of `chatkeep` (`ChatkeepError.suggests` holds their arguments). Default `chatkeep`.
-   */
-  commandName?: string;
 }
 
 /** What `SessionManager.create` takes. */

@@ -22,13 +22,6 @@ const DEFAULT_STALE_MS = 20_000;
  */
 export async function openSessions(options: OpenSessionsOptions): Promise<SessionManager> {
   checkOptions('openSessions', options, OPEN_OPTIONS, ['home', 'cwd']);
-  if (options.commandName === undefined) return open(options);
-  const { named, withCommandName } = await import('../session/command-name.js');
-  const name = options.commandName;
-  return withCommandName(await open(options).catch((err: unknown) => Promise.reject(named(err, name))), name);
-}
-
-async function open(options: OpenSessionsOptions): Promise<SessionManager> {
   const now = options.now ?? (() => new Date());
   const redact = options.redact === false ? noRedaction : createRedactor({ env: options.env ?? process.env });
   const staleMs = options.lockStaleMs ?? staleFromEnv(options.env) ?? DEFAULT_STALE_MS;

@@ -3,7 +3,7 @@
  * Pure functions of their inputs (the clock is passed in).
  */
 import { estimateCost, formatCost } from '../providers/cost.js';
-import { commandText } from '../session/errors.js';
+import type { Advice } from '../session/errors.js';
 import type { Message, ModelUsage, SessionStats, Usage } from '../session/data.js';
 import type { SessionProblem, SessionSummary } from '../session/listing.js';
 import type { Session } from '../session/session-api.js';
@@ -118,14 +118,13 @@ export function problemLabel(problem: SessionProblem): string {
 
 /**
  * What is wrong with a session's files and how to recover, in one line: what `sessions show`
- * and `sessions list` both say. Ends with the command to run, if any (see `commandText`).
+ * and `sessions list` both say; `advice` the command that recovers it, if any.
  */
-export function problemAdvice(id: string, problem: SessionProblem): { text: string; suggests?: string[] } {
+export function problemAdvice(id: string, problem: SessionProblem): { text: string; advice?: Advice } {
   if (problem.kind === 'damaged') {
-    const resume = ['--session-id', id];
     return {
-      text: `Session ${id} is damaged (${problem.detail}). Resuming it moves the damaged file aside, kept, and continues with what is readable: ${commandText(resume)}`,
-      suggests: resume,
+      text: `Session ${id} is damaged (${problem.detail}).`,
+      advice: { to: 'Resuming it moves the damaged file aside, kept, and continues with what is readable:', run: ['--session-id', id], slash: { name: 'load', args: [id] } },
     };
   }
   if (problem.kind === 'newer-version') {

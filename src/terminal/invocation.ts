@@ -8,7 +8,7 @@ import { accessSync, constants, readFileSync, realpathSync, statSync } from 'nod
 import { delimiter, dirname, join } from 'node:path';
 import { shellQuote } from './quote.js';
 
-/** What the process knows about how it was started (set once by the CLI). */
+/** What the process knows about how it was started (made by the CLI, which hands it on in its host name). */
 export interface Invocation {
   /** The launcher as started (`process.argv[1]`). */
   program: string;
@@ -21,24 +21,18 @@ export interface Invocation {
   store?: string;
 }
 
-let invocation: Invocation | undefined;
-let prefix: string | undefined;
-
-/** Records how this process was started; until then (tests, embedders) commands are printed as `chatkeep …`. */
-export function setInvocation(how: Invocation | undefined): void {
-  invocation = how;
-  prefix = undefined;
-}
+/** Where each invocation's program was found on PATH: looked up once, on first use. */
+const prefixes = new WeakMap<Invocation, string>();
 
 /**
  * The one place a chatkeep command line is written for the user to run: `args` after the
  * program, in the form that runs where it is printed. The PATH is looked at on first use only
- * (exit lines and errors), never on the way to the first prompt.
+ * (exit lines and errors), never on the way to the first prompt. `how` is read at each call:
+ * the CLI adds `home` and `store` to it as it learns them.
  */
-export function chatkeepCommand(args: readonly string[]): string {
-  const how = invocation;
-  if (!how) return ['chatkeep', ...args].map(shellQuote).join(' ');
-  prefix ??= programPrefix(how);
+export function chatkeepCommand(how: Invocation, args: readonly string[]): string {
+  let prefix = prefixes.get(how);
+  if (prefix === undefined) prefixes.set(how, (prefix = programPrefix(how)));
   const home = how.home !== undefined ? ['--home', how.home] : [];
   const store = how.store !== undefined ? ['--store', how.store] : [];
   return [prefix, ...[...home, ...store, ...args].map(shellQuote)].join(' ');

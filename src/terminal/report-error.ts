@@ -1,59 +1,72 @@
 /**
- * The one place that decides how an error is shown, as vitest's `reportStartError` does (docs/design.md §17).
- * A `ChatkeepError` was written for the user: one line and its exit code. Anything else is a
- * bug: its message, where it came from, and exit code 1.
+ * What an error comes to, and how the CLI shows it (as vitest's `reportStartError`; docs/design.md §17). A
+ * `ChatkeepError` was written for the user: its message, its advice in the CLI's words, its exit
+ * code. A disk the user's machine refused is the user's to fix. Anything else is a bug: its
+ * message, where it came from, and exit code 1. `errorFacts` is the first half, which every host
+ * shares; each host words the facts itself (the CLI here, a REPL host in `repl/error-line.ts`).
  */
-import { ChatkeepError, withSuggestedCommand } from '../session/errors.js';
+import { ChatkeepError, type Advice } from '../session/errors.js';
 import { fileInTheWay, notAFolder } from '../store/file/in-the-way.js';
-import { chatkeepCommand } from './invocation.js';
 import { visibleText } from '../text/visible-text.js';
 
-/** How an error ends up on screen. */
+/** What an error says, before any host words it. */
+export interface ErrorFacts {
+  message: string;
+  advice?: Advice;
+  exitCode: number;
+  /** A bug: where it came from (the first frames of its stack). */
+  bug?: { frames: string[] };
+}
+
+/** What `err` comes to: a user error, a disk problem, or a bug. */
+export function errorFacts(err: unknown): ErrorFacts {
+  if (isChatkeepError(err)) return { message: err.message, exitCode: err.exitCode, ...(err.advice ? { advice: err.advice } : {}) };
+  const disk = diskProblem(err);
+  if (disk) return { message: disk, exitCode: 1 };
+  const message = err instanceof Error ? err.message : String(err);
+  return { message, exitCode: 1, bug: { frames: err instanceof Error && err.stack ? err.stack.split('\n').slice(1, 4) : [] } };
+}
+
+/** How an error ends up on the CLI's screen. */
 export interface ErrorReport {
   /** Text to print when the error ends the program (one line for user errors; ends with a newline). */
   text: string;
-  /** One line for the REPL, which carries on after it. */
+  /** One line for a run that carries on after it. */
   line: string;
   exitCode: number;
 }
 
 /**
- * Describes `err` for the terminal. A message may quote what it read (a damaged file's bytes, a
- * server's words, a title): it is shown through the one neutralizer, so no byte of it acts on
- * the terminal.
+ * Describes `err` for the CLI, `command` writing the program's command line for an advice's
+ * subcommand (`chatkeep sessions list --all`, as it runs where it is printed).
+ * A message may quote what it read (a damaged file's bytes, a server's words, a title): it is
+ * shown through the one neutralizer, so no byte of it acts on the terminal.
  */
-export function describeError(err: unknown): ErrorReport {
-  const report = rawReport(err);
+export function describeError(err: unknown, command: (args: readonly string[]) => string): ErrorReport {
+  const report = rawReport(err, command);
   return { ...report, text: visibleText(report.text), line: visibleText(report.line) };
 }
 
-function rawReport(err: unknown): ErrorReport {
-  if (isChatkeepError(err)) return userFacing(withRunnableCommand(err), err.exitCode);
-  const disk = diskProblem(err);
-  if (disk) return userFacing(disk, 1);
-  const message = err instanceof Error ? err.message : String(err);
-  const frames = err instanceof Error && err.stack ? err.stack.split('\n').slice(1, 4) : [];
-  const origin = frames[0]?.trim();
-  return {
-    text: `chatkeep: unexpected failure: ${message}\n${frames.length ? `${frames.join('\n')}\n` : ''}This is a bug; please report it with the lines above.\n`,
-    line: `chatkeep: unexpected failure: ${message}${origin ? ` (${origin})` : ''}. The session is intact; please report this.`,
-    exitCode: 1,
-  };
+function rawReport(err: unknown, command: (args: readonly string[]) => string): ErrorReport {
+  const facts = errorFacts(err);
+  if (facts.bug) {
+    const { frames } = facts.bug;
+    const origin = frames[0]?.trim();
+    return {
+      text: `chatkeep: unexpected failure: ${facts.message}\n${frames.length ? `${frames.join('\n')}\n` : ''}This is a bug; please report it with the lines above.\n`,
+      line: `chatkeep: unexpected failure: ${facts.message}${origin ? ` (${origin})` : ''}. The session is intact; please report this.`,
+      exitCode: 1,
+    };
+  }
+  const advice = facts.advice?.run ? ` ${facts.advice.to} ${command(facts.advice.run)}` : '';
+  const line = `chatkeep: ${facts.message}${advice}`;
+  return { text: `${line}\n`, line, exitCode: facts.exitCode };
 }
 
-/** The message, its suggested command (at its end) in the form that runs where it is printed. */
-function withRunnableCommand(err: ChatkeepError): string {
-  return withSuggestedCommand(err, chatkeepCommand);
-}
-
-/** One line and where the REPL carries on: a user error or a disk problem. */
-function userFacing(message: string, exitCode: number): ErrorReport {
-  return { text: `chatkeep: ${message}\n`, line: `chatkeep: ${message}`, exitCode };
-}
-
-/** The one line the REPL shows for an error it carries on after. */
-export function describeReplError(err: unknown): string {
-  return describeError(err).line;
+/** A bug's one line for a host that carries on after it (no program's name: the host may add its own). */
+export function bugLine(facts: ErrorFacts): string {
+  const origin = facts.bug?.frames[0]?.trim();
+  return `unexpected failure: ${facts.message}${origin ? ` (${origin})` : ''}. The session is intact; please report this.`;
 }
 
 /**

@@ -2,6 +2,7 @@
  * A CommandContext over the real session manager and the memory store, for unit tests of slash commands.
  */
 import { builtinCommands } from '../../src/repl/commands/index.js';
+import { commandIn } from '../../src/repl/host-words.js';
 import { SessionController } from '../../src/repl/controller.js';
 import { createProvider, loadSystemPrompt } from '../../src/providers/index.js';
 import { EchoProvider } from '../../src/providers/echo.js';
@@ -54,7 +55,8 @@ export async function createMockCommandContext(
   const memory = memorySessions();
   const sessions = memory.sessions;
   const session = await sessions.create();
-  const controller = new SessionController({ sessions, host: { program: 'chatkeep' } }, session);
+  const controller = new SessionController({ sessions, host: { program: 'chatkeep', subcommands: true } }, session);
+  const words = { host: controller.host, prefix: '/', commands: builtinCommands };
   const written: string[] = [];
   const files = new Map<string, string>();
   return {
@@ -82,6 +84,8 @@ export async function createMockCommandContext(
       // Visible in plain text, so tests see what a terminal would highlight.
       highlight: (text) => `[${text}]`,
       columns: () => undefined,
+      words,
+      command: (name, ...args) => commandIn(words, name, args) ?? [`/${name}`, ...args].join(' '),
     },
     // The real controller's save and reset (it emits the `saved` event a host listens to).
     session: { current: session, autosave: () => undefined, persistent: true, save: (o) => controller.save(o), reset: () => controller.reset() },

@@ -1,5 +1,5 @@
 /** `chatkeep db setup [--member ROLE…]`: an admin sets a team's server up once, and adds members. */
-import { chatkeepCommand } from '../../terminal/invocation.js';
+import { commandOf } from '../chatkeep-host.js';
 import type { DbSubcommand } from './subcommand.js';
 
 export const setup: DbSubcommand = {
@@ -26,7 +26,7 @@ export const setup: DbSubcommand = {
     const { stdout } = environment;
     if (command.options.json === true) stdout.write(`${JSON.stringify({ ...result, applied: !print }, null, 2)}\n`);
     else if (print) stdout.write(setupScript(result));
-    else stdout.write(`${(await import('../db-text.js')).setupLines(result, chatkeepCommand(['db', 'status'])).join('\n')}\n`);
+    else stdout.write(`${(await import('../db-text.js')).setupLines(result, commandOf(environment)(['db', 'status'])).join('\n')}\n`);
     return 0;
   },
 };

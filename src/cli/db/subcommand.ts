@@ -28,7 +28,7 @@ export interface DbCommand {
 }
 
 /** `store` undefined: the data directory, where `db` has nothing to do. */
-export interface DbEnvironment extends Pick<StoreEnvironment, 'store' | 'env'> {
+export interface DbEnvironment extends Pick<StoreEnvironment, 'store' | 'env' | 'host'> {
   stdout: NodeJS.WritableStream;
 }
 

@@ -9,8 +9,8 @@ import { inspect } from 'node:util';
 import { Recoverable, type REPLEval, type REPLServer } from 'node:repl';
 import type { SessionController } from '../controller.js';
 import { runCommand } from '../dispatch.js';
+import { errorLine } from '../host-words.js';
 import { showDone, showLines } from '../render.js';
-import { describeReplError } from '../../terminal/report-error.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions, type OpenedHost } from './open-host.js';
 
 /** A REPL kept as a session. */
@@ -31,9 +31,9 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   server.pause();
   let opened: OpenedHost;
   try {
-    opened = await openHost(options, server.output, SESSION_COMMANDS);
+    opened = await openHost(options, server.output, SESSION_COMMANDS, '.');
   } catch (err) {
-    return { controller: undefined, closed: Promise.resolve(refuse(server.output, err, () => server.close())) };
+    return { controller: undefined, closed: Promise.resolve(refuse(server.output, err, options.host, () => server.close())) };
   }
   const { controller, screen, context } = opened;
   // The prompt is up already: the banner goes on its own line, then the prompt again.
@@ -43,7 +43,7 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   // for: lines pasted or piped faster than a command answers still run in order.
   let queue = Promise.resolve();
   const inTurn = (work: () => Promise<void>): void => {
-    queue = queue.then(work).catch((err: unknown) => screen.error(describeReplError(err)));
+    queue = queue.then(work).catch((err: unknown) => screen.error(errorLine(err, context.ui.words)));
   };
   journalEvaluations(server, controller, inTurn);
 
@@ -53,7 +53,7 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
       action(args: string) {
         server.clearBufferedCommand();
         inTurn(async () => {
-          const done = await runCommand(command, args, { controller, context, prefix: '.' });
+          const done = await runCommand(command, args, { controller, context });
           if (done.kind === 'done') showDone(screen, done, controller.session);
           if (done.kind === 'quit') return void server.close();
           server.displayPrompt();

@@ -6,7 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import type { OpenSessionsOptions, SessionManager } from '../../session/manager-api.js';
 import { ChatkeepError, UserError } from '../../session/errors.js';
-import { describeReplError } from '../../terminal/report-error.js';
+import { errorLine } from '../host-words.js';
 import type { Screen } from '../../terminal/screen.js';
 import { commandSet, type CommandSetChanges } from '../command-set.js';
 import { builtinCommands } from '../commands/index.js';
@@ -50,7 +50,7 @@ export interface OpenedHost {
 }
 
 /** Opens what `options` name on `output`, its warnings shown as they come; a failure is thrown for the adapter to say in one line. */
-export async function openHost(options: AdapterOptions, output: NodeJS.WritableStream, keep: readonly string[]): Promise<OpenedHost> {
+export async function openHost(options: AdapterOptions, output: NodeJS.WritableStream, keep: readonly string[], prefix = '/'): Promise<OpenedHost> {
   const sessions = options.sessions ?? (await openSessionsFor(options));
   const controller = await SessionController.open({ ...options, sessions });
   const screen = screenFor(output);
@@ -65,6 +65,7 @@ export async function openHost(options: AdapterOptions, output: NodeJS.WritableS
     controller,
     screen,
     commands: commandSet(base, options.commands),
+    prefix,
     ...(writeFile ? { writeFile } : {}),
     ...(options.version !== undefined ? { version: options.version } : {}),
   });
@@ -78,9 +79,13 @@ export function showOpened({ screen, controller }: OpenedHost): void {
   showResumed(screen, controller.session, new Date());
 }
 
-/** Says in one line on `output` why the session could not be opened, closes the host's input, and gives the exit code (a bug is 1). */
-export function refuse(output: NodeJS.WritableStream, err: unknown, close: () => void): number {
-  output.write(`${describeReplError(err)}\n`);
+/**
+ * Says in one line on `output` why the session could not be opened, in the host's words (no
+ * command list yet: advice is given only as the host's own subcommand, when it has them),
+ * closes the host's input, and gives the exit code (a bug is 1).
+ */
+export function refuse(output: NodeJS.WritableStream, err: unknown, host: HostName | undefined, close: () => void): number {
+  output.write(`${errorLine(err, { host })}\n`);
   close();
   return err instanceof ChatkeepError ? err.exitCode : 1;
 }

@@ -40,7 +40,7 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
   try {
     opened = await openHost(options, options.output, [...SESSION_COMMANDS, 'help', 'quit']);
   } catch (err) {
-    const code = refuse(options.output, err, () => rl.close());
+    const code = refuse(options.output, err, options.host, () => rl.close());
     return { controller: undefined, leave: () => Promise.resolve(code), handle: () => Promise.resolve(true), record: () => Promise.resolve(), complete: (line) => Promise.resolve([[], line]) };
   }
   const { controller, screen, context } = opened;

@@ -11,7 +11,7 @@ import type { SlashCommand } from '../types.js';
 export const compact: SlashCommand = {
   name: 'compact',
   summary: 'summarise the earlier conversation to make room (the messages are archived in the session)',
-  usage: '/compact [focus]',
+  args: '[focus]',
   run(ctx, args) {
     const none = nothingToCompact(ctx.session.current.messages);
     if (none) return info(none);

@@ -7,9 +7,8 @@ import type { SlashCommand } from '../types.js';
 export const copy: SlashCommand = {
   name: 'copy',
   summary: "copy the last reply to the clipboard (through the terminal: OSC 52)",
-  usage: '/copy',
   run(ctx, args) {
-    if (args.trim() !== '') return refusal('/copy takes no arguments: it copies the last reply.');
+    if (args.trim() !== '') return refusal(`${ctx.ui.command('copy')} takes no arguments: it copies the last reply.`);
     const reply = ctx.session.current.messages.findLast((m) => m.role === 'assistant' && !m.superseded);
     if (!reply || reply.content === '') return info('Nothing to copy yet: no reply in this session.');
     if (ctx.services.clipboard.unavailable) return refusal(`Cannot copy: ${ctx.services.clipboard.unavailable}.`);

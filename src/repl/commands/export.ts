@@ -2,13 +2,13 @@ import { info, refusal } from '../command-result.js';
 import { plural } from '../../terminal/format.js';
 import type { SlashCommand } from '../types.js';
 
-const USAGE = '/export [json|md|html] [file]';
+const ARGS = '[json|md|html] [file]';
 
 /** `/export [format] [file]`: this session to a file (default `<id>.json` in the working directory). */
 export const exportSession: SlashCommand = {
   name: 'export',
   summary: 'write this session to a file: json (what `sessions import` reads), md or html',
-  usage: USAGE,
+  args: ARGS,
   // Allowed with --no-persist: the file the user asks for is the one way to keep such a chat.
   async run(ctx, args) {
     // Loaded on first use: the formats are not needed on the way to the first prompt.
@@ -19,7 +19,7 @@ export const exportSession: SlashCommand = {
     let file = named ? rest.join(' ') : text;
     // One bare word with no extension is more likely a mistyped format than a file name.
     if (!named && rest.length === 0 && /^[A-Za-z]+$/.test(first)) {
-      return refusal(`Unknown format \`${first}\`: use ${EXPORT_FORMATS.join(', ')} (${USAGE}). To write a file of that name, say the format too: /export json ${first}`);
+      return refusal(`Unknown format \`${first}\`: use ${EXPORT_FORMATS.join(', ')} (${ctx.ui.command('export', ARGS)}). To write a file of that name, say the format too: ${ctx.ui.command('export', 'json', first)}`);
     }
     const format = named ?? (file === '' ? 'json' : (formatOfFile(file) ?? 'json'));
     if (file === '') file = `${ctx.session.current.id}.${format}`;

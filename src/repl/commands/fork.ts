@@ -9,7 +9,7 @@ import type { SlashCommand } from '../types.js';
 export const fork: SlashCommand = {
   name: 'fork',
   summary: 'continue in a new session holding a copy of this conversation (--at N: its first N messages)',
-  usage: '/fork [--at N] [title]',
+  args: '[--at N] [title]',
   needsStore: true,
   async run(ctx, args) {
     // A bad --at is a UserError: one line, and the chat goes on in this session.

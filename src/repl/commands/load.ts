@@ -1,6 +1,6 @@
-import { ChatkeepError, printable, UnknownSessionError } from '../../session/errors.js';
+import { ChatkeepError } from '../../session/errors.js';
 import { info, refusal } from '../command-result.js';
-import { describeReplError } from '../../terminal/report-error.js';
+import { errorLine } from '../host-words.js';
 import type { CommandResult, SlashCommand } from '../types.js';
 
 /** `/load [ID]`: saves the current session, then switches to another (the session browser without an ID). */
@@ -8,7 +8,7 @@ export const load: SlashCommand = {
   name: 'load',
   aliases: ['resume'],
   summary: 'save this session and switch to another (without an ID: browse and search them)',
-  usage: '/load [ID]',
+  args: '[ID]',
   needsStore: true,
   complete: async (ctx, partial) => (await ctx.services.sessions.list({ all: true })).map((r) => r.id).filter((id) => id.startsWith(partial)),
   async run(ctx, args) {
@@ -17,7 +17,7 @@ export const load: SlashCommand = {
     // What the browser's actions said (a fork, a move to the trash) stays on screen after it.
     let said = '';
     if (wanted === '') {
-      if (!ctx.services.browse) return info('Usage: /load ID (find IDs with /sessions).');
+      if (!ctx.services.browse) return info(`Usage: ${ctx.ui.command('load', 'ID')} (find IDs with ${ctx.ui.command('sessions')}).`);
       const { choice, notes } = await ctx.services.browse('Load which session?');
       said = notes.map((line) => `${line}\n`).join('');
       if (choice.kind === 'cancel') return info(`${said}Cancelled; still in ${current.id}.`);
@@ -32,8 +32,8 @@ export const load: SlashCommand = {
       return { type: 'switch', session: next, reason: 'load', content: `${said}Switched to ${next.id}.` };
     } catch (err) {
       if (!(err instanceof ChatkeepError)) throw err;
-      // The library's advice names the shell command; inside the REPL, /sessions is nearer.
-      const why = err instanceof UnknownSessionError ? `No session \`${printable(wanted)}\`. Find IDs with /sessions --all.` : describeReplError(err).replace(/^chatkeep: /, '');
+      // Said in the host's words: an unknown ID's advice is its own /sessions --all.
+      const why = errorLine(err, ctx.ui.words);
       // A command the advice ends with stands alone on its line: pasted, it must not pick up more words.
       return refusal(`${said}${why}\nStill in ${current.id}.`);
     }

@@ -7,16 +7,16 @@ import { printable } from '../../session/errors.js';
 export const provider: SlashCommand = {
   name: 'provider',
   summary: `show the assistant, or switch to NAME (${PROVIDER_NAMES.join(', ')}) for the next turns`,
-  usage: '/provider [NAME [MODEL]]',
+  args: '[NAME [MODEL]]',
   complete: (_ctx, partial) => PROVIDER_NAMES.filter((n) => n.startsWith(partial.toLowerCase())),
   async run(ctx, args) {
     const current = chatControls(ctx).provider;
     const [rawName, model, ...rest] = args.split(/\s+/).filter((w) => w !== '');
-    if (rawName === undefined) return info(`Assistant: ${current.label}. Switch with /provider NAME [MODEL] (${PROVIDER_NAMES.join(', ')}).`);
+    if (rawName === undefined) return info(`Assistant: ${current.label}. Switch with ${ctx.ui.command('provider', 'NAME', '[MODEL]')} (${PROVIDER_NAMES.join(', ')}).`);
     const name = PROVIDER_NAMES.find((n) => n === rawName.toLowerCase());
-    if (!name) return refusal(`Unknown provider \`${printable(rawName)}\`: use one of ${PROVIDER_NAMES.join(', ')} (e.g. /provider openai).`);
-    if (rest.length > 0) return refusal('Too many words: /provider NAME [MODEL] (e.g. /provider openai gpt-4o-mini).');
-    if (name === 'echo' && model !== undefined) return refusal('echo has no models: /provider echo.');
+    if (!name) return refusal(`Unknown provider \`${printable(rawName)}\`: use one of ${PROVIDER_NAMES.join(', ')} (e.g. ${ctx.ui.command('provider', 'openai')}).`);
+    if (rest.length > 0) return refusal(`Too many words: ${ctx.ui.command('provider', 'NAME', '[MODEL]')} (e.g. ${ctx.ui.command('provider', 'openai', 'gpt-4o-mini')}).`);
+    if (name === 'echo' && model !== undefined) return refusal(`echo has no models: ${ctx.ui.command('provider', 'echo')}.`);
     if (name === current.name && (model === undefined || model === current.model)) return info(`Already using ${current.label}.`);
     return useAssistant(ctx, name satisfies ProviderName, model ?? null);
   },

@@ -5,7 +5,6 @@ export const quit: SlashCommand = {
   name: 'quit',
   aliases: ['exit'],
   summary: 'save, release the session and leave (Ctrl-D does the same)',
-  usage: '/quit',
   run() {
     return { type: 'quit' };
   },

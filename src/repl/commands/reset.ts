@@ -7,7 +7,6 @@ export const reset: SlashCommand = {
   name: 'reset',
   aliases: ['clear'],
   summary: 'save, then start the conversation afresh (same ID; old messages archived in the session)',
-  usage: '/reset',
   async run(ctx) {
     const count = await ctx.session.reset();
     if (count === 0) return info('The conversation is already empty.');

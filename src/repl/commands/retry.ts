@@ -6,9 +6,8 @@ import type { SlashCommand } from '../types.js';
 export const retry: SlashCommand = {
   name: 'retry',
   summary: 'ask your last message again (the earlier answer is kept, marked superseded)',
-  usage: '/retry',
   async run(ctx, args) {
-    if (args.trim() !== '') return refusal('/retry takes no arguments: it asks your last message again. To ask something else, type it.');
+    if (args.trim() !== '') return refusal(`${ctx.ui.command('retry')} takes no arguments: it asks your last message again. To ask something else, type it.`);
     const asked = await ctx.session.current.supersedeAnswers();
     if (!asked) return info('Nothing to retry yet: send a message first.');
     const first = asked.question.content.split('\n')[0]!;

@@ -8,7 +8,7 @@ import type { SlashCommand } from '../types.js';
 export const save: SlashCommand = {
   name: 'save',
   summary: 'write a snapshot now, optionally setting the title',
-  usage: '/save [title]',
+  args: '[title]',
   needsStore: true,
   async run(ctx, args) {
     const title = args.trim();

@@ -6,7 +6,7 @@ export const sessions: SlashCommand = {
   name: 'sessions',
   aliases: ['ls'],
   summary: "list this project's sessions, newest first (--all: every project); with text, search their messages",
-  usage: '/sessions [--all] [text]',
+  args: '[--all] [text]',
   needsStore: true,
   async run(ctx, args) {
     const words = args.split(/\s+/).filter((w) => w !== '');
@@ -19,12 +19,12 @@ export const sessions: SlashCommand = {
       const results = await ctx.services.sessions.search(query, { all });
       const note = indexNote(results.index);
       const lines = formatSearchResults(results, { rows: (rows) => ctx.ui.formatRows(rows, ctx.session.current.id), highlight: (text) => ctx.ui.highlight(text), width: ctx.ui.columns() });
-      const body = lines.length === 0 ? [`No sessions${where} match "${results.query}".${more}`] : [...lines, shownLine(results) ?? '', '(/load ID to switch)'];
+      const body = lines.length === 0 ? [`No sessions${where} match "${results.query}".${more}`] : [...lines, shownLine(results) ?? '', `(${ctx.ui.command('load', 'ID')} to switch)`];
       return info([...(note ? [note] : []), ...body.filter((l) => l !== '')].join('\n'));
     }
     const rows = await ctx.services.sessions.list({ all });
     if (rows.length === 0) return info(`No sessions${where} yet.${more}`);
-    const hint = all ? '' : '\n(/sessions --all for every project; /load ID to switch)';
+    const hint = all ? '' : `\n(${ctx.ui.command('sessions', '--all')} for every project; ${ctx.ui.command('load', 'ID')} to switch)`;
     return info(ctx.ui.formatRows(rows, ctx.session.current.id).join('\n') + hint);
   },
 };

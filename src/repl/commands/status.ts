@@ -1,7 +1,7 @@
 import { info } from '../command-result.js';
 import { sourceNote } from '../../terminal/describe-source.js';
 import { plural, relativeTime, tokens } from '../../terminal/format.js';
-import type { SlashCommand } from '../types.js';
+import type { CommandContext, SlashCommand } from '../types.js';
 import { visibleText } from '../../text/visible-text.js';
 import type { SaveTrigger } from '../../session/data.js';
 import type { SessionStatusReport } from '../../session/session-api.js';
@@ -10,20 +10,27 @@ import type { SessionStatusReport } from '../../session/session-api.js';
  * What wrote the last snapshot, in the chat's words. A chat turn writes none: each message is
  * journaled (the `Journal` line counts them) and folded into a snapshot by one of these.
  */
-const TRIGGERS: Record<SaveTrigger, string> = {
-  save: '/save',
-  autosave: 'the autosave timer',
-  close: 'leaving (exit or /load)',
-  // A compaction's snapshot is recorded as a reset's: older builds know no other word for it.
-  reset: '/reset or /compact',
-  recovery: 'recovery on resume',
-};
+function triggerText(ctx: CommandContext, trigger: SaveTrigger): string {
+  const said = (name: string): string => ctx.ui.command(name);
+  switch (trigger) {
+    case 'save':
+      return said('save');
+    case 'autosave':
+      return 'the autosave timer';
+    case 'close':
+      return `leaving (exit or ${said('load')})`;
+    case 'reset':
+      // A compaction's snapshot is recorded as a reset's: older builds know no other word for it.
+      return `${said('reset')} or ${said('compact')}`;
+    case 'recovery':
+      return 'recovery on resume';
+  }
+}
 
 /** `/status`: where this session lives and how current its files are (the facts come from `Session.status()`). */
 export const status: SlashCommand = {
   name: 'status',
   summary: 'where this session is stored, its lock, last and next save, journal, assistant and tokens',
-  usage: '/status',
   async run(ctx) {
     const s = await ctx.session.current.status();
     const now = ctx.services.now();
@@ -33,7 +40,7 @@ export const status: SlashCommand = {
       ['Session', `${kept ? s.id : 'not stored'}${ctx.session.current.title ? `  "${visibleText(ctx.session.current.title)}"` : ''} · ${plural(s.messageCount, 'message')}`],
       ['Stored in', kept ? `${s.store} store, ${s.where.files?.dir ?? s.where.location}` : 'nowhere: --no-persist keeps this chat in memory only'],
       ['Lock', kept ? lockText(s) : 'none (nothing to protect)'],
-      ['Last save', kept ? lastSaveText(s, now) : 'never (--no-persist)'],
+      ['Last save', kept ? lastSaveText(ctx, s, now) : 'never (--no-persist)'],
       ['Next save', nextSaveText(kept, ctx.session.autosave()?.nextDate() ?? null, now)],
       ['Journal', kept ? `${plural(s.unsavedJournalLines, 'line')} not yet in a snapshot${s.where.files ? ` (${s.where.files.journal})` : ''}` : 'none'],
       ['Assistant', ctx.services.chat ? `${ctx.services.chat.provider.label}${sourceNote(ctx.services.chat.providerSource ?? s.provider.source)}` : 'none in this REPL'],
@@ -51,11 +58,11 @@ function lockText(s: SessionStatusReport): string {
   return o ? `held by this process (pid ${o.pid} on ${o.host}, since ${clock(new Date(o.startedAt))})` : 'held by this process';
 }
 
-function lastSaveText(s: SessionStatusReport, now: Date): string {
+function lastSaveText(ctx: CommandContext, s: SessionStatusReport, now: Date): string {
   const last = s.lastSave;
   if (!last) return 'no snapshot yet (every message is in the journal)';
   const took = last.ms === null ? '' : `, took ${last.ms < 10 ? last.ms.toFixed(1) : Math.round(last.ms)} ms`;
-  const by = last.trigger ? TRIGGERS[last.trigger] : 'an earlier run';
+  const by = last.trigger ? triggerText(ctx, last.trigger) : 'an earlier run';
   const when = last.thisRun || !last.trigger ? '' : ' in an earlier run';
   return `${relativeTime(last.at, now)} by ${by}${when}${took}, ${bytes(last.bytes)}`;
 }

@@ -8,14 +8,15 @@ export const title: SlashCommand = {
   name: 'title',
   aliases: ['rename'],
   summary: 'show the title, or rename the session (no snapshot is written)',
-  usage: '/title [TEXT]',
+  args: '[TEXT]',
   async run(ctx, args) {
     const text = args.trim();
     if (text === '') {
       const current = ctx.session.current.title;
-      return info(current ? `Title: "${visibleText(current)}". Rename with /title TEXT.` : 'No title yet. Set one with /title TEXT.');
+      const retitle = ctx.ui.command('title', 'TEXT');
+      return info(current ? `Title: "${visibleText(current)}". Rename with ${retitle}.` : `No title yet. Set one with ${retitle}.`);
     }
-    if (text.includes('\n')) return refusal('A title is one line: /title TEXT.');
+    if (text.includes('\n')) return refusal(`A title is one line: ${ctx.ui.command('title', 'TEXT')}.`);
     // A long title is cut as /save TITLE cuts it (one rule: MAX_TITLE_LENGTH), and the reply says so.
     await ctx.session.current.setTitle(text);
     const stored = ctx.session.current.title;

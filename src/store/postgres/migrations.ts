@@ -4,7 +4,7 @@
  * A database migrated by a newer chatkeep is refused and left untouched, like a newer file.
  */
 import type { ClientBase, Pool } from 'pg';
-import { FutureStoreSchemaError, UserError, commandText } from '../../session/errors.js';
+import { FutureStoreSchemaError, UserError } from '../../session/errors.js';
 import { packageVersion } from '../../version.js';
 import type { Target } from './connect.js';
 import { query, storeError, transaction } from './connect.js';
@@ -194,12 +194,11 @@ async function mayMigrate(client: ClientBase, target: Target, seen: number): Pro
     "SELECT pg_has_role(current_user, nspowner, 'USAGE') AS may FROM pg_namespace WHERE nspname = 'chatkeep'",
   );
   if (rows[0]?.may !== false) return;
-  const setup = ['db', 'setup'];
   throw new UserError(
-    `The chatkeep schema at ${target.location} is at version ${seen} and this chatkeep needs ${STORE_SCHEMA_VERSION}, which only its owner can bring about: the admin should run ${commandText(setup)}`,
+    `The chatkeep schema at ${target.location} is at version ${seen} and this chatkeep needs ${STORE_SCHEMA_VERSION}, which only its owner can bring about.`,
     'E_STORE_PRIVILEGE',
     2,
-    setup,
+    { to: 'The admin should run', run: ['db', 'setup'] },
   );
 }
 

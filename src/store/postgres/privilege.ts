@@ -2,7 +2,7 @@
  * What a role that lacks a privilege is told (docs/design.md §9): one line saying which privilege
  * and what the admin should run, exit 2. A missing privilege is a set-up to finish, never a bug.
  */
-import { UserError, commandText } from '../../session/errors.js';
+import { UserError } from '../../session/errors.js';
 import { OWNER_ROLE } from './team-roles.js';
 
 interface Where {
@@ -33,19 +33,13 @@ export function privilegeError(err: unknown, reason: string, target: Where): Use
     );
   }
   if (/must be owner/i.test(reason)) {
-    const setup = ['db', 'setup'];
-    return new UserError(
-      `${who} may not change the chatkeep schema at ${target.location} (${reason}), which belongs to ${OWNER_ROLE}: the admin should run ${commandText(setup)}`,
-      'E_STORE_PRIVILEGE',
-      2,
-      setup,
-    );
+    return new UserError(`${who} may not change the chatkeep schema at ${target.location} (${reason}), which belongs to ${OWNER_ROLE}.`, 'E_STORE_PRIVILEGE', 2, {
+      to: 'The admin should run',
+      run: ['db', 'setup'],
+    });
   }
-  const setup = ['db', 'setup', '--member', role ?? 'ROLE'];
-  return new UserError(
-    `${who} lacks a privilege on the session store at ${target.location} (${reason}): the admin should run ${commandText(setup)}`,
-    'E_STORE_PRIVILEGE',
-    2,
-    role !== undefined ? setup : undefined,
-  );
+  return new UserError(`${who} lacks a privilege on the session store at ${target.location} (${reason}).`, 'E_STORE_PRIVILEGE', 2, {
+    to: 'The admin should run',
+    run: ['db', 'setup', '--member', role ?? 'ROLE'],
+  });
 }

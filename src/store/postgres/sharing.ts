@@ -4,7 +4,7 @@
  * write and read `chatkeep.shares`, and refuse in one line what the policies would refuse.
  */
 import type { Pool } from 'pg';
-import { UnknownSessionError, UserError, commandText } from '../../session/errors.js';
+import { UnknownSessionError, UserError } from '../../session/errors.js';
 import type { Target } from './connect.js';
 import { query } from './connect.js';
 import { findSession } from './reading.js';
@@ -45,8 +45,11 @@ export class ReadOnlyShareError extends UserError {
     readonly id: string,
     readonly owner: string,
   ) {
-    const fork = ['--fork', id];
-    super(`Session ${id} belongs to ${owner}, who shared it with you read-only: continue in a copy of your own with ${commandText(fork)}`, 'E_READ_ONLY_SHARE', 2, fork);
+    super(`Session ${id} belongs to ${owner}, who shared it with you read-only.`, 'E_READ_ONLY_SHARE', 2, {
+      to: 'Continue in a copy of your own with',
+      run: ['--fork', id],
+      call: `sessions.fork('${id}')`,
+    });
   }
 }
 

@@ -10,7 +10,7 @@ describe('/help', () => {
     expect(result.type).toBe('message');
     if (result.type !== 'message') return;
     for (const command of builtinCommands) {
-      expect(result.content).toContain(command.usage ?? `/${command.name}`);
+      expect(result.content).toContain(command.args ? `/${command.name} ${command.args}` : `/${command.name}`);
       expect(result.content).toContain(command.summary);
     }
     expect(result.content).toContain('(also /exit)');

@@ -29,7 +29,7 @@ describe('/load', () => {
     expect(result).toEqual({
       type: 'message',
       level: 'error',
-      content: `Session session-held is in use by process 999 on box (since 30 minutes ago). Quit it there first, or continue in a copy of it: chatkeep --fork session-held
+      content: `Session session-held is in use by process 999 on box (since 30 minutes ago): quit it there first. Or continue in a copy of it: chatkeep --fork session-held
 Still in ${ctx.session.current.id}.`,
     });
     // The current session is still this process's to write.
@@ -40,7 +40,7 @@ Still in ${ctx.session.current.id}.`,
     const ctx = await createMockCommandContext();
     const unknown = await load.run(ctx, 'nope');
     expect(unknown.type === 'message' && unknown.content).toBe(
-      `No session \`nope\`. Find IDs with /sessions --all.\nStill in ${ctx.session.current.id}.`,
+      `No session \`nope\`. List sessions with: /sessions --all\nStill in ${ctx.session.current.id}.`,
     );
     const bad = await load.run(ctx, '../x');
     expect(bad.type === 'message' && bad.level).toBe('error');

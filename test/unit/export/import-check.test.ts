@@ -17,11 +17,12 @@ async function refusal(text: string): Promise<UserError> {
   return error as UserError;
 }
 
-const SUGGESTION = '; nothing was imported. Import a file written by: chatkeep sessions export ID --format json';
+const SUGGESTION = '; nothing was imported.';
 
 describe('checking an import', () => {
   it('refuses what is not JSON, or not an export', async () => {
-    expect((await refusal('hello')).message).toMatch(/^Cannot import `x.json`: it is not JSON \(.+\); nothing was imported\. Import a file written by: chatkeep sessions export ID --format json$/);
+    expect((await refusal('hello')).message).toMatch(/^Cannot import `x.json`: it is not JSON \(.+\); nothing was imported\.$/);
+    expect((await refusal('hello')).advice).toEqual({ to: 'Import a file written by:', run: ['sessions', 'export', 'ID', '--format', 'json'] });
     expect((await refusal('[1,2]')).message).toBe(`Cannot import \`x.json\`: it is not a chatkeep export (not a JSON object)${SUGGESTION}`);
     expect((await refusal('{"format":"other.tool"}')).message).toBe(
       `Cannot import \`x.json\`: it is not a chatkeep export (format \`other.tool\`, not \`chatkeep.export\`)${SUGGESTION}`,

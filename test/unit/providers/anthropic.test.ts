@@ -80,6 +80,6 @@ describe('anthropic provider', () => {
   it('refuses to start without ANTHROPIC_API_KEY', async () => {
     const creating = createProvider({ name: 'anthropic', model: null, source: 'flag' }, {});
     await expect(creating).rejects.toThrow(UserError);
-    await expect(creating).rejects.toThrow('ANTHROPIC_API_KEY is not set: export it, or use --provider echo');
+    await expect(creating).rejects.toMatchObject({ message: 'ANTHROPIC_API_KEY is not set: export it.', advice: { to: 'Or chat offline:', run: ['--provider', 'echo'] } });
   });
 });

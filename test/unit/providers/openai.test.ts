@@ -103,7 +103,7 @@ describe('openai provider', () => {
   it('needs OPENAI_API_KEY, except for a local server set by OPENAI_BASE_URL', async () => {
     const choice = { name: 'openai', model: 'llama3', source: 'flag' } as const;
     await expect(createProvider(choice, {})).rejects.toThrow(UserError);
-    await expect(createProvider(choice, {})).rejects.toThrow('OPENAI_API_KEY is not set: export it, or use --provider echo');
+    await expect(createProvider(choice, {})).rejects.toMatchObject({ message: 'OPENAI_API_KEY is not set: export it.', advice: { to: 'Or chat offline:', run: ['--provider', 'echo'] } });
     const server = await startFakeLlmServer('openai', { text: ['local'] });
     const local = await createProvider(choice, { OPENAI_BASE_URL: server.baseURL });
     expect((await consume(local.stream(conversation))).text).toBe('local');

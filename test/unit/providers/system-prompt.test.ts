@@ -22,9 +22,10 @@ describe('loadSystemPrompt', () => {
     const dir = tmpHome();
     const loading = loadSystemPrompt('nope.md', dir);
     await expect(loading).rejects.toThrow(UserError);
-    await expect(loading).rejects.toThrow(
-      `Cannot read the system prompt \`${join(dir, 'nope.md')}\`: no such file. Check --system or the config key \`system\`.`,
-    );
+    await expect(loading).rejects.toMatchObject({
+      message: `Cannot read the system prompt \`${join(dir, 'nope.md')}\`: no such file.`,
+      advice: { to: 'Give a readable text file:', run: ['--system', 'FILE'], slash: { name: 'system', args: ['FILE'] } },
+    });
   });
 
   it('a directory or an empty file is refused', async () => {

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { REPL_OPTIONS } from '../../../src/cli/chat-options.js';
 import { parseCommandLine, replHelp } from '../../../src/cli/options.js';
 import { UserError } from '../../../src/session/errors.js';
+import { describeError } from '../../../src/terminal/report-error.js';
+
+/** The one line the CLI prints for `err`, chatkeep being on PATH. */
+function shownLine(err: UserError): string {
+  return describeError(err, (args) => ['chatkeep', ...args].join(' ')).line;
+}
 
 function failure(argv: string[]): UserError {
   try {
@@ -21,17 +27,18 @@ describe('parseCommandLine', () => {
 
   it('rejects an unknown option in one line with exit code 2', () => {
     const err = failure(['--frobnicate']);
-    expect(err.message).toBe('unknown option --frobnicate. See chatkeep --help');
+    expect(err.message).toBe('unknown option --frobnicate.');
+    expect(shownLine(err)).toBe('chatkeep: unknown option --frobnicate. See chatkeep --help');
     expect(err.exitCode).toBe(2);
   });
 
   it('says when an option lacks its value', () => {
-    expect(failure(['--session-id']).message).toBe('option --session-id needs a value. See chatkeep --help');
+    expect(shownLine(failure(['--session-id']))).toBe('chatkeep: option --session-id needs a value. See chatkeep --help');
   });
 
   it('rejects stray arguments and conflicting resume flags', () => {
-    expect(failure(['hello']).message).toBe('unexpected argument hello. See chatkeep --help');
-    expect(failure(['-c', '--session-id', 'x']).message).toBe('use only one of --session-id, --continue and --resume. See chatkeep --help');
+    expect(shownLine(failure(['hello']))).toBe('chatkeep: unexpected argument hello. See chatkeep --help');
+    expect(shownLine(failure(['-c', '--session-id', 'x']))).toBe('chatkeep: use only one of --session-id, --continue and --resume. See chatkeep --help');
   });
 
   it('parses the sessions subcommands', () => {
@@ -39,14 +46,14 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['sessions', 'show', 'session-1', '--json'])).toEqual({ kind: 'sessions', action: 'show', id: 'session-1', ids: ['session-1'], options: { json: true } });
     expect(parseCommandLine(['sessions', '--help']).kind === 'sessions' && parseCommandLine(['sessions', '--help'])).toMatchObject({ action: 'help' });
     expect(parseCommandLine(['sessions', 'list', '--branch', 'main', '--project', '../x'])).toMatchObject({ options: { branch: 'main', project: '../x' } });
-    expect(failure(['sessions', 'show', 'session-1', '--branch', 'main']).message).toBe('--branch is an option of sessions list. See chatkeep sessions --help');
-    expect(failure(['sessions', 'list', '--all', '--project', '/p']).message).toBe('use only one of --all and --project. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'show', 'session-1', '--branch', 'main']))).toBe('chatkeep: --branch is an option of sessions list. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'list', '--all', '--project', '/p']))).toBe('chatkeep: use only one of --all and --project. See chatkeep sessions --help');
   });
 
   it('rejects a bad sessions subcommand', () => {
-    expect(failure(['sessions', 'delete']).message).toBe('unknown command `sessions delete`. See chatkeep sessions --help');
-    expect(failure(['sessions', 'show']).message).toBe('sessions show needs a session ID. See chatkeep sessions --help');
-    expect(failure(['sessions', 'list', '--bogus']).message).toBe('unknown option --bogus. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'delete']))).toBe('chatkeep: unknown command `sessions delete`. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'show']))).toBe('chatkeep: sessions show needs a session ID. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'list', '--bogus']))).toBe('chatkeep: unknown option --bogus. See chatkeep sessions --help');
   });
 });
 
@@ -61,12 +68,12 @@ describe('replHelp', () => {
   it('refuses an empty search, a bad --limit, and --limit elsewhere', () => {
     for (const argv of [['sessions', 'search'], ['sessions', 'search', '  ']]) {
       const err = failure(argv);
-      expect(err.message).toBe('sessions search needs some text to look for. See chatkeep sessions --help');
+      expect(shownLine(err)).toBe('chatkeep: sessions search needs some text to look for. See chatkeep sessions --help');
       expect(err.exitCode).toBe(2);
     }
-    expect(failure(['sessions', 'search', 'x', '--limit', 'ten']).message).toBe('--limit takes a whole number (0: all), not ten. See chatkeep sessions --help');
-    expect(failure(['sessions', 'list', '--limit', '3']).message).toBe('--limit is an option of sessions search. See chatkeep sessions --help');
-    expect(failure(['sessions', 'search', 'x', '--branch', 'main']).message).toBe('--branch is an option of sessions list. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'search', 'x', '--limit', 'ten']))).toBe('chatkeep: --limit takes a whole number (0: all), not ten. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'list', '--limit', '3']))).toBe('chatkeep: --limit is an option of sessions search. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'search', 'x', '--branch', 'main']))).toBe('chatkeep: --branch is an option of sessions list. See chatkeep sessions --help');
   });
 
   it('documents every option from the table', () => {
@@ -89,9 +96,9 @@ describe('parseCommandLine: sessions export and import', () => {
   });
 
   it('refuses an option of another subcommand', () => {
-    expect(failure(['sessions', 'import', 'f.json', '-o', 'x']).message).toBe('--output is an option of sessions export. See chatkeep sessions --help');
-    expect(failure(['sessions', 'list', '--format', 'md']).message).toBe('--format is an option of sessions export. See chatkeep sessions --help');
-    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show, search, import, copy, rm, trash, restore, prune, empty-trash, share and unshare. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'import', 'f.json', '-o', 'x']))).toBe('chatkeep: --output is an option of sessions export. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'list', '--format', 'md']))).toBe('chatkeep: --format is an option of sessions export. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'export', 'session-1', '--json']))).toBe('chatkeep: --json is an option of sessions list, show, search, import, copy, rm, trash, restore, prune, empty-trash, share and unshare. See chatkeep sessions --help');
   });
 
   it('takes --home before the subcommand, as printed commands put it', () => {
@@ -101,11 +108,11 @@ describe('parseCommandLine: sessions export and import', () => {
 
   it('says where a chat flag belongs when it comes with a sessions subcommand, before or after it', () => {
     const advice = (flag: string): string =>
-      `${flag} is an option of the chat, not of the sessions subcommands: leave it out here, or give it to a chat (without \`sessions\`). See chatkeep sessions --help`;
-    expect(failure(['--provider', 'echo', 'sessions', 'list']).message).toBe(advice('--provider'));
-    expect(failure(['--home', '/h', '--model=x', 'sessions', 'show', 'a']).message).toBe(advice('--model'));
-    expect(failure(['-c', 'sessions', 'list']).message).toBe(advice('--continue'));
-    expect(failure(['sessions', 'list', '--provider', 'echo']).message).toBe(advice('--provider'));
+      `chatkeep: ${flag} is an option of the chat, not of the sessions subcommands: leave it out here, or give it to a chat (without \`sessions\`). See chatkeep sessions --help`;
+    expect(shownLine(failure(['--provider', 'echo', 'sessions', 'list']))).toBe(advice('--provider'));
+    expect(shownLine(failure(['--home', '/h', '--model=x', 'sessions', 'show', 'a']))).toBe(advice('--model'));
+    expect(shownLine(failure(['-c', 'sessions', 'list']))).toBe(advice('--continue'));
+    expect(shownLine(failure(['sessions', 'list', '--provider', 'echo']))).toBe(advice('--provider'));
     expect(failure(['--provider', 'echo', 'sessions', 'list']).exitCode).toBe(2);
     // A flag both take means the same after the subcommand.
     expect(parseCommandLine(['--no-redact', '--store', 'file', 'sessions', 'import', 'f.json'])).toMatchObject({ action: 'import', options: { 'no-redact': true, store: 'file' } });

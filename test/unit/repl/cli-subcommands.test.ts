@@ -28,7 +28,8 @@ function refusal(name: string, option: string): string | undefined {
     return undefined;
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
-    return err.message;
+    // What the CLI prints after `chatkeep: `, chatkeep being on PATH.
+    return `${err.message}${err.advice?.run ? ` ${err.advice.to} chatkeep ${err.advice.run.join(' ')}` : ''}`;
   }
 }
 const foreign = (name: string, option: string): boolean => refusal(name, option)?.startsWith(`--${option} is an option of sessions`) === true;

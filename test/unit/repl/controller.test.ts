@@ -126,7 +126,7 @@ describe("a host's own command list", () => {
 
   it('drops, renames and adds, and /help, "did you mean" and the commands follow it', async () => {
     expect(commands.map((c) => c.name)).not.toContain('model');
-    expect(commands.find((c) => c.name === 'open')?.usage).toBe('/open [ID]');
+    expect(commands.find((c) => c.name === 'open')).toMatchObject({ builtinName: 'load', args: '[ID]' });
     expect(await dispatch('/shout hey')).toEqual({ kind: 'done', output: [{ level: 'info', text: 'HEY' }] });
     expect(await dispatch('/opne')).toEqual({ kind: 'done', output: [{ level: 'error', text: 'Unknown command /opne. Type /help. Did you mean /open?' }] });
     expect(await dispatch('/model x')).toMatchObject({ output: [{ level: 'error', text: expect.stringContaining('Unknown command /model') }] });
@@ -138,9 +138,14 @@ describe("a host's own command list", () => {
   it("writes a command's advice the way the host types commands (node:repl's dot commands)", async () => {
     const { controller } = await opened();
     const out = new PassThrough();
-    const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands: builtinCommands });
+    const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands: builtinCommands, prefix: '.' });
     const load = builtinCommands.find((c) => c.name === 'load')!;
-    expect(await runCommand(load, '', { controller, context, prefix: '.' })).toEqual({ kind: 'done', output: [{ level: 'info', text: 'Usage: .load ID (find IDs with .sessions).' }] });
+    expect(await runCommand(load, '', { controller, context })).toEqual({ kind: 'done', output: [{ level: 'info', text: 'Usage: .load ID (find IDs with .sessions).' }] });
+    // An error's advice too, from its data: the host's own command, never chatkeep's subcommand.
+    expect(await runCommand(load, 'no-such-id', { controller, context })).toEqual({
+      kind: 'done',
+      output: [{ level: 'error', text: `No session \`no-such-id\`. List sessions with: .sessions --all\nStill in ${controller.session.id}.` }],
+    });
   });
 });
 
@@ -192,17 +197,18 @@ describe("advice in a renaming host's words", () => {
   async function run(line: string, prefix?: string) {
     const { controller } = await opened();
     const out = new PassThrough();
-    const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands: renamed });
-    const done = await dispatchLine(line.replace(/^\./, '/'), { controller, context, ...(prefix ? { prefix } : {}) });
+    const context = createCommandContext({ controller, screen: createScreen({ stdout: out, stderr: out, terminal: false, colorLevel: 0 }), commands: renamed, ...(prefix ? { prefix } : {}) });
+    const done = await dispatchLine(line.replace(/^\./, '/'), { controller, context });
     await controller.leave();
     return done.kind === 'done' ? done.output.map((o) => o.text) : done;
   }
 
   it('names the renamed commands in results and errors, never the built-in names', async () => {
     expect(await run('/open')).toEqual(['Usage: /open ID (find IDs with /list).']);
-    expect(await run('/open nosuchsession')).toEqual([expect.stringMatching(/^No session `nosuchsession`\. Find IDs with \/list --all\.\nStill in session-/)]);
-    // An error thrown by the command (the library's UserError) is written in the host's words too.
-    expect(await run('/branch --at')).toEqual(['chatkeep: --at needs the number of messages the fork keeps, such as /branch --at 4.']);
+    expect(await run('/open nosuchsession')).toEqual([expect.stringMatching(/^No session `nosuchsession`\. List sessions with: \/list --all\nStill in session-/)]);
+    // An error thrown by the command (the library's UserError) is written in the host's words too, with no program's name before it.
+    expect(await run('/branch --at')).toEqual(['--at needs the number of messages the fork keeps. For example: /branch --at 4']);
+    expect(await run('.branch --at', '.')).toEqual(['--at needs the number of messages the fork keeps. For example: .branch --at 4']);
     expect(await run('.open', '.')).toEqual(['Usage: .open ID (find IDs with .list).']);
   });
 });

@@ -8,7 +8,8 @@ function failure(fn: () => unknown): string {
   try {
     fn();
   } catch (err) {
-    if (err instanceof UserError) return err.message;
+    // What the CLI prints after `chatkeep: `, chatkeep being on PATH.
+    if (err instanceof UserError) return `${err.message}${err.advice?.run ? ` ${err.advice.to} chatkeep ${err.advice.run.join(' ')}` : ''}`;
     throw err;
   }
   throw new Error('expected a UserError');
@@ -25,7 +26,7 @@ describe('/fork arguments', () => {
   it('refuses an --at that is not a whole number of messages', () => {
     expect(failure(() => parseForkArgs('--at -1'))).toBe('Bad --at `-1`: give the number of messages the fork keeps (0 or more), such as --at 4.');
     expect(failure(() => parseForkArgs('--at 2.5'))).toContain('Bad --at `2.5`');
-    expect(failure(() => parseForkArgs('--at'))).toBe('--at needs the number of messages the fork keeps, such as /fork --at 4.');
+    expect(failure(() => parseForkArgs('--at'))).toBe('--at needs the number of messages the fork keeps.');
   });
 });
 

@@ -34,7 +34,7 @@ try {
   console.log('RESULT ' + JSON.stringify({ ok: true, pid: process.pid, messages: s.messages, report: s.resumeReport }));
   setTimeout(async () => { await s.close(); process.exit(0); }, ${holdMs});
 } catch (err) {
-  console.log('RESULT ' + JSON.stringify({ ok: false, pid: process.pid, name: err.name, exitCode: err.exitCode, owner: err.owner ?? null, message: err.message }));
+  console.log('RESULT ' + JSON.stringify({ ok: false, pid: process.pid, name: err.name, exitCode: err.exitCode, owner: err.owner ?? null, message: err.message, advice: err.advice }));
 }
 `;
 }
@@ -57,7 +57,8 @@ describe('across processes', () => {
     expect(r.name).toBe('SessionInUseError');
     expect(r.exitCode).toBe(3);
     expect((r.owner as { pid: number }).pid).toBe(process.pid);
-    expect(r.message).toMatch(new RegExp(`^Session ${s.id} is in use by process ${process.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or continue in a copy of it: chatkeep --fork ${s.id}$`));
+    expect(r.message).toMatch(new RegExp(`^Session ${s.id} is in use by process ${process.pid} on \\S+ \\(since .+\\): quit it there first\\.$`));
+    expect(r.advice).toEqual({ to: 'Or continue in a copy of it:', run: ['--fork', s.id], call: `sessions.fork('${s.id}')` });
     expect(await sessions.holder(s.id)).toMatchObject({ pid: process.pid });
     await s.close();
     expect(await sessions.holder(s.id)).toBeUndefined();

@@ -38,7 +38,7 @@ describe('openSessions options', () => {
       [{ home, cwd: home, redact: 'no' }, 'openSessions: `redact` takes true or false, not "no".'],
       [{ home, cwd: home, env: { KEY: 1 } }, 'openSessions: `env` takes an object of string values, not an object.'],
       [{ home, cwd: home, now: new Date() }, 'openSessions: `now` takes a function, not an invalid Date.'],
-      [{ home, cwd: home, homeDir: home }, 'openSessions: there is no option `homeDir`; the options are home, cwd, redact, env, toolVersion, now, lockStaleMs, store, persist, commandName.'],
+      [{ home, cwd: home, homeDir: home }, 'openSessions: there is no option `homeDir`; the options are home, cwd, redact, env, toolVersion, now, lockStaleMs, store, persist.'],
     ];
     for (const [options, message] of cases) {
       const err = await failure(() => openSessions(options as never));
@@ -77,30 +77,29 @@ describe('persist: false', () => {
   });
 });
 
-describe('commandName', () => {
-  it('writes the commands errors suggest with the program embedding chatkeep', async () => {
+describe('errors as data', () => {
+  it("say what went wrong in no program's words, and what to do as data in every form a host may offer", async () => {
     const home = tmpHome();
-    const sessions = await openSessions({ home, cwd: home, commandName: 'myagent' });
+    const sessions = await openSessions({ home, cwd: home });
     const err = await failure(() => sessions.resume('no-such-session'));
     expect(err).toBeInstanceOf(UnknownSessionError);
-    expect((err as Error).message).toBe('No session `no-such-session`. List sessions with: myagent sessions list --all');
-    expect((err as ChatkeepError).suggests).toEqual(['sessions', 'list', '--all']);
-    // Without it, chatkeep's own.
-    const plain = await openSessions({ home, cwd: home });
-    expect(((await failure(() => plain.resume('no-such-session'))) as Error).message).toMatch(/with: chatkeep sessions list --all$/);
+    expect((err as Error).message).toBe('No session `no-such-session`.');
+    expect((err as ChatkeepError).advice).toEqual({
+      to: 'List sessions with:',
+      run: ['sessions', 'list', '--all'],
+      slash: { name: 'sessions', args: ['--all'] },
+      call: 'sessions.list({ all: true })',
+    });
+    // Every refusal of the manager, as made: nothing rewrites it on the way out.
+    const trash = (await failure(() => sessions.trash('no-such-session'))) as ChatkeepError;
+    expect(trash.message).toBe('No session `no-such-session`.');
   });
 
-  it('hands out the manager as it is otherwise (its sessions, its project), naming the program in every refusal', async () => {
+  it('commandName is gone (a host words the advice itself): passing it is refused', async () => {
     const home = tmpHome();
-    const first = await openSessions({ home, cwd: home });
-    const session = await first.create();
-    await session.append({ role: 'user', content: 'held here' });
-    const sessions = await openSessions({ home, cwd: home, commandName: 'npx myagent' });
-    expect(sessions.opened(session.id)).toBe(session);
-    expect(sessions.project.path).toBe(first.project.path);
-    const err = (await failure(() => sessions.trash('no-such-session'))) as Error;
-    expect(err.message).toMatch(/with: npx myagent sessions list --all$/);
-    await session.close();
+    const err = await failure(() => openSessions({ home, cwd: home, commandName: 'myagent' } as never));
+    expect(err).toBeInstanceOf(BadOptionError);
+    expect((err as Error).message).toMatch(/^openSessions: /);
   });
 });
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { describeError, describeReplError } from '../../../src/terminal/report-error.js';
+import { describeError } from '../../../src/terminal/report-error.js';
+import { errorLine } from '../../../src/repl/host-words.js';
+import { builtinCommands } from '../../../src/repl/commands/index.js';
+import { commandSet } from '../../../src/repl/command-set.js';
+import { MissingApiKeyError, TrashedSessionError } from '../../../src/session/errors.js';
 import { PassThrough } from 'node:stream';
 import { colorLevelFor, createScreen } from '../../../src/terminal/screen.js';
 import { SessionInUseError, UnknownSessionError } from '../../../src/session/errors.js';
@@ -53,26 +57,56 @@ describe('createScreen', () => {
   });
 });
 
+/** The CLI's command writer as chatkeep on PATH writes it. */
+const chatkeep = (args: readonly string[]): string => ['chatkeep', ...args].join(' ');
+
 describe('describeError', () => {
-  it('shows a user error as one line with its exit code', () => {
-    expect(describeError(new UnknownSessionError('abc'))).toEqual({
+  it('shows a user error as one line with its exit code, its advice as a command of the CLI', () => {
+    expect(describeError(new UnknownSessionError('abc'), chatkeep)).toEqual({
       text: 'chatkeep: No session `abc`. List sessions with: chatkeep sessions list --all\n',
       line: 'chatkeep: No session `abc`. List sessions with: chatkeep sessions list --all',
       exitCode: 2,
     });
-    expect(describeError(new SessionInUseError('s-1', { pid: 7, host: 'h', startedAt: 't' })).exitCode).toBe(3);
+    expect(describeError(new SessionInUseError('s-1', { pid: 7, host: 'h', startedAt: 't' }), chatkeep)).toEqual({
+      text: 'chatkeep: Session s-1 is in use by process 7 on h (since t): quit it there first. Or continue in a copy of it: chatkeep --fork s-1\n',
+      line: 'chatkeep: Session s-1 is in use by process 7 on h (since t): quit it there first. Or continue in a copy of it: chatkeep --fork s-1',
+      exitCode: 3,
+    });
+    // Written as the CLI was started (npm start here): the error itself names no program.
+    const err = new TrashedSessionError('s-2');
+    expect(describeError(err, (args) => ['npm start --', ...args].join(' ')).line).toBe('chatkeep: Session s-2 is in the trash. Restore it with: npm start -- sessions restore s-2');
+    expect(err.message).toBe('Session s-2 is in the trash.');
   });
 
   it('shows anything else as a bug with where it came from, exit 1', () => {
-    const report = describeError(new TypeError('x is undefined'));
+    const report = describeError(new TypeError('x is undefined'), chatkeep);
     expect(report.exitCode).toBe(1);
     expect(report.text).toMatch(/^chatkeep: unexpected failure: x is undefined\n\s+at /);
     expect(report.text).toContain('This is a bug; please report it');
   });
 
-  it('keeps a bug to one line inside the REPL', () => {
-    const line = describeReplError(new TypeError('boom'));
-    expect(line).toMatch(/^chatkeep: unexpected failure: boom \(at .*\)\. The session is intact; please report this\.$/);
-    expect(describeReplError(new UnknownSessionError('x'))).toBe('chatkeep: No session `x`. List sessions with: chatkeep sessions list --all');
+});
+
+describe('errorLine (a REPL host)', () => {
+  const adapter = { host: { program: 'node my-repl.mjs', resumeFlag: '' }, prefix: '.', commands: builtinCommands };
+
+  it("keeps a bug to one line, with no program's name before it", () => {
+    expect(errorLine(new TypeError('boom'), adapter)).toMatch(/^unexpected failure: boom \(at .*\)\. The session is intact; please report this\.$/);
+  });
+
+  it("words the advice as the host's own command, renamed or prefixed as it types them", () => {
+    expect(errorLine(new UnknownSessionError('x'), adapter)).toBe('No session `x`. List sessions with: .sessions --all');
+    expect(errorLine(new UnknownSessionError('x'), { ...adapter, prefix: '/', commands: commandSet(builtinCommands, { rename: { sessions: 'list' } }) })).toBe('No session `x`. List sessions with: /list --all');
+    // chatkeep's chat: its slash command where it has one, else its own subcommand.
+    const chat = { host: { program: 'chatkeep', subcommands: true }, commands: builtinCommands };
+    expect(errorLine(new UnknownSessionError('x'), chat)).toBe('No session `x`. List sessions with: /sessions --all');
+    expect(errorLine(new TrashedSessionError('s-2'), chat)).toBe('Session s-2 is in the trash. Restore it with: chatkeep sessions restore s-2');
+  });
+
+  it("never prints a subcommand the host's program does not have: the message stands alone", () => {
+    expect(errorLine(new TrashedSessionError('s-2'), adapter)).toBe('Session s-2 is in the trash.');
+    expect(errorLine(new SessionInUseError('s-1', undefined), adapter)).toBe('Session s-1 is in use by another process: quit it there first.');
+    expect(errorLine(new UnknownSessionError('x'), { ...adapter, commands: commandSet(builtinCommands, { drop: ['sessions'] }) })).toBe('No session `x`.');
+    expect(errorLine(new MissingApiKeyError('OPENAI_API_KEY'), { host: { program: 'myagent' } })).toBe('OPENAI_API_KEY is not set: export it.');
   });
 });
