@@ -5,6 +5,7 @@
  */
 import { checkImport, importLimit } from '../export/import-check.js';
 import { openSessions } from '../store/open.js';
+import { archivedText } from '../session/archived-by.js';
 import { plural } from '../terminal/format.js';
 import { commandOf } from './chatkeep-host.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
@@ -25,7 +26,7 @@ export async function runImport(command: SessionsCommand, environment: SessionsE
     return 0;
   }
   const taken = importedFrom !== undefined ? ` as ${id} (${importedFrom} was taken here)` : '';
-  const cleared = archived > 0 ? `, and ${archived} cleared by /reset` : '';
+  const cleared = archived > 0 ? `, and ${archivedText(snapshot)}` : '';
   stdout.write(`Imported ${importedFrom ?? id}${taken}: ${plural(snapshot.messages.length, 'message')}${cleared}, into project ${sessions.project.path}.\n`);
   stdout.write(`Resume with: ${commandOf(environment)(['--session-id', id])}\n`);
   return 0;

@@ -5,6 +5,7 @@
 import { openSessions } from '../index.js';
 import { noSuchSession } from '../session/ids.js';
 import { futureEventsNote } from '../session/future-events.js';
+import { archivedText } from '../session/archived-by.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 import type { SessionReading, SessionSummary } from '../session/listing.js';
 import type { SessionManager } from '../session/manager-api.js';
@@ -116,11 +117,17 @@ function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly S
   return visibleText([...head, ...summaryLines(s), ...body].join('\n'));
 }
 
-/** The summary /compact left, ahead of the messages it stands for, and where those are. */
+/**
+ * Where the archived messages are (every conversation /reset cleared and every message /compact
+ * summarised, kept in the session), then the summary /compact left, ahead of the messages it
+ * stands for.
+ */
 function summaryLines(s: SessionSnapshot): string[] {
-  if (s.summary === null) return [];
+  if (s.archived.length === 0 && s.summary === null) return [];
+  const where = 'archived in this session (--json lists them under archived)';
+  if (s.summary === null) return [`[earlier messages: ${archivedText(s)}; ${where}]`, ''];
   const archived = s.archived.reduce((n, segment) => n + segment.messages.length, 0);
-  return [`[summary by /compact of earlier messages; ${plural(archived, 'message')} archived in this session (--json lists them under archived)]`, s.summary, ''];
+  return [`[summary by /compact of earlier messages; ${plural(archived, 'message')} ${where}]`, s.summary, ''];
 }
 
 /** `  assistant openai gpt-4o (set in the chat) · system prompt /p/brief.md (…) · unsent draft kept`. */

@@ -6,6 +6,7 @@
 import { providerLabel } from '../terminal/describe-source.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 import { originText } from '../import/origin.js';
+import { archivedBy, archivedText } from '../session/archived-by.js';
 
 /** `2026-11-22 14:30:22 UTC`. */
 export function utcTime(at: Date): string {
@@ -19,7 +20,7 @@ export function documentTitle(s: SessionSnapshot): string {
 
 /** The session's facts as label/value pairs, in the order shown. */
 export function sessionFacts(s: SessionSnapshot): [string, string][] {
-  const archived = s.archived.reduce((n, segment) => n + segment.messages.length, 0);
+  const archived = archivedText(s);
   const facts: [string, string][] = [
     ['Session', s.id],
     ['Project', `${s.project}${s.git?.branch ? ` (branch ${s.git.branch})` : ''}`],
@@ -28,7 +29,7 @@ export function sessionFacts(s: SessionSnapshot): [string, string][] {
     ['Assistant', providerLabel(s.provider)],
     [
       'Messages',
-      `${s.messages.length}${archived > 0 ? ` (and ${archived} cleared by /reset, below)` : ''} · tokens ${s.stats.inputTokens} in, ${s.stats.outputTokens} out`,
+      `${s.messages.length}${archived ? ` (and ${archived}, below)` : ''} · tokens ${s.stats.inputTokens} in, ${s.stats.outputTokens} out`,
     ],
   ];
   if (s.systemPrompt) facts.push(['System prompt', `${s.systemPrompt.path} (sha256 ${s.systemPrompt.sha256})`]);
@@ -45,7 +46,7 @@ export function messageHeading(m: Message): string {
   return [who, ...marks.filter((mark): mark is string => mark !== undefined)].join(' · ');
 }
 
-/** One conversation of the session: the earlier ones cleared by `/reset`, then the live one. */
+/** One conversation of the session: the earlier ones cleared by `/reset` or summarised by `/compact`, then the live one. */
 export interface Part {
   heading: string;
   summary: string | null;
@@ -55,7 +56,7 @@ export interface Part {
 /** The conversations in order: each archived segment, then the current one. */
 export function sessionParts(s: SessionSnapshot): Part[] {
   const parts: Part[] = s.archived.map((segment, i) => ({
-    heading: `Earlier conversation ${i + 1} of ${s.archived.length}, cleared by /reset on ${utcTime(segment.archivedAt)}`,
+    heading: `Earlier conversation ${i + 1} of ${s.archived.length}, ${archivedBy(s, i) === 'reset' ? 'cleared by /reset' : 'summarised by /compact'} on ${utcTime(segment.archivedAt)}`,
     summary: segment.summary,
     messages: segment.messages,
   }));

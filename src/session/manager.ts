@@ -274,11 +274,17 @@ export class Manager implements SessionManager {
     return { id: restored.id, project: restored.project.path };
   }
 
-  /** The trashed session an ID or unique ID prefix names (exact IDs win; an unknown one is left for `restore` to refuse). */
+  /**
+   * The trashed session an ID or unique ID prefix names. An exact ID is exact: one in the trash
+   * wins, and the ID of a live session is never taken for a prefix of a trashed one (restoring `X`
+   * twice must not bring back `X-2`). What is not in the trash is left for `restore` to refuse.
+   */
   private async trashedId(idOrPrefix: string): Promise<string> {
     const wanted = assertValidId(idOrPrefix);
     const matches = (await this.store.trash.list()).map((t) => t.id).filter((id) => id.startsWith(wanted));
     if (matches.includes(wanted) || matches.length === 0) return wanted;
+    // A live session of exactly this ID (unknown, ambiguous or unreadable: none).
+    if (await this.store.locate(wanted).then((live) => live.id === wanted, () => false)) return wanted;
     if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.sort());
     return matches[0]!;
   }

@@ -36,7 +36,7 @@ describe('the Markdown export', () => {
     expect(md).toContain('# Fences & \\<tags\\>\n');
     expect(md).toContain('- **Session:** `session-20261122-143000`\n');
     expect(md).toContain('- **Forked from:** session-20261121-090000 at message 4\n');
-    expect(md).toContain('## Earlier conversation 1 of 1, cleared by /reset on 2026-11-22 14:30:05 UTC\n\n### You · 2026-11-22 14:30:01 UTC\n\nfirst question\n');
+    expect(md).toContain('## Earlier conversation 1 of 1, summarised by /compact on 2026-11-22 14:30:05 UTC\n\n### You · 2026-11-22 14:30:01 UTC\n\nfirst question\n');
     expect(md).toContain('## Current conversation\n\n**Summary**\n\nWe talked about fences.\n');
     expect(md).toContain('### You · 2026-11-22 14:30:10 UTC\n\nShow me a fence:\n````md\n```js\nx()\n```\n````\n');
     expect(md).toContain('### Assistant · gpt-4o · 2026-11-22 14:30:11 UTC\n\nCalling a tool\n\nTool call `read_file` (`call_1`):\n\n```json\n');

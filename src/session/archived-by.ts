@@ -1,0 +1,36 @@
+/**
+ * What archived each segment of a session: `/compact` leaves a summary in place of the messages it
+ * archives, `/reset` leaves none. A segment does not record which it was, but the summary that
+ * followed it does: the next segment's `summary` (the one live when that segment was archived),
+ * or, for the newest segment, the session's own. Readers say "cleared by /reset" or "summarised
+ * by /compact" from this, never one for both.
+ */
+import type { SessionSnapshot } from './data.js';
+
+export type ArchivedBy = 'reset' | 'compact';
+
+type Archive = Pick<SessionSnapshot, 'archived' | 'summary'>;
+
+/** What archived segment `index` of `s.archived`. */
+export function archivedBy(s: Archive, index: number): ArchivedBy {
+  const after = index + 1 < s.archived.length ? s.archived[index + 1]!.summary : s.summary;
+  return after === null ? 'reset' : 'compact';
+}
+
+/** How many archived messages each of `/reset` and `/compact` cleared. */
+export function archivedCounts(s: Archive): Record<ArchivedBy, number> {
+  const counts: Record<ArchivedBy, number> = { reset: 0, compact: 0 };
+  s.archived.forEach((segment, i) => (counts[archivedBy(s, i)] += segment.messages.length));
+  return counts;
+}
+
+/** `4 summarised by /compact and 2 cleared by /reset` (the parts there are; '' when none). */
+export function archivedText(s: Archive): string {
+  const counts = archivedCounts(s);
+  return [
+    counts.compact > 0 ? `${counts.compact} summarised by /compact` : '',
+    counts.reset > 0 ? `${counts.reset} cleared by /reset` : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' and ');
+}
