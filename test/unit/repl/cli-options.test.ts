@@ -91,7 +91,7 @@ describe('parseCommandLine: sessions export and import', () => {
   it('refuses an option of another subcommand', () => {
     expect(failure(['sessions', 'import', 'f.json', '-o', 'x']).message).toBe('--output is an option of sessions export. See chatkeep sessions --help');
     expect(failure(['sessions', 'list', '--format', 'md']).message).toBe('--format is an option of sessions export. See chatkeep sessions --help');
-    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show, search, import, copy, rm, trash, restore, prune, empty-trash, share and unshare. See chatkeep sessions --help');
+    expect(failure(['sessions', 'export', 'session-1', '--json']).message).toBe('--json is an option of sessions list, show, tree, diff, search, import, copy, rm, trash, restore, prune, empty-trash, share and unshare. See chatkeep sessions --help');
   });
 
   it('takes --home before the subcommand, as printed commands put it', () => {
