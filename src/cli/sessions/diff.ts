@@ -9,7 +9,7 @@ export const diff: SessionsSubcommand = {
   usage: [
     {
       synopsis: 'sessions diff A B [--json]',
-      text: ['where two sessions part, and the messages of each after that (exit 1 when they differ, as diff)'],
+      text: ['where two sessions part, then each side after that (exit 1: they differ)'],
       overview: true,
     },
   ],

@@ -1,0 +1,86 @@
+/**
+ * `/rewind [N]` in the chat, as a person types it at 80 and 120 columns: the list of your
+ * messages to go back to, a fork holding the first N messages (the original kept as it was and
+ * released), after /load and after /compact.
+ */
+import { describe, expect, it } from 'vitest';
+import { runPiped, startAtPrompt } from '../helpers/pty.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+interface Shown {
+  parentId?: string;
+  forkPoint?: number;
+  summary: string | null;
+  messages: { content: string }[];
+}
+
+async function show(options: { home: string; cwd: string }, id: string): Promise<Shown> {
+  const run = await runPiped(['sessions', 'show', id, '--json'], '', options);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as Shown;
+}
+
+describe('/rewind in the chat', () => {
+  for (const columns of [80, 120]) {
+    it(`lists your messages, then continues in a fork of the first N, the original kept and released (${columns} columns)`, async () => {
+      const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), columns };
+      const { run, id } = await startAtPrompt([], options);
+      await run.say('first', 'Echo: first');
+      await run.say('second', 'Echo: second');
+      await run.say('third', 'Echo: third');
+
+      let from = (await run.visible()).length;
+      await run.say('/rewind', '/rewind 0');
+      await run.prompt();
+      expect((await run.visible()).slice(from, from + 5)).toEqual([
+        '› /rewind',
+        'Your messages, newest first (/rewind N continues in a fork from just before it):',
+        '  /rewind 4  › third',
+        '  /rewind 2  › second',
+        '  /rewind 0  › first',
+      ]);
+
+      await run.say('/rewind two', 'chatkeep: Bad /rewind `two`: give the number of messages to keep (0 or more), such as /rewind 4, or /rewind alone to list them.');
+      await run.say('/rewind 9', `chatkeep: Cannot fork ${id} at message 9: it has 6 messages (give 0 to 6).`);
+
+      const at = run.screen().length;
+      const screen = await run.say('/rewind 2', /New session (\S+), forked from/);
+      const fork = /now in (\S+), holding/.exec(screen.slice(at))![1]!;
+      expect(screen.slice(at)).toContain(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.`);
+      expect(screen.slice(at)).toContain(`New session ${fork}, forked from ${id} at message 2`);
+      await run.say('second, said otherwise', 'Echo: second, said otherwise (read 3 messages)');
+
+      // The original is kept as it was, and released: another chat may resume it now.
+      expect((await show(options, id)).messages.map((m) => m.content)).toEqual([
+        'first', 'Echo: first (read 1 message)', 'second', 'Echo: second (read 3 messages)', 'third', 'Echo: third (read 5 messages)',
+      ]);
+      expect((await runPiped(['--session-id', id], '/quit\n', options)).code).toBe(0);
+
+      // After /load, the session loaded is the one rewound.
+      from = run.screen().length;
+      await run.say(`/load ${id}`, `Resumed session ${id}`);
+      const again = await run.say('/rewind 4', /now in (\S+), holding 4 messages/);
+      const second = /now in (\S+), holding 4 messages/.exec(again.slice(from))![1]!;
+      expect(await run.quit()).toBe(0);
+      expect(await show(options, fork)).toMatchObject({ parentId: id, forkPoint: 2, messages: [{ content: 'first' }, {}, { content: 'second, said otherwise' }, {}] });
+      expect(await show(options, second)).toMatchObject({ parentId: id, forkPoint: 4, messages: [{}, {}, {}, {}] });
+    });
+  }
+
+  it('after /compact: the fork keeps the summary the kept messages follow', async () => {
+    const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), columns: 80 };
+    const { run, id } = await startAtPrompt([], options);
+    await run.say('hello', 'Echo: hello');
+    await run.say('plans', 'Echo: plans');
+    await run.say('/compact', 'Summarised 2 earlier messages');
+    await run.say('more', 'Echo: more');
+    const screen = await run.say('/rewind 2', /now in (\S+), holding 2 messages/);
+    const fork = /now in (\S+), holding 2 messages/.exec(screen)![1]!;
+    await run.say('instead', 'Echo: instead');
+    expect(await run.quit()).toBe(0);
+    const shown = await show(options, fork);
+    expect(shown).toMatchObject({ parentId: id, forkPoint: 2, messages: [{ content: 'plans' }, {}, { content: 'instead' }, {}] });
+    expect(shown.summary).toBe((await show(options, id)).summary);
+    expect(shown.summary).not.toBeNull();
+  });
+});
