@@ -3,8 +3,10 @@
  * messages to go back to, a fork holding the first N messages (the original kept as it was and
  * released), after /load and after /compact.
  */
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runPiped, startAtPrompt } from '../helpers/pty.js';
+import { ROOT } from '../../torture/proc.js';
+import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 interface Shown {
@@ -82,5 +84,33 @@ describe('/rewind in the chat', () => {
     expect(shown).toMatchObject({ parentId: id, forkPoint: 2, messages: [{ content: 'plans' }, {}, { content: 'instead' }, {}] });
     expect(shown.summary).toBe((await show(options, id)).summary);
     expect(shown.summary).not.toBeNull();
+  });
+});
+
+describe('/rewind and /tree in the REPL component (the readline example)', () => {
+  it('rewinds into a fork and draws the family, as in chatkeep', async () => {
+    const home = tmpHome();
+    const script = fileURLToPath(new URL('../../examples/embed-readline.mjs', import.meta.url));
+    const chat = spawnPty([], { home, cwd: ROOT, script, columns: 80 });
+    await chat.waitFor(/· 0 messages ·/);
+    const id = /session (session-\S+) ·/.exec(chat.screen())![1]!;
+    const say = async (text: string, until: string | RegExp): Promise<string> => {
+      await chat.waitFor(/you> $/);
+      const from = chat.screen().length;
+      chat.line(text);
+      await chat.waitFor(until, { from });
+      return chat.screen().slice(from);
+    };
+    await say('hello', 'HELLO!');
+    await say('again', 'AGAIN!');
+    const rewound = await say('/rewind 2', /holding 2 messages; \S+ is kept as it was\./);
+    const fork = /now in (\S+), holding/.exec(rewound)![1]!;
+    expect(rewound).toContain(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.`);
+    const tree = await say('/tree', '◀');
+    expect(tree).toMatch(new RegExp(`${id}  4 messages · (now|\\d+m ago)  `));
+    expect(tree).toMatch(new RegExp(`└─ ${fork}  at 2 · 2 messages · (now|\\d+m ago) ◀`));
+    await chat.waitFor(/you> $/);
+    chat.line('/quit');
+    expect(await chat.exited).toBe(0);
   });
 });
