@@ -1,5 +1,5 @@
 // A readline loop (its "assistant" shouts the line back) kept as a chatkeep session: /sessions
-// /save /load /reset /fork /title /status /export /help /quit; when the loop ends (/quit, Ctrl-D,
+// /save /load /reset /fork /rewind /tree /title /status /export /help /quit; when the loop ends (/quit, Ctrl-D,
 // SIGTERM) leave() saves it and prints the way back. Run: node examples/embed-readline.mjs [SESSION-ID]
 import readline from 'node:readline';
 import os from 'node:os';

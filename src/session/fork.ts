@@ -31,8 +31,9 @@ export function forkState(
     provider: { ...source.provider },
     systemPrompt: source.systemPrompt ? { ...source.systemPrompt } : null,
     config: structuredClone(source.config),
-    // A summary describes the whole parent: it holds for the fork only when nothing was cut.
-    summary: at === source.messages.length ? source.summary : null,
+    // A summary stands for the archived messages, which come before every live one (a compaction
+    // keeps its last exchange live, unsummarised): it holds for a fork cut anywhere among them.
+    summary: source.summary,
     parentId: source.id,
     forkPoint: at,
   };

@@ -4,8 +4,8 @@ import { ONE_ID, type SessionsSubcommand } from './subcommand.js';
 export const tree: SessionsSubcommand = {
   name: 'tree',
   args: ONE_ID,
-  // --all changes nothing: a family is found in every project.
-  options: { all: true, json: true },
+  // A family, and any two sessions, are found in every project: no --all.
+  options: { json: true },
   usage: [{ synopsis: 'sessions tree ID [--json]', text: ['the family of a session: its root and every fork, each with its fork point'], overview: true }],
   run: async (command, environment) => (await import('../tree-command.js')).runTree(command, environment),
 };

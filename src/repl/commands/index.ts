@@ -14,6 +14,7 @@ import { provider } from './provider.js';
 import { quit } from './quit.js';
 import { reset } from './reset.js';
 import { retry } from './retry.js';
+import { rewind } from './rewind.js';
 import { save } from './save.js';
 import { sessions } from './sessions.js';
 import { status } from './status.js';
@@ -23,5 +24,5 @@ import { tree } from './tree.js';
 
 /** The built-in slash commands, in the order `/help` shows them. */
 export const builtinCommands: readonly SlashCommand[] = [
-  help, sessions, save, load, fork, tree, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
+  help, sessions, save, load, fork, rewind, tree, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
 ];
