@@ -8,6 +8,8 @@ import { schemaProblem } from './standalone-validator.js';
 import { stringifySliced, type TextSink } from './sliced-json.js';
 import { packageVersion } from '../version.js';
 import { isObject } from './is-object.js';
+import { schemaMismatch } from './fits-schema.js';
+import { sessionJsonSchema } from './schema.js';
 
 /** A snapshot file that does not parse or validate. */
 
@@ -57,6 +59,10 @@ export async function encodeSnapshotSliced(given: SessionSnapshot, sink: TextSin
  * does is refused by them with their "newer build" message, never taken for damage.
  */
 function asWritten(snapshot: SessionSnapshot): SessionSnapshot {
+  // Checked before it can replace the snapshot in place: one that this build would refuse on
+  // the next resume (and quarantine, with every message in it) is never written.
+  const problem = schemaMismatch(snapshot, sessionJsonSchema);
+  if (problem !== undefined) throw new Error(`snapshot of ${snapshot.id} not written: ${problem} (the previous snapshot and the journal are kept)`);
   if (snapshot.schemaVersion !== 3) return snapshot;
   const v3 = (messages: readonly Message[]): boolean => messages.some((m) => messageVersion(m) === 3);
   return v3(snapshot.messages) || snapshot.archived.some((a) => v3(a.messages)) ? snapshot : { ...snapshot, schemaVersion: 2 };

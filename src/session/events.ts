@@ -78,7 +78,9 @@ export function decodeEvent(event: SessionEvent): KnownEvent {
   switch (type) {
     case 'message': {
       const replyId = text(p.replyId);
-      return { ...at, type, payload: { message: journaledFrom(p.message), ...(replyId !== null ? { replyId } : {}) } };
+      // A message written without a time of its own (by another program) takes its event's.
+      const raw = typeof p.message === 'object' && p.message !== null && !('timestamp' in p.message) ? { ...p.message, timestamp: ts } : p.message;
+      return { ...at, type, payload: { message: journaledFrom(raw), ...(replyId !== null ? { replyId } : {}) } };
     }
     case 'delta': {
       const calls = Array.isArray(p.toolCalls) ? p.toolCalls.flatMap(toolCallDelta) : [];

@@ -35,9 +35,19 @@ export function rowLine(seq: number, ts: string, type: string, payload: string):
   return `${JSON.stringify({ seq, ts, type }).slice(0, -1)},"payload":${payload}}`;
 }
 
-/** The one line that says a session holds events a newer chatkeep wrote. */
+/**
+ * The one line that says a session holds events a newer chatkeep wrote: of types this build does
+ * not know, or of known types with what it cannot apply whole (kept as is, not applied).
+ */
 export function futureEventsNote(events: readonly FutureEvent[]): string {
-  const types = [...new Set(events.map((e) => printable(e.type)))];
-  const count = events.length === 1 ? '1 event' : `${events.length} events`;
-  return `${count} of ${types.length === 1 ? 'type' : 'types'} ${types.join(', ')}: written by a newer chatkeep; kept as is.`;
+  const phrase = (of: readonly FutureEvent[]): string => {
+    const types = [...new Set(of.map((e) => printable(e.type)))];
+    return `${of.length === 1 ? '1 event' : `${of.length} events`} of ${types.length === 1 ? 'type' : 'types'} ${types.join(', ')}`;
+  };
+  const unknown = events.filter((e) => !KNOWN.has(e.type));
+  const known = events.filter((e) => KNOWN.has(e.type));
+  const parts: string[] = [];
+  if (unknown.length > 0) parts.push(`${phrase(unknown)}: written by a newer chatkeep; kept as is.`);
+  if (known.length > 0) parts.push(`${phrase(known)} that this chatkeep cannot read whole (a newer chatkeep's?): kept as is, not applied.`);
+  return parts.join(' ');
 }

@@ -5,6 +5,8 @@
  */
 import { applyEvent, streamedCallId, type PendingReplies } from './apply-event.js';
 import { decodeEvent, type SessionEvent } from './events.js';
+import { eventProblem } from './event-check.js';
+import { rowLine } from './future-events.js';
 import type { FutureEvent, Message, SessionSnapshot } from './data.js';
 
 /** What replaying the journal over a snapshot recovered. */
@@ -34,12 +36,22 @@ export function replay(s: SessionSnapshot, events: readonly SessionEvent[], futu
   const savedSeq = s.journalSeq;
   let lastSeq = savedSeq;
   const replies: PendingReplies = new Map();
+  const unreadable: FutureEvent[] = [];
   for (const event of events) {
     if (event.seq <= savedSeq) continue;
+    // One this build cannot apply whole is kept as stored, never applied half-way (event-check.ts).
+    if (eventProblem(event.type, event.ts, event.payload) !== undefined) {
+      unreadable.push({ seq: event.seq, ts: event.ts, type: event.type, line: rowLine(event.seq, event.ts, event.type, JSON.stringify(event.payload)) });
+      continue;
+    }
     applied++;
     lastSeq = Math.max(lastSeq, event.seq);
     if (applyEvent(s, decodeEvent(event), replies)) recoveredMessages++;
   }
+  const kept = [...future.filter((e) => e.seq > savedSeq), ...unreadable].sort((a, b) => a.seq - b.seq);
+  // A reply finished by a message this build cannot read is finished all the same: its deltas
+  // are not made into a second, interrupted copy of it.
+  for (const e of kept) if (e.type === 'message') replies.delete(finishedReplyId(e.line) ?? '');
   const unfinishedReplies: ReplayResult['unfinishedReplies'] = [];
   // Insert from the last position backwards so earlier indexes stay valid.
   const ordered = [...replies.entries()].sort((a, b) => b[1].index - a[1].index);
@@ -53,7 +65,6 @@ export function replay(s: SessionSnapshot, events: readonly SessionEvent[], futu
     recoveredMessages++;
     unfinishedReplies.unshift({ replyId, message });
   }
-  const kept = future.filter((e) => e.seq > savedSeq);
   if (kept.length > 0) {
     s.futureEvents = [...(s.futureEvents ?? []), ...kept];
     for (const e of kept) {
@@ -65,4 +76,14 @@ export function replay(s: SessionSnapshot, events: readonly SessionEvent[], futu
   }
   s.journalSeq = lastSeq;
   return { recoveredMessages, applied, lastSeq, unfinishedReplies, futureEvents: kept };
+}
+
+/** The reply a stored `message` event finishes (`payload.replyId`), read from its line. */
+function finishedReplyId(line: string): string | undefined {
+  try {
+    const id: unknown = (JSON.parse(line) as { payload?: { replyId?: unknown } }).payload?.replyId;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }

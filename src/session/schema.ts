@@ -4,7 +4,7 @@
  */
 import { messageSchema } from './message-codec.js';
 
-const isoDate = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' } as const;
+export const isoDate = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' } as const;
 const count = { type: 'integer', minimum: 0 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 const sessionId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' } as const;

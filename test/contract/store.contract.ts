@@ -16,6 +16,7 @@ import { AT, event, managerOn, snapshotOf, type Harness, type OpenOptions, type 
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
 import { futureEventCases } from './future-events.contract.js';
+import { newerBuildEventCases } from './newer-build-events.contract.js';
 import { fenceCases } from './fence.contract.js';
 import { emptySessionCases } from './empty.contract.js';
 import { agentMessageCases } from './agent-messages.contract.js';
@@ -258,6 +259,7 @@ function storeCases(h: Harness): void {
   trashCases(h);
   searchCases(h);
   futureEventCases(h);
+  newerBuildEventCases(h);
   fenceCases(h);
   emptySessionCases(h);
   agentMessageCases(h);
