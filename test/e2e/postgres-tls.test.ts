@@ -5,7 +5,7 @@
  * mode (exit 2, never "This is a bug").
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPiped } from '../helpers/pty.js';
@@ -109,6 +109,38 @@ describe('TLS with libpq meanings', () => {
     const unreadable = await status('127.0.0.1', '', { PGSSLMODE: 'require', PGSSLROOTCERT: join(certs, 'nowhere.crt') });
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toMatch(/^chatkeep: Cannot read sslrootcert `.*nowhere\.crt` \(ENOENT\)/);
+  });
+
+  it("a client certificate or key that cannot be used is one line naming the file in libpq's words, exit 2; libpq's default files are read", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'chatkeep-pghome-'));
+    writeFileSync(join(certs, 'bad.crt'), 'not a certificate\n');
+    writeFileSync(join(certs, 'bad.key'), '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n', { mode: 0o600 });
+    const line = async (query: string, env: Record<string, string> = {}): Promise<string> => {
+      const r = await status('127.0.0.1', query, { PGSSLMODE: 'require', HOME: home, ...env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).not.toMatch(/bug|unexpected failure/i);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      return lines[0]!;
+    };
+    const at = `The client certificate for the PostgreSQL server at 127.0.0.1:${port} cannot be used:`;
+    expect(await line(`?sslcert=${join(certs, 'bad.crt')}&sslkey=${join(certs, 'client.key')}`)).toContain(`${at} could not read certificate file "${join(certs, 'bad.crt')}": `);
+    expect(await line(`?sslcert=${join(certs, 'client.crt')}&sslkey=${join(certs, 'bad.key')}`)).toContain(`${at} could not load private key file "${join(certs, 'bad.key')}": `);
+    expect(await line(`?sslcert=${join(certs, 'client.crt')}&sslkey=${join(certs, 'forged.key')}`)).toContain(
+      `${at} certificate does not match private key file "${join(certs, 'forged.key')}": key values mismatch`,
+    );
+    // sslcert without sslkey: libpq looks for its default key, and says it is missing.
+    expect(await line(`?sslcert=${join(certs, 'client.crt')}`)).toContain(`${at} certificate present, but not private key file "${join(home, '.postgresql', 'postgresql.key')}"`);
+
+    // libpq's default files: ~/.postgresql/postgresql.crt and .key, used when nothing else is named.
+    mkdirSync(join(home, '.postgresql'));
+    copyFileSync(join(certs, 'forged.crt'), join(home, '.postgresql', 'postgresql.crt'));
+    copyFileSync(join(certs, 'forged.key'), join(home, '.postgresql', 'postgresql.key'));
+    expect(await line('')).toMatch(/the server refused the client certificate/);
+    copyFileSync(join(certs, 'client.crt'), join(home, '.postgresql', 'postgresql.crt'));
+    copyFileSync(join(certs, 'client.key'), join(home, '.postgresql', 'postgresql.key'));
+    expect(tls(await status('127.0.0.1', '', { PGSSLMODE: 'require', HOME: home }))).toBe('encrypted (sslmode=require)');
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('require against a server without TLS says the server offers none (exit 2)', async () => {

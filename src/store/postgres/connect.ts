@@ -20,9 +20,26 @@ export interface Timeouts {
    * (take-lock.ts): the longest a session of a holder killed on another host stays held.
    */
   leaseMs: number;
+  /**
+   * How long the server keeps one of chatkeep's transactions open while nothing is asked of it
+   * (`idle_in_transaction_session_timeout`): a holder frozen mid-save (SIGSTOP, a laptop lid)
+   * then loses its connection, and the row locks and pooled connection it held, within this
+   * long, not for as long as it stays frozen.
+   */
+  idleInTransactionMs: number;
+  /** How long a statement of chatkeep's waits for a row lock (`lock_timeout`) before giving up. */
+  lockWaitMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000, leaseMs: 30_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 15_000, leaseMs: 30_000, idleInTransactionMs: 5_000, lockWaitMs: 10_000 };
+
+/**
+ * The limits every transaction of chatkeep's sets for itself (SET LOCAL: through a pooler in
+ * transaction mode a session-level SET would stay on a server connection others get next).
+ */
+export function limitsSql(t: Timeouts): string {
+  return `SET LOCAL idle_in_transaction_session_timeout = ${Math.round(t.idleInTransactionMs)}; SET LOCAL lock_timeout = ${Math.round(t.lockWaitMs)}`;
+}
 
 type Pg = typeof import('pg');
 let pgModule: Promise<Pg> | undefined;
@@ -115,7 +132,7 @@ export async function transaction<T>(pool: Pool, target: Target, fn: (client: Po
   const ignore = (): void => undefined;
   client.on('error', ignore);
   try {
-    await client.query(begin);
+    await client.query(`${begin}; ${limitsSql(target.timeouts)}`);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
@@ -131,8 +148,8 @@ export async function transaction<T>(pool: Pool, target: Target, fn: (client: Po
 }
 
 /** Runs `fn` in one transaction on a connection of its own (a lock's): rolled back if it throws. */
-export async function onOneConnection<T>(client: ClientBase, fn: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
+export async function onOneConnection<T>(client: ClientBase, timeouts: Timeouts, fn: () => Promise<T>): Promise<T> {
+  await client.query(`BEGIN; ${limitsSql(timeouts)}`);
   try {
     const result = await fn();
     await client.query('COMMIT');

@@ -189,7 +189,7 @@ export class PostgresStore implements SessionStore {
     const text = await encodeSnapshot(snapshot);
     // A grantee's events are its save: the snapshot, and what is derived from it, stay the owner's.
     if (this.appendOnly.has(held)) return held.write(async (client) => (await stillCurrent(client, id, held.epoch), Buffer.byteLength(text, 'utf8')));
-    return held.write((client) => onOneConnection(client, () => storeSnapshot(client, { ...snapshot, id }, text, this.now(), held.epoch)));
+    return held.write((client) => onOneConnection(client, this.target.timeouts, () => storeSnapshot(client, { ...snapshot, id }, text, this.now(), held.epoch)));
   }
 
   async snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined> {

@@ -20,7 +20,7 @@ import { TrashedSessionError, UnknownSessionError } from '../../session/errors.j
 import { sessionInUse } from '../../session/in-use.js';
 import { isAlive, processStart } from '../process-identity.js';
 import type { Target } from './connect.js';
-import { connectClient, storeError } from './connect.js';
+import { connectClient, limitsSql, storeError } from './connect.js';
 import { HOST, heldLock, liveHere, ownerFrom, type PgLock } from './lock.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { isPooled } from './pooler.js';
@@ -74,7 +74,7 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
     }
     const startedAt = now();
     const leaseMs = pooled ? target.timeouts.leaseMs : null;
-    const epoch = await recordHolder(client, id, startedAt, leaseMs).catch(async (err: unknown) => {
+    const epoch = await recordHolder(client, target, id, startedAt, leaseMs).catch(async (err: unknown) => {
       if (!pooled) await client.query('SELECT pg_advisory_unlock($1, key) FROM chatkeep.lock_keys WHERE session_id = $2', [LOCK_SPACE, id]).catch(() => undefined);
       throw err;
     });
@@ -107,8 +107,8 @@ async function takeAdvisory(client: Client, id: string): Promise<boolean> {
  * while we took the advisory lock, or an advisory lock while we would take a lease), refuses a
  * trashed session (a trash that committed before is seen), then raises the epoch and records us.
  */
-async function recordHolder(client: Client, id: string, startedAt: Date, leaseMs: number | null): Promise<number> {
-  await client.query('BEGIN');
+async function recordHolder(client: Client, target: Target, id: string, startedAt: Date, leaseMs: number | null): Promise<number> {
+  await client.query(`BEGIN; ${limitsSql(target.timeouts)}`);
   try {
     // The row lock first, in a statement of its own: a statement that waited for it would still
     // see the holder row of its own (older) snapshot, not the one the taker before us committed.

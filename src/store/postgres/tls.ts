@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { UserError } from '../../session/errors.js';
+import { clientCertificate } from './client-cert.js';
 
 export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
 export type SslMode = (typeof SSL_MODES)[number];
@@ -55,7 +56,7 @@ export function planTls(url: string, env: Record<string, string | undefined>): {
   }
   const mode = given as SslMode;
   const rootcert = get('sslrootcert');
-  const file = (name: 'sslrootcert' | 'sslcert' | 'sslkey', path: string | undefined): string | undefined => {
+  const file = (name: 'sslrootcert', path: string | undefined): string | undefined => {
     if (path === undefined || (name === 'sslrootcert' && path === 'system')) return undefined;
     try {
       return readFileSync(path, 'utf8');
@@ -65,8 +66,10 @@ export function planTls(url: string, env: Record<string, string | undefined>): {
     }
   };
   const ca = file('sslrootcert', rootcert);
-  const cert = file('sslcert', get('sslcert'));
-  const key = file('sslkey', get('sslkey'));
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost';
+  const port = Number(parsed.port || 5432);
+  // libpq reads the client certificate only for a connection that may be encrypted.
+  const { cert, key } = mode === 'disable' || mode === 'allow' ? {} : clientCertificate({ cert: get('sslcert'), key: get('sslkey') }, env.HOME, `${host}:${port}`);
   if (mode === 'verify-ca' && ca === undefined) {
     throw new UserError('sslmode=verify-ca needs the CA that signed the server\'s certificate: give ?sslrootcert=FILE in the URL, or PGSSLROOTCERT.', 'E_STORE_TLS');
   }
@@ -80,8 +83,6 @@ export function planTls(url: string, env: Record<string, string | undefined>): {
     ...(verify && mode !== 'verify-full' ? { checkServerIdentity: () => undefined } : {}),
   };
   for (const name of TAKEN) parsed.searchParams.delete(name);
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost';
-  const port = Number(parsed.port || 5432);
   const encrypt = mode === 'disable' || mode === 'allow' ? false : mode === 'prefer' ? 'ask' : true;
   return { connectionString: parsed.toString(), tls: { mode, server: `${host}:${port}`, host, port, options, encrypt } };
 }

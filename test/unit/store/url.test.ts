@@ -29,7 +29,7 @@ describe('scrub', () => {
 });
 
 describe('storeError', () => {
-  const target = { url: URL_WITH_PASSWORD, location: redactUrl(URL_WITH_PASSWORD), timeouts: { connectTimeoutMs: 1, queryTimeoutMs: 1, leaseMs: 1 } };
+  const target = { url: URL_WITH_PASSWORD, location: redactUrl(URL_WITH_PASSWORD), timeouts: { connectTimeoutMs: 1, queryTimeoutMs: 1, leaseMs: 1, idleInTransactionMs: 1, lockWaitMs: 1 } };
 
   it('turns an unreachable server into StoreUnavailableError, password-free', () => {
     const err = Object.assign(new Error(`connect ECONNREFUSED for ${URL_WITH_PASSWORD}`), { code: 'ECONNREFUSED' });
