@@ -18,9 +18,11 @@ export interface HostProcess {
   end(): Promise<number | null>;
 }
 
-export function startHost(script: string, args: string[]): HostProcess {
+/** `env`: variables added to this process's environment for the child. */
+export function startHost(script: string, args: string[], env: Record<string, string> = {}): HostProcess {
   const child = spawn(process.execPath, [script, ...args], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
