@@ -17,7 +17,7 @@ const PROMPT_COLUMNS = 60;
 export const rewind: SlashCommand = {
   name: 'rewind',
   summary: 'continue in a fork holding the first N messages (this session kept as it was); without N, your messages to rewind to',
-  usage: '/rewind [N]',
+  args: '[N]',
   needsStore: true,
   async run(ctx, args) {
     const from = ctx.session.current;

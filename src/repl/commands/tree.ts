@@ -9,7 +9,7 @@ import type { SlashCommand } from '../types.js';
 export const tree: SlashCommand = {
   name: 'tree',
   summary: "this session's family: the session it was forked from, and every fork, with their fork points",
-  usage: '/tree [ID]',
+  args: '[ID]',
   needsStore: true,
   async run(ctx, args) {
     const [{ readFamily }, { familyLines }, { loadFormatting }] = await Promise.all([
