@@ -42,7 +42,7 @@ describe('/rewind in the chat', () => {
         '  /rewind 0  › first',
       ]);
 
-      await run.say('/rewind two', 'chatkeep: Bad /rewind `two`: give the number of messages to keep (0 or more), such as /rewind 4, or /rewind alone to list them.');
+      await run.say('/rewind two', 'chatkeep: Bad number of messages to keep `two`: give 0 or more, or nothing to list your messages. For example: /rewind 4');
       await run.say('/rewind 9', `chatkeep: Cannot fork ${id} at message 9: it has 6 messages (give 0 to 6).`);
 
       const at = run.screen().length;

@@ -24,7 +24,10 @@ export const rewind: SlashCommand = {
     const text = args.trim();
     if (text === '') return info(promptList(from.messages));
     if (!/^\d{1,9}$/.test(text)) {
-      throw new UserError(`Bad /rewind \`${printable(text)}\`: give the number of messages to keep (0 or more), such as /rewind 4, or /rewind alone to list them.`, 'E_FORK_POINT');
+      throw new UserError(`Bad number of messages to keep \`${printable(text)}\`: give 0 or more, or nothing to list your messages.`, 'E_FORK_POINT', 2, {
+        to: 'For example:',
+        slash: { name: 'rewind', args: ['4'] },
+      });
     }
     const at = Number(text);
     const next = await ctx.services.sessions.fork(from, { at });
