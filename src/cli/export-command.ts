@@ -45,6 +45,6 @@ export function chooseFormat(flag: string | undefined, file: string | undefined)
   if (flag === undefined) return (file !== undefined && formatOfFile(file)) || 'json';
   if (flag.toLowerCase() === 'claude') return 'claude';
   const format = exportFormat(flag);
-  if (!format) throw new UserError(`Unknown export format \`${printable(flag)}\`: use --format ${EXPORT_FORMATS.join(', ')}.`, 'E_USAGE');
+  if (!format) throw new UserError(`Unknown export format \`${printable(flag)}\`: use --format ${EXPORT_FORMATS.join(', ')} or claude.`, 'E_USAGE');
   return format;
 }

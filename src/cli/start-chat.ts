@@ -103,7 +103,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       config,
       env,
     });
-    const provider = await createProvider(choice, env);
+    const provider = await createProvider(choice, env, { watched: screen.terminal });
     const chosen = { name: choice.name, model: choice.model };
     const opened = session ?? (await sessions.create());
     session = opened;
@@ -146,7 +146,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       notices,
       autoCompact,
       factories: {
-        makeProvider: (name, model) => createProvider({ name, model: model ?? DEFAULT_MODELS[name], source: 'command' }, env),
+        makeProvider: (name, model) => createProvider({ name, model: model ?? DEFAULT_MODELS[name], source: 'command' }, env, { watched: screen.terminal }),
         readSystemPrompt: (file) => loadSystemPrompt(file, cwd),
       },
       clipboard: createClipboard(screen, env),

@@ -37,11 +37,14 @@ export function countWords(text: string): number {
 }
 
 /** Reads `CHATKEEP_ECHO_DELAY_MS` (a non-negative number), else the default. */
-export function echoDelayFrom(env: Record<string, string | undefined>): number {
+export function echoDelayFrom(env: Record<string, string | undefined>, watched = true): number {
+  // The pause shows a reply streaming to a person; on a pipe no one watches it, and a long
+  // message would take minutes to echo (100 KB took 150 s), so only a set value applies there.
+  const fallback = watched ? DEFAULT_ECHO_DELAY_MS : 0;
   const raw = env.CHATKEEP_ECHO_DELAY_MS;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_ECHO_DELAY_MS;
+  if (raw === undefined || raw.trim() === '') return fallback;
   const ms = Number(raw);
-  return Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_ECHO_DELAY_MS;
+  return Number.isFinite(ms) && ms >= 0 ? ms : fallback;
 }
 
 /**

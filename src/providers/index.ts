@@ -29,6 +29,8 @@ export interface CreateProviderOptions {
   maxRetries?: number;
   /** Request timeout in ms (default 10 min, the SDKs' own). */
   timeoutMs?: number;
+  /** Whether a person watches the reply stream (a terminal): echo pauses between words only then, unless told. */
+  watched?: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function createProvider(
   env: Record<string, string | undefined>,
   options: CreateProviderOptions = {},
 ): Promise<Provider> {
-  if (choice.name === 'echo') return new EchoProvider(echoDelayFrom(env));
+  if (choice.name === 'echo') return new EchoProvider(echoDelayFrom(env, options.watched ?? true));
   const keyVar = API_KEY_VARS[choice.name];
   const baseVar = BASE_URL_VARS[choice.name];
   const baseURL = env[baseVar]?.trim() || undefined;

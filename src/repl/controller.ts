@@ -7,6 +7,7 @@
  */
 import { parseAutosaveSpec, startAutosave } from '../session/autosave.js';
 import { ReadOnlySessionError } from '../session/errors.js';
+import { totalStats } from '../session/status.js';
 import type { Autosave, AutosaveSchedule } from '../session/autosave.js';
 import type { Message, NewMessage } from '../session/data.js';
 import type { SaveResult, Session } from '../session/session-api.js';
@@ -210,7 +211,7 @@ export class SessionController {
         const lost = outcome ?? { retaken: false as const, holder: await this.sessions.holder(session.id).catch(() => undefined) };
         return { code: 0, lines: lostExitLines(this.host, session, lost) };
       }
-      return { code: 0, lines: savedLines(this.host, result, session.stats) };
+      return { code: 0, lines: savedLines(this.host, result, totalStats(session)) };
     } catch (err) {
       return { code: 1, lines: failedCloseLines(this.host, session.id, errorLine(err, { host: this.host })) };
     }

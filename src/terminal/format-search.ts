@@ -55,18 +55,16 @@ export function shownLine(results: SearchResults): string | undefined {
   return `${results.results.length} of ${plural(results.total, 'matching session')} shown, best first.`;
 }
 
-/** One line saying what the search did to its index first; undefined when it was up to date. */
+/**
+ * One line when the search found its index damaged (and rebuilt it); undefined otherwise. A
+ * missing index (the first search, a new data directory) and one behind the sessions (new
+ * messages since) are the cache doing its job: nothing is wrong, so nothing is said.
+ */
 export function indexNote(reports: readonly SearchIndexReport[]): string | undefined {
-  const work = reports.filter((r) => r.state !== 'fresh');
-  if (work.length === 0) return undefined;
-  const read = plural(work.reduce((n, r) => n + r.reindexed, 0), 'session');
-  const where = work.length > 1 ? ` in ${work.length} projects` : '';
-  const rebuilt = work.filter((r) => r.state !== 'stale');
-  if (rebuilt.length === 0) {
-    return read.startsWith('0 ')
-      ? `Search index updated${where}: sessions that are gone were dropped from it.`
-      : `Search index updated${where}: ${read} new or changed since it was built, read again.`;
-  }
-  const why = [...new Set(rebuilt.map((r) => (r.state === 'damaged' ? `was damaged (${visibleText(r.detail ?? 'unreadable')})` : 'was missing')))].join(', ');
+  const damaged = reports.filter((r) => r.state === 'damaged');
+  if (damaged.length === 0) return undefined;
+  const read = plural(damaged.reduce((n, r) => n + r.reindexed, 0), 'session');
+  const where = damaged.length > 1 ? ` in ${damaged.length} projects` : '';
+  const why = [...new Set(damaged.map((r) => `was damaged (${visibleText(r.detail ?? 'unreadable')})`))].join(', ');
   return `Search index rebuilt${where}: it ${why}${read.startsWith('0 ') ? '' : `; ${read} indexed`}.`;
 }

@@ -174,7 +174,7 @@ describe('sessions export and import', () => {
     const bad: [string[], RegExp][] = [
       [['sessions', 'export', 'session-19990101-000000'], /^No session `session-19990101-000000`\. List sessions with: .*sessions list --all$/],
       [['sessions', 'export', '../x'], /^Invalid session ID `\.\.\/x`/],
-      [['sessions', 'export', id, '--format', 'pdf'], /^Unknown export format `pdf`: use --format json, md, html\.$/],
+      [['sessions', 'export', id, '--format', 'pdf'], /^Unknown export format `pdf`: use --format json, md, html or claude\.$/],
       [['sessions', 'export', id, '-o', 'no/such/dir/x.json'], /^Cannot write `no\/such\/dir\/x\.json`: the directory `.*\/no\/such\/dir` does not exist\.$/],
       [['sessions', 'export', id, '-o', '.'], /^Cannot write `\.`: it is a directory\. Name a file in it\.$/],
       [['sessions', 'export'], /^sessions export needs a session ID\. See .*sessions --help$/],

@@ -16,7 +16,9 @@ export const model: SlashCommand = {
     }
     if (/\s/.test(name)) return refusal(`A model name is one word: ${ctx.ui.command('model', 'NAME')} (e.g. ${ctx.ui.command('model', 'gpt-4o-mini')}).`);
     if (current.name !== 'anthropic' && current.name !== 'openai') {
-      return refusal(`${current.label} has no models: switch assistant first, e.g. ${ctx.ui.command('provider', 'openai', name)}.`);
+      // Anthropic's models are all named claude-…; every other name is suggested with OpenAI's API.
+      const vendor = /^claude/i.test(name) ? 'anthropic' : 'openai';
+      return refusal(`${current.label} has no models: switch assistant first, e.g. ${ctx.ui.command('provider', vendor, name)}.`);
     }
     if (name === current.model) return info(`Already using ${current.label}.`);
     return useAssistant(ctx, current.name, name);

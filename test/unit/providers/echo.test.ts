@@ -69,6 +69,15 @@ describe('echo provider', () => {
     expect(echoDelayFrom({ CHATKEEP_ECHO_DELAY_MS: 'soon' })).toBe(8);
   });
 
+  it('pauses by default only where a person watches: on a pipe none, unless CHATKEEP_ECHO_DELAY_MS says so', async () => {
+    expect(echoDelayFrom({}, false)).toBe(0);
+    expect(echoDelayFrom({ CHATKEEP_ECHO_DELAY_MS: '25' }, false)).toBe(25);
+    const piped = await createProvider({ name: 'echo', model: null, source: 'default' }, {}, { watched: false });
+    expect(piped).toMatchObject({ delayMs: 0 });
+    const watched = await createProvider({ name: 'echo', model: null, source: 'default' }, {}, { watched: true });
+    expect(watched).toMatchObject({ delayMs: 8 });
+  });
+
   it('is what createProvider builds for echo, labelled offline, with no model', async () => {
     const provider = await createProvider({ name: 'echo', model: null, source: 'default' }, {});
     expect(provider).toMatchObject({ name: 'echo', model: null, label: 'echo (offline)' });
