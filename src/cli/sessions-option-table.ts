@@ -18,6 +18,7 @@ export const SESSIONS_OPTION_TABLE = {
   json: { type: 'boolean', description: 'machine-readable JSON' },
   branch: { type: 'string', value: 'NAME' },
   empty: { type: 'boolean' },
+  archived: { type: 'boolean' },
   project: { type: 'string', value: 'PATH' },
   limit: { type: 'string', value: 'N' },
   format: { type: 'string', value: 'FORMAT' },

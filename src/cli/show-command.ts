@@ -33,7 +33,7 @@ export async function runShow(command: SessionsCommand, environment: SessionsEnv
   stdout.write(
     json
       ? `${JSON.stringify({ ...showJson(reading.snapshot, reading, forks), ...(owned ? { owner: owned.ownership.owner, shares: owned.ownership.shares } : {}) }, null, 2)}\n`
-      : showText(reading.snapshot, reading, forks, now, environment.terminal === true, owned?.line),
+      : showText(reading.snapshot, reading, forks, now, environment.terminal === true, owned?.line, command.options.archived === true),
   );
   // A damaged session shows what is readable, then says what is wrong (exit 2).
   if (problem) throw problem;
@@ -95,7 +95,7 @@ function messageJson(m: Message): Record<string, unknown> {
   };
 }
 
-function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[], now: Date, terminal: boolean, ownerLine?: string): string {
+function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly SessionSummary[], now: Date, terminal: boolean, ownerLine?: string, archived = false): string {
   const status = reading.problem ? problemLabel(reading.problem) : reading.status;
   const readable = reading.problem ? ' readable' : '';
   const head = [
@@ -113,8 +113,31 @@ function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly S
   // Each message under its time: how long ago for a person, ISO 8601 for a script.
   const time = (at: Date): string => `[${terminal ? relativeTime(at, now) : at.toISOString()}]`;
   const body = s.messages.flatMap((m) => [time(m.timestamp), ...formatMessage(m), '']);
+  const before = archived ? archivedLines(s, time, terminal, now) : [];
   // Stored text shown safe: control characters as visible stand-ins (--json keeps them exact).
-  return visibleText([...head, ...summaryLines(s), ...body].join('\n'));
+  return visibleText([...head, ...before, ...summaryLines(s), ...body].join('\n'));
+}
+
+/**
+ * What /reset and /compact archived, oldest first, each part under a line saying which did it,
+ * when, and where it was: before a fresh start, or before the summary that stands for it. The
+ * live messages follow, as without --archived.
+ */
+function archivedLines(s: SessionSnapshot, time: (at: Date) => string, terminal: boolean, now: Date): string[] {
+  if (s.archived.length === 0) return ['[nothing archived: /compact and /reset have not been used in this session]', ''];
+  const lines = s.archived.flatMap((segment, i) => {
+    // A segment keeps the summary it was read with; what archived it shows in what came next:
+    // a compaction leaves a summary in force, a reset none.
+    const compacted = (s.archived[i + 1]?.summary ?? (i + 1 < s.archived.length ? null : s.summary)) !== null;
+    const then = compacted ? 'then a summary' : 'then a fresh start';
+    const when = terminal ? relativeTime(segment.archivedAt, now) : segment.archivedAt.toISOString();
+    return [
+      `[archived by ${compacted ? '/compact' : '/reset'}, ${when}: ${plural(segment.messages.length, 'message')}, ${then}]`,
+      '',
+      ...segment.messages.flatMap((m) => [time(m.timestamp), ...formatMessage(m), '']),
+    ];
+  });
+  return [...lines, `[the live conversation${s.messages.length === 0 ? ' holds no message' : ''}]`, ''];
 }
 
 /**

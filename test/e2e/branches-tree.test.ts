@@ -98,6 +98,26 @@ describe('chatkeep sessions tree ID', () => {
   });
 });
 
+describe('a family carried to another store', () => {
+  it('keeps its lineage through export and import, and through sessions copy', async () => {
+    const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const { root, a, b, long } = await family(options);
+    const elsewhere = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    for (const id of [b, root, long, a]) {
+      const exported = await runPiped(['sessions', 'export', id], '', options);
+      expect((await runPiped(['sessions', 'import', '-'], exported.stdout, elsewhere)).code).toBe(0);
+    }
+    const shape = (m: Member): unknown => [m.id, m.forkPoint, m.children.map(shape)];
+    const original = shape((JSON.parse(await run(options, ['sessions', 'tree', b, '--json'])) as { root: Member }).root);
+    expect(original).toEqual([root, null, [[a, 2, [[b, 4, []]]], [long, 4, []]]]);
+    expect(shape((JSON.parse(await run(elsewhere, ['sessions', 'tree', b, '--json'])) as { root: Member }).root)).toEqual(original);
+
+    const copied = tmpHome();
+    expect((await runPiped(['sessions', 'copy', '--to', copied, '--all'], '', options)).code).toBe(0);
+    expect(shape((JSON.parse(await run({ ...options, home: copied }, ['sessions', 'tree', b, '--json'])) as { root: Member }).root)).toEqual(original);
+  });
+});
+
 describe('/tree in the chat', () => {
   for (const columns of [80, 120]) {
     it(`shows this session's family within ${columns} columns, this one marked`, async () => {

@@ -80,7 +80,7 @@ describe('replHelp', () => {
     const help = replHelp('9.9.9');
     expect(help).toContain('chatkeep 9.9.9');
     for (const name of Object.keys(REPL_OPTIONS)) expect(help).toContain(`--${name}`);
-    expect(help).toContain('chatkeep sessions show ID [--json]');
+    expect(help).toContain('chatkeep sessions show ID [--archived] [--json]');
   });
 });
 
