@@ -5,7 +5,7 @@
  *   npm run torture -- [--quick] [--only kill9,races] [--seed N] [--keep]
  *
  * Parts: kill9, races, damaged, hostile, redaction, slow-holder, hangup, liveness, hosts, thaw; on a PostgreSQL server
- * each starts for itself: pg-kill9, pg-hosts, pg-restart, pg-roles; behind a PgBouncer it starts: pg-pooler, pg-thaw.
+ * each starts for itself: pg-kill9, pg-hosts, pg-restart, pg-roles; on both stores: adversary; behind a PgBouncer it starts: pg-pooler, pg-thaw.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import * as thaw from './thaw.js';
 import * as pgHosts from './pg-hosts.js';
 import * as pgRestart from './pg-restart.js';
 import * as pgRoles from './pg-roles.js';
+import * as adversary from './adversary/index.js';
 
 interface Part {
   name: string;
@@ -64,6 +65,7 @@ const PARTS: Part[] = [
   },
   { name: 'pg-hosts', run: (root, quick, seed) => withPostgres(({ url }) => pgHosts.run({ root, url, seed, rounds: quick ? 10 : 100 })) },
   { name: 'pg-restart', run: (root, quick, seed) => withPostgres((server) => pgRestart.run({ root, server, seed, trials: quick ? 4 : 20 })) },
+  { name: 'adversary', run: (root, quick, seed) => adversary.run({ root, quick, seed }) },
   {
     name: 'pg-roles',
     run: (root, quick, seed) => withPostgres(({ url }) => pgRoles.run({ root, url, seed, sessions: quick ? 5 : 50, cliProbes: quick ? 2 : 10 })),

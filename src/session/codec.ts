@@ -61,7 +61,8 @@ export async function encodeSnapshotSliced(given: SessionSnapshot, sink: TextSin
 function asWritten(snapshot: SessionSnapshot): SessionSnapshot {
   // Checked before it can replace the snapshot in place: one that this build would refuse on
   // the next resume (and quarantine, with every message in it) is never written.
-  const problem = schemaMismatch(snapshot, sessionJsonSchema);
+  // (Of this build's own version: that is the one its schema describes.)
+  const problem = snapshot.schemaVersion === SCHEMA_VERSION ? schemaMismatch(snapshot, sessionJsonSchema) : undefined;
   if (problem !== undefined) throw new Error(`snapshot of ${snapshot.id} not written: ${problem} (the previous snapshot and the journal are kept)`);
   if (snapshot.schemaVersion !== 3) return snapshot;
   const v3 = (messages: readonly Message[]): boolean => messages.some((m) => messageVersion(m) === 3);

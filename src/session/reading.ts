@@ -6,6 +6,8 @@ import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';
 import { futureEventsNote } from './future-events.js';
 import { plural } from '../text/plural.js';
+import { statsOf } from './apply-event.js';
+import type { Salvage } from './salvage.js';
 import type { LoadOptions, LockState, Reading, SessionEvent, SessionSource, StoredSession } from './store.js';
 
 /**
@@ -39,20 +41,55 @@ export async function loadFrom(source: Pick<SessionSource, 'load'>, id: string, 
   const stored = await source.load(options);
   const savedStatus = stored.snapshot?.status;
   const snapshot = stored.snapshot ?? blankSnapshot(id, projectPath, dateFromId(id) ?? stored.createdAt ?? options.now);
+  const salvage = stored.snapshot ? undefined : stored.salvage;
+  const events = salvage ? fromSalvage(snapshot, salvage, stored.events) : stored.events;
   const renamed = snapshot.id !== id;
   if (renamed) {
     stored.notices.push(`Its snapshot names session ${snapshot.id} (a copy of it?); it is ${id} here, and is saved as ${id}.`);
     snapshot.id = id;
   }
-  const result = replay(snapshot, stored.events, stored.futureEvents);
+  const result = replay(snapshot, events, stored.futureEvents);
   // Events a newer chatkeep wrote: kept in the snapshot, said once (when found past it).
   if (result.futureEvents.length > 0) stored.notices.push(futureEventsNote(result.futureEvents));
   if (stored.snapshotDamaged) {
+    const fromSnapshot = salvage && salvage.messages.length + salvage.unreadable > 0
+      ? `${plural(salvage.messages.length, 'message')} from the damaged snapshot${salvage.unreadable > 0 ? ` (${plural(salvage.unreadable, 'message')} in it could not be read)` : ''} and `
+      : '';
     stored.notices.push(
-      `Recovered ${plural(result.recoveredMessages, 'message')} from the journal; messages saved only in the damaged snapshot are in the file moved aside.`,
+      `Recovered ${fromSnapshot}${plural(result.recoveredMessages, 'message')} from the journal; the damaged snapshot is kept whole in the file moved aside.`,
     );
   }
   return { snapshot, savedStatus, replay: result, stored, renamed };
+}
+
+/**
+ * Puts what was salvaged of a damaged snapshot into the blank one, and returns the events still to
+ * apply over it. The snapshot's seq, when it was readable, says which events it already holds; when
+ * it was cut off, a journaled message equal to a salvaged one (role, time, text) is that one.
+ */
+function fromSalvage(s: SessionSnapshot, salvage: Salvage, events: readonly SessionEvent[]): SessionEvent[] {
+  s.messages = [...salvage.messages];
+  s.stats = statsOf(s.messages);
+  if (salvage.title !== undefined) s.title = salvage.title;
+  if (salvage.journalSeq !== undefined) {
+    s.journalSeq = salvage.journalSeq;
+    return [...events];
+  }
+  const held = new Map<string, number>();
+  const key = (role: unknown, time: unknown, content: unknown): string => JSON.stringify([role, time, content]);
+  for (const m of salvage.messages) {
+    const k = key(m.role, m.timestamp.toISOString(), m.content);
+    held.set(k, (held.get(k) ?? 0) + 1);
+  }
+  return events.filter((e) => {
+    if (e.type !== 'message') return true;
+    const m = (e.payload as { message?: { role?: unknown; timestamp?: unknown; content?: unknown } }).message;
+    const k = key(m?.role, m?.timestamp, m?.content);
+    const n = held.get(k) ?? 0;
+    if (n === 0) return true;
+    held.set(k, n - 1);
+    return false;
+  });
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import type { LockOwner } from './errors.js';
 import type { IndexRow, SessionReading } from './listing.js';
+import type { Salvage } from './salvage.js';
 import type { FutureEvent, ProjectInfo, SessionSnapshot, SessionWhere } from './data.js';
 import type { SearchResults } from './search-data.js';
 
@@ -67,6 +68,8 @@ export interface StoredSession {
   notices: string[];
   /** The snapshot was damaged (the session is rebuilt from its events). */
   snapshotDamaged: boolean;
+  /** What was read of a damaged snapshot, message by message (salvage.ts): the session is rebuilt from it and its events. */
+  salvage?: Salvage;
   /** When the store first saw the session, if it knows (for a session with no snapshot and no dated ID). */
   createdAt?: Date;
 }

@@ -8,21 +8,7 @@
  */
 import { expect, it } from 'vitest';
 import { AT, managerOn, type Harness } from './contract-kit.js';
-
-/** A newer build's event of each known type, with a value this build does not know. */
-export const NEWER_VALUES: { type: string; payload: Record<string, unknown> }[] = [
-  { type: 'message', payload: { message: { role: 'developer', content: 'from a newer build', timestamp: AT.toISOString() } } },
-  { type: 'message', payload: { message: { role: 'user', content: '', parts: [{ type: 'audio', data: 'AAAA' }], timestamp: AT.toISOString() } } },
-  { type: 'delta', payload: { replyId: 'r-newer', text: 'partial', replace: 'all' } },
-  { type: 'reset', payload: { summary: 'a summary', keep: 'half' } },
-  { type: 'title', payload: { title: 'Chosen by the model', source: 'model' } },
-  { type: 'config', payload: { key: 'temperature', value: { value: 0.2, source: 'remote' } } },
-  { type: 'provider', payload: { name: 'anthropic', model: 'next', source: 'remote' } },
-  { type: 'system', payload: { ref: { url: 'https://example.com/prompt' } } },
-  { type: 'draft', payload: { text: ['rich', 'draft'] } },
-  { type: 'supersede', payload: { indexes: 'all' } },
-  { type: 'git', payload: { root: '/repo', branch: null, head: 7 } },
-];
+import { NEWER_VALUES } from '../../torture/adversary/newer-values.js';
 
 export function newerBuildEventCases(h: Harness): void {
   it('keeps a newer build event of each known type it cannot apply whole, and never loses a message over resumes', async () => {

@@ -37,21 +37,23 @@ describe('a truncated session.json', () => {
 
     const show = await runPiped(['sessions', 'show', id], '', { home, cwd });
     expect(show.code).toBe(2);
-    expect(show.stdout).toContain(`  project ${cwd} · damaged · 0 messages readable · last active `);
+    // Cut in half, the snapshot still holds its first three messages whole: each is salvaged.
+    expect(show.stdout).toContain(`  project ${cwd} · damaged · 3 messages readable · `);
+    expect(show.stdout).toContain('› two');
     expect(show.stderr.startsWith(advice)).toBe(true);
     expect(show.stderr.endsWith(recover)).toBe(true);
     expect(show.stderr.split('\n')).toHaveLength(2);
 
     const json = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd });
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stdout)).toMatchObject({ id, messageCount: 0, problem: { kind: 'damaged', detail: expect.stringMatching(/^session\.json: not JSON/) } });
+    expect(JSON.parse(json.stdout)).toMatchObject({ id, messageCount: 3, problem: { kind: 'damaged', detail: expect.stringMatching(/^session\.json: not JSON/) } });
 
     const list = await runPiped(['sessions', 'list'], '', { home, cwd });
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`^ {2}${id}\\s+.* 0 messages\\s+damaged\\s+\\(untitled\\)\\n$`));
+    expect(list.stdout).toMatch(new RegExp(`^ {2}${id}\\s+.* 3 messages .*damaged\\s+one\\n$`));
     expect(list.stderr).toBe(show.stderr);
     const rows = JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout) as Row[];
-    expect(rows).toEqual([expect.objectContaining({ id, messageCount: 0, problem: expect.objectContaining({ kind: 'damaged' }) })]);
+    expect(rows).toEqual([expect.objectContaining({ id, messageCount: 3, problem: expect.objectContaining({ kind: 'damaged' }) })]);
 
     // The advice, as printed: resume. The damaged file is kept beside the session.
     const command = /: (chatkeep --session-id \S+)\n$/.exec(show.stderr)![1]!;
@@ -62,10 +64,12 @@ describe('a truncated session.json', () => {
     const after = await runPiped(['sessions', 'show', id], '', { home, cwd });
     expect(after.code).toBe(0);
     expect(after.stderr).toBe('');
-    // Nothing of it was readable: holding no message now, it is listed with --empty.
-    expect(JSON.parse((await runPiped(['sessions', 'list', '--json', '--empty'], '', { home, cwd })).stdout)).toEqual([
-      expect.not.objectContaining({ problem: expect.anything() }),
+    // What was salvaged is the session now: listed, with no problem left.
+    expect(after.stdout).toContain('› two');
+    expect(JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout)).toEqual([
+      expect.objectContaining({ id, messageCount: 3 }),
     ]);
+    expect(JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout)[0]).not.toHaveProperty('problem');
   });
 
   it('a listing that reads the files (no index yet) says damaged too', async () => {

@@ -7,6 +7,7 @@ import type { LoadOptions, StoredSession } from '../../session/store.js';
 import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
 import { errno } from '../../session/ids.js';
 import { readJournal } from './journal.js';
+import { salvageSnapshot, type Salvage } from '../../session/salvage.js';
 import { corruptName, layout } from './layout.js';
 
 /**
@@ -22,10 +23,14 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<St
   const file = layout.snapshot(dir);
   let snapshot: SessionSnapshot | undefined;
   let damage: string | undefined;
+  let salvage: Salvage | undefined;
+  let text: string | undefined;
   try {
-    snapshot = await decodeSnapshot(await readWhole(file), file);
+    text = await readWhole(file);
+    snapshot = await decodeSnapshot(text, file);
   } catch (err) {
     if (err instanceof DamagedFileError) {
+      salvage = salvageSnapshot(text ?? '');
       damage = err.message;
       phrases.push(`session.json: ${err.reason}`);
     } else if (errno(err) === 'EISDIR') {
@@ -74,7 +79,7 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<St
     );
   }
   const createdAt = snapshot ? undefined : await stat(dir).then((s) => s.birthtime, () => undefined);
-  return { snapshot, events: journal.events, futureEvents: journal.futureEvents, notices, damage: phrases, snapshotDamaged: damage !== undefined, ...(createdAt ? { createdAt } : {}) };
+  return { snapshot, events: journal.events, futureEvents: journal.futureEvents, notices, damage: phrases, snapshotDamaged: damage !== undefined, ...(salvage ? { salvage } : {}), ...(createdAt ? { createdAt } : {}) };
 }
 
 /** Which snapshot file is in place: a new one is renamed over it, so its inode changes. */

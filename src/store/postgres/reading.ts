@@ -10,6 +10,7 @@ import type { IndexRow, SessionProblem } from '../../session/listing.js';
 import { SCHEMA_VERSION } from '../../session/migrations.js';
 import type { LoadOptions, SessionEvent, StoredSession } from '../../session/store.js';
 import { readEvent, rowLine } from '../../session/future-events.js';
+import { salvageSnapshot, type Salvage } from '../../session/salvage.js';
 import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
@@ -40,6 +41,7 @@ export async function loadSession(pool: Pool, target: Target, id: string, option
   const notices: string[] = [];
   let snapshot: SessionSnapshot | undefined;
   let snapshotDamaged = false;
+  let salvage: Salvage | undefined;
   if (session.snapshot !== null) {
     try {
       // A newer schemaVersion throws FutureSchemaError here, before anything is changed.
@@ -47,6 +49,7 @@ export async function loadSession(pool: Pool, target: Target, id: string, option
     } catch (err) {
       if (!(err instanceof DamagedFileError)) throw err;
       snapshotDamaged = true;
+      salvage = salvageSnapshot(session.snapshot);
       damage.push(`snapshot: ${err.reason}`);
       const where = options.quarantine ? await quarantine(pool, target, id, err.reason, session.snapshot, options.now) : 'left in place';
       notices.push(`The snapshot was damaged (${err.reason}); it was ${where}.`);
@@ -66,7 +69,7 @@ export async function loadSession(pool: Pool, target: Target, id: string, option
     damage.push(`events: ${bad} damaged row(s)`);
     notices.push(`${bad} event row(s) were damaged and skipped; every readable event was loaded.`);
   }
-  return { snapshot, events, futureEvents, damage, notices, snapshotDamaged, createdAt: session.created_at };
+  return { snapshot, events, futureEvents, damage, notices, snapshotDamaged, ...(salvage ? { salvage } : {}), createdAt: session.created_at };
 }
 
 /** Moves a damaged snapshot into `chatkeep.quarantine` (kept, never overwritten), in one transaction. */

@@ -1,0 +1,33 @@
+/**
+ * The trials of the `adversary` part: each one writes as someone other than this build of
+ * chatkeep would (a newer build, another role, a failing server) and counts what the owner
+ * loses or is shown falsely. A trial is one entry of `ADVERSARY_TRIALS`; a file per kind of
+ * adversary adds its own (`pg-*.ts` for PostgreSQL roles), so the list grows without the part
+ * changing.
+ */
+import type { Tally } from '../part.js';
+import { newerEventTrials } from './newer-events.js';
+
+/** Where a trial runs: the data directory, or a PostgreSQL database of a server started for the part. */
+export type AdversaryStore = { kind: 'file' } | { kind: 'postgres'; url: string };
+
+/** What every trial gets. */
+export interface AdversaryContext {
+  root: string;
+  store: AdversaryStore;
+  quick: boolean;
+  seed: number;
+  tally: Tally;
+}
+
+/** One trial: its name, the stores it applies to, and the run that adds to the part's figures. */
+export interface AdversaryTrial {
+  name: string;
+  stores: AdversaryStore['kind'][];
+  run(context: AdversaryContext): Promise<void>;
+}
+
+/** The figures every trial counts under; each must stay 0. */
+export const MUST_BE_ZERO = ['messagesLost', 'phantomMessages', 'duplicatedMessages', 'eventsDropped', 'snapshotsDamaged'];
+
+export const ADVERSARY_TRIALS: AdversaryTrial[] = [...newerEventTrials];
