@@ -11,6 +11,8 @@ export type { AutosaveOption, ControllerEvent, ControllerOptions, OpenOptions } 
 /** How a host names itself: printed commands are written for its program and flag. */
 export { hostCommand, resumeCommand } from './host.js';
 export type { HostName } from './host.js';
+export { adviceIn, commandIn, errorLine } from './host-words.js';
+export type { HostWords } from './host-words.js';
 export type { HostLine, Leaving } from './exit-lines.js';
 
 /** The slash commands, and a host's own list of them (renamed, dropped, added). */
@@ -35,7 +37,7 @@ export { completeLine } from './complete.js';
 export { screenFor, showLines, showResumed } from './render.js';
 export { colorLevelFor, createScreen } from '../terminal/screen.js';
 export type { Screen } from '../terminal/screen.js';
-export { formatRows, loadFormatting } from '../terminal/format.js';
+export { formatRows, loadFormatting, relativeTime } from '../terminal/format.js';
 export { formatSearchResults } from '../terminal/format-search.js';
 export { openBrowser } from './browser.js';
 export type { BrowseOptions, BrowseResult } from './browser.js';

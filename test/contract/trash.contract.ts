@@ -22,7 +22,7 @@ export function trashCases(h: Harness): void {
     const other = await h.open();
     expect(await other.list(await other.projects())).toEqual([]);
     await expect(other.locate(id)).rejects.toBeInstanceOf(TrashedSessionError);
-    await expect(other.locate(id)).rejects.toThrow(`Session ${id} is in the trash. Restore it with: chatkeep sessions restore ${id}`);
+    await expect(other.locate(id)).rejects.toMatchObject({ message: `Session ${id} is in the trash.`, advice: { to: 'Restore it with:', run: ['sessions', 'restore', id] } });
     expect((await other.searchSessions('apple', [other.project], {})).total).toBe(0);
     expect(await other.trash.list()).toEqual([entry]);
     await expect(other.trash.put(id)).rejects.toBeInstanceOf(TrashedSessionError);
@@ -37,7 +37,7 @@ export function trashCases(h: Harness): void {
     const again = await other.trash.restore(id).catch((err: unknown) => err);
     expect(again).toBeInstanceOf(NotInTrashError);
     expect((again as NotInTrashError).exitCode).toBe(2);
-    expect((again as Error).message).toBe(`No session \`${id}\` in the trash. See what is there with: chatkeep sessions trash`);
+    expect(again).toMatchObject({ message: `No session \`${id}\` in the trash.`, advice: { to: 'See what is there with:', run: ['sessions', 'trash'] } });
   });
 
   it('trash is refused (exit 3) while a live process holds the session, and leaves it in place; once the holder is gone it goes', async () => {

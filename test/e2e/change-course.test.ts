@@ -50,7 +50,7 @@ describe('changing course mid-chat', () => {
     await run.say('/model two words', 'A model name is one word: /model NAME (e.g. /model gpt-4o-mini).');
     await run.say('/model small', /Now using openai small \(127\.0\.0\.1:\d+\) for the next turns/);
     await run.say('/provider nope', 'Unknown provider `nope`: use one of echo, anthropic, openai (e.g. /provider openai).');
-    await run.say('/system missing.md', `Cannot read the system prompt \`${join(cwd, 'missing.md')}\`: no such file. Give a readable text file: /system FILE.`);
+    await run.say('/system missing.md', `Cannot read the system prompt \`${join(cwd, 'missing.md')}\`: no such file. Give a readable text file: /system FILE`);
     const sha = createHash('sha256').update('Be brief.').digest('hex');
     await run.say('/system brief.md', `System prompt for the next turns: ${join(cwd, 'brief.md')} (sha256 ${sha.slice(0, 12)}…, recorded in the session).`);
 

@@ -101,8 +101,9 @@ describe('/fork in the chat', () => {
     await run.say('second', 'Echo: second');
 
     let from = run.screen().length;
-    await run.say('/fork --at x', 'chatkeep: Bad --at `x`');
-    await run.say('/fork --at 9', `chatkeep: Cannot fork ${id} at message 9: it has 4 messages (give 0 to 4).`);
+    // A command's refusal in the chat's words, as every host says it: no program's name before it.
+    await run.say('/fork --at x', 'Bad --at `x`');
+    await run.say('/fork --at 9', `Cannot fork ${id} at message 9: it has 4 messages (give 0 to 4).`);
     expect(run.screen().slice(from)).not.toContain('Forked');
 
     from = run.screen().length;

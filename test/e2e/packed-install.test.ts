@@ -62,6 +62,18 @@ describe('chatkeep installed from its tarball alone', () => {
     expect(again).not.toMatch(/unexpected failure|Cannot find package|ERR_MODULE_NOT_FOUND/);
   });
 
+  it("says errors in each example's own words: its commands, never chatkeep's, no chatkeep: before them", () => {
+    const home = join(project, 'home-words');
+    const repl = run('examples/embed-node-repl.mjs', [], '.load no-such-session\n.exit\n', home);
+    expect(repl).toContain('No session `no-such-session`. List sessions with: .sessions --all\n');
+    const readline = run('examples/embed-readline.mjs', [], '/load no-such-session\n/quit\n', home);
+    expect(readline).toContain('No session `no-such-session`. List sessions with: /sessions --all\n');
+    // Refused before any command exists: the message alone, no subcommand the host does not have.
+    const refused = spawnSync(process.execPath, ['examples/embed-readline.mjs', 'no-such-session'], { cwd: project, input: '', encoding: 'utf8', env: { ...process.env, CHATKEEP_HOME: home } });
+    expect(refused.stdout).toMatch(/^No session `no-such-session`\.\n/);
+    for (const out of [repl, readline, refused.stdout + refused.stderr]) expect(out).not.toMatch(/chatkeep:|chatkeep sessions|sessions list/);
+  });
+
   it('runs the readline example: its commands, its own lines, and resuming', () => {
     const home = join(project, 'home-readline');
     const first = run('examples/embed-readline.mjs', [], '/status\nhello\n/sessions\n/quit\n', home);
@@ -91,7 +103,9 @@ describe('chatkeep installed from its tarball alone', () => {
     const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
-  });
+    // A whole tsc run over every declaration the host reaches (skipLibCheck off checks them all):
+    // 15 s on an idle machine, twice that on a loaded one.
+  }, 120_000);
 
   it('names the package a framework subpath needs when it is not installed', () => {
     const probe = "import('chatkeep/langchain').then(() => console.log('loaded'), (err) => console.log(err.code, err.message));";

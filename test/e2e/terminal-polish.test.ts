@@ -87,7 +87,7 @@ describe('a session in use', () => {
     const refused = await runPiped(['--session-id', id], '', { home, cwd });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(
-      new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since 12 minutes ago\\)\\. Quit it there first, or continue in a copy of it: .*chatkeep.* --fork ${id}\\n$`),
+      new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since 12 minutes ago\\): quit it there first\\. Or continue in a copy of it: .*chatkeep.* --fork ${id}\\n$`),
     );
     expect(await run.quit()).toBe(0);
   });

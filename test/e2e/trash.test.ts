@@ -73,7 +73,7 @@ describe('sessions rm, trash, restore', () => {
     const rm = await runPiped(['sessions', 'rm', other, id], '', { home, cwd });
     expect(rm.code).toBe(3);
     expect(rm.stdout).toBe(`Moved ${other} to the trash.\n`);
-    expect(rm.stderr.split('\n')[0]).toMatch(new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since .+\\)\\. Quit it there first, or continue in a copy of it: .*chatkeep.* --fork ${id}$`));
+    expect(rm.stderr.split('\n')[0]).toMatch(new RegExp(`^chatkeep: Session ${id} is in use by process ${run.pid} on \\S+ \\(since .+\\): quit it there first\\. Or continue in a copy of it: .*chatkeep.* --fork ${id}$`));
     expect(sessionDir(home, id)).toBeDefined();
     expect(readdirSync(join(home, 'trash'))).toEqual([other]);
     expect(await run.say('and writing', 'Echo: and writing')).toContain('Echo: and writing');
