@@ -42,8 +42,8 @@ describe('/rewind in the chat', () => {
         '  /rewind 0  › first',
       ]);
 
-      await run.say('/rewind two', 'chatkeep: Bad number of messages to keep `two`: give 0 or more, or nothing to list your messages. For example: /rewind 4');
-      await run.say('/rewind 9', `chatkeep: Cannot fork ${id} at message 9: it has 6 messages (give 0 to 6).`);
+      await run.say('/rewind two', 'Bad number of messages to keep `two`: give 0 or more, or nothing to list your messages. For example: /rewind 4');
+      await run.say('/rewind 9', `Cannot fork ${id} at message 9: it has 6 messages (give 0 to 6).`);
 
       const at = run.screen().length;
       const screen = await run.say('/rewind 2', /New session (\S+), forked from/);
