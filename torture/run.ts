@@ -28,6 +28,7 @@ import * as thaw from './thaw.js';
 import * as pgHosts from './pg-hosts.js';
 import * as pgRestart from './pg-restart.js';
 import * as pgRoles from './pg-roles.js';
+import { runPgAdversary } from './adversary/pg-part.js';
 
 interface Part {
   name: string;
@@ -68,6 +69,9 @@ const PARTS: Part[] = [
     name: 'pg-roles',
     run: (root, quick, seed) => withPostgres(({ url }) => pgRoles.run({ root, url, seed, sessions: quick ? 5 : 50, cliProbes: quick ? 2 : 10 })),
   },
+  // The part `adversary`: its PostgreSQL trials (row security by operation, squats) here; the
+  // trials of the other stores join this entry.
+  { name: 'adversary', run: (root, quick, seed) => withPostgres(({ url }) => runPgAdversary({ root, url, seed, rounds: quick ? 1 : 3 })) },
 ];
 
 async function main(): Promise<number> {

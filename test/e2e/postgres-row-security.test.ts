@@ -7,8 +7,8 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { createDatabase, runSql } from '../support/postgres.js';
-import { FORGED, fingerprint, forgedRows, forgeries } from '../support/forgeries.js';
-import { as, attempt, chat, ok, person } from '../support/team.js';
+import { FORGED, attempt, fingerprint, forgedRows, forgeries } from '../support/forgeries.js';
+import { as, chat, ok, person } from '../support/team.js';
 
 const contents = (json: string): string[] => (JSON.parse(json) as { messages: { content: string }[] }).messages.map((m) => m.content);
 
