@@ -4,8 +4,9 @@ import type { SetupResult } from '../store/postgres/team-setup.js';
 import { TEAM_ROLE } from '../store/postgres/team-roles.js';
 
 export function statusLines(s: DbStatus): string[] {
-  const schema =
-    s.schemaVersion === null
+  const schema = !s.schemaUsable
+    ? `schema chatkeep owned by ${s.schemaOwner}, which ${s.role} may not use (not a member of ${TEAM_ROLE}): the admin should run chatkeep db setup --member ${s.role}`
+    : s.schemaVersion === null
       ? 'no chatkeep schema yet'
       : `schema chatkeep version ${s.schemaVersion}${s.schemaVersion === s.expectedVersion ? '' : ` (this chatkeep writes ${s.expectedVersion})`}, owned by ${s.schemaOwner}`;
   const who = s.bypassesRowSecurity

@@ -46,11 +46,17 @@ export function processStart(pid = process.pid): string | undefined {
  * another process is not the holder). Without `start` (an owner recorded by an older build), the
  * number alone decides, as it used to.
  */
-export function isAlive(pid: number, start?: string): boolean {
+export function isAlive(pid: number, start?: string, since?: Date): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (hasProc) {
     const stat = procStat(pid);
-    if (stat !== undefined) return stat.state !== 'Z' && stat.state !== 'X' && (start === undefined || stat.start === start);
+    if (stat !== undefined) {
+      if (stat.state === 'Z' || stat.state === 'X') return false;
+      if (start !== undefined) return stat.start === start;
+      // An owner recorded by an older build (no start time): a process that started after the
+      // lock was taken (or last renewed) cannot be its holder: its pid was reused.
+      return since === undefined || !startedAfter(stat.start, since);
+    }
     // No entry: gone, or hidden from us (/proc mounted hidepid): kill() tells those apart.
   }
   try {
@@ -59,4 +65,24 @@ export function isAlive(pid: number, start?: string): boolean {
   } catch (err) {
     return errno(err) === 'EPERM';
   }
+}
+
+/** Clock ticks per second of /proc's start times (USER_HZ: 100 on every Linux that matters). */
+const TICKS = 100;
+
+/** When this host booted (ms since the epoch), from /proc/stat; undefined when unknown. */
+function bootTime(): number | undefined {
+  try {
+    const line = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    return line ? Number(line[1]) * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a process with /proc start time `start` began after `at` (beyond a second's rounding). */
+function startedAfter(start: string, at: Date): boolean {
+  const boot = bootTime();
+  if (boot === undefined || Number.isNaN(at.getTime())) return false;
+  return boot + (Number(start) / TICKS) * 1000 > at.getTime() + 2_000;
 }

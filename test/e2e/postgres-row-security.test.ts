@@ -7,8 +7,8 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { createDatabase, runSql } from '../support/postgres.js';
-import { FORGED, fingerprint, forgedRows, forgeries } from '../support/forgeries.js';
-import { as, attempt, chat, ok, person } from '../support/team.js';
+import { FORGED, attempt, fingerprint, forgedRows, forgeries } from '../support/forgeries.js';
+import { as, chat, ok, person } from '../support/team.js';
 
 const contents = (json: string): string[] => (JSON.parse(json) as { messages: { content: string }[] }).messages.map((m) => m.content);
 
@@ -56,5 +56,14 @@ describe('row security by operation', () => {
     expect(found.results).toEqual([]);
     expect(contents(await ok(['sessions', 'show', id, '--json'], ann!.options))).toEqual(before);
     expect(contents(await ok(['sessions', 'show', id, '--json'], ann!.options)).join('\n')).not.toContain(FORGED);
+  });
+
+  it('db status for a role that may not use the schema says so, and what the admin should run', async () => {
+    const db = await createDatabase(inject('postgresAdminUrl'));
+    await ok(['sessions', 'list'], as(db));
+    const second = await person(db, 'second');
+    const text = await ok(['db', 'status'], second.options);
+    expect(text).toMatch(new RegExp(`^Store {4}\\S+: schema chatkeep owned by postgres, which ${second.role} may not use \\(not a member of chatkeep_team\\): the admin should run chatkeep db setup --member ${second.role}$`, 'm'));
+    expect(text).not.toContain('no chatkeep schema yet');
   });
 });

@@ -82,3 +82,20 @@ export async function forgedRows(adminUrl: string, owner: string): Promise<numbe
   }
   return n;
 }
+
+/** Runs `sql` as whoever `url` logs in as; the error's text when PostgreSQL refuses it. */
+export async function attempt(url: string, sql: string, params: unknown[] = []): Promise<{ rows: number; error?: string }> {
+  try {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const result = await client.query(sql, params);
+      return { rows: result.rowCount ?? 0 };
+    } finally {
+      await client.end();
+    }
+  } catch (err) {
+    return { rows: 0, error: err instanceof Error ? err.message : String(err) };
+  }
+}

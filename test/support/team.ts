@@ -48,20 +48,3 @@ export async function chat(p: Person, lines: string[], args: string[] = []): Pro
   expect(r.code, r.stderr).toBe(0);
   return /--session-id (\S+)/.exec(r.stderr)![1]!;
 }
-
-/** Runs `sql` as whoever `url` logs in as; the error's text when PostgreSQL refuses it. */
-export async function attempt(url: string, sql: string, params: unknown[] = []): Promise<{ rows: number; error?: string }> {
-  try {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const result = await client.query(sql, params);
-      return { rows: result.rowCount ?? 0 };
-    } finally {
-      await client.end();
-    }
-  } catch (err) {
-    return { rows: 0, error: err instanceof Error ? err.message : String(err) };
-  }
-}

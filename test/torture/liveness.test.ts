@@ -17,7 +17,7 @@ describe('torture: holders that are gone although their pid lives on (docs/desig
     expect(result.figures.slowestTakeoverMs).toBeLessThan(5_000);
   }, 120_000);
 
-  it('keeps the old rule for an owner file of an older build (no start time): a live pid holds, and the refusal offers a way out', async () => {
+  it('an owner file of an older build (no start time): a live pid holds, unless its process started after the lock was taken (a reused pid)', async () => {
     const cwd = tmpHome('chatkeep-project-');
     const sessions = await openSessions({ home: tmpHome(), cwd });
     const session = await sessions.create();
@@ -26,13 +26,21 @@ describe('torture: holders that are gone although their pid lives on (docs/desig
     const dir = (await session.status()).where!.files!.dir;
     const other = spawn('sleep', ['600'], { stdio: 'ignore' });
     onTestFinished(() => void other.kill('SIGKILL'));
+    await new Promise((resolve) => other.once('spawn', resolve));
     mkdirSync(layout.lock(dir));
-    const old = { pid: other.pid, host: hostname(), startedAt: '2019-01-01T00:00:00.000Z', lockIno: statSync(layout.lock(dir)).ino };
-    writeFileSync(layout.lockOwner(dir), `${JSON.stringify(old)}\n`);
+    const ownerFile = (startedAt: string): void =>
+      writeFileSync(layout.lockOwner(dir), `${JSON.stringify({ pid: other.pid, host: hostname(), startedAt, lockIno: statSync(layout.lock(dir)).ino })}\n`);
+    // Taken after the live process started: it is the holder, and the refusal offers a way out.
+    ownerFile(new Date(Date.now() + 5_000).toISOString());
     const refused = await sessions.resume(session.id).then(() => undefined, (err: unknown) => err);
     expect(refused).toBeInstanceOf(SessionInUseError);
     expect((refused as Error).message).toMatch(
-      new RegExp(`^Session ${session.id} is in use by process ${other.pid} on ${hostname()} \\(since [^)]+ years ago\\)\\. Quit it there first, or continue in a copy of it: chatkeep --fork ${session.id}$`),
+      new RegExp(`^Session ${session.id} is in use by process ${other.pid} on ${hostname()} \\(since [^)]+\\)\\. Quit it there first, or continue in a copy of it: chatkeep --fork ${session.id}$`),
     );
+    // Taken in 2019 by whoever had that pid then: the live process reused it, and the session resumes.
+    ownerFile('2019-01-01T00:00:00.000Z');
+    const resumed = await sessions.resume(session.id);
+    expect(resumed.messages.map((m) => m.content)).toEqual(['kept']);
+    await resumed.close();
   });
 });

@@ -1,10 +1,13 @@
 /**
  * `adversary`: what others than this build of chatkeep write, on both stores: every trial of
- * `ADVERSARY_TRIALS` on the data directory, then on a PostgreSQL server started for the part.
- * Messages lost, phantom or duplicated messages, events dropped, snapshots left damaged: all 0.
+ * `ADVERSARY_TRIALS` on the data directory, then on a PostgreSQL server started for the part,
+ * where the team's trials follow (each member's plain SQL against every table, squats).
+ * Messages lost, phantom or duplicated messages, events dropped, snapshots left damaged,
+ * forgeries taken, members blocked: all 0.
  */
 import { Tally, type PartResult } from '../part.js';
 import { withPostgres } from '../postgres-server.js';
+import { runPgAdversary } from './pg-part.js';
 import { ADVERSARY_TRIALS, MUST_BE_ZERO, type AdversaryStore } from './trials.js';
 
 export interface AdversaryOptions {
@@ -27,8 +30,13 @@ export async function run(options: AdversaryOptions): Promise<PartResult> {
   };
   tally.add('trialsFailed', 0);
   await on({ kind: 'file' });
-  await withPostgres(({ url }) => on({ kind: 'postgres', url }));
+  const team = await withPostgres(async ({ url }) => {
+    await on({ kind: 'postgres', url });
+    return runPgAdversary({ root: options.root, url, seed: options.seed, rounds: options.quick ? 1 : 3 });
+  });
+  for (const [name, n] of Object.entries(team.figures)) tally.add(name, n);
   const result = tally.result();
-  result.mustBeZero.push('trialsFailed');
+  result.mustBeZero.push('trialsFailed', ...team.mustBeZero);
+  result.failures.push(...team.failures);
   return result;
 }

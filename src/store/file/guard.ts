@@ -97,7 +97,7 @@ async function judge(path: string): Promise<{ stale: boolean; ino?: number; pid?
   const holder = await readFile(join(path, 'holder'), 'utf8').catch(() => '');
   const [pidText, host, start] = holder.trim().split(' ');
   const pid = Number(pidText);
-  if (holder && host === HOST && Number.isInteger(pid)) return { stale: !isAlive(pid, start), ino: st.ino, pid };
+  if (holder && host === HOST && Number.isInteger(pid)) return { stale: !isAlive(pid, start, st.mtime), ino: st.ino, pid };
   return { stale: Date.now() - st.mtimeMs > ANONYMOUS_STALE_MS, ino: st.ino };
 }
 

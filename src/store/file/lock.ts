@@ -59,7 +59,7 @@ export async function inspectLock(sessionDir: string, staleMs: number): Promise<
   const owner = record && record.lockIno === lockStat.ino ? ownerOf(record) : undefined;
   const stale = lockStat.mtimeMs < Date.now() - staleMs;
   if (owner && owner.host === HOST) {
-    return isAlive(owner.pid, record?.procStart) ? { state: 'held', owner } : { state: 'dead', owner, sameHost: true };
+    return isAlive(owner.pid, record?.procStart, new Date(owner.startedAt)) ? { state: 'held', owner } : { state: 'dead', owner, sameHost: true };
   }
   return stale ? { state: 'dead', owner, sameHost: false } : { state: 'held', owner };
 }

@@ -6,6 +6,7 @@
 import type { Client, ClientBase, ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
 import { ChatkeepError, StoreUnavailableError, UserError } from '../../session/errors.js';
 import { privilegeError } from './privilege.js';
+import { serverRefusal } from './server-refusal.js';
 import { encrypted, planTls, tlsFailure, type TlsPlan } from './tls.js';
 import { redactUrl, scrub } from './url.js';
 import { importRequired } from '../../session/optional-package.js';
@@ -168,6 +169,9 @@ export function isUnreachable(err: unknown): boolean {
   if (err instanceof StoreUnavailableError) return true;
   const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
   if (UNREACHABLE_CODES.has(code) || code.startsWith('08')) return true;
+  // The server answered with an error of its own (a SQLSTATE): it is there, whatever its text says
+  // ("canceling statement due to statement timeout" is not a network timeout).
+  if (/^[0-9A-Z]{5}$/.test(code)) return false;
   const message = err instanceof Error ? err.message : String(err);
   return /timeout|Connection terminated|not queryable|Client has encountered a connection error|Connection ended/i.test(message);
 }
@@ -191,6 +195,8 @@ export function storeError(err: unknown, target: Target): Error {
       'E_STORE_POOLER',
     );
   }
+  const told = serverRefusal(err, reason, target);
+  if (told) return told;
   if (isUnreachable(err)) {
     return new StoreUnavailableError(
       `Cannot reach the session store at ${target.location} (${reason}). Check that the server is running and reachable; chatkeep connects again by itself once it is.`,

@@ -30,6 +30,8 @@ export interface DbStatus {
   schemaVersion: number | null;
   expectedVersion: number;
   schemaOwner: string | null;
+  /** False when the schema exists and this role may not use it (not yet a member): its version cannot be read. */
+  schemaUsable: boolean;
   role: string;
   /** A superuser or BYPASSRLS role sees every row whatever the policies say. */
   bypassesRowSecurity: boolean;
@@ -42,11 +44,12 @@ export interface DbStatus {
 }
 
 export async function dbStatus(pool: Pool, target: Target): Promise<DbStatus> {
-  const [me] = await query<{ role: string; bypass: boolean; database: string; owner: string | null; member: boolean; server_port: number | null; ssl: boolean }>(
+  const [me] = await query<{ role: string; bypass: boolean; database: string; owner: string | null; usable: boolean; member: boolean; server_port: number | null; ssl: boolean }>(
     pool,
     target,
     `SELECT current_user AS role, r.rolsuper OR r.rolbypassrls AS bypass, current_database() AS database,
        (SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'chatkeep') AS owner,
+       coalesce((SELECT has_schema_privilege(oid, 'USAGE') FROM pg_namespace WHERE nspname = 'chatkeep'), false) AS usable,
        EXISTS (SELECT 1 FROM pg_roles t WHERE t.rolname = $1 AND pg_has_role(current_user, t.oid, 'MEMBER')) AS member,
        inet_server_port() AS server_port,
        coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false) AS ssl
@@ -61,7 +64,7 @@ export async function dbStatus(pool: Pool, target: Target): Promise<DbStatus> {
      FROM pg_class c WHERE c.relnamespace = to_regnamespace('chatkeep') AND c.relkind = 'r' ORDER BY c.relname`,
   );
   let version: number | null = null;
-  if (me!.owner !== null) {
+  if (me!.owner !== null && me!.usable) {
     version = (await query<{ v: number | null }>(pool, target, 'SELECT max(version) AS v FROM chatkeep.migrations').catch(() => [{ v: null }]))[0]?.v ?? null;
   }
   const unsecured = tables.filter((t) => t.table !== 'migrations' && !(t.rowSecurity && t.forced && t.policies.length > 0)).map((t) => t.table);
@@ -71,6 +74,7 @@ export async function dbStatus(pool: Pool, target: Target): Promise<DbStatus> {
     schemaVersion: version,
     expectedVersion: STORE_SCHEMA_VERSION,
     schemaOwner: me!.owner,
+    schemaUsable: me!.owner === null || me!.usable,
     role: me!.role,
     bypassesRowSecurity: me!.bypass,
     teamMember: me!.member,

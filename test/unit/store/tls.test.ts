@@ -33,6 +33,6 @@ describe('TLS settings read as libpq reads them', () => {
   it('refuses a bad mode, a missing CA for verify-ca and an unreadable file in one line each', () => {
     expect(() => planTls('postgres://db/x?sslmode=on', {})).toThrow(/^Bad sslmode `on`: give one of disable, allow, prefer, require, verify-ca, verify-full/);
     expect(() => planTls('postgres://db/x?sslmode=verify-ca', {})).toThrow(/^sslmode=verify-ca needs the CA/);
-    expect(() => planTls('postgres://db/x', { PGSSLCERT: '/nowhere/client.crt' })).toThrow(/^Cannot read sslcert `\/nowhere\/client.crt` \(ENOENT\)/);
+    expect(() => planTls('postgres://db/x', { PGSSLCERT: '/nowhere/client.crt' })).toThrow(/cannot be used: could not open certificate file "\/nowhere\/client.crt": ENOENT\./);
   });
 });

@@ -45,4 +45,16 @@ describe('storeError', () => {
     expect(typed).toBe(err);
     expect(`${typed.message}\n${typed.stack}`).not.toContain('w0rd');
   });
+
+  it('tells a full disk, a statement_timeout and a lock wait given up from a server out of reach', () => {
+    const server = (code: string, message: string): Error => Object.assign(new Error(message), { code });
+    const full = storeError(server('53100', 'could not extend file "base/16384/16402": No space left on device'), target);
+    expect(full).toBeInstanceOf(StoreUnavailableError);
+    expect(full.message).toMatch(/^The PostgreSQL server at postgres:\/\/alice:\*\*\*@db\.example:5432\/chat\?sslmode=require is out of disk space \(could not extend file/);
+    const slow = storeError(server('57014', 'canceling statement due to statement timeout'), target);
+    expect(slow.message).toMatch(/stopped a statement at its statement_timeout \(canceling statement due to statement timeout\)/);
+    expect(slow.message).not.toMatch(/Cannot reach/);
+    const waited = storeError(server('55P03', 'canceling statement due to lock timeout'), target);
+    expect(waited.message).toMatch(/gave up waiting for a lock another connection holds/);
+  });
 });
