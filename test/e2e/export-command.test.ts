@@ -25,7 +25,7 @@ describe('/export', () => {
 
     // Bad input: one line, nothing written, the chat goes on.
     await run.say('/export pdf', 'Unknown format `pdf`: use json, md, html (/export [json|md|html] [file]). To write a file of that name, say the format too: /export json pdf');
-    await run.say('/export json nowhere/x.json', `chatkeep: Cannot write \`nowhere/x.json\`: the directory \`${join(cwd, 'nowhere')}\` does not exist.`);
+    await run.say('/export json nowhere/x.json', `Cannot write \`nowhere/x.json\`: the directory \`${join(cwd, 'nowhere')}\` does not exist.`);
     expect(existsSync(join(cwd, 'pdf'))).toBe(false);
     await run.say('/help export', '/export [json|md|html] [file]');
     await run.say('still here', 'Echo: still here (read 3 messages)');
