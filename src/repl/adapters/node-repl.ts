@@ -9,7 +9,10 @@ import { inspect } from 'node:util';
 import { Recoverable, type REPLEval, type REPLServer } from 'node:repl';
 import type { SessionController } from '../controller.js';
 import { runCommand } from '../dispatch.js';
+import { summaryOf } from '../commands/help.js';
 import { errorLine } from '../host-words.js';
+import { ADAPTER_OPTIONS } from '../host-options.js';
+import { checkOptions } from '../../session/check-options.js';
 import { showDone, showLines } from '../render.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions, type OpenedHost } from './open-host.js';
 
@@ -31,9 +34,10 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   server.pause();
   let opened: OpenedHost;
   try {
+    checkOptions('attach', options, ADAPTER_OPTIONS, ['host']);
     opened = await openHost(options, server.output, SESSION_COMMANDS, '.');
   } catch (err) {
-    return { controller: undefined, closed: Promise.resolve(refuse(server.output, err, options.host, () => server.close())) };
+    return { controller: undefined, closed: Promise.resolve(refuse(server.output, err, options, () => server.close())) };
   }
   const { controller, screen, context } = opened;
   // The prompt is up already: the banner goes on its own line, then the prompt again.
@@ -49,7 +53,7 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
 
   for (const command of context.commands) {
     server.defineCommand(command.name, {
-      help: command.summary,
+      help: summaryOf(command, context),
       action(args: string) {
         server.clearBufferedCommand();
         inTurn(async () => {
