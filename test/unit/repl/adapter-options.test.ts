@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { createInterface } from 'node:readline';
 import repl from 'node:repl';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { attach } from '../../../src/repl/adapters/node-repl.js';
 import { attachReadline } from '../../../src/repl/adapters/readline.js';
 import { SessionController, type ControllerOptions } from '../../../src/repl/controller.js';
@@ -110,5 +110,34 @@ describe('/help in an adapter', () => {
     await closed;
     expect(host.shown()).toMatch(/\.load +save this session and switch to another \(IDs from \.sessions\)/);
     expect(host.shown()).not.toContain('browse');
+  });
+});
+
+describe('what node:repl prints, journaled', () => {
+  it("keeps the Uncaught lines of a thrown error, an unknown name and a rejected promise, each after the line that caused it", async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const host = replHost();
+    const { controller, closed } = await attach(host.server, { home, cwd, host: 'node r.mjs', autosave: 'off' });
+    const id = controller!.session.id;
+    for (const line of ["throw new Error('boom')", 'nope', '1 + 1', "await Promise.reject(new Error('later'))"]) host.input.write(`${line}\n`);
+    await vi.waitFor(() => expect(host.shown()).toContain('Uncaught Error: later'));
+    host.input.end();
+    expect(await closed).toBe(0);
+    expect(host.shown()).toContain('Uncaught Error: boom\n');
+    expect(host.shown()).toContain('Uncaught ReferenceError: nope is not defined\n');
+    const sessions = await openSessions({ home, cwd });
+    const stored = (await sessions.read(id)).messages.map((m) => `${m.role}: ${m.content.split('\n')[0]}`);
+    expect(stored).toEqual([
+      "user: throw new Error('boom')",
+      'assistant: Uncaught Error: boom',
+      'user: nope',
+      'assistant: Uncaught ReferenceError: nope is not defined',
+      'user: 1 + 1',
+      'assistant: 2',
+      "user: await Promise.reject(new Error('later'))",
+      'assistant: Uncaught Error: later',
+    ]);
+    await sessions.close();
   });
 });
