@@ -26,7 +26,7 @@ const OPEN = {
 };
 const AUTOSAVE = rule("a schedule ('5m', a cron expression, 'off'), a parsed schedule or a timer", (v) => typeof v === 'string' || isObject(v));
 
-/** `SessionController.open` (and its constructor: the same without the open options). */
+/** `SessionController.open` and its constructor (which is given what `open` was: the open options pass). */
 export const CONTROLLER_OPTIONS = {
   sessions: rule('a session manager (from openSessions)', hasMethods('resume', 'create', 'fork', 'latest')),
   host: HOST,
