@@ -25,6 +25,12 @@ import { createLineReader } from './line-reader.js';
 import type { MarkdownRenderer } from './markdown.js';
 import { createTurns } from './turns.js';
 
+/** What /help says after the commands: what chatkeep's own chat does with other lines and keys. */
+const CHAT_HELP_NOTES = [
+  'Anything else is sent to the assistant (start with // to send a line beginning with /).',
+  'Ctrl-C stops a reply or clears the line; twice, or Ctrl-D, quits (a half-typed line is kept for the next resume).',
+];
+
 /** Everything the loop needs, built by the CLI (or a test). */
 export interface ReplOptions {
   input: NodeJS.ReadableStream;
@@ -124,6 +130,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     writeFile: options.writeFile ?? (() => Promise.reject(new UserError('This chat cannot write files.', 'E_NO_FILES'))),
     version: options.version,
     now,
+    helpNotes: CHAT_HELP_NOTES,
   });
 
   let atPrompt = false;

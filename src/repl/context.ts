@@ -28,6 +28,8 @@ export interface ContextOptions {
   version?: string;
   /** What a command is typed with in this host (default `/`; `.` in node:repl). */
   prefix?: string;
+  /** Lines /help shows after the commands: what the host does with other lines and keys (default none). */
+  helpNotes?: readonly string[];
   now?: () => Date;
 }
 
@@ -51,6 +53,7 @@ export function createCommandContext(options: ContextOptions): CommandContext {
       highlight: (text) => screen.color.inverse(text),
       columns: () => screen.columns(),
       words,
+      helpNotes: options.helpNotes ?? [],
       command: (name, ...args) => commandIn(words, name, args) ?? [`${words.prefix}${name}`, ...args].join(' '),
     },
     session: {

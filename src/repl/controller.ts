@@ -15,6 +15,7 @@ import type { SessionManager } from '../session/manager-api.js';
 import { emptyLines, failedCloseLines, lossNotice, lostExitLines, savedLines, unsavedLines, type Leaving } from './exit-lines.js';
 import type { HostName } from './host.js';
 import { errorLine } from './host-words.js';
+import { checkControllerOptions, hostNamed } from './host-options.js';
 
 /** What the controller tells its host; render what you like, ignore the rest. */
 export type ControllerEvent =
@@ -35,8 +36,8 @@ export type AutosaveOption =
 
 export interface ControllerOptions {
   sessions: SessionManager;
-  /** The host's program and flag: every printed command is written for it. */
-  host: HostName;
+  /** The host's program and flag (or only the program's name): every printed command is written for it. */
+  host: HostName | string;
   /** Default `*\/5 * * * *` (every five minutes). */
   autosave?: AutosaveOption;
   /** False with `--no-persist`: leaving says nothing was saved (default true). */
@@ -66,7 +67,7 @@ export class SessionController {
 
   /** Opens (or creates) the session `options` name and returns its controller; the autosave starts with `startAutosave()`. */
   static async open(options: ControllerOptions & OpenOptions): Promise<SessionController> {
-    const { sessions } = options;
+    const { sessions } = checkControllerOptions('SessionController.open', options, true);
     if (options.resume !== undefined) return new SessionController(options, await sessions.resume(options.resume), 'resumed');
     if (options.fork) return new SessionController(options, await sessions.fork(options.fork.from, options.fork), 'forked');
     const latest = options.continue ? await sessions.latest() : undefined;
@@ -79,8 +80,9 @@ export class SessionController {
    * open (`continue` with no session before makes a new one).
    */
   constructor(options: ControllerOptions, session: Session, readonly opened: 'new' | 'resumed' | 'forked' = 'new') {
+    checkControllerOptions('SessionController', options, true);
     this.sessions = options.sessions;
-    this.host = options.host;
+    this.host = hostNamed(options.host);
     this.persistent = options.persistent !== false;
     this.#timer = timerOf(options.autosave ?? '*/5 * * * *');
     this.autosaveDescription = this.#timer.description;

@@ -73,6 +73,8 @@ export interface CommandUi {
   columns(): number | undefined;
   /** The host's words: its program, its prefix and its command list (errors are said in them). */
   words: HostWords & { host: HostName };
+  /** Lines /help shows after the commands: what this host does with other lines and keys, only what it does. */
+  helpNotes?: readonly string[];
   /** A command as this host types it (`/load ID`, `.load ID`, a renamed `/open ID`): advice in a result is written with it. */
   command(name: string, ...args: string[]): string;
 }
@@ -98,6 +100,8 @@ export interface SlashCommand {
   aliases?: string[];
   /** One line for /help. */
   summary: string;
+  /** The line for /help in this host, when it depends on what the host offers (default `summary`). */
+  summaryIn?(ctx: CommandContext): string;
   /** What follows the name in /help, e.g. `[title]` (the host writes its prefix and name before it). */
   args?: string;
   /** Needs a stored session: refused in one line with `--no-persist`. */

@@ -5,11 +5,14 @@
  * are journaled as a user message and its answer; `.exit`, Ctrl-D, SIGTERM and a hang-up save
  * the session and print the way back, written for the host's program.
  */
-import { inspect } from 'node:util';
-import { Recoverable, type REPLEval, type REPLServer } from 'node:repl';
+import type { REPLServer } from 'node:repl';
 import type { SessionController } from '../controller.js';
 import { runCommand } from '../dispatch.js';
+import { journalEvaluations } from './journal-evaluations.js';
+import { summaryOf } from '../commands/help.js';
 import { errorLine } from '../host-words.js';
+import { ADAPTER_OPTIONS } from '../host-options.js';
+import { checkOptions } from '../../session/check-options.js';
 import { showDone, showLines } from '../render.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions, type OpenedHost } from './open-host.js';
 
@@ -31,9 +34,10 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   server.pause();
   let opened: OpenedHost;
   try {
+    checkOptions('attach', options, ADAPTER_OPTIONS, ['host']);
     opened = await openHost(options, server.output, SESSION_COMMANDS, '.');
   } catch (err) {
-    return { controller: undefined, closed: Promise.resolve(refuse(server.output, err, options.host, () => server.close())) };
+    return { controller: undefined, closed: Promise.resolve(refuse(server.output, err, options, () => server.close())) };
   }
   const { controller, screen, context } = opened;
   // The prompt is up already: the banner goes on its own line, then the prompt again.
@@ -49,7 +53,7 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
 
   for (const command of context.commands) {
     server.defineCommand(command.name, {
-      help: command.summary,
+      help: summaryOf(command, context),
       action(args: string) {
         server.clearBufferedCommand();
         inTurn(async () => {
@@ -97,36 +101,6 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
   server.resume();
   server.displayPrompt();
   return { controller, closed };
-}
-
-/**
- * Wraps the server's `eval`: once a complete input is evaluated, it and what it prints (the
- * value as `inspect` shows it, or the error) are appended, in turn with the commands, before
- * the REPL prints it.
- */
-function journalEvaluations(server: REPLServer, controller: SessionController, inTurn: (work: () => Promise<void>) => void): void {
-  const evaluate = server.eval;
-  const journaled: REPLEval = function (this: REPLServer, code, context, file, callback) {
-    evaluate.call(this, code, context, file, (err, result) => {
-      const typed = code.trim();
-      // A Recoverable error asks for more lines: the input is not complete yet.
-      if (typed !== '' && !(err instanceof Recoverable)) {
-        const answer = err ? `Uncaught ${err instanceof Error ? `${err.name}: ${err.message}` : inspect(err)}` : inspect(result);
-        // The REPL prints the result once called back: stored first, so what is shown survives a kill -9.
-        inTurn(async () => {
-          try {
-            await controller.append({ role: 'user', content: typed }, { role: 'assistant', content: answer });
-          } finally {
-            callback(err, result);
-          }
-        });
-        return;
-      }
-      callback(err, result);
-    });
-  };
-  // The server calls `this.eval` for every input: the field is read-only in the types only.
-  (server as { eval: REPLEval }).eval = journaled;
 }
 
 /**

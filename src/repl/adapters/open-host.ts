@@ -13,14 +13,15 @@ import { builtinCommands } from '../commands/index.js';
 import { createCommandContext } from '../context.js';
 import { SessionController, type AutosaveOption, type OpenOptions } from '../controller.js';
 import type { HostName } from '../host.js';
+import { hostOf } from '../host-options.js';
 import { screenFor, showResumed } from '../render.js';
 import type { CommandContext } from '../types.js';
 import { plural } from '../../text/plural.js';
 
 /** What an adapter is told by its host. */
 export interface AdapterOptions extends OpenOptions {
-  /** The host's program and resume flag: `Resume with: …` is written for it. */
-  host: HostName;
+  /** The host's program and resume flag (or only the program's name): `Resume with: …` is written for it. */
+  host: HostName | string;
   /** The sessions to use; or give `home` (the data directory) and `cwd` (the project) and they are opened. */
   sessions?: SessionManager;
   home?: string;
@@ -50,9 +51,18 @@ export interface OpenedHost {
 }
 
 /** Opens what `options` name on `output`, its warnings shown as they come; a failure is thrown for the adapter to say in one line. */
-export async function openHost(options: AdapterOptions, output: NodeJS.WritableStream, keep: readonly string[], prefix = '/'): Promise<OpenedHost> {
+export async function openHost(options: AdapterOptions, output: NodeJS.WritableStream, keep: readonly string[], prefix = '/', helpNotes: readonly string[] = []): Promise<OpenedHost> {
   const sessions = options.sessions ?? (await openSessionsFor(options));
-  const controller = await SessionController.open({ ...options, sessions });
+  const { host, autosave, resume, fork, title } = options;
+  const controller = await SessionController.open({
+    sessions,
+    host,
+    ...(autosave !== undefined ? { autosave } : {}),
+    ...(resume !== undefined ? { resume } : {}),
+    ...(options.continue !== undefined ? { continue: options.continue } : {}),
+    ...(fork !== undefined ? { fork } : {}),
+    ...(title !== undefined ? { title } : {}),
+  });
   const screen = screenFor(output);
   controller.on((event) => {
     if (event.type === 'warning' || event.type === 'lock-lost') screen.warn(event.type === 'warning' ? event.message : event.notice);
@@ -66,6 +76,7 @@ export async function openHost(options: AdapterOptions, output: NodeJS.WritableS
     screen,
     commands: commandSet(base, options.commands),
     prefix,
+    helpNotes,
     ...(writeFile ? { writeFile } : {}),
     ...(options.version !== undefined ? { version: options.version } : {}),
   });
@@ -84,8 +95,8 @@ export function showOpened({ screen, controller }: OpenedHost): void {
  * command list yet: advice is given only as the host's own subcommand, when it has them),
  * closes the host's input, and gives the exit code (a bug is 1).
  */
-export function refuse(output: NodeJS.WritableStream, err: unknown, host: HostName | undefined, close: () => void): number {
-  output.write(`${errorLine(err, { host })}\n`);
+export function refuse(output: NodeJS.WritableStream, err: unknown, options: unknown, close: () => void): number {
+  output.write(`${errorLine(err, { host: hostOf(options) })}\n`);
   close();
   return err instanceof ChatkeepError ? err.exitCode : 1;
 }

@@ -10,7 +10,12 @@ import { completeLine } from '../complete.js';
 import type { SessionController } from '../controller.js';
 import { dispatchLine } from '../dispatch.js';
 import { showDone, showLines } from '../render.js';
+import { READLINE_OPTIONS } from '../host-options.js';
+import { checkOptions } from '../../session/check-options.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions } from './open-host.js';
+
+/** What /help says after the commands: what this adapter does with the rest, and nothing it does not do. */
+const HELP_NOTES = ["Any other line is the host's to answer.", 'Ctrl-D closes the input; leaving saves the session.'];
 
 /** A readline loop kept as a session. */
 export interface ReadlineChat {
@@ -38,9 +43,12 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
   rl.pause();
   let opened;
   try {
-    opened = await openHost(options, options.output, [...SESSION_COMMANDS, 'help', 'quit']);
+    checkOptions('attachReadline', options, READLINE_OPTIONS, ['host', 'output']);
+    opened = await openHost(options, options.output, [...SESSION_COMMANDS, 'help', 'quit'], '/', HELP_NOTES);
   } catch (err) {
-    const code = refuse(options.output, err, options.host, () => rl.close());
+    // Nowhere to say it: the host's own mistake is thrown back to it.
+    if (!READLINE_OPTIONS.output.ok((options as Partial<typeof options> | undefined)?.output)) throw err;
+    const code = refuse(options.output, err, options, () => rl.close());
     return { controller: undefined, leave: () => Promise.resolve(code), handle: () => Promise.resolve(true), record: () => Promise.resolve(), complete: (line) => Promise.resolve([[], line]) };
   }
   const { controller, screen, context } = opened;

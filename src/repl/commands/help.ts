@@ -1,6 +1,11 @@
 import { info, refusal } from '../command-result.js';
 import { findCommand } from '../parse-slash-command.js';
-import type { SlashCommand } from '../types.js';
+import type { CommandContext, SlashCommand } from '../types.js';
+
+/** A command's line for /help in this host. */
+export function summaryOf(command: SlashCommand, ctx: CommandContext): string {
+  return command.summaryIn?.(ctx) ?? command.summary;
+}
 
 /** `/help [cmd]`: generated from the command list, so it never misses one. */
 export const help: SlashCommand = {
@@ -18,16 +23,15 @@ export const help: SlashCommand = {
       const command = findCommand(wanted, ctx.commands);
       if (!command) return refusal(`Unknown command ${prefix}${wanted}. Type ${ctx.ui.command('help')}.`);
       const aliases = command.aliases?.length ? `\nAlso: ${command.aliases.map((a) => `${prefix}${a}`).join(', ')}` : '';
-      return info(`${usage(command)}\n  ${command.summary}${aliases}`);
+      return info(`${usage(command)}\n  ${summaryOf(command, ctx)}${aliases}`);
     }
     const left = ctx.commands.map(usage);
     const width = Math.max(...left.map((l) => l.length)) + 2;
     const lines = ctx.commands.map((c, i) => {
       const aliases = c.aliases?.filter((a) => a !== '?').map((a) => ` (also ${prefix}${a})`).join('') ?? '';
-      return `  ${left[i]!.padEnd(width)}${c.summary}${aliases}`;
+      return `  ${left[i]!.padEnd(width)}${summaryOf(c, ctx)}${aliases}`;
     });
-    return info(
-      ['Commands:', ...lines, '', 'Anything else is sent to the assistant (start with // to send a line beginning with /).', 'Ctrl-C stops a reply or clears the line; twice, or Ctrl-D, quits (a half-typed line is kept for the next resume).'].join('\n'),
-    );
+    const notes = ctx.ui.helpNotes ?? [];
+    return info(['Commands:', ...lines, ...(notes.length ? ['', ...notes] : [])].join('\n'));
   },
 };

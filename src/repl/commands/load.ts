@@ -7,7 +7,9 @@ import type { CommandResult, SlashCommand } from '../types.js';
 export const load: SlashCommand = {
   name: 'load',
   aliases: ['resume'],
-  summary: 'save this session and switch to another (without an ID: browse and search them)',
+  summary: 'save this session and switch to another',
+  // Only a host with a terminal browser offers it: elsewhere /load needs an ID.
+  summaryIn: (ctx) => `save this session and switch to another (${ctx.services.browse ? 'without an ID: browse and search them' : `IDs from ${ctx.ui.command('sessions')}`})`,
   args: '[ID]',
   needsStore: true,
   complete: async (ctx, partial) => (await ctx.services.sessions.list({ all: true })).map((r) => r.id).filter((id) => id.startsWith(partial)),
