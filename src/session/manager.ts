@@ -115,8 +115,20 @@ export class Manager implements SessionManager {
     return this.resumeAt(await this.locate(idOrPrefix));
   }
 
-  /** Resumes the session found at `where`. */
-  private async resumeAt(where: Located): Promise<Session> {
+  async rename(idOrPrefix: string, title: string): Promise<string | null> {
+    checkArgument('rename', 'title', title, anyText);
+    // Not used here: where this process runs (its git work tree) is not recorded in it.
+    const session = await this.resumeAt(await this.locate(idOrPrefix), { usedHere: false });
+    try {
+      await session.setTitle(title);
+      return session.title;
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** Resumes the session found at `where` (`usedHere` false: for one change, not to work in here). */
+  private async resumeAt(where: Located, how: { usedHere: boolean } = { usedHere: true }): Promise<Session> {
     this.refuseHeldHere(where.id);
     const before = await this.store.inspectLock(where.id);
     const loss = new LossRelay();
@@ -146,6 +158,7 @@ export class Manager implements SessionManager {
         savedStatus: damaged ? undefined : loaded.savedStatus,
         // Event seqs are consecutive: the events replayed are the ones past the snapshot.
         savedSeq: loaded.replay.lastSeq - loaded.replay.applied,
+        usedHere: how.usedHere,
       });
       return session;
     } catch (err) {
@@ -168,6 +181,8 @@ export class Manager implements SessionManager {
       savedSeq?: number;
       provisional?: boolean;
       chosenId?: boolean;
+      /** False: this run's git work tree is not recorded (the session is changed from here, not used here). */
+      usedHere?: boolean;
     },
   ): Promise<SessionImpl> {
     const loss = options.loss ?? new LossRelay();
@@ -184,7 +199,7 @@ export class Manager implements SessionManager {
         redact: this.parts.redact,
         now: this.parts.now,
         toolVersion: this.parts.toolVersion,
-        git: this.parts.gitContext(),
+        ...(options.usedHere === false ? {} : { git: this.parts.gitContext() }),
         dirty: options.dirty ?? false,
         savedStatus: options.savedStatus,
         savedSeq: options.savedSeq,
