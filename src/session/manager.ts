@@ -175,7 +175,7 @@ export class Manager implements SessionManager {
     options: {
       lock?: WriterLock;
       loss?: LossRelay;
-      after: 'persist' | 'touch' | 'none';
+      after: 'persist' | 'fork' | 'touch' | 'none';
       dirty?: boolean;
       savedStatus?: SessionSnapshot['status'];
       savedSeq?: number;
@@ -208,7 +208,7 @@ export class Manager implements SessionManager {
       });
       loss.attach(session);
       noteHeld(placeOf(this.store), session);
-      if (options.after === 'persist') await session.persist();
+      if (options.after === 'persist' || options.after === 'fork') await session.persist(options.after === 'fork' ? 'fork' : 'recovery');
       // The listing row is only a cache: it is marked open while the user reads the prompt (after
       // the first request, when a line is piped: rewriting an index of 10,000 rows takes ~50 ms).
       else if (options.after === 'touch') void whenIdle().then(() => session.touchRow()).catch(() => undefined);
@@ -229,7 +229,7 @@ export class Manager implements SessionManager {
     const state = forkState(source, at, { id, project: this.project.path, createdAt, toolVersion: this.parts.toolVersion, ...(title ? { title } : {}) });
     // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
     const report: ResumeReport = { ...FRESH, forkedFrom: { id: source.id, at } };
-    return this.open({ id, project: this.project }, state, report, { after: 'persist', dirty: true });
+    return this.open({ id, project: this.project }, state, report, { after: 'fork', dirty: true });
   }
 
   /**
