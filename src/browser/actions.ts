@@ -53,7 +53,7 @@ export async function forkSession(host: ActionHost, id: string): Promise<ActionO
   return { lines: [`Forked ${id} as ${fork.id} (${plural(count, 'message')}). Enter resumes it.`], select: fork.id, changed: true };
 }
 
-/** Renames `id` as `/title` does (its lock is taken for the write, then released). */
+/** Renames `id` as `/title` does (its lock is taken for the write, then released); nothing else of it changes. */
 export async function renameSession(host: ActionHost, id: string, title: string): Promise<ActionOutcome> {
   const text = title.trim();
   if (text === '') return { lines: ['A title cannot be empty; nothing renamed.'], changed: false };
@@ -62,13 +62,8 @@ export async function renameSession(host: ActionHost, id: string, title: string)
     await host.live.setTitle(text);
     stored = host.live.title;
   } else {
-    const session = await host.sessions.resume(id);
-    try {
-      await session.setTitle(text);
-      stored = session.title;
-    } finally {
-      await session.close();
-    }
+    // Not resume: a rename from here must not record this directory's git work tree in it.
+    stored = await host.sessions.rename(id, text);
   }
   // One rule with /title and /save TITLE: a long title is cut, and the line says so.
   return { lines: [`Renamed ${id} to "${visibleText(stored ?? text)}"${titleCutNote(text, stored)}.`], changed: true };

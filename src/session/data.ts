@@ -164,7 +164,7 @@ export interface SessionSnapshot {
   /** A line typed but never sent when the last run ended; absent when there is none. */
   draft?: string;
   /** What wrote this snapshot (absent in older files). */
-  savedBy?: SaveTrigger;
+  savedBy?: StoredTrigger;
   messages: Message[];
   summary: string | null;
   archived: ArchivedSegment[];
@@ -228,8 +228,15 @@ export interface KeptLine {
   line: string;
 }
 
-/** What wrote a snapshot: a save on request, the autosave timer, leaving, `/reset`, recovery on resume. */
-export type SaveTrigger = 'save' | 'autosave' | 'close' | 'reset' | 'recovery';
+/** What wrote a snapshot, as stored: a save on request, the autosave timer, leaving, `/reset`, recovery on resume. */
+export type StoredTrigger = 'save' | 'autosave' | 'close' | 'reset' | 'recovery';
+
+/**
+ * What wrote a snapshot, as this run knows it: also `fork`, a fork's first snapshot. That one is
+ * stored as `save` (it is made on request): older builds check `savedBy` against the five above
+ * and would take any other word for a damaged file.
+ */
+export type SaveTrigger = StoredTrigger | 'fork';
 
 /** Where a session is kept (`Session.where`). */
 export interface SessionWhere {

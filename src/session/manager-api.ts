@@ -91,6 +91,12 @@ export interface SessionManager {
    * naming the holder; SessionOpenHereError, exit 3, when this program holds it open already).
    */
   resume(idOrPrefix: string): Promise<Session>;
+  /**
+   * Retitles a stored session (any project) as `setTitle` does, taking its lock for the write and
+   * releasing it; resolves to the title stored. Nothing else of it changes: where this program
+   * runs (its git work tree) is not recorded, as it is on `resume`. Refusals as for `resume`.
+   */
+  rename(idOrPrefix: string, title: string): Promise<string | null>;
   /** Resolves an ID or unique prefix across projects, without opening it. */
   resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }>;
   /** Reads a session (snapshot + journal) without taking its lock. A newer chatkeep's file is refused (`FutureSchemaError`). */

@@ -115,8 +115,20 @@ export class Manager implements SessionManager {
     return this.resumeAt(await this.locate(idOrPrefix));
   }
 
-  /** Resumes the session found at `where`. */
-  private async resumeAt(where: Located): Promise<Session> {
+  async rename(idOrPrefix: string, title: string): Promise<string | null> {
+    checkArgument('rename', 'title', title, anyText);
+    // Not used here: where this process runs (its git work tree) is not recorded in it.
+    const session = await this.resumeAt(await this.locate(idOrPrefix), { usedHere: false });
+    try {
+      await session.setTitle(title);
+      return session.title;
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** Resumes the session found at `where` (`usedHere` false: for one change, not to work in here). */
+  private async resumeAt(where: Located, how: { usedHere: boolean } = { usedHere: true }): Promise<Session> {
     this.refuseHeldHere(where.id);
     const before = await this.store.inspectLock(where.id);
     const loss = new LossRelay();
@@ -146,6 +158,7 @@ export class Manager implements SessionManager {
         savedStatus: damaged ? undefined : loaded.savedStatus,
         // Event seqs are consecutive: the events replayed are the ones past the snapshot.
         savedSeq: loaded.replay.lastSeq - loaded.replay.applied,
+        usedHere: how.usedHere,
       });
       return session;
     } catch (err) {
@@ -162,12 +175,14 @@ export class Manager implements SessionManager {
     options: {
       lock?: WriterLock;
       loss?: LossRelay;
-      after: 'persist' | 'touch' | 'none';
+      after: 'persist' | 'fork' | 'touch' | 'none';
       dirty?: boolean;
       savedStatus?: SessionSnapshot['status'];
       savedSeq?: number;
       provisional?: boolean;
       chosenId?: boolean;
+      /** False: this run's git work tree is not recorded (the session is changed from here, not used here). */
+      usedHere?: boolean;
     },
   ): Promise<SessionImpl> {
     const loss = options.loss ?? new LossRelay();
@@ -184,7 +199,7 @@ export class Manager implements SessionManager {
         redact: this.parts.redact,
         now: this.parts.now,
         toolVersion: this.parts.toolVersion,
-        git: this.parts.gitContext(),
+        ...(options.usedHere === false ? {} : { git: this.parts.gitContext() }),
         dirty: options.dirty ?? false,
         savedStatus: options.savedStatus,
         savedSeq: options.savedSeq,
@@ -193,7 +208,7 @@ export class Manager implements SessionManager {
       });
       loss.attach(session);
       noteHeld(placeOf(this.store), session);
-      if (options.after === 'persist') await session.persist();
+      if (options.after === 'persist' || options.after === 'fork') await session.persist(options.after === 'fork' ? 'fork' : 'recovery');
       // The listing row is only a cache: it is marked open while the user reads the prompt (after
       // the first request, when a line is piped: rewriting an index of 10,000 rows takes ~50 ms).
       else if (options.after === 'touch') void whenIdle().then(() => session.touchRow()).catch(() => undefined);
@@ -214,7 +229,7 @@ export class Manager implements SessionManager {
     const state = forkState(source, at, { id, project: this.project.path, createdAt, toolVersion: this.parts.toolVersion, ...(title ? { title } : {}) });
     // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
     const report: ResumeReport = { ...FRESH, forkedFrom: { id: source.id, at } };
-    return this.open({ id, project: this.project }, state, report, { after: 'persist', dirty: true });
+    return this.open({ id, project: this.project }, state, report, { after: 'fork', dirty: true });
   }
 
   /**

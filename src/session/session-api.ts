@@ -4,7 +4,7 @@
  */
 import type { LockOwner } from './errors.js';
 import type {
-  ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger,
+  ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, StoredTrigger,
   SessionSnapshot, SessionStats, SessionWhere, SystemPromptRef, TitleSource, ToolCall, Usage, NewToolCall,
 } from './data.js';
 import type { ToolCallDelta } from './message-parts.js';
@@ -136,7 +136,7 @@ export interface Session {
    */
   supersedeMessages(indexes: readonly number[]): Promise<void>;
   /** Writes a snapshot (atomic) and truncates the journal. With `ifChanged`, does nothing when clean. */
-  save(options?: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger }): Promise<SaveResult>;
+  save(options?: { title?: string; ifChanged?: boolean; trigger?: StoredTrigger }): Promise<SaveResult>;
   /** Where the session lives and how current its snapshot is (for `/status`). */
   status(): Promise<SessionStatusReport>;
   /** Saves, then archives the live conversation inside the session and clears it; the ID stays. */

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
-import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, SessionSnapshot, SessionWhere, SessionStats, SystemPromptRef, TitleSource, Usage } from './data.js';
+import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, SessionSnapshot, StoredTrigger, SessionWhere, SessionStats, SystemPromptRef, TitleSource, Usage } from './data.js';
 import type { ReplyWriter, ResumeReport, RetakeResult, SaveResult, Session, SessionStatusReport } from './session-api.js';
 import { LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
@@ -179,8 +179,8 @@ export class SessionImpl implements Session {
   }
 
   /** Writes a snapshot now, whatever changed: after recovering from damage or a crash mid-reply. */
-  persist(): Promise<void> {
-    return this.runExclusive(() => this.snapshot('open', 'recovery'));
+  persist(trigger: 'recovery' | 'fork' = 'recovery'): Promise<void> {
+    return this.runExclusive(() => this.snapshot('open', trigger));
   }
 
   /** Marks this session's index row open (it is held now); failures only warn. */
@@ -332,7 +332,7 @@ export class SessionImpl implements Session {
     });
   }
 
-  async save(options: { title?: string; ifChanged?: boolean; trigger?: SaveTrigger } = {}): Promise<SaveResult> {
+  async save(options: { title?: string; ifChanged?: boolean; trigger?: StoredTrigger } = {}): Promise<SaveResult> {
     checkOptions('save', options, SAVE_OPTIONS);
     return this.runExclusive(async () => {
       await this.assertWritable();
@@ -488,7 +488,7 @@ export class SessionImpl implements Session {
       pid: process.pid,
       toolVersion: this.toolVersion,
       journalSeq,
-      savedBy: trigger,
+      savedBy: trigger === 'fork' ? 'save' : trigger,
     };
     const started = performance.now();
     const bytes = await this.store.writeSnapshot(this.id, snapshot, this.lock).catch((err: unknown) => this.fenced(err));

@@ -69,12 +69,13 @@ export const SESSION_ROW_PLAN: readonly FitStep[] = [
  * one, and the lineage, when any row is a fork, come between the status and the title. The row
  * text of every table and picker of sessions (the session browser's too). With `width` (the
  * terminal's, or a pane's) every row fits it, giving up room as {@link SESSION_ROW_PLAN} says;
- * without it (piped) rows are whole, the title cut at {@link TITLE_COLUMNS}.
+ * without it (piped) rows are whole, the title cut at {@link TITLE_COLUMNS}, a fork's lineage after it.
  */
 export function formatRows(
   rows: readonly SessionSummary[],
   options: { currentId?: string; projectPath?: string; now: Date; width?: number },
 ): string[] {
+  const piped = options.width === undefined;
   const count = (row: SessionSummary): string => (countKnown(row.problem) ? plural(row.messageCount, 'message') : '? messages');
   const cells = rows.map((row) => [
     `${row.id === options.currentId ? '*' : ' '} ${row.id}`,
@@ -82,14 +83,20 @@ export function formatRows(
     count(row) + (countKnown(row.problem) ? tokens(row.usage, row.byModel) : ''),
     row.problem ? problemLabel(row.problem) : row.status,
     row.branch ?? '',
-    row.parentId !== undefined ? lineage(row.parentId, row.forkPoint) : '',
+    // Piped, the lineage follows the title instead (below): as a column it pads every other row.
+    row.parentId !== undefined && !piped ? lineage(row.parentId, row.forkPoint) : '',
     visibleText(shownTitle(row) + (row.owner !== undefined ? `  (${row.owner}'s)` : '') + (options.projectPath !== undefined && row.project !== options.projectPath ? `  [${row.project}]` : '')),
   ]);
   const columns: FitColumn[] = [];
   columns[Cell.Age] = { short: rows.map((row) => shortAge(row.updatedAt, options.now)) };
   columns[Cell.Messages] = { align: 'right', short: rows.map(count) };
   columns[Cell.Title] = { pipedMax: TITLE_COLUMNS };
-  return fitTable(cells, Array.from(columns, (c) => c ?? {}), SESSION_ROW_PLAN, { width: options.width });
+  const lines = fitTable(cells, Array.from(columns, (c) => c ?? {}), SESSION_ROW_PLAN, { width: options.width });
+  if (!piped) return lines;
+  return lines.map((line, i) => {
+    const row = rows[i]!;
+    return row.parentId === undefined ? line : `${line}  (${lineage(row.parentId, row.forkPoint)})`;
+  });
 }
 
 /** The title a listing shows: the stored one, else the automatic one derived when listed, else `(untitled)`. */

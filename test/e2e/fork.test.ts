@@ -127,3 +127,21 @@ describe('/fork in the chat', () => {
     expect(await show(home, cwd, fork)).toMatchObject({ parentId: id, forkPoint: 2, messages: [{}, {}, { content: 'third' }, {}] });
   });
 });
+
+describe('a fork in piped listings', () => {
+  it('sessions list on a pipe: the lineage follows the fork’s title; other rows keep no blank column for it', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const made = await runPiped([], 'first words\n/fork\nmore\n/quit\n', { home, cwd });
+    expect(made.code, made.stderr).toBe(0);
+    const [, parent, fork] = /Forked (\S+): now in (\S+)\./.exec(made.stderr + made.stdout)!;
+    const listed = await runPiped(['sessions', 'list'], '', { home, cwd });
+    const rows = listed.stdout.trimEnd().split('\n');
+    expect(rows).toHaveLength(2);
+    const forkRow = rows.find((line) => line.includes(`  ${fork!}  `))!;
+    const parentRow = rows.find((line) => line.includes(`  ${parent!}  `))!;
+    expect(forkRow).toMatch(new RegExp(` closed {2}first words {2}\\(forked from ${parent!} at message 2\\)$`));
+    // The parent's title comes right after its status, as in a listing without forks.
+    expect(parentRow).toMatch(/ closed {2}first words$/);
+  });
+});

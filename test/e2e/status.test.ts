@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +72,23 @@ describe('/status', () => {
     const id = /Saved (\S+) /.exec(result.stderr)![1]!;
     expect(result.stdout).toContain(`Session    ${id}  "hi" · 2 messages\nStored in  file store, ${sessionDir(home, id)}\n`);
     expect(result.stdout).toContain('Next save  autosave is off (/save and leaving still save)\n');
+  });
+
+  it('on a fresh fork: the last save is the fork that made it (stored as a save, which older builds read)', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const { run } = await startAtPrompt(['--autosave', '1h'], { home, cwd });
+    await run.say('hello there', 'Echo: hello there (read 1 message)');
+    await run.prompt();
+    run.line('/fork');
+    const fork = /Forked \S+: now in (\S+)\./.exec(await run.waitFor(/Forked \S+: now in \S+\./))![1]!;
+    const shown = await status(run);
+    expect(shown).toContain(`Session    ${fork}`);
+    expect(shown).toMatch(/Last save  .* by the fork that made it, took /);
+    expect(shown).not.toContain('recovery');
+    // On disk, one of the words every build knows.
+    const stored = JSON.parse(readFileSync(join(sessionDir(home, fork)!, 'session.json'), 'utf8')) as { json?: { savedBy?: string }; savedBy?: string };
+    expect(stored.json?.savedBy ?? stored.savedBy).toBe('save');
+    expect(await run.quit()).toBe(0);
   });
 });

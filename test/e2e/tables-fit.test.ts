@@ -61,8 +61,8 @@ describe('tables that fit the terminal', () => {
     const piped = await runPiped(['sessions', 'list'], '', where);
     const rows = piped.stdout.trimEnd().split('\n');
     expect(rows).toHaveLength(where.ids.length);
-    // No width limit: the whole lineage and branch, the title cut at 60 columns as before.
-    expect(rows.find(rowOf(where.fork))).toMatch(/feature\/a-branch-with-a-rather-long-name {2}forked from session-\S+ at message 2/);
+    // No width limit: the whole branch, the title cut at 60 columns, and the whole lineage after it.
+    expect(rows.find(rowOf(where.fork))).toMatch(/feature\/a-branch-with-a-rather-long-name {2}.* {2}\(forked from session-\S+ at message 2\)$/);
     expect(Math.max(...rows.map((line) => stringWidth(line)))).toBeGreaterThan(140);
 
     await runPiped(['sessions', 'rm', where.ids[0]!, where.ids[1]!], '', where);

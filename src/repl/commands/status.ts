@@ -24,6 +24,8 @@ function triggerText(ctx: CommandContext, trigger: SaveTrigger): string {
       return `${said('reset')} or ${said('compact')}`;
     case 'recovery':
       return 'recovery on resume';
+    case 'fork':
+      return 'the fork that made it';
   }
 }
 
