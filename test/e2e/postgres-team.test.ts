@@ -70,12 +70,12 @@ describe('a team on one PostgreSQL server', () => {
     const second = await person(db, 'second');
     for (const args of [['sessions', 'list'], ['--autosave', 'off'], ['sessions', 'search', 'x']]) {
       const line = await refused(args, second.options, 'hello\n');
-      expect(line).toMatch(new RegExp(`^chatkeep: Role ${second.role} lacks a privilege on the session store at postgres://${second.role}:\\*\\*\\*@.* \\(permission denied for schema chatkeep\\): the admin should run chatkeep db setup --member ${second.role}$`));
+      expect(line).toMatch(new RegExp(`^chatkeep: Role ${second.role} lacks a privilege on the session store at postgres://${second.role}:\\*\\*\\*@.* \\(permission denied for schema chatkeep\\)\\. The admin should run chatkeep db setup --member ${second.role}$`));
     }
     // On an empty database it cannot create the schema either: the same advice.
     const empty = await createDatabase(inject('postgresAdminUrl'));
     const elsewhere = { ...second.options, env: { CHATKEEP_STORE: second.url.replace(new URL(db).pathname, new URL(empty).pathname) } };
-    expect(await refused(['sessions', 'list'], elsewhere)).toMatch(/\(permission denied for database ck_\w+\): the admin should run chatkeep db setup --member/);
+    expect(await refused(['sessions', 'list'], elsewhere)).toMatch(/\(permission denied for database ck_\w+\)\. The admin should run chatkeep db setup --member/);
     // Nor may a member set up the team.
     expect(await refused(['db', 'setup', '--member', second.role], second.options)).toMatch(
       new RegExp(`^chatkeep: db setup needs a role that may create roles and schemas .* and ${second.role} may not \\(permission denied`),
@@ -125,7 +125,7 @@ describe('a team on one PostgreSQL server', () => {
     // A member's chatkeep that needs a newer schema than the admin last set up says whom to ask.
     await runSql(db, 'DELETE FROM chatkeep.migrations WHERE version = (SELECT max(version) FROM chatkeep.migrations)');
     expect(await refused(['sessions', 'list'], bob.options)).toMatch(
-      /^chatkeep: The chatkeep schema at postgres:\/\/ck_bob_\w+:\*\*\*@\S+ is at version \d+ and this chatkeep needs \d+, which only its owner can bring about: the admin should run chatkeep db setup$/,
+      /^chatkeep: The chatkeep schema at postgres:\/\/ck_bob_\w+:\*\*\*@\S+ is at version \d+ and this chatkeep needs \d+, which only its owner can bring about\. The admin should run chatkeep db setup$/,
     );
     await runSql(db, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES ($1, 'test')", [status.expectedVersion]);
     const text = await ok(['db', 'status'], admin);
@@ -153,7 +153,7 @@ describe('a team on one PostgreSQL server', () => {
     expect(ids(await ok(['sessions', 'list', '--json'], cat.options))).toEqual([]);
     // Read-only: no resume, no trash, no sharing on; a fork of one's own instead.
     expect(await refused(['--session-id', id], bob.options, 'mine now\n')).toBe(
-      `chatkeep: Session ${id} belongs to ${ann.role}, who shared it with you read-only: continue in a copy of your own with chatkeep --fork ${id}`,
+      `chatkeep: Session ${id} belongs to ${ann.role}, who shared it with you read-only. Continue in a copy of your own with chatkeep --fork ${id}`,
     );
     expect(await refused(['sessions', 'share', id, '--team'], bob.options)).toBe(`chatkeep: Session ${id} belongs to ${ann.role}: only ${ann.role} can share it or stop sharing it.`);
     await refused(['sessions', 'rm', id], bob.options);
