@@ -35,8 +35,9 @@ describe('torture: holders that are gone although their pid lives on (docs/desig
     const refused = await sessions.resume(session.id).then(() => undefined, (err: unknown) => err);
     expect(refused).toBeInstanceOf(SessionInUseError);
     expect((refused as Error).message).toMatch(
-      new RegExp(`^Session ${session.id} is in use by process ${other.pid} on ${hostname()} \\(since [^)]+\\)\\. Quit it there first, or continue in a copy of it: chatkeep --fork ${session.id}$`),
+      new RegExp(`^Session ${session.id} is in use by process ${other.pid} on ${hostname()} \\(since [^)]+\\): quit it there first\\.$`),
     );
+    expect((refused as SessionInUseError).advice).toMatchObject({ to: 'Or continue in a copy of it:', run: ['--fork', session.id] });
     // Taken in 2019 by whoever had that pid then: the live process reused it, and the session resumes.
     ownerFile('2019-01-01T00:00:00.000Z');
     const resumed = await sessions.resume(session.id);
