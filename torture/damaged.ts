@@ -38,6 +38,8 @@ interface DamageCase {
   damage(path: string): void;
   /** Messages that must be there after resuming. */
   expect: string[];
+  /** A cut snapshot: the messages before the cut are salvaged too, so more than `expect` loads. */
+  salvaged?: boolean;
   /** Newer schemaVersion: refused with exit 2, file left byte-identical. */
   future?: boolean;
   /** Not damage (nothing to keep or tell), only something to survive. */
@@ -62,7 +64,7 @@ function replaceWithDirectory(path: string): void {
 
 /** Every case, by the file it damages. */
 export const CASES: DamageCase[] = [
-  { name: 'truncated snapshot', scope: 'session', file: 'session.json', damage: (p) => truncateSync(p, Math.floor(statSync(p).size * 0.6)), expect: JOURNAL },
+  { name: 'truncated snapshot', scope: 'session', file: 'session.json', damage: (p) => truncateSync(p, Math.floor(statSync(p).size * 0.6)), expect: [SNAPSHOT[0]!, ...JOURNAL], salvaged: true },
   { name: 'binary garbage snapshot', scope: 'session', file: 'session.json', damage: (p) => writeFileSync(p, Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22, 0x80, 0x0a, 0xc3])), expect: JOURNAL },
   { name: 'empty snapshot', scope: 'session', file: 'session.json', damage: (p) => writeFileSync(p, ''), expect: JOURNAL },
   { name: 'directory for snapshot', scope: 'session', file: 'session.json', damage: replaceWithDirectory, expect: JOURNAL },
@@ -172,7 +174,7 @@ async function runCase(root: string, script: string, damage: DamageCase, tally: 
   const row0 = listed.find((row) => row.id === s.id);
   if (list.code !== 0 || STACK.test(list.stderr) || !row0) {
     tally.fail('listingsBroken', `${label}: sessions list exit ${list.code}: ${list.stderr.trim() || list.stdout.slice(0, 300)}`);
-  } else if (!damage.future && row0.messageCount !== damage.expect.length) {
+  } else if (!damage.future && !damage.salvaged && row0.messageCount !== damage.expect.length) {
     // The listing reads the same files: it counts what resuming will load.
     tally.fail('listingsBroken', `${label}: listed with ${row0.messageCount} messages, ${damage.expect.length} can be loaded`);
   }
@@ -201,6 +203,10 @@ async function runCase(root: string, script: string, damage: DamageCase, tally: 
   const contents = snapshot.messages.map((m) => m.content);
   for (const want of damage.expect) {
     if (!contents.includes(want)) tally.fail('messagesNotRecovered', `${label}: "${want}" missing; loaded ${JSON.stringify(contents)}`);
+  }
+  // What was listed before the resume is what it loaded (the two after it are the repair's turn).
+  if (damage.salvaged && row0 && row0.messageCount !== contents.length - 2) {
+    tally.fail('listingsBroken', `${label}: listed with ${row0.messageCount} messages, ${contents.length - 2} loaded`);
   }
   if (!contents.includes('after repair') || !contents.some((c) => c.startsWith('Echo: after repair'))) {
     tally.fail('writesAfterRepairLost', `${label}: the message typed after the repair is missing: ${JSON.stringify(contents)}`);
