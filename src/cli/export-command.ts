@@ -32,7 +32,7 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   if (output === undefined || output === '-') {
     await writeToStream(environment.stdout, produce);
   } else {
-    const path = await writeOutputFile(cwd, output, produce);
+    const path = await writeOutputFile(cwd, output, produce, { anywhere: true });
     environment.stderr.write(`Exported ${reading.id} (${plural(snapshot.messages.length, 'message')}) as ${format} to ${path}\n`);
   }
   // A damaged session exports what is readable, then says what is wrong (exit 2), as `show` does.

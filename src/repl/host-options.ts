@@ -46,6 +46,7 @@ export const ADAPTER_OPTIONS = {
   commands: shape({ drop: rule('a list', Array.isArray), rename: rule('an object', isObject), add: rule('a list', Array.isArray) }),
   signals: rule('an event emitter (process)', hasMethods('on', 'off')),
   writeFile: callback,
+  writeOutsideCwd: flag,
   version: text,
 };
 export const READLINE_OPTIONS = { ...ADAPTER_OPTIONS, output: rule('a writable stream', hasMethods('write')) };

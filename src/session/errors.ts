@@ -218,6 +218,16 @@ export class ReplyFinishedError extends ChatkeepError {
   }
 }
 
+/** A file named in a chat (`/export md ../x.md`) that would be written outside the host's directory: nothing was written. */
+export class OutsideDirectoryError extends UserError {
+  constructor(
+    readonly file: string,
+    readonly directory: string,
+  ) {
+    super(`Cannot write \`${printable(file)}\`: it is outside ${directory}, and this chat writes only under it. Name a file inside it.`, 'E_OUTSIDE_DIRECTORY');
+  }
+}
+
 /** A bad `--autosave` spec (invalid, or a cron expression that never fires). */
 export class AutosaveSpecError extends UserError {
   constructor(

@@ -5,15 +5,22 @@
  * that name is replaced: the user named it.
  */
 import { once } from 'node:events';
-import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic, type TextProducer } from '../store/file/atomic-write.js';
-import { printable, UserError } from '../session/errors.js';
+import { OutsideDirectoryError, printable, UserError } from '../session/errors.js';
 import { errno } from '../session/ids.js';
 
-/** Writes `text` (or what a producer makes) to `name` (relative to `cwd`); resolves to the absolute path written. */
-export async function writeOutputFile(cwd: string, name: string, text: string | TextProducer): Promise<string> {
+/**
+ * Writes `text` (or what a producer makes) to `name` (relative to `cwd`); resolves to the absolute
+ * path written. A name typed in a chat (`/export md ../../x.md`) may not leave `cwd` unless
+ * `anywhere` says the host allows it: a chat is often someone else's program, and its user should
+ * not reach files its host never meant to expose. A shell's `-o FILE` passes `anywhere`, as the
+ * shell already lets its user write there.
+ */
+export async function writeOutputFile(cwd: string, name: string, text: string | TextProducer, options: { anywhere?: boolean } = {}): Promise<string> {
   const path = resolve(cwd, name);
+  if (options.anywhere !== true) await refuseOutside(cwd, name, path);
   const existing = await stat(path).catch((err: unknown) => {
     if (errno(err) === 'ENOENT') return undefined;
     throw err;
@@ -28,6 +35,18 @@ export async function writeOutputFile(cwd: string, name: string, text: string | 
     throw err;
   }
   return path;
+}
+
+/** Refuses a path outside `cwd`, by its words (`..`, absolute) or by a symbolic link on the way. */
+async function refuseOutside(cwd: string, name: string, path: string): Promise<void> {
+  const inside = (root: string, target: string): boolean => {
+    const rel = relative(root, target);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  };
+  if (!inside(resolve(cwd), path)) throw new OutsideDirectoryError(name, resolve(cwd));
+  // The directory as it really is: a link inside `cwd` may lead out of it.
+  const [root, dir] = await Promise.all([realpath(cwd).catch(() => resolve(cwd)), realpath(dirname(path)).catch(() => undefined)]);
+  if (dir !== undefined && !inside(root, dir)) throw new OutsideDirectoryError(name, resolve(cwd));
 }
 
 /** How much text is written to a stream in one go. */

@@ -1,5 +1,5 @@
 /** `/export` in a terminal: the live session, journaled messages included, to a file the user names. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped, startAtPrompt } from '../helpers/pty.js';
@@ -36,6 +36,17 @@ describe('/export', () => {
     const imported = await runPiped(['sessions', 'import', join(cwd, `${id}.json`), '--json'], '', { home: other, cwd });
     expect(imported.code).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ id, messageCount: 2 });
+  });
+
+  it('refuses a file outside the directory it was started in, and writes nothing', async () => {
+    const root = tmpHome('chatkeep-project-');
+    const cwd = join(root, 'a', 'b');
+    mkdirSync(cwd, { recursive: true });
+    const run = await runPiped([], 'hello\n/export md ../../x.md\n/export md kept.md\n', { home: tmpHome(), cwd });
+    expect(run.stderr + run.stdout).toContain(`Cannot write \`../../x.md\`: it is outside ${cwd}, and this chat writes only under it. Name a file inside it.`);
+    expect(existsSync(join(root, 'x.md'))).toBe(false);
+    // The chat went on: the next export, inside, was written.
+    expect(readFileSync(join(cwd, 'kept.md'), 'utf8')).toContain('hello');
   });
 
   it('writes the file asked for without a stored session too (--no-persist): the one way to keep such a chat', async () => {

@@ -10,6 +10,7 @@ import { createChatControls } from '../../src/repl/chat-controls.js';
 import type { ChatControls } from '../../src/repl/chat-controls.js';
 import type { Clipboard } from '../../src/terminal/clipboard.js';
 import { formatRows, loadFormatting } from '../../src/terminal/format.js';
+import { writeOutputFile } from '../../src/terminal/output-file.js';
 import type { BrowseOutcome, CommandContext, CommandServices, CommandSession } from '../../src/repl/types.js';
 import type { Session } from '../../src/session/session-api.js';
 import { memorySessions, PROJECT, type MemorySessions } from './memory-sessions.js';
@@ -49,7 +50,14 @@ export interface FakeClipboard extends Clipboard {
 
 /** A context with a fresh manager and a newly created current session. */
 export async function createMockCommandContext(
-  options: { browser?: FakeBrowser; env?: Record<string, string>; cwd?: string; clipboardUnavailable?: string } = {},
+  options: {
+    browser?: FakeBrowser;
+    env?: Record<string, string>;
+    cwd?: string;
+    clipboardUnavailable?: string;
+    /** Files are written for real under this directory, as chatkeep's chat writes them (`anywhere`: the host lets them leave it). */
+    writeTo?: { dir: string; anywhere?: boolean };
+  } = {},
 ): Promise<MockCommandContext> {
   await loadFormatting();
   const memory = memorySessions();
@@ -76,6 +84,8 @@ export async function createMockCommandContext(
       version: '0.0.0-test',
       writeFile: (name, text) => {
         files.set(name, text);
+        const to = options.writeTo;
+        if (to) return writeOutputFile(to.dir, name, text, { anywhere: to.anywhere === true });
         return Promise.resolve(`/fake/cwd/${name}`);
       },
     },

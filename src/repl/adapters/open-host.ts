@@ -36,6 +36,8 @@ export interface AdapterOptions extends OpenOptions {
   signals?: EventEmitter;
   /** How `/export FILE` writes (default: atomically, mode 0600, relative to `cwd`; without `cwd` it refuses). */
   writeFile?: (name: string, text: string) => Promise<string>;
+  /** Lets `/export FILE` (the default `writeFile`) write outside `cwd`; otherwise such a name is refused with `OutsideDirectoryError`. */
+  writeOutsideCwd?: boolean;
   /** The host's version, recorded in exports. */
   version?: string;
 }
@@ -69,7 +71,10 @@ export async function openHost(options: AdapterOptions, output: NodeJS.WritableS
   });
   const { cwd } = options;
   const writeFile =
-    options.writeFile ?? (cwd !== undefined ? async (name: string, text: string) => (await import('../../terminal/output-file.js')).writeOutputFile(cwd, name, text) : undefined);
+    options.writeFile ??
+    (cwd !== undefined
+      ? async (name: string, text: string) => (await import('../../terminal/output-file.js')).writeOutputFile(cwd, name, text, { anywhere: options.writeOutsideCwd === true })
+      : undefined);
   const base = builtinCommands.filter((c) => keep.includes(c.name));
   const context = createCommandContext({
     controller,
