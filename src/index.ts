@@ -20,6 +20,8 @@ export type * from './session/store.js';
 export type * from './session/search-data.js';
 export type * from './session/message-parts.js';
 export * from './session/errors.js';
+/** What the framework adapters refuse before writing anything: an item JSON cannot hold (a function, a cycle). */
+export { UnstorableItemError } from './frameworks/lossless.js';
 
 /**
  * Opens the session store at `options.home` for the project of `options.cwd`.

@@ -193,6 +193,13 @@ export class SessionClosedError extends ChatkeepError {
   }
 }
 
+/** A call on a session manager after its `close()`: nothing was read or written. */
+export class SessionsClosedError extends ChatkeepError {
+  constructor() {
+    super('These sessions were closed: open them again to use them.', 'E_SESSIONS_CLOSED', 1);
+  }
+}
+
 /** A stored part of a session that does not parse or validate (it is never overwritten: loading moves it aside). */
 export class DamagedFileError extends ChatkeepError {
   constructor(
@@ -220,10 +227,7 @@ export class ReplyFinishedError extends ChatkeepError {
 
 /** A file named in a chat (`/export md ../x.md`) that would be written outside the host's directory: nothing was written. */
 export class OutsideDirectoryError extends UserError {
-  constructor(
-    readonly file: string,
-    readonly directory: string,
-  ) {
+  constructor(readonly file: string, readonly directory: string) {
     super(`Cannot write \`${printable(file)}\`: it is outside ${directory}, and this chat writes only under it. Name a file inside it.`, 'E_OUTSIDE_DIRECTORY');
   }
 }

@@ -4,7 +4,7 @@ import type { SessionReading, SessionSummary } from './listing.js';
 import type { ResumeReport, Session } from './session-api.js';
 import type { CreateOptions, ImportResult, ListOptions, SessionManager } from './manager-api.js';
 import type { Located, Reading, SessionStore, TrashedSession, WriterLock } from './store.js';
-import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from './errors.js';
+import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, SessionsClosedError, UnknownSessionError } from './errors.js';
 import { anyText, checkArgument, checkOptions, sessionId } from './check-options.js';
 import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_SESSION_OPTIONS, SEARCH_OPTIONS } from './library-options.js';
 import { heldHere, noteHeld, placeOf } from './held-here.js';
@@ -58,6 +58,7 @@ export class Manager implements SessionManager {
   readonly home: string;
   readonly history: SessionManager['history'];
   readonly store: SessionStore;
+  private closed = false;
 
   constructor(private readonly parts: ManagerParts) {
     this.store = parts.store;
@@ -76,8 +77,8 @@ export class Manager implements SessionManager {
     const at = this.parts.now();
     const chosen = options.id !== undefined;
     if (chosen) this.refuseHeldHere(options.id!);
-    if (chosen && !(await this.store.claimId(options.id!, at, this.project))) throw new SessionExistsError(options.id!);
-    const id = options.id ?? (await this.store.reserveId(at, this.project));
+    if (chosen && !(await this.live.claimId(options.id!, at, this.project))) throw new SessionExistsError(options.id!);
+    const id = options.id ?? (await this.live.reserveId(at, this.project));
     // No snapshot yet: the session exists through its reserved ID, lock and events, and the first
     // save writes the snapshot. That keeps the codec and the index off the path to the first prompt.
     const state = blankSnapshot(id, this.project.path, at, this.parts.toolVersion);
@@ -108,10 +109,11 @@ export class Manager implements SessionManager {
    * a store builds a path or a query from it.
    */
   private locate(idOrPrefix: string): Promise<Located> {
-    return this.store.locate(assertValidId(idOrPrefix));
+    return this.live.locate(assertValidId(idOrPrefix));
   }
 
   async resume(idOrPrefix: string): Promise<Session> {
+    checkArgument('resume', 'idOrPrefix', idOrPrefix, anyText);
     return this.resumeAt(await this.locate(idOrPrefix));
   }
 
@@ -130,15 +132,15 @@ export class Manager implements SessionManager {
   /** Resumes the session found at `where` (`usedHere` false: for one change, not to work in here). */
   private async resumeAt(where: Located, how: { usedHere: boolean } = { usedHere: true }): Promise<Session> {
     this.refuseHeldHere(where.id);
-    const before = await this.store.inspectLock(where.id);
+    const before = await this.live.inspectLock(where.id);
     const loss = new LossRelay();
-    const lock = await this.store.lock(where.id, loss.report);
+    const lock = await this.live.lock(where.id, loss.report);
     let session: SessionImpl | undefined;
     try {
       // Held and about to change without a new snapshot: a listing must look at the session itself.
-      await this.store.forgetRow(where.id);
+      await this.live.forgetRow(where.id);
       const { loadFrom, statusFrom } = await lazy.reading();
-      const loaded = await loadFrom({ load: (o) => this.store.load(where.id, o) }, where.id, where.project.path, {
+      const loaded = await loadFrom({ load: (o) => this.live.load(where.id, o) }, where.id, where.project.path, {
         now: this.parts.now(),
         quarantine: true,
       });
@@ -186,11 +188,11 @@ export class Manager implements SessionManager {
     },
   ): Promise<SessionImpl> {
     const loss = options.loss ?? new LossRelay();
-    const lock = options.lock ?? (await this.store.lock(where.id, loss.report));
+    const lock = options.lock ?? (await this.live.lock(where.id, loss.report));
     try {
-      const log = await this.store.openLog(where.id, lock);
+      const log = await this.live.openLog(where.id, lock);
       const session = new SessionImpl({
-        store: this.store,
+        store: this.live,
         project: where.project,
         state,
         log,
@@ -207,7 +209,7 @@ export class Manager implements SessionManager {
         chosenId: options.chosenId,
       });
       loss.attach(session);
-      noteHeld(placeOf(this.store), session);
+      noteHeld(placeOf(this.live), session);
       if (options.after === 'persist' || options.after === 'fork') await session.persist(options.after === 'fork' ? 'fork' : 'recovery');
       // The listing row is only a cache: it is marked open while the user reads the prompt (after
       // the first request, when a line is piped: rewriting an index of 10,000 rows takes ~50 ms).
@@ -224,7 +226,7 @@ export class Manager implements SessionManager {
     const source = typeof from === 'string' ? await this.read(from) : from.copyState();
     const at = forkPoint(source, options.at);
     const createdAt = this.parts.now();
-    const id = await this.store.reserveId(createdAt, this.project);
+    const id = await this.live.reserveId(createdAt, this.project);
     const title = options.title === undefined ? undefined : this.parts.redact(options.title.trim()) || undefined;
     const state = forkState(source, at, { id, project: this.project.path, createdAt, toolVersion: this.parts.toolVersion, ...(title ? { title } : {}) });
     // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
@@ -240,14 +242,14 @@ export class Manager implements SessionManager {
     const wanted = assertValidId(snapshot.id);
     const { importedState } = await lazy.importing();
     const target = { project: this.project, redact: this.parts.redact, toolVersion: this.parts.toolVersion };
-    if (await this.store.adopt(importedState(snapshot, { ...target, id: wanted }))) return { id: wanted };
-    const id = await this.store.reserveId(this.parts.now(), this.project);
+    if (await this.live.adopt(importedState(snapshot, { ...target, id: wanted }))) return { id: wanted };
+    const id = await this.live.reserveId(this.parts.now(), this.project);
     const state = importedState(snapshot, { ...target, id });
     // The lock is held only while the snapshot is written: a loss then has nothing to stop.
-    const lock = await this.store.lock(id, () => undefined);
+    const lock = await this.live.lock(id, () => undefined);
     try {
-      await this.store.writeSnapshot(id, state, lock);
-      await this.store.recordRow(rowFromSnapshot(state, 'closed'), this.project).catch(() => undefined);
+      await this.live.writeSnapshot(id, state, lock);
+      await this.live.recordRow(rowFromSnapshot(state, 'closed'), this.project).catch(() => undefined);
     } finally {
       await lock.release();
     }
@@ -257,12 +259,12 @@ export class Manager implements SessionManager {
   async storeImported(snapshot: SessionSnapshot, options: { replace?: boolean } = {}): Promise<boolean> {
     const id = assertValidId(snapshot.id);
     const state = (await lazy.importing()).redactSnapshot({ ...snapshot, status: 'closed' }, this.parts.redact);
-    if (!options.replace) return this.store.adopt(state);
+    if (!options.replace) return this.live.adopt(state);
     const { project } = await this.locate(id);
-    const lock = await this.store.lock(id, () => undefined);
+    const lock = await this.live.lock(id, () => undefined);
     try {
-      await this.store.writeSnapshot(id, state, lock);
-      await this.store.recordRow(rowFromSnapshot(state, 'closed'), project).catch(() => undefined);
+      await this.live.writeSnapshot(id, state, lock);
+      await this.live.recordRow(rowFromSnapshot(state, 'closed'), project).catch(() => undefined);
     } finally {
       await lock.release();
     }
@@ -272,11 +274,11 @@ export class Manager implements SessionManager {
   async trash(idOrPrefix: string): Promise<TrashedSession> {
     const { id } = await this.locate(idOrPrefix);
     this.refuseHeldHere(id);
-    return this.store.trash.put(id);
+    return this.live.trash.put(id);
   }
 
   opened(id: string): Session | undefined {
-    return heldHere(placeOf(this.store), id);
+    return heldHere(placeOf(this.live), id);
   }
 
   /** A session this process holds is refused as such, not as one another process holds. */
@@ -285,7 +287,7 @@ export class Manager implements SessionManager {
   }
 
   async restore(idOrPrefix: string): Promise<{ id: string; project: string }> {
-    const restored = await this.store.trash.restore(await this.trashedId(idOrPrefix));
+    const restored = await this.live.trash.restore(await this.trashedId(idOrPrefix));
     return { id: restored.id, project: restored.project.path };
   }
 
@@ -296,26 +298,26 @@ export class Manager implements SessionManager {
    */
   private async trashedId(idOrPrefix: string): Promise<string> {
     const wanted = assertValidId(idOrPrefix);
-    const matches = (await this.store.trash.list()).map((t) => t.id).filter((id) => id.startsWith(wanted));
+    const matches = (await this.live.trash.list()).map((t) => t.id).filter((id) => id.startsWith(wanted));
     if (matches.includes(wanted) || matches.length === 0) return wanted;
     // A live session of exactly this ID (unknown, ambiguous or unreadable: none).
-    if (await this.store.locate(wanted).then((live) => live.id === wanted, () => false)) return wanted;
+    if (await this.live.locate(wanted).then((live) => live.id === wanted, () => false)) return wanted;
     if (matches.length > 1) throw new AmbiguousIdError(wanted, matches.sort());
     return matches[0]!;
   }
 
-  listTrash(): Promise<TrashedSession[]> {
-    return this.store.trash.list();
+  async listTrash(): Promise<TrashedSession[]> {
+    return this.live.trash.list();
   }
 
   async emptyTrash(options: { olderThan?: Date } = {}): Promise<string[]> {
     checkOptions('emptyTrash', options, EMPTY_TRASH_OPTIONS);
-    return this.store.trash.empty(options.olderThan);
+    return this.live.trash.empty(options.olderThan);
   }
 
   async resolve(idOrPrefix: string): Promise<{ id: string; project: string; location: string }> {
     const where = await this.locate(idOrPrefix);
-    return { id: where.id, project: where.project.path, location: this.store.where(where.id).location };
+    return { id: where.id, project: where.project.path, location: this.live.where(where.id).location };
   }
 
   async read(idOrPrefix: string): Promise<SessionSnapshot> {
@@ -332,18 +334,18 @@ export class Manager implements SessionManager {
   private async readStored(idOrPrefix: string): Promise<Reading> {
     const where = await this.locate(idOrPrefix);
     const { readSession } = await lazy.reading();
-    const source = { inspectLock: () => this.store.inspectLock(where.id), load: (o: Parameters<SessionStore['load']>[1]) => this.store.load(where.id, o) };
+    const source = { inspectLock: () => this.live.inspectLock(where.id), load: (o: Parameters<SessionStore['load']>[1]) => this.live.load(where.id, o) };
     const read = await readSession(source, where.id, where.project.path, { now: this.parts.now(), stable: true });
-    if (read.reading.problem && read.reading.status !== 'open') await this.store.noteProblem(read.row, where.project).catch(() => undefined);
+    if (read.reading.problem && read.reading.status !== 'open') await this.live.noteProblem(read.row, where.project).catch(() => undefined);
     return read;
   }
 
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
     checkOptions('list', options, LIST_OPTIONS);
-    const projects = options.all ? await this.store.projects() : await this.listedProject(options.project);
+    const projects = options.all ? await this.live.projects() : await this.listedProject(options.project);
     const { completeRows, holdsMessage } = await lazy.listing();
     const { discardOrphans } = await import('./orphans.js');
-    const found = await discardOrphans(this.store, await this.store.list(projects));
+    const found = await discardOrphans(this.live, await this.live.list(projects));
     const stored = await completeRows(found, (id) => this.read(id).catch(() => undefined), this.parts.redact);
     // A session this process holds is listed as it is here and now, not as the store had it at its last snapshot.
     let live = false;
@@ -367,14 +369,14 @@ export class Manager implements SessionManager {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResults> {
     checkArgument('search', 'query', query, anyText);
     checkOptions('search', options, SEARCH_OPTIONS);
-    const projects = options.all ? await this.store.projects() : [this.project];
-    return this.store.searchSessions(query, projects, options.limit !== undefined ? { limit: options.limit } : {});
+    const projects = options.all ? await this.live.projects() : [this.project];
+    return this.live.searchSessions(query, projects, options.limit !== undefined ? { limit: options.limit } : {});
   }
 
   /** This project, or the one whose real path is `path` (none when no session was ever kept there). */
   private async listedProject(path: string | undefined): Promise<ProjectInfo[]> {
     if (path === undefined) return [this.project];
-    const project = await this.store.projectAt(path);
+    const project = await this.live.projectAt(path);
     return project ? [project] : [];
   }
 
@@ -384,7 +386,7 @@ export class Manager implements SessionManager {
 
   async holder(id: string): Promise<LockOwner | undefined> {
     const where = await this.locate(id);
-    const lock = await this.store.inspectLock(where.id);
+    const lock = await this.live.inspectLock(where.id);
     return lock.state === 'held' ? lock.owner : undefined;
   }
 
@@ -392,12 +394,21 @@ export class Manager implements SessionManager {
     return this.parts.readConfig();
   }
 
-  adopt(snapshot: SessionSnapshot): Promise<boolean> {
+  async adopt(snapshot: SessionSnapshot): Promise<boolean> {
     assertValidId(snapshot.id);
-    return this.store.adopt(snapshot);
+    return this.live.adopt(snapshot);
   }
 
+  /** Lets go of the store; from then on every call refuses with `SessionsClosedError` (a second `close()` does nothing). */
   close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
     return this.store.close();
+  }
+
+  /** The store, while the manager is open: a call after `close()` would reach a pool or index already let go. */
+  private get live(): SessionStore {
+    if (this.closed) throw new SessionsClosedError();
+    return this.store;
   }
 }

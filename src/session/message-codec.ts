@@ -122,6 +122,8 @@ export function storedMessage(input: NewMessage, redact: Redact, at: Date): Mess
     if (clean !== undefined) (message as unknown as Record<string, unknown>)[key] = clean;
   }
   if (Array.isArray(input.content)) message.content = textOf(message.parts ?? []);
+  // A result that names no call cannot be sent back to any provider: each pairs it with its call.
+  if (message.role === 'tool' && message.toolCallId === undefined) throw new InvalidMessageError('toolCallId', 'is required on a tool message: the ID of the call it answers');
   return message;
 }
 

@@ -108,8 +108,12 @@ export interface Session {
   /** The git work tree it was last used in (this run's is recorded shortly after start). */
   readonly git: GitContext | undefined;
 
-  /** Appends one message; durable (journaled and fdatasync'ed) once it resolves. Secrets are redacted first. */
-  append(message: NewMessage): Promise<Message>;
+  /**
+   * Appends one message or several, in order; durable (journaled and fdatasync'ed) once it
+   * resolves. Secrets are redacted first. All are checked before any is written. Resolves to the
+   * last one stored (the others are just before it in `messages`).
+   */
+  append(...messages: [NewMessage, ...NewMessage[]]): Promise<Message>;
   /** Starts a streamed assistant reply. */
   beginReply(): ReplyWriter;
   /**

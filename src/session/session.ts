@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, SessionSnapshot, StoredTrigger, SessionWhere, SessionStats, SystemPromptRef, TitleSource, Usage } from './data.js';
 import type { ReplyWriter, ResumeReport, RetakeResult, SaveResult, Session, SessionStatusReport } from './session-api.js';
-import { LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
+import { BadOptionError, LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
 import type { EventLog, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
@@ -216,8 +216,16 @@ export class SessionImpl implements Session {
     this.warnings.emit(message);
   }
 
-  append(input: NewMessage): Promise<Message> {
-    return this.runExclusive(() => this.writeMessage(input));
+  append(...inputs: [NewMessage, ...NewMessage[]]): Promise<Message> {
+    if (inputs.length === 0) return Promise.reject(new BadOptionError('append', undefined, 'takes one message or more, not none.'));
+    if (inputs.length === 1) return this.runExclusive(() => this.writeMessage(inputs[0]));
+    return this.runExclusive(async () => {
+      // All are checked before the first is written: a bad one in the middle leaves none half-stored.
+      for (const input of inputs) storedMessage(input, (text) => text, this.now());
+      let last: Message | undefined;
+      for (const input of inputs) last = await this.writeMessage(input);
+      return last!;
+    });
   }
 
   /**
