@@ -67,7 +67,11 @@ async function treeOfFour(options: RunOptions): Promise<void> {
   const trashed = JSON.parse(await run(options, ['sessions', 'tree', b, '--json'])) as { root: Member };
   expect(trashed.root.id).toBe(root);
   expect(trashed.root.children[0]).toMatchObject({ id: a, forkPoint: 2, trashed: true, children: [{ id: b, asked: true }] });
-  expect(await run(options, ['sessions', 'tree', root])).toMatch(new RegExp(`\n├─ ${a}  at 2 · 4 messages · ${AGE}  side quest  \\(in the trash\\)\n`));
+  // Within 80 columns the title gives way (an ID made in the same second as another is longer),
+  // never the note that it is in the trash.
+  const withTrashed = await run(options, ['sessions', 'tree', root]);
+  expect(withTrashed).toMatch(new RegExp(`\n├─ ${a}  at 2 · 4 messages · ${AGE}  side( quest| ?\\S*…)  \\(in the trash\\)\n`));
+  for (const line of withTrashed.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
   // Deleted for good, it leaves its fork a root of its own, with a note saying where it came from.
   await run(options, ['sessions', 'empty-trash', '--yes']);
