@@ -64,14 +64,17 @@ export function browserPrompt(core: Core) {
     // host has saved anything. The host hears the terminal's loss on the input itself. Never
     // removed: the prompt's effects are cleared before its readline closes.
     useEffect((rl) => void (rl as unknown as NodeJS.EventEmitter).on('error', () => {}), []);
-    // The query's matches: stale answers (the query changed meanwhile) are dropped.
+    // The query's matches: only the answer to the last search asked is taken.
     const latest = useRef('');
     latest.current = text;
+    const asked = useRef(0);
     useEffect(() => {
+      const search = ++asked.current;
       if (text === '') return;
       void config.find(rows, text, all).then(
-        // Searches may end out of order: an answer to an earlier query must not replace a later one.
-        (ids) => latest.current === text && setFound({ query: text, all, rows, ids }),
+        // Searches end out of order, and the same query is asked again over a new scope's rows (after
+        // Tab or an action): an earlier answer taken last would leave the screen searching for ever.
+        (ids) => asked.current === search && setFound({ query: text, all, rows, ids }),
         (err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]),
       );
     }, [text, all, rows]);

@@ -55,7 +55,8 @@ async function browseTo(home: string, cwd: string, id: string): Promise<PtyRun> 
   run.write('\t');
   await until(run, 'every project');
   run.write(id);
-  await until(run, `› ${id}`);
+  // The search over the whole ID has answered (a prefix typed so far may have shown it already).
+  await until(run, new RegExp(`^(?![\\s\\S]*searching…)[\\s\\S]*› ${id} `));
   return run;
 }
 

@@ -1,0 +1,92 @@
+/**
+ * The browser's searches answer out of order: after Tab, the query is searched over the old
+ * scope's rows and again over the new scope's once its listing arrives. Whichever answers last,
+ * what is shown is the answer to the last search asked, and a key acts on what is shown.
+ */
+import { PassThrough } from 'node:stream';
+import * as core from '@inquirer/core';
+import { Chalk } from 'chalk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserPrompt } from '../../../src/browser/view.js';
+import type { BrowserConfig } from '../../../src/browser/config.js';
+import { loadTableWidths } from '../../../src/terminal/table.js';
+import type { SessionManager } from '../../../src/session/manager-api.js';
+import type { SessionSummary } from '../../../src/session/listing.js';
+
+const NOW = new Date('2026-11-28T12:00:00Z');
+
+function row(id: string, project: string): SessionSummary {
+  return { id, title: `talk ${id}`, createdAt: NOW, updatedAt: NOW, messageCount: 2, status: 'closed', project };
+}
+
+/** A promise and the function that settles it. */
+function later<T>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Waits until the screen written so far (its last frame) holds `text`. */
+async function until(screen: () => string, text: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (screen().includes(text)) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`Never showed ${text}:\n${screen()}`);
+}
+
+beforeAll(loadTableWidths);
+
+describe('session browser: searches answered out of order', () => {
+  it('shows the answer to the last search asked, and Enter resumes the row shown', async () => {
+    const here = row('session-20261128-110000', '/here');
+    const there = row('session-20261128-100000', '/there');
+    const everyProject = later<SessionSummary[]>();
+    const asked: { rows: number; query: string; answer: ReturnType<typeof later<string[]>> }[] = [];
+    const config: BrowserConfig = {
+      heading: 'Resume which session?',
+      host: { sessions: {} as SessionManager, writeFile: async (name) => name, version: '0' },
+      projectPath: '/here',
+      all: false,
+      rows: [here],
+      list: (all) => (all ? everyProject.promise : Promise.resolve([here])),
+      find: (rows, query) => {
+        const answer = later<string[]>();
+        asked.push({ rows: rows.length, query, answer });
+        return answer.promise;
+      },
+      holder: async () => undefined,
+      color: new Chalk({ level: 0 }),
+      size: () => ({ columns: 100, lines: 20 }),
+      onResize: () => () => undefined,
+      now: () => NOW,
+      notes: [],
+    };
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let written = '';
+    output.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    const screen = (): string => written.slice(written.lastIndexOf('Resume which session?'));
+    const choice = browserPrompt(core)(config, { input, output });
+
+    await until(screen, here.id);
+    input.write('\t');
+    await until(screen, 'every project');
+    input.write('talk');
+    // Asked over this project's row; then the listing of every project arrives and it is asked again.
+    await until(screen, 'searching…');
+    everyProject.resolve([here, there]);
+    for (let i = 0; i < 100 && asked.at(-1)!.rows < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    // A search a keystroke, over this project's row; then, the listing of every project in, once more.
+    expect(asked.map((a) => `${a.query} ${a.rows}`)).toEqual(['t 1', 'ta 1', 'tal 1', 'talk 1', 'talk 2']);
+    // The last search answers first; the earlier ones (over the old scope, which lacks `there`) after it.
+    asked[4]!.answer.resolve([there.id]);
+    await until(screen, `› ${there.id}`);
+    for (const earlier of asked.slice(0, 4)) earlier.answer.resolve([]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen()).not.toContain('searching…');
+    expect(screen()).toContain(`› ${there.id}`);
+    input.write('\r');
+    expect(await choice).toEqual({ kind: 'resume', id: there.id });
+  });
+});
