@@ -58,6 +58,35 @@ describe('row security by operation', () => {
     expect(contents(await ok(['sessions', 'show', id, '--json'], ann!.options)).join('\n')).not.toContain(FORGED);
   });
 
+  it("a member's listing asks once per statement, not once per row, whether it is chatkeep itself", async () => {
+    const db = await createDatabase(inject('postgresAdminUrl'));
+    const [ann, bob] = await Promise.all(['ann', 'bob'].map((n) => person(db, n)));
+    await ok(['db', 'setup', '--member', ann!.role, '--member', bob!.role], as(db));
+    const id = await chat(ann!, ['mine']);
+    // 60 of bob's sessions in ann's project: rows her policies refuse, one by one.
+    const [{ key }] = (await runSql<{ key: string }>(db, 'SELECT project_key AS key FROM chatkeep.sessions WHERE id = $1', [id])) as [{ key: string }];
+    await runSql(db, "INSERT INTO chatkeep.projects (key, path, host, owner) VALUES ($1, '/bob', 'bob', $2)", [key, bob!.role]);
+    await runSql(db, "INSERT INTO chatkeep.ids (id, owner) SELECT 'bob-' || n, $1 FROM generate_series(1, 60) n", [bob!.role]);
+    await runSql(
+      db,
+      `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, message_count)
+       SELECT 'bob-' || n, $1, $2, '/bob', 'bob ' || n, now(), now(), 'closed', 1 FROM generate_series(1, 60) n`,
+      [bob!.role, key],
+    );
+    const database = new URL(db).pathname.slice(1);
+    await runSql(db, `ALTER DATABASE ${database} SET track_functions = 'all'`);
+    await runSql(db, 'SELECT pg_stat_reset()');
+    const listed = JSON.parse(await ok(['sessions', 'list', '--json'], ann!.options)) as { id: string }[];
+    expect(listed.map((r) => r.id)).toEqual([id]);
+    // The listing's connections are closed (the process is gone): their counts reach the statistics.
+    const calls = async (): Promise<number> =>
+      (await runSql<{ n: number }>(db, "SELECT coalesce(sum(calls), 0)::int AS n FROM pg_stat_user_functions WHERE funcname = 'is_chatkeep'"))[0]!.n;
+    for (let i = 0; i < 100 && (await calls()) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    const n = await calls();
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(30);
+  });
+
   it('db status for a role that may not use the schema says so, and what the admin should run', async () => {
     const db = await createDatabase(inject('postgresAdminUrl'));
     await ok(['sessions', 'list'], as(db));

@@ -131,3 +131,16 @@ export const LOCK_KEYS_MIGRATION = `
   END $$;
   ALTER TABLE chatkeep.sessions DROP COLUMN lock_key;
 `;
+
+/**
+ * `chatkeep.is_chatkeep()` asked once per statement, not once per row. As a bare call in a
+ * policy it ran for every row the other policies refused (another member's sessions in a shared
+ * project), which made a member's listing several times the admin's; wrapped in a scalar
+ * subquery it is an init plan, evaluated once.
+ */
+export const ONCE_PER_STATEMENT_MIGRATION = `
+  ALTER POLICY sessions_by_chatkeep ON chatkeep.sessions
+    USING ((SELECT chatkeep.is_chatkeep())) WITH CHECK ((SELECT chatkeep.is_chatkeep()));
+  ALTER POLICY lock_keys_by_chatkeep ON chatkeep.lock_keys
+    USING ((SELECT chatkeep.is_chatkeep())) WITH CHECK ((SELECT chatkeep.is_chatkeep()));
+`;

@@ -11,7 +11,7 @@ import { query, storeError, transaction } from './connect.js';
 import { quoteIdent } from './quote.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { ROW_SECURITY_MIGRATION } from './row-security.js';
-import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION } from './by-operation.js';
+import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -168,6 +168,8 @@ export const MIGRATIONS: readonly string[] = [
   // (by-operation.ts). Then lock keys that are random and readable only by a session's writers.
   BY_OPERATION_MIGRATION,
   LOCK_KEYS_MIGRATION,
+  // The policy that lets chatkeep itself through, checked once per statement (by-operation.ts).
+  ONCE_PER_STATEMENT_MIGRATION,
 ];
 
 /** The schema version this build writes. */
