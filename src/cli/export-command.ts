@@ -8,7 +8,9 @@ import { printable, UserError } from '../session/errors.js';
 import { noSuchSession } from '../session/ids.js';
 import { packageVersion } from '../version.js';
 import { plural } from '../terminal/format.js';
-import { problemError } from './sessions-common.js';
+import { problemError, usable } from './sessions-common.js';
+import { describeError } from '../terminal/report-error.js';
+import { commandOf } from './chatkeep-host.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { writeOutputFile, writeToStream } from '../terminal/output-file.js';
 import { sessionsMayExist } from '../store/choice.js';
@@ -36,7 +38,8 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
     environment.stderr.write(`Exported ${reading.id} (${plural(snapshot.messages.length, 'message')}) as ${format} to ${path}\n`);
   }
   // A damaged session exports what is readable, then says what is wrong (exit 2), as `show` does.
-  if (problem) throw problem;
+  if (problem && !usable(reading.problem)) throw problem;
+  if (problem) environment.stderr.write(describeError(problem, commandOf(environment)).text);
   return 0;
 }
 

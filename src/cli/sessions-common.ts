@@ -51,8 +51,13 @@ export interface SessionsEnvironment extends StoreEnvironment {
 /** What is wrong with a session and how to recover, as the error the CLI reports (exit 2). */
 export function problemError(id: string, problem: SessionProblem): UserError {
   const advice = problemAdvice(id, problem);
-  const code = problem.kind === 'damaged' ? 'E_DAMAGED' : problem.kind === 'newer-version' ? 'E_FUTURE_SCHEMA' : 'E_UNREADABLE';
+  const code = problem.kind === 'damaged' ? 'E_DAMAGED' : problem.kind === 'newer-version' ? 'E_FUTURE_SCHEMA' : problem.kind === 'recovered' ? 'E_RECOVERED' : 'E_UNREADABLE';
   return new UserError(advice.text, code, 2, advice.advice);
+}
+
+/** True when the session can be used as it is: its problem is only that damaged parts of it are kept aside. */
+export function usable(problem: SessionProblem | undefined): boolean {
+  return problem === undefined || problem.kind === 'recovered';
 }
 
 /** A row of `sessions list --json` (docs/usage.md). */

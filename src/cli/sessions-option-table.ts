@@ -30,6 +30,8 @@ export const SESSIONS_OPTION_TABLE = {
   'older-than': { type: 'string', value: 'AGE', check: (value: string) => void parseAge(value) },
   'dry-run': { type: 'boolean' },
   yes: { type: 'boolean', short: 'y' },
+  restore: { type: 'boolean' },
+  forget: { type: 'boolean' },
   with: { type: 'string', value: 'ROLE', means: "the database role (a person's login) to share with or stop sharing with" },
   team: { type: 'boolean', means: 'every member of the team' },
   write: { type: 'boolean' },

@@ -9,7 +9,9 @@ import { archivedText } from '../session/archived-by.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 import type { SessionReading, SessionSummary } from '../session/listing.js';
 import type { SessionManager } from '../session/manager-api.js';
-import { costField, problemError } from './sessions-common.js';
+import { costField, problemError, usable } from './sessions-common.js';
+import { describeError } from '../terminal/report-error.js';
+import { commandOf } from './chatkeep-host.js';
 import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
 import { providerLabel, sourceNote } from '../terminal/describe-source.js';
 import { formatMessage, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../terminal/format.js';
@@ -35,8 +37,10 @@ export async function runShow(command: SessionsCommand, environment: SessionsEnv
       ? `${JSON.stringify({ ...showJson(reading.snapshot, reading, forks), ...(owned ? { owner: owned.ownership.owner, shares: owned.ownership.shares } : {}) }, null, 2)}\n`
       : showText(reading.snapshot, reading, forks, now, environment.terminal === true, owned?.line, command.options.archived === true),
   );
-  // A damaged session shows what is readable, then says what is wrong (exit 2).
-  if (problem) throw problem;
+  // A damaged session shows what is readable, then says what is wrong (exit 2); one recovered
+  // from damage is whole as it is, and the line says what is kept aside.
+  if (problem && !usable(reading.problem)) throw problem;
+  if (problem) environment.stderr.write(describeError(problem, commandOf(environment)).text);
   return 0;
 }
 

@@ -13,7 +13,8 @@ import type { ModelUsage, SessionSnapshot, SessionStatus, TitleSource, Usage } f
  * not be read at all (permissions, I/O).
  */
 export interface SessionProblem {
-  kind: 'damaged' | 'newer-version' | 'unreadable';
+  /** `recovered`: damaged parts were moved aside and are still kept (kept-aside.ts); what is readable is the session. */
+  kind: 'damaged' | 'newer-version' | 'unreadable' | 'recovered';
   /** What is wrong, in a few words (`session.json: not JSON (Unexpected end of JSON input)`). */
   detail: string;
   /** `newer-version`: the least chatkeep version that reads it, when the file recorded its writer's. */

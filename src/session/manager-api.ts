@@ -2,6 +2,7 @@
  * The session manager (docs/design.md §2, §3): one project's sessions, plus lookups
  * across every project, and the options that open it.
  */
+import type { KeptReport } from './kept-report.js';
 import type { LockOwner } from './errors.js';
 import type { ConfigFiles, ProjectInfo, SessionSnapshot } from './data.js';
 import type { SessionReading, SessionSummary } from './listing.js';
@@ -106,6 +107,13 @@ export interface SessionManager {
    * `sessions show`. Listings report the same facts (what it finds is recorded in the index).
    */
   inspect(idOrPrefix: string): Promise<SessionReading>;
+  /**
+   * The damaged parts of a session kept aside (its problem `recovered`), with what each still
+   * holds: readable messages, those that could not be read, those the session lacks.
+   */
+  keptAside(idOrPrefix: string): Promise<KeptReport[]>;
+  /** Removes the parts kept aside for good: the session's problem `recovered` ends. Resolves to how many. */
+  forgetKeptAside(idOrPrefix: string): Promise<number>;
   /** Newest first. */
   list(options?: ListOptions): Promise<SessionSummary[]>;
   /**

@@ -1,3 +1,4 @@
+import type { KeptReport } from './kept-report.js';
 import type { LockOwner } from './errors.js';
 import type { ConfigFiles, ProjectInfo, SessionSnapshot } from './data.js';
 import type { SessionReading, SessionSummary } from './listing.js';
@@ -161,6 +162,7 @@ export class Manager implements SessionManager {
         // Event seqs are consecutive: the events replayed are the ones past the snapshot.
         savedSeq: loaded.replay.lastSeq - loaded.replay.applied,
         usedHere: how.usedHere,
+        aside: loaded.stored.aside,
       });
       return session;
     } catch (err) {
@@ -185,6 +187,7 @@ export class Manager implements SessionManager {
       chosenId?: boolean;
       /** False: this run's git work tree is not recorded (the session is changed from here, not used here). */
       usedHere?: boolean;
+      aside?: string[] | undefined;
     },
   ): Promise<SessionImpl> {
     const loss = options.loss ?? new LossRelay();
@@ -207,6 +210,7 @@ export class Manager implements SessionManager {
         savedSeq: options.savedSeq,
         provisional: options.provisional,
         chosenId: options.chosenId,
+        ...(options.aside?.length ? { aside: options.aside } : {}),
       });
       loss.attach(session);
       noteHeld(placeOf(this.live), session);
@@ -328,6 +332,22 @@ export class Manager implements SessionManager {
 
   async inspect(idOrPrefix: string): Promise<SessionReading> {
     return (await this.readStored(idOrPrefix)).reading;
+  }
+
+  async keptAside(idOrPrefix: string): Promise<KeptReport[]> {
+    const { reading } = await this.readStored(idOrPrefix);
+    const parts = (await this.live.keptAside?.read(reading.id)) ?? [];
+    const { keptReport } = await import('./kept-report.js');
+    return reading.snapshot ? keptReport(parts, reading.snapshot) : [];
+  }
+
+  async forgetKeptAside(idOrPrefix: string): Promise<number> {
+    const where = await this.locate(idOrPrefix);
+    const n = (await this.live.keptAside?.forget(where.id)) ?? 0;
+    // The stored row said `recovered`: read again, it is recorded as it is now.
+    const read = await this.readStored(where.id);
+    if (!read.reading.problem && read.reading.status !== 'open') await this.live.recordRow(read.row, where.project).catch(() => undefined);
+    return n;
   }
 
   /** The one lock-free reading of a session; what it finds wrong is recorded, so listings say it too. */

@@ -5,6 +5,7 @@ import { rowFromSnapshot } from './index-row.js';
 import { blankSnapshot, dateFromId } from './blank.js';
 import { replay, type ReplayResult } from './replay.js';
 import { futureEventsNote } from './future-events.js';
+import { keptAsideProblem } from './kept-aside.js';
 import { plural } from '../text/plural.js';
 import { statsOf } from './apply-event.js';
 import type { Salvage } from './salvage.js';
@@ -107,14 +108,17 @@ export async function readSession(
     const loaded = await loadFrom(source, id, projectPath, { now: options.now, quarantine: false, stable: options.stable });
     const status = statusFrom(loaded.savedStatus, lock, loaded.replay.applied > 0);
     const damage = loaded.stored.damage;
-    const problem: SessionProblem | undefined = damage.length > 0 ? { kind: 'damaged', detail: damage.join('; ') } : undefined;
+    const problem: SessionProblem | undefined = damage.length > 0 ? { kind: 'damaged', detail: damage.join('; ') } : keptAsideProblem(loaded.stored.aside);
     const withProblem = problem ? { problem } : {};
     const row = { ...rowFromSnapshot(loaded.snapshot, status), ...withProblem };
     // Its holder is alive: a reply it is still streaming is not a message yet (as rowWithEvents counts).
     if (status === 'open') row.messageCount -= loaded.replay.unfinishedReplies.length;
     return { reading: { id, project: projectPath, snapshot: loaded.snapshot, status, ...withProblem }, row };
   } catch (error) {
-    // A newer schema or unreadable parts: listed with what is wrong, rather than hidden or shown empty.
+    // A newer schema or unreadable parts: listed with what is wrong, rather than hidden or shown
+    // empty. Anything else (a store that failed for now: a pooler, a timeout) is not the
+    // session's problem, and is not recorded as one.
+    if (!(error instanceof FutureSchemaError) && !isFileError(error)) throw error;
     const problem: SessionProblem =
       error instanceof FutureSchemaError
         ? { kind: 'newer-version', detail: `schemaVersion ${error.found}; this chatkeep reads up to ${error.known}`, ...(error.writtenBy ? { needs: error.writtenBy } : {}) }
@@ -124,6 +128,12 @@ export async function readSession(
     const row: IndexRow = { id, title: null, createdAt: created, updatedAt: created, messageCount: 0, status, project: projectPath, journalSeq: 0, problem };
     return { reading: { id, project: projectPath, status, problem }, row, error };
   }
+}
+
+/** An error of the file system about the session's files (EACCES, ELOOP, …), as opposed to the store failing. */
+function isFileError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }
 
 /**

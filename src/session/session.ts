@@ -15,6 +15,7 @@ import { retakeLock } from './retake.js';
 import { cleanTitle } from './title.js';
 import { automaticTitle, firstUserMessage } from './auto-title.js';
 import { rowFromSnapshot } from './index-row.js';
+import { withKeptAside } from './kept-aside.js';
 import type { IndexRow } from './listing.js';
 import { statusReport } from './status.js';
 import { anyText, checkArgument, checkOptions, nullableText, wholeNumber } from './check-options.js';
@@ -51,6 +52,8 @@ export interface SessionDeps {
   provisional?: boolean;
   /** The program chose the ID (`create({ id })`): discarded, the ID is free again. */
   chosenId?: boolean;
+  /** Damaged parts of it kept aside (kept-aside.ts): its listing row says so while they are. */
+  aside?: string[];
 }
 
 /** A session held open by this process. See `Session` in types.ts. */
@@ -83,6 +86,7 @@ export class SessionImpl implements Session {
   /** Holds no message yet (see `SessionDeps.provisional`). */
   private provisional: boolean;
   private readonly chosenId: boolean;
+  private readonly aside: string[] | undefined;
   /**
    * The automatic title being worked out (string-width loads meanwhile, off the way to the first
    * request): journaled before the next durable event or snapshot, so its place is always the same.
@@ -106,6 +110,7 @@ export class SessionImpl implements Session {
     this.savedStatus = deps.savedStatus;
     this.provisional = deps.provisional ?? false;
     this.chosenId = deps.chosenId ?? false;
+    this.aside = deps.aside;
     this.gitRecorded = (deps.git ?? Promise.resolve(undefined)).then((git) => (git ? this.recordGit(git) : undefined)).catch(() => undefined);
   }
 
@@ -195,7 +200,7 @@ export class SessionImpl implements Session {
 
   /** This session's listing row as this process has it now (a reply still streaming is not a message yet). */
   liveRow(): IndexRow {
-    return rowFromSnapshot({ ...this.state, journalSeq: this.seq }, 'open');
+    return withKeptAside(rowFromSnapshot({ ...this.state, journalSeq: this.seq }, 'open'), this.aside);
   }
 
   /**
@@ -430,7 +435,7 @@ export class SessionImpl implements Session {
    * session.meta.json). A failure warns, and the next listing reads the session itself.
    */
   private async recordRow(state: SessionSnapshot, status: 'open' | 'closed'): Promise<void> {
-    const row = rowFromSnapshot(state, status);
+    const row = withKeptAside(rowFromSnapshot(state, status), this.aside);
     await this.store.recordRow(row, this.project).catch((err: unknown) =>
       this.warn(`Could not update the session index (${String(err)}); it is rebuilt on the next listing.`),
     );

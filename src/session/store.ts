@@ -72,6 +72,15 @@ export interface StoredSession {
   salvage?: Salvage;
   /** When the store first saw the session, if it knows (for a session with no snapshot and no dated ID). */
   createdAt?: Date;
+  /** Damaged parts moved aside, before or now, and still kept (file paths, quarantine rows): see kept-aside.ts. */
+  aside?: string[];
+}
+
+/** One damaged part of a session kept aside: where, what it was, and its text as it was found. */
+export interface KeptPart {
+  where: string;
+  part: 'snapshot' | 'journal';
+  text: string;
 }
 
 export interface LoadOptions {
@@ -182,6 +191,12 @@ export interface SessionStore {
   forgetRow(id: string): Promise<void>;
   /** A lock-free reading found what the caches do not say (damage): listings must say it too. */
   noteProblem(row: IndexRow, project: ProjectInfo): Promise<void>;
+  /** Damaged parts of a session kept aside (kept-aside.ts), for `sessions doctor`: a store that keeps none has none. */
+  keptAside?: {
+    read(id: string): Promise<KeptPart[]>;
+    /** Removes them for good; resolves to how many there were. */
+    forget(id: string): Promise<number>;
+  };
   /** Where one session is kept, for `/status`: a location for people, and its files in the file store. */
   where(id: string): SessionWhere;
 

@@ -114,7 +114,7 @@ export function shortAge(date: Date, now: Date): string {
 
 /** False when the files could not be read at all, so no message count is known. */
 export function countKnown(problem: SessionProblem | undefined): boolean {
-  return problem === undefined || problem.kind === 'damaged';
+  return problem === undefined || problem.kind === 'damaged' || problem.kind === 'recovered';
 }
 
 /** What a listing shows instead of the status: `damaged`, `newer version (needs chatkeep ≥ 0.3.0)`, `unreadable`. */
@@ -132,6 +132,12 @@ export function problemAdvice(id: string, problem: SessionProblem): { text: stri
     return {
       text: `Session ${id} is damaged (${problem.detail}).`,
       advice: { to: 'Resuming it moves the damaged file aside, kept, and continues with what is readable:', run: ['--session-id', id], slash: { name: 'load', args: [id] } },
+    };
+  }
+  if (problem.kind === 'recovered') {
+    return {
+      text: `Session ${id} was recovered from damage; its ${problem.detail}.`,
+      advice: { to: 'See what is kept, restore it or let it go with:', run: ['sessions', 'doctor', id] },
     };
   }
   if (problem.kind === 'newer-version') {

@@ -63,13 +63,20 @@ describe('a truncated session.json', () => {
     expect(readdirSync(dir).filter((name) => name.startsWith('session.json.corrupt-'))).toHaveLength(1);
     const after = await runPiped(['sessions', 'show', id], '', { home, cwd });
     expect(after.code).toBe(0);
-    expect(after.stderr).toBe('');
-    // What was salvaged is the session now: listed, with no problem left.
+    // What was salvaged is the session now; while the damaged file is kept, it says so (exit 0).
     expect(after.stdout).toContain('› two');
+    const kept = join(dir, readdirSync(dir).find((name) => name.startsWith('session.json.corrupt-'))!);
+    expect(after.stderr).toBe(
+      `chatkeep: Session ${id} was recovered from damage; its damaged part kept at ${kept}. See what is kept, restore it or let it go with: chatkeep sessions doctor ${id}\n`,
+    );
     expect(JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout)).toEqual([
-      expect.objectContaining({ id, messageCount: 3 }),
+      expect.objectContaining({ id, messageCount: 3, problem: { kind: 'recovered', detail: `damaged part kept at ${kept}` } }),
     ]);
+    // Let go (as the doctor prints it), the file is gone and so is the problem.
+    expect((await runPiped(['sessions', 'doctor', id, '--forget', '--yes'], '', { home, cwd })).code).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.startsWith('session.json.corrupt-'))).toEqual([]);
     expect(JSON.parse((await runPiped(['sessions', 'list', '--json'], '', { home, cwd })).stdout)[0]).not.toHaveProperty('problem');
+    expect((await runPiped(['sessions', 'show', id], '', { home, cwd })).stderr).toBe('');
   });
 
   it('a listing that reads the files (no index yet) says damaged too', async () => {

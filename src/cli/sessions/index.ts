@@ -6,6 +6,7 @@
 import { browse } from './browse.js';
 import { copy } from './copy.js';
 import { diff } from './diff.js';
+import { doctor } from './doctor.js';
 import { emptyTrash } from './empty-trash.js';
 import { exportSession } from './export.js';
 import { importSessions } from './import.js';
@@ -22,7 +23,7 @@ import { tree } from './tree.js';
 import { unshare } from './unshare.js';
 
 export const SESSIONS_SUBCOMMANDS: readonly SessionsSubcommand[] = [
-  browse, list, show, tree, diff, search, exportSession, importSessions, copy, rm, trash, restore, prune, emptyTrash, share, unshare,
+  browse, list, show, tree, diff, search, exportSession, importSessions, copy, rm, trash, restore, prune, emptyTrash, doctor, share, unshare,
 ];
 
 /** The subcommand named `name`, if there is one. */

@@ -36,6 +36,7 @@ const lazy = {
   search: () => import('./search-index.js'),
   source: () => import('./summary.js'),
   discard: () => import('./discard.js'),
+  kept: () => import('./kept-aside.js'),
 };
 
 export interface FileStoreOptions {
@@ -204,6 +205,11 @@ export class FileStore implements SessionStore {
     await removeMeta(this.dir(row.id)).catch(() => undefined);
     await (await lazy.index()).updateIndexRow(this.projectDir(project), row);
   }
+
+  readonly keptAside = {
+    read: async (id: string) => (await lazy.kept()).readKept(this.dir(id)),
+    forget: async (id: string) => (await lazy.kept()).forgetKept(this.dir(id)),
+  };
 
   where(id: string): { location: string; files: { dir: string; snapshot: string; journal: string } } {
     const dir = this.dir(id);

@@ -31,6 +31,11 @@ export const layout = {
   takeoverGuard: (sessionDir: string) => join(sessionDir, 'lock.takeover'),
 };
 
+/** True for the name of a session's damaged file moved aside (see corruptName). */
+export function isCorruptName(name: string): boolean {
+  return /^(session\.json|journal\.jsonl)\.corrupt-/.test(name);
+}
+
 /** `<name>.corrupt-<time>`: where a damaged file is moved (never overwritten or deleted). */
 export function corruptName(path: string, now: Date): string {
   return `${path}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;

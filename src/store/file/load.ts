@@ -8,7 +8,7 @@ import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
 import { errno } from '../../session/ids.js';
 import { readJournal } from './journal.js';
 import { salvageSnapshot, type Salvage } from '../../session/salvage.js';
-import { corruptName, layout } from './layout.js';
+import { corruptName, isCorruptName, layout } from './layout.js';
 
 /**
  * Reads snapshot + journal (docs/design.md §5), uninterpreted. A newer schemaVersion throws
@@ -79,7 +79,17 @@ export async function loadSession(dir: string, options: LoadOptions): Promise<St
     );
   }
   const createdAt = snapshot ? undefined : await stat(dir).then((s) => s.birthtime, () => undefined);
-  return { snapshot, events: journal.events, futureEvents: journal.futureEvents, notices, damage: phrases, snapshotDamaged: damage !== undefined, ...(salvage ? { salvage } : {}), ...(createdAt ? { createdAt } : {}) };
+  const aside = await keptAside(dir);
+  return {
+    snapshot, events: journal.events, futureEvents: journal.futureEvents, notices, damage: phrases, snapshotDamaged: damage !== undefined,
+    ...(salvage ? { salvage } : {}), ...(createdAt ? { createdAt } : {}), ...(aside.length > 0 ? { aside } : {}),
+  };
+}
+
+/** The damaged parts moved aside in `dir` and still there (kept-aside.ts), oldest first. */
+export async function keptAside(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.filter(isCorruptName).sort().map((name) => join(dir, name));
 }
 
 /** Which snapshot file is in place: a new one is renamed over it, so its inode changes. */

@@ -26,13 +26,14 @@ interface EventRow {
 
 /** Reads a session's snapshot and events in one consistent view (a save in between cannot split them). */
 export async function loadSession(pool: Pool, target: Target, id: string, options: LoadOptions): Promise<StoredSession> {
-  const { session, rows } = await transaction(
+  const { session, rows, kept } = await transaction(
     pool,
     target,
     async (client) => {
       const s = await client.query<{ snapshot: string | null; created_at: Date }>('SELECT snapshot, created_at FROM chatkeep.sessions WHERE id = $1', [id]);
       const e = await client.query<EventRow>('SELECT seq, ts, type, payload::text AS payload FROM chatkeep.events WHERE session_id = $1 ORDER BY seq', [id]);
-      return { session: s.rows[0], rows: e.rows };
+      const q = await client.query<{ n: string }>('SELECT n FROM chatkeep.quarantine WHERE session_id = $1 ORDER BY n', [id]);
+      return { session: s.rows[0], rows: e.rows, kept: q.rows.map((r) => quarantined(r.n)) };
     },
     'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
   );
@@ -51,8 +52,11 @@ export async function loadSession(pool: Pool, target: Target, id: string, option
       snapshotDamaged = true;
       salvage = salvageSnapshot(session.snapshot);
       damage.push(`snapshot: ${err.reason}`);
-      const where = options.quarantine ? await quarantine(pool, target, id, err.reason, session.snapshot, options.now) : 'left in place';
-      notices.push(`The snapshot was damaged (${err.reason}); it was ${where}.`);
+      if (options.quarantine) {
+        const where = await quarantine(pool, target, id, err.reason, session.snapshot, options.now);
+        kept.push(where);
+        notices.push(`The snapshot was damaged (${err.reason}); it was moved to ${where}.`);
+      } else notices.push(`The snapshot was damaged (${err.reason}); it was left in place.`);
     }
   }
   const events: SessionEvent[] = [];
@@ -69,7 +73,7 @@ export async function loadSession(pool: Pool, target: Target, id: string, option
     damage.push(`events: ${bad} damaged row(s)`);
     notices.push(`${bad} event row(s) were damaged and skipped; every readable event was loaded.`);
   }
-  return { snapshot, events, futureEvents, damage, notices, snapshotDamaged, ...(salvage ? { salvage } : {}), createdAt: session.created_at };
+  return { snapshot, events, futureEvents, damage, notices, snapshotDamaged, ...(salvage ? { salvage } : {}), createdAt: session.created_at, ...(kept.length > 0 ? { aside: kept } : {}) };
 }
 
 /** Moves a damaged snapshot into `chatkeep.quarantine` (kept, never overwritten), in one transaction. */
@@ -82,7 +86,12 @@ async function quarantine(pool: Pool, target: Target, id: string, reason: string
     await client.query('UPDATE chatkeep.sessions SET snapshot = NULL, snapshot_bytes = NULL, snapshot_at = NULL, snapshot_version = snapshot_version + 1 WHERE id = $1', [id]);
     return kept.rows[0]!.n;
   });
-  return `moved to chatkeep.quarantine (n = ${n})`;
+  return quarantined(n);
+}
+
+/** How a quarantined snapshot is named to people: the row that keeps it. */
+function quarantined(n: string): string {
+  return `chatkeep.quarantine (n = ${n})`;
 }
 
 interface ListRow {

@@ -9,7 +9,7 @@ import type { Pool } from 'pg';
 import { UserError } from '../../session/errors.js';
 import { baseIdFor } from '../../session/ids.js';
 import type { IndexRow } from '../../session/listing.js';
-import { HISTORY_LINES, type EventLog, type Interpreter, type LoadOptions, type LockState, type Reading, type SessionStore, type SessionTrash, type StoredSession, type WriterLock } from '../../session/store.js';
+import { HISTORY_LINES, type EventLog, type Interpreter, type KeptPart, type LoadOptions, type LockState, type Reading, type SessionStore, type SessionTrash, type StoredSession, type WriterLock } from '../../session/store.js';
 import type { SearchResults } from '../../session/search-data.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
 import type { Target, Timeouts } from './connect.js';
@@ -219,6 +219,14 @@ export class PostgresStore implements SessionStore {
   async noteProblem(row: IndexRow, _project?: ProjectInfo): Promise<void> {
     await this.q(`UPDATE chatkeep.sessions SET problem = $2 WHERE id = $1 AND ${MINE}`, [row.id, row.problem ? JSON.stringify(row.problem) : null]);
   }
+
+  readonly keptAside = {
+    read: async (id: string): Promise<KeptPart[]> => {
+      const rows = await this.q<{ n: string; part: string; content: string }>('SELECT n, part, content FROM chatkeep.quarantine WHERE session_id = $1 ORDER BY n', [id]);
+      return rows.map((r) => ({ where: `chatkeep.quarantine (n = ${r.n})`, part: r.part === 'snapshot' ? 'snapshot' : 'journal', text: r.content }));
+    },
+    forget: async (id: string): Promise<number> => (await this.q('DELETE FROM chatkeep.quarantine WHERE session_id = $1 RETURNING n', [id])).length,
+  };
 
   where(id: string): { location: string } {
     return { location: `${this.location} (session ${id})` };
