@@ -59,7 +59,7 @@ export function createScreen(options: {
   const columns = (): number | undefined => (terminal ? (stdout as Partial<NodeJS.WriteStream>).columns : undefined);
   const line = (stream: NodeJS.WritableStream | undefined, text: string): void => {
     // Only the terminal's own lines are wrapped: stderr after a hang-up or on a pipe keeps them whole.
-    const shown = stream !== undefined && stream === stdout ? wrapText(text, columns()) : text;
+    const shown = stream !== undefined && stream === stdout ? wrapText(text, columns(), { keepTails: true }) : text;
     stream?.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   };
   let replying = lineWrapper(columns);

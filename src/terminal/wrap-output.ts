@@ -12,12 +12,12 @@ export function wrappedOutput(stream: NodeJS.WritableStream): NodeJS.WritableStr
   // Everything but `write` (events, `columns`, the stream's state) is the stream's own.
   const view = Object.create(stream) as NodeJS.WritableStream;
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  view.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? wrapText(chunk, tty.columns) : chunk, ...rest)) as typeof stream.write;
+  view.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? wrapText(chunk, tty.columns, { keepTails: true }) : chunk, ...rest)) as typeof stream.write;
   return view;
 }
 
 /** `text` as a terminal stream should show it (wrapped to its width), as it is for any other stream. */
 export function forStream(stream: NodeJS.WritableStream, text: string): string {
   const tty = stream as Partial<NodeJS.WriteStream>;
-  return tty.isTTY === true ? wrapText(text, tty.columns) : text;
+  return tty.isTTY === true ? wrapText(text, tty.columns, { keepTails: true }) : text;
 }

@@ -35,11 +35,33 @@ const BULLET = /^(?:[-*+•◦▪‣]|\d{1,3}[.)])$/;
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[^[\]]?)/g;
 
-/** `text` broken at word boundaries into rows of at most `width` columns; as it is without a width (a pipe). */
-export function wrapText(text: string, width: number | undefined): string {
+/** Stands for a space that is no place to break (inside a kept tail); never in the output. */
+const KEEP = '\uE000';
+
+/**
+ * `text` broken at word boundaries into rows of at most `width` columns; as it is without a width
+ * (a pipe). With `keepTails`, what follows a line's last `: ` (a printed command, a path, an ID:
+ * `Resume with: chatkeep --session-id …`) stays on one row when it fits on one, so that a command
+ * copied from the screen is one line.
+ */
+export function wrapText(text: string, width: number | undefined, options: { keepTails?: boolean } = {}): string {
   if (width === undefined || width <= 0) return text;
+  const source = options.keepTails ? text.split('\n').map((line) => keepTail(line, width)).join('\n') : text;
   const wrapper = lineWrapper(() => width);
-  return wrapper.push(text) + wrapper.end();
+  const out = wrapper.push(source) + wrapper.end();
+  return options.keepTails ? out.replaceAll(KEEP, ' ') : out;
+}
+
+/**
+ * `line` with the spaces after its last `: ` made unbreakable, when that tail fits on a row of
+ * `width` by itself: only in a line that is not indented, whose rows all start at the left edge.
+ */
+function keepTail(line: string, width: number): string {
+  const at = line.lastIndexOf(': ');
+  if (at < 0 || /^\s/.test(line.replace(ESCAPES, ''))) return line;
+  const tail = line.slice(at + 2);
+  if (!tail.includes(' ') || measure(tail.replace(ESCAPES, '').replace(/\s/g, 'x')) > width) return line;
+  return line.slice(0, at + 2) + tail.replace(/ /g, KEEP);
 }
 
 /** A wrapper that reads the width at each `push` (a terminal may be resized while a reply streams). */
@@ -199,6 +221,7 @@ export function lineWrapper(width: () => number | undefined): LineWrapper {
 /** Columns `text` (no whitespace, no escapes) takes. */
 function measure(text: string): number {
   if (PLAIN.test(text)) return text.length;
+  if (text.includes(KEEP)) return measure(text.replaceAll(KEEP, ' '));
   const width = loadedWidth();
   if (width) return width(text);
   let total = 0;
@@ -208,7 +231,7 @@ function measure(text: string): number {
 
 /** Each grapheme of `text` with its columns (code points with the estimate until string-width is loaded). */
 function* graphemes(text: string): Generator<[string, number]> {
-  if (PLAIN.test(text)) {
+  if (PLAIN.test(text.replaceAll(KEEP, ' '))) {
     for (const c of text) yield [c, 1];
   } else if (loadedWidth()) {
     yield* graphemeWidths(text);

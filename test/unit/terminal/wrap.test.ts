@@ -76,3 +76,19 @@ describe('lineWrapper (a reply as it streams)', () => {
     expect(out).toBe('alpha beta\ngamma delta');
   });
 });
+
+describe('wrapText with keepTails (lines that end in a printed command)', () => {
+  it('keeps what follows the last ": " on one row when it fits on one', () => {
+    const line = 'Saved session-20261128-124052 (3 messages). Resume with: chatkeep --session-id session-20261128-124052';
+    const out = wrapText(line, 80, { keepTails: true });
+    expect(out).toBe('Saved session-20261128-124052 (3 messages). Resume with:\nchatkeep --session-id session-20261128-124052');
+    expect(wrapText(line, 80)).toBe('Saved session-20261128-124052 (3 messages). Resume with: chatkeep --session-id\nsession-20261128-124052');
+  });
+
+  it('breaks a tail longer than a row between its words, and leaves indented lines to their columns', () => {
+    const long = `Resume with: node ${'/very/long/path'.repeat(4)}/bin/chatkeep.js --session-id session-20261128-124052`;
+    expect(wrapText(long, 60, { keepTails: true })).toBe(wrapText(long, 60));
+    const row = '  /export [json|md|html] [file]  write this session to a file: json (what `sessions import` reads), md or html';
+    expect(wrapText(row, 80, { keepTails: true })).toBe(wrapText(row, 80));
+  });
+});
