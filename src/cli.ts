@@ -92,7 +92,7 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
     return 0;
   }
   if (flags.help) {
-    process.stdout.write(forStream(process.stdout, replHelp(packageVersion())));
+    process.stdout.write(forStream(process.stdout, replHelp(packageVersion(), process.stdout.isTTY === true)));
     return 0;
   }
   const store = flags['no-persist'] ? undefined : await chooseStore();
