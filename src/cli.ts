@@ -12,6 +12,7 @@ import { chatkeepHost } from './cli/chatkeep-host.js';
 import { hostCommand, type HostName } from './repl/host.js';
 import type { Invocation } from './terminal/invocation.js';
 import { describeError } from './terminal/report-error.js';
+import { forStream, wrappedOutput } from './terminal/wrap-output.js';
 import type { ResumeHow } from './cli/start-chat.js';
 import { packageVersion } from './version.js';
 
@@ -28,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
     return await run(argv, invocation, host);
   } catch (err) {
     const report = describeError(err, (args) => hostCommand(host, args));
-    process.stderr.write(report.text);
+    process.stderr.write(forStream(process.stderr, report.text));
     return report.exitCode;
   }
 }
@@ -47,7 +48,7 @@ async function run(argv: string[], invocation: Invocation, host: HostName): Prom
   if (flagHome !== undefined) invocation.home = home;
   // Said once: the next run finds the data directory private.
   const madePrivate = await (await import('./store/file/home.js')).makePrivate(home);
-  if (madePrivate) process.stderr.write(`chatkeep: ${madePrivate}\n`);
+  if (madePrivate) process.stderr.write(forStream(process.stderr, `chatkeep: ${madePrivate}\n`));
   // Which store keeps the sessions: --store, else CHATKEEP_STORE, else the config's "store".
   const chooseStore = async (): Promise<string | undefined> => {
     const choice = await (await import('./store/choice.js')).chooseStore(command.options.store, env, home);
@@ -57,7 +58,7 @@ async function run(argv: string[], invocation: Invocation, host: HostName): Prom
   if (command.kind === 'db') {
     const { runDbCommand } = await import('./cli/db-command.js');
     const store = command.action === 'help' ? undefined : await chooseStore();
-    return runDbCommand(command, { store, env, host, stdout: process.stdout });
+    return runDbCommand(command, { store, env, host, stdout: command.options.json === true ? process.stdout : wrappedOutput(process.stdout) });
   }
   if (command.kind === 'sessions') {
     const { runSessionsCommand } = await import('./cli/sessions-subcommand.js');
@@ -70,8 +71,10 @@ async function run(argv: string[], invocation: Invocation, host: HostName): Prom
     const store = command.action === 'help' ? undefined : await chooseStore();
     // `sessions browse` is `chatkeep -r` with the browser's scope chosen: Enter opens the chat.
     const openChat = (all: boolean): Promise<number> => runChat({ resume: true }, { command: 'sessions browse', all }, home, host, async () => store);
+    // Text is wrapped on a terminal; JSON and exports are data, kept whole wherever they go.
+    const data = command.options.json === true || command.action === 'export';
     return runSessionsCommand(command, {
-      home, store, cwd, env, host, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm, userHome: homedir(), openChat,
+      home, store, cwd, env, host, stdout: data ? process.stdout : wrappedOutput(process.stdout), stderr: wrappedOutput(process.stderr), stdin: process.stdin, columns, terminal: process.stdout.isTTY === true, confirm, userHome: homedir(), openChat,
     });
   }
   return runChat(command.options, undefined, home, host, chooseStore);
@@ -89,7 +92,7 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
     return 0;
   }
   if (flags.help) {
-    process.stdout.write(replHelp(packageVersion()));
+    process.stdout.write(forStream(process.stdout, replHelp(packageVersion(), process.stdout.isTTY === true)));
     return 0;
   }
   const store = flags['no-persist'] ? undefined : await chooseStore();

@@ -64,7 +64,12 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
     spinner.stop();
     screen.reply(text);
   };
-  const markdown = options.markdown ? createMarkdownStream(options.markdown, write, () => screen.columns() ?? 80) : undefined;
+  // Rendered Markdown comes laid out to the width already (markdown-stream.ts): written as it is.
+  const rendered = (text: string): void => {
+    spinner.stop();
+    screen.raw(text);
+  };
+  const markdown = options.markdown ? createMarkdownStream(options.markdown, rendered, () => screen.columns() ?? 80) : undefined;
   // A terminal shows control characters the model sent as visible stand-ins (as a replayed
   // transcript does); a pipe gets the reply exactly as written.
   const show = (text: string): void => {

@@ -7,9 +7,13 @@
  * - a rendered line is never redrawn: each newline re-renders the open block (the lines since
  *   the last blank line outside a code fence) and writes only the rendered lines past those
  *   already on screen; a block that closes is final;
- * - a table is held until it ends (every row's width depends on the rows after it).
+ * - a table is held until it ends (every row's width depends on the rows after it);
+ * - on a terminal, rendered lines and the line in progress are broken at word boundaries to its
+ *   width (terminal/wrap.ts); the line in progress takes the rows its wrapper wrote, which is what
+ *   is erased when its rendered form replaces it.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { lineWrapper, wrapText, type LineWrapper } from '../terminal/wrap.js';
 import type { MarkdownRenderer } from './markdown.js';
 
 /** A Markdown reply being streamed. */
@@ -40,6 +44,8 @@ export function createMarkdownStream(markdown: MarkdownRenderer, write: (text: s
   let lineOpen = false;
   /** The line in progress as shown (plain), or undefined when none is on screen. */
   let preview: string | undefined;
+  /** How the line in progress is wrapped (the rows it takes on screen). */
+  let previewRows: LineWrapper | undefined;
   let wroteAny = false;
   let out = '';
 
@@ -49,15 +55,16 @@ export function createMarkdownStream(markdown: MarkdownRenderer, write: (text: s
   };
   const erasePreview = (): void => {
     if (preview === undefined) return;
-    const width = columns?.() || 80;
-    const rows = Math.max(1, Math.ceil(markdown.width(preview) / width));
+    const rows = previewRows?.rows ?? 1;
     out += `\r${rows > 1 ? `\x1b[${rows - 1}A` : ''}\x1b[J`;
     preview = undefined;
+    previewRows = undefined;
   };
   const emit = (lines: readonly string[]): void => {
+    const width = columns?.();
     for (const line of lines) {
       newLine();
-      out += line;
+      out += width === undefined ? line : wrapText(line, width);
       lineOpen = true;
     }
   };
@@ -109,9 +116,10 @@ export function createMarkdownStream(markdown: MarkdownRenderer, write: (text: s
         if (preview === undefined) {
           separateBlock();
           newLine();
-          out += plain;
+          previewRows = lineWrapper(columns);
+          out += previewRows.push(plain);
         } else {
-          out += plain.slice(preview.length);
+          out += previewRows!.push(plain.slice(preview.length));
         }
         preview = plain;
       }

@@ -11,7 +11,8 @@ import type { DbCommand, DbEnvironment } from './db/subcommand.js';
 export async function runDbCommand(command: DbCommand, environment: DbEnvironment): Promise<number> {
   const { stdout } = environment;
   if (command.action === 'help') {
-    stdout.write(dbHelp(command.topic));
+    // On a terminal the text flows as one line per form, for the wrapper to break to the width.
+    stdout.write(dbHelp(command.topic, (stdout as Partial<NodeJS.WriteStream>).isTTY === true));
     return 0;
   }
   const url = environment.store;

@@ -47,11 +47,11 @@ export function parseDbCommand(args: string[]): DbCommand {
 }
 
 /** `chatkeep db --help`, or that of one subcommand (its options only). */
-export function dbHelp(topic?: string): string {
+export function dbHelp(topic?: string, flow = false): string {
   const subcommand = dbSubcommand(topic);
   return [
     'Usage:',
-    ...(subcommand ? [subcommand] : DB_SUBCOMMANDS).flatMap((s) => s.usage.flatMap(usageLines)),
+    ...(subcommand ? [subcommand] : DB_SUBCOMMANDS).flatMap((s) => s.usage.flatMap((form) => usageLines(form, flow))),
     '',
     'Options:',
     ...formatOptions(dbOptions.optionsOf(subcommand)),

@@ -44,8 +44,12 @@ export function parseCommandLine(argv: string[]): CliCommand {
 /** Where the summaries of `chatkeep --help`'s usage lines begin. */
 const SUMMARY_COLUMN = 39;
 
-/** The `--help` text for the REPL, generated from {@link REPL_OPTIONS} and the `sessions` subcommands. */
-export function replHelp(version: string): string {
+/**
+ * The `--help` text for the REPL, generated from {@link REPL_OPTIONS} and the `sessions` subcommands.
+ * `flow`: for a terminal, each paragraph as one line for the wrapper to break to its width.
+ */
+export function replHelp(version: string, flow = false): string {
+  const paragraph = (lines: string[]): string[] => (flow ? [lines.map((line) => line.trim()).join(' ')] : lines);
   return [
     `chatkeep ${version}: a terminal chat whose sessions are never lost`,
     '',
@@ -58,10 +62,14 @@ export function replHelp(version: string): string {
     'Options:',
     ...formatOptions(REPL_OPTIONS),
     '',
-    'Environment: CHATKEEP_HOME (data directory), CHATKEEP_STORE (a postgres:// URL), ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL,',
-    '  NO_COLOR, FORCE_COLOR.',
-    'In the chat, type /help for commands. Exit codes: 0 ok, 1 unexpected failure, 2 bad usage or input,',
-    '  3 session in use by another process.',
+    ...paragraph([
+      'Environment: CHATKEEP_HOME (data directory), CHATKEEP_STORE (a postgres:// URL), ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL,',
+      '  NO_COLOR, FORCE_COLOR.',
+    ]),
+    ...paragraph([
+      'In the chat, type /help for commands. Exit codes: 0 ok, 1 unexpected failure, 2 bad usage or input,',
+      '  3 session in use by another process.',
+    ]),
     '',
   ].join('\n');
 }

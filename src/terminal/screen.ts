@@ -2,17 +2,19 @@
  * Where each kind of text goes. On a terminal everything shares the screen, with colour.
  * With piped stdin (docs/design.md §16) stdout carries only this run's replies and command output,
  * plain; status lines (banner, warnings, a resumed transcript, "Saved…", "Resume with…") go
- * to stderr.
+ * to stderr. On a terminal every line, and a reply as it streams, is broken at word boundaries to
+ * the terminal's width, measured at each write (wrap.ts); a pipe gets the text as it is.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
+import { lineWrapper, wrapText } from './wrap.js';
 
 /** The REPL's output channels. */
 export interface Screen {
   readonly terminal: boolean;
   readonly color: ChalkInstance;
-  /** A piece of the assistant's reply, as it streams. */
+  /** A piece of the assistant's reply, as it streams (on a terminal, wrapped at word boundaries as the words arrive). */
   reply(text: string): void;
-  /** Ends a reply: an optional marker, then a newline. */
+  /** Ends a reply: an optional marker (wrapped with it), then a newline. */
   endReply(marker?: string): void;
   /** Output a command asked for (listings, help). */
   info(text: string): void;
@@ -22,7 +24,7 @@ export interface Screen {
   status(text: string): void;
   warn(text: string): void;
   error(text: string): void;
-  /** Raw text on the terminal (spinner frames); nothing when piped. */
+  /** Raw text on the terminal (spinner frames, Markdown already laid out to the width); nothing when piped. */
   raw(text: string): void;
   /** The terminal's width now (it may be resized), or undefined when piped. */
   columns(): number | undefined;
@@ -54,14 +56,21 @@ export function createScreen(options: {
   let side: NodeJS.WritableStream | undefined = terminal ? stdout : stderr;
   /** The colours of the stream status lines go to now. */
   const sideColor = (): ChalkInstance => (side === stderr ? stderrColor : color);
+  const columns = (): number | undefined => (terminal ? (stdout as Partial<NodeJS.WriteStream>).columns : undefined);
   const line = (stream: NodeJS.WritableStream | undefined, text: string): void => {
-    stream?.write(text.endsWith('\n') ? text : `${text}\n`);
+    // Only the terminal's own lines are wrapped: stderr after a hang-up or on a pipe keeps them whole.
+    const shown = stream !== undefined && stream === stdout ? wrapText(text, columns(), { keepTails: true }) : text;
+    stream?.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   };
+  let replying = lineWrapper(columns);
   return {
     terminal,
     color,
-    reply: (text) => stdout?.write(text),
-    endReply: (marker) => stdout?.write(marker ? `${color.yellow(marker)}\n` : '\n'),
+    reply: (text) => stdout?.write(replying.push(text)),
+    endReply: (marker) => {
+      stdout?.write(`${replying.push(marker ? color.yellow(marker) : '')}${replying.end()}\n`);
+      replying = lineWrapper(columns);
+    },
     info: (text) => line(stdout, text),
     recap: (text) => line(side, text),
     status: (text) => line(side, sideColor().dim(text)),
@@ -75,7 +84,7 @@ export function createScreen(options: {
       stdout = undefined;
       side = (options.stderrIsTerminal ?? true) ? undefined : stderr;
     },
-    columns: () => (terminal ? (stdout as Partial<NodeJS.WriteStream>).columns : undefined),
+    columns,
   };
 }
 

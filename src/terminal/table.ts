@@ -13,6 +13,11 @@ export async function loadTableWidths(): Promise<void> {
   stringWidth ??= (await import('string-width')).default;
 }
 
+/** string-width once something has loaded it, else undefined (the wrapper estimates until then: docs/design.md §21). */
+export function loadedWidth(): StringWidth | undefined {
+  return stringWidth;
+}
+
 /** Columns `text` takes on a terminal. */
 export function displayWidth(text: string): number {
   if (!stringWidth) throw new Error('displayWidth() called before loadTableWidths()');

@@ -5,13 +5,16 @@ import { optionsOf } from './options.js';
 import { usageLines } from '../usage-lines.js';
 import type { SessionsSubcommand, SubcommandGroup } from './subcommand.js';
 
-/** The `chatkeep sessions --help` text, or with `topic` that of one subcommand (its options only). */
-export function sessionsHelp(topic?: SessionsSubcommand): string {
+/**
+ * The `chatkeep sessions --help` text, or with `topic` that of one subcommand (its options only).
+ * `flow`: for a terminal, each form's text as one line for the wrapper to break to its width.
+ */
+export function sessionsHelp(topic?: SessionsSubcommand, flow = false): string {
   const shown = topic ? [topic] : SESSIONS_SUBCOMMANDS;
   const notes = [...new Set(shown.flatMap((s) => (s.note !== undefined ? [s.note] : [])))];
   return [
     'Usage:',
-    ...shown.flatMap((s) => s.usage.flatMap(usageLines)),
+    ...shown.flatMap((s) => s.usage.flatMap((form) => usageLines(form, flow))),
     ...notes.flatMap((note) => ['', note]),
     '',
     'Options:',

@@ -55,10 +55,12 @@ describe('the line in progress (a terminal of known width)', () => {
     md.push('next');
     expect(md.end()).toBe(false);
     expect(writes).toEqual([
-      '**bold** and ',
-      // The plain line took 13 columns of a 10-column terminal, 2 rows: up 1, clear, rendered.
-      '\r\x1b[1A\x1b[Jbold and more text',
-      '\nnext',
+      // Broken at a word boundary to the 10 columns, as the words arrive.
+      '**bold**\nand',
+      // The plain line took 2 rows: up 1, clear, rendered (wrapped the same way).
+      '\r\x1b[1A\x1b[Jbold and\nmore text',
+      // A word that may still grow is held: the row is begun, the word waits.
+      '\n',
       '\r\x1b[Jnext',
     ]);
   });
