@@ -80,4 +80,6 @@ export { closeToolCalls, UNANSWERED, INTERRUPTED_CALL } from './session/history.
  * chatkeep's fields do not hold is kept as the message's native item.
  */
 export { fromOpenAIChat, toOpenAIChat } from './convert/openai-chat.js';
-export type { OpenAIChatMessage, OpenAIChatTextPart, OpenAIChatToolCall, OpenAIChatUserPart } from './convert/openai-chat.js';
+export type { OpenAIChatInput, OpenAIChatMessage, OpenAIChatTextPart, OpenAIChatToolCall, OpenAIChatUserPart } from './convert/openai-chat.js';
+export { fromAnthropic, toAnthropic } from './convert/anthropic.js';
+export type { AnthropicBlock, AnthropicConversation, AnthropicImageBlock, AnthropicMessage, AnthropicTextBlock } from './convert/anthropic.js';

@@ -47,6 +47,19 @@ export type OpenAIChatMessage =
     }
   | { role: 'tool'; content: string | OpenAIChatTextPart[]; tool_call_id: string };
 
+/** A Chat Completions message as given: a request's message or a reply's `choices[0].message` (its keys as the SDK has them). */
+export interface OpenAIChatInput {
+  role: string;
+  content?: unknown;
+  name?: unknown;
+  refusal?: unknown;
+  tool_calls?: unknown;
+  tool_call_id?: unknown;
+  annotations?: unknown;
+  audio?: unknown;
+  function_call?: unknown;
+}
+
 const FORMAT = 'openai-chat';
 
 function partOf(p: Item): ContentPart {
@@ -137,7 +150,7 @@ const chat: Mapping = {
  * (the deprecated `function`), or a `tool` message without its `tool_call_id`, is refused with
  * `InvalidMessageError`; what JSON cannot hold, with `UnstorableItemError`.
  */
-export function fromOpenAIChat(messages: readonly { role: string }[]): NewMessage[] {
+export function fromOpenAIChat(messages: readonly OpenAIChatInput[]): NewMessage[] {
   return messages.map((item, at) => messageOf(chat, item, at));
 }
 
