@@ -83,3 +83,5 @@ export { fromOpenAIChat, toOpenAIChat } from './convert/openai-chat.js';
 export type { OpenAIChatInput, OpenAIChatMessage, OpenAIChatTextPart, OpenAIChatToolCall, OpenAIChatUserPart } from './convert/openai-chat.js';
 export { fromAnthropic, toAnthropic } from './convert/anthropic.js';
 export type { AnthropicBlock, AnthropicConversation, AnthropicImageBlock, AnthropicMessage, AnthropicTextBlock } from './convert/anthropic.js';
+export { fromOpenAIResponses, toOpenAIResponses } from './convert/openai-responses.js';
+export type { OpenAIResponsesInputPart, OpenAIResponsesItem, OpenAIResponsesOutputPart } from './convert/openai-responses.js';

@@ -27,7 +27,8 @@ export interface Mapping {
 export function messageOf(mapping: Mapping, item: unknown, at: number): NewMessage {
   if (!isPlainObject(item)) throw new InvalidMessageError(`[${at}]`, `is not a ${mapping.format} message (an object)`);
   const fields = mapping.fieldsOf(item, at);
-  const message = withNative(fields, nativeItem(mapping.format, item, mapping.itemOf(fields)));
+  // Always a native item, if only its format: the way back knows the message came from this SDK.
+  const message = withNative(fields, nativeItem(mapping.format, item, mapping.itemOf(fields)) ?? { format: mapping.format });
   return fields.role === 'assistant' ? { ...message, provider: mapping.provider } : message;
 }
 
