@@ -71,3 +71,17 @@ export { messagesToSend, keptByCompaction } from './session/compaction.js';
  * applies): never answered, or cut off with the reply that made it.
  */
 export { closeToolCalls, UNANSWERED, INTERRUPTED_CALL } from './session/history.js';
+
+/**
+ * Converters between chatkeep's messages and each SDK's own: `fromOpenAIChat(messages)` gives
+ * messages to `append()`, `toOpenAIChat(messages)` what `chat.completions.create` takes (give it
+ * `messagesToSend(…, { provider: 'openai' })`); the same for the Responses API's input items and
+ * for Anthropic's `{ system, messages }`. Each SDK's message comes back deep-equal: what
+ * chatkeep's fields do not hold is kept as the message's native item.
+ */
+export { fromOpenAIChat, toOpenAIChat } from './convert/openai-chat.js';
+export type { OpenAIChatInput, OpenAIChatMessage, OpenAIChatTextPart, OpenAIChatToolCall, OpenAIChatUserPart } from './convert/openai-chat.js';
+export { fromAnthropic, toAnthropic } from './convert/anthropic.js';
+export type { AnthropicBlock, AnthropicConversation, AnthropicImageBlock, AnthropicMessage, AnthropicTextBlock } from './convert/anthropic.js';
+export { fromOpenAIResponses, toOpenAIResponses } from './convert/openai-responses.js';
+export type { OpenAIResponsesInputPart, OpenAIResponsesItem, OpenAIResponsesOutputPart } from './convert/openai-responses.js';
