@@ -128,8 +128,11 @@ export class ChatkeepSaver extends BaseCheckpointSaver {
 
   /** Deletes the thread's checkpoints and writes (journaled: the session, its messages and what it held stay). */
   async deleteThread(threadId: string): Promise<void> {
-    if (!(await this.threads.exists(threadId))) return;
-    await this.threads.write(threadId, (thread) => Threads.journal(thread, 'checkpoints-deleted', {}));
+    // A write: the thread is taken (refused while another process holds it), and a thread
+    // without checkpoints is left as it is (one never stored is not made by deleting it).
+    await this.threads.write(threadId, async (thread) => {
+      if (!thread.index.empty) await Threads.journal(thread, 'checkpoints-deleted', {});
+    });
   }
 
   /** Lets go of every thread this saver holds (each saved, its lock released). */

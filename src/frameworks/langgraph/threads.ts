@@ -72,11 +72,6 @@ export class Threads {
     return [...new Set([...this.entries.keys(), ...listed])];
   }
 
-  /** True when the thread is held here or stored. */
-  async exists(threadId: string): Promise<boolean> {
-    return this.entries.has(threadId) || (await this.index(threadId)) !== undefined;
-  }
-
   /** Lets go of every thread (each saved, its lock released). */
   async close(): Promise<void> {
     const entries = [...this.entries.values()];
