@@ -5,6 +5,7 @@
 import { openSessions } from '../index.js';
 import { noSuchSession } from '../session/ids.js';
 import { futureEventsNote } from '../session/future-events.js';
+import { newerEvents } from '../session/graph-events.js';
 import { archivedText } from '../session/archived-by.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 import type { SessionReading, SessionSummary } from '../session/listing.js';
@@ -72,7 +73,7 @@ function showJson(s: SessionSnapshot, reading: SessionReading, forks: readonly S
     systemPrompt: s.systemPrompt,
     ...(s.draft !== undefined ? { draft: s.draft } : {}),
     // Events a newer chatkeep wrote, kept as stored (the export carries them whole).
-    ...(s.futureEvents?.length ? { futureEvents: s.futureEvents.map(({ seq, ts, type }) => ({ seq, ts, type })) } : {}),
+    ...(newerEvents(s.futureEvents).length ? { futureEvents: newerEvents(s.futureEvents).map(({ seq, ts, type }) => ({ seq, ts, type })) } : {}),
     messageCount: s.messages.length,
     archivedMessages: s.archived.reduce((n, segment) => n + segment.messages.length, 0),
     usage: { inputTokens: s.stats.inputTokens, outputTokens: s.stats.outputTokens },
@@ -111,7 +112,7 @@ function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly S
     ...(s.importSource !== undefined ? [`  imported from ${originText(s.importSource)}`] : []),
     ...(s.importedFrom !== undefined ? [`  ${s.importSource ? 'exported as' : 'imported from'} ${originText(s.importedFrom)}`] : []),
     ...(forks.length > 0 ? [`  forks: ${forks.map((f) => `${f.id} (at message ${f.forkPoint ?? 0})`).join(', ')}`] : []),
-    ...(s.futureEvents?.length ? [`  ${futureEventsNote(s.futureEvents)}`] : []),
+    ...(newerEvents(s.futureEvents).length ? [`  ${futureEventsNote(s.futureEvents ?? [])}`] : []),
     '',
   ];
   // Each message under its time: how long ago for a person, ISO 8601 for a script.

@@ -5,6 +5,7 @@
  */
 import type { Compaction, KnownEvent } from './events.js';
 import { decodeMessage } from './message-codec.js';
+import { rowLine } from './future-events.js';
 import type { Message, ModelUsage, SessionSnapshot, SessionStats, ToolCall, Usage } from './data.js';
 
 /**
@@ -85,6 +86,12 @@ export function applyEvent(s: SessionSnapshot, event: KnownEvent, replies?: Pend
       if (root !== '') s.git = { root, branch, head };
       break;
     }
+    case 'checkpoint':
+    case 'writes':
+    case 'checkpoints-deleted':
+      // Kept as the line it is stored as, where the snapshot keeps it (graph-events.ts).
+      (s.futureEvents ??= []).push({ seq: event.seq, ts: event.ts, type: event.type, line: rowLine(event.seq, event.ts, event.type, JSON.stringify(event.payload)) });
+      break;
   }
   if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;
   return added;

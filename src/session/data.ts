@@ -185,7 +185,7 @@ export interface SessionSnapshot {
   importSource?: ImportSource;
   /** Where it was last used, when that was a git work tree (absent in older files). */
   git?: GitContext;
-  /** Events of types this build does not know (a newer chatkeep wrote them), kept as stored; absent when none. */
+  /** Events kept as stored: of types this build does not know (a newer chatkeep wrote them), and graph events (graph-events.ts); absent when none. */
   futureEvents?: FutureEvent[];
 }
 

@@ -42,6 +42,10 @@ const PAYLOADS: Record<SessionEventType, Schema> = {
   draft: { type: 'object', required: ['text'], properties: { text: nullableString } },
   supersede: { type: 'object', required: ['indexes'], properties: { indexes: { type: 'array', items: count } } },
   git: { type: 'object', required: ['root', 'branch', 'head'], properties: props.git.properties },
+  // Kept as stored, never interpreted by the session model (graph-events.ts): any object.
+  checkpoint: { type: 'object' },
+  writes: { type: 'object' },
+  'checkpoints-deleted': { type: 'object' },
 };
 
 /**

@@ -8,9 +8,10 @@ import type { ConfigSource, ConfigValue, SessionStats, SystemPromptRef, TitleSou
 import type { JournaledMessage } from './message-codec.js';
 import type { ToolCallDelta } from './message-parts.js';
 import { journaledFrom } from './message-codec.js';
+import { GRAPH_EVENT_TYPES, type GraphPayload } from './graph-events.js';
 
 /** Every event type this build writes and interprets; any other was written by a newer build. */
-export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
+export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git', ...GRAPH_EVENT_TYPES] as const;
 export type SessionEventType = (typeof EVENT_TYPES)[number];
 
 /**
@@ -45,6 +46,10 @@ export type EventPayloads = {
   draft: { text: string | null };
   supersede: { indexes: number[] };
   git: { root: string; branch: string | null; head: string | null };
+  /** A LangGraph checkpoint, its pending writes, a thread's checkpoints deleted (graph-events.ts): kept as stored, read by `chatkeep/langgraph` only. */
+  checkpoint: GraphPayload;
+  writes: GraphPayload;
+  'checkpoints-deleted': GraphPayload;
 };
 
 /**
@@ -108,6 +113,10 @@ export function decodeEvent(event: SessionEvent): KnownEvent {
     case 'git':
       // A git event without a root (none is written) changes nothing: it reads as an empty root.
       return { ...at, type, payload: { root: typeof p.root === 'string' ? p.root : '', branch: text(p.branch), head: text(p.head) } };
+    case 'checkpoint':
+    case 'writes':
+    case 'checkpoints-deleted':
+      return { ...at, type, payload: p };
   }
 }
 

@@ -7,6 +7,7 @@
 import { printable } from './errors.js';
 import { EVENT_TYPES, type SessionEvent } from './events.js';
 import type { FutureEvent } from './data.js';
+import { newerEvents } from './graph-events.js';
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 
@@ -39,7 +40,9 @@ export function rowLine(seq: number, ts: string, type: string, payload: string):
  * The one line that says a session holds events a newer chatkeep wrote: of types this build does
  * not know, or of known types with what it cannot apply whole (kept as is, not applied).
  */
-export function futureEventsNote(events: readonly FutureEvent[]): string {
+export function futureEventsNote(kept: readonly FutureEvent[]): string {
+  // Graph events are kept the same way but known to this build: nothing to say about them.
+  const events = newerEvents(kept);
   const phrase = (of: readonly FutureEvent[]): string => {
     const types = [...new Set(of.map((e) => printable(e.type)))];
     return `${of.length === 1 ? '1 event' : `${of.length} events`} of ${types.length === 1 ? 'type' : 'types'} ${types.join(', ')}`;

@@ -129,8 +129,9 @@ export const sessionJsonSchema = {
     /** Set on a conversation read from another tool: where it came from (its own field, so that older builds read the session). */
     importSource,
     /**
-     * Events of types this chatkeep did not know (a newer one wrote them), oldest first: `line`
-     * is the event exactly as it was stored. Optional: only sessions that met one have it.
+     * Events kept as stored, `line` exactly as it was: of types this chatkeep did not know (a
+     * newer one wrote them), and the LangGraph saver's (graph-events.ts), which the model does
+     * not interpret. Optional: only sessions that hold one have it.
      */
     futureEvents: {
       type: 'array',

@@ -8,6 +8,7 @@ import type {
   SessionSnapshot, SessionStats, SessionWhere, SystemPromptRef, TitleSource, ToolCall, Usage, NewToolCall,
 } from './data.js';
 import type { ToolCallDelta } from './message-parts.js';
+import type { GraphEventType, GraphPayload } from './graph-events.js';
 
 export interface SaveResult {
   /** False when nothing had changed since the last snapshot (and `force` was not set). */
@@ -127,6 +128,12 @@ export interface Session {
   setProvider(provider: { name: string; model: string | null }, source?: ConfigSource): Promise<void>;
   setConfig(key: string, value: ConfigValue): Promise<void>;
   setSystemPrompt(ref: SystemPromptRef | null, source?: ConfigSource): Promise<void>;
+  /**
+   * Journals one LangGraph event (fdatasync'ed once it resolves) for `chatkeep/langgraph`: kept as
+   * stored among `copyState().futureEvents`, never read as a message (graph-events.ts). Not redacted:
+   * a checkpoint is given back exactly as put.
+   */
+  journalGraph(type: GraphEventType, payload: GraphPayload): Promise<void>;
   /** Keeps (journaled, redacted) or clears (null, '') the unsent line, for the next resume to put back. */
   setDraft(text: string | null): Promise<void>;
   /**

@@ -9,6 +9,7 @@ import type { EventLog, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { applyEvent, statsOf } from './apply-event.js';
 import type { Compaction, EventChange, KnownEvent } from './events.js';
+import type { GraphEventType, GraphPayload } from './graph-events.js';
 import { encodeMessage, storedMessage } from './message-codec.js';
 import { createReplyWriter, type ActiveReply } from './reply-writer.js';
 import { retakeLock } from './retake.js';
@@ -297,6 +298,14 @@ export class SessionImpl implements Session {
     return this.runExclusive(async () => {
       const recorded = ref && { path: ref.path, sha256: ref.sha256, ...(source ?? ref.source ? { source: source ?? ref.source } : {}) };
       await this.write({ type: 'system', payload: { ref: recorded } });
+    });
+  }
+
+  journalGraph(type: GraphEventType, payload: GraphPayload): Promise<void> {
+    return this.runExclusive(async () => {
+      await this.write({ type, payload } as EventChange);
+      // A thread holding checkpoints is kept as one holding a message is.
+      this.provisional = false;
     });
   }
 

@@ -16,6 +16,7 @@ import { AT, event, managerOn, snapshotOf, type Harness, type OpenOptions, type 
 import { searchCases } from './search.contract.js';
 import { trashCases } from './trash.contract.js';
 import { futureEventCases } from './future-events.contract.js';
+import { graphEventCases } from './graph-events.contract.js';
 import { newerBuildEventCases } from './newer-build-events.contract.js';
 import { fenceCases } from './fence.contract.js';
 import { emptySessionCases } from './empty.contract.js';
@@ -259,6 +260,7 @@ function storeCases(h: Harness): void {
   trashCases(h);
   searchCases(h);
   futureEventCases(h);
+  graphEventCases(h);
   newerBuildEventCases(h);
   fenceCases(h);
   emptySessionCases(h);

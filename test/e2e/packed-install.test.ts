@@ -111,5 +111,10 @@ describe('chatkeep installed from its tarball alone', () => {
     const probe = "import('chatkeep/langchain').then(() => console.log('loaded'), (err) => console.log(err.code, err.message));";
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: project, encoding: 'utf8' });
     expect(out.trim()).toBe('E_MISSING_PACKAGE chatkeep/langchain needs the package `@langchain/core`, which is not installed: npm install @langchain/core');
+    const saver = "import('chatkeep/langgraph').then((m) => m.openCheckpointSaver({})).then(() => console.log('opened'), (err) => console.log(err.code, err.message));";
+    const said = execFileSync(process.execPath, ['--input-type=module', '-e', saver], { cwd: project, encoding: 'utf8' });
+    expect(said.trim()).toBe(
+      'E_MISSING_PACKAGE chatkeep/langgraph needs the package `@langchain/langgraph-checkpoint`, which is not installed: npm install @langchain/langgraph-checkpoint',
+    );
   });
 });
