@@ -8,7 +8,7 @@ import type { Message, NewMessage } from '../session/data.js';
 import type { SaveResult, Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
 import { withSummary } from '../session/compaction.js';
-import { acquire } from './shared-sessions.js';
+import { acquire, type HostProvider } from './shared-sessions.js';
 
 /**
  * The history as stored, for the framework to read: its `/compact` summary first (as the user
@@ -43,6 +43,14 @@ export function popLast(session: Session, rest: (message: Message) => NewMessage
   });
 }
 
+/** What an adapter's `open…` function takes. */
+export interface HandleOptions {
+  /** The framework's own ID for the conversation (exact; any non-empty string). */
+  id?: string;
+  /** The provider and model the host talks to, recorded as the session's. */
+  provider?: HostProvider;
+}
+
 /** How a handle made by an adapter's `open…` function holds its session. */
 export interface HandleHold {
   /** The framework's own ID for the conversation, as given (the session's ID when none was). */
@@ -56,7 +64,7 @@ export interface HandleHold {
  * handles on the same ID. `id`: the framework's own ID for it, exact (docs/library.md, *IDs your
  * program chooses*), mapped by `sessionIdFor`; without it a new session is made.
  */
-export async function holdSession(sessions: SessionManager, options: { id?: string }): Promise<{ session: Session; hold: HandleHold }> {
-  const shared = await acquire(sessions, options.id);
+export async function holdSession(sessions: SessionManager, options: HandleOptions): Promise<{ session: Session; hold: HandleHold }> {
+  const shared = await acquire(sessions, options.id, options.provider);
   return { session: shared.session, hold: { key: options.id ?? shared.session.id, release: shared.release } };
 }

@@ -9,6 +9,12 @@ import type { SaveResult, Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
 import { createOptionsFor, sessionIdFor } from './framework-id.js';
 
+/** The assistant a host says it talks to (`{ name: 'openai', model: 'gpt-4o-mini' }`): recorded as the session's provider. */
+export interface HostProvider {
+  name: string;
+  model?: string | null;
+}
+
 interface Shared {
   session: Promise<Session>;
   handles: number;
@@ -34,9 +40,10 @@ export interface SharedHold {
 /**
  * The session `key` names (`sessionIdFor`), shared with the other handles on it in this process:
  * the one already held here, else resumed (its lock taken: `SessionInUseError` while another
- * process holds it) or created. Without a key, a new session.
+ * process holds it) or created. Without a key, a new session. `provider`: recorded as the
+ * session's when it differs (what `sessions list` and `show` name as its assistant).
  */
-export async function acquire(sessions: SessionManager, key?: string): Promise<SharedHold> {
+export async function acquire(sessions: SessionManager, key?: string, provider?: HostProvider): Promise<SharedHold> {
   const map = sharedOf(sessions);
   let id: string;
   let entry: Shared | undefined;
@@ -66,6 +73,9 @@ export async function acquire(sessions: SessionManager, key?: string): Promise<S
   } catch (err) {
     held.handles -= 1;
     throw err;
+  }
+  if (provider && (session.provider.name !== provider.name || session.provider.model !== (provider.model ?? null))) {
+    await session.setProvider({ name: provider.name, model: provider.model ?? null });
   }
   let released: Promise<SaveResult> | undefined;
   return {

@@ -11,13 +11,15 @@ import { SessionExistsError, SessionInUseError } from '../../session/errors.js';
 import type { Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
 import { sessionIdFor } from '../framework-id.js';
-import { acquire, type SharedHold } from '../shared-sessions.js';
+import { acquire, type HostProvider, type SharedHold } from '../shared-sessions.js';
 
 export interface HoldOptions {
   /** How long a chat stays held after its last use, in ms (default 2000). */
   holdMs?: number;
   /** How long to wait for a chat another process holds, in ms (default 10000). */
   waitMs?: number;
+  /** The provider and model the server talks to, recorded as each chat's (`{ name: 'openai', model: 'gpt-4o-mini' }`). */
+  provider?: HostProvider;
 }
 
 interface Held {
@@ -34,6 +36,7 @@ export class ChatHolds {
   private readonly held = new Map<string, Held>();
   private readonly holdMs: number;
   private readonly waitMs: number;
+  private readonly provider: HostProvider | undefined;
 
   constructor(
     private readonly sessions: SessionManager,
@@ -41,6 +44,7 @@ export class ChatHolds {
   ) {
     this.holdMs = options.holdMs ?? 2000;
     this.waitMs = options.waitMs ?? 10_000;
+    this.provider = options.provider;
   }
 
   /** Runs `fn` with the chat's session held by this process, under the session's mutex. */
@@ -100,7 +104,7 @@ export class ChatHolds {
     const deadline = Date.now() + this.waitMs;
     for (;;) {
       try {
-        return await acquire(this.sessions, chatId);
+        return await acquire(this.sessions, chatId, this.provider);
       } catch (err) {
         // Another process holds it, or created it between our look and our create: try again.
         const again = err instanceof SessionInUseError || err instanceof SessionExistsError;

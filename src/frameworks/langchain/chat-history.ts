@@ -9,7 +9,7 @@ import type { SaveResult, Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
 import { nativeItem, rebuild } from '../lossless.js';
 import { nativeOf, withNative } from '../native-slot.js';
-import { appendAll, holdSession, liveMessages, type HandleHold } from '../history.js';
+import { appendAll, holdSession, liveMessages, type HandleHold, type HandleOptions } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemOf } from './messages.js';
 
 /** The chatkeep message a LangChain message is stored as. */
@@ -70,9 +70,10 @@ export class ChatkeepChatMessageHistory extends BaseListChatMessageHistory {
  * Opens a chat message history kept by chatkeep. `id`: LangChain's session ID (exact; `user:42`
  * works too, see *IDs your program chooses* in docs/library.md): the session this process
  * already holds under it (shared), else resumed (taking its lock: `SessionInUseError`, exit 3,
- * while another process holds it) or created; without it a new one is made.
+ * while another process holds it) or created; without it a new one is made. `provider`
+ * (`{ name, model? }`): the assistant the host talks to, recorded as the session's.
  */
-export async function openChatHistory(sessions: SessionManager, options: { id?: string } = {}): Promise<ChatkeepChatMessageHistory> {
+export async function openChatHistory(sessions: SessionManager, options: HandleOptions = {}): Promise<ChatkeepChatMessageHistory> {
   const { session, hold } = await holdSession(sessions, options);
   return new ChatkeepChatMessageHistory(session, hold);
 }

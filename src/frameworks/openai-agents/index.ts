@@ -21,7 +21,7 @@ import type { SaveResult, Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
 import { nativeItem, rebuild, type Item } from '../lossless.js';
 import { nativeOf, withNative } from '../native-slot.js';
-import { appendAll, holdSession, liveMessages, popLast, type HandleHold } from '../history.js';
+import { appendAll, holdSession, liveMessages, popLast, type HandleHold, type HandleOptions } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemsFromMessage } from './items.js';
 
 /** The session ID a framework's own ID (`user:42`) names (docs/library.md, *A framework's own IDs*). */
@@ -106,9 +106,10 @@ export class ChatkeepAgentSession implements AgentSession {
  * Opens an Agents SDK session kept by chatkeep. `id`: the SDK's session ID (exact; `user:42`
  * works too, see *IDs your program chooses* in docs/library.md): the session this process
  * already holds under it (shared), else resumed (taking its lock: `SessionInUseError`, exit 3,
- * while another process holds it) or created; without it a new one is made.
+ * while another process holds it) or created; without it a new one is made. `provider`
+ * (`{ name, model? }`): the assistant the host talks to, recorded as the session's.
  */
-export async function openAgentSession(sessions: SessionManager, options: { id?: string } = {}): Promise<ChatkeepAgentSession> {
+export async function openAgentSession(sessions: SessionManager, options: HandleOptions = {}): Promise<ChatkeepAgentSession> {
   const { session, hold } = await holdSession(sessions, options);
   return new ChatkeepAgentSession(session, hold);
 }
