@@ -2,17 +2,19 @@
 // of ~100 (module loading was most of the time to the first prompt). The library (the
 // package's main export) stays tsc's output in dist/src/.
 //
-// Packages loaded later and only sometimes (the provider SDKs when one is chosen, cron once
-// the prompt is up) are each bundled into their own CommonJS file under dist/bundle/vendor/,
+// The package's own dependencies are never bundled: the CLI imports them from node_modules, where
+// `npm install chatkeep` puts them for the library anyway (one copy of each in the tarball).
+// Packages loaded later and only sometimes (the provider SDKs when one is chosen) are each bundled into their own CommonJS file under dist/bundle/vendor/,
 // with a V8 code cache beside it, and loaded by scripts/vendor-runtime.mjs when the CLI first
 // imports them: one file instead of the SDK's 150–300 modules resolved from node_modules, and
 // little left to compile. Measured on Node 20: `import('openai')` 65 ms → 4–9 ms,
-// `@anthropic-ai/sdk` 130 ms → 5–9 ms, `cron` (with luxon) 70 ms → ~15 ms.
+// `@anthropic-ai/sdk` 130 ms → 5–9 ms. The code caches are tied to the Node that made them, so
+// they serve this checkout only: package.json `files` leaves them out of the tarball.
 // The Markdown renderer (marked, marked-terminal, cli-highlight) loads once the prompt is up, and
 // the HTML export's (marked, sanitize-html, highlight.js) when one is written, each from its own
 // file under dist/bundle/vendor/ (SPLIT_OUT below); string-width stays in node_modules.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeVendorCache } from './vendor-runtime.mjs';
 
@@ -27,10 +29,6 @@ rmSync(`${root}/dist/bundle`, { recursive: true, force: true });
 const VENDOR_FILES = {
   openai: "export { default } from 'openai';",
   'anthropic-sdk': "export { BaseAnthropic } from '@anthropic-ai/sdk/client'; export { Messages } from '@anthropic-ai/sdk/resources/messages';",
-  cron: "import * as cron from 'cron'; export default cron;",
-  // Taken by every new session before its first prompt: graceful-fs inside costs ~10 ms to
-  // compile and run without the code cache.
-  'proper-lockfile': "import lockfile from 'proper-lockfile'; export default lockfile;",
 };
 
 /** What the CLI imports → the vendored file, and the module the CLI sees in its place. */
@@ -38,9 +36,26 @@ const VENDORED = {
   openai: ['openai', 'export default vendored.default;'],
   '@anthropic-ai/sdk/client': ['anthropic-sdk', 'export const BaseAnthropic = vendored.BaseAnthropic;'],
   '@anthropic-ai/sdk/resources/messages': ['anthropic-sdk', 'export const Messages = vendored.Messages;'],
-  // CommonJS: its exports are the namespace's default, as when Node imports it.
-  cron: ['cron', 'export default vendored.default;'],
-  'proper-lockfile': ['proper-lockfile', 'export default vendored.default;'],
+};
+
+const DEPENDENCIES = Object.keys(JSON.parse(readFileSync(`${root}/package.json`, 'utf8')).dependencies);
+const DEPENDENCY_FILTER = new RegExp(`^(${DEPENDENCIES.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})(/|$)`);
+
+/**
+ * The package's dependencies (and their subpaths) stay imports of node_modules, where they are
+ * installed beside the CLI. Only the copy at the top of node_modules: a bundled package that
+ * needs another major version of one (cli-highlight's chalk 4) gets its nested copy bundled,
+ * since at run time the bare name would find chatkeep's.
+ */
+const dependenciesOutside = {
+  name: 'dependencies-outside',
+  setup: (b) =>
+    b.onResolve({ filter: DEPENDENCY_FILTER }, async (args) => {
+      if (args.pluginData === 'dependencies-outside') return undefined;
+      const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'dependencies-outside' });
+      const name = DEPENDENCY_FILTER.exec(args.path)[1];
+      return found.path.startsWith(`${root}node_modules/${name}/`) ? { path: args.path, external: true } : found;
+    }),
 };
 
 /**
@@ -87,13 +102,13 @@ await build({
   // The import's reading thread (src/import/readers.ts) is started from its own file beside cli.js.
   entryPoints: ['src/cli.ts', { in: 'src/import/read-worker.ts', out: 'read-worker' }],
   outdir: 'dist/bundle',
-  // readline-sync finds its helper scripts next to its own files; string-width is one of the
-  // library's own dependencies. Both are in node_modules. (What SPLIT_OUT names loads from the
-  // bundle's own vendor/ files, only on its path: kept out of the bundle's bytes.)
-  external: ['readline-sync', 'string-width'],
-  // CommonJS dependencies (proper-lockfile) call require() for Node's built-ins.
+  // The dependencies load from node_modules (readline-sync also finds its helper scripts next
+  // to its own files there). What SPLIT_OUT names loads from the bundle's own vendor/ files,
+  // only on its path: kept out of the bundle's bytes.
+  // Bundled CommonJS code calls require() for Node's built-ins.
   banner: REQUIRE_BANNER,
   plugins: [
+    dependenciesOutside,
     splitOutTo('./vendor/'),
     {
       name: 'vendored',
@@ -120,7 +135,7 @@ await build({
 
 for (const [file, contents] of Object.entries(VENDOR_FILES)) {
   const outfile = `${root}/dist/bundle/vendor/${file}.cjs`;
-  await build({ ...common, format: 'cjs', stdin: { contents, resolveDir: root, sourcefile: `vendor-${file}.js` }, outfile });
+  await build({ ...common, format: 'cjs', stdin: { contents, resolveDir: root, sourcefile: `vendor-${file}.js` }, outfile, plugins: [dependenciesOutside] });
   writeVendorCache(outfile);
 }
 
@@ -133,7 +148,7 @@ for (const [name, contents] of Object.entries(SPLIT_OUT)) {
     // node-postgres's optional native binding is required only by `pg.native`, which chatkeep never uses.
     external: ['pg-native'],
     // One copy of each: marked-terminal's marked and cli-highlight are the files beside it.
-    plugins: [splitOutTo('./', name)],
+    plugins: [dependenciesOutside, splitOutTo('./', name)],
     banner: REQUIRE_BANNER,
   });
 }

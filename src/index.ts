@@ -20,8 +20,11 @@ export type * from './session/store.js';
 export type * from './session/search-data.js';
 export type * from './session/message-parts.js';
 export * from './session/errors.js';
-/** What the framework adapters refuse before writing anything: an item JSON cannot hold (a function, a cycle). */
-export { UnstorableItemError } from './frameworks/lossless.js';
+/**
+ * What the framework adapters refuse before writing anything: an item JSON cannot hold (a
+ * function, a cycle); the start of a stored ID where an exact one is meant.
+ */
+export { PrefixNotIdError, UnstorableItemError } from './session/adapter-errors.js';
 
 /**
  * Opens the session store at `options.home` for the project of `options.cwd`.

@@ -5,9 +5,10 @@
  * `/reset` archives), as everything chatkeep stores is kept.
  */
 import type { Message, NewMessage } from '../session/data.js';
-import type { Session } from '../session/session-api.js';
+import type { SaveResult, Session } from '../session/session-api.js';
 import type { SessionManager } from '../session/manager-api.js';
 import { withSummary } from '../session/compaction.js';
+import { acquire, type HostProvider } from './shared-sessions.js';
 
 /**
  * The history as stored, for the framework to read: its `/compact` summary first (as the user
@@ -42,13 +43,28 @@ export function popLast(session: Session, rest: (message: Message) => NewMessage
   });
 }
 
+/** What an adapter's `open…` function takes. */
+export interface HandleOptions {
+  /** The framework's own ID for the conversation (exact; any non-empty string). */
+  id?: string;
+  /** The provider and model the host talks to, recorded as the session's. */
+  provider?: HostProvider;
+}
+
+/** How a handle made by an adapter's `open…` function holds its session. */
+export interface HandleHold {
+  /** The framework's own ID for the conversation, as given (the session's ID when none was). */
+  key: string;
+  /** Lets go of the session: the last handle on it in this process closes it (see shared-sessions.ts). */
+  release(): Promise<SaveResult>;
+}
+
 /**
- * The session a framework's history lives in, held by this process. `id` (the framework's own
- * session ID, exactly) is the one this program already holds, else it is resumed (taking its
- * lock: `SessionInUseError`, exit 3, while another process holds it) or created under that ID;
- * without it a new one is made.
+ * The session a framework's history lives in, held by this process and shared with its other
+ * handles on the same ID. `id`: the framework's own ID for it, exact (docs/library.md, *IDs your
+ * program chooses*), mapped by `sessionIdFor`; without it a new session is made.
  */
-export async function holdSession(sessions: SessionManager, options: { id?: string }): Promise<Session> {
-  if (options.id === undefined) return sessions.create();
-  return sessions.opened(options.id) ?? sessions.openOrCreate(options.id);
+export async function holdSession(sessions: SessionManager, options: HandleOptions): Promise<{ session: Session; hold: HandleHold }> {
+  const shared = await acquire(sessions, options.id, options.provider);
+  return { session: shared.session, hold: { key: options.id ?? shared.session.id, release: shared.release } };
 }

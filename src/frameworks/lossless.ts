@@ -11,7 +11,7 @@
  * else JSON cannot hold is refused with `UnstorableItemError` before anything is written.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { UserError } from '../session/errors.js';
+import { UnstorableItemError } from '../session/adapter-errors.js';
 import { isPlainObject } from '../session/is-object.js';
 
 /** A framework item as a plain object. */
@@ -29,12 +29,7 @@ export interface NativeItem {
   bytes?: (string | number)[][];
 }
 
-/** An item a framework handed over that JSON cannot hold (a function, a class instance, a cycle). */
-export class UnstorableItemError extends UserError {
-  constructor(format: string, what: string) {
-    super(`Cannot store this ${format} item without losing part of it (${what}): give its fields plain JSON values.`, 'E_UNSTORABLE_ITEM');
-  }
-}
+export { UnstorableItemError } from '../session/adapter-errors.js';
 
 /**
  * The item with keys whose value is `undefined` left out, at every depth (what JSON keeps). A

@@ -6,13 +6,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError, printable } from '../session/errors.js';
-import type { SystemPromptRef } from '../session/data.js';
+import type { LoadedSystemPrompt } from './types.js';
 
-/** A system prompt read from disk: its text for the provider, its reference for the session. */
-export interface LoadedSystemPrompt {
-  text: string;
-  ref: SystemPromptRef;
-}
+export type { LoadedSystemPrompt } from './types.js';
 
 /** Longest system prompt accepted, in bytes: past this it is surely the wrong file. */
 export const MAX_SYSTEM_PROMPT_BYTES = 1_000_000;

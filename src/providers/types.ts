@@ -1,7 +1,13 @@
 /**
  * The assistant interface (docs/design.md §20): every provider streams text deltas and ends with usage.
  */
-import type { Message, Usage } from '../session/data.js';
+import type { Message, SystemPromptRef, Usage } from '../session/data.js';
+
+/** A system prompt read from disk: its text for the provider, its reference for the session. */
+export interface LoadedSystemPrompt {
+  text: string;
+  ref: SystemPromptRef;
+}
 
 /** One streamed event. A stream is text deltas followed by at most one `usage` event. */
 export type StreamEvent = { type: 'text'; text: string } | { type: 'usage'; usage: Usage };

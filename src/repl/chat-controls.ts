@@ -3,8 +3,9 @@
  * (`/model`, `/provider`, `/system`). Each switch is recorded in the session with source
  * `command` before it takes effect, so a resume carries it on.
  */
-import type { LoadedSystemPrompt, ProviderName } from '../providers/index.js';
-import type { Provider } from '../providers/types.js';
+// Types only, from modules the package ships: the providers themselves run from the CLI's bundle.
+import type { ProviderName } from '../providers/choose-provider.js';
+import type { LoadedSystemPrompt, Provider } from '../providers/types.js';
 import { ChatkeepError, MissingApiKeyError } from '../session/errors.js';
 import type { HostName } from './host.js';
 import type { ConfigSource, SystemPromptRef } from '../session/data.js';

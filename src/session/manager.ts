@@ -6,6 +6,7 @@ import type { ResumeReport, Session } from './session-api.js';
 import type { CreateOptions, ImportResult, ListOptions, SessionManager } from './manager-api.js';
 import type { Located, Reading, SessionStore, TrashedSession, WriterLock } from './store.js';
 import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, SessionsClosedError, UnknownSessionError } from './errors.js';
+import { PrefixNotIdError } from './adapter-errors.js';
 import { anyText, checkArgument, checkOptions, sessionId } from './check-options.js';
 import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_SESSION_OPTIONS, SEARCH_OPTIONS } from './library-options.js';
 import { heldHere, noteHeld, placeOf } from './held-here.js';
@@ -99,10 +100,13 @@ export class Manager implements SessionManager {
     checkOptions('openOrCreate', options, OPEN_SESSION_OPTIONS);
     const found = await this.locate(id).catch((err: unknown) => {
       if (err instanceof UnknownSessionError) return undefined;
+      if (err instanceof AmbiguousIdError) throw new PrefixNotIdError(id, err.matches);
       throw err;
     });
-    // Resumed as it is (the options are for a new one); a prefix of a longer ID is not this ID.
-    return found?.id === id ? this.resumeAt(found) : this.create({ ...options, id });
+    // Resumed as it is (the options are for a new one). The ID is exact: the start of a longer
+    // one is refused, neither taken for it nor made a second session named like it.
+    if (found && found.id !== id) throw new PrefixNotIdError(id, [found.id]);
+    return found ? this.resumeAt(found) : this.create({ ...options, id });
   }
 
   /**

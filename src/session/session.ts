@@ -244,7 +244,19 @@ export class SessionImpl implements Session {
     // The message as applied: what a resume reads back from the journal.
     const stored = (await this.write({ type: 'message', payload: { message: encodeMessage(message), ...(replyId ? { replyId } : {}) } }, true, at))!;
     this.noteStored(stored);
+    await this.noteModel(stored);
     return stored;
+  }
+
+  /**
+   * A session nobody chose an assistant for (the blank `echo`, no model: a framework's or a
+   * host's conversation) records the first model an assistant message names, and its provider
+   * when the message says (`unknown` when not), so list and show say what wrote it. A chosen
+   * provider is left as chosen: it is what the next turn uses.
+   */
+  private async noteModel(message: Message): Promise<void> {
+    if (message.role !== 'assistant' || !message.model || this.provider.name !== 'echo' || this.provider.model !== null) return;
+    await this.write({ type: 'provider', payload: { name: message.provider ?? 'unknown', model: message.model, source: 'session' } });
   }
 
   /** A message is stored: the session exists from now on, and its first user message names it unless a title was chosen. */

@@ -99,9 +99,52 @@ describe('the package', () => {
     expect([...library.files].filter((f) => !shipped.has(f))).toEqual([]);
     // Of the providers, only the model facts the REPL component shows (costs, context windows,
     // provider names) ship: the SDK providers run from the CLI's bundle alone.
-    expect([...shipped].filter((f) => /^dist\/src\/providers\/.*\.(js|json)$/.test(f) && !library.files.has(f))).toEqual([]);
+    // (And the one module of types alone whose declarations the REPL component's name.)
+    const typesOnly = (f: string) => readFileSync(join(root, f), 'utf8').trim() === 'export {};';
+    expect([...shipped].filter((f) => /^dist\/src\/providers\/.*\.(js|json)$/.test(f) && !library.files.has(f) && !typesOnly(f))).toEqual([]);
     const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
     expect([...library.packages].filter((p) => !allowed.has(p))).toEqual([]);
     for (const peer of Object.keys(pkg.peerDependencies ?? {})) expect(pkg.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
+  });
+
+  it('ships a declaration for each module it ships, and none for a module it leaves out', () => {
+    const declarations = [...shipped].filter((f) => /\.d\.c?ts$/.test(f));
+    expect(declarations.length).toBeGreaterThan(50);
+    expect(declarations.filter((f) => !shipped.has(f.replace(/\.d\.ts$/, '.js').replace(/\.d\.cts$/, '.cjs')))).toEqual([]);
+    // And every declaration an entry's types reach, so a strict host compiles.
+    const types = Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [] : [normalize(e.types!)]));
+    const reached = new Set<string>();
+    for (const queue = [...types]; queue.length > 0; ) {
+      const file = queue.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const m of text.matchAll(/(?:from|import\()\s*'(\.[^']+)\.js'/g)) queue.push(normalize(join(dirname(file), `${m[1]}.d.ts`)));
+    }
+    expect([...reached].filter((f) => !shipped.has(f))).toEqual([]);
+  });
+
+  it('ships no V8 code cache: one is made for one Node version and is dead weight under any other', () => {
+    expect([...shipped].filter((f) => /\.cache$/.test(f))).toEqual([]);
+  });
+
+  it('bundles none of its dependencies: the CLI imports them from node_modules, one copy of each', () => {
+    // esbuild marks each bundled module with a `// node_modules/NAME/…` comment.
+    const bundled = [...shipped].filter((f) => /^dist\/bundle\/.*\.(m?js|cjs)$/.test(f));
+    expect(bundled).toContain('dist/bundle/cli.js');
+    const twice = bundled.flatMap((f) => {
+      const text = readFileSync(join(root, f), 'utf8');
+      return Object.keys(pkg.dependencies).filter((dep) => text.includes(`// node_modules/${dep}/`)).map((dep) => `${dep} in ${f}`);
+    });
+    expect(twice).toEqual([]);
+  });
+
+  it('lets a CommonJS program require each entry (require(esm), Node 20.19 and later)', () => {
+    for (const [subpath, entry] of Object.entries(pkg.exports)) {
+      if (typeof entry === 'string') continue;
+      const target = entry.require ?? entry.default;
+      expect(target, subpath).toBeDefined();
+      expect(shipped.has(normalize(target!)), subpath).toBe(true);
+    }
   });
 });

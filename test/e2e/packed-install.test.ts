@@ -107,6 +107,37 @@ describe('chatkeep installed from its tarball alone', () => {
     // 15 s on an idle machine, twice that on a loaded one.
   }, 120_000);
 
+  it('runs a CommonJS host: require() of each entry, with and without --experimental-require-module', () => {
+    writeFileSync(
+      join(project, 'host.cjs'),
+      [
+        "const { openSessions, MissingPackageError } = require('chatkeep');",
+        "const repl = require('chatkeep/repl');",
+        "const agents = require('chatkeep/openai-agents');",
+        "const aiSdk = require('chatkeep/ai-sdk');",
+        '(async () => {',
+        '  const sessions = await openSessions({ home: process.argv[2], cwd: process.cwd() });',
+        "  const session = await sessions.create({ title: 'from require' });",
+        "  await session.append({ role: 'user', content: 'hi' });",
+        '  await session.close();',
+        "  console.log(typeof repl.attach, typeof agents.openAgentSession, typeof aiSdk.openChatStore, (await sessions.list()).map((r) => r.title).join());",
+        '  await sessions.close();',
+        "  try { require('chatkeep/langchain'); } catch (err) { console.log(err.code, err instanceof MissingPackageError); }",
+        '})();',
+        '',
+      ].join('\n'),
+    );
+    for (const flags of [[], ['--experimental-require-module']]) {
+      const home = join(project, `home-cjs${flags.length}`);
+      const done = spawnSync(process.execPath, [...flags, 'host.cjs', home], { cwd: project, encoding: 'utf8' });
+      expect(done.stderr).toBe('');
+      expect(done.stdout).toBe('function function function from require\nE_MISSING_PACKAGE true\n');
+      // Stored where the CLI, run from the same install, finds it.
+      const listed = run('node_modules/chatkeep/bin/chatkeep.js', ['sessions', 'list'], '', home);
+      expect(listed).toContain('from require');
+    }
+  });
+
   it('names the package a framework subpath needs when it is not installed', () => {
     const probe = "import('chatkeep/langchain').then(() => console.log('loaded'), (err) => console.log(err.code, err.message));";
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: project, encoding: 'utf8' });

@@ -10,17 +10,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SessionExistsError, SessionInUseError } from '../../session/errors.js';
 import type { Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
+import { sessionIdFor } from '../framework-id.js';
+import { acquire, type HostProvider, type SharedHold } from '../shared-sessions.js';
 
 export interface HoldOptions {
   /** How long a chat stays held after its last use, in ms (default 2000). */
   holdMs?: number;
   /** How long to wait for a chat another process holds, in ms (default 10000). */
   waitMs?: number;
+  /** The provider and model the server talks to, recorded as each chat's (`{ name: 'openai', model: 'gpt-4o-mini' }`). */
+  provider?: HostProvider;
 }
 
 interface Held {
-  /** The session, and whether this store opened it (one the program holds itself is never closed here). */
-  session: Promise<{ session: Session; ours: boolean }>;
+  /** The session, shared with the program's other handles on it (see shared-sessions.ts). */
+  session: Promise<SharedHold>;
   users: number;
   timer?: NodeJS.Timeout;
 }
@@ -32,6 +36,7 @@ export class ChatHolds {
   private readonly held = new Map<string, Held>();
   private readonly holdMs: number;
   private readonly waitMs: number;
+  private readonly provider: HostProvider | undefined;
 
   constructor(
     private readonly sessions: SessionManager,
@@ -39,6 +44,7 @@ export class ChatHolds {
   ) {
     this.holdMs = options.holdMs ?? 2000;
     this.waitMs = options.waitMs ?? 10_000;
+    this.provider = options.provider;
   }
 
   /** Runs `fn` with the chat's session held by this process, under the session's mutex. */
@@ -82,7 +88,7 @@ export class ChatHolds {
 
   /** The session when this process holds the chat already, for reading it as it is here. */
   current(chatId: string): Session | undefined {
-    return this.sessions.opened(chatId);
+    return this.sessions.opened(sessionIdFor(chatId));
   }
 
   private async release(chatId: string, entry: Held): Promise<void> {
@@ -90,17 +96,15 @@ export class ChatHolds {
     if (this.held.get(chatId) !== entry || entry.users > 0) return;
     this.held.delete(chatId);
     const held = await entry.session.catch(() => undefined);
-    if (held?.ours) await held.session.close();
+    await held?.release();
   }
 
   /** Resumes or creates the chat's session, waiting while another process holds it. */
-  private async open(chatId: string): Promise<{ session: Session; ours: boolean }> {
+  private async open(chatId: string): Promise<SharedHold> {
     const deadline = Date.now() + this.waitMs;
     for (;;) {
-      const mine = this.sessions.opened(chatId);
-      if (mine) return { session: mine, ours: false };
       try {
-        return { session: await this.sessions.openOrCreate(chatId), ours: true };
+        return await acquire(this.sessions, chatId, this.provider);
       } catch (err) {
         // Another process holds it, or created it between our look and our create: try again.
         const again = err instanceof SessionInUseError || err instanceof SessionExistsError;

@@ -18,13 +18,17 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { UIMessage } from 'ai';
-import { UnknownSessionError } from '../../session/errors.js';
+import { AmbiguousIdError, UnknownSessionError } from '../../session/errors.js';
+import { PrefixNotIdError } from '../../session/adapter-errors.js';
+import { sessionIdFor } from '../framework-id.js';
 import type { SessionManager } from '../../session/manager-api.js';
 import { withoutUndefined, type Item } from '../lossless.js';
 import { ChatHolds, type HoldOptions } from './holds.js';
 import { FORMAT, chatOf, messageOf, versionsOf } from './messages.js';
 
 export { chatOf, messageOf } from './messages.js';
+/** The session ID a chat ID names (docs/library.md, *A framework's own IDs*). */
+export { sessionIdFor } from '../framework-id.js';
 export type { HoldOptions as ChatStoreOptions } from './holds.js';
 
 /** A reply being streamed into a chat: its text is journaled as it arrives, so a crash keeps it, marked unfinished. */
@@ -66,12 +70,15 @@ export async function openChatStore<M extends UIMessage = UIMessage>(sessions: S
     async loadChat(id) {
       const here = holds.current(id);
       if (here) return chatOf(here.messages, id) as M[];
-      const snapshot = await sessions.read(id).catch((err: unknown) => {
+      const sessionId = sessionIdFor(id);
+      const snapshot = await sessions.read(sessionId).catch((err: unknown) => {
         if (err instanceof UnknownSessionError) return undefined;
+        if (err instanceof AmbiguousIdError) throw new PrefixNotIdError(id, err.matches);
         throw err;
       });
-      // read() takes a prefix: a longer ID it found is another chat.
-      return snapshot?.id === id ? (chatOf(snapshot.messages, id) as M[]) : [];
+      // read() takes a prefix; a chat ID is exact, as in saveChat (openOrCreate refuses it there).
+      if (snapshot && snapshot.id !== sessionId) throw new PrefixNotIdError(id, [snapshot.id]);
+      return snapshot ? (chatOf(snapshot.messages, id) as M[]) : [];
     },
     async saveChat({ chatId, messages }) {
       // Mapped first: a message that cannot be kept whole is refused before any is written.

@@ -9,7 +9,7 @@ import type { SaveResult, Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
 import { nativeItem, rebuild } from '../lossless.js';
 import { nativeOf, withNative } from '../native-slot.js';
-import { appendAll, holdSession, liveMessages } from '../history.js';
+import { appendAll, holdSession, liveMessages, type HandleHold, type HandleOptions } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemOf } from './messages.js';
 
 /** The chatkeep message a LangChain message is stored as. */
@@ -29,8 +29,14 @@ export function langchainMessageOf(message: Message): BaseMessage {
 export class ChatkeepChatMessageHistory extends BaseListChatMessageHistory {
   lc_namespace = ['chatkeep', 'langchain'];
 
-  /** @param session a chatkeep session this process holds (`create()`, `resume()`, or a REPL controller's current one). */
-  constructor(readonly session: Session) {
+  /**
+   * @param session a chatkeep session this process holds (`create()`, `resume()`, or a REPL controller's current one).
+   * @param hold how `openChatHistory` holds it (shared with the other handles on its ID); without it, `close()` closes the session.
+   */
+  constructor(
+    readonly session: Session,
+    private readonly hold?: HandleHold,
+  ) {
     super();
   }
 
@@ -54,16 +60,20 @@ export class ChatkeepChatMessageHistory extends BaseListChatMessageHistory {
     await this.session.reset();
   }
 
-  /** Saves and releases the chatkeep session (its lock). */
+  /** Saves, and lets go of the chatkeep session: the last handle on it in this process releases its lock. */
   close(): Promise<SaveResult> {
-    return this.session.close();
+    return this.hold ? this.hold.release() : this.session.close();
   }
 }
 
 /**
- * Opens a chat message history kept by chatkeep: `id` resumes that chatkeep session (taking its
- * lock: `SessionInUseError`, exit 3, while another process holds it); without it a new one is made.
+ * Opens a chat message history kept by chatkeep. `id`: LangChain's session ID (exact; `user:42`
+ * works too, see *IDs your program chooses* in docs/library.md): the session this process
+ * already holds under it (shared), else resumed (taking its lock: `SessionInUseError`, exit 3,
+ * while another process holds it) or created; without it a new one is made. `provider`
+ * (`{ name, model? }`): the assistant the host talks to, recorded as the session's.
  */
-export async function openChatHistory(sessions: SessionManager, options: { id?: string } = {}): Promise<ChatkeepChatMessageHistory> {
-  return new ChatkeepChatMessageHistory(await holdSession(sessions, options));
+export async function openChatHistory(sessions: SessionManager, options: HandleOptions = {}): Promise<ChatkeepChatMessageHistory> {
+  const { session, hold } = await holdSession(sessions, options);
+  return new ChatkeepChatMessageHistory(session, hold);
 }

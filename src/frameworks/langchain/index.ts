@@ -27,5 +27,7 @@ import { importRequired } from '../../session/optional-package.js';
 const adapter = await importRequired('@langchain/core', 'chatkeep/langchain', () => import('./chat-history.js'));
 
 export const { ChatkeepChatMessageHistory, messageOf, langchainMessageOf, openChatHistory } = adapter;
+/** The session ID a LangChain session ID names (docs/library.md, *A framework's own IDs*). */
+export { sessionIdFor } from '../framework-id.js';
 /** A LangChain `BaseListChatMessageHistory` kept in a chatkeep session. */
 export type ChatkeepChatMessageHistory = import('./chat-history.js').ChatkeepChatMessageHistory;

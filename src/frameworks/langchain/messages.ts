@@ -85,6 +85,7 @@ export function fieldsOf(item: Item): Fields {
   const meta = item.response_metadata as Item | undefined;
   const model = meta?.model_name ?? meta?.model;
   if (typeof model === 'string' && model !== '') fields.model = model;
+  if (typeof meta?.model_provider === 'string' && meta.model_provider !== '') fields.provider = meta.model_provider;
   return fields;
 }
 

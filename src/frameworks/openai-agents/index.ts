@@ -21,8 +21,11 @@ import type { SaveResult, Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
 import { nativeItem, rebuild, type Item } from '../lossless.js';
 import { nativeOf, withNative } from '../native-slot.js';
-import { appendAll, holdSession, liveMessages, popLast } from '../history.js';
+import { appendAll, holdSession, liveMessages, popLast, type HandleHold, type HandleOptions } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemsFromMessage } from './items.js';
+
+/** The session ID a framework's own ID (`user:42`) names (docs/library.md, *A framework's own IDs*). */
+export { sessionIdFor } from '../framework-id.js';
 
 /** The message an item is stored as. */
 export function messageOf(item: AgentInputItem): NewMessage {
@@ -49,11 +52,18 @@ export function itemsOf(messages: readonly Message[], from = 0): AgentInputItem[
 
 /** An Agents SDK `Session` over a chatkeep session held by this process. */
 export class ChatkeepAgentSession implements AgentSession {
-  /** @param session a chatkeep session this process holds (`create()`, `resume()`, or a REPL controller's current one). */
-  constructor(readonly session: Session) {}
+  /**
+   * @param session a chatkeep session this process holds (`create()`, `resume()`, or a REPL controller's current one).
+   * @param hold how `openAgentSession` holds it (shared with the other handles on its ID); without it, `close()` closes the session.
+   */
+  constructor(
+    readonly session: Session,
+    private readonly hold?: HandleHold,
+  ) {}
 
+  /** The ID this session was opened by (`openAgentSession`'s `id`, kept as given), else the chatkeep session's. */
   async getSessionId(): Promise<string> {
-    return this.session.id;
+    return this.hold?.key ?? this.session.id;
   }
 
   /** The newest `limit` items (all without it), oldest first. */
@@ -86,16 +96,20 @@ export class ChatkeepAgentSession implements AgentSession {
     await this.session.reset();
   }
 
-  /** Saves and releases the chatkeep session (its lock). */
+  /** Saves, and lets go of the chatkeep session: the last handle on it in this process releases its lock. */
   close(): Promise<SaveResult> {
-    return this.session.close();
+    return this.hold ? this.hold.release() : this.session.close();
   }
 }
 
 /**
- * Opens an Agents SDK session kept by chatkeep: `id` resumes that chatkeep session (taking its
- * lock: `SessionInUseError`, exit 3, while another process holds it); without it a new one is made.
+ * Opens an Agents SDK session kept by chatkeep. `id`: the SDK's session ID (exact; `user:42`
+ * works too, see *IDs your program chooses* in docs/library.md): the session this process
+ * already holds under it (shared), else resumed (taking its lock: `SessionInUseError`, exit 3,
+ * while another process holds it) or created; without it a new one is made. `provider`
+ * (`{ name, model? }`): the assistant the host talks to, recorded as the session's.
  */
-export async function openAgentSession(sessions: SessionManager, options: { id?: string } = {}): Promise<ChatkeepAgentSession> {
-  return new ChatkeepAgentSession(await holdSession(sessions, options));
+export async function openAgentSession(sessions: SessionManager, options: HandleOptions = {}): Promise<ChatkeepAgentSession> {
+  const { session, hold } = await holdSession(sessions, options);
+  return new ChatkeepAgentSession(session, hold);
 }
