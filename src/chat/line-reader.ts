@@ -23,6 +23,8 @@ export interface LineReaderOptions {
   complete?: (line: string) => Promise<[string[], string]>;
   /** Ctrl-C on a TTY (readline turns it into an event rather than a signal). */
   onInterrupt?: (currentLine: string) => void;
+  /** Esc while keys are held (a reply is streaming): it stops the reply as Ctrl-C does. */
+  onEscape?: () => void;
   /** The input failed (a closed terminal: `setRawMode EIO`); readline passes it on as its own error. */
   onInputError?: (err: Error) => void;
 }
@@ -152,7 +154,7 @@ export function createLineReader(options: LineReaderOptions): LineReader {
       return ended;
     },
     hold() {
-      if (terminal && !ended && !held) held = holdKeys(input, () => options.onInterrupt?.(''));
+      if (terminal && !ended && !held) held = holdKeys(input, { onInterrupt: () => options.onInterrupt?.(''), onEscape: () => options.onEscape?.() });
     },
     read() {
       let prompted = false;
