@@ -28,6 +28,7 @@ import { createTurns } from './turns.js';
 /** What /help says after the commands: what chatkeep's own chat does with other lines and keys. */
 const CHAT_HELP_NOTES = [
   'Anything else is sent to the assistant (start with // to send a line beginning with /).',
+  'Alt-Enter, Shift-Enter or \\ at the end of a line starts a new line; a paste of more than 3 lines shows as [pasted N lines].',
   'Ctrl-C or Esc stops a reply; Ctrl-C clears the line; twice, or Ctrl-D, quits (a half-typed line is kept for the next resume).',
 ];
 
