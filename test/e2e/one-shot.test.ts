@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runPiped, spawnPty } from '../helpers/pty.js';
+import { runPiped, spawnPiped, spawnPty } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 async function stored(id: string, home: string, cwd: string): Promise<{ role: string; content: string }[]> {
@@ -59,6 +59,29 @@ describe('chatkeep -p', () => {
     // The reply itself carries no escape codes (colour, spinner frames, cursor moves).
     const output = run.output();
     expect(output.slice(0, output.indexOf('(read 1 message)'))).toBe('Echo: what is 2+2 ');
+  });
+
+  it('stops on Ctrl-C (SIGINT): what arrived is stored, marked interrupted, and the exit code says so', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const run = spawnPiped(['-p', 'alpha beta gamma delta epsilon zeta eta theta'], { home, cwd, env: { CHATKEEP_ECHO_DELAY_MS: '200' } });
+    run.child.stdin.end();
+    let out = '';
+    await new Promise<void>((resolve) => {
+      run.child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('alpha')) resolve();
+      });
+    });
+    run.child.kill('SIGINT');
+    const result = await run.result;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stdout).toMatch(/^Echo: alpha (\S+ )*\[interrupted\]\n$/);
+    const id = /Saved (\S+) \(2 messages\)/.exec(result.stderr)![1]!;
+    const shown = await runPiped(['sessions', 'show', id, '--json'], '', { home, cwd });
+    const reply = (JSON.parse(shown.stdout) as { messages: { content: string; interrupted?: boolean }[] }).messages[1];
+    expect(reply?.interrupted).toBe(true);
+    expect(reply?.content).not.toContain('(read 1 message)');
   });
 
   it('refuses what is not one prompt in one line, creating nothing', async () => {
