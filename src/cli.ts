@@ -96,7 +96,9 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
     return 0;
   }
   const store = flags['no-persist'] ? undefined : await chooseStore();
-  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  // `-p` answers once as a script wants it, even at a terminal: the reply plain on stdout.
+  const ask = flags.prompt === undefined ? undefined : withPipedInput(flags.prompt, process.stdin.isTTY === true ? '' : await readAll(process.stdin));
+  const terminal = ask === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true;
   const [{ createScreen, colorLevelFor, colorDepth }, { startChat }] = await Promise.all([
     import('./terminal/screen.js'),
     import('./cli/start-chat.js'),
@@ -134,6 +136,7 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
       screen,
       version: packageVersion(),
       signals: process,
+      ...(ask !== undefined ? { ask } : {}),
     }, how);
   } finally {
     // Leaving on a signal while a pipe stays open (`tail -f log | chatkeep`) must not wait for its end.
@@ -142,6 +145,19 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
     // (node::ResetStdio, EIO). It skips descriptors that are closed, so the dead ones are.
     if (terminal && !isatty(0)) for (const fd of ttys) closeQuietly(fd);
   }
+}
+
+/** `-p TEXT` with input piped in (`git diff | chatkeep -p "review this"`): the prompt, a blank line, then the input. */
+function withPipedInput(prompt: string, piped: string): string {
+  const input = piped.replace(/\s+$/, '');
+  return input.trim() === '' ? prompt : `${prompt}\n\n${input}`;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += chunk as string;
+  return text;
 }
 
 function closeQuietly(fd: number): void {

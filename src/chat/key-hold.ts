@@ -1,7 +1,7 @@
 /**
  * Holds a terminal's keypresses while a reply streams, so readline does not echo type-ahead
- * into the middle of the reply. Ctrl-C still gets through (it stops the reply); every other
- * key is replayed to readline, in order, once the next prompt is up.
+ * into the middle of the reply. Ctrl-C and Esc still get through (each stops the reply); every
+ * other key is replayed to readline, in order, once the next prompt is up.
  */
 
 /** A key as Node's keypress parser reports it. */
@@ -22,13 +22,22 @@ export interface KeyHold {
   typed(): string;
 }
 
+/** What the held keys still do at once. */
+export interface HeldKeys {
+  /** Ctrl-C. */
+  onInterrupt(): void;
+  /** Esc (alone: Alt-x and the like arrive as one key of their own, never as Esc). */
+  onEscape(): void;
+}
+
 /** Detaches every `keypress` listener of `input` (readline's among them) until release. */
-export function holdKeys(input: NodeJS.ReadableStream, onInterrupt: () => void): KeyHold {
+export function holdKeys(input: NodeJS.ReadableStream, keys: HeldKeys): KeyHold {
   const saved = input.listeners('keypress') as KeyListener[];
   for (const listener of saved) input.removeListener('keypress', listener);
   const held: [string | undefined, Key | undefined][] = [];
   const hold: KeyListener = (chunk, key) => {
-    if (key?.ctrl && key.name === 'c') onInterrupt();
+    if (key?.ctrl && key.name === 'c') keys.onInterrupt();
+    else if (key?.name === 'escape') keys.onEscape();
     else held.push([chunk, key]);
   };
   input.on('keypress', hold);

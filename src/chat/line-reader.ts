@@ -1,10 +1,11 @@
 /**
  * Reads the REPL's input lines with `node:readline` (docs/design.md §15): asynchronously, so timers
  * such as autosave fire while the user sits at the prompt, and from a pipe as well as a TTY.
- * Adds what a terminal user expects: bracketed paste (a multi-line paste is one message),
+ * Adds what a terminal user expects: messages of several lines and whole pastes (input-keys.ts),
  * Tab completion, up-arrow history, and Ctrl-C handed to the REPL.
  */
 import { createInterface, type Completer, type Interface } from 'node:readline';
+import { installInputKeys, type InputKeys } from './input-keys.js';
 import { holdKeys, type KeyHold } from './key-hold.js';
 
 const PASTE_ON = '\x1b[?2004h';
@@ -23,11 +24,13 @@ export interface LineReaderOptions {
   complete?: (line: string) => Promise<[string[], string]>;
   /** Ctrl-C on a TTY (readline turns it into an event rather than a signal). */
   onInterrupt?: (currentLine: string) => void;
+  /** Esc while keys are held (a reply is streaming): it stops the reply as Ctrl-C does. */
+  onEscape?: () => void;
   /** The input failed (a closed terminal: `setRawMode EIO`); readline passes it on as its own error. */
   onInputError?: (err: Error) => void;
 }
 
-/** A queue of complete input lines (or messages, for a paste). */
+/** A queue of complete messages (on a terminal a message may hold several lines). */
 export interface LineReader {
   /** Shows the prompt (TTY) and waits for the next line; null once input has ended. */
   read(): Promise<string | null>;
@@ -36,12 +39,12 @@ export interface LineReader {
   /** Clears the line being typed (Ctrl-C); what it held stays the draft until something else is typed. */
   clearLine(): void;
   /**
-   * The text typed but not sent (a paste still being assembled, then the line being typed, or
-   * what was typed while a reply streamed), or what the last Ctrl-C cleared if nothing was
+   * The text typed but not sent (the message being typed, pastes in it whole, or what was
+   * typed while a reply streamed), or what the last Ctrl-C cleared if nothing was
    * typed since; '' when none. Kept as it was when input ended. Always '' without a terminal.
    */
   readonly draft: string;
-  /** Puts `text` on the line at the next prompt, for the user to edit or send (never sent by itself). */
+  /** Puts `text` (lines and all) on the line at the next prompt, for the user to edit or send (never sent by itself). */
   prefill(text: string): void;
   /** True once input has ended (Ctrl-D, end of a pipe, `close()`): `read()` only drains what is queued. */
   readonly ended: boolean;
@@ -82,47 +85,26 @@ export function createLineReader(options: LineReaderOptions): LineReader {
     else if (ended) resolve(null);
   };
 
-  // Bracketed paste: lines between paste-start and paste-end are held, then sent as one
-  // message, either at once (the paste ended with a newline) or with the line the user
-  // finishes. Node's keypress parser names the markers; our listener runs after readline's.
-  let pasting = false;
-  let pasted: string[] | undefined;
   let cleared = '';
   let frozen: string | undefined;
   let prefill: string | undefined;
   let held: KeyHold | undefined;
+  let keys: InputKeys | undefined;
   // While a reply streams, what is typed is held back from readline (key-hold.ts).
-  const typed = (): string => held?.typed() ?? [...(pasted ?? []), rl.line].join('\n');
+  const typed = (): string => held?.typed() ?? keys?.expand(rl.line) ?? rl.line;
   const draft = (): string => (terminal ? (frozen ?? (typed().trim() !== '' ? typed() : cleared)) : '');
+  // The terminal marks pastes (bracketed paste) from here until the reader closes.
   if (terminal) {
     output?.write(PASTE_ON);
+    keys = installInputKeys(rl, input);
     input.on('keypress', (_chunk: string, key: { name?: string; ctrl?: boolean } | undefined) => {
       // Typing anything replaces a line Ctrl-C cleared as the draft; Ctrl-C and Ctrl-D (leaving) do not.
       if (!(key?.ctrl && (key.name === 'c' || key.name === 'd'))) cleared = '';
-      if (key?.name === 'paste-start') {
-        pasting = true;
-        pasted ??= [];
-      } else if (key?.name === 'paste-end') {
-        pasting = false;
-        if (pasted && rl.line === '') {
-          const message = pasted.join('\n');
-          pasted = undefined;
-          deliver(message);
-        }
-      }
     });
   }
-  rl.on('line', (line) => {
+  rl.on('line', (typedLine) => {
     cleared = '';
-    if (pasting) {
-      pasted?.push(line);
-      return;
-    }
-    if (pasted) {
-      pasted.push(line);
-      line = pasted.join('\n');
-      pasted = undefined;
-    }
+    const line = keys?.expand(typedLine) ?? typedLine;
     if (terminal && line.trim() === '') {
       // Enter on an empty prompt (often the Enter after a picker's key, or after a paste that
       // ended with a newline) does nothing: readline has moved to a new line, so go back up
@@ -152,7 +134,7 @@ export function createLineReader(options: LineReaderOptions): LineReader {
       return ended;
     },
     hold() {
-      if (terminal && !ended && !held) held = holdKeys(input, () => options.onInterrupt?.(''));
+      if (terminal && !ended && !held) held = holdKeys(input, { onInterrupt: () => options.onInterrupt?.(''), onEscape: () => options.onEscape?.() });
     },
     read() {
       let prompted = false;
@@ -172,12 +154,9 @@ export function createLineReader(options: LineReaderOptions): LineReader {
         rl.prompt();
         prompting = true;
       }
-      if (terminal && prefill !== undefined) {
-        // A multi-line draft continues as a paste: Enter sends it whole, as the paste it was.
-        const lines = prefill.split('\n');
+      if (keys && prefill !== undefined) {
+        keys.insert(prefill);
         prefill = undefined;
-        if (lines.length > 1) pasted = lines.slice(0, -1);
-        rl.write(lines.at(-1)!);
       }
       return new Promise((resolve) => {
         waiting = resolve;
@@ -191,7 +170,6 @@ export function createLineReader(options: LineReaderOptions): LineReader {
     },
     clearLine() {
       cleared = typed();
-      pasted = undefined;
       // Ctrl-E then Ctrl-U: to the end of the line, then delete everything before the cursor.
       rl.write(null, { ctrl: true, name: 'e' });
       rl.write(null, { ctrl: true, name: 'u' });

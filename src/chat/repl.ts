@@ -28,7 +28,8 @@ import { createTurns } from './turns.js';
 /** What /help says after the commands: what chatkeep's own chat does with other lines and keys. */
 const CHAT_HELP_NOTES = [
   'Anything else is sent to the assistant (start with // to send a line beginning with /).',
-  'Ctrl-C stops a reply or clears the line; twice, or Ctrl-D, quits (a half-typed line is kept for the next resume).',
+  'Alt-Enter, Shift-Enter or \\ at the end of a line starts a new line; a paste of more than 3 lines shows as [pasted N lines].',
+  'Ctrl-C or Esc stops a reply; Ctrl-C clears the line; twice, or Ctrl-D, quits (a half-typed line is kept for the next resume).',
 ];
 
 /** Everything the loop needs, built by the CLI (or a test). */
@@ -143,6 +144,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     history,
     onInputError: leaving.hangUp,
     complete: (line) => completeLine(line, commands, context),
+    // Esc stops a reply as Ctrl-C does (the same abort, so the same notice and stored result).
+    onEscape: () => void turns.abort(),
     onInterrupt: (line) => {
       if (turns.abort()) return;
       if (line === '' && armed) return leaving.leave();

@@ -2,6 +2,7 @@
 import type { OptionSpec } from './option-spec.js';
 
 export const REPL_OPTIONS = {
+  prompt: { type: 'string', short: 'p', value: 'TEXT', description: 'answer TEXT once and exit: the reply on stdout, the way back on stderr (piped input is sent after TEXT)' },
   'session-id': { type: 'string', value: 'ID', description: 'resume that session (a unique prefix of an ID is enough; any project)' },
   continue: { type: 'boolean', short: 'c', description: "resume this project's most recently updated session" },
   resume: { type: 'boolean', short: 'r', description: 'choose the session to resume in the session browser: type to search (interactive terminal only)' },

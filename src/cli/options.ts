@@ -31,7 +31,11 @@ export function parseCommandLine(argv: string[]): CliCommand {
   if (placed) argv = placed.argv;
   if (argv[0] === 'db') return parseDbCommand(argv.slice(1));
   if (argv[0] === 'sessions') return parseSessions(argv.slice(1));
-  const values = parseOptions(argv, REPL_OPTIONS, { positionals: false, help: ['--help'] }).values as Parsed<typeof REPL_OPTIONS>;
+  const parsed = parseOptions(argv, REPL_OPTIONS, { positionals: true, help: ['--help'] });
+  const flags = parsed.values as Parsed<typeof REPL_OPTIONS>;
+  const prompt = promptArgument(parsed.positionals, flags.prompt);
+  const values: Parsed<typeof REPL_OPTIONS> = prompt === undefined ? flags : { ...flags, prompt };
+  if (values.prompt !== undefined && values.resume) throw usage('--prompt answers without the session browser: pick the session with --session-id ID or --continue', ['--help']);
   const picks = [values['session-id'] !== undefined, values.continue, values.resume].filter(Boolean).length;
   if (picks > 1) throw usage('use only one of --session-id, --continue and --resume', ['--help']);
   if (values.fork !== undefined && picks > 0) throw usage('--fork starts a new session: use it without --session-id, --continue and --resume', ['--help']);
@@ -39,6 +43,21 @@ export function parseCommandLine(argv: string[]): CliCommand {
   if (values.fork !== undefined && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot fork a session: drop --no-persist or --fork', ['--help']);
   if (picks > 0 && values['no-persist']) throw usage('--no-persist writes nothing, so it cannot resume a session: drop --no-persist, or --session-id/--continue/--resume', ['--help']);
   return { kind: 'repl', options: values };
+}
+
+/**
+ * A prompt given as the only argument (`chatkeep "what is 2+2"`), as `-p` would give it. One
+ * word alone is refused rather than sent: it is far more often a mistyped subcommand
+ * (`chatkeep sesions`) than a question worth an assistant's reply.
+ */
+function promptArgument(positionals: readonly string[], flag: string | undefined): string | undefined {
+  const [first, second] = positionals;
+  if (first === undefined) return undefined;
+  if (second !== undefined) throw usage(`unexpected argument ${second}: put the prompt in quotes, as one argument`, ['--help']);
+  if (flag !== undefined) throw usage(`unexpected argument ${first}: the prompt is already given with --prompt`, ['--help']);
+  if (first.trim() === '') throw usage('the prompt is empty: say what to ask', ['--help']);
+  if (!/\s/.test(first.trim())) throw usage(`unexpected argument ${first}: to ask a one-word prompt, give it with -p`, ['--help']);
+  return first;
 }
 
 /** Where the summaries of `chatkeep --help`'s usage lines begin. */
@@ -56,6 +75,7 @@ export function replHelp(version: string, flow = false): string {
     'Usage:',
     '  chatkeep [options]                   start a chat (a new session unless told otherwise)',
     '  chatkeep --fork ID [--at N]          continue in a fork of session ID (a new session)',
+    '  chatkeep -p TEXT | chatkeep "TEXT"   answer once and exit (with -c or --session-id ID: in that session)',
     ...sessionsOverview(SUMMARY_COLUMN),
     dbOverview(43),
     '',

@@ -33,6 +33,8 @@ export interface ChatEnvironment extends StoreEnvironment {
   screen: Screen;
   version: string;
   signals: NodeJS.EventEmitter;
+  /** `-p`: the message to answer once (the screen is then a pipe's); no REPL. */
+  ask?: string;
 }
 
 type ReplFlags = Extract<CliCommand, { kind: 'repl' }>['options'];
@@ -126,15 +128,20 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
     })();
     // The REPL reports a failure at its first line; this keeps one before that from being unhandled.
     void ready.catch(() => undefined);
+    const controller = new SessionController(
+      { sessions, host: environment.host ?? PLAIN_CHATKEEP, persistent: persist, autosave: schedule },
+      opened,
+    );
+    if (environment.ask !== undefined) {
+      const { answerOnce } = await import('../chat/one-shot.js');
+      return await answerOnce({ controller, screen, provider, system: system?.text ?? null, text: environment.ask, ready, notices, persistent: persist, signals: environment.signals });
+    }
     return await runRepl({
       ready,
       input: environment.stdin,
       output: environment.stdout,
       screen,
-      controller: new SessionController(
-        { sessions, host: environment.host ?? PLAIN_CHATKEEP, persistent: persist, autosave: schedule },
-        opened,
-      ),
+      controller,
       resumed: resumedId !== undefined || forkId !== undefined,
       provider,
       providerSource: choice.source,

@@ -93,7 +93,8 @@ describe('an unsent draft', () => {
     expect((await show(id, home, cwd)).draft).toBe('line one\nline two');
 
     const again = spawnPty(['--session-id', id], { home, cwd });
-    await again.waitFor('Your unsent draft (2 lines) is back at the prompt: Enter sends it, Ctrl-C clears it.\n› line two');
+    await again.waitFor(/Your unsent draft \(2 lines\) is back at the prompt: Enter sends it, Ctrl-C clears it\.\n[\s\S]*line two$/);
+    expect((await again.visible()).slice(-3)).toEqual(['Your unsent draft (2 lines) is back at the prompt: Enter sends it, Ctrl-C clears it.', '› line one', 'line two']);
     again.write('\r');
     await again.waitFor('Echo: line one\nline two (read 1 message)');
     expect(await again.quit()).toBe(0);

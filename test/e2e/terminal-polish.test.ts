@@ -39,10 +39,14 @@ describe('no stray empty › lines', () => {
     await run.waitFor(`Cancelled; still in ${other}.`, { from });
     run.write('\r');
     await run.prompt();
-    // A paste that ends with a newline is sent at once; the Enter after it is an empty line.
+    // A paste waits at the prompt, even one that ends with a line break: Enter sends it, and the
+    // Enters after that are on an empty prompt.
     run.write('\x1b[200~pasted one\rpasted two\r\x1b[201~');
-    await run.waitFor('Echo: pasted one\npasted two (read 3 messages)');
+    await run.waitFor('pasted two');
+    run.write('\r');
+    await run.waitFor('(read 3 messages)');
     await run.prompt();
+    expect((await run.visible()).slice(-5)).toEqual(['› pasted one', 'pasted two', 'Echo: pasted one', 'pasted two (read 3 messages)', '›']);
     run.write('\r');
     run.write('\r');
     run.line('after');

@@ -37,7 +37,7 @@ describe('parseCommandLine', () => {
   });
 
   it('rejects stray arguments and conflicting resume flags', () => {
-    expect(shownLine(failure(['hello']))).toBe('chatkeep: unexpected argument hello. See chatkeep --help');
+    expect(shownLine(failure(['hello']))).toBe('chatkeep: unexpected argument hello: to ask a one-word prompt, give it with -p. See chatkeep --help');
     expect(shownLine(failure(['-c', '--session-id', 'x']))).toBe('chatkeep: use only one of --session-id, --continue and --resume. See chatkeep --help');
   });
 
