@@ -12,11 +12,15 @@ export const LABELS: Record<Mode, string> = {
   export: 'Export to file (.json, .md, .html; Enter writes): ',
 };
 
-export type Command = 'up' | 'down' | 'pageup' | 'pagedown' | 'home' | 'end' | 'scope' | 'preview' | 'branch' | 'status' | 'age' | 'fork' | 'trash' | 'rename' | 'export';
+export type Command = 'up' | 'down' | 'pageup' | 'pagedown' | 'home' | 'end' | 'scope' | 'preview' | 'branch' | 'status' | 'age' | 'fork' | 'trash' | 'rename' | 'export' | 'unfold' | 'fold';
 
-/** The browser's own keys; undefined for a key that edits the query. */
-export function commandFor(key: Key): Command | undefined {
+/**
+ * The browser's own keys; undefined for a key that edits the query. → and ← open and fold a
+ * family only while the query is empty: in a query they move the cursor, as at the prompt.
+ */
+export function commandFor(key: Key, query: string): Command | undefined {
   const plain: Record<string, Command> = { up: 'up', down: 'down', pageup: 'pageup', pagedown: 'pagedown', home: 'home', end: 'end', tab: 'scope' };
   const withCtrl: Record<string, Command> = { o: 'preview', b: 'branch', t: 'status', g: 'age', f: 'fork', x: 'trash', r: 'rename', e: 'export' };
-  return key.ctrl ? withCtrl[key.name] : plain[key.name];
+  const folding: Record<string, Command> = query === '' ? { right: 'unfold', left: 'fold' } : {};
+  return key.ctrl ? withCtrl[key.name] : (plain[key.name] ?? folding[key.name]);
 }

@@ -5,10 +5,11 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { SessionSnapshot } from '../session/data.js';
-import type { SessionSummary } from '../session/listing.js';
-import { filterLine, type Filters } from './filters.js';
-import { previewLines } from './preview.js';
-import { fit, formatRow, idWidth, type Holding } from './rows.js';
+import { displayWidth, truncate } from '../terminal/table.js';
+import type { Entry } from './families.js';
+import { filterLine, NO_FILTERS, type Filters } from './filters.js';
+import { previewLines, wrapWords } from './preview.js';
+import { fit, formatPage, type Holding } from './rows.js';
 
 /** Columns from which the preview is a side pane. */
 export const WIDE = 120;
@@ -19,8 +20,12 @@ export interface Frame {
   projectPath: string;
   /** Sessions of the scope (before the query and filters). */
   total: number;
-  /** What the query and filters leave, in order. */
-  shown: readonly SessionSummary[];
+  /** The query (trimmed) and how many sessions it alone leaves; what the filters then leave. */
+  query: string;
+  matched: number;
+  shown: number;
+  /** The list's lines: what the query and filters leave, as families (families.ts). */
+  entries: readonly Entry[];
   selected: number;
   /** The first row on screen (kept by the caller between frames). */
   top: number;
@@ -31,7 +36,7 @@ export interface Frame {
   searching: boolean;
   preview: { on: boolean; snapshot: SessionSnapshot | undefined };
   holding: (id: string) => Holding | undefined;
-  /** What the last action said (at most two lines: a printed command stands on its own). */
+  /** What the last action said (a printed command stands on its own line); wrapped by `saidLines`. */
   message: readonly string[];
   now: Date;
   columns: number;
@@ -39,17 +44,33 @@ export interface Frame {
   color: ChalkInstance;
 }
 
-/** The keys, on one line when wide, else on two of under 80 columns. */
-const KEYS = ['Enter resume · Tab this/every project · ^O preview · Esc quit', '^F fork · ^R rename · ^X trash · ^E export · ↑↓ PgUp PgDn Home End'];
+/** The keys: on one line when wide, else two of under 80 columns, each wrapped between keys where narrower. */
+const KEYS = ['Enter resume · Tab this/every project · ^O preview · Esc quit', '^F fork · ^R rename · ^X trash · ^E export · → ← forks · ↑↓ PgUp PgDn Home End'];
 
-/** Lines that are not list or preview: heading, filters, query; the keys and the message. */
-function chrome(columns: number): number {
-  return 3 + (columns >= WIDE ? 1 : KEYS.length) + 2;
+/** The fewest columns the side pane keeps: below it the list cuts its titles instead. */
+const PANE_MIN = 30;
+
+/** Lines that are not list or preview: heading, filters, query, column headers; the keys and the `said` lines of the message. */
+function chrome(columns: number, said: number): number {
+  return 4 + keyLines(columns).length + said;
 }
 
-/** How many list rows fit (the caller scrolls `top` by it). */
-export function listHeight(columns: number, lines: number, previewOn: boolean): number {
-  const area = Math.max(1, lines - chrome(columns));
+function keyLines(columns: number): string[] {
+  const width = usable(columns);
+  return (columns >= WIDE ? [KEYS.join(' · ')] : KEYS).flatMap((line) => {
+    const out: string[] = [];
+    for (const key of line.split(' · ')) {
+      const last = out.at(-1);
+      if (last !== undefined && displayWidth(`${last} · ${key}`) <= width) out[out.length - 1] = `${last} · ${key}`;
+      else out.push(key);
+    }
+    return out;
+  });
+}
+
+/** How many list rows fit (the caller scrolls `top` by it), with `said` lines of message (see `saidLines`). */
+export function listHeight(columns: number, lines: number, previewOn: boolean, said = 2): number {
+  const area = Math.max(1, lines - chrome(columns, said));
   if (columns >= WIDE || !previewOn) return area;
   return Math.max(1, Math.min(area, Math.ceil(area / 3)));
 }
@@ -62,59 +83,96 @@ export function scrolled(top: number, selected: number, height: number, count: n
   return Math.max(0, next);
 }
 
+/** The width the screen's lines take at `columns`: one column spare (a line that fills the last one leaves the cursor waiting to wrap). */
+export const usable = (columns: number): number => Math.max(20, columns - 1);
+
+/**
+ * What the last action said, as the lines the screen gives it: wrapped at spaces to the width
+ * (a file name or a command is never cut off), at least two (the list does not jump as messages
+ * come and go), at most `SAID_MAX`, the last of which then ends in `…`.
+ */
+export function saidLines(message: readonly string[], columns: number): string[] {
+  const width = usable(columns);
+  const out = message.flatMap((line) => wrapWords(line, width));
+  if (out.length > SAID_MAX) out.splice(SAID_MAX - 1, out.length, truncate(`${out[SAID_MAX - 1]!} …`, width));
+  while (out.length < 2) out.push('');
+  return out;
+}
+
+const SAID_MAX = 4;
+
+/** What the list says when nothing is on it: which of the query, the filters or the scope is why. */
+function emptyLine(frame: Frame): string {
+  if (frame.searching) return 'Searching…';
+  if (frame.total === 0) return frame.all ? 'No sessions yet.' : 'No sessions in this project yet: Tab shows every project.';
+  const filtered = !sameFilters(frame.filters, NO_FILTERS);
+  if (frame.query !== '' && (frame.matched === 0 || !filtered)) return 'No session matches the query: Backspace or ^U clears it.';
+  const some = frame.query !== '' ? `None of the ${frame.matched === 1 ? 'one match' : `${frame.matched} matches`} passes` : 'No session passes';
+  return `${some} the filters on the line above: ^B, ^T and ^G step each back to none.`;
+}
+
+const sameFilters = (a: Filters, b: Filters): boolean => a.branch === b.branch && a.status === b.status && a.days === b.days;
+
 /** The screen: `top` ends with the query line (where the cursor stays), `bottom` is the rest. */
 export function drawFrame(frame: Frame): { top: string; bottom: string } {
   const { color, columns, lines } = frame;
-  // One column spare: a line that fills the last column would leave the cursor waiting to wrap.
-  const width = Math.max(20, columns - 1);
+  const width = usable(columns);
   // The count before the scope: a long project path is what gets cut.
   const scope = frame.all ? 'every project' : `this project (${frame.projectPath})`;
-  const count = `${frame.shown.length} of ${frame.total}${frame.searching ? ' · searching…' : ''}`;
+  const count = `${frame.shown} of ${frame.total}${frame.searching ? ' · searching…' : ''}`;
   const top = [
     color.bold(fit(`${frame.heading} · ${count} · ${scope}`, width).trimEnd()),
     color.dim(fit(filterLine(frame.filters), width).trimEnd()),
     `${frame.label}${frame.typed}`,
   ];
-  const height = listHeight(columns, lines, frame.preview.on);
+  const said = saidLines(frame.message, columns);
+  const height = listHeight(columns, lines, frame.preview.on, said.length);
   const wide = columns >= WIDE && frame.preview.on;
-  const listWidth = wide ? Math.floor(width * 0.55) : width;
-  const idColumn = idWidth(frame.shown.slice(frame.top, frame.top + height));
-  const list: string[] = [];
-  for (let i = frame.top; i < Math.min(frame.shown.length, frame.top + height); i++) {
-    const row = frame.shown[i]!;
-    const text = formatRow(row, { selected: i === frame.selected, idColumn, now: frame.now, width: listWidth, projectPath: frame.projectPath, holding: frame.holding(row.id) });
-    list.push(i === frame.selected ? color.inverse(text) : text);
+  const page = frame.entries.slice(frame.top, frame.top + height);
+  const layout = (at: number): ReturnType<typeof formatPage> =>
+    formatPage(page, { selected: frame.selected - frame.top, now: frame.now, width: at, projectPath: frame.projectPath, holding: frame.holding });
+  let listWidth = width;
+  let rows = layout(width);
+  if (wide) {
+    // The preview gives way first: the list takes what its rows need (the title up to the room
+    // the tables give it), the pane the rest, down to PANE_MIN.
+    rows = layout(width - 3 - PANE_MIN);
+    const needed = Math.max(...[rows.header, ...rows.lines].map((line) => displayWidth(line.trimEnd())));
+    listWidth = Math.max(needed, Math.floor(width * 0.4));
+    rows = { header: fit(rows.header.trimEnd(), listWidth), lines: rows.lines.map((line) => fit(line.trimEnd(), listWidth)) };
   }
-  if (frame.shown.length === 0) list.push(fit(frame.searching ? 'Searching…' : 'No session matches. Backspace or ^U clears the query; the filters are on the line above.', listWidth));
+  const list = rows.lines.map((text, i) => (frame.top + i === frame.selected ? color.inverse(text) : text));
+  if (frame.entries.length === 0) list.push(fit(emptyLine(frame), listWidth));
   while (list.length < height) list.push(' '.repeat(listWidth));
-  const current = frame.shown[frame.selected];
+  const current = frame.entries[frame.selected];
   const body: string[] = [];
   if (wide) {
     const paneWidth = width - listWidth - 3;
-    const pane = current ? paneLines(frame, current, paneWidth, height) : [];
-    for (let i = 0; i < height; i++) body.push(`${list[i]} ${color.dim('│')} ${pane[i] ?? ''}`.trimEnd());
+    const pane = current ? paneLines(frame, current, paneWidth, height + 1) : [];
+    [color.dim(rows.header), ...list].forEach((line, i) => body.push(`${line} ${color.dim('│')} ${pane[i] ?? ''}`.trimEnd()));
   } else {
-    body.push(...list.map((line) => line.trimEnd()));
+    body.push(color.dim(rows.header.trimEnd()), ...list.map((line) => line.trimEnd()));
     if (frame.preview.on) {
-      const room = Math.max(0, lines - chrome(columns) - height - 1);
+      const room = Math.max(0, lines - chrome(columns, said.length) - height - 1);
       body.push(color.dim('─'.repeat(width)));
       if (current) body.push(...paneLines(frame, current, width, room));
     }
   }
-  const keys = columns >= WIDE ? [KEYS.join(' · ')] : KEYS;
-  const said = [frame.message[0] ?? '', frame.message[1] ?? ''].map((line) => fit(line, width).trimEnd());
+  const keys = keyLines(columns);
   const footer = [...keys.map((line) => color.dim(fit(line, width).trimEnd())), ...said];
   const room = Math.max(0, lines - top.length - footer.length);
   const bottom = [...body.slice(0, room), ...Array.from({ length: Math.max(0, room - body.length) }, () => ''), ...footer];
   return { top: top.join('\n'), bottom: bottom.join('\n') };
 }
 
-/** The preview pane's lines for `row`: its facts, dimmed, then its last exchanges. */
-function paneLines(frame: Frame, row: SessionSummary, width: number, height: number): string[] {
+/** The preview pane's lines for `entry`: its facts, dimmed, then its last exchanges (a fork's: where it parted). */
+function paneLines(frame: Frame, entry: Entry, width: number, height: number): string[] {
+  const { row } = entry;
   const { head, body } = previewLines(row, frame.preview.snapshot?.id === row.id ? frame.preview.snapshot : undefined, {
     width,
     height,
     holding: frame.holding(row.id),
+    folded: entry.folded,
   });
   return [...head.map((line) => frame.color.dim(line)), '', ...body].slice(0, height);
 }

@@ -1,13 +1,14 @@
 /**
  * The preview of the highlighted session: what it is (lineage, branch, status, messages, who
- * holds it) and its last exchanges as the chat shows them on resume, fitted to a pane. Stored
+ * holds it) and its last exchanges as the chat shows them on resume, fitted to a pane; for a
+ * fork, the messages on each side of where it parted from its parent instead. Stored
  * text is shown safely: control characters are neutralized (docs/design.md §6).
  */
-import type { SessionSnapshot } from '../session/data.js';
+import type { Message, SessionSnapshot } from '../session/data.js';
 import type { SessionSummary } from '../session/listing.js';
-import { lineage, plural, transcriptTail } from '../terminal/format.js';
+import { formatMessage, lineage, plural, transcriptTail } from '../terminal/format.js';
 import type { Holding } from './rows.js';
-import { graphemeWidths, truncate } from '../terminal/table.js';
+import { displayWidth, graphemeWidths, truncate } from '../terminal/table.js';
 import { visibleText } from '../text/visible-text.js';
 
 /**
@@ -39,22 +40,62 @@ export function wrap(line: string, width: number): string[] {
   return out;
 }
 
+/** `line` in lines of at most `width` columns, broken at spaces; a word longer than a line is broken where it must. */
+export function wrapWords(line: string, width: number): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    const joined = current === '' ? word : `${current} ${word}`;
+    if (displayWidth(joined) <= width) {
+      current = joined;
+      continue;
+    }
+    if (current !== '') out.push(current);
+    const pieces = wrap(word, width);
+    current = pieces.pop() ?? '';
+    out.push(...pieces);
+  }
+  if (current !== '' || out.length === 0) out.push(current);
+  return out;
+}
+
 /** The preview's lines (at most `height`, each at most `width` columns); the newest exchanges are kept when it is too long. */
 export function previewLines(
   row: SessionSummary,
   snapshot: SessionSnapshot | undefined,
-  options: { width: number; height: number; holding?: Holding | undefined },
+  options: { width: number; height: number; holding?: Holding | undefined; folded?: number },
 ): { head: string[]; body: string[] } {
   const { width, holding } = options;
+  const folded = options.folded ?? 0;
   const head = [
     `${row.id} · ${row.status} · ${plural(row.messageCount, 'message')}`,
     ...(row.branch ? [`branch ${row.branch}`] : []),
     `project ${row.project}`,
     ...(row.parentId !== undefined ? [lineage(row.parentId, row.forkPoint)] : []),
+    ...(folded > 0 ? [`${plural(folded, 'fork')} folded under it (→ shows them)`] : []),
     ...(holding?.by === 'this' ? ['the session of this chat'] : holding ? [`in use by process ${holding.pid} on ${holding.host}`] : []),
-  ].map((line) => truncate(neutralize(line), width));
+  ].flatMap((line) => wrapWords(neutralize(line), width));
   if (!snapshot) return { head, body: [row.problem ? `cannot be shown: ${row.problem.kind}` : '…'] };
-  const tail = transcriptTail(snapshot.messages, { max: 6, maxLines: 6 }).flatMap((line) => wrap(neutralize(line), width));
   const room = Math.max(0, options.height - head.length - 1);
+  const lines = (messages: readonly Message[]): string[] => messages.flatMap((m) => formatMessage(m, 3)).flatMap((line) => wrap(neutralize(line), width));
+  if (row.parentId !== undefined) return { head, body: partedAt(snapshot.messages, row.forkPoint ?? 0, room, width, lines) };
+  const tail = transcriptTail(snapshot.messages, { max: 6, maxLines: 6 }).flatMap((line) => wrap(neutralize(line), width));
   return { head, body: tail.length > room ? tail.slice(tail.length - room) : tail };
+}
+
+/**
+ * A fork's messages on each side of where it parted from its parent: the last it shares (at
+ * most a third of the room), a rule, then the first of its own.
+ */
+function partedAt(messages: readonly Message[], point: number, room: number, width: number, lines: (messages: readonly Message[]) => string[]): string[] {
+  const at = Math.min(point, messages.length);
+  const before = lines(messages.slice(Math.max(0, at - 2), at));
+  const after = at < messages.length ? lines(messages.slice(at, at + 4)) : ['(nothing said in this fork yet)'];
+  // The parent is named in the facts above (`forked from X at message N`): the rule stays short for a narrow pane.
+  const said = `── parted here, after message ${at} `;
+  const rule = truncate(said + '─'.repeat(Math.max(0, width - said.length)), width);
+  const shared = before.slice(Math.max(0, before.length - Math.max(1, Math.floor(room / 3))));
+  const earlier = at > 2 ? [`… ${plural(at - 2, 'earlier message')} in common`] : [];
+  const above = shared.length + earlier.length + 1 + after.length <= room ? [...earlier, ...shared] : shared;
+  return [...(at > 0 ? above : []), rule, ...after].slice(0, room);
 }

@@ -1,12 +1,14 @@
 /**
- * The browser's list rows: one line each, fitted to the width by display width, with columns
- * whose widths do not depend on which rows are on the page (so nothing shifts while scrolling).
- * Only the rows on screen are formatted: a repaint costs the same with 10 or 10,000 sessions.
- * Needs `loadTableWidths()` first.
+ * The browser's list rows: one line each under a line of column headers, fitted to the width by
+ * display width. Only the rows on screen are formatted: a repaint costs the same with 10 or
+ * 10,000 sessions. Needs `loadTableWidths()` first.
  */
 import type { SessionSummary } from '../session/listing.js';
 import { cutToColumns } from '../terminal/table.js';
-import { shownTitle } from '../terminal/format.js';
+import { fitTable, type FitColumn } from '../terminal/fit-table.js';
+import { plural, SESSION_ROW_PLAN, shownTitle } from '../terminal/format.js';
+import { visibleText } from '../text/visible-text.js';
+import type { Entry } from './families.js';
 
 /** Who holds a session, when someone does: this process (the REPL's own session) or another one. */
 export type Holding = { by: 'this' } | { by: 'other'; pid: number; host: string };
@@ -29,29 +31,38 @@ export function idWidth(rows: readonly SessionSummary[]): number {
   return width;
 }
 
-/**
- * One row: marker, ID, age, messages, status (or who holds it), branch, title, and the project
- * when it is not `projectPath`. Cut with `…` at `width`.
- */
-export function formatRow(
-  row: SessionSummary,
-  options: { selected: boolean; idColumn: number; now: Date; width: number; projectPath: string; holding?: Holding | undefined },
-): string {
-  const { holding } = options;
-  const status = holding?.by === 'this' ? 'this chat' : holding ? 'in use' : row.problem ? row.problem.kind : row.status;
-  // The chosen title, else the automatic one an earlier build's session gets when listed.
-  const title = shownTitle(row);
-  const project = row.project !== options.projectPath ? `  [${row.project}]` : '';
-  const line = [
-    `${options.selected ? '›' : ' '} ${row.id.padEnd(options.idColumn)}`,
-    shortAge(row.updatedAt, options.now).padStart(4),
-    `${row.messageCount}`.padStart(5),
-    status.padEnd(11),
-    `${row.branch ? `${row.branch}  ` : ''}${title}${project}`,
-  ].join(' ');
-  return fit(line, options.width);
+/** The title column's text for `entry`: tree lines, what a fork is, the title, the project when another. */
+function titleCell(entry: Entry, projectPath: string): string {
+  const { row } = entry;
+  // A fork says so: it starts with its parent's title, and would otherwise read as its parent.
+  const fork = row.parentId === undefined ? '' : entry.lead !== '' ? `at ${row.forkPoint ?? 0} · ` : `fork at ${row.forkPoint ?? 0} · `;
+  const project = row.project !== projectPath ? `  [${row.project}]` : '';
+  return visibleText(`${entry.lead}${fork}${shownTitle(row)}${project}`);
 }
 
+/**
+ * The list's column headers and rows: marker and ID, age, messages, status (or who holds it),
+ * branch, title (a folded family's `+N forks` kept at its end). Laid out as every table of
+ * sessions is (`formatRows`), giving up room in the order `SESSION_ROW_PLAN` states, so the
+ * title keeps the room the tables promise; each line is cut (or padded) to `width`.
+ */
+export function formatPage(
+  entries: readonly Entry[],
+  options: { selected: number; now: Date; width: number; projectPath: string; holding: (id: string) => Holding | undefined },
+): { header: string; lines: string[] } {
+  const branched = entries.some((entry) => entry.row.branch !== undefined);
+  const header = ['  ID', 'age', 'msgs', 'status', branched ? 'branch' : '', '', 'title'];
+  const cells = entries.map((entry, i) => {
+    const { row } = entry;
+    const holding = options.holding(row.id);
+    const status = holding?.by === 'this' ? 'this chat' : holding ? 'in use' : row.problem ? row.problem.kind : row.status;
+    return [`${i === options.selected ? '›' : ' '} ${row.id}`, shortAge(row.updatedAt, options.now), `${row.messageCount}`, status, row.branch ?? '', '', titleCell(entry, options.projectPath)];
+  });
+  const tails = ['', ...entries.map((entry) => (entry.folded > 0 ? `  +${plural(entry.folded, 'fork')}` : ''))];
+  const columns: FitColumn[] = [{}, { align: 'right' }, { align: 'right' }, {}, {}, {}, { tail: tails }];
+  const [head, ...lines] = fitTable([header, ...cells], columns, SESSION_ROW_PLAN, { width: options.width, gap: ' ' });
+  return { header: fit(head!, options.width), lines: lines.map((line) => fit(line, options.width)) };
+}
 /** `text` cut (or padded) to exactly `width` columns. */
 export function fit(text: string, width: number): string {
   const { text: cut, width: used } = cutToColumns(text, width);

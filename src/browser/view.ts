@@ -7,7 +7,8 @@
 import type { SessionSnapshot } from '../session/data.js';
 import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionOutcome } from './actions.js';
 import { NO_FILTERS, nextAge, nextBranch, nextStatus, passes, type Filters } from './filters.js';
-import { drawFrame, listHeight, scrolled } from './layout.js';
+import { arrange, revealed } from './families.js';
+import { drawFrame, listHeight, saidLines, scrolled } from './layout.js';
 import { commandFor, LABELS, type Key, type Mode } from './keys.js';
 import type { Holding } from './rows.js';
 import type { BrowseChoice, BrowserConfig } from './config.js';
@@ -26,7 +27,9 @@ export function browserPrompt(core: Core) {
     // What the search found for which query and scope: shown only while they are still the ones typed.
     const [found, setFound] = useState<{ query: string; all: boolean; rows: SessionSummary[]; ids: string[] } | null>(null);
     // In the chat, the session it is in is listed (it can be forked, renamed, exported) but not where the highlight starts.
-    const [selected, setSelected] = useState(() => Math.max(0, config.rows.findIndex((row) => row.id !== config.host.live?.id)));
+    const [selected, setSelected] = useState(() => Math.max(0, arrange(config.rows, { fold: true, open: new Set() }).findIndex((entry) => entry.row.id !== config.host.live?.id)));
+    // The families opened with → (by their root's ID); every other family shows its root alone.
+    const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
     const [filters, setFilters] = useState<Filters>(NO_FILTERS);
     const [size, setSize] = useState(config.size());
     const [previewOn, setPreviewOn] = useState(config.size().columns >= 120);
@@ -48,13 +51,17 @@ export function browserPrompt(core: Core) {
     const matches = text === '' ? null : (known ?? []);
     const searching = text !== '' && (known === undefined || found?.rows !== rows);
     const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
-    const shown = useMemo(() => {
+    const { matched, shown } = useMemo(() => {
       const ordered = matches === null ? rows : matches.map((id) => byId.get(id)).filter((row) => row !== undefined);
-      return filters === NO_FILTERS ? ordered : ordered.filter((row) => passes(row, filters, now));
+      return { matched: ordered.length, shown: filters === NO_FILTERS ? ordered : ordered.filter((row) => passes(row, filters, now)) };
     }, [rows, matches, filters, byId]);
-    const current = shown[Math.min(selected, shown.length - 1)];
-    const height = listHeight(size.columns, size.lines, previewOn);
-    top.current = scrolled(top.current, selected, height, shown.length);
+    // Folded only while nothing narrows the list: what a query or a filter finds is never hidden.
+    const fold = text === '' && filters.branch === null && filters.status === null && filters.days === null;
+    const entries = useMemo(() => arrange(shown, { fold, open }), [shown, fold, open]);
+    const entry = entries[Math.min(selected, entries.length - 1)];
+    const current = entry?.row;
+    const height = listHeight(size.columns, size.lines, previewOn, saidLines(message, size.columns).length);
+    top.current = scrolled(top.current, selected, height, entries.length);
     const live = config.host.live?.id;
     const holding = (id: string): Holding | undefined => (id === live ? { by: 'this' } : holdings.current.get(id));
 
@@ -89,7 +96,7 @@ export function browserPrompt(core: Core) {
       ).finally(() => setTick((n) => n + 1));
     }, [previewId]);
     // Who holds the open sessions on screen (a crashed run leaves `open` with nobody behind it).
-    const page = shown.slice(top.current, top.current + height).filter((row) => row.status === 'open' && row.id !== live && !holdings.current.has(row.id));
+    const page = entries.slice(top.current, top.current + height).map((e) => e.row).filter((row) => row.status === 'open' && row.id !== live && !holdings.current.has(row.id));
     const pageKey = page.map((row) => row.id).join(' ');
     useEffect(() => {
       if (page.length === 0) return;
@@ -108,7 +115,7 @@ export function browserPrompt(core: Core) {
       rl.clearLine(0);
       rl.write(text);
     };
-    const move = (to: number): void => setSelected(Math.max(0, Math.min(shown.length - 1, to)));
+    const move = (to: number): void => setSelected(Math.max(0, Math.min(entries.length - 1, to)));
     const act = (refused: string, work: () => Promise<ActionOutcome>): void => {
       setMessage(['Working…']);
       queue.current = queue.current.then(() => attempt(refused, work)
@@ -120,8 +127,11 @@ export function browserPrompt(core: Core) {
           holdings.current.clear();
           const fresh = await config.list(all);
           setRows(fresh);
-          const at = outcome.select !== undefined ? fresh.findIndex((row) => row.id === outcome.select) : -1;
-          if (at >= 0 && latest.current === '') setSelected(at);
+          // The new fork highlighted, its family opened (without a query: a search may not find it).
+          if (outcome.select === undefined || latest.current !== '') return;
+          const { at, open: opened } = revealed(fresh.filter((row) => passes(row, filters, config.now())), outcome.select, { fold, open });
+          setOpen(opened);
+          if (at >= 0) setSelected(at);
         })
         .catch((err: unknown) => setMessage([`That failed: ${err instanceof Error ? err.message : String(err)}`])));
     };
@@ -154,7 +164,7 @@ export function browserPrompt(core: Core) {
         setLine(rl, query);
         return;
       }
-      const command = commandFor(key);
+      const command = commandFor(key, query);
       if (command === undefined) {
         if (rl.line !== query) setSelected(0);
         setQuery(rl.line);
@@ -170,7 +180,7 @@ export function browserPrompt(core: Core) {
         case 'pageup': return move(selected - page);
         case 'pagedown': return move(selected + page);
         case 'home': return move(0);
-        case 'end': return move(shown.length - 1);
+        case 'end': return move(entries.length - 1);
         case 'scope': {
           const next = !all;
           setAll(next);
@@ -180,6 +190,18 @@ export function browserPrompt(core: Core) {
           return;
         }
         case 'preview': return setPreviewOn(!previewOn);
+        case 'unfold':
+        case 'fold': {
+          if (!entry) return;
+          if (!fold) return setMessage(['With a query or a filter on, every family is open.']);
+          const opened = new Set(open);
+          if (command === 'unfold') opened.add(entry.root);
+          else opened.delete(entry.root);
+          setOpen(opened);
+          // Folding moves the highlight to the family's root (which stays where it is).
+          if (command === 'fold') move(entries.findIndex((e) => e.row.id === entry.root));
+          return;
+        }
         case 'branch': return setFilters({ ...filters, branch: nextBranch(rows, filters.branch) });
         case 'status': return setFilters({ ...filters, status: nextStatus(filters.status) });
         case 'age': return setFilters({ ...filters, days: nextAge(filters.days) });
@@ -202,8 +224,11 @@ export function browserPrompt(core: Core) {
       all,
       projectPath: config.projectPath,
       total: rows.length,
-      shown,
-      selected: Math.min(selected, Math.max(0, shown.length - 1)),
+      query: text,
+      matched,
+      shown: shown.length,
+      entries,
+      selected: Math.min(selected, Math.max(0, entries.length - 1)),
       top: top.current,
       filters,
       label: LABELS[mode],

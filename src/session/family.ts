@@ -36,30 +36,29 @@ interface Known {
   trashed: boolean;
 }
 
-/**
- * The family of `id` from its root: walks up through parents while they are known, then down
- * through every fork. A cycle (which only hand-edited files can make) is broken where it closes.
- */
-export function familyOf(id: string, rows: readonly SessionSummary[], trash: readonly TrashedSession[]): FamilyMember {
+/** Every known session, and the forks of each (those whose parent is known). */
+interface Kin {
+  known: Map<string, Known>;
+  forks: Map<string, Known[]>;
+}
+
+function kinOf(rows: readonly SessionSummary[], trash: readonly TrashedSession[]): Kin {
   const known = new Map<string, Known>();
   for (const t of trash) known.set(t.id, fromTrash(t));
   for (const r of rows) known.set(r.id, fromRow(r));
-  let top = known.get(id);
-  if (!top) throw new Error(`familyOf: ${id} is neither listed nor in the trash`);
-  const above = new Set([top.id]);
-  while (top.parentId !== undefined && known.has(top.parentId) && !above.has(top.parentId)) {
-    top = known.get(top.parentId)!;
-    above.add(top.id);
-  }
   const forks = new Map<string, Known[]>();
   for (const k of known.values()) {
     if (k.parentId === undefined || !known.has(k.parentId)) continue;
     forks.set(k.parentId, [...(forks.get(k.parentId) ?? []), k]);
   }
-  const seen = new Set<string>();
+  return { known, forks };
+}
+
+/** `top` as the root of a family, every fork below it not yet in `seen` (a cycle is broken where it closes). */
+function grow(kin: Kin, top: Known, asked: string | undefined, seen: Set<string>): FamilyMember {
   const member = (k: Known, root: boolean): FamilyMember => {
     seen.add(k.id);
-    const children = (forks.get(k.id) ?? []).filter((c) => !seen.has(c.id)).sort((a, b) => a.since - b.since);
+    const children = (kin.forks.get(k.id) ?? []).filter((c) => !seen.has(c.id)).sort((a, b) => a.since - b.since);
     return {
       id: k.id,
       title: k.title,
@@ -67,12 +66,42 @@ export function familyOf(id: string, rows: readonly SessionSummary[], trash: rea
       messageCount: k.messageCount,
       updatedAt: k.updatedAt,
       ...(k.trashed ? { trashed: true } : {}),
-      ...(root && k.parentId !== undefined && !known.has(k.parentId) ? { parentGone: k.parentId } : {}),
-      ...(k.id === id ? { asked: true } : {}),
+      ...(root && k.parentId !== undefined && !kin.known.has(k.parentId) ? { parentGone: k.parentId } : {}),
+      ...(k.id === asked ? { asked: true } : {}),
       children: children.map((c) => member(c, false)),
     };
   };
   return member(top, true);
+}
+
+/**
+ * The family of `id` from its root: walks up through parents while they are known, then down
+ * through every fork. A cycle (which only hand-edited files can make) is broken where it closes.
+ */
+export function familyOf(id: string, rows: readonly SessionSummary[], trash: readonly TrashedSession[]): FamilyMember {
+  const kin = kinOf(rows, trash);
+  let top = kin.known.get(id);
+  if (!top) throw new Error(`familyOf: ${id} is neither listed nor in the trash`);
+  const above = new Set([top.id]);
+  while (top.parentId !== undefined && kin.known.has(top.parentId) && !above.has(top.parentId)) {
+    top = kin.known.get(top.parentId)!;
+    above.add(top.id);
+  }
+  return grow(kin, top, id, new Set());
+}
+
+/**
+ * Every family among `rows`, each from its root (a row whose parent is not among them is a root:
+ * its `parentGone` names that parent), in the order of `rows`' roots. Each row is in exactly one
+ * family (the members of a cycle under the first of them met). One pass: cheap for a whole listing.
+ */
+export function familiesOf(rows: readonly SessionSummary[]): FamilyMember[] {
+  const kin = kinOf(rows, []);
+  const seen = new Set<string>();
+  const roots: FamilyMember[] = [];
+  for (const k of kin.known.values()) if (k.parentId === undefined || !kin.known.has(k.parentId)) roots.push(grow(kin, k, undefined, seen));
+  for (const k of kin.known.values()) if (!seen.has(k.id)) roots.push(grow(kin, k, undefined, seen));
+  return roots;
 }
 
 /**

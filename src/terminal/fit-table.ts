@@ -15,6 +15,8 @@ export interface FitColumn {
   short?: readonly string[];
   /** Cut with `…` to this many columns when there is no width (piped output keeps its old cap). */
   pipedMax?: number;
+  /** Text at the end of each cell (row by row) that a cut keeps: the cut takes what comes before it. */
+  tail?: readonly string[];
 }
 
 /** One step of a plan: which column gives up room, and how. */
@@ -38,8 +40,8 @@ export function fitTable(
 ): string[] {
   const gap = options.gap ?? '  ';
   const width = options.width;
-  const full = rows.map((row) => columns.map((column, i) => {
-    const cell = row[i] ?? '';
+  const full = rows.map((row, r) => columns.map((column, i) => {
+    const cell = (row[i] ?? '') + (column.tail?.[r] ?? '');
     return width === undefined && column.pipedMax !== undefined ? truncate(cell, column.pipedMax) : cell;
   }));
   const widest = (texts: readonly string[]): number => texts.reduce((max, text) => Math.max(max, displayWidth(text)), 0);
@@ -75,7 +77,10 @@ export function fitTable(
   const cells = full.map((row, r) => row.map((cell, i) => {
     const text = chosen.shortened.has(i) ? columns[i]!.short?.[r] ?? cell : cell;
     const room = chosen.widths[i];
-    return room !== undefined && displayWidth(text) > room ? truncate(text, room) : text;
+    if (room === undefined || displayWidth(text) <= room) return text;
+    const tail = columns[i]!.tail?.[r] ?? '';
+    const kept = room - displayWidth(tail);
+    return tail !== '' && kept >= 2 ? truncate(text.slice(0, text.length - tail.length), kept) + tail : truncate(text, room);
   }));
   const kept = columns.map((_, i) => i).filter((i) => chosen.widths[i] !== undefined);
   const pads = kept.map((i) => widest(cells.map((row) => row[i]!)));

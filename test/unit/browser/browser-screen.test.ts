@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { arrange } from '../../../src/browser/families.js';
 import { filterLine, nextAge, nextBranch, nextStatus, NO_FILTERS, passes } from '../../../src/browser/filters.js';
 import { drawFrame, listHeight, scrolled, type Frame } from '../../../src/browser/layout.js';
 import { neutralize, previewLines } from '../../../src/browser/preview.js';
@@ -30,7 +31,10 @@ function frame(rows: SessionSummary[], columns: number, lines: number, extra: Pa
     all: false,
     projectPath: '/work/project',
     total: rows.length,
-    shown: rows,
+    query: '',
+    matched: rows.length,
+    shown: rows.length,
+    entries: arrange(rows, { fold: true, open: new Set() }),
     selected: 0,
     top: 0,
     filters: NO_FILTERS,
@@ -69,8 +73,9 @@ describe('browser screen', () => {
     expect(scrolled(0, 12, 10, 100)).toBe(3);
     expect(scrolled(20, 12, 10, 100)).toBe(12);
     expect(scrolled(95, 99, 10, 100)).toBe(90);
-    expect(listHeight(80, 24, false)).toBe(17);
-    expect(listHeight(80, 24, true)).toBeLessThan(17);
+    // 24 lines less heading, filters, query, column headers, two lines of keys and two of message.
+    expect(listHeight(80, 24, false)).toBe(16);
+    expect(listHeight(80, 24, true)).toBeLessThan(16);
   });
 
   it('filters by branch, status and age, and says which are on', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { familyOf, familySize } from '../../../src/session/family.js';
+import { familiesOf, familyOf, familySize } from '../../../src/session/family.js';
 import type { SessionSummary } from '../../../src/session/listing.js';
 
 const at = (minute: number): Date => new Date(Date.UTC(2026, 10, 28, 10, minute));
@@ -31,5 +31,17 @@ describe('familyOf', () => {
     const trash = [{ id: 'gone-child', project: '/p', title: 't', trashedAt: at(3), messageCount: 1, parentId: 'vanished', forkPoint: 1 }];
     const root = familyOf('kid', [row('kid', 4, ['gone-child', 1])], trash);
     expect(root).toMatchObject({ id: 'gone-child', trashed: true, parentGone: 'vanished', children: [{ id: 'kid', forkPoint: 1 }] });
+  });
+});
+
+describe('familiesOf', () => {
+  it('puts every row in exactly one family, in one pass: forks under their parents, a cycle under its first member met', () => {
+    const rows = [row('late', 9, ['r', 1]), row('r', 0), row('alone', 2), row('x', 3, ['y', 1]), row('y', 4, ['x', 1]), row('orphan', 5, ['missing', 2])];
+    const families = familiesOf(rows);
+    expect(families.map((f) => f.id)).toEqual(['r', 'alone', 'orphan', 'x']);
+    expect(families.reduce((n, f) => n + familySize(f), 0)).toBe(rows.length);
+    expect(families[0]!.children.map((c) => c.id)).toEqual(['late']);
+    expect(families[2]).toMatchObject({ forkPoint: null, parentGone: 'missing' });
+    expect(families[3]!.children.map((c) => c.id)).toEqual(['y']);
   });
 });
