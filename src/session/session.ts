@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, SessionSnapshot, StoredTrigger, SessionWhere, SessionStats, SystemPromptRef, TitleSource, Usage } from './data.js';
@@ -482,7 +483,7 @@ export class SessionImpl implements Session {
     await this.assertWritable();
     if (sync && change.type !== 'title') await this.flushTitle();
     const event = { seq: this.seq + 1, ts: at.toISOString(), ...change } as KnownEvent;
-    await this.log.append(event, sync).catch((err: unknown) => this.fenced(err));
+    await this.log.append({ ...event, id: randomBytes(9).toString('base64url') }, sync).catch((err: unknown) => this.fenced(err));
     this.seq = event.seq;
     this.changed = true;
     return applyEvent(this.state, event);

@@ -2,7 +2,9 @@
  * A write that fails mid-reply, on each store: what is stored afterwards is the conversation
  * as it was shown, in order, through a retake, a close and the next resume. The full disk is a
  * real one (a small tmpfs mounted for the test: root, as on CI); the lost server connection is
- * the lock's backend ended by pg_terminate_backend from another connection.
+ * the lock's backend ended by pg_terminate_backend from another connection. A write whose
+ * outcome is unknown (the connection given up while the server still held the INSERT back) is
+ * settled by the event's own ID before the caller hears anything.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, realpathSync, rmSync, writeSync } from 'node:fs';
@@ -12,6 +14,9 @@ import { describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { openSessions, type Message, type ReplyWriter, type Session } from '../../src/index.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { createDatabase, runSql } from '../support/postgres.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { interpreter } from '../../src/session/interpreter.js';
+import { managerOn } from './contract-kit.js';
 
 /** A data home on a filesystem of its own, `mb` MiB, unmounted when the test finishes. */
 function smallDisk(mb: number): string {
@@ -102,5 +107,40 @@ describe('a write failing mid-reply', () => {
     expect(contents(again.messages)).toEqual(stored);
     await again.close();
     expect(contents((await sessions.read(s.id)).messages)).toEqual(stored);
+  });
+});
+
+describe('a write of unknown outcome', () => {
+  it('PostgreSQL, a read timeout while a row lock held the INSERT back: settled as stored, once, and the session taken back', async () => {
+    const url = await createDatabase(inject('postgresAdminUrl'));
+    const store = await openPostgresStore(url, { interpreter, cwd: tmpHome(), timeouts: { queryTimeoutMs: 1_500 } });
+    onTestFinished(() => store.close());
+    const sessions = managerOn(store, () => new Date());
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'q1' }, { role: 'assistant', content: 'a1' });
+    // Someone holds the session's row: the next INSERT waits in the server past chatkeep's read timeout.
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query('BEGIN');
+    await admin.query('SELECT 1 FROM chatkeep.sessions WHERE id = $1 FOR UPDATE', [s.id]);
+    const sent = s.append({ role: 'user', content: 'q2' });
+    const said = sent.then(
+      () => 'stored',
+      (err: unknown) => `refused: ${String(err)}`,
+    );
+    // chatkeep gave the connection up; the server still holds the INSERT, which commits once the row is free.
+    await vi.waitFor(() => expect(s.readOnly).toBe(true), { timeout: 20_000, interval: 50 });
+    await admin.query('COMMIT');
+    await admin.end();
+    expect(await said).toBe('stored');
+    expect(contents(s.messages)).toEqual(['user: q1', 'assistant: a1', 'user: q2']);
+    // Everything stored is this process's own: taken back, no fork.
+    expect(await s.retake()).toEqual({ retaken: true });
+    await s.append({ role: 'assistant', content: 'a2' });
+    await s.close();
+    const stored = await runSql<{ n: number }>(url, "SELECT count(*)::int AS n FROM chatkeep.events WHERE session_id = $1 AND payload->'message'->>'content' = 'q2'", [s.id]);
+    expect(stored[0]?.n ?? 0).toBeLessThanOrEqual(1);
+    expect(contents((await sessions.read(s.id)).messages)).toEqual(['user: q1', 'assistant: a1', 'user: q2', 'assistant: a2']);
   });
 });
