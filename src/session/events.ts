@@ -58,6 +58,12 @@ export type EventPayloads = {
  */
 export interface SessionEvent {
   seq: number;
+  /**
+   * The event's own ID, random, given by its writer (docs/design.md §4): a write whose outcome is
+   * unknown is settled by reading it back, and a store never keeps the same ID twice. Events of
+   * builds before it have none.
+   */
+  id?: string;
   /** ISO time of the event. */
   ts: string;
   type: SessionEventType;

@@ -12,6 +12,8 @@ export interface ActiveReply {
   readonly journaled: string;
   /** Its tool calls as journaled so far (empty when none was streamed). */
   readonly journaledCalls: ToolCallDelta[];
+  /** The session gave the reply up (a write failed, the lock was lost): the writer takes no more, refusing with `reason`. */
+  abandon(reason?: Error): void;
 }
 
 /** What a streamed reply needs from its session. */
@@ -20,8 +22,12 @@ export interface ReplyHost {
   redact(text: string): string;
   /** Journals a piece of the reply (text, or pieces of its tool calls) without fsync (it must survive kill -9, not a power cut). */
   journalDelta(replyId: string, text: string, toolCalls?: ToolCallDelta[]): Promise<void>;
-  /** Journals the finished reply as one message (fdatasync'ed) and adds it to the conversation. */
-  completeReply(replyId: string, content: string, extra: ReplyExtra): Promise<Message>;
+  /**
+   * Journals the finished reply as one message (fdatasync'ed) and adds it to the conversation.
+   * When that write fails, the host gives the reply up (`abandon`): it is in the conversation as
+   * far as it was journaled, interrupted, as a resume rebuilds it.
+   */
+  completeReply(reply: ActiveReply, content: string, extra: ReplyExtra): Promise<Message>;
   /** The reply started / ended streaming: a snapshot taken meanwhile journals its text again. */
   streaming(reply: ActiveReply, active: boolean): void;
 }
@@ -40,6 +46,8 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
   let journaled = '';
   let committed = 0;
   let finished = false;
+  // Why it takes no more, when the session gave it up (the error its writes would meet).
+  let refusal: Error | undefined;
   // Tool calls being streamed, by index: what is journaled of each, and the text not journaled yet.
   const calls: { id?: string; name?: string; journaled: string; pending: string }[] = [];
   const active: ActiveReply = {
@@ -49,6 +57,10 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
     },
     get journaledCalls() {
       return calls.flatMap((c, index) => (c ? [{ index, ...(c.id ? { id: c.id } : {}), ...(c.name ? { name: c.name } : {}), arguments: c.journaled }] : []));
+    },
+    abandon: (reason) => {
+      finished = true;
+      refusal = reason;
     },
   };
   let streaming = false;
@@ -61,7 +73,7 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
     },
     push: (chunk: string) =>
       host.runExclusive(async () => {
-        if (finished) throw new ReplyFinishedError(replyId);
+        if (finished) throw refusal ?? new ReplyFinishedError(replyId);
         text += chunk;
         pending += chunk;
         const cut = safeBoundary(pending, 0);
@@ -77,7 +89,7 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
       }),
     pushToolCall: (delta: ToolCallDelta) =>
       host.runExclusive(async () => {
-        if (finished) throw new ReplyFinishedError(replyId);
+        if (finished) throw refusal ?? new ReplyFinishedError(replyId);
         const index = delta?.index;
         if (!Number.isInteger(index) || index < 0 || index > 1000) throw new InvalidMessageError('index', 'of a tool call must be a whole number from 0 to 1000');
         const call = (calls[index] ??= { journaled: '', pending: '' });
@@ -100,11 +112,11 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
       }),
     finish: (extra = {}) =>
       host.runExclusive(async () => {
-        if (finished) throw new ReplyFinishedError(replyId);
+        if (finished) throw refusal ?? new ReplyFinishedError(replyId);
         // The calls streamed, whole, unless the caller gives them.
         const streamed = calls.flatMap((c, i) => (c ? [{ id: streamedCallId(c.id, replyId, i), name: c.name ?? '', arguments: c.journaled + c.pending }] : []));
         if (extra.toolCalls === undefined && streamed.length > 0) extra = { ...extra, toolCalls: streamed };
-        const message = await host.completeReply(replyId, text, extra);
+        const message = await host.completeReply(active, text, extra);
         finished = true;
         host.streaming(active, false);
         return message;

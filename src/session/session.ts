@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, SessionSnapshot, StoredTrigger, SessionWhere, SessionStats, SystemPromptRef, TitleSource, Usage } from './data.js';
@@ -12,6 +13,7 @@ import type { Compaction, EventChange, KnownEvent } from './events.js';
 import type { GraphEventType, GraphPayload } from './graph-events.js';
 import { encodeMessage, storedMessage } from './message-codec.js';
 import { createReplyWriter, type ActiveReply } from './reply-writer.js';
+import { ActiveReplies } from './active-replies.js';
 import { retakeLock } from './retake.js';
 import { cleanTitle } from './title.js';
 import { automaticTitle, firstUserMessage } from './auto-title.js';
@@ -76,7 +78,7 @@ export class SessionImpl implements Session {
   private mutex: Promise<Mutex> | undefined;
   private readonly warnings = new WarningChannel();
   /** Replies being streamed (each owns its text): a snapshot journals their text again past its seq. */
-  private readonly activeReplies = new Set<ActiveReply>();
+  private readonly activeReplies = new ActiveReplies();
   private seq: number;
   private changed: boolean;
   private lost: Error | undefined;
@@ -148,6 +150,8 @@ export class SessionImpl implements Session {
   markLockLost(err: Error): void {
     if (this.lost || this.closed) return;
     this.lost = err;
+    // Nothing more of a reply being streamed is written: it stays as far as it was journaled.
+    this.activeReplies.abandon(this.state, new ReadOnlySessionError(this.id, err instanceof StoreUnavailableError ? err : undefined));
     // The store went away (its connection dropped): the next write says so, in one line.
     if (err instanceof StoreUnavailableError) return;
     this.warnings.emit(`Lost the lock on session ${this.id} (${err.message}): nothing more is written to it until it is held again.`);
@@ -170,6 +174,7 @@ export class SessionImpl implements Session {
       // What is stored is this process's own: taken as it is stored (a reply the loss cut off is
       // in it, interrupted, as a resume would show it).
       this.state = back.state;
+      this.activeReplies.abandon(undefined); // begun after the loss, nothing of them written
       this.seq = back.lastSeq;
       this.savedSeq = back.savedSeq;
       this.changed ||= back.pending;
@@ -282,9 +287,21 @@ export class SessionImpl implements Session {
       journalDelta: async (replyId, text, toolCalls) => {
         await this.write({ type: 'delta', payload: { replyId, text, ...(toolCalls ? { toolCalls } : {}) } }, false);
       },
-      streaming: (reply, active) => void (active ? this.activeReplies.add(reply) : this.activeReplies.delete(reply)),
-      completeReply: (replyId, content, extra) => this.writeMessage({ ...extra, role: 'assistant', content }, replyId),
+      streaming: (reply, active) => (active ? this.activeReplies.started(reply, this.state, this.now()) : this.activeReplies.ended(reply)),
+      completeReply: (reply, content, extra) => this.finishReply(reply, { ...extra, role: 'assistant', content }),
     });
+  }
+
+  /** A streamed reply's finishing message; when it cannot be written the reply is given up, as far as it was journaled. */
+  private async finishReply(reply: ActiveReply, input: NewMessage): Promise<Message> {
+    // Checked before anything is written: a bad message leaves the reply open for a good one.
+    storedMessage(input, (text) => text, this.now());
+    try {
+      return await this.writeMessage(input, reply.replyId);
+    } catch (err) {
+      this.activeReplies.abandon(this.state, err instanceof Error ? err : undefined, reply);
+      throw err;
+    }
   }
 
   async setTitle(title: string | null): Promise<void> {
@@ -492,7 +509,7 @@ export class SessionImpl implements Session {
     await this.assertWritable();
     if (sync && change.type !== 'title') await this.flushTitle();
     const event = { seq: this.seq + 1, ts: at.toISOString(), ...change } as KnownEvent;
-    await this.log.append(event, sync).catch((err: unknown) => this.fenced(err));
+    await this.log.append({ ...event, id: randomBytes(9).toString('base64url') }, sync).catch((err: unknown) => this.fenced(err));
     this.seq = event.seq;
     this.changed = true;
     return applyEvent(this.state, event);
@@ -508,7 +525,7 @@ export class SessionImpl implements Session {
     // the snapshot's seq *before* the snapshot claims that seq, so no moment exists at which a
     // kill leaves the shown part neither in the snapshot nor in the journal.
     const journalSeq = this.seq;
-    const active = [...this.activeReplies].filter((reply) => reply.journaled !== '' || reply.journaledCalls.length > 0);
+    const active = this.activeReplies.journaled();
     for (const reply of active) {
       const toolCalls = reply.journaledCalls;
       await this.write({ type: 'delta', payload: { replyId: reply.replyId, text: reply.journaled, replace: true, ...(toolCalls.length ? { toolCalls } : {}) } }, false);

@@ -8,7 +8,16 @@
 import type { Client, ClientBase } from 'pg';
 import type { EventLog, SessionEvent } from '../../session/store.js';
 import type { PgLock } from './lock.js';
-import { LockSupersededError } from '../../session/errors.js';
+import { LockSupersededError, StoreUnavailableError } from '../../session/errors.js';
+
+/**
+ * Events carry their own ID (docs/design.md §4): a column of their row, unique per session (rows
+ * of builds before it have none), by which a write of unknown outcome is read back.
+ */
+export const EVENT_IDS_MIGRATION = `
+  ALTER TABLE chatkeep.events ADD COLUMN event_id text;
+  CREATE UNIQUE INDEX events_by_id ON chatkeep.events (session_id, event_id) WHERE event_id IS NOT NULL;
+`;
 
 interface Pending {
   events: SessionEvent[];
@@ -22,14 +31,21 @@ interface Pending {
  */
 export const CURRENT_EPOCH = (n: number): string => `(SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND lock_epoch = $${n} FOR SHARE)`;
 
-/** Inserts events as one statement (one commit), whatever their number, only under the current `epoch`. */
+/**
+ * Inserts events as one statement (one commit), whatever their number, only under the current
+ * `epoch`. Idempotent: an event whose ID is stored already is not stored again, and counts as written.
+ */
 export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[], epoch: number): Promise<void> {
-  const inserted = await client.query(
-    `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload)
-     SELECT $1, u.* FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[]) u WHERE EXISTS ${CURRENT_EPOCH(6)}`,
-    [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), epoch],
+  const inserted = await client.query<{ stored: number }>(
+    `WITH f AS ${CURRENT_EPOCH(7)},
+       u AS (SELECT * FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)),
+       known AS (SELECT u.event_id FROM u JOIN chatkeep.events e ON e.session_id = $1 AND e.event_id = u.event_id),
+       added AS (INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
+         SELECT $1, u.seq, u.ts, u.type, u.payload, u.event_id FROM u WHERE EXISTS (SELECT 1 FROM f) AND (u.event_id IS NULL OR NOT EXISTS (SELECT 1 FROM known k WHERE k.event_id = u.event_id)) RETURNING 1)
+     SELECT (SELECT count(*) FROM added)::int + (SELECT count(*) FROM known)::int AS stored`,
+    [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), events.map((e) => e.id ?? null), epoch],
   );
-  if (inserted.rowCount !== events.length) throw new LockSupersededError(id, epoch);
+  if (inserted.rows[0]?.stored !== events.length) throw new LockSupersededError(id, epoch);
 }
 
 /** Throws `LockSupersededError` unless `epoch` is still the session's (a write that changes nothing, fenced all the same). */
@@ -51,10 +67,18 @@ export function openEventLog(lock: PgLock, appendOnly = false): EventLog {
         return open.done;
       }
       const batch: Pending = { events: [event], done: Promise.resolve() };
-      batch.done = lock.write(async (client) => {
-        if (open === batch) open = undefined;
-        await insertEvents(client, lock.id, batch.events, lock.epoch);
-      });
+      batch.done = lock
+        .write(async (client) => {
+          if (open === batch) open = undefined;
+          await insertEvents(client, lock.id, batch.events, lock.epoch);
+        })
+        .catch(async (err: unknown) => {
+          // The connection went away with the INSERT perhaps on its way or waiting in the server:
+          // settled before anyone is told (docs/design.md §12), so "not stored" is only said when true.
+          if (!(err instanceof StoreUnavailableError) || (await lock.stillHeld())) throw err;
+          const ids = batch.events.map((e) => e.id);
+          if (ids.some((e) => e === undefined) || !(await lock.settle(ids as string[]).catch(() => false))) throw err;
+        });
       open = batch;
       return batch.done;
     },

@@ -17,6 +17,7 @@ import type { Target } from './connect.js';
 import { isUnreachable, storeError } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { scrub } from './url.js';
+import { settleAppend } from './settle.js';
 
 export const HOST = hostname();
 
@@ -26,6 +27,8 @@ export interface PgLock extends WriterLock {
   readonly epoch: number;
   /** Runs `fn` on the lock's connection, after every write asked for before it; refused once the lock is gone. */
   write<T>(fn: (client: Client) => Promise<T>): Promise<T>;
+  /** Once the lock is lost: whether events sent on its connection (by their IDs) are stored, settled for good (settle.ts). */
+  settle(eventIds: readonly string[]): Promise<boolean>;
 }
 
 /**
@@ -147,6 +150,7 @@ export function heldLock({ target, client, id, owner, epoch, leaseMs, onLost }: 
       return !lost && !released;
     },
     write,
+    settle: (eventIds) => settleAppend(target, id, epoch, eventIds),
     async release() {
       if (released) return;
       await tail;

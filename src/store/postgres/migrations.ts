@@ -12,6 +12,7 @@ import { quoteIdent } from './quote.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { ROW_SECURITY_MIGRATION } from './row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
+import { EVENT_IDS_MIGRATION } from './event-log.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -170,6 +171,8 @@ export const MIGRATIONS: readonly string[] = [
   LOCK_KEYS_MIGRATION,
   // The policy that lets chatkeep itself through, checked once per statement (by-operation.ts).
   ONCE_PER_STATEMENT_MIGRATION,
+  // Each event's own ID, by which a write of unknown outcome is read back (event-log.ts).
+  EVENT_IDS_MIGRATION,
 ];
 
 /** The schema version this build writes. */
