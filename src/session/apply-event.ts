@@ -5,6 +5,7 @@
  */
 import type { Compaction, KnownEvent } from './events.js';
 import { decodeMessage } from './message-codec.js';
+import { uncompactInPlace } from './uncompact.js';
 import type { Message, ModelUsage, SessionSnapshot, SessionStats, ToolCall, Usage } from './data.js';
 
 /**
@@ -85,6 +86,9 @@ export function applyEvent(s: SessionSnapshot, event: KnownEvent, replies?: Pend
       if (root !== '') s.git = { root, branch, head };
       break;
     }
+    case 'uncompact':
+      uncompactInPlace(s, at);
+      break;
   }
   if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;
   return added;

@@ -42,6 +42,7 @@ const PAYLOADS: Record<SessionEventType, Schema> = {
   draft: { type: 'object', required: ['text'], properties: { text: nullableString } },
   supersede: { type: 'object', required: ['indexes'], properties: { indexes: { type: 'array', items: count } } },
   git: { type: 'object', required: ['root', 'branch', 'head'], properties: props.git.properties },
+  uncompact: { type: 'object', properties: {} },
 };
 
 /**

@@ -10,7 +10,7 @@ import type { ToolCallDelta } from './message-parts.js';
 import { journaledFrom } from './message-codec.js';
 
 /** Every event type this build writes and interprets; any other was written by a newer build. */
-export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git'] as const;
+export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git', 'uncompact'] as const;
 export type SessionEventType = (typeof EVENT_TYPES)[number];
 
 /**
@@ -45,6 +45,8 @@ export type EventPayloads = {
   draft: { text: string | null };
   supersede: { indexes: number[] };
   git: { root: string; branch: string | null; head: string | null };
+  /** `/uncompact` in place: the last compaction undone (a build before it keeps the event unapplied). */
+  uncompact: Record<string, never>;
 };
 
 /**
@@ -108,6 +110,8 @@ export function decodeEvent(event: SessionEvent): KnownEvent {
     case 'git':
       // A git event without a root (none is written) changes nothing: it reads as an empty root.
       return { ...at, type, payload: { root: typeof p.root === 'string' ? p.root : '', branch: text(p.branch), head: text(p.head) } };
+    case 'uncompact':
+      return { ...at, type, payload: {} };
   }
 }
 
