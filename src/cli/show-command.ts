@@ -6,7 +6,7 @@ import { openSessions } from '../index.js';
 import { noSuchSession } from '../session/ids.js';
 import { futureEventsNote } from '../session/future-events.js';
 import { newerEvents } from '../session/graph-events.js';
-import { archivedText } from '../session/archived-by.js';
+import { archivedBy, archivedText } from '../session/archived-by.js';
 import type { Message, SessionSnapshot } from '../session/data.js';
 import type { SessionReading, SessionSummary } from '../session/listing.js';
 import type { SessionManager } from '../session/manager-api.js';
@@ -82,7 +82,7 @@ function showJson(s: SessionSnapshot, reading: SessionReading, forks: readonly S
     summary: s.summary,
     messages: s.messages.map(messageJson),
     // Conversations cleared by /reset and messages summarised by /compact, oldest first: kept, never deleted.
-    archived: s.archived.map((a) => ({ archivedAt: a.archivedAt.toISOString(), summary: a.summary, messages: a.messages.map(messageJson) })),
+    archived: s.archived.map((a) => ({ archivedAt: a.archivedAt.toISOString(), summary: a.summary, messages: a.messages.map(messageJson), ...(a.by ? { by: a.by } : {}) })),
   };
 }
 
@@ -131,13 +131,13 @@ function showText(s: SessionSnapshot, reading: SessionReading, forks: readonly S
 function archivedLines(s: SessionSnapshot, time: (at: Date) => string, terminal: boolean, now: Date): string[] {
   if (s.archived.length === 0) return ['[nothing archived: /compact and /reset have not been used in this session]', ''];
   const lines = s.archived.flatMap((segment, i) => {
-    // A segment keeps the summary it was read with; what archived it shows in what came next:
-    // a compaction leaves a summary in force, a reset none.
-    const compacted = (s.archived[i + 1]?.summary ?? (i + 1 < s.archived.length ? null : s.summary)) !== null;
-    const then = compacted ? 'then a summary' : 'then a fresh start';
+    const by = archivedBy(s, i);
     const when = terminal ? relativeTime(segment.archivedAt, now) : segment.archivedAt.toISOString();
+    // What /uncompact set aside is a summary whose messages are live again: the summary is the part.
+    if (by === 'uncompact') return [`[set aside by /uncompact, ${when}: this summary, its messages live again]`, '', segment.summary ?? '', ''];
+    const then = by === 'compact' ? 'then a summary' : 'then a fresh start';
     return [
-      `[archived by ${compacted ? '/compact' : '/reset'}, ${when}: ${plural(segment.messages.length, 'message')}, ${then}]`,
+      `[archived by /${by}, ${when}: ${plural(segment.messages.length, 'message')}, ${then}]`,
       '',
       ...segment.messages.flatMap((m) => [time(m.timestamp), ...formatMessage(m), '']),
     ];

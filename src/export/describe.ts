@@ -53,10 +53,12 @@ export interface Part {
   messages: readonly Message[];
 }
 
+const ARCHIVED_BY = { reset: 'cleared by /reset', compact: 'summarised by /compact', uncompact: 'a summary set aside by /uncompact' } as const;
+
 /** The conversations in order: each archived segment, then the current one. */
 export function sessionParts(s: SessionSnapshot): Part[] {
   const parts: Part[] = s.archived.map((segment, i) => ({
-    heading: `Earlier conversation ${i + 1} of ${s.archived.length}, ${archivedBy(s, i) === 'reset' ? 'cleared by /reset' : 'summarised by /compact'} on ${utcTime(segment.archivedAt)}`,
+    heading: `Earlier conversation ${i + 1} of ${s.archived.length}, ${ARCHIVED_BY[archivedBy(s, i)]} on ${utcTime(segment.archivedAt)}`,
     summary: segment.summary,
     messages: segment.messages,
   }));

@@ -6,6 +6,7 @@
 import type { Compaction, KnownEvent } from './events.js';
 import { decodeMessage } from './message-codec.js';
 import { rowLine } from './future-events.js';
+import { uncompactInPlace } from './uncompact.js';
 import type { Message, ModelUsage, SessionSnapshot, SessionStats, ToolCall, Usage } from './data.js';
 
 /**
@@ -91,6 +92,9 @@ export function applyEvent(s: SessionSnapshot, event: KnownEvent, replies?: Pend
     case 'checkpoints-deleted':
       // Kept as the line it is stored as, where the snapshot keeps it (graph-events.ts).
       (s.futureEvents ??= []).push({ seq: event.seq, ts: event.ts, type: event.type, line: rowLine(event.seq, event.ts, event.type, JSON.stringify(event.payload)) });
+      break;
+    case 'uncompact':
+      uncompactInPlace(s, at);
       break;
   }
   if (at.getTime() > s.updatedAt.getTime()) s.updatedAt = at;

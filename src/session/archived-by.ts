@@ -3,23 +3,26 @@
  * archives, `/reset` leaves none. A segment does not record which it was, but the summary that
  * followed it does: the next segment's `summary` (the one live when that segment was archived),
  * or, for the newest segment, the session's own. Readers say "cleared by /reset" or "summarised
- * by /compact" from this, never one for both.
+ * by /compact" from this, never one for both. The part `/uncompact` leaves (the summary it set
+ * aside) says so itself (`by`), and is passed over when looking at what followed a segment: the
+ * summary it holds is the one undone, not one that followed anything still archived.
  */
 import type { SessionSnapshot } from './data.js';
 
-export type ArchivedBy = 'reset' | 'compact';
+export type ArchivedBy = 'reset' | 'compact' | 'uncompact';
 
 type Archive = Pick<SessionSnapshot, 'archived' | 'summary'>;
 
 /** What archived segment `index` of `s.archived`. */
 export function archivedBy(s: Archive, index: number): ArchivedBy {
-  const after = index + 1 < s.archived.length ? s.archived[index + 1]!.summary : s.summary;
-  return after === null ? 'reset' : 'compact';
+  if (s.archived[index]?.by === 'uncompact') return 'uncompact';
+  const next = s.archived.slice(index + 1).find((segment) => segment.by !== 'uncompact');
+  return (next ? next.summary : s.summary) === null ? 'reset' : 'compact';
 }
 
 /** How many archived messages each of `/reset` and `/compact` cleared. */
 export function archivedCounts(s: Archive): Record<ArchivedBy, number> {
-  const counts: Record<ArchivedBy, number> = { reset: 0, compact: 0 };
+  const counts: Record<ArchivedBy, number> = { reset: 0, compact: 0, uncompact: 0 };
   s.archived.forEach((segment, i) => (counts[archivedBy(s, i)] += segment.messages.length));
   return counts;
 }

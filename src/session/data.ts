@@ -107,6 +107,12 @@ export interface ArchivedSegment {
   messages: Message[];
   summary: string | null;
   stats: SessionStats;
+  /**
+   * `uncompact`: the part `/uncompact` leaves when it undoes a compaction in place: no messages
+   * (they are live again), `summary` the one set aside, `stats` what it cost. Absent on the
+   * parts `/reset` and `/compact` archive (what archived those is told by what followed them).
+   */
+  by?: 'uncompact';
 }
 
 /** Tokens are counted as `Usage` is: `inputTokens`, `outputTokens` (the names the snapshot stores). */

@@ -316,3 +316,21 @@ export class MissingApiKeyError extends UserError {
     super(`${variable} is not set: export it.`, 'E_NO_API_KEY', 2, { to: 'Or chat offline:', run: ['--provider', 'echo'], slash: { name: 'provider', args: ['echo'] } });
   }
 }
+
+/** `uncompact()` with no compaction to undo: none since the conversation began or was last cleared. */
+export class NothingToUncompactError extends UserError {
+  constructor() {
+    super('Nothing to uncompact: this conversation has not been compacted since it began or was last reset.', 'E_NOTHING_TO_UNCOMPACT');
+  }
+}
+
+/** `uncompact()` in place after messages were added since the compaction: they were answered against its summary. */
+export class AddedSinceCompactionError extends UserError {
+  constructor(id: string) {
+    super(`Messages were added to ${id} since its last compaction: it can be undone in a fork only.`, 'E_ADDED_SINCE_COMPACTION', 2, {
+      to: 'Make that fork with:',
+      slash: { name: 'uncompact' },
+      call: `sessions.fork('${id}', { uncompact: true })`,
+    });
+  }
+}

@@ -46,6 +46,7 @@ const PAYLOADS: Record<SessionEventType, Schema> = {
   checkpoint: { type: 'object' },
   writes: { type: 'object' },
   'checkpoints-deleted': { type: 'object' },
+  uncompact: { type: 'object', properties: {} },
 };
 
 /**

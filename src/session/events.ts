@@ -11,7 +11,7 @@ import { journaledFrom } from './message-codec.js';
 import { GRAPH_EVENT_TYPES, type GraphPayload } from './graph-events.js';
 
 /** Every event type this build writes and interprets; any other was written by a newer build. */
-export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git', ...GRAPH_EVENT_TYPES] as const;
+export const EVENT_TYPES = ['message', 'delta', 'reset', 'title', 'config', 'provider', 'system', 'draft', 'supersede', 'git', 'uncompact', ...GRAPH_EVENT_TYPES] as const;
 export type SessionEventType = (typeof EVENT_TYPES)[number];
 
 /**
@@ -50,6 +50,8 @@ export type EventPayloads = {
   checkpoint: GraphPayload;
   writes: GraphPayload;
   'checkpoints-deleted': GraphPayload;
+  /** `/uncompact` in place: the last compaction undone (a build before it keeps the event unapplied). */
+  uncompact: Record<string, never>;
 };
 
 /**
@@ -123,6 +125,8 @@ export function decodeEvent(event: SessionEvent): KnownEvent {
     case 'writes':
     case 'checkpoints-deleted':
       return { ...at, type, payload: p };
+    case 'uncompact':
+      return { ...at, type, payload: {} };
   }
 }
 

@@ -4,7 +4,9 @@
  * state; the manager reserves its ID and writes it.
  */
 import { blankSnapshot } from './blank.js';
-import { UserError } from './errors.js';
+import { NothingToUncompactError, UserError } from './errors.js';
+import { archivedBy } from './archived-by.js';
+import { beforeCompaction, lastCompaction } from './uncompact.js';
 import { addMessage } from './apply-event.js';
 import type { SessionSnapshot } from './data.js';
 import { plural } from '../text/plural.js';
@@ -17,6 +19,33 @@ export function forkPoint(source: SessionSnapshot, at: number | undefined): numb
     throw new UserError(`Cannot fork ${source.id} at message ${at}: it has ${plural(count, 'message')} (give 0 to ${count}).`, 'E_FORK_POINT');
   }
   return at;
+}
+
+/** Which conversation of a session a fork copies (default: the live one). */
+export interface ForkFrom {
+  /** An archived part (its index in `archived`): its messages, and the summary they were read with. */
+  archived?: number;
+  /** The conversation as it was before the last compaction: what it archived, then what it kept live. */
+  uncompact?: boolean;
+}
+
+/**
+ * `source` with the conversation a fork copies as its live one. A part that is not there, or
+ * holds no messages (the summary `/uncompact` set aside), is a UserError; so is `uncompact`
+ * with no compaction to undo.
+ */
+export function forkView(source: SessionSnapshot, from: ForkFrom): SessionSnapshot {
+  if (from.uncompact) {
+    const index = lastCompaction(source);
+    if (index === undefined) throw new NothingToUncompactError();
+    return { ...source, ...beforeCompaction(source, index) };
+  }
+  if (from.archived === undefined) return source;
+  const part = source.archived[from.archived];
+  if (part === undefined || archivedBy(source, from.archived) === 'uncompact') {
+    throw new UserError(`${source.id} has no archived conversation ${from.archived} (it has ${plural(source.archived.length, 'archived part')}).`, 'E_FORK_POINT');
+  }
+  return { ...source, messages: part.messages, summary: part.summary };
 }
 
 /** The new session's state: the parent's settings and its first `at` messages, recording where it came from. */

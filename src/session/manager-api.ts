@@ -130,8 +130,12 @@ export interface SessionManager {
    * Starts a new session (new ID, this project, held) from another one's first `at` messages
    * (default: all), recording `parentId` and `forkPoint`; `from` is a live session (its state
    * in this process) or an ID or prefix read from disk. Written to disk before it resolves.
+   * `archived: i`: from the conversation archived as `archived[i]` instead (its first `at`
+   * messages, the summary it was read with); `uncompact: true`: from the conversation as it was
+   * before the last compaction (what it archived, then what it kept live; `NothingToUncompactError`
+   * when there is none). `forkPoint` is how many messages it copied.
    */
-  fork(from: Session | string, options?: { at?: number; title?: string }): Promise<Session>;
+  fork(from: Session | string, options?: { at?: number; title?: string; archived?: number; uncompact?: boolean }): Promise<Session>;
   /**
    * Adds a session from outside (the snapshot in a checked export: `chatkeep sessions import`)
    * to this project, closed, redacted as `append` redacts. It keeps its ID unless that ID was

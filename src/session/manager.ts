@@ -13,7 +13,7 @@ import { heldHere, noteHeld, placeOf } from './held-here.js';
 import { assertValidId } from './ids.js';
 import type { SearchOptions, SearchResults } from './search-data.js';
 import { blankSnapshot } from './blank.js';
-import { forkPoint, forkState } from './fork.js';
+import { forkPoint, forkState, forkView, type ForkFrom } from './fork.js';
 import { whenIdle } from './defer.js';
 import { SessionImpl } from './session.js';
 import { byUpdatedDesc, rowFromSnapshot, summaryFromRow } from './index-row.js';
@@ -229,9 +229,9 @@ export class Manager implements SessionManager {
     }
   }
 
-  async fork(from: Session | string, options: { at?: number; title?: string } = {}): Promise<Session> {
+  async fork(from: Session | string, options: { at?: number; title?: string } & ForkFrom = {}): Promise<Session> {
     checkOptions('fork', options, FORK_OPTIONS);
-    const source = typeof from === 'string' ? await this.read(from) : from.copyState();
+    const source = forkView(typeof from === 'string' ? await this.read(from) : from.copyState(), options);
     const at = forkPoint(source, options.at);
     const createdAt = this.parts.now();
     const id = await this.live.reserveId(createdAt, this.project);

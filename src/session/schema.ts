@@ -103,7 +103,14 @@ export const sessionJsonSchema = {
       items: {
         type: 'object',
         required: ['archivedAt', 'messages', 'summary', 'stats'],
-        properties: { archivedAt: isoDate, messages: { type: 'array', items: message }, summary: nullableString, stats },
+        properties: {
+          archivedAt: isoDate,
+          messages: { type: 'array', items: message },
+          summary: nullableString,
+          stats,
+          // Set on the part /uncompact leaves: the summary it set aside (no messages; absent on every other part).
+          by: { const: 'uncompact' },
+        },
       },
     },
     stats,

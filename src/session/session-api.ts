@@ -159,6 +159,14 @@ export interface Session {
    * `usage` and `model`: what the summary cost, counted with the archived segment.
    */
   compact(summary: string, keep: number, extra?: { usage?: Usage; model?: string }): Promise<void>;
+  /**
+   * Undoes the last compaction in place: the messages it archived are live again ahead of the
+   * ones it kept, the summary before it back in force; the summary undone stays in the archive
+   * (a part of its own, `by: 'uncompact'`). Refused with `NothingToUncompactError` when no
+   * compaction is left to undo, and with `AddedSinceCompactionError` when messages were added
+   * since (then `SessionManager.fork(session, { uncompact: true })` makes a fork of it instead).
+   */
+  uncompact(): Promise<void>;
   /** Saves, marks the session closed, releases the lock. Idempotent. */
   close(): Promise<SaveResult>;
   /** Runs `fn` under the session's conversation mutex (the one every write takes). */

@@ -4,11 +4,12 @@ import { hostname } from 'node:os';
 import type { Mutex } from 'async-mutex';
 import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, SessionSnapshot, StoredTrigger, SessionWhere, SessionStats, SystemPromptRef, TitleSource, Usage } from './data.js';
 import type { ReplyWriter, ResumeReport, RetakeResult, SaveResult, Session, SessionStatusReport } from './session-api.js';
-import { BadOptionError, LockSupersededError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
+import { AddedSinceCompactionError, BadOptionError, LockSupersededError, NothingToUncompactError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from './errors.js';
 import { WarningChannel } from './emitter.js';
 import type { EventLog, SessionStore, WriterLock } from './store.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { applyEvent, statsOf } from './apply-event.js';
+import { keptLive, lastCompaction } from './uncompact.js';
 import type { Compaction, EventChange, KnownEvent } from './events.js';
 import type { GraphEventType, GraphPayload } from './graph-events.js';
 import { encodeMessage, storedMessage } from './message-codec.js';
@@ -413,10 +414,19 @@ export class SessionImpl implements Session {
     });
   }
 
-  /** One `reset` event (journaled, then applied), then a snapshot (as `/reset` always did). */
-  private archive(what: string, payload: Partial<Compaction>): Promise<void> {
+  uncompact(): Promise<void> {
     return this.runExclusive(async () => {
-      await this.write({ type: 'reset', payload });
+      const index = lastCompaction(this.state);
+      if (index === undefined) throw new NothingToUncompactError();
+      if (keptLive(this.state, index) < this.state.messages.length) throw new AddedSinceCompactionError(this.id);
+      return this.archive('Uncompaction', { type: 'uncompact', payload: {} });
+    });
+  }
+
+  /** One `reset` (or `uncompact`) event (journaled, then applied), then a snapshot (as `/reset` always did). */
+  private archive(what: string, payload: Partial<Compaction> | EventChange): Promise<void> {
+    return this.runExclusive(async () => {
+      await this.write('type' in payload ? payload : { type: 'reset', payload });
       // Durable in the journal now; a failed snapshot only delays folding it in.
       await this.snapshot('open', 'reset').catch((err: unknown) =>
         this.warn(`${what} done, but the snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal keeps everything.`),

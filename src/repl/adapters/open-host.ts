@@ -43,7 +43,7 @@ export interface AdapterOptions extends OpenOptions {
 }
 
 /** The commands an adapter registers unless told otherwise: the session's own (a host without an assistant has no /model, /retry, /compact, /copy). */
-export const SESSION_COMMANDS = ['sessions', 'save', 'load', 'reset', 'fork', 'rewind', 'tree', 'title', 'status', 'export'] as const;
+export const SESSION_COMMANDS = ['sessions', 'save', 'load', 'reset', 'uncompact', 'fork', 'rewind', 'tree', 'title', 'status', 'export'] as const;
 
 /** An opened host: its controller, screen and context. */
 export interface OpenedHost {

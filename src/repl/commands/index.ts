@@ -21,8 +21,9 @@ import { status } from './status.js';
 import { system } from './system.js';
 import { title } from './title.js';
 import { tree } from './tree.js';
+import { uncompact } from './uncompact.js';
 
 /** The built-in slash commands, in the order `/help` shows them. */
 export const builtinCommands: readonly SlashCommand[] = [
-  help, sessions, save, load, fork, rewind, tree, title, status, reset, compact, retry, copy, exportSession, model, provider, system, quit,
+  help, sessions, save, load, fork, rewind, tree, title, status, reset, compact, uncompact, retry, copy, exportSession, model, provider, system, quit,
 ];
