@@ -59,6 +59,9 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
     get text() {
       return text;
     },
+    get stored() {
+      return journaled;
+    },
     push: (chunk: string) =>
       host.runExclusive(async () => {
         if (finished) throw new ReplyFinishedError(replyId);
