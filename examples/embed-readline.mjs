@@ -13,9 +13,8 @@ const chat = await attachReadline(rl, {
 rl.prompt();
 for await (const line of rl) {
   if (!(await chat.handle(line))) {
-    const reply = `${line.toUpperCase()}!`;
-    await chat.record(line, reply); // stored first: what is shown survives a crash
-    console.log(reply);
+    // Stored first, and what was stored (secrets redacted) is what is shown: it survives a crash.
+    console.log(await chat.record(line, `${line.toUpperCase()}!`));
   }
   rl.prompt();
 }

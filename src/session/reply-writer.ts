@@ -71,6 +71,9 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
     get text() {
       return text;
     },
+    get stored() {
+      return journaled;
+    },
     push: (chunk: string) =>
       host.runExclusive(async () => {
         if (finished) throw refusal ?? new ReplyFinishedError(replyId);

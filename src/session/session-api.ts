@@ -71,6 +71,8 @@ export interface ReplyWriter {
   pushToolCall(delta: ToolCallDelta): Promise<ToolCall>;
   /** The reply's text so far, as pushed (the reply owns it: callers slice what to show from it). */
   readonly text: string;
+  /** The reply's text as journaled so far: redacted, what a crash keeps, and so what is safe to show. */
+  readonly stored: string;
   /** Completes the reply as one assistant message, fdatasync'ed. */
   finish(extra?: ReplyExtra): Promise<Message>;
 }

@@ -33,8 +33,12 @@ export type { HoldOptions as ChatStoreOptions } from './holds.js';
 
 /** A reply being streamed into a chat: its text is journaled as it arrives, so a crash keeps it, marked unfinished. */
 export interface ChatReply {
-  /** Adds text (journaled without fsync); resolves with how much of the reply is on disk. */
-  push(text: string): Promise<number>;
+  /**
+   * Adds text (journaled without fsync) and resolves to the text this call stored: redacted,
+   * what a crash keeps, so safe to show ('' while the end of a word is awaited; `finish`
+   * stores the rest). One push at a time: await each before the next.
+   */
+  push(text: string): Promise<string>;
   /** Stores the finished reply as this UI message (fdatasync'ed), and lets go of the chat. */
   finish(message: UIMessage): Promise<void>;
 }
@@ -101,7 +105,11 @@ export async function openChatStore<M extends UIMessage = UIMessage>(sessions: S
       const session = await holds.take(chatId);
       const writer = session.beginReply();
       return {
-        push: (text) => writer.push(text),
+        async push(text) {
+          const before = writer.stored.length;
+          await writer.push(text);
+          return writer.stored.slice(before);
+        },
         async finish(message) {
           try {
             const { role: _role, content: _content, timestamp: _at, ...extra } = messageOf(message);

@@ -23,8 +23,12 @@ export interface ReadlineChat {
   controller: SessionController | undefined;
   /** Runs `line` if it is a command (or skips it if empty) and resolves to true; false: the line is the host's to answer. */
   handle(line: string): Promise<boolean>;
-  /** Journals the host's exchange: the user's line and the answer (durable once it resolves); `append` on the controller takes any messages. */
-  record(line: string, answer: string): Promise<void>;
+  /**
+   * Journals the host's exchange: the user's line and the answer (durable once it resolves), and
+   * resolves to the answer as stored (secrets redacted): what to print. `append` on the
+   * controller takes any messages.
+   */
+  record(line: string, answer: string): Promise<string>;
   /** Tab completion of command names and their arguments, for `createInterface({ completer })`. */
   complete(line: string): Promise<[string[], string]>;
   /**
@@ -49,7 +53,7 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
     // Nowhere to say it: the host's own mistake is thrown back to it.
     if (!READLINE_OPTIONS.output.ok((options as Partial<typeof options> | undefined)?.output)) throw err;
     const code = refuse(options.output, err, options, () => rl.close());
-    return { controller: undefined, leave: () => Promise.resolve(code), handle: () => Promise.resolve(true), record: () => Promise.resolve(), complete: (line) => Promise.resolve([[], line]) };
+    return { controller: undefined, leave: () => Promise.resolve(code), handle: () => Promise.resolve(true), record: () => Promise.resolve(''), complete: (line) => Promise.resolve([[], line]) };
   }
   const { controller, screen, context } = opened;
   showOpened(opened);
@@ -85,7 +89,8 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
       return true;
     },
     async record(line, answer) {
-      await controller.append({ role: 'user', content: line }, { role: 'assistant', content: answer });
+      const [, stored] = await controller.append({ role: 'user', content: line }, { role: 'assistant', content: answer });
+      return stored!.content;
     },
     complete: (line) => completeLine(line, context.commands, context),
   };
