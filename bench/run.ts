@@ -14,6 +14,7 @@ import { benchFirstRequest } from './first-request.js';
 import { benchOneShot } from './one-shot.js';
 import { benchSearch } from './search.js';
 import { benchBrowser } from './browser.js';
+import { benchLangGraph } from './langgraph.js';
 import { benchPostgres } from './postgres.js';
 import { benchImport } from './import.js';
 
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     await step('import 1,000 Claude Code sessions', () => benchImport(config, 1_000, 100));
     const pgList = quick ? 2_000 : 10_000;
     await step(`PostgreSQL store: a turn, list ${pgList} sessions, load a ${quick ? '2' : '10'} MB session`, () => benchPostgres(config, pgList, big));
+    await step('langgraph put+getTuple per step, beside PostgresSaver', () => benchLangGraph(config));
   } finally {
     await rm(root, { recursive: true, force: true });
   }

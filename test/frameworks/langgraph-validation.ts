@@ -15,19 +15,21 @@ Object.assign(globalThis, { afterAll, afterEach, beforeAll, beforeEach, describe
 
 /** Runs the suite with each checkpointer over `sessions` opened by `open` (the store's way in), closed by `close`. */
 export function validateOn(name: string, open: (home: string) => Promise<{ store?: string }>): void {
-  const homes = new Map<ChatkeepSaver, string>();
+  const opened = new Map<ChatkeepSaver, { home: string; sessions: Awaited<ReturnType<typeof openSessions>> }>();
   validate<ChatkeepSaver>({
     checkpointerName: name,
     async createCheckpointer() {
       const home = realpathSync(mkdtempSync(join(tmpdir(), 'chatkeep-langgraph-')));
       const sessions = await openSessions({ home, cwd: home, ...(await open(home)) });
       const saver = await openCheckpointSaver(sessions);
-      homes.set(saver, home);
+      opened.set(saver, { home, sessions });
       return saver;
     },
     async destroyCheckpointer(saver) {
       await saver.close();
-      rmSync(homes.get(saver)!, { recursive: true, force: true });
+      const { home, sessions } = opened.get(saver)!;
+      await sessions.close();
+      rmSync(home, { recursive: true, force: true });
     },
   });
 }
