@@ -127,6 +127,14 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     commands,
     chat,
     ...(browse ? { browse: (heading: string) => browse({ heading, live: controller.session, signal: leaving.signal }) } : {}),
+    // A list to pick from (/rewind), loaded when it opens; a picked message comes back at the prompt as the draft.
+    ...(screen.terminal
+      ? {
+          pick: async (heading: string, rows: readonly string[]) =>
+            (await import('../repl/pick-one.js')).pickOne({ input: options.input, output: options.output, heading, rows, signal: leaving.signal }),
+          draftAtPrompt: true,
+        }
+      : {}),
     ...(options.clipboard ? { clipboard: options.clipboard } : {}),
     writeFile: options.writeFile ?? (() => Promise.reject(new UserError('This chat cannot write files.', 'E_NO_FILES'))),
     version: options.version,

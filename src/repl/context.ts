@@ -20,6 +20,10 @@ export interface ContextOptions {
   chat?: ChatControls;
   /** Opens the session browser asking `heading` (a terminal only). */
   browse?: (heading: string) => Promise<BrowseOutcome>;
+  /** Lets the user pick one of some rows (a terminal only). */
+  pick?: (heading: string, rows: readonly string[]) => Promise<number | undefined>;
+  /** The host puts a session's draft back in its input line after a switch. */
+  draftAtPrompt?: boolean;
   /** Default: none known to work (an empty environment). */
   clipboard?: Clipboard;
   /** How `/export` writes the file it is given (default: it refuses). */
@@ -42,6 +46,7 @@ export function createCommandContext(options: ContextOptions): CommandContext {
     services: {
       sessions: controller.sessions,
       ...(options.browse ? { browse: options.browse } : {}),
+      ...(options.pick ? { pick: options.pick } : {}),
       now,
       ...(options.chat ? { chat: options.chat } : {}),
       clipboard: options.clipboard ?? createClipboard(screen, {}),
@@ -54,6 +59,7 @@ export function createCommandContext(options: ContextOptions): CommandContext {
       columns: () => screen.columns(),
       words,
       helpNotes: options.helpNotes ?? [],
+      draftAtPrompt: options.draftAtPrompt === true,
       command: (name, ...args) => commandIn(words, name, args) ?? [`${words.prefix}${name}`, ...args].join(' '),
     },
     session: {

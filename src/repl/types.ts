@@ -49,6 +49,8 @@ export interface CommandServices {
   sessions: SessionManager;
   /** Opens the full-screen session browser asking `heading` (absent without a terminal). */
   browse?: ((heading: string) => Promise<BrowseOutcome>) | undefined;
+  /** Lets the user pick one of `rows` (one line each) under `heading`: its index, or undefined when cancelled (absent without a terminal). */
+  pick?: ((heading: string, rows: readonly string[]) => Promise<number | undefined>) | undefined;
   now(): Date;
   /** The assistant and system prompt of the next turns, and switching them (absent in a host without an assistant). */
   chat?: ChatControls | undefined;
@@ -73,6 +75,8 @@ export interface CommandUi {
   columns(): number | undefined;
   /** The host's words: its program, its prefix and its command list (errors are said in them). */
   words: HostWords & { host: HostName };
+  /** True when the host puts a session's draft back in its input line after a switch (chatkeep's chat on a terminal): a command leaves text to edit there. */
+  draftAtPrompt?: boolean;
   /** Lines /help shows after the commands: what this host does with other lines and keys, only what it does. */
   helpNotes?: readonly string[];
   /** A command as this host types it (`/load ID`, `.load ID`, a renamed `/open ID`): advice in a result is written with it. */

@@ -11,7 +11,7 @@ import type { SessionSnapshot } from './data.js';
 
 export type ArchivedBy = 'reset' | 'compact' | 'uncompact';
 
-type Archive = Pick<SessionSnapshot, 'archived' | 'summary'>;
+type Archive = { readonly archived: readonly SessionSnapshot['archived'][number][]; readonly summary: string | null };
 
 /** What archived segment `index` of `s.archived`. */
 export function archivedBy(s: Archive, index: number): ArchivedBy {

@@ -1,7 +1,8 @@
 /**
- * `/rewind [N]` in the chat, as a person types it at 80 and 120 columns: the list of your
- * messages to go back to, a fork holding the first N messages (the original kept as it was and
- * released), after /load and after /compact.
+ * `/rewind N` in the chat, as a person types it at 80 and 120 columns: a fork holding the first
+ * N messages (the original kept as it was and released), after /load and after /compact; and in
+ * the REPL component's readline host, where `/rewind` alone lists your messages (the chat's
+ * list to pick from is in branches-rewind-pick.test.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -24,23 +25,12 @@ async function show(options: { home: string; cwd: string }, id: string): Promise
 
 describe('/rewind in the chat', () => {
   for (const columns of [80, 120]) {
-    it(`lists your messages, then continues in a fork of the first N, the original kept and released (${columns} columns)`, async () => {
+    it(`continues in a fork of the first N, the original kept and released (${columns} columns)`, async () => {
       const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-'), columns };
       const { run, id } = await startAtPrompt([], options);
       await run.say('first', 'Echo: first');
       await run.say('second', 'Echo: second');
       await run.say('third', 'Echo: third');
-
-      let from = (await run.visible()).length;
-      await run.say('/rewind', '/rewind 0');
-      await run.prompt();
-      expect((await run.visible()).slice(from, from + 5)).toEqual([
-        '› /rewind',
-        'Your messages, newest first (/rewind N continues in a fork from just before it):',
-        '  /rewind 4  › third',
-        '  /rewind 2  › second',
-        '  /rewind 0  › first',
-      ]);
 
       await run.say('/rewind two', 'Bad number of messages to keep `two`: give 0 or more, or nothing to list your messages. For example: /rewind 4');
       await run.say('/rewind 9', `Cannot fork ${id} at message 9: it has 6 messages (give 0 to 6).`);
@@ -59,7 +49,7 @@ describe('/rewind in the chat', () => {
       expect((await runPiped(['--session-id', id], '/quit\n', options)).code).toBe(0);
 
       // After /load, the session loaded is the one rewound.
-      from = run.screen().length;
+      const from = run.screen().length;
       await run.say(`/load ${id}`, `Resumed session ${id}`);
       const again = await run.say('/rewind 4', /now in (\S+), holding 4 messages/);
       const second = /now in (\S+), holding 4 messages/.exec(again.slice(from))![1]!;
@@ -103,9 +93,13 @@ describe('/rewind and /tree in the REPL component (the readline example)', () =>
     };
     await say('hello', 'HELLO!');
     await say('again', 'AGAIN!');
-    const rewound = await say('/rewind 2', /holding 2 messages; \S+ is kept as it was\./);
+    // Without a list to pick from, /rewind lists your messages with the /rewind N of each.
+    const listed = await say('/rewind', '/rewind 0');
+    expect(listed).toContain('Your messages, newest first (/rewind N continues in a fork from just before it):\n  /rewind 2  › again\n  /rewind 0  › hello');
+    // Without an input line to put it in, the message that came next is shown to say again.
+    const rewound = await say('/rewind 2', 'to send again');
     const fork = /now in (\S+), holding/.exec(rewound)![1]!;
-    expect(rewound).toContain(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.`);
+    expect(rewound).toContain(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.\nYour message, to send again as it was or changed: again`);
     const tree = await say('/tree', '◀');
     expect(tree).toMatch(new RegExp(`${id}  4 messages · (now|\\d+m ago)  `));
     expect(tree).toMatch(new RegExp(`└─ ${fork}  at 2 · 2 messages · (now|\\d+m ago) ◀`));
