@@ -142,7 +142,7 @@ export function drawFrame(frame: Frame): { top: string; bottom: string } {
     rows = { header: fit(rows.header.trimEnd(), listWidth), lines: rows.lines.map((line) => fit(line.trimEnd(), listWidth)) };
   }
   const list = rows.lines.map((text, i) => (frame.top + i === frame.selected ? color.inverse(text) : text));
-  if (frame.entries.length === 0) list.push(fit(emptyLine(frame), listWidth));
+  if (frame.entries.length === 0) list.push(...wrapWords(emptyLine(frame), listWidth).map((line) => fit(line, listWidth)));
   while (list.length < height) list.push(' '.repeat(listWidth));
   const current = frame.entries[frame.selected];
   const body: string[] = [];

@@ -56,7 +56,15 @@ export function browserPrompt(core: Core) {
       return { matched: ordered.length, shown: filters === NO_FILTERS ? ordered : ordered.filter((row) => passes(row, filters, now)) };
     }, [rows, matches, filters, byId]);
     // Folded only while nothing narrows the list: what a query or a filter finds is never hidden.
-    const fold = text === '' && filters.branch === null && filters.status === null && filters.days === null;
+    const unfiltered = filters.branch === null && filters.status === null && filters.days === null;
+    const fold = text === '' && unfiltered;
+    // A fork made while a query was typed, highlighted once the query is cleared.
+    const pending = useRef<string | undefined>(undefined);
+    const waiting = (): number => {
+      const id = pending.current;
+      pending.current = undefined;
+      return id === undefined ? 0 : revealed(rows.filter((row) => passes(row, filters, now)), id, { fold: unfiltered, open }).at;
+    };
     const entries = useMemo(() => arrange(shown, { fold, open }), [shown, fold, open]);
     const entry = entries[Math.min(selected, entries.length - 1)];
     const current = entry?.row;
@@ -127,11 +135,16 @@ export function browserPrompt(core: Core) {
           holdings.current.clear();
           const fresh = await config.list(all);
           setRows(fresh);
-          // The new fork highlighted, its family opened (without a query: a search may not find it).
-          if (outcome.select === undefined || latest.current !== '') return;
-          const { at, open: opened } = revealed(fresh.filter((row) => passes(row, filters, config.now())), outcome.select, { fold, open });
+          // The new fork's family opened and the fork highlighted: now, or once the query is cleared
+          // (a search may not find it).
+          if (outcome.select === undefined) return;
+          const { at, open: opened } = revealed(fresh.filter((row) => passes(row, filters, config.now())), outcome.select, { fold: unfiltered, open });
           setOpen(opened);
-          if (at >= 0) setSelected(at);
+          pending.current = outcome.select;
+          if (at >= 0 && latest.current === '') {
+            setSelected(at);
+            pending.current = undefined;
+          }
         })
         .catch((err: unknown) => setMessage([`That failed: ${err instanceof Error ? err.message : String(err)}`])));
     };
@@ -166,7 +179,7 @@ export function browserPrompt(core: Core) {
       }
       const command = commandFor(key, query);
       if (command === undefined) {
-        if (rl.line !== query) setSelected(0);
+        if (rl.line !== query) setSelected(Math.max(0, rl.line.trim() === '' ? waiting() : 0));
         setQuery(rl.line);
         setTyped(rl.line);
         return;

@@ -265,8 +265,11 @@ describe('session browser: actions on the highlighted session', () => {
     // Fork: the new session is highlighted once the query is cleared.
     run.write('\x06');
     const forked = /Forked \S+ as (\S+) \(2 messages\)/.exec(await until(run, /Forked \S+ as \S+ \(2 messages\)/))![1]!;
+    // The listing read again (the fork counted) before the query is cleared: the fork is listed
+    // under the session it came from, its family opened for it.
+    await until(run, /· \d+ of 3 ·/);
     run.write('\x15');
-    await until(run, `› ${forked}`);
+    await until(run, new RegExp(`› ${forked} .*└─ at 2 · Emu talk`));
     // Trash the fork: the restore command stands on its own line.
     run.write('\x18');
     const trashed = await until(run, `Moved ${forked} to the trash. Restore with:`);
