@@ -73,7 +73,9 @@ export function fieldsOf(item: Item): Fields {
     ...text('id', item.id),
     ...text('name', item.name),
     ...text('status', item.status),
-    ...text('toolCallId', item.tool_call_id),
+    // A legacy FunctionMessage answers a call by its function's name, not an ID: chatkeep's tool
+    // message needs one, so it answers `function:NAME` (the native item keeps the message as it was).
+    ...text('toolCallId', item.type === 'function' && item.tool_call_id === undefined ? `function:${String(item.name ?? '')}` : item.tool_call_id),
   };
   if (item.type !== 'ai') return fields;
   const calls = Array.isArray(item.tool_calls) ? (item.tool_calls as LcToolCall[]) : [];
