@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { fromAnthropic, fromOpenAIChat, messagesToSend, openSessions, toAnthropic, toOpenAIChat, type NewMessage } from '../../../src/index.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { startValidatingServer } from '../../helpers/validating-llm-server.js';
+import { storedAndResumed } from './stored.js';
 
 const tools = [{ name: 'clock', input_schema: { type: 'object' as const, properties: { zone: { type: 'string' } } } }];
 const THINKING = { type: 'thinking', thinking: 'Two zones: call the clock twice.', signature: 'EqQBCkYIARgCKkD' };
@@ -47,18 +48,10 @@ async function conversation(anthropic: Anthropic): Promise<{ system: TextBlockPa
   return { system, messages };
 }
 
-async function stored(messages: NewMessage[]) {
-  const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
-  const session = await sessions.create();
-  await session.append(...(messages as [NewMessage, ...NewMessage[]]));
-  await session.close();
-  return sessions.resume(session.id);
-}
-
 describe('fromAnthropic / toAnthropic', () => {
   it('stores the conversation as messages every reader understands: thinking as reasoning, each tool result a tool message', async () => {
     const { anthropic } = await client();
-    const session = await stored(fromAnthropic(await conversation(anthropic)));
+    const session = await storedAndResumed(fromAnthropic(await conversation(anthropic)));
     expect(session.messages.map(({ role, content, toolCalls, toolCallId, provider }) => ({ role, content, toolCalls, toolCallId, provider }))).toEqual([
       { role: 'system', content: 'Answer briefly.' },
       { role: 'user', content: 'What time is it in UTC and in Paris?' },
@@ -79,7 +72,7 @@ describe('fromAnthropic / toAnthropic', () => {
   it('gives back what the SDK held, field for field, and the API accepts it', async () => {
     const { anthropic, server } = await client();
     const held = await conversation(anthropic);
-    const session = await stored(fromAnthropic(held));
+    const session = await storedAndResumed(fromAnthropic(held));
     const back = toAnthropic(messagesToSend(session.messages, session.summary, { provider: 'anthropic' }));
     expect(back).toStrictEqual(JSON.parse(JSON.stringify(held)));
     await anthropic.messages.create({ model: 'claude-fake', max_tokens: 1024, tools, ...back });
@@ -90,13 +83,13 @@ describe('fromAnthropic / toAnthropic', () => {
 
   it("crosses over: OpenAI's conversation goes to Anthropic, Anthropic's to OpenAI without its thinking, each accepted", async () => {
     const { anthropic, server } = await client();
-    const fromClaude = await stored(fromAnthropic(await conversation(anthropic)));
+    const fromClaude = await storedAndResumed(fromAnthropic(await conversation(anthropic)));
     const chat = toOpenAIChat(messagesToSend(fromClaude.messages, fromClaude.summary, { provider: 'openai' }));
     expect(chat[2]).toStrictEqual({
       role: 'assistant', content: [{ type: 'text', text: 'Let me check both clocks.' }],
       tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'clock', arguments: '{"zone":"UTC"}' } }, { id: 'toolu_2', type: 'function', function: { name: 'clock', arguments: '{"zone":"Europe/Paris"}' } }],
     });
-    const fromGpt = await stored(fromOpenAIChat([
+    const fromGpt = await storedAndResumed(fromOpenAIChat([
       { role: 'developer', content: 'Answer briefly.' },
       { role: 'user', content: 'time?' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'clock', arguments: '{}' } }] },

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { fromOpenAIChat, messagesToSend, openSessions, toOpenAIChat, type NewMessage } from '../../../src/index.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { startValidatingServer } from '../../helpers/validating-llm-server.js';
+import { storedAndResumed } from './stored.js';
 
 const tools = [{ type: 'function' as const, function: { name: 'clock', parameters: { type: 'object', properties: { zone: { type: 'string' } } } } }];
 
@@ -44,18 +45,10 @@ async function conversation(openai: OpenAI): Promise<ChatCompletionMessageParam[
   return messages;
 }
 
-async function stored(messages: NewMessage[]) {
-  const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
-  const session = await sessions.create();
-  await session.append(...(messages as [NewMessage, ...NewMessage[]]));
-  await session.close();
-  return sessions.resume(session.id);
-}
-
 describe('fromOpenAIChat / toOpenAIChat', () => {
   it('stores a tool-calling conversation as chatkeep messages every reader understands', async () => {
     const { openai } = await client();
-    const session = await stored(fromOpenAIChat(await conversation(openai)));
+    const session = await storedAndResumed(fromOpenAIChat(await conversation(openai)));
     expect(session.messages.map(({ role, content, toolCalls, toolCallId, name, provider }) => ({ role, content, toolCalls, toolCallId, name, provider }))).toEqual([
       { role: 'system', content: 'Answer briefly.' },
       { role: 'system', content: 'Use the clock tool for times.' },
@@ -73,7 +66,7 @@ describe('fromOpenAIChat / toOpenAIChat', () => {
   it('gives back what the SDK held, field for field, and the API accepts it', async () => {
     const { openai, server } = await client();
     const messages = await conversation(openai);
-    const session = await stored(fromOpenAIChat(messages));
+    const session = await storedAndResumed(fromOpenAIChat(messages));
     const back = toOpenAIChat(messagesToSend(session.messages, session.summary, { provider: 'openai' }));
     expect(back).toStrictEqual(JSON.parse(JSON.stringify(messages)));
     await openai.chat.completions.create({ model: 'gpt-fake', messages: back, tools });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { fromOpenAIChat, fromOpenAIResponses, messagesToSend, openSessions, toOpenAIResponses, type NewMessage } from '../../../src/index.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { startValidatingServer } from '../../helpers/validating-llm-server.js';
+import { storedAndResumed } from './stored.js';
 
 const tools = [{ type: 'function' as const, name: 'clock', strict: false, parameters: { type: 'object', properties: { zone: { type: 'string' } } } }];
 const CALLING = [
@@ -39,18 +40,10 @@ async function conversation(openai: OpenAI): Promise<ResponseInputItem[]> {
   return input;
 }
 
-async function stored(messages: NewMessage[]) {
-  const sessions = await openSessions({ home: tmpHome(), cwd: tmpHome('chatkeep-project-') });
-  const session = await sessions.create();
-  await session.append(...(messages as [NewMessage, ...NewMessage[]]));
-  await session.close();
-  return sessions.resume(session.id);
-}
-
 describe('fromOpenAIResponses / toOpenAIResponses', () => {
   it('stores the items as messages every reader understands: a call per message, its output a tool message', async () => {
     const { openai } = await client();
-    const session = await stored(fromOpenAIResponses(await conversation(openai)));
+    const session = await storedAndResumed(fromOpenAIResponses(await conversation(openai)));
     expect(session.messages.map(({ role, content, toolCalls, toolCallId, id, parts }) => ({ role, content, toolCalls, toolCallId, id, parts }))).toEqual([
       { role: 'system', content: 'Answer briefly.' },
       { role: 'user', content: 'What time is it in UTC and in Paris?', parts: [{ type: 'text', text: 'What time is it in UTC and in Paris?' }, { type: 'image', url: 'https://example.com/clock.png', detail: 'auto' }] },
@@ -68,7 +61,7 @@ describe('fromOpenAIResponses / toOpenAIResponses', () => {
   it('gives back what the SDK held, field for field, and the API accepts it', async () => {
     const { openai, server } = await client();
     const input = await conversation(openai);
-    const session = await stored(fromOpenAIResponses(input));
+    const session = await storedAndResumed(fromOpenAIResponses(input));
     const back = toOpenAIResponses(messagesToSend(session.messages, session.summary, { provider: 'openai' }));
     expect(back).toStrictEqual(JSON.parse(JSON.stringify(input)));
     await openai.responses.create({ model: 'gpt-fake', input: back, tools });
@@ -79,7 +72,7 @@ describe('fromOpenAIResponses / toOpenAIResponses', () => {
 
   it('sends a Chat Completions conversation as items the API accepts: each tool call its own function call', async () => {
     const { openai, server } = await client();
-    const session = await stored(fromOpenAIChat([
+    const session = await storedAndResumed(fromOpenAIChat([
       { role: 'user', content: 'time?' },
       { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'clock', arguments: '{}' } }, { id: 'call_2', type: 'function', function: { name: 'clock', arguments: '{"zone":"CET"}' } }] },
       { role: 'tool', tool_call_id: 'call_1', content: '12:00' },
