@@ -41,8 +41,8 @@ const KEEP = '\uE000';
 /**
  * `text` broken at word boundaries into rows of at most `width` columns; as it is without a width
  * (a pipe). With `keepTails`, what follows a line's last `: ` (a printed command, a path, an ID:
- * `Resume with: chatkeep --session-id …`) stays on one row when it fits on one, so that a command
- * copied from the screen is one line.
+ * `Resume with: chatkeep --session-id …`; not a clause with `, ` `; ` or `. ` in it) stays on one
+ * row when it fits on one, so that a command copied from the screen is one line.
  */
 export function wrapText(text: string, width: number | undefined, options: { keepTails?: boolean } = {}): string {
   if (width === undefined || width <= 0) return text;
@@ -60,7 +60,8 @@ function keepTail(line: string, width: number): string {
   const at = line.lastIndexOf(': ');
   if (at < 0 || /^\s/.test(line.replace(ESCAPES, ''))) return line;
   const tail = line.slice(at + 2);
-  if (!tail.includes(' ') || measure(tail.replace(ESCAPES, '').replace(/\s/g, 'x')) > width) return line;
+  // Prose (a clause with its own punctuation) wraps as prose: only a command-like tail is kept.
+  if (!tail.includes(' ') || /[,;.] /.test(tail) || measure(tail.replace(ESCAPES, '').replace(/\s/g, 'x')) > width) return line;
   return line.slice(0, at + 2) + tail.replace(/ /g, KEEP);
 }
 
