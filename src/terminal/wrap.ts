@@ -14,7 +14,7 @@
  * something has loaded it, and before that (the banner, `--help`: start-up does not load it) by a
  * conservative estimate that counts an unknown character as two columns.
  */
-import { graphemeWidths, loadedWidth } from './table.js';
+import { graphemes, KEEP, measure } from './wrap-width.js';
 
 /** A wrapper over a stream of text. */
 export interface LineWrapper {
@@ -30,19 +30,15 @@ export interface LineWrapper {
 const MIN_TEXT = 30;
 // eslint-disable-next-line no-control-regex
 const TOKEN = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[^[\]]?|\r|\n|[ \t]+|[^\x1b\r\n \t]+/g;
-const PLAIN = /^[\x20-\x7e]*$/;
 const BULLET = /^(?:[-*+•◦▪‣]|\d{1,3}[.)])$/;
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[^[\]]?)/g;
 
-/** Stands for a space that is no place to break (inside a kept tail); never in the output. */
-const KEEP = '\uE000';
-
 /**
  * `text` broken at word boundaries into rows of at most `width` columns; as it is without a width
  * (a pipe). With `keepTails`, what follows a line's last `: ` (a printed command, a path, an ID:
- * `Resume with: chatkeep --session-id …`) stays on one row when it fits on one, so that a command
- * copied from the screen is one line.
+ * `Resume with: chatkeep --session-id …`; not a clause with `, ` `; ` or `. ` in it) stays on one
+ * row when it fits on one, so that a command copied from the screen is one line.
  */
 export function wrapText(text: string, width: number | undefined, options: { keepTails?: boolean } = {}): string {
   if (width === undefined || width <= 0) return text;
@@ -60,7 +56,8 @@ function keepTail(line: string, width: number): string {
   const at = line.lastIndexOf(': ');
   if (at < 0 || /^\s/.test(line.replace(ESCAPES, ''))) return line;
   const tail = line.slice(at + 2);
-  if (!tail.includes(' ') || measure(tail.replace(ESCAPES, '').replace(/\s/g, 'x')) > width) return line;
+  // Prose (a clause with its own punctuation) wraps as prose: only a command-like tail is kept.
+  if (!tail.includes(' ') || /[,;.] /.test(tail) || measure(tail.replace(ESCAPES, '').replace(/\s/g, 'x')) > width) return line;
   return line.slice(0, at + 2) + tail.replace(/ /g, KEEP);
 }
 
@@ -216,40 +213,4 @@ export function lineWrapper(width: () => number | undefined): LineWrapper {
       return out;
     },
   };
-}
-
-/** Columns `text` (no whitespace, no escapes) takes. */
-function measure(text: string): number {
-  if (PLAIN.test(text)) return text.length;
-  if (text.includes(KEEP)) return measure(text.replaceAll(KEEP, ' '));
-  const width = loadedWidth();
-  if (width) return width(text);
-  let total = 0;
-  for (const c of text) total += estimate(c.codePointAt(0)!);
-  return total;
-}
-
-/** Each grapheme of `text` with its columns (code points with the estimate until string-width is loaded). */
-function* graphemes(text: string): Generator<[string, number]> {
-  if (PLAIN.test(text.replaceAll(KEEP, ' '))) {
-    for (const c of text) yield [c, 1];
-  } else if (loadedWidth()) {
-    yield* graphemeWidths(text);
-  } else {
-    for (const c of text) yield [c, estimate(c.codePointAt(0)!)];
-  }
-}
-
-/**
- * A character's columns without string-width: none for controls, combining marks and invisible
- * formatting; one for the scripts and symbols of the banner, help and notices (Latin, Greek,
- * Cyrillic, punctuation, arrows, box drawing); two for anything else, so that a guess errs
- * towards breaking early, never towards running off the row.
- */
-function estimate(code: number): number {
-  if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
-  if ((code >= 0x300 && code < 0x370) || (code >= 0x200b && code < 0x2010) || (code >= 0x2028 && code < 0x202f) || (code >= 0x2060 && code < 0x2070) || (code >= 0xfe00 && code < 0xfe10)) return 0;
-  if (code < 0x1100) return 1;
-  if ((code >= 0x2010 && code < 0x2300) || (code >= 0x2400 && code < 0x25a0)) return 1;
-  return 2;
 }

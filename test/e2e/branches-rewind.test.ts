@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../torture/proc.js';
-import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
+import { phrase, runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 interface Shown {
@@ -32,14 +32,15 @@ describe('/rewind in the chat', () => {
       await run.say('second', 'Echo: second');
       await run.say('third', 'Echo: third');
 
-      await run.say('/rewind two', 'Bad number of messages to keep `two`: give 0 or more, or nothing to list your messages. For example: /rewind 4');
-      await run.say('/rewind 9', `Cannot fork ${id} at message 9: it has 6 messages (give 0 to 6).`);
+      // Lines are broken between words at the terminal's width: phrases are matched across rows.
+      await run.say('/rewind two', phrase('Bad number of messages to keep `two`: give 0 or more, or nothing to list your messages. For example: /rewind 4'));
+      await run.say('/rewind 9', phrase(`Cannot fork ${id} at message 9: it has 6 messages (give 0 to 6).`));
 
       const at = run.screen().length;
-      const screen = await run.say('/rewind 2', /New session (\S+), forked from/);
-      const fork = /now in (\S+), holding/.exec(screen.slice(at))![1]!;
-      expect(screen.slice(at)).toContain(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.`);
-      expect(screen.slice(at)).toContain(`New session ${fork}, forked from ${id} at message 2`);
+      const screen = await run.say('/rewind 2', /New session\s+(\S+),\s+forked\s+from/);
+      const fork = /now\s+in\s+(\S+),\s+holding/.exec(screen.slice(at))![1]!;
+      expect(screen.slice(at)).toMatch(phrase(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.`));
+      expect(screen.slice(at)).toMatch(phrase(`New session ${fork}, forked from ${id} at message 2`));
       await run.say('second, said otherwise', 'Echo: second, said otherwise (read 3 messages)');
 
       // The original is kept as it was, and released: another chat may resume it now.
@@ -51,8 +52,8 @@ describe('/rewind in the chat', () => {
       // After /load, the session loaded is the one rewound.
       const from = run.screen().length;
       await run.say(`/load ${id}`, `Resumed session ${id}`);
-      const again = await run.say('/rewind 4', /now in (\S+), holding 4 messages/);
-      const second = /now in (\S+), holding 4 messages/.exec(again.slice(from))![1]!;
+      const again = await run.say('/rewind 4', /now\s+in\s+(\S+),\s+holding\s+4\s+messages/);
+      const second = /now\s+in\s+(\S+),\s+holding\s+4\s+messages/.exec(again.slice(from))![1]!;
       expect(await run.quit()).toBe(0);
       expect(await show(options, fork)).toMatchObject({ parentId: id, forkPoint: 2, messages: [{ content: 'first' }, {}, { content: 'second, said otherwise' }, {}] });
       expect(await show(options, second)).toMatchObject({ parentId: id, forkPoint: 4, messages: [{}, {}, {}, {}] });
@@ -66,8 +67,8 @@ describe('/rewind in the chat', () => {
     await run.say('plans', 'Echo: plans');
     await run.say('/compact', 'Summarised 2 earlier messages');
     await run.say('more', 'Echo: more');
-    const screen = await run.say('/rewind 2', /now in (\S+), holding 2 messages/);
-    const fork = /now in (\S+), holding 2 messages/.exec(screen)![1]!;
+    const screen = await run.say('/rewind 2', /now\s+in\s+(\S+),\s+holding\s+2\s+messages/);
+    const fork = /now\s+in\s+(\S+),\s+holding\s+2\s+messages/.exec(screen)![1]!;
     await run.say('instead', 'Echo: instead');
     expect(await run.quit()).toBe(0);
     const shown = await show(options, fork);
@@ -95,11 +96,12 @@ describe('/rewind and /tree in the REPL component (the readline example)', () =>
     await say('again', 'AGAIN!');
     // Without a list to pick from, /rewind lists your messages with the /rewind N of each.
     const listed = await say('/rewind', '/rewind 0');
-    expect(listed).toContain('Your messages, newest first (/rewind N continues in a fork from just before it):\n  /rewind 2  › again\n  /rewind 0  › hello');
+    expect(listed).toMatch(phrase('Your messages, newest first (/rewind N continues in a fork from just before it):'));
+    expect(listed).toContain('  /rewind 2  › again\n  /rewind 0  › hello');
     // Without an input line to put it in, the message that came next is shown to say again.
-    const rewound = await say('/rewind 2', 'to send again');
-    const fork = /now in (\S+), holding/.exec(rewound)![1]!;
-    expect(rewound).toContain(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.\nYour message, to send again as it was or changed: again`);
+    const rewound = await say('/rewind 2', phrase('to send again as it was or changed: again'));
+    const fork = /now\s+in\s+(\S+),\s+holding/.exec(rewound)![1]!;
+    expect(rewound).toMatch(phrase(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.`));
     const tree = await say('/tree', '◀');
     expect(tree).toMatch(new RegExp(`${id}  4 messages · (now|\\d+m ago)  `));
     expect(tree).toMatch(new RegExp(`└─ ${fork}  at 2 · 2 messages · (now|\\d+m ago) ◀`));

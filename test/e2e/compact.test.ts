@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { SUMMARY_INTRO } from '../../src/session/compaction.js';
 import { startFakeLlmServer, type FakeReply, type FakeRequest } from '../helpers/fake-llm-server.js';
-import { runPiped, startAtPrompt, spawnPty, type RunOptions } from '../helpers/pty.js';
+import { phrase, runPiped, startAtPrompt, spawnPty, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 interface Shown {
@@ -87,9 +87,10 @@ describe('/compact', () => {
     const { run, id } = await startAtPrompt(['--provider', 'anthropic', '--model', 'claude-sonnet-4-5'], { home, cwd, env });
     const offer =
       'Context 85% full (170,010 of 200,000 tokens of claude-sonnet-4-5): /compact [focus] summarises the earlier messages to make room (--auto-compact does it without asking).';
-    await run.say('one', offer);
+    // Longer than the terminal: broken between words, matched as read across rows.
+    await run.say('one', phrase(offer));
     await run.say('two', /Noted\.\n[^]*Noted\.\n[^]*Context 85% full/);
-    await run.say('/compact the API', `Summarised 2 earlier messages (archived inside ${id}); the summary and the last 2 messages go with your next message.`);
+    await run.say('/compact the API', phrase(`Summarised 2 earlier messages (archived inside ${id}); the summary and the last 2 messages go with your next message.`));
     const summaryRequest = server.requests[2]!;
     expect(isSummaryRequest(summaryRequest)).toBe(true);
     expect(sent(summaryRequest).slice(0, -1)).toEqual([['user', 'one'], ['assistant', 'Noted.']]);

@@ -133,6 +133,14 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
   };
 }
 
+/**
+ * `text` as a person reads it on a terminal that breaks lines between words: each space may be
+ * a row break (and the next row's indentation). The words and their order are exact.
+ */
+export function phrase(text: string): RegExp {
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
+}
+
 /** A chatkeep started in a pseudo-terminal and waiting at its first prompt. */
 export interface StartedPty {
   run: PtyRun;
