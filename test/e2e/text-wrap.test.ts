@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
+import { phrase, runPiped, spawnPty, startAtPrompt } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -55,7 +55,7 @@ describe.each([80, 120])('at %i columns', (columns) => {
     for (const args of [[], ['--raw']]) {
       const { run, id } = await startAtPrompt(args, { ...where, columns });
       await run.say(MESSAGE, '(read 1 message)');
-      await run.say('/help', 'Ctrl-C stops a reply');
+      await run.say('/help', phrase('kept for the next resume).'));
       await run.prompt();
       // The line typed at the prompt is the line reader's to lay out: only chatkeep's output is held here.
       const shown = { rows: await run.visible(), wrapped: await run.wrapped() };
