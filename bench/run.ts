@@ -15,6 +15,7 @@ import { benchOneShot } from './one-shot.js';
 import { benchSearch } from './search.js';
 import { benchBrowser } from './browser.js';
 import { benchLangGraph } from './langgraph.js';
+import { benchAiSdk } from './ai-sdk.js';
 import { benchPostgres } from './postgres.js';
 import { benchImport } from './import.js';
 
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     const pgList = quick ? 2_000 : 10_000;
     await step(`PostgreSQL store: a turn, list ${pgList} sessions, load a ${quick ? '2' : '10'} MB session`, () => benchPostgres(config, pgList, big));
     await step('langgraph put+getTuple per step, beside PostgresSaver', () => benchLangGraph(config));
+    await step('ai-sdk saveChat into a 1,000-message chat, beside the guide', () => benchAiSdk(config));
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -11,9 +11,9 @@
 import type { Message, NewMessage } from '../session/data.js';
 import { InvalidMessageError } from '../session/errors.js';
 import { textOf, type ContentPart, type JsonValue } from '../session/message-parts.js';
-import { text, type Fields } from '../frameworks/fields.js';
-import type { NativeItem } from '../frameworks/lossless.js';
-import { nativeOf } from '../frameworks/native-slot.js';
+import { text, type Fields } from './fields.js';
+import type { NativeItem } from './lossless.js';
+import { nativeOf } from './native-slot.js';
 import { itemOf, messageOf, objects, str, type Item, type Mapping } from './native.js';
 
 /** A text block. */

@@ -7,9 +7,9 @@
 import type { Message, NewMessage } from '../session/data.js';
 import { InvalidMessageError } from '../session/errors.js';
 import { isPlainObject } from '../session/is-object.js';
-import type { Fields } from '../frameworks/fields.js';
-import { nativeItem, rebuild, type Item } from '../frameworks/lossless.js';
-import { nativeOf, withNative } from '../frameworks/native-slot.js';
+import type { Fields } from './fields.js';
+import { nativeItem, rebuild, type Item } from './lossless.js';
+import { nativeOf, withNative } from './native-slot.js';
 
 export type { Item };
 

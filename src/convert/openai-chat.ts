@@ -10,7 +10,7 @@
 import type { Message, NewMessage } from '../session/data.js';
 import { InvalidMessageError } from '../session/errors.js';
 import { imageUrl, textOf, type ContentPart, type JsonValue } from '../session/message-parts.js';
-import { text, type Fields } from '../frameworks/fields.js';
+import { text, type Fields } from './fields.js';
 import { itemOf, messageOf, objects, str, type Item, type Mapping } from './native.js';
 
 /** A text part of a Chat Completions message. */

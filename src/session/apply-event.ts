@@ -87,9 +87,9 @@ export function applyEvent(s: SessionSnapshot, event: KnownEvent, replies?: Pend
       if (root !== '') s.git = { root, branch, head };
       break;
     }
-    case 'checkpoint':
-    case 'writes':
-    case 'checkpoints-deleted':
+    case 'graph-checkpoint':
+    case 'graph-writes':
+    case 'graph-checkpoints-deleted':
       // Kept as the line it is stored as, where the snapshot keeps it (graph-events.ts).
       (s.futureEvents ??= []).push({ seq: event.seq, ts: event.ts, type: event.type, line: rowLine(event.seq, event.ts, event.type, JSON.stringify(event.payload)) });
       break;

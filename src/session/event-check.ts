@@ -43,9 +43,9 @@ const PAYLOADS: Record<SessionEventType, Schema> = {
   supersede: { type: 'object', required: ['indexes'], properties: { indexes: { type: 'array', items: count } } },
   git: { type: 'object', required: ['root', 'branch', 'head'], properties: props.git.properties },
   // Kept as stored, never interpreted by the session model (graph-events.ts): any object.
-  checkpoint: { type: 'object' },
-  writes: { type: 'object' },
-  'checkpoints-deleted': { type: 'object' },
+  'graph-checkpoint': { type: 'object' },
+  'graph-writes': { type: 'object' },
+  'graph-checkpoints-deleted': { type: 'object' },
   uncompact: { type: 'object', properties: {} },
 };
 

@@ -47,9 +47,9 @@ export type EventPayloads = {
   supersede: { indexes: number[] };
   git: { root: string; branch: string | null; head: string | null };
   /** A LangGraph checkpoint, its pending writes, a thread's checkpoints deleted (graph-events.ts): kept as stored, read by `chatkeep/langgraph` only. */
-  checkpoint: GraphPayload;
-  writes: GraphPayload;
-  'checkpoints-deleted': GraphPayload;
+  'graph-checkpoint': GraphPayload;
+  'graph-writes': GraphPayload;
+  'graph-checkpoints-deleted': GraphPayload;
   /** `/uncompact` in place: the last compaction undone (a build before it keeps the event unapplied). */
   uncompact: Record<string, never>;
 };
@@ -121,9 +121,9 @@ export function decodeEvent(event: SessionEvent): KnownEvent {
     case 'git':
       // A git event without a root (none is written) changes nothing: it reads as an empty root.
       return { ...at, type, payload: { root: typeof p.root === 'string' ? p.root : '', branch: text(p.branch), head: text(p.head) } };
-    case 'checkpoint':
-    case 'writes':
-    case 'checkpoints-deleted':
+    case 'graph-checkpoint':
+    case 'graph-writes':
+    case 'graph-checkpoints-deleted':
       return { ...at, type, payload: p };
     case 'uncompact':
       return { ...at, type, payload: {} };

@@ -10,7 +10,7 @@
 import type { FutureEvent } from './data.js';
 
 /** The graph event types, in the order the saver writes them. */
-export const GRAPH_EVENT_TYPES = ['checkpoint', 'writes', 'checkpoints-deleted'] as const;
+export const GRAPH_EVENT_TYPES = ['graph-checkpoint', 'graph-writes', 'graph-checkpoints-deleted'] as const;
 export type GraphEventType = (typeof GRAPH_EVENT_TYPES)[number];
 
 /** A graph event's payload: the saver's own JSON, kept uninterpreted here. */

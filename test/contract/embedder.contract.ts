@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import { BadOptionError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from '../../src/session/errors.js';
 import type { SessionImpl } from '../../src/session/session.js';
+import { PrefixNotIdError } from '../../src/session/adapter-errors.js';
 import { AT, event, managerOn, savedSession, type Harness } from './contract-kit.js';
 
 export function embedderCases(h: Harness): void {
@@ -25,19 +26,21 @@ export function embedderCases(h: Harness): void {
     const resumed = await sessions.openOrCreate('thread_42');
     expect(resumed.messages.map((m) => m.content)).toEqual(['first']);
     await resumed.close();
-    // A prefix of a longer ID is not that ID: a new session is made under it.
-    const fresh = await sessions.openOrCreate('thread_4');
-    expect(fresh.id).toBe('thread_4');
+    // The ID is exact: the start of a longer one is refused (a typed error), neither taken for it
+    // nor made a second session named like it.
+    await expect(sessions.openOrCreate('thread_4')).rejects.toBeInstanceOf(PrefixNotIdError);
+    const fresh = await sessions.openOrCreate('thread_7');
+    expect(fresh.id).toBe('thread_7');
     expect(fresh.messages).toEqual([]);
     await fresh.close();
     // Closed without a message, a chosen ID is free again (a generated one never is).
-    const back = await sessions.openOrCreate('thread_4', { title: 'second try' });
+    const back = await sessions.openOrCreate('thread_7', { title: 'second try' });
     expect(back.title).toBe('second try');
     await back.append({ role: 'user', content: 'kept now' });
     await back.close();
     const other = managerOn(await h.open(), () => AT);
-    expect((await other.list()).map((s) => s.id).sort()).toEqual(['thread_4', 'thread_42']);
-    await expect(other.create({ id: 'thread_4' })).rejects.toBeInstanceOf(SessionExistsError);
+    expect((await other.list()).map((s) => s.id).sort()).toEqual(['thread_42', 'thread_7']);
+    await expect(other.create({ id: 'thread_7' })).rejects.toBeInstanceOf(SessionExistsError);
   });
 
   it('embedder: resuming a session this program holds says so and the program can have the one it holds', async () => {

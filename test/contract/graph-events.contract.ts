@@ -16,27 +16,27 @@ export function graphEventCases(h: Harness): void {
     const sessions = managerOn(await h.open(), () => AT);
     const thread = await sessions.openOrCreate('thread-7');
     const checkpoint = { ns: '', id: 'c1', checkpoint: ['json', '{"v":4,"id":"c1"}'], blobs: [{ channel: 'messages', version: 1, value: ['json', '"é \\u2028"'] }] };
-    await thread.journalGraph('checkpoint', checkpoint);
-    await thread.journalGraph('writes', { ns: '', checkpointId: 'c1', taskId: 't1', writes: [{ idx: 0, channel: 'a', value: ['bytes', 'AAE='] }] });
+    await thread.journalGraph('graph-checkpoint', checkpoint);
+    await thread.journalGraph('graph-writes', { ns: '', checkpointId: 'c1', taskId: 't1', writes: [{ idx: 0, channel: 'a', value: ['bytes', 'AAE='] }] });
     // A kill -9 now: nothing was snapshotted, the journal has both; another process reads them.
     const reader = managerOn(await h.open(), () => AT);
     const crashed = await reader.read('thread-7');
     expect(crashed.messages).toEqual([]);
     expect(payloadsOf(crashed.futureEvents ?? [])).toEqual([
-      ['checkpoint', checkpoint],
-      ['writes', { ns: '', checkpointId: 'c1', taskId: 't1', writes: [{ idx: 0, channel: 'a', value: ['bytes', 'AAE='] }] }],
+      ['graph-checkpoint', checkpoint],
+      ['graph-writes', { ns: '', checkpointId: 'c1', taskId: 't1', writes: [{ idx: 0, channel: 'a', value: ['bytes', 'AAE='] }] }],
     ]);
 
     await thread.append({ role: 'user', content: 'hello' });
     await thread.save();
-    await thread.journalGraph('checkpoints-deleted', {});
+    await thread.journalGraph('graph-checkpoints-deleted', {});
     await thread.close();
 
     const again = await managerOn(await h.open(), () => AT).openOrCreate('thread-7');
     expect(again.messages.map((m) => m.content)).toEqual(['hello']);
     expect(again.resumeReport.notices).toEqual([]);
     const kept = again.copyState().futureEvents ?? [];
-    expect(payloadsOf(kept).map((p) => (p as string[])[0])).toEqual(['checkpoint', 'writes', 'checkpoints-deleted']);
+    expect(payloadsOf(kept).map((p) => (p as string[])[0])).toEqual(['graph-checkpoint', 'graph-writes', 'graph-checkpoints-deleted']);
     expect(kept.map((e) => e.seq).slice(0, 2)).toEqual([1, 2]);
     expect(kept[2]!.seq).toBeGreaterThan(3);
     // Each is kept as the line its journal held: what an older chatkeep keeps of an unknown type.

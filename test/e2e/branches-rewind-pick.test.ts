@@ -6,7 +6,7 @@
  * picked too; after /load it rewinds the session loaded.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { runPiped, startAtPrompt, type PtyRun, type RunOptions } from '../helpers/pty.js';
+import { phrase, runPiped, startAtPrompt, type PtyRun, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { createDatabase } from '../support/postgres.js';
 
@@ -55,21 +55,21 @@ async function rewindByPicking(options: RunOptions & { columns: number }): Promi
   for (const line of list) expect(line.length).toBeLessThan(options.columns);
   let from = run.screen().length;
   run.write('\x1b');
-  await run.waitFor(`Nothing rewound: still in ${id}.`, { from });
+  await run.waitFor(phrase(`Nothing rewound: still in ${id}.`), { from });
 
   // ↓ Enter picks "second": it is back at the prompt, in a fork holding the two messages before it.
   list = await openList(run);
   from = run.screen().length;
   run.write(DOWN);
   run.write('\r');
-  await run.waitFor('is back at the prompt', { from });
+  await run.waitFor(phrase('is back at the prompt'), { from });
   const after = run.screen().slice(from);
-  const fork = /now in (\S+), holding/.exec(after)![1]!;
-  expect(after).toContain(`Rewound to before your message: now in ${fork}, holding 2 messages; ${id} is kept as it was.`);
-  expect(after).toContain('is back at the prompt');
+  const fork = /now\s+in\s+(\S+),\s+holding/.exec(after)![1]!;
+  expect(after).toMatch(phrase(`Rewound to before your message: now in ${fork}, holding 2 messages; ${id} is kept as it was.`));
+  expect(after).toMatch(phrase('is back at the prompt'));
   await run.waitFor(/› second$/, { from });
   run.line(', said otherwise');
-  await run.waitFor('Echo: second, said otherwise (read 3 messages)');
+  await run.waitFor(phrase('Echo: second, said otherwise (read 3 messages)'));
   expect(await show(options, fork)).toMatchObject({
     parentId: id,
     forkPoint: 2,
@@ -86,7 +86,7 @@ async function rewindByPicking(options: RunOptions & { columns: number }): Promi
   await openList(run);
   from = run.screen().length;
   run.write('\r');
-  await run.waitFor(/now in (\S+), holding 4 messages/, { from });
+  await run.waitFor(/now\s+in\s+(\S+),\s+holding\s+4\s+messages/, { from });
   await run.waitFor(/› third, and a long one/, { from });
   run.write('\x03');
   expect(await run.quit()).toBe(0);
@@ -116,11 +116,11 @@ describe('/rewind without N: pick a message of yours to say again', () => {
     const from = run.screen().length;
     run.write(DOWN);
     run.write('\r');
-    await run.waitFor(/now in (\S+), holding 2 messages/, { from });
-    const fork = /now in (\S+), holding/.exec(run.screen().slice(from))![1]!;
+    await run.waitFor(/now\s+in\s+(\S+),\s+holding\s+2\s+messages/, { from });
+    const fork = /now\s+in\s+(\S+),\s+holding/.exec(run.screen().slice(from))![1]!;
     await run.waitFor(/› beta$/, { from });
     run.line(' again');
-    await run.waitFor('Echo: beta again (read 3 messages)');
+    await run.waitFor(phrase('Echo: beta again (read 3 messages)'));
     expect(await run.quit()).toBe(0);
     const shown = await show(options, fork);
     expect(shown).toMatchObject({ parentId: id, forkPoint: 2, summary: null });

@@ -5,7 +5,7 @@
  * kept as it was and released. `/help` lists it.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { runPiped, startAtPrompt, type PtyRun, type RunOptions } from '../helpers/pty.js';
+import { phrase, runPiped, startAtPrompt, type PtyRun, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { createDatabase } from '../support/postgres.js';
 
@@ -38,22 +38,22 @@ async function uncompactTwice(options: RunOptions & { columns: number }): Promis
   const { run, id } = await startAtPrompt([], options);
   await run.say('a', 'Echo: a');
   await run.say('b', 'Echo: b');
-  expect(await after(run, '/uncompact', 'Nothing to uncompact')).toContain(
+  expect(await after(run, '/uncompact', 'Nothing to uncompact')).toMatch(phrase(
     'Nothing to uncompact: this conversation has not been compacted since it began or was last reset.',
-  );
+  ));
   await after(run, '/compact', 'Summarised 2 earlier messages');
   const summary = (await show(options, id)).summary;
   expect(summary).not.toBeNull();
 
   // Nothing said since: undone here, the summary kept in the archive as the part /uncompact set aside.
-  expect(await after(run, '/uncompact', 'Uncompacted')).toContain(
+  expect(await after(run, '/uncompact', 'Uncompacted')).toMatch(phrase(
     'Uncompacted: the 2 messages /compact summarised are live again; its summary is kept in the archive.',
-  );
+  ));
   let shown = await show(options, id);
   expect(shown.messages.map((m) => m.content)).toEqual(TALK);
   expect(shown.summary).toBeNull();
   expect(shown.archived).toEqual([expect.objectContaining({ messages: [], summary, by: 'uncompact' })]);
-  expect(await after(run, '/uncompact', 'Nothing to uncompact')).toContain('Nothing to uncompact');
+  expect(await after(run, '/uncompact', 'Nothing to uncompact')).toMatch(phrase('Nothing to uncompact'));
   // The next reply reads the four messages again, not a summary.
   await after(run, 'c', 'Echo: c (read 5 messages)');
 
@@ -61,10 +61,10 @@ async function uncompactTwice(options: RunOptions & { columns: number }): Promis
   await after(run, '/compact', 'Summarised 4 earlier messages');
   await after(run, 'd', 'Echo: d (read 4 messages)');
   const forked = await after(run, '/uncompact', /New session (\S+), forked from/);
-  const fork = /now in (\S+), holding/.exec(forked)![1]!;
-  expect(forked).toContain(
+  const fork = /now\s+in\s+(\S+),\s+holding/.exec(forked)![1]!;
+  expect(forked).toMatch(phrase(
     `Uncompacted in a fork, as messages came after the last /compact: now in ${fork}, holding the 6 messages as they were before it; ${id} is kept as it was.`,
-  );
+  ));
   await after(run, 'e', 'Echo: e (read 7 messages)');
   expect(await run.quit()).toBe(0);
   for (const line of await run.visible()) expect(line.length).toBeLessThanOrEqual(options.columns);

@@ -3,7 +3,7 @@
  * blocks (text, images, reasoning with its signature), tool calls valid and invalid, tool
  * results with artifacts and statuses, usage, `additional_kwargs` and `response_metadata`.
  */
-import { withoutUndefined } from '../../src/frameworks/lossless.js';
+import { withoutUndefined } from '../../src/convert/lossless.js';
 import { AIMessage, ChatMessage, FunctionMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 
 export const LANGCHAIN_MESSAGES: BaseMessage[] = [

@@ -4,7 +4,8 @@
 // `holding <pid>` once open, `checkpoint <id>` each time a put resolved (what chatkeep has
 // acknowledged), `tool <city>` when the tool starts, and `final <text>` at the end.
 // argv: home, cwd, the fake Responses server's base URL, `run` (a question; the tool never
-// returns: the test kills the process there) or `resume` (carries on from the last checkpoint).
+// returns: the test kills the process there) or `resume` (carries on from the last checkpoint);
+// then, optionally, the store's URL (PostgreSQL).
 import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import { openSessions } from 'chatkeep';
 import { openCheckpointSaver } from 'chatkeep/langgraph';
 
-const [home, cwd, baseURL, mode] = process.argv.slice(2);
+const [home, cwd, baseURL, mode, store] = process.argv.slice(2);
 const weather = tool(
   async ({ city }) => {
     console.log(`tool ${city}`);
@@ -32,7 +33,7 @@ const graph = new StateGraph(MessagesAnnotation)
   .addConditionalEdges('agent', toolsCondition, ['tools', END])
   .addEdge('tools', 'agent');
 
-const checkpointer = await openCheckpointSaver(await openSessions({ home, cwd }));
+const checkpointer = await openCheckpointSaver(await openSessions({ home, cwd, ...(store ? { store } : {}) }));
 const put = checkpointer.put.bind(checkpointer);
 checkpointer.put = async (...args) => {
   const config = await put(...args);

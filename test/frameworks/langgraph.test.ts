@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { SessionInUseError, openSessions } from '../../src/index.js';
 import { openCheckpointSaver } from '../../src/frameworks/langgraph/index.js';
 import { startHost } from '../helpers/host-process.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { calls, said, startFakeResponsesServer } from '../helpers/fake-responses-server.js';
+import { startPgBouncer } from '../support/pgbouncer.js';
+import { createDatabase } from '../support/postgres.js';
 
 const HOST = fileURLToPath(new URL('./langgraph-host.mjs', import.meta.url));
 const SCRIPT = [[calls('fc_1', 'call_1', 'get_weather', { city: 'Oslo' })], [said('msg_2', 'It is sunny in Oslo.')]];
@@ -59,5 +61,33 @@ describe('chatkeep/langgraph: a LangGraph checkpointer kept by chatkeep', () => 
     ]);
     expect(stored[1]!.toolCalls?.map((c) => [c.id, c.name])).toEqual([['call_1', 'get_weather']]);
     expect((await again.search('sunny in Oslo')).results.map((r) => r.session.id)).toEqual(['trip-oslo']);
+  });
+  it('on PostgreSQL through PgBouncer (transaction pooling): one writer per thread, and a kill -9 lets the next take it at once', async () => {
+    const server = await startFakeResponsesServer(SCRIPT);
+    const direct = await createDatabase(inject('postgresAdminUrl'));
+    const bouncer = await startPgBouncer(direct);
+    try {
+      const store = bouncer.url(direct);
+      const home = tmpHome();
+      const host = startHost(HOST, [home, home, server.baseURL, 'run', store]);
+      const pid = Number((await host.line('holding ')).slice('holding '.length));
+      await host.line('tool Oslo');
+      // Another process, straight to the server, writing the thread meanwhile: refused, the holder named.
+      const other = await openCheckpointSaver(await openSessions({ home: tmpHome(), cwd: home, store: direct }));
+      const refused = await other.deleteThread('trip-oslo').catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(SessionInUseError);
+      expect((refused as SessionInUseError).owner?.pid).toBe(pid);
+      await other.close();
+
+      await host.kill9();
+      const resumed = startHost(HOST, [home, home, server.baseURL, 'resume', store]);
+      expect(await resumed.line('final ')).toBe('final It is sunny in Oslo.');
+      expect(await resumed.end()).toBe(0);
+      expect(server.requests).toHaveLength(2);
+      const stored = (await (await openSessions({ home: tmpHome(), cwd: home, store: direct })).read('trip-oslo')).messages;
+      expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    } finally {
+      await bouncer.stop();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openSessions } from '../../src/index.js';
 import { ChatkeepAgentSession, openAgentSession } from '../../src/frameworks/openai-agents/index.js';
-import { withoutUndefined } from '../../src/frameworks/lossless.js';
+import { withoutUndefined } from '../../src/convert/lossless.js';
 import { SessionInUseError } from '../../src/session/errors.js';
 import { calls, said, startFakeResponsesServer, type ResponseOutputItem } from '../helpers/fake-responses-server.js';
 import { startHost } from '../helpers/host-process.js';

@@ -22,7 +22,7 @@ import { AmbiguousIdError, UnknownSessionError } from '../../session/errors.js';
 import { PrefixNotIdError } from '../../session/adapter-errors.js';
 import { sessionIdFor } from '../framework-id.js';
 import type { SessionManager } from '../../session/manager-api.js';
-import { withoutUndefined, type Item } from '../lossless.js';
+import { withoutUndefined, type Item } from '../../convert/lossless.js';
 import { ChatHolds, type HoldOptions } from './holds.js';
 import { FORMAT, chatOf, messageOf, versionsOf } from './messages.js';
 

@@ -12,9 +12,9 @@ import type { UIMessage } from 'ai';
 import type { Message, NewMessage, ToolCall } from '../../session/data.js';
 import type { ContentPart } from '../../session/message-parts.js';
 import { textOf } from '../../session/message-parts.js';
-import { text, type Fields } from '../fields.js';
-import { nativeItem, rebuild, type Item } from '../lossless.js';
-import { nativeOf, withNative } from '../native-slot.js';
+import { text, type Fields } from '../../convert/fields.js';
+import { nativeItem, rebuild, type Item } from '../../convert/lossless.js';
+import { nativeOf, withNative } from '../../convert/native-slot.js';
 
 export const FORMAT = 'ai-sdk';
 

@@ -7,8 +7,8 @@ import { mapStoredMessageToChatMessage, type BaseMessage, type StoredMessage } f
 import type { Message, NewMessage } from '../../session/data.js';
 import type { SaveResult, Session } from '../../session/session-api.js';
 import type { SessionManager } from '../../session/manager-api.js';
-import { nativeItem, rebuild } from '../lossless.js';
-import { nativeOf, withNative } from '../native-slot.js';
+import { nativeItem, rebuild } from '../../convert/lossless.js';
+import { nativeOf, withNative } from '../../convert/native-slot.js';
 import { appendAll, holdSession, liveMessages, type HandleHold, type HandleOptions } from '../history.js';
 import { FORMAT, fieldsOf, itemFromFields, itemOf } from './messages.js';
 

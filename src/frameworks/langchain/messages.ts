@@ -10,9 +10,9 @@
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ToolCall } from '../../session/data.js';
-import { text, type Fields } from '../fields.js';
+import { text, type Fields } from '../../convert/fields.js';
 import { imageUrl, textOf, type ContentPart } from '../../session/message-parts.js';
-import type { Item } from '../lossless.js';
+import type { Item } from '../../convert/lossless.js';
 import type { JsonValue } from '../../session/message-parts.js';
 
 export const FORMAT = 'langchain';

@@ -102,7 +102,7 @@ export class ChatkeepSaver extends BaseCheckpointSaver {
     await this.threads.write(threadId, async (thread) => {
       // Made before anything is written: a message chatkeep cannot keep refuses the put whole.
       const messages = this.newMessages(thread, checkpoint.channel_values[this.messagesChannel]);
-      await Threads.journal(thread, 'checkpoint', payload);
+      await Threads.journal(thread, 'graph-checkpoint', payload);
       // The checkpoint first: a crash before its messages are stored leaves them to the next put.
       if (messages.length > 0) {
         await thread.session.append(...(messages.map((m) => m.message) as [NewMessage, ...NewMessage[]]));
@@ -123,7 +123,7 @@ export class ChatkeepSaver extends BaseCheckpointSaver {
         writes.map(async ([channel, value], idx) => ({ taskId, idx: WRITES_IDX_MAP[channel] ?? idx, channel, value: await dump(this.serde, value), taskPath: taskPath ?? '' })),
       ),
     };
-    await this.threads.write(threadId, (thread) => Threads.journal(thread, 'writes', payload));
+    await this.threads.write(threadId, (thread) => Threads.journal(thread, 'graph-writes', payload));
   }
 
   /** Deletes the thread's checkpoints and writes (journaled: the session, its messages and what it held stay). */
@@ -131,7 +131,7 @@ export class ChatkeepSaver extends BaseCheckpointSaver {
     // A write: the thread is taken (refused while another process holds it), and a thread
     // without checkpoints is left as it is (one never stored is not made by deleting it).
     await this.threads.write(threadId, async (thread) => {
-      if (!thread.index.empty) await Threads.journal(thread, 'checkpoints-deleted', {});
+      if (!thread.index.empty) await Threads.journal(thread, 'graph-checkpoints-deleted', {});
     });
   }
 

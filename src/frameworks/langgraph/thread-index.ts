@@ -56,9 +56,9 @@ export class ThreadIndex {
   }
 
   apply(type: string, payload: Record<string, unknown>): void {
-    if (type === 'checkpoint') this.putCheckpoint(payload as unknown as CheckpointPayload);
-    else if (type === 'writes') this.putWrites(payload as unknown as WritesPayload);
-    else if (type === 'checkpoints-deleted') this.clear();
+    if (type === 'graph-checkpoint') this.putCheckpoint(payload as unknown as CheckpointPayload);
+    else if (type === 'graph-writes') this.putWrites(payload as unknown as WritesPayload);
+    else if (type === 'graph-checkpoints-deleted') this.clear();
   }
 
   /** The stored value of `channel` at `version` (null: emptied; undefined: never stored). */

@@ -11,9 +11,9 @@
  */
 import type { AgentInputItem } from '@openai/agents';
 import type { Message } from '../../session/data.js';
-import { text, type Fields } from '../fields.js';
+import { text, type Fields } from '../../convert/fields.js';
 import { imageUrl, textOf, type ContentPart } from '../../session/message-parts.js';
-import type { Item } from '../lossless.js';
+import type { Item } from '../../convert/lossless.js';
 import type { JsonValue } from '../../session/message-parts.js';
 
 export const FORMAT = 'openai-agents';

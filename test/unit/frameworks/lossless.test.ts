@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nativeItem, rebuild, UnstorableItemError, type Item } from '../../../src/frameworks/lossless.js';
+import { nativeItem, rebuild, UnstorableItemError, type Item } from '../../../src/convert/lossless.js';
 
 /** What a store gives back: the JSON of what was written. */
 const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -42,7 +42,7 @@ describe('trash command lines', () => {
 
   it('refuses options of other subcommands and wrong argument counts', () => {
     const see = '. See chatkeep sessions --help';
-    expect(failure(() => parseCommandLine(['sessions', 'rm', 'a', '--yes']))).toBe(`--yes is an option of sessions empty-trash${see}`);
+    expect(failure(() => parseCommandLine(['sessions', 'rm', 'a', '--yes']))).toBe(`--yes is an option of sessions empty-trash and doctor${see}`);
     expect(failure(() => parseCommandLine(['sessions', 'list', '--dry-run']))).toBe(`--dry-run is an option of sessions prune and import${see}`);
     expect(failure(() => parseCommandLine(['sessions', 'rm', 'a', '--older-than', '1d']))).toBe(`--older-than is an option of sessions prune and empty-trash${see}`);
     expect(failure(() => parseCommandLine(['sessions', 'restore', 'a', 'b']))).toBe(`unexpected argument b${see}`);

@@ -58,9 +58,10 @@ describe('applyEvent: the one place an event has its effect', () => {
     const live = s.copyState();
     await s.close();
 
-    // The automatic title (from the first user message) is journaled before the next durable event.
+    // The automatic title (from the first user message) is journaled before the next durable event;
+    // the first reply that names its model records it as the session's assistant (none was chosen).
     expect(events.map((e) => e.type)).toEqual([
-      'message', 'delta', 'title', 'message', 'message', 'title', 'provider', 'config', 'system', 'draft', 'message', 'message', 'supersede', 'message', 'reset',
+      'message', 'delta', 'title', 'message', 'provider', 'message', 'title', 'provider', 'config', 'system', 'draft', 'message', 'message', 'supersede', 'message', 'reset',
       'message', 'reset', 'message',
     ]);
     const replayed = structuredClone(start);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import * as chatkeep from '../../../src/index.js';
 import { BadOptionError, InvalidMessageError, SessionsClosedError, openSessions } from '../../../src/index.js';
-import { UnstorableItemError } from '../../../src/frameworks/lossless.js';
+import { UnstorableItemError } from '../../../src/convert/lossless.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 
 async function opened() {
