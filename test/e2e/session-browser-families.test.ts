@@ -12,6 +12,10 @@ import { describe, expect, it } from 'vitest';
 import { savedChat, spawnPty, type PtyRun } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
+/** An ID as a whole word: a session made in the same second as another has the other's ID and `-2`. */
+const idPattern = (id: string): RegExp => new RegExp(`${id}(?![-\\w])`);
+const hasId = (line: string, id: string): boolean => idPattern(id).test(line);
+
 const RIGHT = '\x1b[C';
 const LEFT = '\x1b[D';
 const DOWN = '\x1b[B';
@@ -71,13 +75,13 @@ describe('session browser: rows, headers and families at 60, 80 and 120 columns'
       let lines = (await fits(run, cols)).map(listPart);
       // Every "Notes on …" row tells which one it is; the branch is what gave way at 60 columns.
       for (const [i, topic] of ['alpha', 'bravo', 'charlie'].entries()) {
-        expect(lines.find((l) => l.includes(notes[i]!)), `${cols}: ${lines.join('\n')}`).toContain(`Notes on ${topic}`);
+        expect(lines.find((l) => hasId(l, notes[i]!)), `${cols}: ${lines.join('\n')}`).toContain(`Notes on ${topic}`);
       }
-      if (cols >= 80) expect(lines.find((l) => l.includes(notes[0]!))).toContain('master');
+      if (cols >= 80) expect(lines.find((l) => hasId(l, notes[0]!))).toContain('master');
       expect(lines[3]).toMatch(/^ {2}ID +age .*title/);
       // The family stands where its newest member does (the top), folded behind its root.
       expect(lines[4]).toMatch(new RegExp(`^› ${root} .*Plan the move +\\+2 forks`));
-      for (const fork of forks) expect(lines.join('\n')).not.toContain(fork);
+      for (const fork of forks) expect(lines.join('\n')).not.toMatch(idPattern(fork));
 
       run.write(RIGHT);
       await until(run, forks[1]!);
@@ -99,7 +103,7 @@ describe('session browser: rows, headers and families at 60, 80 and 120 columns'
       // ← folds the family back, the highlight on its root.
       run.write(LEFT);
       await until(run, new RegExp(`^› ${root} .*\\+2 forks`, 'm'));
-      expect((await run.visible()).join('\n')).not.toContain(forks[0]);
+      expect((await run.visible()).join('\n')).not.toMatch(idPattern(forks[0]!));
       run.write('\x1b');
       expect(await run.exited).toBe(0);
     }
@@ -112,12 +116,12 @@ describe('session browser: rows, headers and families at 60, 80 and 120 columns'
     run.write('side way');
     const found = await until(run, /· 1 of 6 ·(?![\s\S]*searching)/);
     expect(found).toMatch(new RegExp(`^› ${forks[0]} .*fork at 2 · Plan the move`, 'm'));
-    expect(found).not.toContain(root);
+    expect(found).not.toMatch(idPattern(root));
     // A query every member matches: the family open, the forks under their parent.
     run.write('\x15move');
     const all = await until(run, /· 3 of 6 ·(?![\s\S]*searching)/);
     const family = all.split('\n');
-    const at = family.findIndex((l) => l.includes(root));
+    const at = family.findIndex((l) => hasId(l, root));
     expect(family[at + 1]).toMatch(/├─ at 2 · Plan the move/);
     expect(family[at + 2]).toMatch(/└─ at 2 · Plan the move/);
     run.write('\x1b');

@@ -98,7 +98,8 @@ describe('long titles', () => {
     const run = spawnPty(['-r'], { home, cwd });
     await run.waitFor(`${id} `);
     const shown = await run.visible();
-    const rows = shown.filter((line) => line.includes(`${id} `));
+    // Its row in the list (the preview beside it names the highlighted session too).
+    const rows = shown.filter((line) => line.startsWith(`› ${id} `) || line.startsWith(`  ${id} `));
     expect(rows).toHaveLength(1);
     for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(COLUMNS);
     run.write('\r');
