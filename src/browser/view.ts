@@ -48,7 +48,9 @@ export function browserPrompt(core: Core) {
     // After an action relists, the last answer stays on screen (rows gone from the listing drop
     // out) until the search over the new rows answers: the highlight never points at nothing meanwhile.
     const known = found !== null && found.query === text && found.all === all ? found.ids : undefined;
-    const matches = text === '' ? null : (known ?? []);
+    // While a longer or changed query is searched, the last answer in this scope stays listed (a
+    // key pressed meanwhile acts on the row on screen, and the list does not blink empty).
+    const matches = text === '' ? null : (known ?? (found !== null && found.all === all ? found.ids : []));
     const searching = text !== '' && (known === undefined || found?.rows !== rows);
     const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
     const { matched, shown } = useMemo(() => {

@@ -17,8 +17,8 @@ describe('chatting in a terminal', () => {
 
     await run.say('hello there', 'Echo: hello there (read 1 message)');
     // A line longer than the terminal is broken between words: matched as read, across rows.
-    await run.say('/save first chat', phrase(`Saved ${id} as "first chat" (2 messages) to`));
-    expect(run.screen()).toContain(join(sessionDir(home, id)!, 'session.json'));
+    // The path follows on the next row, written once its line is done.
+    await run.say('/save first chat', phrase(`Saved ${id} as "first chat" (2 messages) to ${join(sessionDir(home, id)!, 'session.json')}`));
     await run.say('/sessions', new RegExp(`\\* ${id}\\s+less than a minute ago\\s+2 messages · 8 tokens\\s+open\\s+first chat`));
     expect(await run.quit()).toBe(0);
     expect(run.screen()).toContain(`Saved ${id} (2 messages).\nResume with: chatkeep --session-id ${id}\n`);
