@@ -96,10 +96,14 @@ describe('long titles', () => {
     const cwd = tmpHome('chatkeep-project-');
     const id = await titled(home, cwd, LONG);
     const run = spawnPty(['-r'], { home, cwd });
-    await run.waitFor(`${id} `);
-    const shown = await run.visible();
-    // Its row in the list (the preview beside it names the highlighted session too).
-    const rows = shown.filter((line) => line.startsWith(`› ${id} `) || line.startsWith(`  ${id} `));
+    // Its row in the list (the preview beside it names the highlighted session too), once painted.
+    const isRow = (line: string): boolean => line.startsWith(`› ${id} `) || line.startsWith(`  ${id} `);
+    let shown = await run.visible();
+    for (let i = 0; i < 200 && !shown.some(isRow); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      shown = await run.visible();
+    }
+    const rows = shown.filter(isRow);
     expect(rows).toHaveLength(1);
     for (const line of shown) expect(stringWidth(line), line).toBeLessThanOrEqual(COLUMNS);
     run.write('\r');
