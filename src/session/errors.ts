@@ -6,46 +6,11 @@
  * `chatkeep sessions list --all`, a REPL host as its own `/sessions --all` or `.sessions --all`,
  * a library caller as it likes). Anything that is not a `ChatkeepError` is a bug.
  */
-import { visibleText } from '../text/visible-text.js';
+import { ChatkeepError, UserError, printable, type Advice } from './error-base.js';
 
-/**
- * What a person can do about an error, as data. `to` leads to the command (`List sessions
- * with:`); the command is given in each form a host may offer, and a host shows the one it has
- * (none: the message stands alone).
- */
-export interface Advice {
-  /** The sentence that leads to the command, as it joins it: `List sessions with:`, `The admin should run`. */
-  readonly to: string;
-  /** A subcommand of the program (`['sessions', 'list', '--all']`): what a CLI prints, after its own name. */
-  readonly run?: readonly string[];
-  /** A command typed in a chat (`{ name: 'sessions', args: ['--all'] }`): a REPL host writes it with its own prefix and name for it. */
-  readonly slash?: { readonly name: string; readonly args?: readonly string[] };
-  /** The library call that does it (`sessions.list({ all: true })`), for a program that words its own way. */
-  readonly call?: string;
-}
+export { ChatkeepError, UserError, printable, type Advice } from './error-base.js';
+export * from './caller-errors.js';
 
-export class ChatkeepError extends Error {
-  /** Stable machine-readable code, e.g. `E_UNKNOWN_SESSION`. */
-  readonly code: string;
-  /** Exit code the CLI uses when this error ends the program. */
-  readonly exitCode: number;
-  /** What to do about it, for the host to word (absent: nothing but what the message says). */
-  readonly advice?: Advice;
-  constructor(message: string, code: string, exitCode: number, advice?: Advice) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
-    this.exitCode = exitCode;
-    if (advice) this.advice = advice;
-  }
-}
-
-/** Bad usage or bad input: exit code 2. */
-export class UserError extends ChatkeepError {
-  constructor(message: string, code = 'E_USAGE', exitCode = 2, advice?: Advice) {
-    super(message, code, exitCode, advice);
-  }
-}
 
 /** An ID from outside that does not match the allowed pattern; refused before any path is built. */
 export class InvalidIdError extends UserError {
@@ -242,95 +207,5 @@ export class AutosaveSpecError extends UserError {
       `Bad autosave schedule \`${printable(spec)}\`: ${reason}. Use off, a duration such as 30s or 5m, or a cron expression such as "*/5 * * * *".`,
       'E_AUTOSAVE_SPEC',
     );
-  }
-}
-
-/** Shows control characters and over-long input safely inside a one-line message. */
-export function printable(text: string, max = 60): string {
-  // eslint-disable-next-line no-control-regex
-  const shown = visibleText(JSON.stringify(text).slice(1, -1).replace(/[\u0000-\u001f\u007f]/g, '?'));
-  return shown.length > max ? `${shown.slice(0, max)}…` : shown;
-}
-
-/** A message given to `append()` (or a reply's `finish()`) that chatkeep cannot store as it is. */
-export class InvalidMessageError extends UserError {
-  constructor(
-    /** Where in the message: `role`, `toolCalls[0].arguments`, `parts[2].type`. */
-    readonly field: string,
-    reason: string,
-  ) {
-    super(`Bad message: \`${field}\` ${reason}.`, 'E_INVALID_MESSAGE');
-  }
-}
-
-/**
- * A part of the library needs a package that is an optional peer dependency (`pg` for a
- * PostgreSQL store), and the program using chatkeep did not install it.
- */
-export class MissingPackageError extends UserError {
-  constructor(
-    readonly packageName: string,
-    /** What needs it, for the message (`A PostgreSQL store`). */
-    readonly neededBy: string,
-  ) {
-    super(`${neededBy} needs the package \`${packageName}\`, which is not installed: npm install ${packageName}`, 'E_MISSING_PACKAGE');
-  }
-}
-
-/**
- * A program called the library with an option (or argument) it does not take: `call` is the
- * function (`openSessions`, `create`), `option` the option's name (undefined: the argument itself).
- */
-export class BadOptionError extends UserError {
-  constructor(
-    readonly call: string,
-    readonly option: string | undefined,
-    /** What was wrong and what it takes, in words. */
-    detail: string,
-  ) {
-    super(`${call}: ${detail}`, 'E_BAD_OPTION');
-  }
-}
-
-/**
- * The session is held open by this very program (resumed or created here and not closed): a
- * second handle would be a second writer. Carry on with the one it has (`sessions.opened(id)`
- * returns it), or close that one first. Exit code 3, as for a session held elsewhere.
- */
-export class SessionOpenHereError extends UserError {
-  constructor(readonly id: string) {
-    super(`Session ${id} is already open in this program: carry on in it, or close it before opening it again.`, 'E_SESSION_OPEN_HERE', 3);
-  }
-}
-
-/** `create({ id })` of an ID that is taken, or was ever issued in this store (IDs are never reused). */
-export class SessionExistsError extends UserError {
-  constructor(readonly id: string) {
-    super(`Session ID ${id} is already taken in this store (IDs are never reused, even after a session is deleted): choose another, or resume it.`, 'E_SESSION_EXISTS');
-  }
-}
-
-/** An assistant's API key is not in the environment (`OPENAI_API_KEY`): its advice is to chat offline. */
-export class MissingApiKeyError extends UserError {
-  constructor(readonly variable: string) {
-    super(`${variable} is not set: export it.`, 'E_NO_API_KEY', 2, { to: 'Or chat offline:', run: ['--provider', 'echo'], slash: { name: 'provider', args: ['echo'] } });
-  }
-}
-
-/** `uncompact()` with no compaction to undo: none since the conversation began or was last cleared. */
-export class NothingToUncompactError extends UserError {
-  constructor() {
-    super('Nothing to uncompact: this conversation has not been compacted since it began or was last reset.', 'E_NOTHING_TO_UNCOMPACT');
-  }
-}
-
-/** `uncompact()` in place after messages were added since the compaction: they were answered against its summary. */
-export class AddedSinceCompactionError extends UserError {
-  constructor(id: string) {
-    super(`Messages were added to ${id} since its last compaction: it can be undone in a fork only.`, 'E_ADDED_SINCE_COMPACTION', 2, {
-      to: 'Make that fork with:',
-      slash: { name: 'uncompact' },
-      call: `sessions.fork('${id}', { uncompact: true })`,
-    });
   }
 }

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPiped, spawnPty, type PtyRun } from '../helpers/pty.js';
+import { runPiped, spawnPty, type PtyRun, untilVisible } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 /** Runs git in `cwd` (test set-up only). */
@@ -24,15 +24,7 @@ function repository(branch: string): string {
   return repo;
 }
 
-async function until(run: PtyRun, what: string | RegExp, timeout = 10_000): Promise<string> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const screen = (await run.visible()).join('\n');
-    if (typeof what === 'string' ? screen.includes(what) : what.test(screen)) return screen;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${String(what)}. Screen:\n${screen}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = untilVisible;
 
 type Shown = Record<string, unknown>;
 

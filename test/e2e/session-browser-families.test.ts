@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { savedChat, spawnPty, type PtyRun } from '../helpers/pty.js';
+import { savedChat, spawnPty, type PtyRun, untilVisible } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 /** An ID as a whole word: a session made in the same second as another has the other's ID and `-2`. */
@@ -20,15 +20,7 @@ const RIGHT = '\x1b[C';
 const LEFT = '\x1b[D';
 const DOWN = '\x1b[B';
 
-async function until(run: PtyRun, what: string | RegExp, timeout = 15_000): Promise<string> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const screen = (await run.visible()).join('\n');
-    if (typeof what === 'string' ? screen.includes(what) : what.test(screen)) return screen;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${String(what)}. Screen:\n${screen}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = (run: PtyRun, what: string | RegExp): Promise<string> => untilVisible(run, what, 15_000);
 
 /** The list's part of a screen line (left of the side pane at 120 columns). */
 const listPart = (line: string): string => line.split(' │ ')[0]!;

@@ -209,3 +209,14 @@ export async function savedChat(input: string, options: RunOptions, args: string
   if (!id) throw new Error(`no session saved (exit ${run.code}):\n${run.stderr}`);
   return id;
 }
+
+/** Waits until the visible screen (the emulated terminal's rows) holds `what`; resolves to it. */
+export async function untilVisible(run: PtyRun, what: string | RegExp, timeout = 10_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const screen = (await run.visible()).join('\n');
+    if (typeof what === 'string' ? screen.includes(what) : what.test(screen)) return screen;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${String(what)}. Screen:\n${screen}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
