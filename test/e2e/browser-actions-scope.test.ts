@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPiped, spawnPty, type PtyRun, untilVisible } from '../helpers/pty.js';
+import { runPiped, searchAnswered, spawnPty, type PtyRun, untilVisible } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 /** Runs git in `cwd` (test set-up only). */
@@ -48,7 +48,7 @@ async function browseTo(home: string, cwd: string, id: string): Promise<PtyRun> 
   await until(run, 'every project');
   run.write(id);
   // The search over the whole ID has answered (a prefix typed so far may have shown it already).
-  await until(run, new RegExp(`^(?![\\s\\S]*searching…)[\\s\\S]*› ${id} `));
+  await until(run, searchAnswered(id, `${id} `));
   return run;
 }
 

@@ -220,3 +220,13 @@ export async function untilVisible(run: PtyRun, what: string | RegExp, timeout =
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * A session browser's screen once its search for `query` has answered: the whole query on the
+ * Search line (keys are read as they come, so a screen from before the last ones may already
+ * highlight `row`), nothing searching, and `row` (a pattern) highlighted.
+ */
+export function searchAnswered(query: string, row: string): RegExp {
+  const typed = query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(?![\\s\\S]*searching…)[\\s\\S]*Search: ${typed}(?!\\S)[\\s\\S]*› ${row}`);
+}
