@@ -18,11 +18,26 @@ export function loadedWidth(): StringWidth | undefined {
   return stringWidth;
 }
 
-/** Columns `text` takes on a terminal. */
+/**
+ * Columns `text` takes on a terminal. string-width segments every string it is given; a repaint
+ * of the session browser measures the same cells, frame chrome and key lines again on each key,
+ * so printable ASCII is its length and other strings are remembered (a bounded map, emptied when full).
+ */
 export function displayWidth(text: string): number {
   if (!stringWidth) throw new Error('displayWidth() called before loadTableWidths()');
-  return stringWidth(text);
+  if (PLAIN.test(text)) return text.length;
+  let width = widths.get(text);
+  if (width === undefined) {
+    if (widths.size >= WIDTHS_KEPT) widths.clear();
+    width = stringWidth(text);
+    widths.set(text, width);
+  }
+  return width;
 }
+
+const widths = new Map<string, number>();
+/** Enough for a few screens of cells; a long transcript's lines are measured once and forgotten. */
+const WIDTHS_KEPT = 4_096;
 
 /** `text` cut to at most `max` columns, ending in `…` when cut; control characters shown as spaces. */
 export function truncate(text: string, max: number): string {
