@@ -3,13 +3,14 @@
  * pseudo-terminal, what the terminal shows read back from a terminal emulator.
  */
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { statSync } from 'node:fs';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { idAt, manySessions, openProject } from '../../bench/fixtures.js';
 import { runPiped, searchAnswered, spawnPty, startAtPrompt, type PtyRun } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { treeDigest } from '../helpers/tree-digest.js';
+import { ageSessionDirs, sessionDir } from '../helpers/session-files.js';
 
 /** A word planted in one old session only. */
 const RARE = 'wombat';
@@ -78,9 +79,9 @@ describe('session browser: leaving changes nothing', () => {
   it('-r: Esc, Ctrl-C, Ctrl-D and q (on an empty query) leave the data directory byte-identical, after typing, moving, Tab and filters', async () => {
     const where = await manyInProject();
     // The listing's and the search's indexes are caches a first reading writes; the listing records
-    // the sessions directory's time only once it is 2 s old (index-store.ts). A browser that only
-    // reads must leave them as they are after that.
-    await sleep(2_100);
+    // the sessions directory's time only once it is 2 s old (index-store.ts), so it is aged. A
+    // browser that only reads must leave them as they are after that.
+    ageSessionDirs(where.home);
     expect((await runPiped(['sessions', 'list'], '', where)).code).toBe(0);
     expect((await runPiped(['sessions', 'search', 'journal'], '', where)).code).toBe(0);
     const before = treeDigest(where.home);
@@ -120,7 +121,7 @@ async function shownMessages(id: string, where: { home: string; cwd: string }): 
 const STALE = { CHATKEEP_LOCK_STALE_MS: '2000' };
 
 describe('session browser in the chat (/load)', () => {
-  it('keeps the lock while open for longer than the stale time; Esc stays, Enter on a found session switches', async () => {
+  it('keeps the lock beating while open; Esc stays, Enter on a found session switches', async () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const other = await madeSession(where, 'the platypus conversation');
     const { run, id } = await startAtPrompt([], { ...where, env: STALE });
@@ -128,8 +129,13 @@ describe('session browser in the chat (/load)', () => {
     await run.prompt();
     run.line('/load');
     await until(run, 'Load which session?');
-    // Three stale times with the browser open: the heartbeat must go on meanwhile.
-    await sleep(6_000);
+    // The heartbeat goes on with the browser open: the lock's time moves on twice (a beat is half
+    // the stale time). Touching the lock instead would tell its holder it was taken over.
+    const lock = join(sessionDir(where.home, id)!, 'lock');
+    for (let beat = 0; beat < 2; beat++) {
+      const before = statSync(lock).mtimeMs;
+      await expect.poll(() => statSync(lock).mtimeMs, { timeout: 10_000, interval: 50 }).toBeGreaterThan(before);
+    }
     for (const host of [undefined, 'other-host']) {
       const second = await runPiped(['--session-id', id], 'typed elsewhere\n/quit\n', { ...where, env: STALE, host });
       expect(second.code, `a second process on ${host ?? 'this host'}: ${second.stderr}`).toBe(3);
@@ -170,7 +176,7 @@ describe('session browser in the chat (/load)', () => {
     const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     await madeSession(where, 'an older conversation');
     // The listing's cache settled (see above), so that only what the run itself wrote can differ.
-    await sleep(2_100);
+    ageSessionDirs(where.home);
     expect((await runPiped(['sessions', 'list'], '', where)).code).toBe(0);
     const before = treeDigest(where.home);
     const run = spawnPty(['-r'], where);

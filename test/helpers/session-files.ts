@@ -2,7 +2,7 @@
  * Finding a session's files under a data home, for e2e assertions on disk.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** `<home>/projects/<slug>/sessions/<id>`, whichever project holds it; undefined when none does. */
@@ -35,4 +35,19 @@ export function fileHashes(dir: string): Record<string, string> {
   };
   walk(dir, '');
   return out;
+}
+
+/**
+ * Dates every project's `sessions/` directory `ms` back: the listing's index records a
+ * directory's mtime only once it is 2 s old (src/store/file/index-store.ts), so a test that needs
+ * the index settled ages the directory instead of waiting.
+ */
+export function ageSessionDirs(home: string, ms = 3_000): void {
+  const projects = join(home, 'projects');
+  if (!existsSync(projects)) return;
+  const then = new Date(Date.now() - ms);
+  for (const slug of readdirSync(projects)) {
+    const dir = join(projects, slug, 'sessions');
+    if (existsSync(dir)) utimesSync(dir, then, then);
+  }
 }
