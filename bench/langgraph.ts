@@ -11,7 +11,7 @@ import { uuid6, type BaseCheckpointSaver, type Checkpoint } from '@langchain/lan
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { openSessions } from '../src/index.js';
 import { openCheckpointSaver } from '../src/frameworks/langgraph/index.js';
-import { createDatabase, startPostgres } from '../test/support/postgres.js';
+import { createDatabase, startPostgres } from '../test/helpers/postgres.js';
 import type { BenchRow, MeasureOptions } from './harness.js';
 import { measurePair, row } from './harness.js';
 

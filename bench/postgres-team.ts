@@ -7,7 +7,7 @@ import { openPostgresStore } from '../src/store/postgres/store.js';
 import { interpreter } from '../src/session/interpreter.js';
 import { setupTeam } from '../src/store/postgres/team-setup.js';
 import { withPool } from '../src/store/postgres/pool-scope.js';
-import { runSql } from '../test/support/postgres.js';
+import { runSql } from '../test/helpers/postgres.js';
 import type { BenchRow, MeasureOptions } from './harness.js';
 import { measurePair, row } from './harness.js';
 

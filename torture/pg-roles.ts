@@ -8,7 +8,7 @@
  * shared session aside), rows of A's that change, probes that succeed.
  */
 import { openSessions } from '../src/index.js';
-import { runSql } from '../test/support/postgres.js';
+import { runSql } from '../test/helpers/postgres.js';
 import { Tally, type PartResult } from './part.js';
 import { freshDir, runPiped, type RunOptions } from './proc.js';
 import { createRandom } from './random.js';

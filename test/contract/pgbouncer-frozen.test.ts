@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SessionInUseError } from '../../src/session/errors.js';
 import { interpreter } from '../../src/session/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { startPgBouncer, type RunningPgBouncer } from '../support/pgbouncer.js';
-import { createDatabase } from '../support/postgres.js';
+import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { createDatabase } from '../helpers/postgres.js';
 import { AT, savedSession } from './contract-kit.js';
 
 const dist = (path: string): string => new URL(`../../dist/src/${path}`, import.meta.url).href;

@@ -15,9 +15,9 @@ import type { PostgresStore, PostgresStoreOptions } from '../../src/store/postgr
 import { interpreter } from '../../src/session/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
-import { TEST_PASSWORD, createDatabase, freePort, runSql, startPostgres } from '../support/postgres.js';
-import { eventually } from '../support/eventually.js';
-import { startProxy } from '../support/tcp-proxy.js';
+import { TEST_PASSWORD, createDatabase, freePort, runSql, startPostgres } from '../helpers/postgres.js';
+import { eventually } from '../helpers/eventually.js';
+import { startProxy } from '../helpers/tcp-proxy.js';
 
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const event = (seq: number, content: string): SessionEvent => ({ seq, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });

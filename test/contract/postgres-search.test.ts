@@ -17,7 +17,7 @@ import { matchSql } from '../../src/store/postgres/search.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { createDatabase, runSql } from '../support/postgres.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
 
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const noLoss = (): void => undefined;

@@ -2,8 +2,8 @@
 import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/interpreter.js';
-import { createDatabase, runSql } from '../support/postgres.js';
-import { holdInChild } from '../support/lock-holder.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
+import { holdInChild } from '../helpers/lock-holder.js';
 import type { StoreBacking } from './contract-kit.js';
 import { searchContract, storeContract } from './store.contract.js';
 

@@ -11,7 +11,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { interpreter } from '../../src/session/interpreter.js';
 import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { createDatabase, runSql } from '../support/postgres.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
 
 const ID = 'session-20251124-101010';
 const BEFORE = 6;

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../helpers/eventually.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/errors.js';
 import type { SessionStore, WriterLock } from '../../src/session/store.js';
 import type { SessionSnapshot } from '../../src/session/data.js';

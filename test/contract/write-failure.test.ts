@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { openSessions, type Message, type ReplyWriter, type Session } from '../../src/index.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { createDatabase, runSql } from '../support/postgres.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/interpreter.js';
 import { managerOn } from './contract-kit.js';

@@ -8,7 +8,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { phrase, runPiped, startAtPrompt, type PtyRun, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { createDatabase } from '../support/postgres.js';
+import { createDatabase } from '../helpers/postgres.js';
 
 interface Shown {
   parentId?: string;

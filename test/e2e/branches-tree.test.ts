@@ -6,7 +6,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { runPiped, savedChat, startAtPrompt, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { createDatabase } from '../support/postgres.js';
+import { createDatabase } from '../helpers/postgres.js';
 
 interface Member {
   id: string;

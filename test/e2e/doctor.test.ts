@@ -12,7 +12,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { runPiped, type RunOptions } from '../helpers/pty.js';
 import { sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { createDatabase, runSql } from '../support/postgres.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
 
 type Row = { id: string; title: string | null; messageCount: number | null; problem?: { kind: string; detail: string } };
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { runPiped, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { createDatabase } from '../support/postgres.js';
+import { createDatabase } from '../helpers/postgres.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/peers');
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { runPiped, savedChat, startAtPrompt, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { TEST_PASSWORD, createDatabase, startPostgres } from '../support/postgres.js';
+import { TEST_PASSWORD, createDatabase, startPostgres } from '../helpers/postgres.js';
 
 /** A git work tree whose `origin` is `remote` (written as files: no git process needed). */
 function repo(remote: string): string {

@@ -6,9 +6,9 @@
  * owner through chatkeep.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { createDatabase, runSql } from '../support/postgres.js';
-import { FORGED, attempt, fingerprint, forgedRows, forgeries } from '../support/forgeries.js';
-import { as, chat, ok, person } from '../support/team.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
+import { FORGED, attempt, fingerprint, forgedRows, forgeries } from '../helpers/forgeries.js';
+import { as, chat, ok, person } from '../helpers/team.js';
 
 const contents = (json: string): string[] => (JSON.parse(json) as { messages: { content: string }[] }).messages.map((m) => m.content);
 

@@ -12,8 +12,8 @@ import { interpreter } from '../../src/session/interpreter.js';
 import { LOCK_SPACE } from '../../src/store/postgres/lock-key.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runPiped } from '../helpers/pty.js';
-import { createDatabase } from '../support/postgres.js';
-import { as, chat, ok, person } from '../support/team.js';
+import { createDatabase } from '../helpers/postgres.js';
+import { as, chat, ok, person } from '../helpers/team.js';
 
 describe('squatting on a team database', () => {
   it("a member holding chatkeep's advisory locks or another's session IDs blocks no one; a hand-held lock names its connection", async () => {

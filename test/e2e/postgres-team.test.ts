@@ -8,8 +8,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { runPiped, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { TEST_PASSWORD, createDatabase, runSql } from '../support/postgres.js';
-import { startProxy } from '../support/tcp-proxy.js';
+import { TEST_PASSWORD, createDatabase, runSql } from '../helpers/postgres.js';
+import { startProxy } from '../helpers/tcp-proxy.js';
 
 interface Person {
   role: string;

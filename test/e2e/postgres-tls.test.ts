@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPiped } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { makeCa, signCertificate } from '../support/certificates.js';
-import { TEST_PASSWORD, startPostgres, type RunningPostgres } from '../support/postgres.js';
+import { makeCa, signCertificate } from '../helpers/certificates.js';
+import { TEST_PASSWORD, startPostgres, type RunningPostgres } from '../helpers/postgres.js';
 
 let server: RunningPostgres;
 let certs: string;

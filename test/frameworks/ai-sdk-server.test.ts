@@ -12,7 +12,7 @@ import { openChatStore } from '../../src/frameworks/ai-sdk/index.js';
 import { startFakeLlmServer, type FakeReply } from '../helpers/fake-llm-server.js';
 import { startHost } from '../helpers/host-process.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../helpers/eventually.js';
 
 const SERVER = fileURLToPath(new URL('../../examples/ai-sdk-server.mjs', import.meta.url));
 

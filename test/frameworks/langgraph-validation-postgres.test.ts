@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { openSessions } from '../../src/index.js';
-import { createDatabase, runSql, withDatabase } from '../support/postgres.js';
+import { createDatabase, runSql, withDatabase } from '../helpers/postgres.js';
 import { validateOn } from './langgraph-validation.js';
 
 let template: Promise<string> | undefined;

@@ -5,8 +5,8 @@ import { openCheckpointSaver } from '../../src/frameworks/langgraph/index.js';
 import { startHost } from '../helpers/host-process.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { calls, said, startFakeResponsesServer } from '../helpers/fake-responses-server.js';
-import { startPgBouncer } from '../support/pgbouncer.js';
-import { createDatabase } from '../support/postgres.js';
+import { startPgBouncer } from '../helpers/pgbouncer.js';
+import { createDatabase } from '../helpers/postgres.js';
 
 const HOST = fileURLToPath(new URL('./langgraph-host.mjs', import.meta.url));
 const SCRIPT = [[calls('fc_1', 'call_1', 'get_weather', { city: 'Oslo' })], [said('msg_2', 'It is sunny in Oslo.')]];

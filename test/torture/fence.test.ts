@@ -3,8 +3,8 @@ import { run as races } from '../../torture/pooler-races.js';
 import { run as thaw } from '../../torture/thaw.js';
 import { nonZero } from '../../torture/part.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { startPgBouncer, type RunningPgBouncer } from '../support/pgbouncer.js';
-import { createDatabase } from '../support/postgres.js';
+import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { createDatabase } from '../helpers/postgres.js';
 
 describe('torture: one writer is a fence (docs/design.md §12)', () => {
   let bouncer: RunningPgBouncer;

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { run } from '../../torture/kill9.js';
 import { nonZero } from '../../torture/part.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { createDatabase } from '../support/postgres.js';
+import { createDatabase } from '../helpers/postgres.js';
 
 describe('torture: kill -9 mid-reply with the sessions on PostgreSQL', () => {
   it('loses no message that was on screen, and the next start takes the dead process’s lock', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { run } from '../../torture/pg-roles.js';
 import { nonZero } from '../../torture/part.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { createDatabase } from '../support/postgres.js';
+import { createDatabase } from '../helpers/postgres.js';
 
 describe('torture: two roles on one team server', () => {
   it('lets neither see nor change the other\'s sessions, through chatkeep or plain SQL (a read-only share stays read-only)', async () => {

@@ -7,7 +7,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSessions } from '../../src/index.js';
-import { runSql } from '../../test/support/postgres.js';
+import { runSql } from '../../test/helpers/postgres.js';
 import { freshDir } from '../proc.js';
 import type { AdversaryContext, AdversaryTrial } from './trials.js';
 import { NEWER_VALUES } from './newer-values.js';

@@ -1,10 +1,10 @@
 /**
- * Each member's plain SQL against every table (test/support/forgeries.ts), as a writable grantee,
+ * Each member's plain SQL against every table (test/helpers/forgeries.ts), as a writable grantee,
  * a read-only grantee and a member the session is not shared with. Counted: statements that
  * changed or removed something (`forgeriesTaken`), the owner's rows that changed
  * (`ownerTablesChanged`), and rows of the owner's holding the forged text (`forgedRowsOwnerSees`).
  */
-import { attempt, fingerprint, forgedRows, forgeries } from '../../test/support/forgeries.js';
+import { attempt, fingerprint, forgedRows, forgeries } from '../../test/helpers/forgeries.js';
 import type { Tally } from '../part.js';
 import type { Team } from './pg-team.js';
 

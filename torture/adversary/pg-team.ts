@@ -3,7 +3,7 @@
  * an owner (`ann`), a writable grantee (`bob`), a read-only grantee (`cat`) and a member it is
  * not shared with (`dan`), and ann's session, which bob has added to through chatkeep.
  */
-import { createDatabase, runSql } from '../../test/support/postgres.js';
+import { createDatabase, runSql } from '../../test/helpers/postgres.js';
 import { freshDir, runPiped, type RunOptions } from '../proc.js';
 
 export interface Member {

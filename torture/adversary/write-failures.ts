@@ -12,7 +12,7 @@ import { openSessions, type Message, type Session } from '../../src/index.js';
 import { interpreter } from '../../src/session/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { managerOn } from '../../test/contract/contract-kit.js';
-import { runSql } from '../../test/support/postgres.js';
+import { runSql } from '../../test/helpers/postgres.js';
 import { freshDir } from '../proc.js';
 import type { AdversaryContext, AdversaryTrial } from './trials.js';
 

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
-import { simulateCrash } from './support/crash.js';
+import { simulateCrash } from '../../helpers/crash.js';
 import { FutureSchemaError, openSessions, SCHEMA_VERSION } from '../../../src/index.js';
 import { decodeSnapshot, encodeSnapshot } from '../../../src/session/codec.js';
 import { sessionJsonSchema } from '../../../src/session/schema.js';

@@ -7,7 +7,7 @@ import type { JournalEvent } from '../../../src/store/file/journal.js';
 import { archiveConversation } from '../../../src/session/apply-event.js';
 import { replay } from '../../../src/session/replay.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
-import { simulateCrash } from './support/crash.js';
+import { simulateCrash } from '../../helpers/crash.js';
 
 async function twoExchanges(session: Session): Promise<void> {
   await session.append({ role: 'user', content: 'first question' });

@@ -4,9 +4,9 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
-import { simulateCrash } from './support/crash.js';
+import { simulateCrash } from '../../helpers/crash.js';
 import { openSessions, ReadOnlySessionError, SessionInUseError } from '../../../src/index.js';
-import { buildLibrary, removeBuilds, runChild, startChild } from './support/child.js';
+import { buildLibrary, removeBuilds, runChild, startChild } from '../../helpers/child.js';
 import { layout } from '../../../src/store/file/layout.js';
 
 beforeAll(() => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { InvalidIdError, isValidId, openSessions } from '../../../src/index.js';
 import { baseIdFor } from '../../../src/session/ids.js';
-import { allFiles } from './support/files.js';
+import { allFiles } from '../../helpers/files.js';
 import { layout } from '../../../src/store/file/layout.js';
 
 const BAD_IDS = ['../x', 'a/b', '', 'x'.repeat(200), 'abc\u0000def', '.hidden', '-dash', '..'];

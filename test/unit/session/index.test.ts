@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, utimesSync, w
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
-import { simulateCrash } from './support/crash.js';
+import { simulateCrash } from '../../helpers/crash.js';
 import type { SessionManager } from '../../../src/index.js';
 import { AmbiguousIdError, openSessions, UnknownSessionError } from '../../../src/index.js';
 import { layout } from '../../../src/store/file/layout.js';

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
-import { simulateCrash } from './support/crash.js';
+import { simulateCrash } from '../../helpers/crash.js';
 import type { SessionManager } from '../../../src/index.js';
 import { openSessions } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { createRedactor, openSessions } from '../../../src/index.js';
-import { allFiles, filesContaining } from './support/files.js';
+import { allFiles, filesContaining } from '../../helpers/files.js';
 
 const ANTHROPIC = 'sk-ant-api03-Zq8xW2vB7nK4mP1rT6yU9iO3aS5dF0gH-jL2cX7vB';
 const GITHUB = 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';

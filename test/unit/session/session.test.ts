@@ -2,10 +2,10 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
-import { simulateCrash } from './support/crash.js';
+import { simulateCrash } from '../../helpers/crash.js';
 import { openSessions, UserError } from '../../../src/index.js';
 import { readJournal } from '../../../src/store/file/journal.js';
-import { modeOf } from './support/files.js';
+import { modeOf } from '../../helpers/files.js';
 import { layout } from '../../../src/store/file/layout.js';
 import { SessionClosedError } from '../../../src/session/errors.js';
 

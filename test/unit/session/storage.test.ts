@@ -2,11 +2,11 @@ import { appendFileSync, readFileSync, readdirSync, rmSync, statSync, symlinkSyn
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
-import { simulateCrash } from './support/crash.js';
+import { simulateCrash } from '../../helpers/crash.js';
 import { openSessions, UserError } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
 import { readJournal } from '../../../src/store/file/journal.js';
-import { allFiles, modeOf } from './support/files.js';
+import { allFiles, modeOf } from '../../helpers/files.js';
 import { layout } from '../../../src/store/file/layout.js';
 
 afterEach(() => {

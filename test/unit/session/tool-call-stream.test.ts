@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
-import { simulateCrash } from './support/crash.js';
+import { simulateCrash } from '../../helpers/crash.js';
 import { openSessions } from '../../../src/index.js';
 import { InvalidMessageError } from '../../../src/session/errors.js';
 

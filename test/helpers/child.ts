@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const repo = resolve(import.meta.dirname, '../../../..');
+const repo = resolve(import.meta.dirname, '../..');
 let built: string | undefined;
 const cleanup: string[] = [];
 

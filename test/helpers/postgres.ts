@@ -35,7 +35,7 @@ export function freePort(): Promise<number> {
 
 /** The server script: beside this file, or (run from tsc's output for the bench) in the sources. */
 function serverScript(): string {
-  const places = ['postgres-server.mjs', '../../../test/support/postgres-server.mjs'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  const places = ['postgres-server.mjs', '../../../test/helpers/postgres-server.mjs'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
   return places.find((path) => existsSync(path)) ?? places[0]!;
 }
 
