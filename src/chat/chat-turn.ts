@@ -3,7 +3,7 @@
  * session (each piece journaled before it is shown, so a crash keeps everything on screen)
  * and onto the screen.
  */
-import type { Provider } from '../providers/types.js';
+import type { Provider } from '../models/types.js';
 import { messagesToSend } from '../session/compaction.js';
 import type { Usage } from '../session/data.js';
 import type { ReplyWriter, Session } from '../session/session-api.js';

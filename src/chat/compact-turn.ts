@@ -3,8 +3,8 @@
  * exchange, and stores it (`Session.compact`: the summarised messages are archived inside the
  * session). Also the offer to compact, from the token counts the provider reported.
  */
-import { contextWindowOf } from '../providers/context-window.js';
-import type { Provider } from '../providers/types.js';
+import { contextWindowOf } from '../models/context-window.js';
+import type { Provider } from '../models/types.js';
 import { keptByCompaction, messagesToSend } from '../session/compaction.js';
 import { nothingToCompact } from '../repl/commands/compact.js';
 import type { Message, Usage } from '../session/data.js';

@@ -5,7 +5,7 @@
  * chat's own (chat-turn.ts), so what is stored is what the REPL would store.
  */
 import type { EventEmitter } from 'node:events';
-import type { Provider } from '../providers/types.js';
+import type { Provider } from '../models/types.js';
 import type { SessionController } from '../repl/controller.js';
 import { errorLine } from '../repl/host-words.js';
 import { showLines } from '../repl/render.js';

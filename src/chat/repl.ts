@@ -5,7 +5,7 @@
  * injected streams; nothing here reads the environment.
  */
 import type { EventEmitter } from 'node:events';
-import type { Provider } from '../providers/types.js';
+import type { Provider } from '../models/types.js';
 import { UserError } from '../session/errors.js';
 import type { ConfigSource } from '../session/data.js';
 import type { Session } from '../session/session-api.js';

@@ -2,7 +2,7 @@
  * What every `chatkeep sessions …` subcommand shares: the command and the environment it runs
  * with, the error that says what is wrong with a session, and the rows of `list --json`.
  */
-import { estimateCost } from '../providers/cost.js';
+import { estimateCost } from '../models/cost.js';
 import { UserError } from '../session/errors.js';
 import type { ModelUsage, Usage } from '../session/data.js';
 import type { SessionProblem, SessionSummary } from '../session/listing.js';

@@ -14,7 +14,7 @@ import type { SessionManager } from '../session/manager-api.js';
 import { createClipboard } from '../terminal/clipboard.js';
 import type { CliCommand } from './options.js';
 import { parseForkAt } from '../repl/fork-args.js';
-import { unknownModelNote } from '../providers/unknown-model.js';
+import { unknownModelNote } from '../models/unknown-model.js';
 import { openBrowser, type BrowseOptions } from '../repl/browser.js';
 import { runRepl } from '../chat/repl.js';
 import { SessionController } from '../repl/controller.js';

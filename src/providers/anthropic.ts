@@ -20,7 +20,7 @@ import { anthropicMessage } from './wire-blocks.js';
 import { ProviderError } from './provider-error.js';
 import { sdkProviderSetup } from './sdk-provider.js';
 import type { SdkProviderSettings } from './sdk-settings.js';
-import type { Provider, StreamEvent, StreamOptions } from './types.js';
+import type { Provider, StreamEvent, StreamOptions } from '../models/types.js';
 
 /** Upper bound on a reply's length; the API requires one. */
 export const ANTHROPIC_MAX_TOKENS = 8192;

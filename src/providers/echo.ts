@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message, Usage } from '../session/data.js';
 import { plural } from '../text/plural.js';
-import type { Provider, StreamEvent, StreamOptions } from './types.js';
+import type { Provider, StreamEvent, StreamOptions } from '../models/types.js';
 
 /** Default pause between echoed words, in ms (`CHATKEEP_ECHO_DELAY_MS`). */
 export const DEFAULT_ECHO_DELAY_MS = 8;

@@ -3,10 +3,10 @@
  * provider is created, so start-up stays fast and echo never loads one.
  */
 import { MissingApiKeyError, UserError, printable } from '../session/errors.js';
-import { API_KEY_VARS, DEFAULT_MODELS, type ProviderChoice } from './choose-provider.js';
+import { API_KEY_VARS, DEFAULT_MODELS, type ProviderChoice } from '../models/choose-provider.js';
 import { EchoProvider, echoDelayFrom } from './echo.js';
 import { BASE_URL_VARS, DEFAULT_BASE_URLS, type SdkProviderSettings } from './sdk-settings.js';
-import type { Provider } from './types.js';
+import type { Provider } from '../models/types.js';
 
 export {
   API_KEY_VARS,
@@ -17,11 +17,11 @@ export {
   type ChooseProviderInput,
   type ProviderChoice,
   type ProviderName,
-} from './choose-provider.js';
+} from '../models/choose-provider.js';
 export { EchoProvider, echoReply, splitWords, countWords } from './echo.js';
 export { ProviderError, type ProviderErrorKind } from './provider-error.js';
 export { loadSystemPrompt, MAX_SYSTEM_PROMPT_BYTES, type LoadedSystemPrompt } from './system-prompt.js';
-export type { Provider, StreamEvent, StreamOptions } from './types.js';
+export type { Provider, StreamEvent, StreamOptions } from '../models/types.js';
 
 /** Options for `createProvider`, mostly for tests. */
 export interface CreateProviderOptions {

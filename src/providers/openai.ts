@@ -14,7 +14,7 @@ import { openaiMessage } from './wire-blocks.js';
 import { ProviderError } from './provider-error.js';
 import { sdkProviderSetup } from './sdk-provider.js';
 import type { SdkProviderSettings } from './sdk-settings.js';
-import type { Provider, StreamEvent, StreamOptions } from './types.js';
+import type { Provider, StreamEvent, StreamOptions } from '../models/types.js';
 
 /** Chat Completions, streamed, with usage in a final chunk. */
 export class OpenAIProvider implements Provider {

@@ -5,7 +5,7 @@
  */
 import { hostOf, shownURL, type FailureContext } from './describe-failure.js';
 import { httpFetch } from './http-fetch.js';
-import { API_KEY_VARS } from './choose-provider.js';
+import { API_KEY_VARS } from '../models/choose-provider.js';
 import { BASE_URL_VARS, DEFAULT_BASE_URLS, type SdkProviderName, type SdkProviderSettings } from './sdk-settings.js';
 
 /** The client options both official SDKs take under these names. */

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError, printable } from '../session/errors.js';
-import type { LoadedSystemPrompt } from './types.js';
+import type { LoadedSystemPrompt } from '../models/types.js';
 
-export type { LoadedSystemPrompt } from './types.js';
+export type { LoadedSystemPrompt } from '../models/types.js';
 
 /** Longest system prompt accepted, in bytes: past this it is surely the wrong file. */
 export const MAX_SYSTEM_PROMPT_BYTES = 1_000_000;

@@ -4,8 +4,8 @@
  * `command` before it takes effect, so a resume carries it on.
  */
 // Types only, from modules the package ships: the providers themselves run from the CLI's bundle.
-import type { ProviderName } from '../providers/choose-provider.js';
-import type { LoadedSystemPrompt, Provider } from '../providers/types.js';
+import type { ProviderName } from '../models/choose-provider.js';
+import type { LoadedSystemPrompt, Provider } from '../models/types.js';
 import { ChatkeepError, MissingApiKeyError } from '../session/errors.js';
 import type { HostName } from './host.js';
 import type { ConfigSource, SystemPromptRef } from '../session/data.js';

@@ -2,7 +2,7 @@
  * Text shown for sessions: listing rows, relative times, the tail of a transcript.
  * Pure functions of their inputs (the clock is passed in).
  */
-import { estimateCost, formatCost } from '../providers/cost.js';
+import { estimateCost, formatCost } from '../models/cost.js';
 import type { Advice } from '../session/errors.js';
 import type { Message, ModelUsage, SessionStats, Usage } from '../session/data.js';
 import type { SessionProblem, SessionSummary } from '../session/listing.js';

@@ -1,4 +1,4 @@
-import { PROVIDER_NAMES, type ProviderName } from '../../providers/choose-provider.js';
+import { PROVIDER_NAMES, type ProviderName } from '../../models/choose-provider.js';
 import { chatControls, info, refusal, useAssistant } from '../command-result.js';
 import type { SlashCommand } from '../types.js';
 import { printable } from '../../session/errors.js';

@@ -1,6 +1,6 @@
 /** Small helpers shared by the provider tests. */
 import { createProvider } from '../../../src/providers/index.js';
-import type { Provider, StreamEvent } from '../../../src/providers/types.js';
+import type { Provider, StreamEvent } from '../../../src/models/types.js';
 import type { Message } from '../../../src/session/data.js';
 import { startFakeLlmServer, type FakeApi, type FakeLlmServer, type FakeReply } from '../../helpers/fake-llm-server.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODELS } from '../../../src/providers/choose-provider.js';
-import { contextWindowOf } from '../../../src/providers/context-window.js';
-import { priceOf } from '../../../src/providers/cost.js';
-import { unknownModelNote } from '../../../src/providers/unknown-model.js';
+import { DEFAULT_MODELS } from '../../../src/models/choose-provider.js';
+import { contextWindowOf } from '../../../src/models/context-window.js';
+import { priceOf } from '../../../src/models/cost.js';
+import { unknownModelNote } from '../../../src/models/unknown-model.js';
 
 describe('the default models', () => {
   it('are each in the price table and the context-window table', () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { estimateCost, formatCost, priceOf } from '../../../src/providers/cost.js';
+import { estimateCost, formatCost, priceOf } from '../../../src/models/cost.js';
 
 describe('the price table', () => {
   it('says when and where its figures come from, and every price is a positive number', () => {
-    const table = JSON.parse(readFileSync(new URL('../../../src/providers/prices.json', import.meta.url), 'utf8')) as {
+    const table = JSON.parse(readFileSync(new URL('../../../src/models/prices.json', import.meta.url), 'utf8')) as {
       asOf: string;
       sources: string[];
       models: Record<string, { input: number; output: number }>;
