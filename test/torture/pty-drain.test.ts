@@ -1,6 +1,6 @@
 import * as pty from '@lydell/node-pty';
 import { describe, expect, it } from 'vitest';
-import { drainBeforeDestroy } from '../../../torture/pty-drain.js';
+import { drainBeforeDestroy } from '../../torture/pty-drain.js';
 
 describe('a pseudo-terminal read by the tests', () => {
   it("keeps a program's last output that was still unread when it exited", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reset } from '../../../src/repl/commands/reset.js';
-import { createMockCommandContext } from '../../helpers/mock-command-context.js';
+import { reset } from '../../../../src/repl/commands/reset.js';
+import { createMockCommandContext } from '../../../helpers/mock-command-context.js';
 
 describe('/reset', () => {
   it('archives the conversation, keeps the ID and says how many messages were archived', async () => {

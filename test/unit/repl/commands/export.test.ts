@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportSession } from '../../../src/repl/commands/export.js';
-import { OutsideDirectoryError } from '../../../src/index.js';
-import { createMockCommandContext } from '../../helpers/mock-command-context.js';
-import { tmpHome } from '../../helpers/tmp-home.js';
+import { exportSession } from '../../../../src/repl/commands/export.js';
+import { OutsideDirectoryError } from '../../../../src/index.js';
+import { createMockCommandContext } from '../../../helpers/mock-command-context.js';
+import { tmpHome } from '../../../helpers/tmp-home.js';
 
 /** A host directory two levels down in a fresh temporary one, so `../..` stays inside the test's own. */
 function hostDir(): { root: string; cwd: string } {

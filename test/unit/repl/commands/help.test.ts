@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { builtinCommands } from '../../../src/repl/commands/index.js';
-import { help } from '../../../src/repl/commands/help.js';
-import { createMockCommandContext } from '../../helpers/mock-command-context.js';
+import { builtinCommands } from '../../../../src/repl/commands/index.js';
+import { help } from '../../../../src/repl/commands/help.js';
+import { createMockCommandContext } from '../../../helpers/mock-command-context.js';
 
 describe('/help', () => {
   it('lists every command with its usage and summary', async () => {

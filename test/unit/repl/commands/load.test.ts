@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { load } from '../../../src/repl/commands/load.js';
-import { createFakeBrowser, createMockCommandContext } from '../../helpers/mock-command-context.js';
+import { load } from '../../../../src/repl/commands/load.js';
+import { createFakeBrowser, createMockCommandContext } from '../../../helpers/mock-command-context.js';
 
 describe('/load', () => {
   it('switches to the one named (by unique prefix), leaving the one save to the REPL closing the current', async () => {

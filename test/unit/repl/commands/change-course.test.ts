@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { copy } from '../../../src/repl/commands/copy.js';
-import { model } from '../../../src/repl/commands/model.js';
-import { provider } from '../../../src/repl/commands/provider.js';
-import { retry } from '../../../src/repl/commands/retry.js';
-import { status } from '../../../src/repl/commands/status.js';
-import { title } from '../../../src/repl/commands/title.js';
-import { MAX_CLIPBOARD_BYTES } from '../../../src/terminal/clipboard.js';
-import { createMockCommandContext } from '../../helpers/mock-command-context.js';
+import { copy } from '../../../../src/repl/commands/copy.js';
+import { model } from '../../../../src/repl/commands/model.js';
+import { provider } from '../../../../src/repl/commands/provider.js';
+import { retry } from '../../../../src/repl/commands/retry.js';
+import { status } from '../../../../src/repl/commands/status.js';
+import { title } from '../../../../src/repl/commands/title.js';
+import { MAX_CLIPBOARD_BYTES } from '../../../../src/terminal/clipboard.js';
+import { createMockCommandContext } from '../../../helpers/mock-command-context.js';
 
 const content = (result: Awaited<ReturnType<typeof title.run>>): string => (result.type === 'message' ? result.content : '');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sessions } from '../../../src/repl/commands/sessions.js';
-import { createMockCommandContext } from '../../helpers/mock-command-context.js';
+import { sessions } from '../../../../src/repl/commands/sessions.js';
+import { createMockCommandContext } from '../../../helpers/mock-command-context.js';
 
 describe('/sessions', () => {
   it("lists this project's sessions newest first with the current one marked", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { save } from '../../../src/repl/commands/save.js';
-import { createMockCommandContext } from '../../helpers/mock-command-context.js';
+import { save } from '../../../../src/repl/commands/save.js';
+import { createMockCommandContext } from '../../../helpers/mock-command-context.js';
 
 describe('/save', () => {
   it('saves and prints the ID, message count and path', async () => {
