@@ -6,10 +6,11 @@
  */
 import type { SessionSnapshot } from '../session/data.js';
 import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionOutcome } from './actions.js';
-import { NO_FILTERS, nextAge, nextBranch, nextStatus, passes, type Filters } from './filters.js';
+import { NO_FILTERS, passes, type Filters } from './filters.js';
 import { arrange, revealed } from './families.js';
 import { drawFrame, listHeight, saidLines, scrolled } from './layout.js';
-import { commandFor, LABELS, type Key, type Mode } from './keys.js';
+import { LABELS, type Key, type Mode } from './keys.js';
+import { onKey, type KeyState } from './on-key.js';
 import type { Holding } from './rows.js';
 import type { BrowseChoice, BrowserConfig } from './config.js';
 import type { SessionSummary } from '../session/listing.js';
@@ -62,11 +63,7 @@ export function browserPrompt(core: Core) {
     const fold = text === '' && unfiltered;
     // A fork made while a query was typed, highlighted once the query is cleared.
     const pending = useRef<string | undefined>(undefined);
-    const waiting = (): number => {
-      const id = pending.current;
-      pending.current = undefined;
-      return id === undefined ? 0 : revealed(rows.filter((row) => passes(row, filters, now)), id, { fold: unfiltered, open }).at;
-    };
+    const waitingAt = (id: string): number => revealed(rows.filter((row) => passes(row, filters, now)), id, { fold: unfiltered, open }).at;
     const entries = useMemo(() => arrange(shown, { fold, open }), [shown, fold, open]);
     const entry = entries[Math.min(selected, entries.length - 1)];
     const current = entry?.row;
@@ -125,7 +122,6 @@ export function browserPrompt(core: Core) {
       rl.clearLine(0);
       rl.write(text);
     };
-    const move = (to: number): void => setSelected(Math.max(0, Math.min(entries.length - 1, to)));
     const act = (refused: string, work: () => Promise<ActionOutcome>): void => {
       setMessage(['Working…']);
       queue.current = queue.current.then(() => attempt(refused, work)
@@ -150,86 +146,33 @@ export function browserPrompt(core: Core) {
         })
         .catch((err: unknown) => setMessage([`That failed: ${err instanceof Error ? err.message : String(err)}`])));
     };
+    const ACTIONS = {
+      fork: (id: string) => act('Not forked', () => forkSession(config.host, id)),
+      trash: (id: string) => act('Not moved to the trash', () => trashSession(config.host, id)),
+      rename: (id: string, text: string) => act('Not renamed', () => renameSession(config.host, id, text)),
+      export: (id: string, text: string) => act('Not exported', () => exportTo(config.host, id, text)),
+    };
 
     useKeypress((key: Key, rl) => {
-      if (mode !== 'search') {
-        if (key.name === 'escape') {
-          setMode('search');
-          setLine(rl, query);
-          setTyped(query);
-          return;
-        }
-        if (key.name === 'return' || key.name === 'enter') {
-          const text = typed;
-          setMode('search');
-          setLine(rl, query);
-          setTyped(query);
-          if (current && mode === 'rename') act('Not renamed', () => renameSession(config.host, current.id, text));
-          if (current && mode === 'export') act('Not exported', () => exportTo(config.host, current.id, text));
-          return;
-        }
-        if (key.name === 'tab') setLine(rl, typed);
-        else setTyped(rl.line);
-        return;
-      }
-      if (key.name === 'escape') return done({ kind: 'cancel' });
-      if (key.name === 'q' && !key.ctrl && query === '' && rl.line === 'q') return done({ kind: 'cancel' });
-      if (key.name === 'return' || key.name === 'enter') {
-        if (current) return done({ kind: 'resume', id: current.id });
-        setLine(rl, query);
-        return;
-      }
-      const command = commandFor(key, query);
-      if (command === undefined) {
-        if (rl.line !== query) setSelected(Math.max(0, rl.line.trim() === '' ? waiting() : 0));
-        setQuery(rl.line);
-        setTyped(rl.line);
-        return;
-      }
-      // Readline took the key as editing (a tab typed, the cursor moved): the query stays as it was.
-      setLine(rl, query);
-      const page = Math.max(1, height - 1);
-      switch (command) {
-        case 'up': return move(selected - 1);
-        case 'down': return move(selected + 1);
-        case 'pageup': return move(selected - page);
-        case 'pagedown': return move(selected + page);
-        case 'home': return move(0);
-        case 'end': return move(entries.length - 1);
-        case 'scope': {
-          const next = !all;
-          setAll(next);
-          setSelected(0);
-          setMessage([next ? 'Every project.' : 'This project only.']);
-          void config.list(next).then(setRows, (err: unknown) => setMessage([`Could not list: ${String(err)}`]));
-          return;
-        }
-        case 'preview': return setPreviewOn(!previewOn);
-        case 'unfold':
-        case 'fold': {
-          if (!entry) return;
-          if (!fold) return setMessage(['With a query or a filter on, every family is open.']);
-          const opened = new Set(open);
-          if (command === 'unfold') opened.add(entry.root);
-          else opened.delete(entry.root);
-          setOpen(opened);
-          // Folding moves the highlight to the family's root (which stays where it is).
-          if (command === 'fold') move(entries.findIndex((e) => e.row.id === entry.root));
-          return;
-        }
-        case 'branch': return setFilters({ ...filters, branch: nextBranch(rows, filters.branch) });
-        case 'status': return setFilters({ ...filters, status: nextStatus(filters.status) });
-        case 'age': return setFilters({ ...filters, days: nextAge(filters.days) });
-        case 'fork': return current && act('Not forked', () => forkSession(config.host, current.id));
-        case 'trash': return current && act('Not moved to the trash', () => trashSession(config.host, current.id));
-        case 'rename':
-        case 'export': {
-          if (!current) return;
-          const text = command === 'rename' ? (current.title ?? '') : `${current.id}.json`;
-          setMode(command);
-          setLine(rl, text);
-          setTyped(text);
-          return;
+      const before: KeyState = { query, typed, mode, selected, all, previewOn, filters, open };
+      const pendingAt = pending.current === undefined ? undefined : waitingAt(pending.current);
+      const { state, effects } = onKey(before, key, rl.line, { entries, entry, height, rows, fold, pendingAt });
+      if (state.query !== query) setQuery(state.query);
+      if (state.typed !== typed) setTyped(state.typed);
+      if (state.mode !== mode) setMode(state.mode);
+      if (state.selected !== selected) setSelected(state.selected);
+      if (state.all !== all) setAll(state.all);
+      if (state.previewOn !== previewOn) setPreviewOn(state.previewOn);
+      if (state.filters !== filters) setFilters(state.filters);
+      if (state.open !== open) setOpen(state.open);
+      for (const effect of effects) {
+        switch (effect.kind) {
+          case 'line': setLine(rl, effect.text); break;
+          case 'done': return done(effect.choice);
+          case 'message': setMessage(effect.lines); break;
+          case 'pending-taken': pending.current = undefined; break;
+          case 'relist': void config.list(effect.all).then(setRows, (err: unknown) => setMessage([`Could not list: ${String(err)}`])); break;
+          case 'act': 'text' in effect ? ACTIONS[effect.action](effect.id, effect.text) : ACTIONS[effect.action](effect.id); break;
         }
       }
     });
