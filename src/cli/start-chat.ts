@@ -16,7 +16,7 @@ import type { CliCommand } from './options.js';
 import { parseForkAt } from '../repl/fork-args.js';
 import { unknownModelNote } from '../providers/unknown-model.js';
 import { openBrowser, type BrowseOptions } from '../repl/browser.js';
-import { runRepl } from '../chat/repl.js';
+import { runRepl } from './chat/repl.js';
 import { SessionController } from '../repl/controller.js';
 import { PLAIN_CHATKEEP } from './chatkeep-host.js';
 import type { Screen } from '../terminal/screen.js';
@@ -133,7 +133,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       opened,
     );
     if (environment.ask !== undefined) {
-      const { answerOnce } = await import('../chat/one-shot.js');
+      const { answerOnce } = await import('./chat/one-shot.js');
       return await answerOnce({ controller, screen, provider, system: system?.text ?? null, text: environment.ask, ready, notices, persistent: persist, signals: environment.signals });
     }
     return await runRepl({
@@ -160,7 +160,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       writeFile,
       // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
       ...(screen.terminal && screen.color.level > 0 && !flags.raw
-        ? { loadMarkdown: async () => (await import('../chat/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
+        ? { loadMarkdown: async () => (await import('./chat/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
         : {}),
       terminalGone: () => screen.terminal && !isatty(0),
     });

@@ -5,20 +5,20 @@
  * injected streams; nothing here reads the environment.
  */
 import type { EventEmitter } from 'node:events';
-import type { Provider } from '../providers/types.js';
-import { UserError } from '../session/errors.js';
-import type { ConfigSource } from '../session/data.js';
-import type { Session } from '../session/session-api.js';
-import { createChatControls, type ChatFactories } from '../repl/chat-controls.js';
-import { createCommandContext } from '../repl/context.js';
-import { completeLine } from '../repl/complete.js';
-import type { SessionController } from '../repl/controller.js';
-import { dispatchLine } from '../repl/dispatch.js';
-import { showDone, showResumed } from '../repl/render.js';
-import type { BrowseOutcome, SlashCommand } from '../repl/types.js';
-import type { Clipboard } from '../terminal/clipboard.js';
-import { errorLine } from '../repl/host-words.js';
-import type { Screen } from '../terminal/screen.js';
+import type { Provider } from '../../providers/types.js';
+import { UserError } from '../../session/errors.js';
+import type { ConfigSource } from '../../session/data.js';
+import type { Session } from '../../session/session-api.js';
+import { createChatControls, type ChatFactories } from '../../repl/chat-controls.js';
+import { createCommandContext } from '../../repl/context.js';
+import { completeLine } from '../../repl/complete.js';
+import type { SessionController } from '../../repl/controller.js';
+import { dispatchLine } from '../../repl/dispatch.js';
+import { showDone, showResumed } from '../../repl/render.js';
+import type { BrowseOutcome, SlashCommand } from '../../repl/types.js';
+import type { Clipboard } from '../../terminal/clipboard.js';
+import { errorLine } from '../../repl/host-words.js';
+import type { Screen } from '../../terminal/screen.js';
 import { offerDraft } from './draft.js';
 import { finishChat, watchLeaving } from './leaving.js';
 import { createLineReader } from './line-reader.js';
@@ -131,7 +131,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     ...(screen.terminal
       ? {
           pick: async (heading: string, rows: readonly string[]) =>
-            (await import('../repl/pick-one.js')).pickOne({ input: options.input, output: options.output, heading, rows, signal: leaving.signal }),
+            (await import('../../repl/pick-one.js')).pickOne({ input: options.input, output: options.output, heading, rows, signal: leaving.signal }),
           draftAtPrompt: true,
         }
       : {}),

@@ -3,21 +3,21 @@
  * and come back from it; `empty-trash` is the only deletion, and it asks first (on a terminal)
  * or needs `--yes`. A missing data directory is simply empty: nothing is created.
  */
-import { openSessions } from '../index.js';
-import { ChatkeepError, UserError } from '../session/errors.js';
-import { noSuchSession } from '../session/ids.js';
-import type { TrashedSession } from '../session/store.js';
-import type { SessionSummary } from '../session/listing.js';
-import type { SessionManager } from '../session/manager-api.js';
-import { loadFormatting, plural, relativeTime, shortAge } from '../terminal/format.js';
-import { resumeLine } from '../repl/host.js';
-import { commandOf, PLAIN_CHATKEEP } from './chatkeep-host.js';
-import { describeError } from '../terminal/report-error.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
-import { fitTable, type FitStep } from '../terminal/fit-table.js';
-import { parseAge } from './age.js';
-import { sessionsMayExist } from '../store/choice.js';
-import { visibleText } from '../text/visible-text.js';
+import { openSessions } from '../../index.js';
+import { ChatkeepError, UserError } from '../../session/errors.js';
+import { noSuchSession } from '../../session/ids.js';
+import type { TrashedSession } from '../../session/store.js';
+import type { SessionSummary } from '../../session/listing.js';
+import type { SessionManager } from '../../session/manager-api.js';
+import { loadFormatting, plural, relativeTime, shortAge } from '../../terminal/format.js';
+import { resumeLine } from '../../repl/host.js';
+import { commandOf, PLAIN_CHATKEEP } from '../chatkeep-host.js';
+import { describeError } from '../../terminal/report-error.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
+import { fitTable, type FitStep } from '../../terminal/fit-table.js';
+import { parseAge } from '../age.js';
+import { sessionsMayExist } from '../../store/choice.js';
+import { visibleText } from '../../text/visible-text.js';
 
 /** `--older-than` as typed and in milliseconds. */
 type Age = { spec: string; ms: number };

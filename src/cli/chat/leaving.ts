@@ -5,9 +5,9 @@
  * controller closes the session and writes the exit lines.
  */
 import type { EventEmitter } from 'node:events';
-import type { SessionController } from '../repl/controller.js';
-import { showLines } from '../repl/render.js';
-import type { Screen } from '../terminal/screen.js';
+import type { SessionController } from '../../repl/controller.js';
+import { showLines } from '../../repl/render.js';
+import type { Screen } from '../../terminal/screen.js';
 import { keepDraft } from './draft.js';
 import type { LineReader } from './line-reader.js';
 
