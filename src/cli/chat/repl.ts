@@ -1,8 +1,8 @@
 /**
  * chatkeep's own REPL, a host of the component (src/repl/): reads lines, hands them to the
  * component's dispatch (slash commands, through the controller) or to a chat turn
- * (turns.ts), renders what comes back, and leaves through leaving.ts. Input and output are
- * injected streams; nothing here reads the environment.
+ * (turns.ts), renders what comes back, and leaves as every host does (src/repl/leaving.ts).
+ * Input and output are injected streams; nothing here reads the environment.
  */
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../../providers/types.js';
@@ -20,7 +20,8 @@ import type { Clipboard } from '../../terminal/clipboard.js';
 import { errorLine } from '../../repl/host-words.js';
 import type { Screen } from '../../terminal/screen.js';
 import { offerDraft } from './draft.js';
-import { finishChat, watchLeaving } from './leaving.js';
+import { finishChat } from './leaving.js';
+import { watchLeaving } from '../../repl/leaving.js';
 import { createLineReader } from './line-reader.js';
 import type { MarkdownRenderer } from './markdown.js';
 import { createTurns } from './turns.js';
@@ -119,7 +120,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let hold = (): void => {};
   const turns = createTurns({ controller, screen, chat, persistent, autoCompact: options.autoCompact === true, markdown: () => markdown, hold: () => hold() });
   let closeReader = (): void => {};
-  const leaving = watchLeaving({ screen, input: options.input, signals: options.signals, abortTurn: () => turns.abort(), closeReader: () => closeReader() });
+  const leaving = watchLeaving({
+    screen,
+    input: options.input,
+    signals: options.signals,
+    leave: () => {
+      turns.abort();
+      closeReader();
+    },
+    interrupt: () => turns.abort(),
+  });
   const browse = options.browse;
   const context = createCommandContext({
     controller,
