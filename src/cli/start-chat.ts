@@ -10,14 +10,13 @@ import { UserError } from '../session/errors.js';
 import { noSuchSession } from '../session/ids.js';
 import type { ConfigFiles, ConfigSource } from '../session/data.js';
 import type { Session } from '../session/session-api.js';
-import type { SessionManager } from '../session/manager-api.js';
 import { createClipboard } from '../terminal/clipboard.js';
 import type { CliCommand } from './options.js';
 import { parseForkAt } from '../repl/fork-args.js';
 import { unknownModelNote } from '../models/unknown-model.js';
 import { openBrowser, type BrowseOptions } from '../repl/browser.js';
-import { runRepl } from '../chat/repl.js';
-import { SessionController } from '../repl/controller.js';
+import { runRepl } from './chat/repl.js';
+import { noSessionYet, SessionController } from '../repl/controller.js';
 import { PLAIN_CHATKEEP } from './chatkeep-host.js';
 import type { Screen } from '../terminal/screen.js';
 import type { BrowseOutcome } from '../repl/types.js';
@@ -90,25 +89,34 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       host: environment.host ?? PLAIN_CHATKEEP,
     });
 
-  let resumedId = id;
-  if (flags.continue) resumedId = await latestId(sessions, cwd);
-  else if (flags.resume) resumedId = await pickId(sessions, () => browse({ heading: 'Resume which session?', all: how.all, signals: environment.signals }), screen);
-  let session: Session | undefined;
-  if (resumedId !== undefined) session = await sessions.resume(resumedId);
-  // A fork reads its parent without taking its lock (it may be open elsewhere) and never writes to it.
-  else if (forkId !== undefined) session = await sessions.fork(forkId, forkAt !== undefined ? { at: forkAt } : {});
+  // The browser's pick is made before anything opens; cancelling it opens nothing.
+  const resumeId = flags.resume ? await pickId(() => browse({ heading: 'Resume which session?', all: how.all, signals: environment.signals }), screen) : id;
+  const controllerOptions = { sessions, host: environment.host ?? PLAIN_CHATKEEP, persistent: persist, autosave: schedule };
+  // What exists is opened first (its assistant is the one to choose); a new session only once the
+  // assistant is made, so that a bad choice creates nothing. `--continue` with nothing to
+  // continue is refused, as documented.
+  let controller: SessionController | undefined =
+    resumeId !== undefined || flags.continue || forkId !== undefined
+      ? await SessionController.open({
+          ...controllerOptions,
+          ...(resumeId !== undefined ? { resume: resumeId } : {}),
+          ...(flags.continue ? { continue: true, newWhenNone: false } : {}),
+          // A fork reads its parent without taking its lock (it may be open elsewhere) and never writes to it.
+          ...(forkId !== undefined ? { fork: { from: forkId, ...(forkAt !== undefined ? { at: forkAt } : {}) } } : {}),
+        })
+      : undefined;
   try {
     const choice = chooseProvider({
       flagProvider: flags.provider,
       flagModel: flags.model,
-      session: session?.provider,
+      session: controller?.session.provider,
       config,
       env,
     });
     const provider = await createProvider(choice, env, { watched: screen.terminal });
     const chosen = { name: choice.name, model: choice.model };
-    const opened = session ?? (await sessions.create());
-    session = opened;
+    controller ??= await SessionController.open(controllerOptions);
+    const opened = controller.session;
     const notices: string[] = [];
     // Said once, at the start: the model's price or window is not in chatkeep's tables.
     const unknown = unknownModelNote(provider.model);
@@ -128,12 +136,8 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
     })();
     // The REPL reports a failure at its first line; this keeps one before that from being unhandled.
     void ready.catch(() => undefined);
-    const controller = new SessionController(
-      { sessions, host: environment.host ?? PLAIN_CHATKEEP, persistent: persist, autosave: schedule },
-      opened,
-    );
     if (environment.ask !== undefined) {
-      const { answerOnce } = await import('../chat/one-shot.js');
+      const { answerOnce } = await import('./chat/one-shot.js');
       return await answerOnce({ controller, screen, provider, system: system?.text ?? null, text: environment.ask, ready, notices, persistent: persist, signals: environment.signals });
     }
     return await runRepl({
@@ -142,7 +146,7 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       output: environment.stdout,
       screen,
       controller,
-      resumed: resumedId !== undefined || forkId !== undefined,
+      resumed: controller.opened !== 'new',
       provider,
       providerSource: choice.source,
       system: system?.text ?? null,
@@ -160,12 +164,12 @@ export async function startChat(flags: ReplFlags, environment: ChatEnvironment, 
       writeFile,
       // Markdown needs a terminal and colour; pipes, NO_COLOR and --raw get the text as written.
       ...(screen.terminal && screen.color.level > 0 && !flags.raw
-        ? { loadMarkdown: async () => (await import('../chat/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
+        ? { loadMarkdown: async () => (await import('./chat/markdown.js')).loadMarkdown(screen.color, environment.stdout.columns || 80) }
         : {}),
       terminalGone: () => screen.terminal && !isatty(0),
     });
   } catch (err) {
-    await session?.close().catch(() => {});
+    await controller?.session.close().catch(() => {});
     throw err;
   }
 }
@@ -213,18 +217,8 @@ async function chooseSystemPrompt(
   return fromConfig;
 }
 
-function noSessionYet(cwd: string): UserError {
-  return new UserError(`No session to resume in ${cwd} yet.`, 'E_NO_SESSION', 2, { to: 'Start one with:', run: [] });
-}
-
-async function latestId(sessions: SessionManager, cwd: string): Promise<string> {
-  const latest = await sessions.latest();
-  if (!latest) throw noSessionYet(cwd);
-  return latest.id;
-}
-
 /** The session the browser chose; cancelling is not a failure (exit 0, having created nothing). */
-async function pickId(sessions: SessionManager, open: () => Promise<BrowseOutcome>, screen: Screen): Promise<string> {
+async function pickId(open: () => Promise<BrowseOutcome>, screen: Screen): Promise<string> {
   const { choice, notes } = await open();
   for (const note of notes) screen.status(note);
   if (choice.kind === 'cancel') throw new UserError('No session picked.', 'E_CANCELLED', 0, { to: 'Start a new one with:', run: [] });

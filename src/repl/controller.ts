@@ -6,7 +6,7 @@
  * happens comes out as events and lines for the host to render.
  */
 import { parseAutosaveSpec, startAutosave } from '../session/autosave.js';
-import { ReadOnlySessionError } from '../session/errors.js';
+import { ReadOnlySessionError, UserError } from '../session/errors.js';
 import { totalStats } from '../session/status.js';
 import type { Autosave, AutosaveSchedule } from '../session/autosave.js';
 import type { Message, NewMessage } from '../session/data.js';
@@ -44,10 +44,12 @@ export interface ControllerOptions {
   persistent?: boolean;
 }
 
-/** Which session to open: `resume` an ID or unique prefix, `continue` the latest of this project (a new one when there is none), `fork` one; else a new one. */
+/** Which session to open: `resume` an ID or unique prefix, `continue` the latest of this project, `fork` one; else a new one. */
 export interface OpenOptions {
   resume?: string;
   continue?: boolean;
+  /** With `continue`, when this project has no session yet: true (the default) opens a new one, false refuses (`E_NO_SESSION`, exit code 2). */
+  newWhenNone?: boolean;
   fork?: { from: string; at?: number; title?: string };
   title?: string;
 }
@@ -69,9 +71,13 @@ export class SessionController {
   static async open(options: ControllerOptions & OpenOptions): Promise<SessionController> {
     const { sessions } = checkControllerOptions('SessionController.open', options, true);
     if (options.resume !== undefined) return new SessionController(options, await sessions.resume(options.resume), 'resumed');
-    if (options.fork) return new SessionController(options, await sessions.fork(options.fork.from, options.fork), 'forked');
+    if (options.fork) {
+      const { from, ...at } = options.fork;
+      return new SessionController(options, await sessions.fork(from, at), 'forked');
+    }
     const latest = options.continue ? await sessions.latest() : undefined;
     if (latest) return new SessionController(options, await sessions.resume(latest.id), 'resumed');
+    if (options.continue && options.newWhenNone === false) throw noSessionYet(sessions.project.path);
     return new SessionController(options, await sessions.create(options.title !== undefined ? { title: options.title } : {}), 'new');
   }
 
@@ -232,4 +238,9 @@ function timerOf(option: AutosaveOption): Exclude<AutosaveOption, string | Autos
   if (typeof option === 'object' && 'start' in option) return option;
   const schedule = typeof option === 'string' ? parseAutosaveSpec(option) : option;
   return { description: schedule.description, start: (session, hooks) => startAutosave(session, schedule, hooks) };
+}
+
+/** `continue` with nothing to continue, where that is refused (`newWhenNone: false`). */
+export function noSessionYet(project: string): UserError {
+  return new UserError(`No session to resume in ${project} yet.`, 'E_NO_SESSION', 2, { to: 'Start one with:', run: [] });
 }

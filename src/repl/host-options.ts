@@ -21,6 +21,7 @@ export const HOST = rule(`the program's name (a non-empty string) or ${HOST_FIEL
 const OPEN = {
   resume: text,
   continue: flag,
+  newWhenNone: flag,
   fork: shape({ from: text, at: wholeNumber(0), title: anyText }, ['from']),
   title: anyText,
 };

@@ -148,4 +148,21 @@ describe('the readline example', () => {
       { role: 'assistant', content: 'HELLO!' },
     ]);
   });
+  // The terminal goes away first (the pty closed: reads fail with EIO), the SIGHUP after it: the
+  // input's 'error' must be the hang-up it is, not an unhandled error that ends the host unsaved.
+  it('saves and releases the session when its terminal goes away', async () => {
+    const home = tmpHome();
+    const chat = run(READLINE, [], home);
+    await chat.waitFor(/· 0 messages ·/);
+    const id = /session (session-\S+) ·/.exec(chat.screen())![1]!;
+    await type(chat, 'you> ', 'hello', 'HELLO!');
+    await chat.waitFor(/you> $/);
+    chat.destroy();
+    // How the host's process ends after a dead terminal is the host's (chatkeep's CLI closes the
+    // dead descriptors so that Node's exit does not abort); the session is saved before that.
+    await chat.exited;
+    expect(storedMessages(home, id).map((m) => m.content)).toEqual(['hello', 'HELLO!']);
+    const listed = execFileSync(process.execPath, [`${ROOT}/bin/chatkeep.js`, 'sessions', 'list', '--all', '--json'], { cwd: ROOT, env: { ...process.env, CHATKEEP_HOME: home }, encoding: 'utf8' });
+    expect(JSON.parse(listed)).toEqual([expect.objectContaining({ id, status: 'closed', messageCount: 2 })]);
+  });
 });

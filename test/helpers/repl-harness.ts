@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { builtinCommands } from '../../src/repl/commands/index.js';
 import { EchoProvider } from '../../src/providers/echo.js';
 import type { Provider } from '../../src/models/types.js';
-import { runRepl } from '../../src/chat/repl.js';
+import { runRepl } from '../../src/cli/chat/repl.js';
 import { SessionController } from '../../src/repl/controller.js';
 import { createScreen } from '../../src/terminal/screen.js';
 import type { Session } from '../../src/session/session-api.js';

@@ -4,8 +4,8 @@
  * name is new), their chatkeep's options, and a chat of one line.
  */
 import { expect } from 'vitest';
-import { runPiped, type RunOptions } from '../helpers/pty.js';
-import { tmpHome } from '../helpers/tmp-home.js';
+import { runPiped, type RunOptions } from './pty.js';
+import { tmpHome } from './tmp-home.js';
 import { runSql } from './postgres.js';
 
 export interface Person {

@@ -16,5 +16,5 @@ export const copy: SessionsSubcommand = {
     if (options.to === undefined) throw fail('sessions copy needs --to URL|DIR, the store to copy into');
     if (options.all && args.length > 0) throw fail('give session IDs or --all, not both');
   },
-  run: async (command, environment) => (await import('../copy-command.js')).runCopy(command, environment),
+  run: async (command, environment) => (await import('./copy-run.js')).runCopy(command, environment),
 };

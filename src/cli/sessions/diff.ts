@@ -13,5 +13,5 @@ export const diff: SessionsSubcommand = {
       overview: true,
     },
   ],
-  run: async (command, environment) => (await import('../diff-command.js')).runDiff(command, environment),
+  run: async (command, environment) => (await import('./diff-run.js')).runDiff(command, environment),
 };

@@ -18,5 +18,5 @@ export const doctor: SessionsSubcommand = {
     if ((options.restore || options.forget) && args.length === 0) throw fail(`--${options.restore ? 'restore' : 'forget'} needs a session ID: sessions doctor ID --${options.restore ? 'restore' : 'forget'}`);
     if (options.restore && options.forget) throw fail('--restore and --forget go one at a time: restore first, then forget');
   },
-  run: async (command, environment) => (await import('../doctor-command.js')).runDoctor(command, environment),
+  run: async (command, environment) => (await import('./doctor-run.js')).runDoctor(command, environment),
 };

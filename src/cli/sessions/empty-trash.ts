@@ -18,5 +18,5 @@ export const emptyTrash: SessionsSubcommand = {
   ],
   group: TRASH_GROUP,
   note: TRASH_NOTE,
-  run: async (command, environment) => (await import('../trash-subcommand.js')).runEmptyTrash(command, environment),
+  run: async (command, environment) => (await import('./empty-trash-run.js')).runEmptyTrash(command, environment),
 };

@@ -16,5 +16,5 @@ export const exportSession: SessionsSubcommand = {
     },
     { synopsis: 'sessions export ID --format claude [-o FILE]', text: ['a Claude Code session file: `claude --resume` continues it (docs/import.md)'] },
   ],
-  run: async (command, environment) => (await import('../export-command.js')).runExport(command, environment),
+  run: async (command, environment) => (await import('./export-run.js')).runExport(command, environment),
 };

@@ -49,5 +49,5 @@ export const importSessions: SessionsSubcommand = {
     if (options.since !== undefined) parseAge(options.since, '--since');
     return { ...command, paths: [...args] };
   },
-  run: async (command, environment) => (await import('../import-command.js')).runImport(command, environment),
+  run: async (command, environment) => (await import('./import-run.js')).runImport(command, environment),
 };

@@ -15,5 +15,5 @@ export const list: SessionsSubcommand = {
   check: (_args, options, fail) => {
     if (options.all && options.project !== undefined) throw fail('use only one of --all and --project');
   },
-  run: async (command, environment) => (await import('../list-command.js')).runList(command, environment),
+  run: async (command, environment) => (await import('./list-run.js')).runList(command, environment),
 };

@@ -17,5 +17,5 @@ export const prune: SessionsSubcommand = {
   require: (_args, options, fail) => {
     if (options['older-than'] === undefined) throw fail('sessions prune needs --older-than AGE (such as 30d): nothing is pruned by default');
   },
-  run: async (command, environment) => (await import('../trash-subcommand.js')).runPrune(command, environment),
+  run: async (command, environment) => (await import('./prune-run.js')).runPrune(command, environment),
 };

@@ -8,5 +8,5 @@ export const restore: SessionsSubcommand = {
   options: { json: true },
   usage: [{ synopsis: 'sessions restore ID [--json]', text: ['bring a session back from the trash, resumable as before'] }],
   group: TRASH_GROUP,
-  run: async (command, environment) => (await import('../trash-subcommand.js')).runRestore(command, environment),
+  run: async (command, environment) => (await import('./restore-run.js')).runRestore(command, environment),
 };

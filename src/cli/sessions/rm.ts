@@ -9,5 +9,5 @@ export const rm: SessionsSubcommand = {
   usage: [{ synopsis: 'sessions rm ID… [--json]', text: ['move sessions to the trash (refused while in use: exit 3)'] }],
   group: TRASH_GROUP,
   note: TRASH_NOTE,
-  run: async (command, environment) => (await import('../trash-subcommand.js')).runRm(command, environment),
+  run: async (command, environment) => (await import('./rm-run.js')).runRm(command, environment),
 };

@@ -20,5 +20,5 @@ export const search: SessionsSubcommand = {
     if (!/^\d+$/.test(limitText) || !Number.isSafeInteger(limit)) throw fail(`--limit takes a whole number (0: all), not ${limitText}`);
     return { kind: 'sessions', action: 'search', ids: [], query, limit, options };
   },
-  run: async (command, environment) => (await import('../sessions-search.js')).runSearch({ ...command, query: command.query!, limit: command.limit ?? 20 }, environment),
+  run: async (command, environment) => (await import('./search-run.js')).runSearch({ ...command, query: command.query!, limit: command.limit ?? 20 }, environment),
 };

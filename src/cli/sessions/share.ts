@@ -18,5 +18,5 @@ export const share: SessionsSubcommand = {
     if (options.with !== undefined && options.team) throw fail('use only one of --with ROLE and --team');
     if (options.with === undefined && !options.team) throw fail('sessions share needs --with ROLE or --team: whom to share with');
   },
-  run: async (command, environment) => (await import('../share-command.js')).runShare(command, environment),
+  run: async (command, environment) => (await import('./share-run.js')).runShare(command, environment),
 };

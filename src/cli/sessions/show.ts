@@ -7,5 +7,5 @@ export const show: SessionsSubcommand = {
   // --all changes nothing: show finds a session in any project.
   options: { all: true, json: true, archived: 'also what /compact and /reset archived, where it was in the conversation' },
   usage: [{ synopsis: 'sessions show ID [--archived] [--json]', text: ["one session's transcript (ID or a unique prefix), its lineage and forks"], overview: true }],
-  run: async (command, environment) => (await import('../show-command.js')).runShow(command, environment),
+  run: async (command, environment) => (await import('./show-run.js')).runShow(command, environment),
 };

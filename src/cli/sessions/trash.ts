@@ -8,5 +8,5 @@ export const trash: SessionsSubcommand = {
   options: { json: true },
   usage: [{ synopsis: 'sessions trash [--json]', text: ['what is in the trash, most recently trashed first'] }],
   group: TRASH_GROUP,
-  run: async (command, environment) => (await import('../trash-subcommand.js')).runTrash(command, environment),
+  run: async (command, environment) => (await import('./trash-run.js')).runTrash(command, environment),
 };

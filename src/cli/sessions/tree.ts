@@ -7,5 +7,5 @@ export const tree: SessionsSubcommand = {
   // A family, and any two sessions, are found in every project: no --all.
   options: { json: true },
   usage: [{ synopsis: 'sessions tree ID [--json]', text: ['the family of a session: its root and every fork, each with its fork point'], overview: true }],
-  run: async (command, environment) => (await import('../tree-command.js')).runTree(command, environment),
+  run: async (command, environment) => (await import('./tree-run.js')).runTree(command, environment),
 };

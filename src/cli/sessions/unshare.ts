@@ -12,5 +12,5 @@ export const unshare: SessionsSubcommand = {
   check: (_args, options, fail) => {
     if (options.with !== undefined && options.team) throw fail('use only one of --with ROLE and --team');
   },
-  run: async (command, environment) => (await import('../share-command.js')).runShare(command, environment),
+  run: async (command, environment) => (await import('./share-run.js')).runShare(command, environment),
 };

@@ -14,6 +14,7 @@ import { errorLine } from '../host-words.js';
 import { ADAPTER_OPTIONS } from '../host-options.js';
 import { checkOptions } from '../../session/check-options.js';
 import { showDone, showLines } from '../render.js';
+import { watchLeaving } from '../leaving.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions, type OpenedHost } from './open-host.js';
 
 /** A REPL kept as a session. */
@@ -66,7 +67,6 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
     });
   }
 
-  const signals = options.signals;
   let leaving: Promise<number> | undefined;
   /** Saves, releases and says the way back, once, whichever way out came first. */
   const leave = (): Promise<number> =>
@@ -74,50 +74,26 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
       inTurn(async () => {
         const { code, lines } = await controller.leave();
         showLines(screen, lines);
-        signals?.off('SIGTERM', onTerm);
-        signals?.off('SIGHUP', onHangUp);
+        watch.detach();
         resolve(code);
       }),
     ));
-  // The prompt is on screen: the exit lines start on a line of their own.
-  const onTerm = (): void => {
-    screen.raw('\n');
-    server.close();
-  };
-  // The terminal is gone: the session is saved before the REPL lets go of the dead terminal.
-  const onHangUp = (): void => {
-    screen.hangUp();
-    void leave().then(() => server.close());
-  };
-  signals?.on('SIGTERM', onTerm);
-  signals?.on('SIGHUP', onHangUp);
-  // Reads and writes of a terminal that went away fail (EIO): the same as a hang-up, never an
-  // unhandled error that would end the process before the session is saved.
-  server.input.on('error', onHangUp);
-  server.output.on('error', onHangUp);
-  guardRawMode(server.input, onHangUp);
+  const watch = watchLeaving({
+    screen,
+    input: server.input,
+    output: server.output,
+    signals: options.signals,
+    // The prompt is on screen: the exit lines start on a line of their own.
+    leave: () => {
+      screen.raw('\n');
+      server.close();
+    },
+    // The terminal is gone: the session is saved before the REPL lets go of the dead terminal.
+    hangUp: () => void leave().then(() => server.close()),
+  });
   const closed = new Promise<number>((resolve) => server.once('exit', () => void leave().then(resolve)));
   controller.startAutosave();
   server.resume();
   server.displayPrompt();
   return { controller, closed };
-}
-
-/**
- * A terminal that went away fails `setRawMode` (EIO), and Node's REPL calls it as it closes,
- * from a callback where the error would end the process before the session is saved: such a
- * failure is taken as the hang-up it is.
- */
-function guardRawMode(input: NodeJS.ReadableStream, hangUp: () => void): void {
-  const tty = input as Partial<NodeJS.ReadStream>;
-  const setRawMode = tty.setRawMode;
-  if (typeof setRawMode !== 'function') return;
-  tty.setRawMode = function (this: NodeJS.ReadStream, mode: boolean) {
-    try {
-      return setRawMode.call(this, mode);
-    } catch {
-      hangUp();
-      return this;
-    }
-  };
 }

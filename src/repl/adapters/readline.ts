@@ -12,6 +12,7 @@ import { dispatchLine } from '../dispatch.js';
 import { showDone, showLines } from '../render.js';
 import { READLINE_OPTIONS } from '../host-options.js';
 import { checkOptions } from '../../session/check-options.js';
+import { watchLeaving } from '../leaving.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions } from './open-host.js';
 
 /** What /help says after the commands: what this adapter does with the rest, and nothing it does not do. */
@@ -58,14 +59,8 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
   const { controller, screen, context } = opened;
   showOpened(opened);
 
-  const signals = options.signals;
-  const onTerm = (): void => void rl.close();
-  const onHangUp = (): void => {
-    screen.hangUp();
-    rl.close();
-  };
-  signals?.on('SIGTERM', onTerm);
-  signals?.on('SIGHUP', onHangUp);
+  // SIGTERM, a hang-up and a terminal that went away close the interface; the loop's end calls leave().
+  const watch = watchLeaving({ screen, input: inputOf(rl), signals: options.signals, leave: () => rl.close(), keepInputErrors: rl.terminal });
   // The loop may prompt once more after the interface closed (`/quit`): on a closed interface
   // Node's prompt() resumes the input, which would keep the process from ending.
   rl.once('close', () => (rl.prompt = () => {}));
@@ -77,8 +72,7 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
     async leave() {
       const { code, lines } = await controller.leave();
       showLines(screen, lines);
-      signals?.off('SIGTERM', onTerm);
-      signals?.off('SIGHUP', onHangUp);
+      watch.detach();
       return code;
     },
     async handle(line) {
@@ -94,4 +88,10 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
     },
     complete: (line) => completeLine(line, context.commands, context),
   };
+}
+
+/** The interface's input (Node keeps it as `input`; its type does not say so); the interface itself stands in without one. */
+function inputOf(rl: Interface): NodeJS.ReadableStream {
+  const input = (rl as Interface & { input?: unknown }).input;
+  return typeof input === 'object' && input !== null && 'on' in input ? (input as NodeJS.ReadableStream) : (rl as unknown as NodeJS.ReadableStream);
 }

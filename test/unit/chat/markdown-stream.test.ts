@@ -1,8 +1,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { loadMarkdown } from '../../../src/chat/markdown.js';
-import { createMarkdownStream } from '../../../src/chat/markdown-stream.js';
+import { loadMarkdown } from '../../../src/cli/chat/markdown.js';
+import { createMarkdownStream } from '../../../src/cli/chat/markdown-stream.js';
 
 /** Streams `pieces`; returns what was written after each piece, and the whole output. */
 async function stream(pieces: string[]): Promise<{ after: string[]; text: string }> {

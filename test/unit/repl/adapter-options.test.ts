@@ -41,7 +41,7 @@ describe('adapter options', () => {
     const chat = await attachReadline(host.rl, options as Parameters<typeof attachReadline>[1]);
     expect(chat.controller).toBeUndefined();
     expect(await chat.leave()).toBe(2);
-    expect(host.shown()).toBe('attachReadline: there is no option `resumeId`; the options are resume, continue, fork, title, host, sessions, home, cwd, open, autosave, commands, signals, writeFile, writeOutsideCwd, version, output.\n');
+    expect(host.shown()).toBe('attachReadline: there is no option `resumeId`; the options are resume, continue, newWhenNone, fork, title, host, sessions, home, cwd, open, autosave, commands, signals, writeFile, writeOutsideCwd, version, output.\n');
     const sessions = await openSessions({ home, cwd });
     expect(await sessions.list({ all: true, empty: true })).toEqual([]);
     await sessions.close();

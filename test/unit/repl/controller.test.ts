@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinCommands } from '../../../src/repl/commands/index.js';
 import { commandSet } from '../../../src/repl/command-set.js';
 import { createCommandContext } from '../../../src/repl/context.js';
-import { SessionController, type AutosaveOption, type ControllerEvent } from '../../../src/repl/controller.js';
+import { SessionController, type AutosaveOption, type ControllerEvent, type OpenOptions } from '../../../src/repl/controller.js';
 import { dispatchLine, runCommand } from '../../../src/repl/dispatch.js';
 import type { SlashCommand } from '../../../src/repl/types.js';
 import { openSessions } from '../../../src/store/open.js';
@@ -33,7 +33,7 @@ function recordingTimer(): { option: AutosaveOption; runs: { id: string; stopped
   };
 }
 
-async function opened(options: { resume?: string; continue?: boolean } = {}, home = tmpHome(), cwd = tmpHome('chatkeep-project-')) {
+async function opened(options: OpenOptions = {}, home = tmpHome(), cwd = tmpHome('chatkeep-project-')) {
   const sessions = await openSessions({ home, cwd });
   const timer = recordingTimer();
   const controller = await SessionController.open({ sessions, host: { program: 'node my-repl.mjs', resumeFlag: '-r' }, autosave: timer.option, ...options });
@@ -43,6 +43,36 @@ async function opened(options: { resume?: string; continue?: boolean } = {}, hom
 }
 
 describe('SessionController', () => {
+  it('continues the latest session, or refuses when there is none and newWhenNone is false (nothing created)', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const refused = opened({ continue: true, newWhenNone: false }, home, cwd);
+    await expect(refused).rejects.toMatchObject({ code: 'E_NO_SESSION', exitCode: 2, advice: { to: 'Start one with:', run: [] } });
+    const sessions = await openSessions({ home, cwd });
+    expect(await sessions.list({ all: true })).toEqual([]);
+    const first = await opened({ continue: true }, home, cwd);
+    expect(first.controller.opened).toBe('new');
+    await first.controller.append({ role: 'user', content: 'kept' });
+    await first.controller.leave();
+    const again = await opened({ continue: true, newWhenNone: false }, home, cwd);
+    expect(again.controller.opened).toBe('resumed');
+    expect(again.controller.session.id).toBe(first.controller.session.id);
+    await again.controller.leave();
+  });
+
+  it('opens a fork of a session (its first `at` messages), the parent left as it was', async () => {
+    const parent = await opened();
+    await parent.controller.append({ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }, { role: 'user', content: 'three' });
+    await parent.controller.leave();
+    const from = parent.controller.session.id;
+    const fork = await opened({ fork: { from, at: 2 } }, parent.home, parent.cwd);
+    expect(fork.controller.opened).toBe('forked');
+    expect(fork.controller.session.id).not.toBe(from);
+    expect(fork.controller.session.messages.map((m) => m.content)).toEqual(['one', 'two']);
+    await fork.controller.leave();
+    expect((await parent.sessions.read(from)).messages).toHaveLength(3);
+  });
+
   it('leaves with the exit lines written for the host, and saves what was appended', async () => {
     const { controller, sessions } = await opened();
     await controller.append({ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' });

@@ -3,7 +3,7 @@ import { compact } from '../../../../src/repl/commands/compact.js';
 import { echoSummary } from '../../../../src/providers/echo.js';
 import { contextWindowOf } from '../../../../src/models/context-window.js';
 import { priceOf } from '../../../../src/models/cost.js';
-import { contextFill, offerCompaction, summaryInstruction } from '../../../../src/chat/compact-turn.js';
+import { contextFill, offerCompaction, summaryInstruction } from '../../../../src/cli/chat/compact-turn.js';
 import type { Screen } from '../../../../src/terminal/screen.js';
 import type { Message } from '../../../../src/session/data.js';
 import { createMockCommandContext } from '../../../helpers/mock-command-context.js';

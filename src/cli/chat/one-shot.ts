@@ -5,12 +5,12 @@
  * chat's own (chat-turn.ts), so what is stored is what the REPL would store.
  */
 import type { EventEmitter } from 'node:events';
-import type { Provider } from '../models/types.js';
-import type { SessionController } from '../repl/controller.js';
-import { errorLine } from '../repl/host-words.js';
-import { showLines } from '../repl/render.js';
-import { ChatkeepError } from '../session/errors.js';
-import type { Screen } from '../terminal/screen.js';
+import type { Provider } from '../../models/types.js';
+import type { SessionController } from '../../repl/controller.js';
+import { errorLine } from '../../repl/host-words.js';
+import { showLines } from '../../repl/render.js';
+import { ChatkeepError } from '../../session/errors.js';
+import type { Screen } from '../../terminal/screen.js';
 import { runChatTurn } from './chat-turn.js';
 
 /** The exit code of a reply stopped by a signal (Ctrl-C, SIGTERM, a hang-up): 128 + SIGINT, as shells report it. */

@@ -5,14 +5,14 @@
  * left alone and named; what was copied is read back and its content hash compared.
  */
 import { resolve } from 'node:path';
-import { UserError } from '../session/errors.js';
-import { copySessions, type CopyOutcome, type CopyReport } from '../session/copy.js';
-import type { SessionManager } from '../session/manager-api.js';
-import { namedOnCommandLine, sessionsMayExist } from '../store/choice.js';
-import { openSessions } from '../store/open.js';
-import { isPostgresUrl, redactUrl } from '../store/postgres/url.js';
-import { plural } from '../terminal/format.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
+import { UserError } from '../../session/errors.js';
+import { copySessions, type CopyOutcome, type CopyReport } from '../../session/copy.js';
+import type { SessionManager } from '../../session/manager-api.js';
+import { namedOnCommandLine, sessionsMayExist } from '../../store/choice.js';
+import { openSessions } from '../../store/open.js';
+import { isPostgresUrl, redactUrl } from '../../store/postgres/url.js';
+import { plural } from '../../terminal/format.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 
 export async function runCopy(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout, stderr } = environment;

@@ -3,15 +3,15 @@
  * session (each piece journaled before it is shown, so a crash keeps everything on screen)
  * and onto the screen.
  */
-import type { Provider } from '../models/types.js';
-import { messagesToSend } from '../session/compaction.js';
-import type { Usage } from '../session/data.js';
-import type { ReplyWriter, Session } from '../session/session-api.js';
+import type { Provider } from '../../models/types.js';
+import { messagesToSend } from '../../session/compaction.js';
+import type { Usage } from '../../session/data.js';
+import type { ReplyWriter, Session } from '../../session/session-api.js';
 import type { MarkdownRenderer } from './markdown.js';
 import { createMarkdownStream } from './markdown-stream.js';
-import { visibleText } from '../text/visible-text.js';
-import type { Screen } from '../terminal/screen.js';
-import { redactionNote } from '../terminal/format.js';
+import { visibleText } from '../../text/visible-text.js';
+import type { Screen } from '../../terminal/screen.js';
+import { redactionNote } from '../../terminal/format.js';
 import { startSpinner } from './spinner.js';
 
 /** What a turn needs. */

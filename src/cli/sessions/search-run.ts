@@ -3,14 +3,14 @@
  * people. What the search did to its index is said in one line on stderr.
  */
 import { Chalk } from 'chalk';
-import { openSessions } from '../index.js';
-import type { SearchResults } from '../session/search-data.js';
-import { listRow } from './sessions-common.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
-import { formatRows, loadFormatting } from '../terminal/format.js';
-import { formatSearchResults, indexNote, shownLine } from '../terminal/format-search.js';
-import { colorLevelFor } from '../terminal/screen.js';
-import { sessionsMayExist } from '../store/choice.js';
+import { openSessions } from '../../index.js';
+import type { SearchResults } from '../../session/search-data.js';
+import { listRow } from '../sessions-common.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
+import { formatRows, loadFormatting } from '../../terminal/format.js';
+import { formatSearchResults, indexNote, shownLine } from '../../terminal/format-search.js';
+import { colorLevelFor } from '../../terminal/screen.js';
+import { sessionsMayExist } from '../../store/choice.js';
 
 type SearchCommand = SessionsCommand & { query: string; limit: number };
 

@@ -2,13 +2,13 @@
  * `chatkeep sessions tree ID`: the family of a session drawn with tree lines (or as JSON). Reads
  * only listing rows and the trash: no session is opened, no lock taken.
  */
-import { openSessions } from '../index.js';
-import { readFamily, type FamilyMember } from '../session/family.js';
-import { noSuchSession } from '../session/ids.js';
-import { sessionsMayExist } from '../store/choice.js';
-import { familyLines } from '../terminal/family-tree.js';
-import { loadFormatting } from '../terminal/format.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
+import { openSessions } from '../../index.js';
+import { readFamily, type FamilyMember } from '../../session/family.js';
+import { noSuchSession } from '../../session/ids.js';
+import { sessionsMayExist } from '../../store/choice.js';
+import { familyLines } from '../../terminal/family-tree.js';
+import { loadFormatting } from '../../terminal/format.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 
 export async function runTree(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout } = environment;

@@ -4,11 +4,11 @@
  * line; a lost lock found by the turn's first write is followed through the controller and
  * the turn runs again where the conversation goes on.
  */
-import type { SessionController } from '../repl/controller.js';
-import type { ChatControls } from '../repl/chat-controls.js';
-import { ReadOnlySessionError } from '../session/errors.js';
-import { errorLine } from '../repl/host-words.js';
-import type { Screen } from '../terminal/screen.js';
+import type { SessionController } from '../../repl/controller.js';
+import type { ChatControls } from '../../repl/chat-controls.js';
+import { ReadOnlySessionError } from '../../session/errors.js';
+import { errorLine } from '../../repl/host-words.js';
+import type { Screen } from '../../terminal/screen.js';
 import { runChatTurn } from './chat-turn.js';
 import { offerCompaction, runCompaction } from './compact-turn.js';
 import { keepUnsent } from './draft.js';

@@ -1,26 +1,27 @@
 /**
  * chatkeep's own REPL, a host of the component (src/repl/): reads lines, hands them to the
  * component's dispatch (slash commands, through the controller) or to a chat turn
- * (turns.ts), renders what comes back, and leaves through leaving.ts. Input and output are
- * injected streams; nothing here reads the environment.
+ * (turns.ts), renders what comes back, and leaves as every host does (src/repl/leaving.ts).
+ * Input and output are injected streams; nothing here reads the environment.
  */
 import type { EventEmitter } from 'node:events';
-import type { Provider } from '../models/types.js';
-import { UserError } from '../session/errors.js';
-import type { ConfigSource } from '../session/data.js';
-import type { Session } from '../session/session-api.js';
-import { createChatControls, type ChatFactories } from '../repl/chat-controls.js';
-import { createCommandContext } from '../repl/context.js';
-import { completeLine } from '../repl/complete.js';
-import type { SessionController } from '../repl/controller.js';
-import { dispatchLine } from '../repl/dispatch.js';
-import { showDone, showResumed } from '../repl/render.js';
-import type { BrowseOutcome, SlashCommand } from '../repl/types.js';
-import type { Clipboard } from '../terminal/clipboard.js';
-import { errorLine } from '../repl/host-words.js';
-import type { Screen } from '../terminal/screen.js';
+import type { Provider } from '../../models/types.js';
+import { UserError } from '../../session/errors.js';
+import type { ConfigSource } from '../../session/data.js';
+import type { Session } from '../../session/session-api.js';
+import { createChatControls, type ChatFactories } from '../../repl/chat-controls.js';
+import { createCommandContext } from '../../repl/context.js';
+import { completeLine } from '../../repl/complete.js';
+import type { SessionController } from '../../repl/controller.js';
+import { dispatchLine } from '../../repl/dispatch.js';
+import { showDone, showResumed } from '../../repl/render.js';
+import type { BrowseOutcome, SlashCommand } from '../../repl/types.js';
+import type { Clipboard } from '../../terminal/clipboard.js';
+import { errorLine } from '../../repl/host-words.js';
+import type { Screen } from '../../terminal/screen.js';
 import { offerDraft } from './draft.js';
-import { finishChat, watchLeaving } from './leaving.js';
+import { finishChat } from './leaving.js';
+import { watchLeaving } from '../../repl/leaving.js';
 import { createLineReader } from './line-reader.js';
 import type { MarkdownRenderer } from './markdown.js';
 import { createTurns } from './turns.js';
@@ -119,7 +120,16 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let hold = (): void => {};
   const turns = createTurns({ controller, screen, chat, persistent, autoCompact: options.autoCompact === true, markdown: () => markdown, hold: () => hold() });
   let closeReader = (): void => {};
-  const leaving = watchLeaving({ screen, input: options.input, signals: options.signals, abortTurn: () => turns.abort(), closeReader: () => closeReader() });
+  const leaving = watchLeaving({
+    screen,
+    input: options.input,
+    signals: options.signals,
+    leave: () => {
+      turns.abort();
+      closeReader();
+    },
+    interrupt: () => turns.abort(),
+  });
   const browse = options.browse;
   const context = createCommandContext({
     controller,
@@ -131,7 +141,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     ...(screen.terminal
       ? {
           pick: async (heading: string, rows: readonly string[]) =>
-            (await import('../repl/pick-one.js')).pickOne({ input: options.input, output: options.output, heading, rows, signal: leaving.signal }),
+            (await import('../../repl/pick-one.js')).pickOne({ input: options.input, output: options.output, heading, rows, signal: leaving.signal }),
           draftAtPrompt: true,
         }
       : {}),

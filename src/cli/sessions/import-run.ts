@@ -3,17 +3,17 @@
  * format, version, IDs, schema) before the data directory is opened, so a bad file writes
  * nothing, not even the data directory.
  */
-import { checkImport, importLimit } from '../export/import-check.js';
-import { openSessions } from '../store/open.js';
-import { archivedText } from '../session/archived-by.js';
-import { plural } from '../terminal/format.js';
-import { commandOf } from './chatkeep-host.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
-import { readImportInput } from './import-input.js';
+import { checkImport, importLimit } from '../../export/import-check.js';
+import { openSessions } from '../../store/open.js';
+import { archivedText } from '../../session/archived-by.js';
+import { plural } from '../../terminal/format.js';
+import { commandOf } from '../chatkeep-host.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
+import { readImportInput } from './import-run-file.js';
 
 /** Runs the import; resolves to the exit code. */
 export async function runImport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
-  if (command.options.from !== undefined) return (await import('./import-from.js')).runImportFrom(command, environment);
+  if (command.options.from !== undefined) return (await import('./import-run-tools.js')).runImportFrom(command, environment);
   const { home, store, cwd, env, stdout } = environment;
   // The text is let go once parsed: a large import holds one copy of its session, not two.
   const snapshot = await readImportInput(command.file!, cwd, environment.stdin, importLimit(env)).then(({ text, source }) => checkImport(text, source));

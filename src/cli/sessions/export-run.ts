@@ -2,18 +2,18 @@
  * `chatkeep sessions export ID [--format json|md|html] [-o FILE]`: one session, read without its
  * lock (a session open in a chat exports as far as its journal goes), to standard output or a file.
  */
-import { EXPORT_FORMATS, exportFormat, formatOfFile, writeExport, type ExportFormat } from '../export/formats.js';
-import { openSessions } from '../store/open.js';
-import { printable, UserError } from '../session/errors.js';
-import { noSuchSession } from '../session/ids.js';
-import { packageVersion } from '../version.js';
-import { plural } from '../terminal/format.js';
-import { problemError, usable } from './sessions-common.js';
-import { describeError } from '../terminal/report-error.js';
-import { commandOf } from './chatkeep-host.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
-import { writeOutputFile, writeToStream } from '../terminal/output-file.js';
-import { sessionsMayExist } from '../store/choice.js';
+import { EXPORT_FORMATS, exportFormat, formatOfFile, writeExport, type ExportFormat } from '../../export/formats.js';
+import { openSessions } from '../../store/open.js';
+import { printable, UserError } from '../../session/errors.js';
+import { noSuchSession } from '../../session/ids.js';
+import { packageVersion } from '../../version.js';
+import { plural } from '../../terminal/format.js';
+import { problemError, usable } from '../sessions-common.js';
+import { describeError } from '../../terminal/report-error.js';
+import { commandOf } from '../chatkeep-host.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
+import { writeOutputFile, writeToStream } from '../../terminal/output-file.js';
+import { sessionsMayExist } from '../../store/choice.js';
 
 /** Runs the export; resolves to the exit code. */
 export async function runExport(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
@@ -28,7 +28,7 @@ export async function runExport(command: SessionsCommand, environment: SessionsE
   const snapshot = reading.snapshot;
   // Written as it is made: an export of any size never holds its whole text.
   const produce = async (write: (text: string) => Promise<void>): Promise<void> => {
-    if (format === 'claude') await write((await import('../export/claude.js')).exportClaude(snapshot));
+    if (format === 'claude') await write((await import('../../export/claude.js')).exportClaude(snapshot));
     else await writeExport(format, snapshot, packageVersion(), write);
   };
   if (output === undefined || output === '-') {

@@ -13,7 +13,7 @@
  *   is erased when its rendered form replaces it.
  */
 import { stripVTControlCharacters } from 'node:util';
-import { lineWrapper, wrapText, type LineWrapper } from '../terminal/wrap.js';
+import { lineWrapper, wrapText, type LineWrapper } from '../../terminal/wrap.js';
 import type { MarkdownRenderer } from './markdown.js';
 
 /** A Markdown reply being streamed. */

@@ -3,16 +3,16 @@
  * exchange, and stores it (`Session.compact`: the summarised messages are archived inside the
  * session). Also the offer to compact, from the token counts the provider reported.
  */
-import { contextWindowOf } from '../models/context-window.js';
-import type { Provider } from '../models/types.js';
-import { keptByCompaction, messagesToSend } from '../session/compaction.js';
-import { nothingToCompact } from '../repl/commands/compact.js';
-import type { Message, Usage } from '../session/data.js';
-import type { Session } from '../session/session-api.js';
-import { plural } from '../terminal/format.js';
-import type { Screen } from '../terminal/screen.js';
+import { contextWindowOf } from '../../models/context-window.js';
+import type { Provider } from '../../models/types.js';
+import { keptByCompaction, messagesToSend } from '../../session/compaction.js';
+import { nothingToCompact } from '../../repl/commands/compact.js';
+import type { Message, Usage } from '../../session/data.js';
+import type { Session } from '../../session/session-api.js';
+import { plural } from '../../terminal/format.js';
+import type { Screen } from '../../terminal/screen.js';
 import { startSpinner } from './spinner.js';
-import { groupDigits } from '../terminal/digits.js';
+import { groupDigits } from '../../terminal/digits.js';
 
 /** The share of the model's context window past which compaction is offered (or done, with `--auto-compact`). */
 export const COMPACT_AT = 0.8;

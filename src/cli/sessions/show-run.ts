@@ -2,23 +2,23 @@
  * `chatkeep sessions show ID`: one session's transcript, lineage and forks. Reading never takes a
  * lock, and a missing data directory holds no session (nothing is created).
  */
-import { openSessions } from '../index.js';
-import { noSuchSession } from '../session/ids.js';
-import { futureEventsNote } from '../session/future-events.js';
-import { newerEvents } from '../session/graph-events.js';
-import { archivedBy, archivedText } from '../session/archived-by.js';
-import type { Message, SessionSnapshot } from '../session/data.js';
-import type { SessionReading, SessionSummary } from '../session/listing.js';
-import type { SessionManager } from '../session/manager-api.js';
-import { costField, problemError, usable } from './sessions-common.js';
-import { describeError } from '../terminal/report-error.js';
-import { commandOf } from './chatkeep-host.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
-import { providerLabel, sourceNote } from '../terminal/describe-source.js';
-import { formatMessage, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../terminal/format.js';
-import { sessionsMayExist } from '../store/choice.js';
-import { originText } from '../import/origin.js';
-import { visibleText } from '../text/visible-text.js';
+import { openSessions } from '../../index.js';
+import { noSuchSession } from '../../session/ids.js';
+import { futureEventsNote } from '../../session/future-events.js';
+import { newerEvents } from '../../session/graph-events.js';
+import { archivedBy, archivedText } from '../../session/archived-by.js';
+import type { Message, SessionSnapshot } from '../../session/data.js';
+import type { SessionReading, SessionSummary } from '../../session/listing.js';
+import type { SessionManager } from '../../session/manager-api.js';
+import { costField, problemError, usable } from '../sessions-common.js';
+import { describeError } from '../../terminal/report-error.js';
+import { commandOf } from '../chatkeep-host.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
+import { providerLabel, sourceNote } from '../../terminal/describe-source.js';
+import { formatMessage, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../../terminal/format.js';
+import { sessionsMayExist } from '../../store/choice.js';
+import { originText } from '../../import/origin.js';
+import { visibleText } from '../../text/visible-text.js';
 
 export async function runShow(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout } = environment;
@@ -32,7 +32,7 @@ export async function runShow(command: SessionsCommand, environment: SessionsEnv
   const problem = reading.problem && problemError(reading.id, reading.problem);
   if (!reading.snapshot) throw problem;
   const forks = await forksOf(sessions, reading.id);
-  const owned = store !== undefined ? await (await import('./share-command.js')).ownershipFor(store, env, reading.id) : undefined;
+  const owned = store !== undefined ? await (await import('./share-run.js')).ownershipFor(store, env, reading.id) : undefined;
   stdout.write(
     json
       ? `${JSON.stringify({ ...showJson(reading.snapshot, reading, forks), ...(owned ? { owner: owned.ownership.owner, shares: owned.ownership.shares } : {}) }, null, 2)}\n`

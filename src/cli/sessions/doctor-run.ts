@@ -4,16 +4,16 @@
  * ways out for damaged parts kept aside: their readable messages the session lacks restored as a
  * new session (nothing of the session changes), or the parts let go for good.
  */
-import { openSessions } from '../index.js';
-import type { KeptReport } from '../session/kept-report.js';
-import type { SessionManager } from '../session/manager-api.js';
-import type { SessionReading } from '../session/listing.js';
-import { noSuchSession } from '../session/ids.js';
-import { sessionsMayExist } from '../store/choice.js';
-import { plural, problemAdvice, problemLabel } from '../terminal/format.js';
-import { UserError } from '../session/errors.js';
-import { commandOf } from './chatkeep-host.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
+import { openSessions } from '../../index.js';
+import type { KeptReport } from '../../session/kept-report.js';
+import type { SessionManager } from '../../session/manager-api.js';
+import type { SessionReading } from '../../session/listing.js';
+import { noSuchSession } from '../../session/ids.js';
+import { sessionsMayExist } from '../../store/choice.js';
+import { plural, problemAdvice, problemLabel } from '../../terminal/format.js';
+import { UserError } from '../../session/errors.js';
+import { commandOf } from '../chatkeep-host.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 
 interface Finding {
   id: string;

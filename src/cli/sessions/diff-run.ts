@@ -3,15 +3,15 @@
  * common are counted, not printed), then each side's messages after it. Exit 0 when they hold
  * the same messages, 1 when they differ, as `diff` does; 2 for a bad ID. Reading takes no lock.
  */
-import { openSessions } from '../index.js';
-import { compareMessages } from '../session/compare.js';
-import type { Message } from '../session/data.js';
-import { noSuchSession } from '../session/ids.js';
-import { sessionsMayExist } from '../store/choice.js';
-import { loadFormatting } from '../terminal/format.js';
-import { diffLines } from '../terminal/session-diff.js';
-import { visibleText } from '../text/visible-text.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
+import { openSessions } from '../../index.js';
+import { compareMessages } from '../../session/compare.js';
+import type { Message } from '../../session/data.js';
+import { noSuchSession } from '../../session/ids.js';
+import { sessionsMayExist } from '../../store/choice.js';
+import { loadFormatting } from '../../terminal/format.js';
+import { diffLines } from '../../terminal/session-diff.js';
+import { visibleText } from '../../text/visible-text.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 
 export async function runDiff(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout } = environment;

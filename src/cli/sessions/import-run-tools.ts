@@ -6,17 +6,17 @@
  */
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { discover } from '../import/discover.js';
-import { importPeers, type ImportOutcome } from '../import/run-import.js';
-import { PEER_NAMES, type PeerTool } from '../import/types.js';
-import { printable } from '../session/errors.js';
-import { openSessions } from '../store/open.js';
-import { sessionsMayExist } from '../store/choice.js';
-import { plural } from '../terminal/format.js';
-import { commandOf } from './chatkeep-host.js';
-import { packageVersion } from '../version.js';
-import { parseAge } from './age.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
+import { discover } from '../../import/discover.js';
+import { importPeers, type ImportOutcome } from '../../import/run-import.js';
+import { PEER_NAMES, type PeerTool } from '../../import/types.js';
+import { printable } from '../../session/errors.js';
+import { openSessions } from '../../store/open.js';
+import { sessionsMayExist } from '../../store/choice.js';
+import { plural } from '../../terminal/format.js';
+import { commandOf } from '../chatkeep-host.js';
+import { packageVersion } from '../../version.js';
+import { parseAge } from '../age.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 
 /** How many files make an import slow enough to show its progress. */
 const PROGRESS_FROM = 50;

@@ -3,14 +3,14 @@
  * missing data directory is simply empty (nothing is created).
  */
 import { resolve } from 'node:path';
-import { openSessions } from '../index.js';
-import type { SessionSummary } from '../session/listing.js';
-import { listRow, problemError } from './sessions-common.js';
-import type { SessionsCommand, SessionsEnvironment } from './sessions-common.js';
-import { formatRows, loadFormatting } from '../terminal/format.js';
-import { describeError } from '../terminal/report-error.js';
-import { commandOf } from './chatkeep-host.js';
-import { sessionsMayExist } from '../store/choice.js';
+import { openSessions } from '../../index.js';
+import type { SessionSummary } from '../../session/listing.js';
+import { listRow, problemError } from '../sessions-common.js';
+import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
+import { formatRows, loadFormatting } from '../../terminal/format.js';
+import { describeError } from '../../terminal/report-error.js';
+import { commandOf } from '../chatkeep-host.js';
+import { sessionsMayExist } from '../../store/choice.js';
 
 export async function runList(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout } = environment;

@@ -1,7 +1,7 @@
 /**
  * A spinner shown until the first token of a reply arrives (terminal only).
  */
-import type { Screen } from '../terminal/screen.js';
+import type { Screen } from '../../terminal/screen.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
