@@ -22,6 +22,7 @@ export function parseCodex(text: string, path: string, fileTime: Date, titles: R
   let model: string | null = null;
   let title: string | null = null;
   let created: Date | undefined;
+  let history: PeerConversation['history'];
   let at = fileTime;
   for (const { line, record: r } of lines) {
     const payload = r?.payload;
@@ -35,6 +36,7 @@ export function parseCodex(text: string, path: string, fileTime: Date, titles: R
       cwd ??= str(payload.cwd);
       created ??= dateOf(payload.timestamp, at);
       if (isObject(payload.git) && str(payload.git.branch)) branch = payload.git.branch as string;
+      history ??= forkBase(payload);
     } else if (r.type === 'turn_context') {
       model = str(payload.model) ?? model;
       cwd ??= str(payload.cwd);
@@ -45,9 +47,21 @@ export function parseCodex(text: string, path: string, fileTime: Date, titles: R
   }
   if (id === undefined) throw new PeerFileError('not a Codex CLI rollout (no session_meta line)');
   return transcript.conversation(
-    { tool: 'codex', id, path, cwd, title: titles.get(id) ?? title, createdAt: created, model, branch, lines: lines.length },
+    { tool: 'codex', id, path, cwd, title: titles.get(id) ?? title, createdAt: created, model, branch, lines: lines.length, ...(history ? { history } : {}) },
     'not a Codex CLI rollout (no messages)',
   );
+}
+
+/**
+ * A fork's `session_meta` (`codex fork`, `codex exec fork`): `forked_from_id` names the
+ * conversation, and `forked_from_ordinal_exclusive` (or `history_base.end_ordinal_exclusive`)
+ * how many lines of its file the fork begins with; the fork's file holds only what came after.
+ */
+function forkBase(meta: Record<string, unknown>): PeerConversation['history'] {
+  const base = isObject(meta.history_base) ? meta.history_base : {};
+  const id = str(meta.forked_from_id) ?? str(base.thread_id);
+  const lines = typeof meta.forked_from_ordinal_exclusive === 'number' ? meta.forked_from_ordinal_exclusive : base.end_ordinal_exclusive;
+  return id !== undefined && typeof lines === 'number' && Number.isInteger(lines) && lines >= 0 ? { id, lines } : undefined;
 }
 
 /** One Responses API item into the transcript; false when it had no place (reasoning, web searches, injected context). */

@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Candidate } from './discover.js';
+import { withCodexHistory } from './codex-history.js';
 import { parsePeer } from './parse.js';
 import type { PeerConversation, PeerTool } from './types.js';
 
@@ -22,7 +23,9 @@ export function readPeerFile(tool: PeerTool, file: Candidate, since: Date | unde
   const info = statSync(file.path);
   if (since && info.mtime < since) return undefined;
   const text = readFileSync(file.path, 'utf8');
-  return parsePeer(tool, text, file, info.mtime, tool === 'codex' ? codexTitles(file.path, titles) : undefined);
+  if (tool !== 'codex') return parsePeer(tool, text, file, info.mtime);
+  const names = codexTitles(file.path, titles);
+  return withCodexHistory(parsePeer(tool, text, file, info.mtime, names), names);
 }
 
 /** Codex CLI's thread names (`session_index.jsonl` beside `sessions/`), read once per store. */

@@ -123,7 +123,7 @@ async function importFile(
   // is read again.
   const first = importedId(run.tool, c.id);
   const lines = c.lines;
-  if (!sessions || run.dryRun ? !(await exists(first)) : await sessions.storeImported(peerSnapshot({ ...c, cwd: project }, { id: first, project, toolVersion: run.toolVersion }))) {
+  if (!sessions || run.dryRun ? !(await exists(first)) : await sessions.storeImported(peerSnapshot({ ...c, cwd: project }, { id: first, project, toolVersion: run.toolVersion, ...lineage(run.tool, c) }))) {
     return { ...base, action: 'new', id: first };
   }
   if (!(await exists(first))) return { ...base, action: 'gone', id: first, reason: 'imported before, since moved to the trash or deleted' };
@@ -153,6 +153,14 @@ async function importFile(
     if (!(await sessions.storeImported(state))) return { ...grown, action: 'gone', id, reason: 'imported before, since moved to the trash or deleted' };
   }
   return { ...grown, action: 'continued', id, continues: lastId, newMessages };
+}
+
+/**
+ * A fork in its tool is a fork here: its parent is the ID that conversation is (or will be)
+ * imported as, so the family forms whichever of the two is imported first.
+ */
+function lineage(tool: PeerTool, c: PeerConversation): { parent?: { id: string; at: number } } {
+  return c.forkedFrom ? { parent: { id: importedId(tool, c.forkedFrom.id), at: c.forkedFrom.at } } : {};
 }
 
 /** The copy brought up to date: the source's conversation now, with what chatkeep keeps of the copy (its title, lineage, journal position). */

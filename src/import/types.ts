@@ -32,6 +32,16 @@ export interface PeerConversation {
   kept: KeptLine[];
   /** How many lines of the file were read. */
   lines: number;
+  /**
+   * The conversation it is a fork of, where the file says so: that one's ID in the tool, and how
+   * many of `messages` are that one's (the fork point).
+   */
+  forkedFrom?: { id: string; at: number };
+  /**
+   * Codex CLI's forks record only their own turns: they begin with the first `lines` lines of
+   * conversation `id`'s file, which read-peer.ts puts in front (and then sets `forkedFrom`).
+   */
+  history?: { id: string; lines: number };
 }
 
 /** A session file that cannot be imported: `reason` says why, in a few words. */
