@@ -13,6 +13,7 @@ import { showDone, showLines } from '../render.js';
 import { READLINE_OPTIONS } from '../host-options.js';
 import { checkOptions } from '../../session/check-options.js';
 import { watchLeaving } from '../leaving.js';
+import type { Leaving } from '../exit-lines.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions } from './open-host.js';
 
 /** What /help says after the commands: what this adapter does with the rest, and nothing it does not do. */
@@ -59,8 +60,23 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
   const { controller, screen, context } = opened;
   showOpened(opened);
 
-  // SIGTERM, a hang-up and a terminal that went away close the interface; the loop's end calls leave().
-  const watch = watchLeaving({ screen, input: inputOf(rl), signals: options.signals, leave: () => rl.close(), keepInputErrors: rl.terminal });
+  // SIGTERM closes the interface; the loop's end calls leave(). A hang-up or a terminal that went
+  // away saves first and closes the interface after: letting go of a dead terminal can end the
+  // process (Node crashes on it now and then, SIGSEGV, seen 1 in 24 under load) before the save.
+  let leaving: Promise<Leaving> | undefined;
+  const leaveOnce = (): Promise<Leaving> => (leaving ??= controller.leave());
+  const watch = watchLeaving({
+    screen,
+    input: inputOf(rl),
+    signals: options.signals,
+    leave: () => rl.close(),
+    hangUp: () => {
+      void leaveOnce().finally(() => rl.close());
+      // A dead terminal's reads fail again and again: stopped, as chatkeep's CLI stops them.
+      (inputOf(rl) as Partial<NodeJS.ReadStream>).destroy?.();
+    },
+    keepInputErrors: rl.terminal,
+  });
   // The loop may prompt once more after the interface closed (`/quit`): on a closed interface
   // Node's prompt() resumes the input, which would keep the process from ending.
   rl.once('close', () => (rl.prompt = () => {}));
@@ -70,7 +86,7 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
   return {
     controller,
     async leave() {
-      const { code, lines } = await controller.leave();
+      const { code, lines } = await leaveOnce();
       showLines(screen, lines);
       watch.detach();
       return code;
