@@ -10,13 +10,21 @@ import { isObject } from './is-object.js';
 /** A JSON Schema of the subset above (the `as const` objects of schema.ts and message-codec.ts). */
 export type Schema = { readonly [key: string]: unknown };
 
+/** Each schema pattern compiled once: it was compiled again for every value checked. */
+const patterns = new Map<string, RegExp>();
+function patternOf(source: string): RegExp {
+  let pattern = patterns.get(source);
+  if (pattern === undefined) patterns.set(source, (pattern = new RegExp(source, 'u')));
+  return pattern;
+}
+
 /** Where `value` first breaks `schema` (`/role: not one of the allowed values`), or undefined when it fits. */
 export function schemaMismatch(value: unknown, schema: Schema, at = ''): string | undefined {
   const given = value instanceof Date ? (Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString()) : value;
   if ('const' in schema && given !== schema.const) return `${at || '/'}: must be ${JSON.stringify(schema.const)}`;
   if (Array.isArray(schema.enum) && !schema.enum.includes(given)) return `${at || '/'}: not one of the allowed values`;
   if (schema.type !== undefined && !typeFits(given, schema.type)) return `${at || '/'}: must be of type ${String(schema.type)}`;
-  if (typeof schema.pattern === 'string' && typeof given === 'string' && !new RegExp(schema.pattern, 'u').test(given)) return `${at || '/'}: not in the expected form`;
+  if (typeof schema.pattern === 'string' && typeof given === 'string' && !patternOf(schema.pattern).test(given)) return `${at || '/'}: not in the expected form`;
   if (typeof schema.minimum === 'number' && typeof given === 'number' && given < schema.minimum) return `${at || '/'}: below ${schema.minimum}`;
   if (Array.isArray(schema.oneOf)) {
     const fitting = (schema.oneOf as Schema[]).filter((s) => schemaMismatch(given, s, at) === undefined).length;

@@ -20,8 +20,13 @@ export class Slicer {
   private started = performance.now();
   constructor(private readonly budgetMs = SLICE_MS) {}
 
+  /** Whether the current slice has run its time (the next piece should be small). */
+  due(): boolean {
+    return performance.now() - this.started >= this.budgetMs;
+  }
+
   async maybeYield(): Promise<void> {
-    if (performance.now() - this.started < this.budgetMs) return;
+    if (!this.due()) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.started = performance.now();
   }
@@ -65,11 +70,22 @@ async function write(value: unknown, out: TextSink, slicer: Slicer, at: Layout):
     const open = at.step ? `\n${inner.pad}` : '';
     if (Array.isArray(value)) {
       await out('[');
-      for (let i = 0; i < value.length; i++) {
+      for (let i = 0; i < value.length; ) {
         await out(i > 0 ? `,${open}` : open);
+        const run = at.step || slicer.due() ? 0 : smallRun(value, i);
+        if (run > 1) {
+          // A run of small elements in one JSON.stringify, its brackets cut off: one call per
+          // element took twice as long as stringifying the whole (a 2 MB session's 1,000 messages).
+          const text = JSON.stringify(value.slice(i, i + run));
+          await out(text.slice(1, -1));
+          await slicer.maybeYield();
+          i += run;
+          continue;
+        }
         const item: unknown = value[i];
         // In an array, what JSON cannot hold is written as null.
         await write(skipped(item) ? null : item, out, slicer, inner);
+        i += 1;
       }
       await out(value.length > 0 && at.step ? `\n${at.pad}]` : ']');
     } else {
@@ -100,6 +116,16 @@ async function writeString(text: string, out: TextSink, slicer: Slicer): Promise
     await slicer.maybeYield();
   }
   await out('"');
+}
+
+/** Elements stringified together at most (small ones: one string of up to a piece each at worst). */
+const RUN = 16;
+
+/** How many elements from `start` on need no walk (up to RUN): they are stringified together. */
+function smallRun(array: readonly unknown[], start: number): number {
+  let end = start;
+  while (end < array.length && end - start < RUN && !needsWalk(array[end])) end += 1;
+  return end - start;
 }
 
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */

@@ -26,6 +26,15 @@ describe('stringifySliced', () => {
     for (const value of values) expect(await sliced(value)).toBe(JSON.stringify(value));
   });
 
+  it('gives exactly that text where small elements are written a run at a time, a long one among them', async () => {
+    // Runs of small elements go through one JSON.stringify; a long string or a wide array breaks a run.
+    const value = Array.from({ length: 100 }, (_, i) =>
+      i === 40 ? awkward(1_100_000) : i === 70 ? Array.from({ length: 50 }, (_, k) => k) : i % 9 === 0 ? undefined : i % 7 === 0 ? () => i : { i, d: new Date(i), t: awkward(i) },
+    );
+    expect(await sliced(value, new Slicer(60_000))).toBe(JSON.stringify(value));
+    expect(await sliced({ messages: value }, new Slicer(60_000))).toBe(JSON.stringify({ messages: value }));
+  });
+
   it('gives exactly the text JSON.stringify gives with an indent (a JSON export)', async () => {
     const values: unknown[] = [
       null, 'plain', awkward(2_100_000), [], {}, { a: undefined }, [undefined, 1], { a: [], b: {}, c: { d: [] } },
