@@ -4,11 +4,11 @@
  * or needs `--yes`. A missing data directory is simply empty: nothing is created.
  */
 import { openSessions } from '../index.js';
-import { ChatkeepError, UserError } from '../session/errors.js';
-import { noSuchSession } from '../session/ids.js';
-import type { TrashedSession } from '../session/store.js';
-import type { SessionSummary } from '../session/listing.js';
-import type { SessionManager } from '../session/manager-api.js';
+import { ChatkeepError, UserError } from '../session/api/errors.js';
+import { noSuchSession } from '../session/api/ids.js';
+import type { TrashedSession } from '../session/format/store.js';
+import type { SessionSummary } from '../session/api/listing.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
 import { loadFormatting, plural, relativeTime, shortAge } from '../terminal/format.js';
 import { resumeLine } from '../repl/host.js';
 import { commandOf, PLAIN_CHATKEEP } from './chatkeep-host.js';
