@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import { browseSessions } from '../src/browser/browse.js';
-import type { SessionManager } from '../src/session/manager-api.js';
+import type { SessionManager } from '../src/session/runtime/manager-api.js';
 import type { BenchConfig } from './config.js';
 import { manySessions, openProject } from './fixtures.js';
 import { measure, measurePair, row, type BenchRow } from './harness.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { layout } from '../src/store/file/layout.js';
-import type { SessionManager } from '../src/session/manager-api.js';
+import type { SessionManager } from '../src/session/runtime/manager-api.js';
 import type { BenchConfig } from './config.js';
 import { makeMessages, TEN_MB_AVG_BYTES } from './data.js';
 import { idAt, manySessions, openProject, sessionRestorer, writeSession } from './fixtures.js';

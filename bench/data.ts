@@ -2,7 +2,7 @@
  * Generated conversations for the benchmarks: mixed prose, unicode, code blocks and tool
  * calls, deterministic (a seeded generator) so every run measures the same bytes.
  */
-import type { Message } from '../src/session/data.js';
+import type { Message } from '../src/session/api/data.js';
 import { createRandom } from '../torture/random.js';
 
 const WORDS = (

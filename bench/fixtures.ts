@@ -6,12 +6,12 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSessions } from '../src/index.js';
-import { encodeSnapshot } from '../src/session/codec.js';
+import { encodeSnapshot } from '../src/session/format/codec.js';
 import { layout } from '../src/store/file/layout.js';
-import { rowFromSnapshot } from '../src/session/index-row.js';
+import { rowFromSnapshot } from '../src/session/format/index-row.js';
 import { writeMeta } from '../src/store/file/meta-file.js';
-import type { Message, SessionSnapshot } from '../src/session/data.js';
-import type { SessionManager } from '../src/session/manager-api.js';
+import type { Message, SessionSnapshot } from '../src/session/api/data.js';
+import type { SessionManager } from '../src/session/runtime/manager-api.js';
 import { makeMessages } from './data.js';
 
 /** `session-YYYYMMDD-HHmmss` for `base + seconds` (UTC). */

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { openSessions } from '../src/store/open.js';
 import { discover } from '../src/import/discover.js';
 import { importPeers } from '../src/import/run-import.js';
-import type { Message } from '../src/session/data.js';
+import type { Message } from '../src/session/api/data.js';
 import type { BenchConfig } from './config.js';
 import { makeMessages } from './data.js';
 import { measurePair, row, type BenchRow } from './harness.js';

@@ -4,10 +4,10 @@
  * on a direct connection (where the lock is an advisory lock) and through a PgBouncer in
  * transaction pooling (where it is a lease): the fence is the same conditional INSERT on both.
  */
-import type { SessionEvent } from '../src/session/store.js';
+import type { SessionEvent } from '../src/session/format/store.js';
 import type { PgLock } from '../src/store/postgres/lock.js';
 import { openPostgresStore } from '../src/store/postgres/store.js';
-import { interpreter } from '../src/session/interpreter.js';
+import { interpreter } from '../src/session/runtime/interpreter.js';
 import { makeMessages } from './data.js';
 import type { BenchRow, MeasureOptions } from './harness.js';
 import { measurePair, row } from './harness.js';

@@ -4,7 +4,7 @@
  * superuser, to whom no policy applies). Row of `npm run bench`'s table (`pg: …`).
  */
 import { openPostgresStore } from '../src/store/postgres/store.js';
-import { interpreter } from '../src/session/interpreter.js';
+import { interpreter } from '../src/session/runtime/interpreter.js';
 import { setupTeam } from '../src/store/postgres/team-setup.js';
 import { withPool } from '../src/store/postgres/pool-scope.js';
 import { runSql } from '../test/helpers/postgres.js';

@@ -5,7 +5,7 @@ import type { Message, SessionManager } from '../src/index.js';
 import type { Tally } from './part.js';
 import type { Random } from './random.js';
 import { layout } from '../src/store/file/layout.js';
-import { UnknownSessionError } from '../src/session/errors.js';
+import { UnknownSessionError } from '../src/session/api/errors.js';
 
 /** What was shown on screen for one session, in order. */
 export interface Shown {

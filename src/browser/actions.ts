@@ -5,9 +5,9 @@
  * the holder named, and that refusal is what the browser shows.
  */
 import { titleCutNote } from '../terminal/title-cut.js';
-import { ChatkeepError } from '../session/errors.js';
-import type { Session } from '../session/session-api.js';
-import type { SessionManager } from '../session/manager-api.js';
+import { ChatkeepError } from '../session/api/errors.js';
+import type { Session } from '../session/api/session-api.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
 import { plural } from '../terminal/format.js';
 import { hostCommand, type HostName } from '../repl/host.js';
 import { visibleText } from '../text/visible-text.js';

@@ -9,13 +9,13 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { ChalkInstance } from 'chalk';
-import type { Session } from '../session/session-api.js';
-import type { SessionManager } from '../session/manager-api.js';
+import type { Session } from '../session/api/session-api.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
 import { loadTableWidths } from '../terminal/table.js';
 import { findSessions } from './find-sessions.js';
 import type { BrowseChoice, BrowserConfig } from './config.js';
 import type { HostName } from '../repl/host.js';
-import { importRequired } from '../session/optional-package.js';
+import { importRequired } from '../session/runtime/optional-package.js';
 
 export type { BrowseChoice } from './config.js';
 

@@ -4,7 +4,7 @@
  * not have installed.
  */
 import type { ChalkInstance } from 'chalk';
-import type { SessionSummary } from '../session/listing.js';
+import type { SessionSummary } from '../session/api/listing.js';
 import type { ActionHost } from './actions.js';
 
 /** How the browser ended: a session to resume, or nothing (everything left as it was). */

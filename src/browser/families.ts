@@ -3,8 +3,8 @@
  * tree lines, a family folded behind its root until it is opened. The families are the library's
  * (`familiesOf`, as `sessions tree` draws them); this only orders and flattens them. Pure.
  */
-import { familiesOf, type FamilyMember } from '../session/family.js';
-import type { SessionSummary } from '../session/listing.js';
+import { familiesOf, type FamilyMember } from '../session/runtime/family.js';
+import type { SessionSummary } from '../session/api/listing.js';
 
 /** One line of the list. */
 export interface Entry {

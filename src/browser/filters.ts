@@ -1,6 +1,6 @@
 /** The browser's filters (branch, status, age): each cycles through its choices with one key. Pure. */
-import type { SessionStatus } from '../session/data.js';
-import type { SessionSummary } from '../session/listing.js';
+import type { SessionStatus } from '../session/api/data.js';
+import type { SessionSummary } from '../session/api/listing.js';
 
 export interface Filters {
   branch: string | null;

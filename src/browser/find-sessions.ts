@@ -3,8 +3,8 @@
  * (incremental narrowing as the query grows) can take its place without the browser changing.
  */
 import { fold } from '../search/fold.js';
-import type { SessionSummary } from '../session/listing.js';
-import type { SessionManager } from '../session/manager-api.js';
+import type { SessionSummary } from '../session/api/listing.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
 
 /**
  * The IDs of `rows` (the scope's listing) that `query` matches, best first: the full-text search

@@ -4,7 +4,7 @@
  * keys and the last action's outcome. Pure: every line fits `columns`, and the whole fits `lines`.
  */
 import type { ChalkInstance } from 'chalk';
-import type { SessionSnapshot } from '../session/data.js';
+import type { SessionSnapshot } from '../session/api/data.js';
 import { displayWidth, truncate } from '../terminal/table.js';
 import type { Entry } from './families.js';
 import { filterLine, NO_FILTERS, type Filters } from './filters.js';

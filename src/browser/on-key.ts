@@ -9,7 +9,7 @@ import { nextAge, nextBranch, nextStatus, type Filters } from './filters.js';
 import type { Entry } from './families.js';
 import { commandFor, type Key, type Mode } from './keys.js';
 import type { BrowseChoice } from './config.js';
-import type { SessionSummary } from '../session/listing.js';
+import type { SessionSummary } from '../session/api/listing.js';
 
 /** What the keys change. */
 export interface KeyState {

@@ -4,8 +4,8 @@
  * fork, the messages on each side of where it parted from its parent instead. Stored
  * text is shown safely: control characters are neutralized (docs/design.md §6).
  */
-import type { Message, SessionSnapshot } from '../session/data.js';
-import type { SessionSummary } from '../session/listing.js';
+import type { Message, SessionSnapshot } from '../session/api/data.js';
+import type { SessionSummary } from '../session/api/listing.js';
 import { formatMessage, lineage, plural, transcriptTail } from '../terminal/format.js';
 import type { Holding } from './rows.js';
 import { displayWidth, graphemeWidths, truncate } from '../terminal/table.js';

@@ -3,7 +3,7 @@
  * display width. Only the rows on screen are formatted: a repaint costs the same with 10 or
  * 10,000 sessions. Needs `loadTableWidths()` first.
  */
-import type { SessionSummary } from '../session/listing.js';
+import type { SessionSummary } from '../session/api/listing.js';
 import { cutToColumns } from '../terminal/table.js';
 import { fitTable, type FitColumn } from '../terminal/fit-table.js';
 import { plural, SESSION_ROW_PLAN, shownTitle } from '../terminal/format.js';

@@ -4,7 +4,7 @@
  * repaint whenever something changes: a key, a search result, a preview read, a resize.
  * The library comes in as a parameter: it is imported only when the browser opens.
  */
-import type { SessionSnapshot } from '../session/data.js';
+import type { SessionSnapshot } from '../session/api/data.js';
 import { attempt, exportTo, forkSession, renameSession, trashSession, type ActionOutcome } from './actions.js';
 import { NO_FILTERS, passes, type Filters } from './filters.js';
 import { arrange, revealed } from './families.js';
@@ -13,7 +13,7 @@ import { LABELS, type Key, type Mode } from './keys.js';
 import { onKey, type KeyState } from './on-key.js';
 import type { Holding } from './rows.js';
 import type { BrowseChoice, BrowserConfig } from './config.js';
-import type { SessionSummary } from '../session/listing.js';
+import type { SessionSummary } from '../session/api/listing.js';
 
 type Core = typeof import('@inquirer/core');
 

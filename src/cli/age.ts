@@ -1,5 +1,5 @@
 /** `--older-than` ages (`sessions prune`, `sessions empty-trash`). Pure. */
-import { printable, UserError } from '../session/errors.js';
+import { printable, UserError } from '../session/api/errors.js';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

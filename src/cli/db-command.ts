@@ -2,7 +2,7 @@
  * `chatkeep db setup|status` (docs/design.md §9): a team's PostgreSQL server, set up by its admin
  * and looked at by anyone. Both need a PostgreSQL store; neither touches a data directory.
  */
-import { UserError } from '../session/errors.js';
+import { UserError } from '../session/api/errors.js';
 import { dbHelp } from './db-options.js';
 import { dbSubcommand } from './db/index.js';
 import type { DbCommand, DbEnvironment } from './db/subcommand.js';

@@ -1,7 +1,7 @@
 /** What `chatkeep db status` and `db setup` print for people (`--json` prints the data itself). */
 import type { DbStatus } from '../store/postgres/db-status.js';
 import type { SetupResult } from '../store/postgres/team-setup.js';
-import { TEAM_ROLE } from '../store/postgres/team-roles.js';
+import { TEAM_ROLE } from '../store/postgres/team/team-roles.js';
 
 export function statusLines(s: DbStatus): string[] {
   const schema = !s.schemaUsable

@@ -3,7 +3,7 @@
  * `--help` shows, how a table of them is printed, and the one-line usage error. The tables
  * themselves (chat-options.ts, sessions-option-table.ts, db/subcommand.ts) build on this leaf.
  */
-import { UserError } from '../session/errors.js';
+import { UserError } from '../session/api/errors.js';
 
 /** One option: what `parseArgs` needs plus what `--help` shows. */
 export interface OptionSpec {

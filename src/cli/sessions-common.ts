@@ -3,9 +3,9 @@
  * with, the error that says what is wrong with a session, and the rows of `list --json`.
  */
 import { estimateCost } from '../models/cost.js';
-import { UserError } from '../session/errors.js';
-import type { ModelUsage, Usage } from '../session/data.js';
-import type { SessionProblem, SessionSummary } from '../session/listing.js';
+import { UserError } from '../session/api/errors.js';
+import type { ModelUsage, Usage } from '../session/api/data.js';
+import type { SessionProblem, SessionSummary } from '../session/api/listing.js';
 import { countKnown, problemAdvice } from '../terminal/format.js';
 import type { StoreEnvironment } from './environment.js';
 import type { SessionsOptions } from './sessions-option-table.js';

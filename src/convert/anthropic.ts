@@ -8,9 +8,9 @@
  * the fields do not give back exactly (`citations`, `cache_control`, a block order of its own)
  * is kept as the native item, so `toAnthropic(fromAnthropic(x))` deep-equals `x`.
  */
-import type { Message, NewMessage } from '../session/data.js';
-import { InvalidMessageError } from '../session/errors.js';
-import { textOf, type ContentPart, type JsonValue } from '../session/message-parts.js';
+import type { Message, NewMessage } from '../session/api/data.js';
+import { InvalidMessageError } from '../session/api/errors.js';
+import { textOf, type ContentPart, type JsonValue } from '../session/api/message-parts.js';
 import { text, type Fields } from './fields.js';
 import type { NativeItem } from './lossless.js';
 import { nativeOf } from './native-slot.js';

@@ -2,7 +2,7 @@
  * chatkeep's message fields a framework item maps to: what every reader of a session
  * understands (listings, search, exports, titles, chatkeep's own REPL).
  */
-import type { Message } from '../session/data.js';
+import type { Message } from '../session/api/data.js';
 
 /** The fields an item maps to (all a message has but its time, its native item and chatkeep's own marks). */
 export type Fields = Pick<Message, 'role' | 'content' | 'parts' | 'id' | 'name' | 'status' | 'toolCalls' | 'toolCallId' | 'usage' | 'model' | 'provider'>;

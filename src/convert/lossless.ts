@@ -11,8 +11,8 @@
  * else JSON cannot hold is refused with `UnstorableItemError` before anything is written.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { UnstorableItemError } from '../session/adapter-errors.js';
-import { isPlainObject } from '../session/is-object.js';
+import { UnstorableItemError } from '../session/api/adapter-errors.js';
+import { isPlainObject } from '../util/is-object.js';
 
 /** A framework item as a plain object. */
 export type Item = Record<string, unknown>;
@@ -29,7 +29,7 @@ export interface NativeItem {
   bytes?: (string | number)[][];
 }
 
-export { UnstorableItemError } from '../session/adapter-errors.js';
+export { UnstorableItemError } from '../session/api/adapter-errors.js';
 
 /**
  * The item with keys whose value is `undefined` left out, at every depth (what JSON keeps). A

@@ -2,8 +2,8 @@
  * Where a chatkeep message keeps its framework's native item: the one place the adapters touch
  * the message model for it.
  */
-import type { Message, NewMessage } from '../session/data.js';
-import type { JsonValue } from '../session/message-parts.js';
+import type { Message, NewMessage } from '../session/api/data.js';
+import type { JsonValue } from '../session/api/message-parts.js';
 import type { Fields } from './fields.js';
 import type { NativeItem } from './lossless.js';
 

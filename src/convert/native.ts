@@ -4,9 +4,9 @@
  * adapters' `lossless.ts`), so `to…(from…(x))` deep-equals `x`. A message another host wrote
  * (no native item of this format, or one of another SDK) is built from its fields alone.
  */
-import type { Message, NewMessage } from '../session/data.js';
-import { InvalidMessageError } from '../session/errors.js';
-import { isPlainObject } from '../session/is-object.js';
+import type { Message, NewMessage } from '../session/api/data.js';
+import { InvalidMessageError } from '../session/api/errors.js';
+import { isPlainObject } from '../util/is-object.js';
 import type { Fields } from './fields.js';
 import { nativeItem, rebuild, type Item } from './lossless.js';
 import { nativeOf, withNative } from './native-slot.js';

@@ -7,9 +7,9 @@
  * `annotations`, `audio`, a custom tool call) is kept as the message's native item, so
  * `toOpenAIChat(fromOpenAIChat(x))` deep-equals `x`.
  */
-import type { Message, NewMessage } from '../session/data.js';
-import { InvalidMessageError } from '../session/errors.js';
-import { imageUrl, textOf, type ContentPart, type JsonValue } from '../session/message-parts.js';
+import type { Message, NewMessage } from '../session/api/data.js';
+import { InvalidMessageError } from '../session/api/errors.js';
+import { imageUrl, textOf, type ContentPart, type JsonValue } from '../session/api/message-parts.js';
 import { text, type Fields } from './fields.js';
 import { itemOf, messageOf, objects, str, type Item, type Mapping } from './native.js';
 

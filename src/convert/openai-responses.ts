@@ -8,9 +8,9 @@
  * references) is an assistant message whose native item holds it. What the fields do not give
  * back exactly is kept natively, so `toOpenAIResponses(fromOpenAIResponses(x))` deep-equals `x`.
  */
-import type { Message, NewMessage } from '../session/data.js';
-import { InvalidMessageError } from '../session/errors.js';
-import { imageUrl, textOf, type ContentPart, type JsonValue } from '../session/message-parts.js';
+import type { Message, NewMessage } from '../session/api/data.js';
+import { InvalidMessageError } from '../session/api/errors.js';
+import { imageUrl, textOf, type ContentPart, type JsonValue } from '../session/api/message-parts.js';
 import { text, type Fields } from './fields.js';
 import { nativeOf } from './native-slot.js';
 import { itemOf, messageOf, objects, str, type Item, type Mapping } from './native.js';

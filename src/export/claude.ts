@@ -7,8 +7,8 @@
  * is not in the reply before it becomes text. Pure.
  */
 import { createHash } from 'node:crypto';
-import { closeToolCalls } from '../session/history.js';
-import type { Message, SessionSnapshot } from '../session/data.js';
+import { closeToolCalls } from '../session/model/history.js';
+import type { Message, SessionSnapshot } from '../session/api/data.js';
 
 /** The Claude Code version whose format this writes. */
 export const CLAUDE_FORMAT_VERSION = '2.1.330';

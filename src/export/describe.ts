@@ -4,9 +4,9 @@
  * UTC, written the same on every machine.
  */
 import { providerLabel } from '../terminal/describe-source.js';
-import type { Message, SessionSnapshot } from '../session/data.js';
+import type { Message, SessionSnapshot } from '../session/api/data.js';
 import { originText } from '../import/origin.js';
-import { archivedBy, archivedText } from '../session/archived-by.js';
+import { archivedBy, archivedText } from '../session/api/archived-by.js';
 
 /** `2026-11-22 14:30:22 UTC`. */
 export function utcTime(at: Date): string {

@@ -1,6 +1,6 @@
 /** The export formats, by name: what `--format` and `/export` accept, and the text each writes. */
-import type { SessionSnapshot } from '../session/data.js';
-import type { TextSink } from '../session/sliced-json.js';
+import type { SessionSnapshot } from '../session/api/data.js';
+import type { TextSink } from '../session/format/sliced-json.js';
 
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -13,7 +13,7 @@
  */
 import type { Tokens } from 'marked';
 import type sanitizeHtml from 'sanitize-html';
-import { importRequired } from '../session/optional-package.js';
+import { importRequired } from '../session/runtime/optional-package.js';
 
 /** The sanitizer's allowlist: the elements Markdown produces, and the attributes they need. */
 const SANITIZE: sanitizeHtml.IOptions = {

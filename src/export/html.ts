@@ -5,7 +5,7 @@
  * code blocks highlighted under their language) and sanitized to an allowlist; raw HTML in a
  * message, and every other text from the session, is escaped, so `<script>` is shown as text.
  */
-import type { Message, SessionSnapshot } from '../session/data.js';
+import type { Message, SessionSnapshot } from '../session/api/data.js';
 import { documentTitle, messageHeading, sessionFacts, sessionParts, utcTime } from './describe.js';
 import { createHtmlMarkdown } from './html-markdown.js';
 

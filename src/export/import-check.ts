@@ -4,13 +4,13 @@
  * against `schema/export.schema.json`, its times real dates. Pure: text in, a snapshot out,
  * or a `UserError` (exit 2) saying in one line what is wrong.
  */
-import { printable, UserError } from '../session/errors.js';
-import { isValidId } from '../session/ids.js';
-import { SCHEMA_VERSION, settleImportSource } from '../session/migrations.js';
-import { schemaProblem } from '../session/standalone-validator.js';
-import type { SessionSnapshot } from '../session/data.js';
+import { printable, UserError } from '../session/api/errors.js';
+import { isValidId } from '../session/api/ids.js';
+import { SCHEMA_VERSION, settleImportSource } from '../session/format/migrations.js';
+import { schemaProblem } from '../session/format/standalone-validator.js';
+import type { SessionSnapshot } from '../session/api/data.js';
 import { EXPORT_FORMAT, EXPORT_VERSION } from './schema.js';
-import { isObject } from '../session/is-object.js';
+import { isObject } from '../util/is-object.js';
 
 /**
  * The largest file `sessions import` reads unless told otherwise: 512 MiB, about the longest

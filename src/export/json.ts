@@ -4,9 +4,9 @@
  * snapshot, deterministic to the byte: keys in the schema's order, Dates as ISO 8601, no time
  * of export, so exporting the same session twice gives the same file.
  */
-import { sessionJsonSchema } from '../session/schema.js';
-import { Slicer, stringifySliced, type TextSink } from '../session/sliced-json.js';
-import type { SessionSnapshot } from '../session/data.js';
+import { sessionJsonSchema } from '../session/format/schema.js';
+import { Slicer, stringifySliced, type TextSink } from '../session/format/sliced-json.js';
+import type { SessionSnapshot } from '../session/api/data.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, exportJsonSchema } from './schema.js';
 
 /** An export document as written (the session's Dates already ISO strings once serialised). */

@@ -7,7 +7,7 @@
  * Control characters are shown as visible stand-ins (visibleText): a terminal that prints the
  * file (`cat`) must not clear its screen or write its clipboard.
  */
-import type { Message, SessionSnapshot } from '../session/data.js';
+import type { Message, SessionSnapshot } from '../session/api/data.js';
 import { visibleText } from '../text/visible-text.js';
 import { documentTitle, messageHeading, sessionFacts, sessionParts, utcTime } from './describe.js';
 

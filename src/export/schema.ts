@@ -4,7 +4,7 @@
  * change here. Committed verbatim as `schema/export.schema.json`; a unit test keeps the two
  * identical.
  */
-import { sessionJsonSchema } from '../session/schema.js';
+import { sessionJsonSchema } from '../session/format/schema.js';
 
 /** The `format` of an export document. */
 export const EXPORT_FORMAT = 'chatkeep.export';

@@ -11,8 +11,8 @@
  * `PrefixNotIdError` (`openOrCreate`), never taken for one of them.
  */
 import { createHash } from 'node:crypto';
-import { checkArgument, text } from '../session/check-options.js';
-import { isValidId } from '../session/ids.js';
+import { checkArgument, text } from '../session/api/check-options.js';
+import { isValidId } from '../session/api/ids.js';
 
 /** Room left for the hash and its dash within the 128 characters an ID may have. */
 const SLUG_MAX = 100;

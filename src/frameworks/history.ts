@@ -4,10 +4,10 @@
  * call resolves; removing and clearing keep what they take out (superseded, or archived as
  * `/reset` archives), as everything chatkeep stores is kept.
  */
-import type { Message, NewMessage } from '../session/data.js';
-import type { SaveResult, Session } from '../session/session-api.js';
-import type { SessionManager } from '../session/manager-api.js';
-import { withSummary } from '../session/compaction.js';
+import type { Message, NewMessage } from '../session/api/data.js';
+import type { SaveResult, Session } from '../session/api/session-api.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
+import { withSummary } from '../session/model/compaction.js';
 import { acquire, type HostProvider } from './shared-sessions.js';
 
 /**

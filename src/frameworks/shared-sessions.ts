@@ -5,8 +5,8 @@
  * handle lets go. A session the program itself holds (created or resumed outside the adapters)
  * is used as it is and never closed here.
  */
-import type { SaveResult, Session } from '../session/session-api.js';
-import type { SessionManager } from '../session/manager-api.js';
+import type { SaveResult, Session } from '../session/api/session-api.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
 import { createOptionsFor, sessionIdFor } from './framework-id.js';
 
 /** The assistant a host says it talks to (`{ name: 'openai', model: 'gpt-4o-mini' }`): recorded as the session's provider. */

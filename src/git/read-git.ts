@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { GitContext } from '../session/data.js';
+import type { GitContext } from '../session/api/data.js';
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 

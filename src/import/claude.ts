@@ -6,10 +6,10 @@
  * branches: the one imported is the chain that ends at the last message. Titles come from
  * `custom-title`, `ai-title` or `summary` lines. Pure.
  */
-import type { ToolCall, Usage } from '../session/data.js';
+import type { ToolCall, Usage } from '../session/api/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
 import { argumentsText, dateOf, jsonLines, str, Transcript } from './transcript.js';
-import { isObject } from '../session/is-object.js';
+import { isObject } from '../util/is-object.js';
 
 type Line = { line: string; record: Record<string, unknown> | undefined };
 

@@ -8,7 +8,7 @@
  */
 import { PeerFileError, type PeerConversation } from './types.js';
 import { argumentsText, dateOf, jsonLines, str, Transcript } from './transcript.js';
-import { isObject } from '../session/is-object.js';
+import { isObject } from '../util/is-object.js';
 
 /** User messages Codex writes itself (context, instructions), not what the person typed. */
 const INJECTED = /^\s*<(environment_context|user_instructions|skills_instructions|permissions instructions|turn_aborted|user_shell_command)\b/;

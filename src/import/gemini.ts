@@ -7,10 +7,10 @@
  * Replies (`type: gemini`) carry their tool calls, each with its result; the results also come
  * back as user records of `functionResponse` parts. Pure.
  */
-import type { ToolCall, Usage } from '../session/data.js';
+import type { ToolCall, Usage } from '../session/api/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
 import { argumentsText, dateOf, jsonLines, str, Transcript } from './transcript.js';
-import { isObject } from '../session/is-object.js';
+import { isObject } from '../util/is-object.js';
 
 type Rec = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 /** How a session's `importSource` or `importedFrom` reads for people (`sessions show`, exports). Pure. */
-import type { ImportSource } from '../session/data.js';
+import type { ImportSource } from '../session/api/data.js';
 import { PEER_NAMES, type PeerTool } from './types.js';
 
 /** `Claude Code session 7a10…, /home/me/.claude/projects/…/7a10….jsonl`, or a chatkeep export's old ID as it is. */

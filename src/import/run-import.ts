@@ -5,9 +5,9 @@
  * up to date when it was not continued in chatkeep, else the whole conversation becomes a new
  * session (`<tool>-<its ID>.2`) recording the copy it continues. Returns what happened; prints nothing.
  */
-import { AmbiguousIdError, ChatkeepError, TrashedSessionError, UnknownSessionError } from '../session/errors.js';
-import type { SessionSnapshot } from '../session/data.js';
-import type { SessionManager } from '../session/manager-api.js';
+import { AmbiguousIdError, ChatkeepError, TrashedSessionError, UnknownSessionError } from '../session/api/errors.js';
+import type { SessionSnapshot } from '../session/api/data.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
 import type { Candidate } from './discover.js';
 import { peerReaders } from './readers.js';
 import { importedId, peerSnapshot } from './to-snapshot.js';

@@ -5,9 +5,9 @@
  * Pure.
  */
 import { hostname } from 'node:os';
-import { blankSnapshot } from '../session/blank.js';
-import { statsOf } from '../session/apply-event.js';
-import type { ProviderRecord, SessionSnapshot } from '../session/data.js';
+import { blankSnapshot } from '../session/format/blank.js';
+import { statsOf } from '../session/model/apply-event.js';
+import type { ProviderRecord, SessionSnapshot } from '../session/api/data.js';
 import type { PeerConversation, PeerTool } from './types.js';
 
 /** The chatkeep provider each tool's models are served by (Gemini: none; `echo` until one is chosen). */

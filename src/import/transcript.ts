@@ -3,9 +3,9 @@
  * calls merged into the reply that made them, and every line that has no place in chatkeep
  * kept as it was, beside the messages it came after. Pure.
  */
-import type { KeptLine, Message, ToolCall, Usage } from '../session/data.js';
+import type { KeptLine, Message, ToolCall, Usage } from '../session/api/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
-import { isObject } from '../session/is-object.js';
+import { isObject } from '../util/is-object.js';
 
 /** What a format says about a conversation besides its messages. */
 export type ConversationFacts = Omit<PeerConversation, 'messages' | 'kept' | 'createdAt' | 'updatedAt'> & { createdAt: Date | undefined };

@@ -2,7 +2,7 @@
  * A conversation read from another tool's session file (Claude Code, Codex CLI, Gemini CLI),
  * in chatkeep's terms: what `sessions import --from` turns into a session. Pure data.
  */
-import type { KeptLine, Message } from '../session/data.js';
+import type { KeptLine, Message } from '../session/api/data.js';
 
 /** The tools whose sessions chatkeep imports. */
 export const PEER_TOOLS = ['claude', 'codex', 'gemini'] as const;

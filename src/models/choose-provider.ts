@@ -2,9 +2,9 @@
  * Which assistant a REPL talks to, and why (docs/design.md §20). Pure: the
  * caller passes flags, the resumed session's record, both config objects and the environment.
  */
-import { UserError } from '../session/errors.js';
-import { printable } from '../session/errors.js';
-import type { ConfigFiles, ConfigSource } from '../session/data.js';
+import { UserError } from '../session/api/errors.js';
+import { printable } from '../session/api/errors.js';
+import type { ConfigFiles, ConfigSource } from '../session/api/data.js';
 
 /** The assistants chatkeep knows. */
 export type ProviderName = 'echo' | 'anthropic' | 'openai';

@@ -3,7 +3,7 @@
  * its `asOf` date and `sources` say where the figures come from).
  */
 import prices from './prices.json' with { type: 'json' };
-import type { ModelUsage, Usage } from '../session/data.js';
+import type { ModelUsage, Usage } from '../session/api/data.js';
 import { lookupModel } from './model-table.js';
 
 type Price = { input: number; output: number };

@@ -1,7 +1,7 @@
 /**
  * The assistant interface (docs/design.md §20): every provider streams text deltas and ends with usage.
  */
-import type { Message, SystemPromptRef, Usage } from '../session/data.js';
+import type { Message, SystemPromptRef, Usage } from '../session/api/data.js';
 
 /** A system prompt read from disk: its text for the provider, its reference for the session. */
 export interface LoadedSystemPrompt {

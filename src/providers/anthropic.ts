@@ -13,7 +13,7 @@ import type { Messages } from '@anthropic-ai/sdk/resources/messages';
 type Sdk = typeof BaseAnthropic;
 /** The SDK's client with the one resource chatkeep uses. */
 type Client = BaseAnthropic & { messages: Messages };
-import type { Message, Usage } from '../session/data.js';
+import type { Message, Usage } from '../session/api/data.js';
 import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
 import { wireTurns } from './message-text.js';
 import { anthropicMessage } from './wire-blocks.js';

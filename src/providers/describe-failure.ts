@@ -2,7 +2,7 @@
  * Turns an SDK failure into a one-line `ProviderError` naming the cause and the fix. Shared by
  * the SDK-backed providers; it never imports an SDK itself (each passes its own error classes).
  */
-import { printable } from '../session/errors.js';
+import { printable } from '../session/api/errors.js';
 import { ProviderError } from './provider-error.js';
 
 /** The shape both official SDKs give their HTTP errors. */

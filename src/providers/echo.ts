@@ -3,7 +3,7 @@
  * conversation it was given, so a resumed session can be checked by talking to it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Message, Usage } from '../session/data.js';
+import type { Message, Usage } from '../session/api/data.js';
 import { plural } from '../text/plural.js';
 import type { Provider, StreamEvent, StreamOptions } from '../models/types.js';
 

@@ -2,7 +2,7 @@
  * The assistants (docs/design.md §20): choose one, create it. SDKs are imported only when their
  * provider is created, so start-up stays fast and echo never loads one.
  */
-import { MissingApiKeyError, UserError, printable } from '../session/errors.js';
+import { MissingApiKeyError, UserError, printable } from '../session/api/errors.js';
 import { API_KEY_VARS, DEFAULT_MODELS, type ProviderChoice } from '../models/choose-provider.js';
 import { EchoProvider, echoDelayFrom } from './echo.js';
 import { BASE_URL_VARS, DEFAULT_BASE_URLS, type SdkProviderSettings } from './sdk-settings.js';

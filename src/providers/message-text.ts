@@ -5,8 +5,8 @@
  * blocks, each provider mapping them to its own (`blocks`); system-role messages join the
  * system prompt.
  */
-import type { ContentPart } from '../session/message-parts.js';
-import type { Message } from '../session/data.js';
+import type { ContentPart } from '../session/api/message-parts.js';
+import type { Message } from '../session/api/data.js';
 
 /** A message's content as one text, with tool calls and tool results spelled out. */
 export function messageText(message: Message): string {

@@ -7,7 +7,7 @@ import type OpenAI from 'openai';
 
 /** The SDK's client class, loaded by `create()`: a static import would put it on the start-up path. */
 type Sdk = typeof import('openai').default;
-import type { Message, Usage } from '../session/data.js';
+import type { Message, Usage } from '../session/api/data.js';
 import { throwUnlessAborted, type FailureContext } from './describe-failure.js';
 import { wireTurns } from './message-text.js';
 import { openaiMessage } from './wire-blocks.js';

@@ -2,7 +2,7 @@
  * Failures of an assistant's API that the user can act on (network, key, model, rate limit,
  * server, a stream cut short). The REPL prints the one-line message and carries on.
  */
-import { ChatkeepError } from '../session/errors.js';
+import { ChatkeepError } from '../session/api/errors.js';
 
 /** Why a provider request failed; lets callers react without parsing the message. */
 export type ProviderErrorKind =

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { UserError, printable } from '../session/errors.js';
+import { UserError, printable } from '../session/api/errors.js';
 import type { LoadedSystemPrompt } from '../models/types.js';
 
 export type { LoadedSystemPrompt } from '../models/types.js';

@@ -4,7 +4,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { imageUrl, type ContentPart } from '../session/message-parts.js';
+import { imageUrl, type ContentPart } from '../session/api/message-parts.js';
 import type { Turn } from './message-text.js';
 
 

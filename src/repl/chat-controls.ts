@@ -6,10 +6,10 @@
 // Types only, from modules the package ships: the providers themselves run from the CLI's bundle.
 import type { ProviderName } from '../models/choose-provider.js';
 import type { LoadedSystemPrompt, Provider } from '../models/types.js';
-import { ChatkeepError, MissingApiKeyError } from '../session/errors.js';
+import { ChatkeepError, MissingApiKeyError } from '../session/api/errors.js';
 import type { HostName } from './host.js';
-import type { ConfigSource, SystemPromptRef } from '../session/data.js';
-import type { Session } from '../session/session-api.js';
+import type { ConfigSource, SystemPromptRef } from '../session/api/data.js';
+import type { Session } from '../session/api/session-api.js';
 
 /** What the chat turns read and what the commands change. */
 export interface ChatControls {

@@ -1,5 +1,5 @@
 /** The two results most commands return: a line to show, or a line saying what was wrong and what to do. */
-import { UserError } from '../session/errors.js';
+import { UserError } from '../session/api/errors.js';
 import type { ProviderName } from '../models/choose-provider.js';
 import { unknownModelNote } from '../models/unknown-model.js';
 import { switchFailure, type ChatControls } from './chat-controls.js';

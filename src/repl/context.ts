@@ -3,7 +3,7 @@
  * session group follows the controller (a switch is seen at once), the ui group fits output to
  * the screen, the services default to what any host can offer.
  */
-import { UserError } from '../session/errors.js';
+import { UserError } from '../session/api/errors.js';
 import { createClipboard, type Clipboard } from '../terminal/clipboard.js';
 import { formatRows, rowWidth } from '../terminal/format.js';
 import type { Screen } from '../terminal/screen.js';

@@ -5,13 +5,13 @@
  * leaves (close, then the exit lines written for the host's program). It never prints: what
  * happens comes out as events and lines for the host to render.
  */
-import { parseAutosaveSpec, startAutosave } from '../session/autosave.js';
-import { ReadOnlySessionError, UserError } from '../session/errors.js';
-import { totalStats } from '../session/status.js';
-import type { Autosave, AutosaveSchedule } from '../session/autosave.js';
-import type { Message, NewMessage } from '../session/data.js';
-import type { SaveResult, Session } from '../session/session-api.js';
-import type { SessionManager } from '../session/manager-api.js';
+import { parseAutosaveSpec, startAutosave } from '../session/runtime/autosave.js';
+import { ReadOnlySessionError, UserError } from '../session/api/errors.js';
+import { totalStats } from '../session/runtime/status.js';
+import type { Autosave, AutosaveSchedule } from '../session/runtime/autosave.js';
+import type { Message, NewMessage } from '../session/api/data.js';
+import type { SaveResult, Session } from '../session/api/session-api.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
 import { emptyLines, failedCloseLines, lossNotice, lostExitLines, savedLines, unsavedLines, type Leaving } from './exit-lines.js';
 import type { HostName } from './host.js';
 import { errorLine } from './host-words.js';

@@ -2,8 +2,8 @@
  * What is said about a session as it is left, and once its lock was lost: written for the host's
  * own program (`HostName`), never printed here. `Saved` only for what this process did write.
  */
-import type { RetakeResult, SaveResult, Session } from '../session/session-api.js';
-import type { SessionStats } from '../session/data.js';
+import type { RetakeResult, SaveResult, Session } from '../session/api/session-api.js';
+import type { SessionStats } from '../session/api/data.js';
 import { plural, usageLine } from '../terminal/format.js';
 import { resumeCommand, resumeLine, type HostName } from './host.js';
 

@@ -1,5 +1,5 @@
 /** The arguments of `/fork [--at N] [title]` and `--fork ID --at N`. Pure. */
-import { printable, UserError } from '../session/errors.js';
+import { printable, UserError } from '../session/api/errors.js';
 
 /** `N` of `--at N`: a whole number of messages; a `UserError` (exit 2, one line in the chat) for anything else. */
 export function parseForkAt(text: string): number {

@@ -4,8 +4,8 @@
  * naming the call and the option, never a new session opened as if nothing had been asked, nor
  * a `TypeError` when the session is left.
  */
-import { anyText, callback, checkOptions, flag, shape, text, wholeNumber, type Check } from '../session/check-options.js';
-import { isObject } from '../session/is-object.js';
+import { anyText, callback, checkOptions, flag, shape, text, wholeNumber, type Check } from '../session/api/check-options.js';
+import { isObject } from '../util/is-object.js';
 import type { HostName } from './host.js';
 
 const rule = (takes: string, ok: (value: unknown) => boolean): Check => ({ takes, ok });

@@ -5,7 +5,7 @@
  * subcommand of its program only when the program takes chatkeep's (`HostName.subcommands`),
  * else none. Nothing is rewritten: each line is written once, from the error's data.
  */
-import type { Advice } from '../session/errors.js';
+import type { Advice } from '../session/api/errors.js';
 import { bugLine, errorFacts } from '../terminal/report-error.js';
 import { hostCommand, type HostName } from './host.js';
 import type { SlashCommand } from './types.js';

@@ -5,7 +5,7 @@
  * imported when the list opens. While it is open the host's own key listeners (its line
  * reader) step aside, and get the keys and the terminal's mode back after, as the browser does.
  */
-import { importRequired } from '../session/optional-package.js';
+import { importRequired } from '../session/runtime/optional-package.js';
 import { loadTableWidths, truncate } from '../terminal/table.js';
 
 export interface PickOptions {

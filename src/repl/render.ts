@@ -5,7 +5,7 @@
  */
 import { colorDepth, createScreen, type Screen } from '../terminal/screen.js';
 import { resumedLine, resumeNotices, transcriptTail, type RenderMarkdown } from '../terminal/format.js';
-import type { Session } from '../session/session-api.js';
+import type { Session } from '../session/api/session-api.js';
 import type { OutputLine } from './dispatch.js';
 
 /** Shows `lines`, each on its screen channel: command output on stdout, the rest as status. */

@@ -3,10 +3,10 @@
  * Commands get a context and *return* a result; the REPL renders it. They never touch
  * `process` or the file system.
  */
-import type { SessionSummary } from '../session/listing.js';
-import type { SaveResult, Session } from '../session/session-api.js';
-import type { SessionManager } from '../session/manager-api.js';
-import type { Autosave } from '../session/autosave.js';
+import type { SessionSummary } from '../session/api/listing.js';
+import type { SaveResult, Session } from '../session/api/session-api.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
+import type { Autosave } from '../session/runtime/autosave.js';
 import type { ChatControls } from './chat-controls.js';
 import type { Clipboard } from '../terminal/clipboard.js';
 import type { HostWords } from './host-words.js';

@@ -4,11 +4,11 @@
  * index, PostgreSQL from its candidate rows with {@link countHits}); this module does the rest,
  * so every store gives the same output for the same sessions.
  */
-import type { Message, Role, SessionSnapshot } from '../session/data.js';
-import type { SessionSummary } from '../session/listing.js';
+import type { Message, Role, SessionSnapshot } from '../session/api/data.js';
+import type { SessionSummary } from '../session/api/listing.js';
 import { countOccurrences, fold } from './fold.js';
 import { makeSnippet } from './snippet.js';
-import type { SearchResult } from '../session/search-data.js';
+import type { SearchResult } from '../session/api/search-data.js';
 
 /** A message as search sees it: archived ones (cleared by `/reset`) first, then the live ones. */
 export interface SearchableMessage {

@@ -3,10 +3,10 @@
  * index does with its candidates (PostgreSQL after its full-text query narrowed them; the
  * memory store). Same scoring, ranking and snippets as every store.
  */
-import type { SessionSummary } from '../session/listing.js';
+import type { SessionSummary } from '../session/api/listing.js';
 import { foldQuery } from './fold.js';
 import { countHits, rank, score, toResult, type SearchableMessage, type Scored } from './rank.js';
-import type { SearchResults } from '../session/search-data.js';
+import type { SearchResults } from '../session/api/search-data.js';
 
 export function searchMessages(
   query: string,

@@ -4,7 +4,7 @@
  * character (an emoji, a letter and its accent) and a hit maps back onto the text as written.
  */
 import { fold } from './fold.js';
-import type { Snippet } from '../session/search-data.js';
+import type { Snippet } from '../session/api/search-data.js';
 
 /** Messages longer than this are cut to the line holding the hit first. */
 const WHOLE_MESSAGE_LIMIT = 20_000;

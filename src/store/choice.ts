@@ -4,7 +4,7 @@
  * names the data directory explicitly (to override the environment or config for one run).
  */
 import { existsSync } from 'node:fs';
-import { printable, UserError } from '../session/errors.js';
+import { printable, UserError } from '../session/api/errors.js';
 import { readConfigFile } from './file/config-files.js';
 import { layout } from './file/layout.js';
 import { isPostgresUrl, redactUrl } from './postgres/url.js';

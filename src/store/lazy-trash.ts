@@ -1,4 +1,4 @@
-import type { SessionTrash } from '../session/store.js';
+import type { SessionTrash } from '../session/format/store.js';
 
 /**
  * A store's trash whose code loads on first use (no chat and no listing needs it): one

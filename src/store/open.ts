@@ -3,13 +3,13 @@
  * PostgreSQL server with `store: 'postgres://…'`; in memory with `persist: false`) and builds
  * the session manager over it. node-postgres loads only when a server is chosen.
  */
-import { UserError, printable } from '../session/errors.js';
-import { checkOptions } from '../session/check-options.js';
-import { OPEN_OPTIONS } from '../session/library-options.js';
-import { Manager } from '../session/manager.js';
-import { createRedactor, noRedaction } from '../session/redact.js';
-import { interpreter } from '../session/interpreter.js';
-import type { OpenSessionsOptions, SessionManager } from '../session/manager-api.js';
+import { UserError, printable } from '../session/api/errors.js';
+import { checkOptions } from '../session/api/check-options.js';
+import { OPEN_OPTIONS } from '../session/api/library-options.js';
+import { Manager } from '../session/runtime/manager.js';
+import { createRedactor, noRedaction } from '../session/runtime/redact.js';
+import { interpreter } from '../session/runtime/interpreter.js';
+import type { OpenSessionsOptions, SessionManager } from '../session/runtime/manager-api.js';
 import { packageVersion } from '../version.js';
 import { readConfigFile } from './file/config-files.js';
 import { layout } from './file/layout.js';

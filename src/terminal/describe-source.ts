@@ -2,7 +2,7 @@
  * Words for where a setting came from (`ConfigSource`) and for an assistant record, shared by
  * `/status`, `/model`, `/provider`, `/system` and `sessions show`.
  */
-import type { ConfigSource, ProviderRecord } from '../session/data.js';
+import type { ConfigSource, ProviderRecord } from '../session/api/data.js';
 
 const WORDS: Record<ConfigSource, string> = {
   command: 'set in the chat',

@@ -3,7 +3,7 @@
  * member, its forks below it, each line fitted to the width by cutting its title, so a deep or
  * long-titled family never wraps. Pure once `loadTableWidths()` ran.
  */
-import type { FamilyMember } from '../session/family.js';
+import type { FamilyMember } from '../session/runtime/family.js';
 import { plural } from '../text/plural.js';
 import { visibleText } from '../text/visible-text.js';
 import { shortAge } from './format.js';

@@ -2,8 +2,8 @@
  * How search results are shown, in the chat (`/sessions TEXT`) and by `chatkeep sessions search`:
  * each session's listing row, then its hit count and a snippet around the best hit.
  */
-import type { SearchIndexReport, SearchResult, SearchResults } from '../session/search-data.js';
-import type { SessionSummary } from '../session/listing.js';
+import type { SearchIndexReport, SearchResult, SearchResults } from '../session/api/search-data.js';
+import type { SessionSummary } from '../session/api/listing.js';
 import { visibleText } from '../text/visible-text.js';
 import { plural } from './format.js';
 import { displayWidth, fittingLength, truncate } from './table.js';

@@ -3,10 +3,10 @@
  * Pure functions of their inputs (the clock is passed in).
  */
 import { estimateCost, formatCost } from '../models/cost.js';
-import type { Advice } from '../session/errors.js';
-import type { Message, ModelUsage, SessionStats, Usage } from '../session/data.js';
-import type { SessionProblem, SessionSummary } from '../session/listing.js';
-import type { Session } from '../session/session-api.js';
+import type { Advice } from '../session/api/errors.js';
+import type { Message, ModelUsage, SessionStats, Usage } from '../session/api/data.js';
+import type { SessionProblem, SessionSummary } from '../session/api/listing.js';
+import type { Session } from '../session/api/session-api.js';
 import { plural } from '../text/plural.js';
 import { relativeTime } from '../text/relative-time.js';
 import { visibleText } from '../text/visible-text.js';

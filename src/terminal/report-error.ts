@@ -5,7 +5,7 @@
  * message, where it came from, and exit code 1. `errorFacts` is the first half, which every host
  * shares; each host words the facts itself (the CLI here, a REPL host in `repl/error-line.ts`).
  */
-import { ChatkeepError, type Advice } from '../session/errors.js';
+import { ChatkeepError, type Advice } from '../session/api/errors.js';
 import { fileInTheWay, notAFolder } from '../store/file/in-the-way.js';
 import { visibleText } from '../text/visible-text.js';
 

@@ -3,8 +3,8 @@
  * side when the terminal is wide enough for two readable columns, else one side after the other
  * (always so on a pipe, where a script reads it). Pure once `loadTableWidths()` ran.
  */
-import type { Comparison } from '../session/compare.js';
-import type { Message } from '../session/data.js';
+import type { Comparison } from '../session/model/compare.js';
+import type { Message } from '../session/api/data.js';
 import { plural } from '../text/plural.js';
 import { formatMessage } from './format.js';
 import { displayWidth, fittingLength } from './table.js';

@@ -3,7 +3,7 @@
  * none) and cutting text to a width with `…`; fit-table.ts lays tables out with them. Pure
  * once `loadTableWidths()` ran.
  */
-import { fittingLength as fitWithin } from '../session/fitting-length.js';
+import { fittingLength as fitWithin } from '../util/fitting-length.js';
 
 type StringWidth = typeof import('string-width').default;
 let stringWidth: StringWidth | undefined;

@@ -4,9 +4,9 @@
  * native items, usage details) comes back from the event log and from the snapshot, field for field.
  */
 import { expect, it } from 'vitest';
-import { loadFrom } from '../../src/session/reading.js';
-import { encodeMessage, storedMessage } from '../../src/session/message-codec.js';
-import type { NewMessage } from '../../src/session/data.js';
+import { loadFrom } from '../../src/session/runtime/reading.js';
+import { encodeMessage, storedMessage } from '../../src/session/model/message-codec.js';
+import type { NewMessage } from '../../src/session/api/data.js';
 import { AT, event, snapshotOf, type Harness } from './contract-kit.js';
 
 const keep = (text: string): string => text;

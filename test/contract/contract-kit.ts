@@ -1,9 +1,9 @@
 /** What the contract's cases share: the backing's shape, the clock, and how sessions are made. */
-import { blankSnapshot } from '../../src/session/blank.js';
-import { Manager } from '../../src/session/manager.js';
-import { rowFromSnapshot } from '../../src/session/index-row.js';
-import type { SessionEvent, SessionStore } from '../../src/session/store.js';
-import type { SessionSnapshot } from '../../src/session/data.js';
+import { blankSnapshot } from '../../src/session/format/blank.js';
+import { Manager } from '../../src/session/runtime/manager.js';
+import { rowFromSnapshot } from '../../src/session/format/index-row.js';
+import type { SessionEvent, SessionStore } from '../../src/session/format/store.js';
+import type { SessionSnapshot } from '../../src/session/api/data.js';
 
 export interface OpenOptions {
   redact?: (text: string) => string;

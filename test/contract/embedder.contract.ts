@@ -4,9 +4,9 @@
  * and the listing row of a held session, which counts what the session holds, no more.
  */
 import { expect, it } from 'vitest';
-import { BadOptionError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from '../../src/session/errors.js';
-import type { SessionImpl } from '../../src/session/session.js';
-import { PrefixNotIdError } from '../../src/session/adapter-errors.js';
+import { BadOptionError, SessionExistsError, SessionOpenHereError, UnknownSessionError } from '../../src/session/api/errors.js';
+import type { SessionImpl } from '../../src/session/runtime/session.js';
+import { PrefixNotIdError } from '../../src/session/api/adapter-errors.js';
 import { AT, event, managerOn, savedSession, type Harness } from './contract-kit.js';
 
 export function embedderCases(h: Harness): void {

@@ -5,7 +5,7 @@
  * `latest()` (`-c`), yet still read by ID and listed with `empty: true`.
  */
 import { expect, it } from 'vitest';
-import { UnknownSessionError } from '../../src/session/errors.js';
+import { UnknownSessionError } from '../../src/session/api/errors.js';
 import { AT, event, managerOn, messageEvent, savedSession, type Harness } from './contract-kit.js';
 
 const later = (seconds: number): Date => new Date(AT.getTime() + seconds * 1000);

@@ -1,6 +1,6 @@
 /** One writer is a fence (docs/design.md §12): what every store refuses to a writer whose epoch is superseded. */
 import { expect, it } from 'vitest';
-import { LockSupersededError } from '../../src/session/errors.js';
+import { LockSupersededError } from '../../src/session/api/errors.js';
 import { messageEvent, savedSession, snapshotOf, type Harness } from './contract-kit.js';
 import { AT } from './contract-kit.js';
 

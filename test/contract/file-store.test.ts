@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openFileStore } from '../../src/store/file/file-store.js';
-import { interpreter } from '../../src/session/interpreter.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { layout } from '../../src/store/file/layout.js';
 import { holdInChild } from '../helpers/lock-holder.js';
 import { storeContract } from './store.contract.js';

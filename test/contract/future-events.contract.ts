@@ -4,7 +4,7 @@
  * as stored, the model keeps it in the snapshot, and it outlives the compaction of its log.
  */
 import { expect, it } from 'vitest';
-import { loadFrom } from '../../src/session/reading.js';
+import { loadFrom } from '../../src/session/runtime/reading.js';
 import { AT, messageEvent, type Harness } from './contract-kit.js';
 
 export function futureEventCases(h: Harness): void {

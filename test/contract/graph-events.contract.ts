@@ -1,11 +1,11 @@
 /**
- * The LangGraph saver's events (src/session/graph-events.ts), as every store keeps them: journaled
+ * The LangGraph saver's events (src/session/api/graph-events.ts), as every store keeps them: journaled
  * and durable before `journalGraph` resolves, kept as stored lines in the snapshot's kept events
  * (the field a chatkeep from before them keeps byte for byte), never read as messages, never
  * said to be a newer build's.
  */
 import { expect, it } from 'vitest';
-import { graphEvents } from '../../src/session/graph-events.js';
+import { graphEvents } from '../../src/session/api/graph-events.js';
 import { AT, managerOn, type Harness } from './contract-kit.js';
 
 const payloadsOf = (events: readonly { type: string; line: string }[]): unknown[] =>

@@ -1,6 +1,6 @@
 /** The store contract against the memory store (a fresh backing per test), as unstorage runs its memory driver. */
 import { realpath } from 'node:fs/promises';
-import { interpreter } from '../../src/session/interpreter.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { MemoryBacking } from '../../src/store/memory/backing.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
 import { otherProcess } from '../helpers/memory-sessions.js';

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SessionInUseError } from '../../src/session/errors.js';
-import { interpreter } from '../../src/session/interpreter.js';
+import { SessionInUseError } from '../../src/session/api/errors.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
 import { createDatabase } from '../helpers/postgres.js';
@@ -54,7 +54,7 @@ describe('a holder frozen inside a transaction through PgBouncer', () => {
 
     const child: ChildProcess = spawn(
       process.execPath,
-      ['--input-type=module', '-e', FREEZER, dist('store/postgres/store.js'), dist('store/postgres/connect.js'), dist('session/interpreter.js'), pooled, id, cwd],
+      ['--input-type=module', '-e', FREEZER, dist('store/postgres/store.js'), dist('store/postgres/connect.js'), dist('session/runtime/interpreter.js'), pooled, id, cwd],
       { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const store = await openPostgresStore(pooled, { interpreter, cwd });

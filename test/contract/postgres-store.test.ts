@@ -1,7 +1,7 @@
 /** The store contract against a real PostgreSQL (one server per test run, a database per test). */
 import { inject } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { interpreter } from '../../src/session/interpreter.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { createDatabase, runSql } from '../helpers/postgres.js';
 import { holdInChild } from '../helpers/lock-holder.js';
 import type { StoreBacking } from './contract-kit.js';

@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { interpreter } from '../../src/session/interpreter.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { createDatabase, runSql } from '../helpers/postgres.js';

@@ -6,11 +6,11 @@
 import { expect, it } from 'vitest';
 import { searchableMessages } from '../../src/search/rank.js';
 import { searchMessages } from '../../src/search/search-messages.js';
-import type { SearchResults } from '../../src/session/search-data.js';
-import { rowFromSnapshot } from '../../src/session/index-row.js';
-import type { SessionStore } from '../../src/session/store.js';
-import type { SessionSnapshot } from '../../src/session/data.js';
-import type { SessionSummary } from '../../src/session/listing.js';
+import type { SearchResults } from '../../src/session/api/search-data.js';
+import { rowFromSnapshot } from '../../src/session/format/index-row.js';
+import type { SessionStore } from '../../src/session/format/store.js';
+import type { SessionSnapshot } from '../../src/session/api/data.js';
+import type { SessionSummary } from '../../src/session/api/listing.js';
 import { AT, messageEvent, savedSession, snapshotOf, type Harness } from './contract-kit.js';
 
 const minutes = (n: number): Date => new Date(AT.getTime() + n * 60_000);

@@ -1,6 +1,6 @@
 /** The trash (docs/design.md §7), as every store keeps it: the cases `storeContract` runs. */
 import { expect, it } from 'vitest';
-import { NotInTrashError, SessionInUseError, TrashedSessionError, UnknownSessionError } from '../../src/session/errors.js';
+import { NotInTrashError, SessionInUseError, TrashedSessionError, UnknownSessionError } from '../../src/session/api/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { AT, messageEvent, savedSession, type Harness } from './contract-kit.js';
 

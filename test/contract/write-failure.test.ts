@@ -15,7 +15,7 @@ import { openSessions, type Message, type ReplyWriter, type Session } from '../.
 import { tmpHome } from '../helpers/tmp-home.js';
 import { createDatabase, runSql } from '../helpers/postgres.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { interpreter } from '../../src/session/interpreter.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { managerOn } from './contract-kit.js';
 
 /** A data home on a filesystem of its own, `mb` MiB, unmounted when the test finishes. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { messagesToSend, openSessions } from '../../src/index.js';
-import { INTERRUPTED_CALL } from '../../src/session/history.js';
+import { INTERRUPTED_CALL } from '../../src/session/model/history.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 const LIBRARY = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));

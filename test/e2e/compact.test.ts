@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { SUMMARY_INTRO } from '../../src/session/compaction.js';
+import { SUMMARY_INTRO } from '../../src/session/model/compaction.js';
 import { startFakeLlmServer, type FakeReply, type FakeRequest } from '../helpers/fake-llm-server.js';
 import { phrase, runPiped, startAtPrompt, spawnPty, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';

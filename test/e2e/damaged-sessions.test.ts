@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runPiped } from '../helpers/pty.js';
 import { sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { SCHEMA_VERSION } from '../../src/session/migrations.js';
+import { SCHEMA_VERSION } from '../../src/session/format/migrations.js';
 
 async function sixMessages(home: string, cwd: string): Promise<{ id: string; dir: string }> {
   // /save first: a running snapshot empties the journal, so the snapshot damaged below is all

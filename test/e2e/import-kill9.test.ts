@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { writeClaudeSessions } from '../../bench/import.js';
-import { decodeSnapshot } from '../../src/session/codec.js';
-import { isValidId } from '../../src/session/ids.js';
+import { decodeSnapshot } from '../../src/session/format/codec.js';
+import { isValidId } from '../../src/session/api/ids.js';
 import { runPiped, spawnPiped, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { openSessions } from '../../src/index.js';
 import { ChatkeepAgentSession, openAgentSession } from '../../src/frameworks/openai-agents/index.js';
 import { withoutUndefined } from '../../src/convert/lossless.js';
-import { SessionInUseError } from '../../src/session/errors.js';
+import { SessionInUseError } from '../../src/session/api/errors.js';
 import { calls, said, startFakeResponsesServer, type ResponseOutputItem } from '../helpers/fake-responses-server.js';
 import { startHost } from '../helpers/host-process.js';
 import { tmpHome } from '../helpers/tmp-home.js';

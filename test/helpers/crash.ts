@@ -1,5 +1,5 @@
-import { forgetHeld } from '../../src/session/held-here.js';
-import type { SessionImpl } from '../../src/session/session.js';
+import { forgetHeld } from '../../src/session/runtime/held-here.js';
+import type { SessionImpl } from '../../src/session/runtime/session.js';
 
 /**
  * Leaves a live session as a crash would, inside this process: the event log and the lock

@@ -18,7 +18,7 @@ const OPEN = {
   file: `const store = await (await import(module)).openFileStore({ interpreter, home: where, cwd, now: () => new Date(), staleMs: 20000, redact: (t) => t });
     await store.locate(id);`,
 };
-const INTERPRETER = new URL('../../dist/src/session/interpreter.js', import.meta.url).href;
+const INTERPRETER = new URL('../../dist/src/session/runtime/interpreter.js', import.meta.url).href;
 const MODULE = { postgres: built('postgres/store.js'), file: built('file/file-store.js') };
 
 const script = (kind: keyof typeof OPEN): string => `

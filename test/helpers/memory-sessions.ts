@@ -4,13 +4,13 @@
  * (hold one, take one over, die holding one), done to the store's backing as they would do it.
  */
 import { hostname } from 'node:os';
-import { blankSnapshot } from '../../src/session/blank.js';
-import type { LockOwner } from '../../src/session/errors.js';
-import { interpreter } from '../../src/session/interpreter.js';
-import { Manager } from '../../src/session/manager.js';
-import { forgetHeld } from '../../src/session/held-here.js';
-import type { SessionImpl } from '../../src/session/session.js';
-import type { Message, ProjectInfo } from '../../src/session/data.js';
+import { blankSnapshot } from '../../src/session/format/blank.js';
+import type { LockOwner } from '../../src/session/api/errors.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { Manager } from '../../src/session/runtime/manager.js';
+import { forgetHeld } from '../../src/session/runtime/held-here.js';
+import type { SessionImpl } from '../../src/session/runtime/session.js';
+import type { Message, ProjectInfo } from '../../src/session/api/data.js';
 import { MemoryBacking, type MemoryHolder } from '../../src/store/memory/backing.js';
 import { MemoryStore } from '../../src/store/memory/store.js';
 

@@ -12,7 +12,7 @@ import type { Clipboard } from '../../src/terminal/clipboard.js';
 import { formatRows, loadFormatting } from '../../src/terminal/format.js';
 import { writeOutputFile } from '../../src/terminal/output-file.js';
 import type { BrowseOutcome, CommandContext, CommandServices, CommandSession } from '../../src/repl/types.js';
-import type { Session } from '../../src/session/session-api.js';
+import type { Session } from '../../src/session/api/session-api.js';
 import { memorySessions, PROJECT, type MemorySessions } from './memory-sessions.js';
 
 /** A session browser that answers from a script (`undefined`: cancel) and records the headings it was opened with. */

@@ -10,8 +10,8 @@ import type { Provider } from '../../src/models/types.js';
 import { runRepl } from '../../src/cli/chat/repl.js';
 import { SessionController } from '../../src/repl/controller.js';
 import { createScreen } from '../../src/terminal/screen.js';
-import type { Session } from '../../src/session/session-api.js';
-import type { Autosave } from '../../src/session/autosave.js';
+import type { Session } from '../../src/session/api/session-api.js';
+import type { Autosave } from '../../src/session/runtime/autosave.js';
 import { memorySessions, type MemorySessions } from './memory-sessions.js';
 
 /** A running REPL and what it printed. */

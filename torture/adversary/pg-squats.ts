@@ -4,7 +4,7 @@
  * session, starts a new chat and trashes it. Counted: ann's commands that failed (`membersBlocked`).
  */
 import { LOCK_SPACE } from '../../src/store/postgres/lock-key.js';
-import { baseIdFor } from '../../src/session/ids.js';
+import { baseIdFor } from '../../src/session/api/ids.js';
 import type { Tally } from '../part.js';
 import { attemptCli, chatLine, type Team } from './pg-team.js';
 

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSessions, type Message, type Session } from '../../src/index.js';
-import { interpreter } from '../../src/session/interpreter.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { managerOn } from '../../test/contract/contract-kit.js';
 import { runSql } from '../../test/helpers/postgres.js';

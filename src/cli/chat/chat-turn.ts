@@ -4,9 +4,9 @@
  * and onto the screen.
  */
 import type { Provider } from '../../models/types.js';
-import { messagesToSend } from '../../session/compaction.js';
-import type { Usage } from '../../session/data.js';
-import type { ReplyWriter, Session } from '../../session/session-api.js';
+import { messagesToSend } from '../../session/model/compaction.js';
+import type { Usage } from '../../session/api/data.js';
+import type { ReplyWriter, Session } from '../../session/api/session-api.js';
 import type { MarkdownRenderer } from './markdown.js';
 import { createMarkdownStream } from './markdown-stream.js';
 import { visibleText } from '../../text/visible-text.js';

@@ -5,10 +5,10 @@
  */
 import { contextWindowOf } from '../../models/context-window.js';
 import type { Provider } from '../../models/types.js';
-import { keptByCompaction, messagesToSend } from '../../session/compaction.js';
+import { keptByCompaction, messagesToSend } from '../../session/model/compaction.js';
 import { nothingToCompact } from '../../repl/commands/compact.js';
-import type { Message, Usage } from '../../session/data.js';
-import type { Session } from '../../session/session-api.js';
+import type { Message, Usage } from '../../session/api/data.js';
+import type { Session } from '../../session/api/session-api.js';
 import { plural } from '../../terminal/format.js';
 import type { Screen } from '../../terminal/screen.js';
 import { startSpinner } from './spinner.js';

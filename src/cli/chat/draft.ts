@@ -3,7 +3,7 @@
  * Ctrl-C twice, SIGTERM, a hang-up) is stored with the session, and the next resume puts it
  * back at the prompt. It is never sent by itself.
  */
-import type { Session } from '../../session/session-api.js';
+import type { Session } from '../../session/api/session-api.js';
 import type { LineReader } from './line-reader.js';
 import type { Screen } from '../../terminal/screen.js';
 import { plural } from '../../terminal/format.js';

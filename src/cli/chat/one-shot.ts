@@ -9,7 +9,7 @@ import type { Provider } from '../../models/types.js';
 import type { SessionController } from '../../repl/controller.js';
 import { errorLine } from '../../repl/host-words.js';
 import { showLines } from '../../repl/render.js';
-import { ChatkeepError } from '../../session/errors.js';
+import { ChatkeepError } from '../../session/api/errors.js';
 import type { Screen } from '../../terminal/screen.js';
 import { runChatTurn } from './chat-turn.js';
 

@@ -6,9 +6,9 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { Provider } from '../../models/types.js';
-import { UserError } from '../../session/errors.js';
-import type { ConfigSource } from '../../session/data.js';
-import type { Session } from '../../session/session-api.js';
+import { UserError } from '../../session/api/errors.js';
+import type { ConfigSource } from '../../session/api/data.js';
+import type { Session } from '../../session/api/session-api.js';
 import { createChatControls, type ChatFactories } from '../../repl/chat-controls.js';
 import { createCommandContext } from '../../repl/context.js';
 import { completeLine } from '../../repl/complete.js';

@@ -6,7 +6,7 @@
  */
 import type { SessionController } from '../../repl/controller.js';
 import type { ChatControls } from '../../repl/chat-controls.js';
-import { ReadOnlySessionError } from '../../session/errors.js';
+import { ReadOnlySessionError } from '../../session/api/errors.js';
 import { errorLine } from '../../repl/host-words.js';
 import type { Screen } from '../../terminal/screen.js';
 import { runChatTurn } from './chat-turn.js';

@@ -5,9 +5,9 @@
  * left alone and named; what was copied is read back and its content hash compared.
  */
 import { resolve } from 'node:path';
-import { UserError } from '../../session/errors.js';
-import { copySessions, type CopyOutcome, type CopyReport } from '../../session/copy.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import { UserError } from '../../session/api/errors.js';
+import { copySessions, type CopyOutcome, type CopyReport } from '../../session/runtime/copy.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { namedOnCommandLine, sessionsMayExist } from '../../store/choice.js';
 import { openSessions } from '../../store/open.js';
 import { isPostgresUrl, redactUrl } from '../../store/postgres/url.js';

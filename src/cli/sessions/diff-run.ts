@@ -4,9 +4,9 @@
  * the same messages, 1 when they differ, as `diff` does; 2 for a bad ID. Reading takes no lock.
  */
 import { openSessions } from '../../index.js';
-import { compareMessages } from '../../session/compare.js';
-import type { Message } from '../../session/data.js';
-import { noSuchSession } from '../../session/ids.js';
+import { compareMessages } from '../../session/model/compare.js';
+import type { Message } from '../../session/api/data.js';
+import { noSuchSession } from '../../session/api/ids.js';
 import { sessionsMayExist } from '../../store/choice.js';
 import { loadFormatting } from '../../terminal/format.js';
 import { diffLines } from '../../terminal/session-diff.js';

@@ -5,13 +5,13 @@
  * new session (nothing of the session changes), or the parts let go for good.
  */
 import { openSessions } from '../../index.js';
-import type { KeptReport } from '../../session/kept-report.js';
-import type { SessionManager } from '../../session/manager-api.js';
-import type { SessionReading } from '../../session/listing.js';
-import { noSuchSession } from '../../session/ids.js';
+import type { KeptReport } from '../../session/format/kept-report.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
+import type { SessionReading } from '../../session/api/listing.js';
+import { noSuchSession } from '../../session/api/ids.js';
 import { sessionsMayExist } from '../../store/choice.js';
 import { plural, problemAdvice, problemLabel } from '../../terminal/format.js';
-import { UserError } from '../../session/errors.js';
+import { UserError } from '../../session/api/errors.js';
 import { commandOf } from '../chatkeep-host.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 

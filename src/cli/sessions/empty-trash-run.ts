@@ -2,9 +2,9 @@
  * `chatkeep sessions empty-trash`: the only deletion; it asks first (on a terminal) or needs
  * `--yes`, and deletes only what was listed when it asked.
  */
-import { UserError } from '../../session/errors.js';
-import type { TrashedSession } from '../../session/store.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import { UserError } from '../../session/api/errors.js';
+import type { TrashedSession } from '../../session/format/store.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { plural } from '../../terminal/format.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 import { start, type Age, type Output, type TrashEnvironment } from './trash-group-run.js';

@@ -4,8 +4,8 @@
  */
 import { EXPORT_FORMATS, exportFormat, formatOfFile, writeExport, type ExportFormat } from '../../export/formats.js';
 import { openSessions } from '../../store/open.js';
-import { printable, UserError } from '../../session/errors.js';
-import { noSuchSession } from '../../session/ids.js';
+import { printable, UserError } from '../../session/api/errors.js';
+import { noSuchSession } from '../../session/api/ids.js';
 import { packageVersion } from '../../version.js';
 import { plural } from '../../terminal/format.js';
 import { problemError, usable } from '../sessions-common.js';

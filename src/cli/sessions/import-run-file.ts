@@ -7,8 +7,8 @@ import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { importRefusal, tooLarge } from '../../export/import-check.js';
-import { printable } from '../../session/errors.js';
-import { errno } from '../../session/ids.js';
+import { printable } from '../../session/api/errors.js';
+import { errno } from '../../session/api/ids.js';
 
 /** The text of `file` (`-`: `stdin`), never more than `limit` bytes, and how messages name it. */
 export async function readImportInput(file: string, cwd: string, stdin: NodeJS.ReadableStream, limit: number): Promise<{ text: string; source: string }> {

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { discover } from '../../import/discover.js';
 import { importPeers, type ImportOutcome } from '../../import/run-import.js';
 import { PEER_NAMES, type PeerTool } from '../../import/types.js';
-import { printable } from '../../session/errors.js';
+import { printable } from '../../session/api/errors.js';
 import { openSessions } from '../../store/open.js';
 import { sessionsMayExist } from '../../store/choice.js';
 import { plural } from '../../terminal/format.js';

@@ -5,7 +5,7 @@
  */
 import { checkImport, importLimit } from '../../export/import-check.js';
 import { openSessions } from '../../store/open.js';
-import { archivedText } from '../../session/archived-by.js';
+import { archivedText } from '../../session/api/archived-by.js';
 import { plural } from '../../terminal/format.js';
 import { commandOf } from '../chatkeep-host.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';

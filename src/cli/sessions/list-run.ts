@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { openSessions } from '../../index.js';
-import type { SessionSummary } from '../../session/listing.js';
+import type { SessionSummary } from '../../session/api/listing.js';
 import { listRow, problemError } from '../sessions-common.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 import { formatRows, loadFormatting } from '../../terminal/format.js';

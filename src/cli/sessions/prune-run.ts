@@ -1,6 +1,6 @@
 /** `chatkeep sessions prune --older-than AGE`: old sessions go to the trash, restorable. */
-import type { SessionSummary } from '../../session/listing.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import type { SessionSummary } from '../../session/api/listing.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { plural } from '../../terminal/format.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 import { moveToTrash, restoreHint, start, trashJson, type Age, type Output } from './trash-group-run.js';

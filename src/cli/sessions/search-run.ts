@@ -4,7 +4,7 @@
  */
 import { Chalk } from 'chalk';
 import { openSessions } from '../../index.js';
-import type { SearchResults } from '../../session/search-data.js';
+import type { SearchResults } from '../../session/api/search-data.js';
 import { listRow } from '../sessions-common.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 import { formatRows, loadFormatting } from '../../terminal/format.js';

@@ -2,9 +2,9 @@
  * `chatkeep sessions share|unshare ID` (docs/design.md §9): on a team's PostgreSQL server, lets
  * another role (or the whole team) read a session of yours, or also add to it; and stops it.
  */
-import { InvalidIdError, UserError } from '../../session/errors.js';
-import { isValidId } from '../../session/ids.js';
-import type { Ownership } from '../../store/postgres/sharing.js';
+import { InvalidIdError, UserError } from '../../session/api/errors.js';
+import { isValidId } from '../../session/api/ids.js';
+import type { Ownership } from '../../store/postgres/team/sharing.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 
 export async function runShare(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
@@ -19,8 +19,8 @@ export async function runShare(command: SessionsCommand, environment: SessionsEn
   }
   const [{ withPool }, sharing, { TEAM }] = await Promise.all([
     import('../../store/postgres/pool-scope.js'),
-    import('../../store/postgres/sharing.js'),
-    import('../../store/postgres/row-security.js'),
+    import('../../store/postgres/team/sharing.js'),
+    import('../../store/postgres/team/row-security.js'),
   ]);
   const grantee = command.options.team ? TEAM : command.options.with;
   const json = command.options.json === true;
@@ -50,7 +50,7 @@ export function sharedWith(o: Ownership, label: (grantee: string) => string): st
 /** A PostgreSQL session's ownership for `sessions show`, and the line it shows (none for one's own unshared session). */
 export async function ownershipFor(url: string | undefined, env: Record<string, string | undefined>, id: string): Promise<{ ownership: Ownership; line?: string } | undefined> {
   if (url === undefined) return undefined;
-  const [{ withPool }, { ownership, granteeLabel }] = await Promise.all([import('../../store/postgres/pool-scope.js'), import('../../store/postgres/sharing.js')]);
+  const [{ withPool }, { ownership, granteeLabel }] = await Promise.all([import('../../store/postgres/pool-scope.js'), import('../../store/postgres/team/sharing.js')]);
   const o = await withPool(url, env, (pool, target) => ownership(pool, target, id), { migrate: false });
   if (o.owner !== o.role) return { ownership: o, line: `  ${o.owner}'s session, shared with you (${o.writable ? 'read and write' : 'read-only'})` };
   return o.shares.length > 0 ? { ownership: o, line: `  ${sharedWith(o, granteeLabel).replace(/^Now shared/, 'shared').replace(/\.$/, '')}` } : { ownership: o };

@@ -3,13 +3,13 @@
  * lock, and a missing data directory holds no session (nothing is created).
  */
 import { openSessions } from '../../index.js';
-import { noSuchSession } from '../../session/ids.js';
-import { futureEventsNote } from '../../session/future-events.js';
-import { newerEvents } from '../../session/graph-events.js';
-import { archivedBy, archivedText } from '../../session/archived-by.js';
-import type { Message, SessionSnapshot } from '../../session/data.js';
-import type { SessionReading, SessionSummary } from '../../session/listing.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import { noSuchSession } from '../../session/api/ids.js';
+import { futureEventsNote } from '../../session/model/future-events.js';
+import { newerEvents } from '../../session/api/graph-events.js';
+import { archivedBy, archivedText } from '../../session/api/archived-by.js';
+import type { Message, SessionSnapshot } from '../../session/api/data.js';
+import type { SessionReading, SessionSummary } from '../../session/api/listing.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { costField, problemError, usable } from '../sessions-common.js';
 import { describeError } from '../../terminal/report-error.js';
 import { commandOf } from '../chatkeep-host.js';

@@ -5,10 +5,10 @@
  * trashed session's JSON row.
  */
 import { openSessions } from '../../index.js';
-import { ChatkeepError } from '../../session/errors.js';
-import { noSuchSession } from '../../session/ids.js';
-import type { TrashedSession } from '../../session/store.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import { ChatkeepError } from '../../session/api/errors.js';
+import { noSuchSession } from '../../session/api/ids.js';
+import type { TrashedSession } from '../../session/format/store.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { loadFormatting } from '../../terminal/format.js';
 import { commandOf } from '../chatkeep-host.js';
 import { describeError } from '../../terminal/report-error.js';

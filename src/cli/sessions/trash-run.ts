@@ -1,5 +1,5 @@
 /** `chatkeep sessions trash`: what is in the trash, a row each, fitted to the terminal. */
-import type { TrashedSession } from '../../session/store.js';
+import type { TrashedSession } from '../../session/format/store.js';
 import { plural, relativeTime, shortAge } from '../../terminal/format.js';
 import { fitTable, type FitStep } from '../../terminal/fit-table.js';
 import { visibleText } from '../../text/visible-text.js';

@@ -3,8 +3,8 @@
  * only listing rows and the trash: no session is opened, no lock taken.
  */
 import { openSessions } from '../../index.js';
-import { readFamily, type FamilyMember } from '../../session/family.js';
-import { noSuchSession } from '../../session/ids.js';
+import { readFamily, type FamilyMember } from '../../session/runtime/family.js';
+import { noSuchSession } from '../../session/api/ids.js';
 import { sessionsMayExist } from '../../store/choice.js';
 import { familyLines } from '../../terminal/family-tree.js';
 import { loadFormatting } from '../../terminal/format.js';

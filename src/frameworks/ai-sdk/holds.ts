@@ -7,9 +7,9 @@
  * `SessionInUseError` naming the holder is thrown. Nothing of two processes ever interleaves.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SessionExistsError, SessionInUseError } from '../../session/errors.js';
-import type { Session } from '../../session/session-api.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import { SessionExistsError, SessionInUseError } from '../../session/api/errors.js';
+import type { Session } from '../../session/api/session-api.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { sessionIdFor } from '../framework-id.js';
 import { acquire, type HostProvider, type SharedHold } from '../shared-sessions.js';
 

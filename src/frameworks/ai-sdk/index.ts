@@ -18,10 +18,10 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { UIMessage } from 'ai';
-import { AmbiguousIdError, UnknownSessionError } from '../../session/errors.js';
-import { PrefixNotIdError } from '../../session/adapter-errors.js';
+import { AmbiguousIdError, UnknownSessionError } from '../../session/api/errors.js';
+import { PrefixNotIdError } from '../../session/api/adapter-errors.js';
 import { sessionIdFor } from '../framework-id.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { withoutUndefined, type Item } from '../../convert/lossless.js';
 import { ChatHolds, type HoldOptions } from './holds.js';
 import { FORMAT, chatOf, messageOf, versionsOf } from './messages.js';

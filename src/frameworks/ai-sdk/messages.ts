@@ -9,9 +9,9 @@
  * its tool calls and results as `dynamic-tool` parts.
  */
 import type { UIMessage } from 'ai';
-import type { Message, NewMessage, ToolCall } from '../../session/data.js';
-import type { ContentPart } from '../../session/message-parts.js';
-import { textOf } from '../../session/message-parts.js';
+import type { Message, NewMessage, ToolCall } from '../../session/api/data.js';
+import type { ContentPart } from '../../session/api/message-parts.js';
+import { textOf } from '../../session/api/message-parts.js';
 import { text, type Fields } from '../../convert/fields.js';
 import { nativeItem, rebuild, type Item } from '../../convert/lossless.js';
 import { nativeOf, withNative } from '../../convert/native-slot.js';

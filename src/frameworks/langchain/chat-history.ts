@@ -4,9 +4,9 @@
  */
 import { BaseListChatMessageHistory } from '@langchain/core/chat_history';
 import { mapStoredMessageToChatMessage, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
-import type { Message, NewMessage } from '../../session/data.js';
-import type { SaveResult, Session } from '../../session/session-api.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import type { Message, NewMessage } from '../../session/api/data.js';
+import type { SaveResult, Session } from '../../session/api/session-api.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { nativeItem, rebuild } from '../../convert/lossless.js';
 import { nativeOf, withNative } from '../../convert/native-slot.js';
 import { appendAll, holdSession, liveMessages, type HandleHold, type HandleOptions } from '../history.js';

@@ -19,7 +19,7 @@
  * });
  * ```
  */
-import { importRequired } from '../../session/optional-package.js';
+import { importRequired } from '../../session/runtime/optional-package.js';
 
 // The history extends LangChain's own class, so `@langchain/core` (an optional peer) is needed
 // before it can be defined: without it, importing this subpath rejects with a

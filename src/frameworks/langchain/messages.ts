@@ -9,11 +9,11 @@
  * artifacts, invalid tool calls, a generic message's role) is kept as the native item (lossless.ts).
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { ToolCall } from '../../session/data.js';
+import type { ToolCall } from '../../session/api/data.js';
 import { text, type Fields } from '../../convert/fields.js';
-import { imageUrl, textOf, type ContentPart } from '../../session/message-parts.js';
+import { imageUrl, textOf, type ContentPart } from '../../session/api/message-parts.js';
 import type { Item } from '../../convert/lossless.js';
-import type { JsonValue } from '../../session/message-parts.js';
+import type { JsonValue } from '../../session/api/message-parts.js';
 
 export const FORMAT = 'langchain';
 

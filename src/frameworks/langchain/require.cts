@@ -6,7 +6,7 @@
  * load through require()).
  */
 import type * as ChatHistory from './chat-history.js';
-import errors = require('../../session/errors.js');
+import errors = require('../../session/api/errors.js');
 
 function load(): typeof ChatHistory {
   try {

@@ -17,8 +17,8 @@
  * await checkpointer.close();
  * ```
  */
-import type { SessionManager } from '../../session/manager-api.js';
-import { importRequired } from '../../session/optional-package.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
+import { importRequired } from '../../session/runtime/optional-package.js';
 import type { CheckpointSaverOptions, ChatkeepSaver } from './saver.js';
 
 export type { CheckpointSaverOptions, ChatkeepSaver } from './saver.js';

@@ -15,9 +15,9 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { isBaseMessage, type BaseMessage } from '@langchain/core/messages';
-import { BadOptionError } from '../../session/errors.js';
-import type { NewMessage } from '../../session/data.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import { BadOptionError } from '../../session/api/errors.js';
+import type { NewMessage } from '../../session/api/data.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { messageOf } from '../langchain/chat-history.js';
 import { dump, load } from './stored-value.js';
 import type { CheckpointPayload, StoredCheckpoint, ThreadIndex, WritesPayload } from './thread-index.js';

@@ -1,12 +1,12 @@
 /**
- * One thread's checkpoints as its graph events build them (src/session/graph-events.ts): the
+ * One thread's checkpoints as its graph events build them (src/session/api/graph-events.ts): the
  * one place those events have their effect, for a write as for a read of the journal back. It
  * keeps what PostgresSaver keeps: each checkpoint without its channel values, each channel's
  * value once per version (a checkpoint stores only the channels its step changed), and the
  * pending writes of each checkpoint by task and index.
  */
-import type { FutureEvent } from '../../session/data.js';
-import { graphEvents } from '../../session/graph-events.js';
+import type { FutureEvent } from '../../session/api/data.js';
+import { graphEvents } from '../../session/api/graph-events.js';
 
 /** A value as the saver's serializer made it: JSON text kept as text, anything else as base64. */
 export type Stored = { type: string; text: string } | { type: string; base64: string };

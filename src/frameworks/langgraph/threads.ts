@@ -6,10 +6,10 @@
  * index is always what the journal says. A thread not held here is read (snapshot and journal)
  * without its lock, as it is now.
  */
-import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import type { Session } from '../../session/session-api.js';
-import type { SessionManager } from '../../session/manager-api.js';
-import type { GraphEventType } from '../../session/graph-events.js';
+import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/api/errors.js';
+import type { Session } from '../../session/api/session-api.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
+import type { GraphEventType } from '../../session/api/graph-events.js';
 import { ThreadIndex } from './thread-index.js';
 
 /** The session ID a thread is kept under: the one place a thread's ID becomes a session's. */

@@ -16,9 +16,9 @@
  * ```
  */
 import type { AgentInputItem, Session as AgentSession } from '@openai/agents';
-import type { Message, NewMessage } from '../../session/data.js';
-import type { SaveResult, Session } from '../../session/session-api.js';
-import type { SessionManager } from '../../session/manager-api.js';
+import type { Message, NewMessage } from '../../session/api/data.js';
+import type { SaveResult, Session } from '../../session/api/session-api.js';
+import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { nativeItem, rebuild, type Item } from '../../convert/lossless.js';
 import { nativeOf, withNative } from '../../convert/native-slot.js';
 import { appendAll, holdSession, liveMessages, popLast, type HandleHold, type HandleOptions } from '../history.js';

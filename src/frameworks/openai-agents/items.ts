@@ -10,11 +10,11 @@
  * kept as the native item (lossless.ts), so an item comes back as it went in.
  */
 import type { AgentInputItem } from '@openai/agents';
-import type { Message } from '../../session/data.js';
+import type { Message } from '../../session/api/data.js';
 import { text, type Fields } from '../../convert/fields.js';
-import { imageUrl, textOf, type ContentPart } from '../../session/message-parts.js';
+import { imageUrl, textOf, type ContentPart } from '../../session/api/message-parts.js';
 import type { Item } from '../../convert/lossless.js';
-import type { JsonValue } from '../../session/message-parts.js';
+import type { JsonValue } from '../../session/api/message-parts.js';
 
 export const FORMAT = 'openai-agents';
 

@@ -8,7 +8,7 @@
 import type { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import { Recoverable, type REPLEval, type REPLServer } from 'node:repl';
-import type { NewMessage } from '../../session/data.js';
+import type { NewMessage } from '../../session/api/data.js';
 import type { SessionController } from '../controller.js';
 
 type InTurn = (work: () => Promise<void>) => void;

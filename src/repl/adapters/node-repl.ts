@@ -12,7 +12,7 @@ import { journalEvaluations } from './journal-evaluations.js';
 import { summaryOf } from '../commands/help.js';
 import { errorLine } from '../host-words.js';
 import { ADAPTER_OPTIONS } from '../host-options.js';
-import { checkOptions } from '../../session/check-options.js';
+import { checkOptions } from '../../session/api/check-options.js';
 import { showDone, showLines } from '../render.js';
 import { watchLeaving } from '../leaving.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions, type OpenedHost } from './open-host.js';

@@ -4,8 +4,8 @@
  * and the context the commands run with, and the banner.
  */
 import type { EventEmitter } from 'node:events';
-import type { OpenSessionsOptions, SessionManager } from '../../session/manager-api.js';
-import { ChatkeepError, UserError } from '../../session/errors.js';
+import type { OpenSessionsOptions, SessionManager } from '../../session/runtime/manager-api.js';
+import { ChatkeepError, UserError } from '../../session/api/errors.js';
 import { errorLine } from '../host-words.js';
 import type { Screen } from '../../terminal/screen.js';
 import { commandSet, type CommandSetChanges } from '../command-set.js';

@@ -11,7 +11,7 @@ import type { SessionController } from '../controller.js';
 import { dispatchLine } from '../dispatch.js';
 import { showDone, showLines } from '../render.js';
 import { READLINE_OPTIONS } from '../host-options.js';
-import { checkOptions } from '../../session/check-options.js';
+import { checkOptions } from '../../session/api/check-options.js';
 import { watchLeaving } from '../leaving.js';
 import type { Leaving } from '../exit-lines.js';
 import { openHost, refuse, SESSION_COMMANDS, showOpened, type AdapterOptions } from './open-host.js';

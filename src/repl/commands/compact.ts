@@ -1,6 +1,6 @@
 import { info } from '../command-result.js';
-import { keptByCompaction, MIN_COMPACTED } from '../../session/compaction.js';
-import type { Message } from '../../session/data.js';
+import { keptByCompaction, MIN_COMPACTED } from '../../session/model/compaction.js';
+import type { Message } from '../../session/api/data.js';
 import type { SlashCommand } from '../types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ChatkeepError } from '../../session/errors.js';
+import { ChatkeepError } from '../../session/api/errors.js';
 import { info, refusal } from '../command-result.js';
 import { errorLine } from '../host-words.js';
 import type { CommandResult, SlashCommand } from '../types.js';

@@ -1,7 +1,7 @@
 import { PROVIDER_NAMES, type ProviderName } from '../../models/choose-provider.js';
 import { chatControls, info, refusal, useAssistant } from '../command-result.js';
 import type { SlashCommand } from '../types.js';
-import { printable } from '../../session/errors.js';
+import { printable } from '../../session/api/errors.js';
 
 /** `/provider NAME [MODEL]`: another assistant for the next turns (recorded in the session). */
 export const provider: SlashCommand = {

@@ -1,8 +1,8 @@
 import { info } from '../command-result.js';
-import { printable, UserError } from '../../session/errors.js';
-import type { Message } from '../../session/data.js';
-import { rewindPoints, type RewindPoint } from '../../session/rewind-points.js';
-import type { Session } from '../../session/session-api.js';
+import { printable, UserError } from '../../session/api/errors.js';
+import type { Message } from '../../session/api/data.js';
+import { rewindPoints, type RewindPoint } from '../../session/model/rewind-points.js';
+import type { Session } from '../../session/api/session-api.js';
 import { plural } from '../../text/plural.js';
 import { visibleText } from '../../text/visible-text.js';
 import type { CommandContext, CommandResult, SlashCommand } from '../types.js';

@@ -3,8 +3,8 @@ import { sourceNote } from '../../terminal/describe-source.js';
 import { plural, relativeTime, tokens } from '../../terminal/format.js';
 import type { CommandContext, SlashCommand } from '../types.js';
 import { visibleText } from '../../text/visible-text.js';
-import type { SaveTrigger } from '../../session/data.js';
-import type { SessionStatusReport } from '../../session/session-api.js';
+import type { SaveTrigger } from '../../session/api/data.js';
+import type { SessionStatusReport } from '../../session/api/session-api.js';
 
 /**
  * What wrote the last snapshot, in the chat's words. A chat turn writes none: each message is

@@ -1,7 +1,7 @@
 import { chatControls, info, refusal } from '../command-result.js';
 import { sourceNote } from '../../terminal/describe-source.js';
 import type { SlashCommand } from '../types.js';
-import { ChatkeepError } from '../../session/errors.js';
+import { ChatkeepError } from '../../session/api/errors.js';
 import { errorLine } from '../host-words.js';
 
 /** `/system FILE`: a system prompt for the next turns (its path and hash recorded in the session). */

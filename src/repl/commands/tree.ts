@@ -1,5 +1,5 @@
 import { info } from '../command-result.js';
-import type { FamilyMember } from '../../session/family.js';
+import type { FamilyMember } from '../../session/runtime/family.js';
 import type { SlashCommand } from '../types.js';
 
 /**
@@ -13,7 +13,7 @@ export const tree: SlashCommand = {
   needsStore: true,
   async run(ctx, args) {
     const [{ readFamily }, { familyLines }, { loadFormatting }] = await Promise.all([
-      import('../../session/family.js'),
+      import('../../session/runtime/family.js'),
       import('../../terminal/family-tree.js'),
       import('../../terminal/format.js'),
     ]);

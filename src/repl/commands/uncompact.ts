@@ -1,6 +1,6 @@
 import { info } from '../command-result.js';
-import { NothingToUncompactError } from '../../session/errors.js';
-import { keptLive, lastCompaction } from '../../session/uncompact.js';
+import { NothingToUncompactError } from '../../session/api/errors.js';
+import { keptLive, lastCompaction } from '../../session/model/uncompact.js';
 import { plural } from '../../text/plural.js';
 import type { SlashCommand } from '../types.js';
 

@@ -16,10 +16,10 @@ import { closeSync, mkdirSync, open as openCallback, readdirSync, renameSync, rm
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mkdir, open } from 'node:fs/promises';
-import { errno } from '../../session/ids.js';
-import { rowFromSnapshot } from '../../session/index-row.js';
-import type { IndexRow } from '../../session/listing.js';
-import type { SessionSnapshot } from '../../session/data.js';
+import { errno } from '../../session/api/ids.js';
+import { rowFromSnapshot } from '../../session/format/index-row.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import type { SessionSnapshot } from '../../session/api/data.js';
 import { GroupCommit } from '../group-commit.js';
 import { isAlive } from '../process-identity.js';
 import { FILE_MODE, fsyncDir, fsyncDirSync } from './atomic-write.js';
@@ -30,7 +30,7 @@ import { syncFileSystem } from './sync-file-system.js';
 /** Sessions committed together at most (what one kill can leave for a rerun to redo). */
 const BATCH = 256;
 const STAGE_PREFIX = '.adopt-';
-let codec: Promise<typeof import('../../session/codec.js')> | undefined;
+let codec: Promise<typeof import('../../session/format/codec.js')> | undefined;
 
 interface Staged {
   id: string;
@@ -93,7 +93,7 @@ export class AdoptBatches {
     try {
       const fd = await openFd(layout.snapshot(stage), 'wx', FILE_MODE);
       try {
-        const { encodeSnapshot } = await (codec ??= import('../../session/codec.js'));
+        const { encodeSnapshot } = await (codec ??= import('../../session/format/codec.js'));
         writeText(fd, await encodeSnapshot(snapshot));
       } finally {
         closeSync(fd);

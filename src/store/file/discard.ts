@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { WriterLock } from '../../session/store.js';
+import type { WriterLock } from '../../session/format/store.js';
 import { withGuard } from './guard.js';
 import { readJournal } from './journal.js';
 import { layout } from './layout.js';

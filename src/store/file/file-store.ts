@@ -6,12 +6,12 @@
  */
 import { realpath, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { IndexRow } from '../../session/listing.js';
-import { byUpdatedDesc } from '../../session/index-row.js';
-import type { EventLog, Interpreter, LoadOptions, Located, LockState, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/store.js';
-import { LockSupersededError } from '../../session/errors.js';
-import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
-import type { SearchResults } from '../../session/search-data.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import { byUpdatedDesc } from '../../session/format/index-row.js';
+import type { EventLog, Interpreter, LoadOptions, Located, LockState, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/format/store.js';
+import { LockSupersededError } from '../../session/api/errors.js';
+import type { ProjectInfo, SessionSnapshot } from '../../session/api/data.js';
+import type { SearchResults } from '../../session/api/search-data.js';
 import { createHistory } from './history.js';
 import { ensureHome, storageProblem } from './home.js';
 import { claimId, reserveId } from './ids.js';
@@ -19,7 +19,7 @@ import { AdoptBatches } from './adopt-batch.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { acquireLock, inspectLock, type HeldLock } from './lock.js';
-import { errno } from '../../session/ids.js';
+import { errno } from '../../session/api/ids.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
 import { snapshotFileInfo } from './snapshot-store.js';
@@ -33,7 +33,7 @@ const lazy = {
   index: () => import('./index-store.js'),
   load: () => import('./load.js'),
   trash: () => import('./trash.js'),
-  search: () => import('./search-index.js'),
+  search: () => import('./search/search-index.js'),
   source: () => import('./summary.js'),
   discard: () => import('./discard.js'),
   kept: () => import('./kept-aside.js'),

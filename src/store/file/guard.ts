@@ -4,8 +4,8 @@ import { mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GuardBusyError } from '../../session/errors.js';
-import { errno } from '../../session/ids.js';
+import { GuardBusyError } from '../../session/api/errors.js';
+import { errno } from '../../session/api/ids.js';
 import { isAlive, processStart } from '../process-identity.js';
 
 const HOST = hostname();

@@ -1,13 +1,13 @@
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
-import { errno } from '../../session/ids.js';
+import { errno } from '../../session/api/ids.js';
 import { sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
-import type { IndexRow } from '../../session/listing.js';
-import { byUpdatedDesc } from '../../session/index-row.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import { byUpdatedDesc } from '../../session/format/index-row.js';
 import { readMetaSync } from './meta-file.js';
 import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
 

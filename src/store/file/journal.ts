@@ -1,12 +1,12 @@
 import { fdatasyncSync, fstatSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { readWhole } from './read-whole.js';
-import type { SessionEvent } from '../../session/store.js';
-import { readEvent } from '../../session/future-events.js';
-import type { FutureEvent } from '../../session/data.js';
+import type { SessionEvent } from '../../session/format/store.js';
+import { readEvent } from '../../session/model/future-events.js';
+import type { FutureEvent } from '../../session/api/data.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
-import { errno } from '../../session/ids.js';
+import { errno } from '../../session/api/ids.js';
 
 /** One journal line: `{seq, ts, type, payload}`. */
 export type JournalEvent = SessionEvent;

@@ -5,7 +5,7 @@
  */
 import { readFile, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { KeptPart } from '../../session/store.js';
+import type { KeptPart } from '../../session/format/store.js';
 import { keptAside } from './load.js';
 
 export async function readKept(dir: string): Promise<KeptPart[]> {

@@ -2,12 +2,12 @@ import { copyFile, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTempName } from './atomic-write.js';
 import { readWhole } from './read-whole.js';
-import type { SessionSnapshot } from '../../session/data.js';
-import type { LoadOptions, StoredSession } from '../../session/store.js';
-import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
-import { errno } from '../../session/ids.js';
+import type { SessionSnapshot } from '../../session/api/data.js';
+import type { LoadOptions, StoredSession } from '../../session/format/store.js';
+import { DamagedFileError, decodeSnapshot } from '../../session/format/codec.js';
+import { errno } from '../../session/api/ids.js';
 import { readJournal } from './journal.js';
-import { salvageSnapshot, type Salvage } from '../../session/salvage.js';
+import { salvageSnapshot, type Salvage } from '../../session/format/salvage.js';
 import { corruptName, isCorruptName, layout } from './layout.js';
 
 /**

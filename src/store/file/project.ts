@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { ProjectInfo } from '../../session/data.js';
+import type { ProjectInfo } from '../../session/api/data.js';
 
 /** A project of the file store: its directory under `projects/` is `dir`. */
 export interface FileProject extends ProjectInfo {
   dir: string;
 }
 import { DIR_MODE, FILE_MODE, fsyncDir } from './atomic-write.js';
-import { errno } from '../../session/ids.js';
+import { errno } from '../../session/api/ids.js';
 import { corruptName, layout } from './layout.js';
 
 /** The readable directory name for a project path: separators (and anything unsafe) become `-`. */

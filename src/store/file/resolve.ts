@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileProject } from './project.js';
-import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import { errno } from '../../session/ids.js';
+import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/api/errors.js';
+import { errno } from '../../session/api/ids.js';
 import { sessionIdsIn } from './ids.js';
 import { layout } from './layout.js';
 import { readProjectPath } from './project.js';

@@ -14,7 +14,7 @@ import { fsyncDir } from './atomic-write.js';
 import type { JournalWriter } from './journal.js';
 import type { HeldLock } from './lock.js';
 import { writeSnapshotFile } from './snapshot-store.js';
-import type { SessionSnapshot } from '../../session/data.js';
+import type { SessionSnapshot } from '../../session/api/data.js';
 
 /** A closing snapshot leaves at most this much journal for a later snapshot to empty (a few hundred turns). */
 export const DEFERRED_JOURNAL_BYTES = 64 * 1024;

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
-import { errno } from '../../session/ids.js';
+import { errno } from '../../session/api/ids.js';
 import { layout } from './layout.js';
 import { removeMeta } from './meta-file.js';
-import type { SessionSnapshot } from '../../session/data.js';
+import type { SessionSnapshot } from '../../session/api/data.js';
 
 /**
  * Writes `<dir>/session.json` durably and atomically; resolves to the bytes written. `fence`, when
@@ -17,7 +17,7 @@ export async function writeSnapshotFile(
   syncDir = true,
 ): Promise<number> {
   // The codec (superjson) loads with the first snapshot, not before the first prompt.
-  const { encodeSnapshotSliced } = await import('../../session/codec.js');
+  const { encodeSnapshotSliced } = await import('../../session/format/codec.js');
   // The meta file describes the snapshot in place: gone before a new one goes in, back after.
   await removeMeta(dir);
   // Encoded in slices and written as it is made, so a large session never stalls the prompt.

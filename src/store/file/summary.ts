@@ -1,5 +1,5 @@
-import type { IndexRow } from '../../session/listing.js';
-import type { Interpreter, SessionSource } from '../../session/store.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import type { Interpreter, SessionSource } from '../../session/format/store.js';
 import { readJournal } from './journal.js';
 import { layout } from './layout.js';
 import { inspectLock } from './lock.js';

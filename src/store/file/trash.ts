@@ -12,11 +12,11 @@ import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, unlink } from 'node
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DIR_MODE, fsyncDir, writeFileAtomic } from './atomic-write.js';
-import { NotInTrashError, UnknownSessionError, UserError } from '../../session/errors.js';
-import { sessionInUse } from '../../session/in-use.js';
+import { NotInTrashError, UnknownSessionError, UserError } from '../../session/api/errors.js';
+import { sessionInUse } from '../../session/api/in-use.js';
 import { withGuard } from './guard.js';
-import { errno, isValidId } from '../../session/ids.js';
-import type { Interpreter, Located, SessionTrash, TrashedSession } from '../../session/store.js';
+import { errno, isValidId } from '../../session/api/ids.js';
+import type { Interpreter, Located, SessionTrash, TrashedSession } from '../../session/format/store.js';
 import { issueId } from './ids.js';
 import { layout } from './layout.js';
 import { inspectLock } from './lock.js';

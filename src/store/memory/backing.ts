@@ -4,10 +4,10 @@
  * history. Plain data, so that a test can do to it what another process would (take a lock, die
  * holding it, write an event of a newer build).
  */
-import type { LockOwner } from '../../session/errors.js';
-import type { IndexRow } from '../../session/listing.js';
-import type { TrashedSession } from '../../session/store.js';
-import type { ProjectInfo } from '../../session/data.js';
+import type { LockOwner } from '../../session/api/errors.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import type { TrashedSession } from '../../session/format/store.js';
+import type { ProjectInfo } from '../../session/api/data.js';
 
 /** Who holds a session's lock: a store of this process, or a stand-in for another process. */
 export interface MemoryHolder {

@@ -4,10 +4,10 @@
  */
 import { searchableMessages } from '../../search/rank.js';
 import { searchMessages } from '../../search/search-messages.js';
-import type { SearchResults } from '../../session/search-data.js';
-import { summaryFromRow } from '../../session/index-row.js';
-import type { IndexRow } from '../../session/listing.js';
-import type { SessionSnapshot } from '../../session/data.js';
+import type { SearchResults } from '../../session/api/search-data.js';
+import { summaryFromRow } from '../../session/format/index-row.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import type { SessionSnapshot } from '../../session/api/data.js';
 
 /** Searches the sessions of `rows`, each read by `read` (undefined: unreadable, left out). */
 export async function searchRows(

@@ -9,18 +9,18 @@
 import { hostname } from 'node:os';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AmbiguousIdError, LockSupersededError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import { sessionInUse } from '../../session/in-use.js';
-import { baseIdFor } from '../../session/ids.js';
-import type { IndexRow } from '../../session/listing.js';
-import { byUpdatedDesc } from '../../session/index-row.js';
-import { readEvent } from '../../session/future-events.js';
+import { AmbiguousIdError, LockSupersededError, TrashedSessionError, UnknownSessionError } from '../../session/api/errors.js';
+import { sessionInUse } from '../../session/api/in-use.js';
+import { baseIdFor } from '../../session/api/ids.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import { byUpdatedDesc } from '../../session/format/index-row.js';
+import { readEvent } from '../../session/model/future-events.js';
 import type {
   EventLog, Interpreter, LoadOptions, Located, LockState, SessionEvent, SessionSource, SessionStore, SessionTrash, StoredSession, WriterLock,
-} from '../../session/store.js';
-import { HISTORY_LINES } from '../../session/store.js';
-import type { FutureEvent, ProjectInfo, SessionSnapshot } from '../../session/data.js';
-import type { SearchResults } from '../../session/search-data.js';
+} from '../../session/format/store.js';
+import { HISTORY_LINES } from '../../session/format/store.js';
+import type { FutureEvent, ProjectInfo, SessionSnapshot } from '../../session/api/data.js';
+import type { SearchResults } from '../../session/api/search-data.js';
 import type { MemoryBacking, MemoryHolder, MemorySession } from './backing.js';
 import { memoryTrash } from './trash.js';
 
@@ -131,7 +131,7 @@ export class MemoryStore implements SessionStore {
   async load(id: string, _options: LoadOptions): Promise<StoredSession> {
     const kept = this.kept(id);
     // A newer schemaVersion throws FutureSchemaError here, as in the other stores.
-    const snapshot = kept.snapshot && (await (await import('../../session/codec.js')).decodeSnapshot(kept.snapshot.text, `${id} in memory`));
+    const snapshot = kept.snapshot && (await (await import('../../session/format/codec.js')).decodeSnapshot(kept.snapshot.text, `${id} in memory`));
     const events: SessionEvent[] = [];
     const futureEvents: FutureEvent[] = [];
     for (const { line } of kept.events) {
@@ -175,7 +175,7 @@ export class MemoryStore implements SessionStore {
   }
 
   async writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
-    const { encodeSnapshot } = await import('../../session/codec.js');
+    const { encodeSnapshot } = await import('../../session/format/codec.js');
     const text = await encodeSnapshot(snapshot);
     this.fenced(id, lock).snapshot = { text, at: this.options.now() };
     return Buffer.byteLength(text);
@@ -207,7 +207,7 @@ export class MemoryStore implements SessionStore {
   async adopt(snapshot: SessionSnapshot): Promise<boolean> {
     if (this.backing.ids.has(snapshot.id)) return false;
     const project = snapshot.project === this.project.path ? this.project : this.projectOf(snapshot.project);
-    const { encodeSnapshot } = await import('../../session/codec.js');
+    const { encodeSnapshot } = await import('../../session/format/codec.js');
     // Nobody holds the new copy: it is stored closed.
     const text = await encodeSnapshot({ ...snapshot, status: 'closed' });
     const session = this.register(snapshot.id, snapshot.createdAt, project);

@@ -3,10 +3,10 @@
  * everything, marked with its trash entry, and drops out of listings, `locate` and searches;
  * restoring clears the mark. Only `empty` deletes, and the ID stays issued.
  */
-import { NotInTrashError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import { sessionInUse } from '../../session/in-use.js';
-import type { IndexRow } from '../../session/listing.js';
-import type { SessionTrash, TrashedSession } from '../../session/store.js';
+import { NotInTrashError, TrashedSessionError, UnknownSessionError } from '../../session/api/errors.js';
+import { sessionInUse } from '../../session/api/in-use.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import type { SessionTrash, TrashedSession } from '../../session/format/store.js';
 import type { MemoryBacking, MemorySession } from './backing.js';
 
 const newestFirst = (a: TrashedSession, b: TrashedSession): number => b.trashedAt.getTime() - a.trashedAt.getTime() || (a.id < b.id ? -1 : 1);

@@ -8,7 +8,7 @@
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../../session/errors.js';
+import { UserError } from '../../session/api/errors.js';
 
 export interface ClientCertificate {
   cert?: string;

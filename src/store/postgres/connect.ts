@@ -4,12 +4,12 @@
  * writes). Every failure leaves here as a typed error whose text carries no password.
  */
 import type { Client, ClientBase, ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
-import { ChatkeepError, StoreUnavailableError, UserError } from '../../session/errors.js';
-import { privilegeError } from './privilege.js';
+import { ChatkeepError, StoreUnavailableError, UserError } from '../../session/api/errors.js';
+import { privilegeError } from './team/privilege.js';
 import { serverRefusal } from './server-refusal.js';
 import { encrypted, planTls, tlsFailure, type TlsPlan } from './tls.js';
 import { redactUrl, scrub } from './url.js';
-import { importRequired } from '../../session/optional-package.js';
+import { importRequired } from '../../session/runtime/optional-package.js';
 
 export interface Timeouts {
   /** Opening a connection (a server that does not answer: typed error after this long). */

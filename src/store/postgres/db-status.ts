@@ -13,8 +13,8 @@ import type { Pool } from 'pg';
 import type { Target } from './connect.js';
 import { connectClient, query } from './connect.js';
 import { STORE_SCHEMA_VERSION } from './migrations.js';
-import { SECURED_TABLES } from './row-security.js';
-import { TEAM_ROLE } from './team-roles.js';
+import { SECURED_TABLES } from './team/row-security.js';
+import { TEAM_ROLE } from './team/team-roles.js';
 
 export interface TableSecurity {
   table: string;

@@ -6,9 +6,9 @@
  * kill -9 of chatkeep keeps every delta it was told was written.
  */
 import type { Client, ClientBase } from 'pg';
-import type { EventLog, SessionEvent } from '../../session/store.js';
+import type { EventLog, SessionEvent } from '../../session/format/store.js';
 import type { PgLock } from './lock.js';
-import { LockSupersededError, StoreUnavailableError } from '../../session/errors.js';
+import { LockSupersededError, StoreUnavailableError } from '../../session/api/errors.js';
 
 /**
  * Events carry their own ID (docs/design.md §4): a column of their row, unique per session (rows

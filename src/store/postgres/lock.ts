@@ -9,9 +9,9 @@
  */
 import { hostname } from 'node:os';
 import type { Client, QueryConfig } from 'pg';
-import type { LockOwner } from '../../session/errors.js';
-import { LockSupersededError, ReadOnlySessionError, StoreUnavailableError } from '../../session/errors.js';
-import type { LockState, WriterLock } from '../../session/store.js';
+import type { LockOwner } from '../../session/api/errors.js';
+import { LockSupersededError, ReadOnlySessionError, StoreUnavailableError } from '../../session/api/errors.js';
+import type { LockState, WriterLock } from '../../session/format/store.js';
 import { isAlive } from '../process-identity.js';
 import type { Target } from './connect.js';
 import { isUnreachable, storeError } from './connect.js';

@@ -4,13 +4,13 @@
  * A database migrated by a newer chatkeep is refused and left untouched, like a newer file.
  */
 import type { ClientBase, Pool } from 'pg';
-import { FutureStoreSchemaError, UserError } from '../../session/errors.js';
+import { FutureStoreSchemaError, UserError } from '../../session/api/errors.js';
 import { packageVersion } from '../../version.js';
 import type { Target } from './connect.js';
 import { query, storeError, transaction } from './connect.js';
 import { quoteIdent } from './quote.js';
 import { LOCK_SPACE } from './lock-key.js';
-import { ROW_SECURITY_MIGRATION } from './row-security.js';
+import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 import { EVENT_IDS_MIGRATION } from './event-log.js';
 

@@ -7,7 +7,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { commonDir, findGitDir } from '../../git/read-git.js';
-import type { ProjectInfo } from '../../session/data.js';
+import type { ProjectInfo } from '../../session/api/data.js';
 import { originFromConfig, remoteKey } from './remote-key.js';
 
 /** The project of `cwd`: its key and its real path on this machine. */

@@ -4,14 +4,14 @@
  * `sessions_by_project` for a project's listing.
  */
 import type { Pool } from 'pg';
-import { DamagedFileError, decodeSnapshot } from '../../session/codec.js';
-import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import type { IndexRow, SessionProblem } from '../../session/listing.js';
-import { SCHEMA_VERSION } from '../../session/migrations.js';
-import type { LoadOptions, SessionEvent, StoredSession } from '../../session/store.js';
-import { readEvent, rowLine } from '../../session/future-events.js';
-import { salvageSnapshot, type Salvage } from '../../session/salvage.js';
-import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/data.js';
+import { DamagedFileError, decodeSnapshot } from '../../session/format/codec.js';
+import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/api/errors.js';
+import type { IndexRow, SessionProblem } from '../../session/api/listing.js';
+import { SCHEMA_VERSION } from '../../session/format/migrations.js';
+import type { LoadOptions, SessionEvent, StoredSession } from '../../session/format/store.js';
+import { readEvent, rowLine } from '../../session/model/future-events.js';
+import { salvageSnapshot, type Salvage } from '../../session/format/salvage.js';
+import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { ADVISORY_HELD, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';

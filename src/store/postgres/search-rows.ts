@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import type { ClientBase } from 'pg';
 import { fold } from '../../search/fold.js';
 import { searchableMessages, type SearchableMessage } from '../../search/rank.js';
-import type { SessionSnapshot } from '../../session/data.js';
+import type { SessionSnapshot } from '../../session/api/data.js';
 
 /** Longer folded messages get no sequences (a tsvector holds under 1 MB of lexemes; 3 characters take at most 12 bytes + 4). */
 const MAX_GRAMMED = 60_000;

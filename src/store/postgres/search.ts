@@ -23,10 +23,10 @@
 import type { Pool } from 'pg';
 import { countOccurrences, fold, foldQuery } from '../../search/fold.js';
 import { countHits, rank, searchableMessages, toResult, type MessageHits, type SearchableMessage } from '../../search/rank.js';
-import type { SearchIndexReport, SearchResult, SearchResults } from '../../session/search-data.js';
-import type { IndexRow } from '../../session/listing.js';
-import { summaryFromRow } from '../../session/index-row.js';
-import type { Role, SessionSnapshot } from '../../session/data.js';
+import type { SearchIndexReport, SearchResult, SearchResults } from '../../session/api/search-data.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import { summaryFromRow } from '../../session/format/index-row.js';
+import type { Role, SessionSnapshot } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { writeSearchRows } from './search-rows.js';

@@ -3,7 +3,7 @@
  * or a limit of its own stopped a statement. Each is told as what it is, with what to do; the
  * chat treats them as a store that refused the work for now (nothing shown as stored that is not).
  */
-import { StoreUnavailableError } from '../../session/errors.js';
+import { StoreUnavailableError } from '../../session/api/errors.js';
 
 interface Where {
   location: string;

@@ -4,9 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ClientBase } from 'pg';
-import { LockSupersededError } from '../../session/errors.js';
-import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
-import { archivedCount } from '../../session/index-row.js';
+import { LockSupersededError } from '../../session/api/errors.js';
+import type { ProjectInfo, SessionSnapshot } from '../../session/api/data.js';
+import { archivedCount } from '../../session/format/index-row.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';
 import { writeSearchRows } from './search-rows.js';

@@ -6,12 +6,12 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Pool } from 'pg';
-import { UserError } from '../../session/errors.js';
-import { baseIdFor } from '../../session/ids.js';
-import type { IndexRow } from '../../session/listing.js';
-import { HISTORY_LINES, type EventLog, type Interpreter, type KeptPart, type LoadOptions, type LockState, type Reading, type SessionStore, type SessionTrash, type StoredSession, type WriterLock } from '../../session/store.js';
-import type { SearchResults } from '../../session/search-data.js';
-import type { ProjectInfo, SessionSnapshot } from '../../session/data.js';
+import { UserError } from '../../session/api/errors.js';
+import { baseIdFor } from '../../session/api/ids.js';
+import type { IndexRow } from '../../session/api/listing.js';
+import { HISTORY_LINES, type EventLog, type Interpreter, type KeptPart, type LoadOptions, type LockState, type Reading, type SessionStore, type SessionTrash, type StoredSession, type WriterLock } from '../../session/format/store.js';
+import type { SearchResults } from '../../session/api/search-data.js';
+import type { ProjectInfo, SessionSnapshot } from '../../session/api/data.js';
 import type { Target, Timeouts } from './connect.js';
 import { DEFAULT_TIMEOUTS, createPool, onOneConnection, query, targetOf, transaction } from './connect.js';
 import { openEventLog, stillCurrent } from './event-log.js';
@@ -23,7 +23,7 @@ import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, listRowsOf, loadSession } from './reading.js';
 import { candidateIds, insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
-import { OWNER_SQL, ReadOnlyShareError } from './sharing.js';
+import { OWNER_SQL, ReadOnlyShareError } from './team/sharing.js';
 import { isPostgresUrl, redactUrl } from './url.js';
 import { lazyTrash } from '../lazy-trash.js';
 
@@ -123,7 +123,7 @@ export class PostgresStore implements SessionStore {
 
   async adopt(snapshot: SessionSnapshot): Promise<boolean> {
     const project = snapshot.project === this.project.path ? this.project : await projectOf(snapshot.project);
-    const { encodeSnapshot } = await import('../../session/codec.js');
+    const { encodeSnapshot } = await import('../../session/format/codec.js');
     // Nobody holds the new copy: it is stored closed.
     const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
     const text = await encodeSnapshot(closed);
@@ -185,7 +185,7 @@ export class PostgresStore implements SessionStore {
   async writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number> {
     const held = this.ownLock(id, lock);
     // The codec (superjson) loads with the first snapshot; both stores write the same text.
-    const { encodeSnapshot } = await import('../../session/codec.js');
+    const { encodeSnapshot } = await import('../../session/format/codec.js');
     const text = await encodeSnapshot(snapshot);
     // A grantee's events are its save: the snapshot, and what is derived from it, stay the owner's.
     if (this.appendOnly.has(held)) return held.write(async (client) => (await stillCurrent(client, id, held.epoch), Buffer.byteLength(text, 'utf8')));

@@ -15,9 +15,9 @@
  * happened (a frozen process, a pooler, a lease run out) writes nothing more.
  */
 import type { Client } from 'pg';
-import type { LockOwner } from '../../session/errors.js';
-import { TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import { sessionInUse } from '../../session/in-use.js';
+import type { LockOwner } from '../../session/api/errors.js';
+import { TrashedSessionError, UnknownSessionError } from '../../session/api/errors.js';
+import { sessionInUse } from '../../session/api/in-use.js';
 import { isAlive, processStart } from '../process-identity.js';
 import type { Target } from './connect.js';
 import { connectClient, limitsSql, storeError } from './connect.js';

@@ -13,14 +13,14 @@
  * 5. each named login role made a member of `chatkeep_team`.
  */
 import type { ClientBase } from 'pg';
-import { UserError } from '../../session/errors.js';
+import { UserError } from '../../session/api/errors.js';
 import { packageVersion } from '../../version.js';
 import type { Target } from './connect.js';
 import { transaction } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { MIGRATIONS, STORE_SCHEMA_VERSION } from './migrations.js';
 import { quoteIdent, quoteLiteral } from './quote.js';
-import { OWNER_ROLE, TEAM_ROLE } from './team-roles.js';
+import { OWNER_ROLE, TEAM_ROLE } from './team/team-roles.js';
 
 interface State {
   role: string;

@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import { UserError } from '../../session/errors.js';
+import { UserError } from '../../session/api/errors.js';
 import { clientCertificate } from './client-cert.js';
 
 export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;

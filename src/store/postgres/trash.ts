@@ -6,10 +6,10 @@
  * issued again.
  */
 import type { Pool } from 'pg';
-import { NotInTrashError, TrashedSessionError, UnknownSessionError } from '../../session/errors.js';
-import { sessionInUse } from '../../session/in-use.js';
-import type { Located, SessionTrash, TrashedSession } from '../../session/store.js';
-import type { ProjectInfo } from '../../session/data.js';
+import { NotInTrashError, TrashedSessionError, UnknownSessionError } from '../../session/api/errors.js';
+import { sessionInUse } from '../../session/api/in-use.js';
+import type { Located, SessionTrash, TrashedSession } from '../../session/format/store.js';
+import type { ProjectInfo } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';

@@ -10,8 +10,8 @@ import { arrange, revealed } from '../../../src/browser/families.js';
 import { NO_FILTERS } from '../../../src/browser/filters.js';
 import { drawFrame, saidLines, type Frame } from '../../../src/browser/layout.js';
 import { loadTableWidths } from '../../../src/terminal/table.js';
-import type { SessionSnapshot } from '../../../src/session/data.js';
-import type { SessionSummary } from '../../../src/session/listing.js';
+import type { SessionSnapshot } from '../../../src/session/api/data.js';
+import type { SessionSummary } from '../../../src/session/api/listing.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 const TOPICS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];

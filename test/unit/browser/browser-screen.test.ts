@@ -7,8 +7,8 @@ import { drawFrame, listHeight, scrolled, type Frame } from '../../../src/browse
 import { neutralize, previewLines } from '../../../src/browser/preview.js';
 import { shortAge } from '../../../src/browser/rows.js';
 import { loadTableWidths } from '../../../src/terminal/table.js';
-import type { SessionSnapshot } from '../../../src/session/data.js';
-import type { SessionSummary } from '../../../src/session/listing.js';
+import type { SessionSnapshot } from '../../../src/session/api/data.js';
+import type { SessionSummary } from '../../../src/session/api/listing.js';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 

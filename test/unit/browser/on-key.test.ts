@@ -7,7 +7,7 @@ import { arrange } from '../../../src/browser/families.js';
 import { NO_FILTERS } from '../../../src/browser/filters.js';
 import type { Key } from '../../../src/browser/keys.js';
 import { onKey, type KeyState, type KeyView } from '../../../src/browser/on-key.js';
-import type { SessionSummary } from '../../../src/session/listing.js';
+import type { SessionSummary } from '../../../src/session/api/listing.js';
 
 function row(id: string, extra: Partial<SessionSummary> = {}): SessionSummary {
   const at = new Date('2026-11-28T10:00:00Z');

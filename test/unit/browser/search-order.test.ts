@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { browserPrompt } from '../../../src/browser/view.js';
 import type { BrowserConfig } from '../../../src/browser/config.js';
 import { loadTableWidths } from '../../../src/terminal/table.js';
-import type { SessionManager } from '../../../src/session/manager-api.js';
-import type { SessionSummary } from '../../../src/session/listing.js';
+import type { SessionManager } from '../../../src/session/runtime/manager-api.js';
+import type { SessionSummary } from '../../../src/session/api/listing.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EchoProvider } from '../../../src/providers/echo.js';
 import { ProviderError } from '../../../src/providers/provider-error.js';
 import type { Provider, StreamEvent } from '../../../src/models/types.js';
-import type { SessionImpl } from '../../../src/session/session.js';
+import type { SessionImpl } from '../../../src/session/runtime/session.js';
 import { startRepl } from '../../helpers/repl-harness.js';
 
 describe('the REPL loop (piped)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REPL_OPTIONS } from '../../../src/cli/chat-options.js';
 import { parseCommandLine, replHelp } from '../../../src/cli/options.js';
-import { UserError } from '../../../src/session/errors.js';
+import { UserError } from '../../../src/session/api/errors.js';
 import { describeError } from '../../../src/terminal/report-error.js';
 
 /** The one line the CLI prints for `err`, chatkeep being on PATH. */

@@ -10,7 +10,7 @@ import { parseCommandLine, replHelp } from '../../../src/cli/options.js';
 import { sessionsHelp } from '../../../src/cli/sessions/help.js';
 import { SESSIONS_SUBCOMMANDS } from '../../../src/cli/sessions/index.js';
 import { SESSIONS_OPTIONS } from '../../../src/cli/sessions/options.js';
-import { UserError } from '../../../src/session/errors.js';
+import { UserError } from '../../../src/session/api/errors.js';
 
 /** What each subcommand needs to be run at all. */
 const NEEDS: Record<string, string[]> = {

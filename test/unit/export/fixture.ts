@@ -1,6 +1,6 @@
 /** A snapshot with every part an export carries: archived /reset segments, lineage, summary, tool calls, flags. */
-import { blankSnapshot } from '../../../src/session/blank.js';
-import type { Message, SessionSnapshot } from '../../../src/session/data.js';
+import { blankSnapshot } from '../../../src/session/format/blank.js';
+import type { Message, SessionSnapshot } from '../../../src/session/api/data.js';
 
 const at = (s: number): Date => new Date(Date.UTC(2026, 10, 22, 14, 30, s));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkImport } from '../../../src/export/import-check.js';
 import { exportJson } from '../../../src/export/json.js';
-import { UserError } from '../../../src/session/errors.js';
+import { UserError } from '../../../src/session/api/errors.js';
 import { richSnapshot } from './fixture.js';
 
 const good = (): Record<string, Record<string, unknown>> => JSON.parse(exportJson(richSnapshot(), '0.1.0')) as Record<string, Record<string, unknown>>;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportJsonSchema, STORAGE_FIELDS } from '../../../src/export/schema.js';
-import { sessionJsonSchema } from '../../../src/session/schema.js';
+import { sessionJsonSchema } from '../../../src/session/format/schema.js';
 
 const root = join(import.meta.dirname, '../../..');
 const regenerate = 'regenerate with: npm run build && node scripts/write-schemas.mjs';

@@ -10,7 +10,7 @@ import { parseClaude } from '../../../src/import/claude.js';
 import { parseCodex } from '../../../src/import/codex.js';
 import { parseGemini } from '../../../src/import/gemini.js';
 import { PeerFileError } from '../../../src/import/types.js';
-import { closeToolCalls, UNANSWERED } from '../../../src/session/history.js';
+import { closeToolCalls, UNANSWERED } from '../../../src/session/model/history.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/peers');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { messagesToSend } from '../../../src/session/compaction.js';
-import { INTERRUPTED_CALL, UNANSWERED } from '../../../src/session/history.js';
-import type { Message } from '../../../src/session/data.js';
+import { messagesToSend } from '../../../src/session/model/compaction.js';
+import { INTERRUPTED_CALL, UNANSWERED } from '../../../src/session/model/history.js';
+import type { Message } from '../../../src/session/api/data.js';
 import { consume, sdkProviderFor } from './stream-helpers.js';
 
 const at = new Date('2026-11-25T10:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseProvider, type ChooseProviderInput } from '../../../src/providers/index.js';
-import { UserError } from '../../../src/session/errors.js';
+import { UserError } from '../../../src/session/api/errors.js';
 
 const none = { user: {}, project: {} };
 const anthropicKey = { ANTHROPIC_API_KEY: 'sk-ant-x' };

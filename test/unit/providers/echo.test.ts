@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/providers/index.js';
 import { EchoProvider, echoDelayFrom, splitWords } from '../../../src/providers/echo.js';
 import type { StreamEvent } from '../../../src/models/types.js';
-import type { Message } from '../../../src/session/data.js';
+import type { Message } from '../../../src/session/api/data.js';
 
 const at = new Date('2026-11-22T00:00:00Z');
 const conversation: Message[] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProvider } from '../../../src/providers/index.js';
-import { UserError } from '../../../src/session/errors.js';
+import { UserError } from '../../../src/session/api/errors.js';
 import { refusedURL, startFakeLlmServer } from '../../helpers/fake-llm-server.js';
 import { describeStreamContract } from './stream-contract.js';
 import { consume, conversation, sdkProviderFor } from './stream-helpers.js';

@@ -1,7 +1,7 @@
 /** Small helpers shared by the provider tests. */
 import { createProvider } from '../../../src/providers/index.js';
 import type { Provider, StreamEvent } from '../../../src/models/types.js';
-import type { Message } from '../../../src/session/data.js';
+import type { Message } from '../../../src/session/api/data.js';
 import { startFakeLlmServer, type FakeApi, type FakeLlmServer, type FakeReply } from '../../helpers/fake-llm-server.js';
 
 /** What a consumer of a stream saw: the text pieces, the usage, and the error it ended with. */

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSystemPrompt } from '../../../src/providers/index.js';
-import { UserError } from '../../../src/session/errors.js';
+import { UserError } from '../../../src/session/api/errors.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 
 describe('loadSystemPrompt', () => {

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { attach } from '../../../src/repl/adapters/node-repl.js';
 import { attachReadline } from '../../../src/repl/adapters/readline.js';
 import { SessionController, type ControllerOptions } from '../../../src/repl/controller.js';
-import { BadOptionError } from '../../../src/session/errors.js';
+import { BadOptionError } from '../../../src/session/api/errors.js';
 import { openSessions } from '../../../src/store/open.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 

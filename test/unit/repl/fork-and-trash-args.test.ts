@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../../src/cli/options.js';
 import { parseForkArgs } from '../../../src/repl/fork-args.js';
 import { parseAge } from '../../../src/cli/age.js';
-import { UserError } from '../../../src/session/errors.js';
+import { UserError } from '../../../src/session/api/errors.js';
 
 function failure(fn: () => unknown): string {
   try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchableMessages } from '../../../src/search/rank.js';
 import { searchMessages } from '../../../src/search/search-messages.js';
-import type { SessionSummary } from '../../../src/session/listing.js';
+import type { SessionSummary } from '../../../src/session/api/listing.js';
 
 const at = new Date('2026-11-22T12:00:00Z');
 function summary(id: string, minutes: number, title: string | null = null): SessionSummary {

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { openSessions } from '../../../src/index.js';
 import { readJournal } from '../../../src/store/file/journal.js';
-import { blankSnapshot } from '../../../src/session/blank.js';
-import { replay } from '../../../src/session/replay.js';
-import { applyEvent } from '../../../src/session/apply-event.js';
-import { decodeEvent, type SessionEvent } from '../../../src/session/events.js';
-import type { SessionSnapshot } from '../../../src/session/data.js';
-import type { Session } from '../../../src/session/session-api.js';
+import { blankSnapshot } from '../../../src/session/format/blank.js';
+import { replay } from '../../../src/session/format/replay.js';
+import { applyEvent } from '../../../src/session/model/apply-event.js';
+import { decodeEvent, type SessionEvent } from '../../../src/session/model/events.js';
+import type { SessionSnapshot } from '../../../src/session/api/data.js';
+import type { Session } from '../../../src/session/api/session-api.js';
 
 /** Every journal line a session writes, as it writes it (a snapshot truncates the journal). */
 function recordEvents(s: Session): SessionEvent[] {

@@ -5,7 +5,7 @@ import { tmpHome } from '../../helpers/tmp-home.js';
 import type { SaveResult } from '../../../src/index.js';
 import { AutosaveSpecError, openSessions, parseAutosaveSpec, startAutosave } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
-import { autosaveStarted } from '../../../src/session/autosave.js';
+import { autosaveStarted } from '../../../src/session/runtime/autosave.js';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { openSessions } from '../../../src/index.js';
-import { decodeSnapshot } from '../../../src/session/codec.js';
+import { decodeSnapshot } from '../../../src/session/format/codec.js';
 import { DEFERRED_JOURNAL_BYTES } from '../../../src/store/file/snapshot-compaction.js';
 
 function journalLines(dir: string): { seq: number; type: string }[] {

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from '../../helpers/crash.js';
 import { FutureSchemaError, openSessions, SCHEMA_VERSION } from '../../../src/index.js';
-import { decodeSnapshot, encodeSnapshot } from '../../../src/session/codec.js';
-import { sessionJsonSchema } from '../../../src/session/schema.js';
+import { decodeSnapshot, encodeSnapshot } from '../../../src/session/format/codec.js';
+import { sessionJsonSchema } from '../../../src/session/format/schema.js';
 import { layout } from '../../../src/store/file/layout.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures');

@@ -2,10 +2,10 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keptByCompaction, messagesToSend, openSessions, type Message, type Session } from '../../../src/index.js';
-import { SUMMARY_INTRO } from '../../../src/session/compaction.js';
+import { SUMMARY_INTRO } from '../../../src/session/model/compaction.js';
 import type { JournalEvent } from '../../../src/store/file/journal.js';
-import { archiveConversation } from '../../../src/session/apply-event.js';
-import { replay } from '../../../src/session/replay.js';
+import { archiveConversation } from '../../../src/session/model/apply-event.js';
+import { replay } from '../../../src/session/format/replay.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from '../../helpers/crash.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { openSessions } from '../../../src/index.js';
-import { copySessions } from '../../../src/session/copy.js';
+import { copySessions } from '../../../src/session/runtime/copy.js';
 
 describe('copying sessions between stores', () => {
   it('copies, then copies nothing the second time, and never over a different session with the same ID', async () => {

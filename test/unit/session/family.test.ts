@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { familiesOf, familyOf, familySize } from '../../../src/session/family.js';
-import type { SessionSummary } from '../../../src/session/listing.js';
+import { familiesOf, familyOf, familySize } from '../../../src/session/runtime/family.js';
+import type { SessionSummary } from '../../../src/session/api/listing.js';
 
 const at = (minute: number): Date => new Date(Date.UTC(2026, 10, 28, 10, minute));
 

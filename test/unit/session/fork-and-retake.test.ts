@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openSessions, SessionInUseError, SessionOpenHereError, UserError } from '../../../src/index.js';
 import { openFileStore } from '../../../src/store/file/file-store.js';
-import { interpreter } from '../../../src/session/interpreter.js';
+import { interpreter } from '../../../src/session/runtime/interpreter.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 
 async function twoExchanges(home: string, cwd: string) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { InvalidIdError, isValidId, openSessions } from '../../../src/index.js';
-import { baseIdFor } from '../../../src/session/ids.js';
+import { baseIdFor } from '../../../src/session/api/ids.js';
 import { allFiles } from '../../helpers/files.js';
 import { layout } from '../../../src/store/file/layout.js';
 

@@ -3,9 +3,9 @@
  * own program name in the commands errors suggest (docs/design.md §17).
  */
 import { describe, expect, it } from 'vitest';
-import { BadOptionError, ChatkeepError, MissingPackageError, UnknownSessionError, UserError } from '../../../src/session/errors.js';
+import { BadOptionError, ChatkeepError, MissingPackageError, UnknownSessionError, UserError } from '../../../src/session/api/errors.js';
 import { createRedactor, openSessions } from '../../../src/index.js';
-import { importRequired } from '../../../src/session/optional-package.js';
+import { importRequired } from '../../../src/session/runtime/optional-package.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

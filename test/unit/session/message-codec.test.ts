@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { ChatkeepError, openSessions, UserError } from '../../../src/index.js';
-import { InvalidMessageError } from '../../../src/session/errors.js';
-import { decodeMessage, encodeMessage, journaledFrom, storedMessage } from '../../../src/session/message-codec.js';
-import type { NewMessage } from '../../../src/session/data.js';
+import { InvalidMessageError } from '../../../src/session/api/errors.js';
+import { decodeMessage, encodeMessage, journaledFrom, storedMessage } from '../../../src/session/model/message-codec.js';
+import type { NewMessage } from '../../../src/session/api/data.js';
 
 const AT = new Date('2026-11-25T10:00:00.000Z');
 const keep = (text: string): string => text;

@@ -7,7 +7,7 @@ import type { SessionManager } from '../../../src/index.js';
 import { openSessions } from '../../../src/index.js';
 import { atomicWriteHooks } from '../../../src/store/file/atomic-write.js';
 import { layout } from '../../../src/store/file/layout.js';
-import { copySessions } from '../../../src/session/copy.js';
+import { copySessions } from '../../../src/session/runtime/copy.js';
 
 const plain = (rows: Awaited<ReturnType<SessionManager['list']>>) => rows.map((r) => ({ ...r }));
 

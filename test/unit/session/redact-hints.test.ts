@@ -5,7 +5,7 @@
  * and the secrets written into ordinary text, holds its format's hint.
  */
 import { describe, expect, it } from 'vitest';
-import { createRedactor, SECRET_PATTERNS } from '../../../src/session/redact.js';
+import { createRedactor, SECRET_PATTERNS } from '../../../src/session/runtime/redact.js';
 import { ordinaryCorpus, secretCorpus } from '../../../torture/redaction.js';
 
 function holdsHint(text: string, hint: (typeof SECRET_PATTERNS)[number]['hint']): boolean {

@@ -1,8 +1,8 @@
 /** What a damaged snapshot still holds is read back message by message, and what is not is counted. */
 import { describe, expect, it } from 'vitest';
-import { encodeSnapshot } from '../../../src/session/codec.js';
-import { blankSnapshot } from '../../../src/session/blank.js';
-import { salvageSnapshot } from '../../../src/session/salvage.js';
+import { encodeSnapshot } from '../../../src/session/format/codec.js';
+import { blankSnapshot } from '../../../src/session/format/blank.js';
+import { salvageSnapshot } from '../../../src/session/format/salvage.js';
 
 function snapshotText(): Promise<string> {
   const s = blankSnapshot('session-20260101-000000', '/p', new Date(Date.UTC(2026, 0, 1)));

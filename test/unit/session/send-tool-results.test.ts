@@ -5,7 +5,7 @@
  * results that came. Checked with the validating fake server's rules for each API.
  */
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/session/data.js';
+import type { Message } from '../../../src/session/api/data.js';
 import { messagesToSend, toAnthropic, toOpenAIChat, toOpenAIResponses, UNANSWERED } from '../../../src/index.js';
 import { chatRefusal, responsesRefusal } from '../../helpers/api-rules-openai.js';
 import { anthropicRefusal } from '../../helpers/api-rules-anthropic.js';

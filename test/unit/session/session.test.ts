@@ -7,7 +7,7 @@ import { openSessions, UserError } from '../../../src/index.js';
 import { readJournal } from '../../../src/store/file/journal.js';
 import { modeOf } from '../../helpers/files.js';
 import { layout } from '../../../src/store/file/layout.js';
-import { SessionClosedError } from '../../../src/session/errors.js';
+import { SessionClosedError } from '../../../src/session/api/errors.js';
 
 
 describe('a session', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { encodeSnapshot, encodeSnapshotSliced } from '../../../src/session/codec.js';
-import { Slicer, stringifySliced } from '../../../src/session/sliced-json.js';
-import type { SessionSnapshot } from '../../../src/session/data.js';
-import { blankSnapshot } from '../../../src/session/blank.js';
+import { encodeSnapshot, encodeSnapshotSliced } from '../../../src/session/format/codec.js';
+import { Slicer, stringifySliced } from '../../../src/session/format/sliced-json.js';
+import type { SessionSnapshot } from '../../../src/session/api/data.js';
+import { blankSnapshot } from '../../../src/session/format/blank.js';
 
 async function sliced(value: unknown, slicer?: Slicer, indent?: number): Promise<string> {
   const pieces: string[] = [];

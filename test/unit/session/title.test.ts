@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor, MAX_TITLE_LENGTH } from '../../../src/index.js';
-import { cleanTitle } from '../../../src/session/title.js';
+import { cleanTitle } from '../../../src/session/api/title.js';
 
 const redact = createRedactor({ env: {} });
 
@@ -26,7 +26,7 @@ describe('cleanTitle', () => {
 
 describe('automaticTitle (docs/design.md §3)', () => {
   it('is the first line with text, redacted, one line, cut to 60 columns by display width with …', async () => {
-    const { automaticTitle, AUTO_TITLE_COLUMNS } = await import('../../../src/session/auto-title.js');
+    const { automaticTitle, AUTO_TITLE_COLUMNS } = await import('../../../src/session/model/auto-title.js');
     const stringWidth = (await import('string-width')).default;
     expect(await automaticTitle('\n  \n  Fix   the login\tbug \nand the rest', redact)).toBe('Fix the login bug');
     expect(await automaticTitle(' \n ', redact)).toBeNull();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { simulateCrash } from '../../helpers/crash.js';
 import { openSessions } from '../../../src/index.js';
-import { InvalidMessageError } from '../../../src/session/errors.js';
+import { InvalidMessageError } from '../../../src/session/api/errors.js';
 
 describe('a streamed tool call is journaled as it arrives', () => {
   it('says what is on disk (cut where no secret can be split), and finish() stores the whole calls', async () => {

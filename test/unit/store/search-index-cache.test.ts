@@ -8,7 +8,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSessions } from '../../../src/index.js';
-import { readKeptIndex } from '../../../src/store/file/search-index-cache.js';
+import { readKeptIndex } from '../../../src/store/file/search/search-index-cache.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 
 /** How many of this process's file descriptors are open on `path`. */

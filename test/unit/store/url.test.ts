@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../../src/session/errors.js';
+import { StoreUnavailableError } from '../../../src/session/api/errors.js';
 import { storeError } from '../../../src/store/postgres/connect.js';
 import { redactUrl, scrub } from '../../../src/store/postgres/url.js';
 

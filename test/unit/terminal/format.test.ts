@@ -3,8 +3,8 @@ import { formatMessage, formatRows, loadFormatting, relativeTime, shortAge, toke
 import { displayWidth } from '../../../src/terminal/table.js';
 
 beforeAll(() => loadFormatting());
-import type { Message } from '../../../src/session/data.js';
-import type { SessionSummary } from '../../../src/session/listing.js';
+import type { Message } from '../../../src/session/api/data.js';
+import type { SessionSummary } from '../../../src/session/api/listing.js';
 
 const now = new Date('2026-11-22T15:00:00Z');
 const row = (id: string, minutesAgo: number, extra: Partial<SessionSummary> = {}): SessionSummary => ({

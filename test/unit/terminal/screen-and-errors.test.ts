@@ -3,10 +3,10 @@ import { describeError } from '../../../src/terminal/report-error.js';
 import { errorLine } from '../../../src/repl/host-words.js';
 import { builtinCommands } from '../../../src/repl/commands/index.js';
 import { commandSet } from '../../../src/repl/command-set.js';
-import { MissingApiKeyError, TrashedSessionError } from '../../../src/session/errors.js';
+import { MissingApiKeyError, TrashedSessionError } from '../../../src/session/api/errors.js';
 import { PassThrough } from 'node:stream';
 import { colorLevelFor, createScreen } from '../../../src/terminal/screen.js';
-import { SessionInUseError, UnknownSessionError } from '../../../src/session/errors.js';
+import { SessionInUseError, UnknownSessionError } from '../../../src/session/api/errors.js';
 
 describe('colorLevelFor', () => {
   it('turns colour off for NO_COLOR, even over FORCE_COLOR', () => {

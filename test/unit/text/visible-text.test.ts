@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatRows, loadFormatting } from '../../../src/terminal/format.js';
 import { formatSearchResults } from '../../../src/terminal/format-search.js';
-import type { SessionSummary } from '../../../src/session/listing.js';
+import type { SessionSummary } from '../../../src/session/api/listing.js';
 import { visibleText } from '../../../src/text/visible-text.js';
 
 beforeAll(() => loadFormatting());

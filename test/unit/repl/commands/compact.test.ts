@@ -5,7 +5,7 @@ import { contextWindowOf } from '../../../../src/models/context-window.js';
 import { priceOf } from '../../../../src/models/cost.js';
 import { contextFill, offerCompaction, summaryInstruction } from '../../../../src/cli/chat/compact-turn.js';
 import type { Screen } from '../../../../src/terminal/screen.js';
-import type { Message } from '../../../../src/session/data.js';
+import type { Message } from '../../../../src/session/api/data.js';
 import { createMockCommandContext } from '../../../helpers/mock-command-context.js';
 
 const at = new Date(0);

@@ -1,0 +1,228 @@
+/**
+ * `projects/<slug>/search.idx`: the file store's full-text index of one project (a cache: it
+ * can always be rebuilt from the sessions). One file, so that it is replaced whole:
+ *
+ *   "CKSEARCH" · u32 version · u32 header length · header JSON · padding to 4 bytes
+ *   u32 × (messages + 1)  where each message's folded text starts in the text section
+ *   u32 × (messages + 1)  where each message's record starts in the originals section
+ *   text section          every message folded (src/search/fold.ts), each followed by NUL
+ *   originals section     per message `{"r":role,"t":epoch ms,"a":0|1}\n` + its content as written
+ *
+ * A search reads the header, the offsets and the text section (one read), scans the text, and
+ * reads only the originals of the messages it shows. Integers are in the host's byte order: a
+ * file moved to a host of the other order fails the offset checks and is rebuilt.
+ */
+import { open, rename, unlink } from 'node:fs/promises';
+import { FILE_MODE, tempPath } from '../atomic-write.js';
+import { errno } from '../../../session/api/ids.js';
+import type { Role } from '../../../session/api/data.js';
+
+const MAGIC = 'CKSEARCH';
+const VERSION = 1;
+const PREAMBLE = 16;
+
+/** One session in the index: its ID, the listing facts it was indexed from, its folded title, and where its messages start. */
+export interface IndexedSession {
+  id: string;
+  key: string;
+  title: string;
+  first: number;
+}
+
+export interface IndexHeader {
+  sessions: IndexedSession[];
+  messages: number;
+  textBytes: number;
+  originalBytes: number;
+}
+
+/** An index in memory: everything a scan needs, plus a way to read a message as written. */
+export interface LoadedIndex {
+  header: IndexHeader;
+  /** Where session i's messages start (session i's are `first[i]` up to `first[i + 1]`). */
+  first: Uint32Array;
+  textOffsets: Uint32Array;
+  text: Buffer;
+  originalOffsets: Uint32Array;
+  original(message: number): Promise<{ role: Role; timestamp: Date; archived: boolean; content: string }>;
+  /** The whole originals section, for copying into a new index. */
+  originals(): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+/** What a new index is made of. */
+export interface IndexParts {
+  sessions: IndexedSession[];
+  text: Buffer;
+  textOffsets: Uint32Array;
+  originals: Buffer;
+  originalOffsets: Uint32Array;
+}
+
+export type ReadIndex = { kind: 'ok'; index: LoadedIndex } | { kind: 'missing' } | { kind: 'damaged'; detail: string };
+
+/** Reads the index (not the originals); checks every offset, so a truncated or garbled file is `damaged`. */
+export async function readSearchIndex(path: string): Promise<ReadIndex> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'damaged', detail: err instanceof Error ? err.message : String(err) };
+  }
+  try {
+    const size = (await handle.stat()).size;
+    const pre = Buffer.alloc(PREAMBLE);
+    await handle.read(pre, 0, PREAMBLE, 0);
+    if (pre.toString('latin1', 0, 8) !== MAGIC) throw new Damage('not a chatkeep search index');
+    if (pre.readUInt32LE(8) !== VERSION) throw new Damage(`version ${pre.readUInt32LE(8)}, expected ${VERSION}`);
+    const headerBytes = pre.readUInt32LE(12);
+    if (PREAMBLE + headerBytes > size) throw new Damage('cut short');
+    const headerBuffer = Buffer.alloc(headerBytes);
+    await handle.read(headerBuffer, 0, headerBytes, PREAMBLE);
+    const header = parseHeader(headerBuffer.toString('utf8'));
+    const offsetsAt = align(PREAMBLE + headerBytes);
+    const offsetBytes = 4 * (header.messages + 1);
+    const textAt = offsetsAt + 2 * offsetBytes;
+    const originalsAt = textAt + header.textBytes;
+    if (originalsAt + header.originalBytes !== size) throw new Damage(`${size} bytes, the header accounts for ${originalsAt + header.originalBytes}`);
+    // Offsets and text in one read: a search needs all of it.
+    const body = Buffer.allocUnsafe(2 * offsetBytes + header.textBytes);
+    const { bytesRead } = await handle.read(body, 0, body.length, offsetsAt);
+    if (bytesRead !== body.length) throw new Damage('cut short');
+    const textOffsets = new Uint32Array(body.buffer.slice(body.byteOffset, body.byteOffset + offsetBytes));
+    const originalOffsets = new Uint32Array(body.buffer.slice(body.byteOffset + offsetBytes, body.byteOffset + 2 * offsetBytes));
+    checkOffsets(textOffsets, header.textBytes, 'text');
+    checkOffsets(originalOffsets, header.originalBytes, 'originals');
+    const first = firstMessages(header);
+    const file = handle;
+    return {
+      kind: 'ok',
+      index: {
+        header,
+        first,
+        textOffsets,
+        text: body.subarray(2 * offsetBytes),
+        originalOffsets,
+        async original(message) {
+          const start = originalOffsets[message]!;
+          const record = Buffer.allocUnsafe(originalOffsets[message + 1]! - start);
+          await file.read(record, 0, record.length, originalsAt + start);
+          return parseRecord(record.toString('utf8'));
+        },
+        async originals() {
+          const all = Buffer.allocUnsafe(header.originalBytes);
+          await file.read(all, 0, all.length, originalsAt);
+          return all;
+        },
+        close: () => file.close(),
+      },
+    };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    if (err instanceof Damage) return { kind: 'damaged', detail: err.message };
+    throw err;
+  }
+}
+
+class Damage extends Error {}
+
+function align(n: number): number {
+  return (n + 3) & ~3;
+}
+
+function parseHeader(text: string): IndexHeader {
+  let value: Partial<IndexHeader>;
+  try {
+    value = JSON.parse(text) as Partial<IndexHeader>;
+  } catch {
+    throw new Damage('its header is not JSON');
+  }
+  const counts = [value.messages, value.textBytes, value.originalBytes];
+  if (!Array.isArray(value.sessions) || !counts.every((n) => Number.isInteger(n) && n! >= 0)) throw new Damage('its header is incomplete');
+  return value as IndexHeader;
+}
+
+function checkOffsets(offsets: Uint32Array, end: number, what: string): void {
+  let last = 0;
+  for (let i = 0; i < offsets.length; i++) {
+    const at = offsets[i]!;
+    if (at < last) throw new Damage(`${what} offsets out of order`);
+    last = at;
+  }
+  if (offsets[0] !== 0 || last !== end) throw new Damage(`${what} offsets do not span the ${what}`);
+}
+
+/** Where each session's messages start, plus the end; checks they follow each other. */
+function firstMessages(header: IndexHeader): Uint32Array {
+  const first = new Uint32Array(header.sessions.length + 1);
+  let last = 0;
+  header.sessions.forEach((s, i) => {
+    if (typeof s?.id !== 'string' || typeof s.key !== 'string' || typeof s.title !== 'string' || !Number.isInteger(s.first) || s.first < last) {
+      throw new Damage(`session ${i} of the header is garbled`);
+    }
+    first[i] = last = s.first;
+  });
+  if (last > header.messages) throw new Damage('sessions beyond the messages');
+  first[header.sessions.length] = header.messages;
+  return first;
+}
+
+function parseRecord(record: string): { role: Role; timestamp: Date; archived: boolean; content: string } {
+  const newline = record.indexOf('\n');
+  const meta = JSON.parse(record.slice(0, newline)) as { r: Role; t: number; a: 0 | 1 };
+  return { role: meta.r, timestamp: new Date(meta.t), archived: meta.a === 1, content: record.slice(newline + 1) };
+}
+
+/** A message's record in the originals section. */
+export function originalRecord(m: { role: Role; timestamp: Date; archived: boolean; content: string }): Buffer {
+  return Buffer.from(`${JSON.stringify({ r: m.role, t: m.timestamp.getTime(), a: m.archived ? 1 : 0 })}\n${m.content}`);
+}
+
+/**
+ * Writes the index whole (temp file, rename) without fsync: after a power cut it is the old
+ * one or damaged, and either is noticed (stale keys, failed checks) and rebuilt.
+ */
+export async function writeSearchIndex(path: string, parts: IndexParts): Promise<void> {
+  const header = headerOf(parts);
+  const headerBuffer = Buffer.from(JSON.stringify(header));
+  const pre = Buffer.alloc(PREAMBLE);
+  pre.write(MAGIC, 0, 'latin1');
+  pre.writeUInt32LE(VERSION, 8);
+  pre.writeUInt32LE(headerBuffer.length, 12);
+  const pad = Buffer.alloc(align(PREAMBLE + headerBuffer.length) - PREAMBLE - headerBuffer.length);
+  const bytes = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const tmp = tempPath(path);
+  const handle = await open(tmp, 'wx', FILE_MODE);
+  try {
+    const chunks = [pre, headerBuffer, pad, bytes(parts.textOffsets), bytes(parts.originalOffsets), parts.text, parts.originals];
+    const { bytesWritten } = await handle.writev(chunks);
+    if (bytesWritten !== chunks.reduce((n, c) => n + c.length, 0)) throw new Error(`short write to ${tmp}`);
+    await handle.close();
+    await rename(tmp, path);
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+function headerOf(parts: IndexParts): IndexHeader {
+  return { sessions: parts.sessions, messages: parts.textOffsets.length - 1, textBytes: parts.text.length, originalBytes: parts.originals.length };
+}
+
+/** The index just built, searched from memory (no need to read back what was written). */
+export function inMemory(parts: IndexParts): LoadedIndex {
+  const header = headerOf(parts);
+  const { originals, originalOffsets } = parts;
+  return {
+    header,
+    first: firstMessages(header),
+    textOffsets: parts.textOffsets,
+    text: parts.text,
+    originalOffsets,
+    original: async (m) => parseRecord(originals.toString('utf8', originalOffsets[m], originalOffsets[m + 1])),
+    originals: async () => originals,
+    close: async () => undefined,
+  };
+}
