@@ -15,9 +15,9 @@ function loadValidator(name: 'session' | 'export'): Promise<Validator> {
   let validator = loaded.get(name);
   if (!validator) {
     validator = (async () => {
-      // From the bundle (dist/bundle) or the sources (src/session), then from tsc's output (dist/src/session).
+      // From the bundle (dist/bundle), the sources (src/session/format) or tsc's output (dist/src/session/format).
       const tried: string[] = [];
-      for (const rel of [`../../../schema/${name}.validate.mjs`, `../../../../schema/${name}.validate.mjs`]) {
+      for (const rel of [`../../schema/${name}.validate.mjs`, `../../../schema/${name}.validate.mjs`, `../../../../schema/${name}.validate.mjs`]) {
         const url = new URL(rel, import.meta.url);
         try {
           const mod = (await import(url.href)) as { default: Validator };
