@@ -7,12 +7,17 @@
  * in every process, and a valid ID (a path component) whatever the key holds. Such a session is
  * created with the key as its title, so `sessions list` and `show` name it by the key.
  *
- * The ID is exact: a key that is only the start of stored IDs is refused with
- * `PrefixNotIdError` (`openOrCreate`), never taken for one of them.
+ * A key is exact: `user-1` is its own session beside `user-12`, never taken for it, and never
+ * refused as the start of it (`openOrCreateFor`; a library caller's `openOrCreate` refuses such
+ * an ID with `PrefixNotIdError`, since a person may have meant the longer one).
  */
 import { createHash } from 'node:crypto';
 import { checkArgument, text } from '../session/api/check-options.js';
 import { isValidId } from '../session/api/ids.js';
+import { PrefixNotIdError } from '../session/api/adapter-errors.js';
+import { SessionExistsError } from '../session/api/caller-errors.js';
+import type { Session } from '../session/api/session-api.js';
+import type { SessionManager } from '../session/runtime/manager-api.js';
 
 /** Room left for the hash and its dash within the 128 characters an ID may have. */
 const SLUG_MAX = 100;
@@ -33,4 +38,25 @@ export function sessionIdFor(key: string): string {
 /** What a session made for `key` is created with: the key as its title when the ID does not spell it. */
 export function createOptionsFor(key: string): { title?: string } {
   return isValidId(key) ? {} : { title: key };
+}
+
+/**
+ * The session `key` names, opened, or made when there is none. Exact: a key whose ID is only the
+ * start of stored IDs gets a session of its own (made here, or by another process meanwhile).
+ */
+export async function openOrCreateFor(sessions: Pick<SessionManager, 'openOrCreate' | 'create' | 'resume'>, key: string): Promise<Session> {
+  const id = sessionIdFor(key);
+  const options = createOptionsFor(key);
+  try {
+    return await sessions.openOrCreate(id, options);
+  } catch (err) {
+    if (!(err instanceof PrefixNotIdError)) throw err;
+  }
+  try {
+    return await sessions.create({ ...options, id });
+  } catch (err) {
+    // Made by another process since: stored IDs are looked up exactly first.
+    if (err instanceof SessionExistsError) return sessions.resume(id);
+    throw err;
+  }
 }

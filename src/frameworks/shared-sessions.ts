@@ -7,7 +7,7 @@
  */
 import type { SaveResult, Session } from '../session/api/session-api.js';
 import type { SessionManager } from '../session/runtime/manager-api.js';
-import { createOptionsFor, sessionIdFor } from './framework-id.js';
+import { openOrCreateFor, sessionIdFor } from './framework-id.js';
 
 /** The assistant a host says it talks to (`{ name: 'openai', model: 'gpt-4o-mini' }`): recorded as the session's provider. */
 export interface HostProvider {
@@ -57,7 +57,7 @@ export async function acquire(sessions: SessionManager, key?: string, provider?:
     entry = map.get(id);
     if (!entry) {
       const mine = sessions.opened(id);
-      entry = { session: mine ? Promise.resolve(mine) : sessions.openOrCreate(id, createOptionsFor(key)), handles: 0, ours: !mine };
+      entry = { session: mine ? Promise.resolve(mine) : openOrCreateFor(sessions, key), handles: 0, ours: !mine };
       map.set(id, entry);
       const failed = entry;
       entry.session.catch(() => {

@@ -19,7 +19,6 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { UIMessage } from 'ai';
 import { AmbiguousIdError, UnknownSessionError } from '../../session/api/errors.js';
-import { PrefixNotIdError } from '../../session/api/adapter-errors.js';
 import { sessionIdFor } from '../framework-id.js';
 import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { withoutUndefined, type Item } from '../../convert/lossless.js';
@@ -76,13 +75,12 @@ export async function openChatStore<M extends UIMessage = UIMessage>(sessions: S
       if (here) return chatOf(here.messages, id) as M[];
       const sessionId = sessionIdFor(id);
       const snapshot = await sessions.read(sessionId).catch((err: unknown) => {
-        if (err instanceof UnknownSessionError) return undefined;
-        if (err instanceof AmbiguousIdError) throw new PrefixNotIdError(id, err.matches);
+        // The start of several stored IDs: not this chat, which has none yet.
+        if (err instanceof UnknownSessionError || err instanceof AmbiguousIdError) return undefined;
         throw err;
       });
-      // read() takes a prefix; a chat ID is exact, as in saveChat (openOrCreate refuses it there).
-      if (snapshot && snapshot.id !== sessionId) throw new PrefixNotIdError(id, [snapshot.id]);
-      return snapshot ? (chatOf(snapshot.messages, id) as M[]) : [];
+      // read() takes a prefix; a chat ID is exact (as in saveChat): the start of a longer ID is not this chat.
+      return snapshot && snapshot.id === sessionId ? (chatOf(snapshot.messages, id) as M[]) : [];
     },
     async saveChat({ chatId, messages }) {
       // Mapped first: a message that cannot be kept whole is refused before any is written.

@@ -11,10 +11,11 @@ import type { Session } from '../../session/api/session-api.js';
 import type { SessionManager } from '../../session/runtime/manager-api.js';
 import type { GraphEventType } from '../../session/api/graph-events.js';
 import { ThreadIndex } from './thread-index.js';
+import { openOrCreateFor, sessionIdFor } from '../framework-id.js';
 
 /** The session ID a thread is kept under: the one place a thread's ID becomes a session's. */
 export function sessionIdOf(threadId: string): string {
-  return threadId;
+  return sessionIdFor(threadId);
 }
 
 export interface HeldThread {
@@ -103,7 +104,7 @@ export class Threads {
   private async open(threadId: string): Promise<HeldThread & { ours: boolean }> {
     const id = sessionIdOf(threadId);
     const mine = this.sessions.opened(id);
-    const session = mine ?? (await this.sessions.openOrCreate(id));
+    const session = mine ?? (await openOrCreateFor(this.sessions, threadId));
     const messageIds = new Set(session.messages.flatMap((m) => (m.id !== undefined ? [m.id] : [])));
     return { session, index: ThreadIndex.of(session.copyState().futureEvents), messageIds, ours: !mine };
   }
