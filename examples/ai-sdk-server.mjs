@@ -1,7 +1,7 @@
 // A chat server of the Vercel AI SDK (`node:http`, `streamText` with `@ai-sdk/openai`) whose
 // chats chatkeep keeps (`chatkeep/ai-sdk`): the persistence guide's server with its store
 // swapped. The question is saved before the model is asked; the reply is journaled as it
-// streams and saved whole in `onFinish`; `consumeStream()` lets a reply finish (and be saved)
+// streams (the browser gets what is journaled, no more) and saved whole at its end; `consumeStream()` lets a reply finish (and be saved)
 // when the browser goes away. Killed mid-reply, the server leaves the question and the reply so
 // far, marked unfinished (its text part `state: 'streaming'`).
 //
@@ -39,23 +39,30 @@ async function chat(req, res) {
   // The question is durable before the model sees it.
   await saveChat({ chatId: id, messages });
   const reply = await streamReply(id);
-  let journaled = Promise.resolve();
   const result = streamText({
     model: openai.chat(process.env.MODEL ?? 'gpt-4o-mini'),
     messages: await convertToModelMessages(messages),
-    onChunk: ({ chunk }) => {
-      if (chunk.type === 'text-delta') journaled = journaled.then(() => reply.push(chunk.text));
-    },
   });
-  const stream = result.toUIMessageStream({
-    originalMessages: messages,
-    generateMessageId: messageId,
-    onFinish: async ({ messages: all, responseMessage }) => {
-      await journaled;
-      await reply.finish(responseMessage);
-      await saveChat({ chatId: id, messages: all });
-    },
-  });
+  let finished;
+  const held = [];
+  const stream = result
+    .toUIMessageStream({ originalMessages: messages, generateMessageId: messageId, onFinish: (done) => void (finished = done) })
+    .pipeThrough(new TransformStream({
+      // The browser is sent only what push() says is stored (what a crash keeps, secrets redacted);
+      // the text's end waits for the last word, which only finish() stores.
+      async transform(chunk, out) {
+        const sent = chunk.type === 'text-delta' ? { ...chunk, delta: await reply.push(chunk.delta) } : chunk;
+        if (chunk.type === 'text-end' || held.length > 0) held.push(sent);
+        else out.enqueue(sent);
+      },
+      async flush(out) {
+        const rest = await reply.finish(finished.responseMessage);
+        const end = held.findLastIndex((chunk) => chunk.type === 'text-end');
+        if (rest !== '') held.splice(end, 0, { type: 'text-delta', id: held[end].id, delta: rest });
+        for (const chunk of held) out.enqueue(chunk);
+        await saveChat({ chatId: id, messages: finished.messages });
+      },
+    }));
   // One copy for the browser, one read to the end here (consumeStream): a browser that goes
   // away stops reading its copy, and onFinish still gets the whole reply and saves it.
   const [toBrowser, toStore] = stream.tee();

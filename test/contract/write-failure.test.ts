@@ -57,10 +57,10 @@ async function midReply(s: Session): Promise<{ writer: ReplyWriter; shown: strin
   await s.save();
   await s.append({ role: 'user', content: 'q2' });
   const writer = s.beginReply();
-  // Each piece is shown once journaled (push resolves to how much is): a kill keeps all of it.
-  let durable = 0;
-  for (const piece of ['The answer ', 'begins here, ', 'and goes on ']) durable = await writer.push(piece);
-  return { writer, shown: ['user: q1', 'assistant: a1', 'user: q2', `assistant (interrupted): ${writer.text.slice(0, durable)}`] };
+  // Each piece is shown once journaled (push resolves to the text stored so far): a kill keeps all of it.
+  let stored = '';
+  for (const piece of ['The answer ', 'begins here, ', 'and goes on ']) stored = await writer.push(piece);
+  return { writer, shown: ['user: q1', 'assistant: a1', 'user: q2', `assistant (interrupted): ${stored}`] };
 }
 
 describe('a write failing mid-reply', () => {

@@ -29,14 +29,14 @@ function compare(context: AdversaryContext, label: string, shown: string[], stor
 }
 
 /** An exchange saved, a question, and its reply streamed part-way: what is on screen. */
-async function midReply(s: Session): Promise<{ push(text: string): Promise<number>; finish(): Promise<unknown>; shown: string[] }> {
+async function midReply(s: Session): Promise<{ push(text: string): Promise<string>; finish(): Promise<unknown>; shown: string[] }> {
   await s.append({ role: 'user', content: 'q1' }, { role: 'assistant', content: 'a1' });
   await s.save();
   await s.append({ role: 'user', content: 'q2' });
   const writer = s.beginReply();
-  let durable = 0;
-  for (const piece of ['The answer ', 'begins here, ', 'and goes on ']) durable = await writer.push(piece);
-  const shown = ['user: q1', 'assistant: a1', 'user: q2', `assistant (interrupted): ${writer.text.slice(0, durable)}`];
+  let stored = '';
+  for (const piece of ['The answer ', 'begins here, ', 'and goes on ']) stored = await writer.push(piece);
+  const shown = ['user: q1', 'assistant: a1', 'user: q2', `assistant (interrupted): ${stored}`];
   return { push: (text) => writer.push(text), finish: () => writer.finish({ interrupted: true }), shown };
 }
 

@@ -52,10 +52,9 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   let writer: ReplyWriter | undefined;
   // Only text that is on disk is shown. The library journals a streamed reply up to a safe
   // boundary (whole words, so a secret is never split past its redaction) and the rest when
-  // the reply finishes; the screen follows the same boundary, lagging by at most a word. The
-  // writer owns the reply's text: the screen only keeps how much of it is shown.
+  // the reply finishes; the screen follows the same boundary, lagging by at most a word, and
+  // shows the text as stored (redacted). The screen only keeps how much of it is shown.
   let shown = 0;
-  let unshown = '';
   let usage: Usage | undefined;
   let failure: unknown;
   const spinner = startSpinner(screen);
@@ -88,14 +87,11 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       }
       if (event.text === '') continue;
       writer ??= session.beginReply();
-      // Show only what is on disk: nothing on screen is lost if this process dies. What is not
-      // shown yet is kept here: slicing the whole reply copies all of it, once per piece.
-      unshown += event.text;
-      const durable = await writer.push(event.text);
-      if (durable > shown) {
-        show(unshown.slice(0, durable - shown));
-        unshown = unshown.slice(durable - shown);
-        shown = durable;
+      // Show only what is on disk: nothing on screen is lost if this process dies.
+      const stored = await writer.push(event.text);
+      if (stored.length > shown) {
+        show(stored.slice(shown));
+        shown = stored.length;
       }
     }
   } catch (err) {
@@ -105,12 +101,13 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
   }
   const interrupted = signal.aborted || failure !== undefined;
   if (writer) {
+    let reply: string;
     try {
-      await writer.finish({
+      ({ content: reply } = await writer.finish({
         ...(usage ? { usage } : {}),
         ...(interrupted ? { interrupted: true } : {}),
         ...(provider.model ? { model: provider.model } : {}),
-      });
+      }));
     } catch (err) {
       // The reply could not be finished (the lock or the store went away): what was shown is
       // stored as its pieces and comes back interrupted; its line ends before the error is said.
@@ -118,11 +115,11 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       screen.endReply(' [interrupted]');
       throw err;
     }
-    if (writer.text.length > shown) show(writer.text.slice(shown));
+    if (reply.length > shown) show(reply.slice(shown));
     // Rendered Markdown ends without the reply's trailing whitespace (the marker needs its
     // space), or on a line of its own already (after a closing code fence).
     const lineEnded = markdown?.end() ?? false;
-    if (!lineEnded) screen.endReply(interrupted ? `${!markdown && /\s$/.test(writer.text) ? '' : ' '}[interrupted]` : undefined);
+    if (!lineEnded) screen.endReply(interrupted ? `${!markdown && /\s$/.test(reply) ? '' : ' '}[interrupted]` : undefined);
     else if (interrupted) screen.endReply('[interrupted]');
   } else if (signal.aborted) {
     screen.warn('[interrupted]');

@@ -38,8 +38,11 @@ export interface ChatReply {
    * stores the rest). One push at a time: await each before the next.
    */
   push(text: string): Promise<string>;
-  /** Stores the finished reply as this UI message (fdatasync'ed), and lets go of the chat. */
-  finish(message: UIMessage): Promise<void>;
+  /**
+   * Stores the finished reply as this UI message (fdatasync'ed), lets go of the chat, and
+   * resolves to the text it stored that no push returned (the last word): what is left to show.
+   */
+  finish(message: UIMessage): Promise<string>;
 }
 
 /** The AI SDK guide's chat store, kept by chatkeep. */
@@ -105,13 +108,13 @@ export async function openChatStore<M extends UIMessage = UIMessage>(sessions: S
       return {
         async push(text) {
           const before = writer.stored.length;
-          await writer.push(text);
-          return writer.stored.slice(before);
+          return (await writer.push(text)).slice(before);
         },
         async finish(message) {
           try {
             const { role: _role, content: _content, timestamp: _at, ...extra } = messageOf(message);
-            await writer.finish(extra);
+            const shown = writer.stored.length;
+            return (await writer.finish(extra)).content.slice(shown);
           } finally {
             holds.done(chatId);
           }

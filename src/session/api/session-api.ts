@@ -57,11 +57,11 @@ export interface ReplyExtra extends Omit<NewMessage, 'role' | 'content' | 'times
 export interface ReplyWriter {
   /**
    * Adds text and journals it (no fsync: a crash of this process keeps it). Text is journaled
-   * up to a point where no secret can be split (the end of the last whole word), so the
-   * promise resolves with how many characters of the reply so far are on disk: show only
-   * that much, and the screen never holds what a crash would lose.
+   * up to a point where no secret can be split (the end of the last whole word), redacted, so the
+   * promise resolves with the reply's text as stored so far: show that (what it adds to what was
+   * shown), and the screen never holds what a crash would lose, nor a secret the store does not.
    */
-  push(text: string): Promise<number>;
+  push(text: string): Promise<string>;
   /**
    * Adds a piece of a tool call being streamed (the call at `delta.index`: its id and name when
    * they arrive, the next piece of its arguments' text) and journals it as `push` journals text,

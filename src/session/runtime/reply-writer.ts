@@ -88,7 +88,7 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
           pending = pending.slice(cut);
           committed += cut;
         }
-        return committed;
+        return journaled;
       }),
     pushToolCall: (delta: ToolCallDelta) =>
       host.runExclusive(async () => {

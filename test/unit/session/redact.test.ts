@@ -68,9 +68,13 @@ describe('redaction', () => {
     await s.append({ role: 'user', content: `here: ${ANTHROPIC} and ${GITHUB}\n${PEM}\nand ${ENV_SECRET}` });
     const reply = s.beginReply();
     // A key split across streamed chunks is still caught.
+    let shown = '';
     for (const chunk of ['Sure, the key ', ANTHROPIC.slice(0, 12), ANTHROPIC.slice(12), ' is set. Bearer ', 'tok-123456789', '\n', PEM.slice(0, 40), PEM.slice(40), ' done']) {
-      await reply.push(chunk);
+      shown = await reply.push(chunk);
     }
+    // What push resolves to, which a host shows, holds no secret either.
+    expect(shown).toContain('Sure, the key ');
+    for (const secret of [ANTHROPIC, 'tok-123456789', PEM_BODY]) expect(shown).not.toContain(secret);
     // What a crash would leave: the journal's deltas, read before the reply finishes.
     for (const secret of [ANTHROPIC, GITHUB, PEM_BODY, ENV_SECRET, 'tok-123456789']) {
       expect(filesContaining(home, secret), secret).toEqual([]);

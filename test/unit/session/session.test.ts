@@ -85,12 +85,12 @@ describe('a session', () => {
     expect(reads).toBeGreaterThan(10);
   });
 
-  it('push() resolves with how much of the reply is on disk: whole words only', async () => {
+  it('push() resolves with the reply as it is on disk: whole words only, secrets redacted', async () => {
     const session = await (await openSessions({ home: tmpHome(), cwd: tmpHome() })).create();
     const reply = session.beginReply();
-    expect(await reply.push('Hello wor')).toBe('Hello '.length);
-    expect(await reply.push('ld, how')).toBe('Hello world, '.length);
-    expect(await reply.push(' are you? ')).toBe('Hello world, how are you? '.length);
+    expect(await reply.push('Hello wor')).toBe('Hello ');
+    expect(await reply.push('ld, how')).toBe('Hello world, ');
+    expect(await reply.push(' are you? ')).toBe('Hello world, how are you? ');
     const journal = await readJournal(join(session.where.files!.dir, 'journal.jsonl'));
     expect(journal.events.map((e) => e.payload.text).join('')).toBe('Hello world, how are you? ');
     await reply.finish();
