@@ -7,6 +7,7 @@
 import { anyText, callback, checkOptions, flag, shape, text, wholeNumber, type Check } from '../session/api/check-options.js';
 import { isObject } from '../util/is-object.js';
 import type { HostName } from './host.js';
+import { PROVIDER } from '../session/api/library-options.js';
 
 const rule = (takes: string, ok: (value: unknown) => boolean): Check => ({ takes, ok });
 const hasMethods =
@@ -43,6 +44,7 @@ export const ADAPTER_OPTIONS = {
   home: text,
   cwd: text,
   open: rule('an object of openSessions options', isObject),
+  provider: PROVIDER,
   autosave: AUTOSAVE,
   commands: shape({ drop: rule('a list', Array.isArray), rename: rule('an object', isObject), add: rule('a list', Array.isArray) }),
   signals: rule('an event emitter (process)', hasMethods('on', 'off')),

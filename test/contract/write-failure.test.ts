@@ -59,7 +59,7 @@ async function midReply(s: Session): Promise<{ writer: ReplyWriter; shown: strin
   const writer = s.beginReply();
   // Each piece is shown once journaled (push resolves to the text stored so far): a kill keeps all of it.
   let stored = '';
-  for (const piece of ['The answer ', 'begins here, ', 'and goes on ']) stored = await writer.push(piece);
+  for (const piece of ['The answer ', 'begins here, ', 'and goes on ']) stored += await writer.push(piece);
   return { writer, shown: ['user: q1', 'assistant: a1', 'user: q2', `assistant (interrupted): ${stored}`] };
 }
 

@@ -35,7 +35,7 @@ async function midReply(s: Session): Promise<{ push(text: string): Promise<strin
   await s.append({ role: 'user', content: 'q2' });
   const writer = s.beginReply();
   let stored = '';
-  for (const piece of ['The answer ', 'begins here, ', 'and goes on ']) stored = await writer.push(piece);
+  for (const piece of ['The answer ', 'begins here, ', 'and goes on ']) stored += await writer.push(piece);
   const shown = ['user: q1', 'assistant: a1', 'user: q2', `assistant (interrupted): ${stored}`];
   return { push: (text) => writer.push(text), finish: () => writer.finish({ interrupted: true }), shown };
 }

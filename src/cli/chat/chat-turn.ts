@@ -89,9 +89,9 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       writer ??= session.beginReply();
       // Show only what is on disk: nothing on screen is lost if this process dies.
       const stored = await writer.push(event.text);
-      if (stored.length > shown) {
-        show(stored.slice(shown));
-        shown = stored.length;
+      if (stored !== '') {
+        show(stored);
+        shown += stored.length;
       }
     }
   } catch (err) {

@@ -107,8 +107,7 @@ export async function openChatStore<M extends UIMessage = UIMessage>(sessions: S
       const writer = session.beginReply();
       return {
         async push(text) {
-          const before = writer.stored.length;
-          return (await writer.push(text)).slice(before);
+          return writer.push(text);
         },
         async finish(message) {
           try {

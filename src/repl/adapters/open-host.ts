@@ -40,6 +40,11 @@ export interface AdapterOptions extends OpenOptions {
   writeOutsideCwd?: boolean;
   /** The host's version, recorded in exports. */
   version?: string;
+  /**
+   * The assistant the host talks to (`{ name: 'openai', model: 'gpt-4o-mini' }`), recorded as the
+   * session's when it opens, so `sessions list` and `show` name it (without it, chatkeep's offline echo).
+   */
+  provider?: { name: string; model: string | null };
 }
 
 /** The commands an adapter registers unless told otherwise: the session's own (a host without an assistant has no /model, /retry, /compact, /copy). */
@@ -65,6 +70,7 @@ export async function openHost(options: AdapterOptions, output: NodeJS.WritableS
     ...(fork !== undefined ? { fork } : {}),
     ...(title !== undefined ? { title } : {}),
   });
+  if (options.provider !== undefined) await controller.session.setProvider(options.provider);
   const screen = screenFor(output);
   controller.on((event) => {
     if (event.type === 'warning' || event.type === 'lock-lost') screen.warn(event.type === 'warning' ? event.message : event.notice);

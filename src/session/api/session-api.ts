@@ -58,8 +58,10 @@ export interface ReplyWriter {
   /**
    * Adds text and journals it (no fsync: a crash of this process keeps it). Text is journaled
    * up to a point where no secret can be split (the end of the last whole word), redacted, so the
-   * promise resolves with the reply's text as stored so far: show that (what it adds to what was
-   * shown), and the screen never holds what a crash would lose, nor a secret the store does not.
+   * promise resolves with the text this call stored ('' while the end of a word is awaited; the
+   * finished message holds the rest): show that, and the screen never holds what a crash would
+   * lose, nor a secret the store does not. (Not the whole text so far: a long reply would be
+   * copied once per piece.)
    */
   push(text: string): Promise<string>;
   /**

@@ -87,8 +87,9 @@ export function createReplyWriter(host: ReplyHost): ReplyWriter {
           journaled += piece;
           pending = pending.slice(cut);
           committed += cut;
+          return piece;
         }
-        return journaled;
+        return '';
       }),
     pushToolCall: (delta: ToolCallDelta) =>
       host.runExclusive(async () => {

@@ -41,7 +41,7 @@ describe('adapter options', () => {
     const chat = await attachReadline(host.rl, options as Parameters<typeof attachReadline>[1]);
     expect(chat.controller).toBeUndefined();
     expect(await chat.leave()).toBe(2);
-    expect(host.shown()).toBe('attachReadline: there is no option `resumeId`; the options are resume, continue, newWhenNone, fork, title, host, sessions, home, cwd, open, autosave, commands, signals, writeFile, writeOutsideCwd, version, output.\n');
+    expect(host.shown()).toBe('attachReadline: there is no option `resumeId`; the options are resume, continue, newWhenNone, fork, title, host, sessions, home, cwd, open, provider, autosave, commands, signals, writeFile, writeOutsideCwd, version, output.\n');
     const sessions = await openSessions({ home, cwd });
     expect(await sessions.list({ all: true, empty: true })).toEqual([]);
     await sessions.close();
@@ -63,6 +63,20 @@ describe('adapter options', () => {
     expect(await chat.leave()).toBe(0);
     const id = chat.controller!.session.id;
     expect(host.shown()).toContain(`Saved ${id} (2 messages).\nResume with: node my-repl.mjs --session-id ${id}\n`);
+  });
+
+  it('records the assistant the host names (provider), so show says it instead of the offline echo', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const host = readlineHost();
+    const chat = await attachReadline(host.rl, { home, cwd, output: host.output, host: 'node my-repl.mjs', provider: { name: 'openai', model: 'gpt-4o-mini' } });
+    await chat.record('hi', 'hello');
+    host.rl.close();
+    expect(await chat.leave()).toBe(0);
+    const sessions = await openSessions({ home, cwd });
+    const [row] = await sessions.list();
+    expect((await sessions.read(row!.id)).provider).toMatchObject({ name: 'openai', model: 'gpt-4o-mini' });
+    await sessions.close();
   });
 });
 

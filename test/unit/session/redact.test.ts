@@ -70,7 +70,7 @@ describe('redaction', () => {
     // A key split across streamed chunks is still caught.
     let shown = '';
     for (const chunk of ['Sure, the key ', ANTHROPIC.slice(0, 12), ANTHROPIC.slice(12), ' is set. Bearer ', 'tok-123456789', '\n', PEM.slice(0, 40), PEM.slice(40), ' done']) {
-      shown = await reply.push(chunk);
+      shown += await reply.push(chunk);
     }
     // What push resolves to, which a host shows, holds no secret either.
     expect(shown).toContain('Sure, the key ');
