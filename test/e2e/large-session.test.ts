@@ -50,6 +50,8 @@ describe('a 50 MB session', () => {
     const document = JSON.parse(back.toString('utf8')) as { session: { messages: { content: string }[] } };
     expect(document.session.messages[0]!.content === text).toBe(true);
     expect(document.session.messages[1]!.content === `Echo: ${text} (read 1 message)`).toBe(true);
-    // Seconds on an idle machine; room for a loaded one (speed is the bench's, not this test's).
-  }, 300_000);
+    // Speed is the bench's, not this test's. The echo streams this reply in about 1.1 million
+    // pieces (the text has a tab every 45 characters), each journaled and fenced: 2.5 minutes of
+    // CPU alone on this machine (28 Nov), past 300 s beside the whole suite. Room for that.
+  }, 900_000);
 });
