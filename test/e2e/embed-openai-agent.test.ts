@@ -63,4 +63,17 @@ describe('the openai agent example', () => {
     expect(resent.slice(0, 2)).toEqual([{ role: 'user', content: 'what time is it?' }, CALLING]);
     expect(resent.slice(3)).toEqual([ANSWER, { role: 'user', content: 'and now?' }]);
   });
+
+  it('prints the reply as stored (a key in it redacted), and records the model it talks to', async () => {
+    const key = 'sk-ant-api03-Zq8xW2vB7nK4mP1rT6yU9iO3aS5dF0gH-jL2cX7vB';
+    const server = await startValidatingServer({ chat: [{ ...ANSWER, content: `Your key is ${key} today.` }] });
+    const home = tmpHome();
+    const out = await run([], 'which key?\n/quit\n', home, server.origin);
+    expect(out).toContain('Your key is [REDACTED:anthropic-key] today.');
+    expect(out).not.toContain(key);
+    const id = /Resume with: node examples\/embed-openai-agent\.mjs (\S+)/.exec(out)![1]!;
+    const shown = execFileSync(process.execPath, [`${ROOT}/bin/chatkeep.js`, 'sessions', 'show', id], { cwd: ROOT, env: { ...process.env, CHATKEEP_HOME: home, NO_COLOR: '1' }, encoding: 'utf8' });
+    expect(shown).toContain('openai gpt-4.1-mini');
+    expect(shown).not.toContain('echo (offline)');
+  });
 });
