@@ -37,7 +37,7 @@ const reply = s.beginReply();
 const text = await reply.push('Checking the clock now ');
 await reply.pushToolCall({ index: 0, id: 'call_9', name: 'clock' });
 const call = await reply.pushToolCall({ index: 0, arguments: '{"tz": "UTC", "format":' });
-process.stdout.write(JSON.stringify({ id: s.id, stored, shown: { text: reply.text.slice(0, text), call } }) + '\\n');
+process.stdout.write(JSON.stringify({ id: s.id, stored, shown: { text, call } }) + '\\n');
 setInterval(() => {}, 1000);
 `;
 

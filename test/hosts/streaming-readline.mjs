@@ -1,6 +1,6 @@
 // The readline example (examples/embed-readline.mjs) with its answer streamed, for the hosts
 // torture part: the reply goes into the session through `beginReply()` and `push()`, and each
-// piece is printed only once push() says it is on disk, so what is on screen is journaled.
+// piece is printed as push() says it is stored, so what is on screen is journaled.
 // The answer is the line shouted, then words w0…w29, one every HOST_WORD_DELAY_MS (default 10).
 import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,13 +19,13 @@ for await (const line of rl) {
     const reply = chat.controller.session.beginReply();
     let shown = 0;
     for (const piece of [`${line.toUpperCase()}:`, ...Array.from({ length: 30 }, (_, i) => ` w${i}`)]) {
-      const onDisk = await reply.push(piece);
-      process.stdout.write(reply.text.slice(shown, onDisk));
-      shown = Math.max(shown, onDisk);
+      const stored = await reply.push(piece);
+      process.stdout.write(stored);
+      shown += stored.length;
       await sleep(delay);
     }
-    await reply.finish();
-    process.stdout.write(`${reply.text.slice(shown)}\n`);
+    const { content } = await reply.finish();
+    process.stdout.write(`${content.slice(shown)}\n`);
   }
   rl.prompt();
 }
