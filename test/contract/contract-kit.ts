@@ -3,6 +3,7 @@ import { blankSnapshot } from '../../src/session/format/blank.js';
 import { Manager } from '../../src/session/runtime/manager.js';
 import { rowFromSnapshot } from '../../src/session/format/index-row.js';
 import type { SessionEvent, SessionStore } from '../../src/session/format/store.js';
+import type { WholeStore } from '../../src/session/runtime/store-defaults.js';
 import type { SessionSnapshot } from '../../src/session/api/data.js';
 
 export interface OpenOptions {
@@ -60,9 +61,10 @@ export function snapshotOf(id: string, project: string, journalSeq: number, text
 
 /** What a case gets from the suite: stores opened on this test's backing (closed after it) and its directories. */
 export interface Harness {
-  open(dir?: string, options?: OpenOptions): Promise<SessionStore>;
+  /** A store opened on this test's backing, as the model uses it (`withDefaults`). */
+  open(dir?: string, options?: OpenOptions): Promise<WholeStore>;
   /** Another process's store, which has found session `id` as the model does before using it (locate first). */
-  openOn(id: string, dir?: string): Promise<SessionStore>;
+  openOn(id: string, dir?: string): Promise<WholeStore>;
   backing(): StoreBacking;
   cwd(): string;
   otherCwd(): string;
@@ -90,7 +92,7 @@ export async function savedSession(
   snapshot.updatedAt = at;
   edit(snapshot);
   await store.writeSnapshot(id, snapshot, lock);
-  await store.recordRow(rowFromSnapshot(snapshot, 'closed'), store.project);
+  await store.recordRow?.(rowFromSnapshot(snapshot, 'closed'), store.project);
   await lock.release();
   return snapshot;
 }

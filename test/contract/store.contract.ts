@@ -2,7 +2,10 @@
  * The contract every store keeps (docs/design.md §7): one suite, run against each store
  * by a few lines (`postgres-store.test.ts`, the file store's beside it), each store adding only
  * its own cases. It speaks only the `SessionStore` interface, plus the few things a test must do
- * from outside (another process holding a lock, killed; a session deleted by hand).
+ * from outside (another process holding a lock, killed; a session deleted by hand). Stores are
+ * used as the model uses them (`withDefaults`): where a store leaves a capability out, its cases
+ * run on the model's default (the generic search), and the cases of a capability with no default
+ * (a trash, an input history kept across processes) run where the store has it (`Provides`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/api/errors.js';
 import type { SessionStore, WriterLock } from '../../src/session/format/store.js';
+import { withDefaults, type WholeStore } from '../../src/session/runtime/store-defaults.js';
 import type { SessionSnapshot } from '../../src/session/api/data.js';
 import { AT, event, managerOn, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
@@ -23,8 +27,14 @@ import { emptySessionCases } from './empty.contract.js';
 import { agentMessageCases } from './agent-messages.contract.js';
 import { embedderCases } from './embedder.contract.js';
 
-export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>): void {
-  contractSuite(`SessionStore contract: ${name}`, makeBacking, (harness) => storeCases(harness));
+/** Capabilities whose cases need the store's own: a trash, an input history kept across processes. */
+export interface Provides {
+  trash: boolean;
+  history: boolean;
+}
+
+export function storeContract(name: string, makeBacking: () => Promise<StoreBacking>, provides: Provides = { trash: true, history: true }): void {
+  contractSuite(`SessionStore contract: ${name}`, makeBacking, (harness) => storeCases(harness, provides));
 }
 
 /** Only the search cases, on a backing of their own (a PostgreSQL server without `pg_trgm`). */
@@ -39,12 +49,12 @@ function contractSuite(title: string, makeBacking: () => Promise<StoreBacking>, 
     let cwd: string;
     let otherCwd: string;
     const opened: SessionStore[] = [];
-    const open = async (dir = cwd, options?: OpenOptions): Promise<SessionStore> => {
+    const open = async (dir = cwd, options?: OpenOptions): Promise<WholeStore> => {
       const store = await backing.open(dir, options);
       opened.push(store);
-      return store;
+      return withDefaults(store, { now: options?.now ?? (() => new Date()), redact: options?.redact ?? ((text) => text) });
     };
-    const openOn = async (id: string, dir = cwd): Promise<SessionStore> => {
+    const openOn = async (id: string, dir = cwd): Promise<WholeStore> => {
       const store = await open(dir);
       expect((await store.locate(id)).id).toBe(id);
       return store;
@@ -66,7 +76,7 @@ function contractSuite(title: string, makeBacking: () => Promise<StoreBacking>, 
   });
 }
 
-function storeCases(h: Harness): void {
+function storeCases(h: Harness, provides: Provides): void {
   const { open, openOn } = h;
   const backing = (): StoreBacking => h.backing();
   const cwd = (): string => h.cwd();
@@ -247,7 +257,7 @@ function storeCases(h: Harness): void {
     await holding.release();
   });
 
-  it('keeps the project’s input history, oldest first, redacted, blank lines skipped', async () => {
+  it.runIf(provides.history)('keeps the project’s input history, oldest first, redacted, blank lines skipped', async () => {
     const store = await open(cwd(), { redact: (text) => text.replace(/sk-\w+/g, '[redacted]') });
     await store.history.append('first');
     await store.history.append('   ');
@@ -257,7 +267,7 @@ function storeCases(h: Harness): void {
     expect(await (await open(otherCwd())).history.load()).toEqual([]);
   });
 
-  trashCases(h);
+  if (provides.trash) trashCases(h);
   searchCases(h);
   futureEventCases(h);
   graphEventCases(h);

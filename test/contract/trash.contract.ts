@@ -7,7 +7,7 @@ import { AT, messageEvent, savedSession, type Harness } from './contract-kit.js'
 const minutes = (n: number): Date => new Date(AT.getTime() + n * 60_000);
 
 export function trashCases(h: Harness): void {
-  it('trash: out of listings, locate and search; listed in the trash; restored resumable under the same ID', async () => {
+  it('trash: out of listings, locate and search; listed in the trash; restored found and resumable under the same ID', async () => {
     const trashedAt = minutes(30);
     const store = await h.open(h.cwd(), { now: () => trashedAt });
     const saved = await savedSession(store, AT, ['apple pie', 'banana'], (s) => {
@@ -30,6 +30,7 @@ export function trashCases(h: Harness): void {
     expect(await other.trash.restore(id)).toEqual({ id, project: other.project });
     expect(await other.trash.list()).toEqual([]);
     expect((await other.list([other.project])).map((r) => r.id)).toEqual([id]);
+    expect((await other.searchSessions('apple', [other.project], {})).total).toBe(1);
     const back = await h.openOn(id);
     const lock = await back.lock(id, () => undefined);
     expect((await back.load(id, { now: AT, quarantine: false })).snapshot?.messages.map((m) => m.content)).toEqual(['apple pie', 'banana']);

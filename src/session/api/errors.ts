@@ -99,6 +99,13 @@ export class FutureSchemaError extends UserError {
   }
 }
 
+/** The store keeps no trash (a store may leave it out, docs/design.md §7): nothing was moved or restored. */
+export class NoTrashError extends UserError {
+  constructor(readonly location: string) {
+    super(`The session store at ${location} keeps no trash: nothing was moved, restored or removed.`, 'E_NO_TRASH');
+  }
+}
+
 /** The store cannot be reached or refused the work (a server down, a disk gone); what was typed was not saved. */
 export class StoreUnavailableError extends ChatkeepError {
   constructor(message: string) {

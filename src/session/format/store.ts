@@ -153,7 +153,12 @@ export interface TrashedSession {
   forkPoint?: number;
 }
 
-export interface SessionStore {
+/**
+ * The core every store provides (docs/design.md §7): IDs, the writer lock, the event log,
+ * snapshots, reading, finding and listing. What a store may leave out is below
+ * (`StoreCapabilities`); the manager supplies a default for each (`session/runtime/store-defaults.ts`).
+ */
+export interface StoreCore {
   readonly kind: 'file' | 'postgres' | 'memory';
   /** Where the sessions are, for people: the data directory, or the URL without its password. */
   readonly location: string;
@@ -185,20 +190,6 @@ export interface SessionStore {
   writeSnapshot(id: string, snapshot: SessionSnapshot, lock: WriterLock): Promise<number>;
   /** The snapshot in place (an earlier run's), if any. */
   snapshotInfo(id: string): Promise<{ at: Date; bytes: number } | undefined>;
-  /** Records the listing row of the snapshot just written (a cache in the file store; failures only slow a listing). */
-  recordRow(row: IndexRow, project: ProjectInfo): Promise<void>;
-  /** Drops what is kept beside a session about its snapshot: it is about to change without a new one. */
-  forgetRow(id: string): Promise<void>;
-  /** A lock-free reading found what the caches do not say (damage): listings must say it too. */
-  noteProblem(row: IndexRow, project: ProjectInfo): Promise<void>;
-  /** Damaged parts of a session kept aside (kept-aside.ts), for `sessions doctor`: a store that keeps none has none. */
-  keptAside?: {
-    read(id: string): Promise<KeptPart[]>;
-    /** Removes them for good; resolves to how many there were. */
-    forget(id: string): Promise<number>;
-  };
-  /** Where one session is kept, for `/status`: a location for people, and its files in the file store. */
-  where(id: string): SessionWhere;
 
   /**
    * Stores a whole session under its own ID, in the project of its `project` path (import, a copy
@@ -213,10 +204,39 @@ export interface SessionStore {
   locate(idOrPrefix: string): Promise<Located>;
   /** Every project with sessions (this one first). */
   projects(): Promise<ProjectInfo[]>;
-  /** The project whose working directory is `path` (real path), if any session was ever kept there. */
-  projectAt(path: string): Promise<ProjectInfo | undefined>;
   /** The listing rows of these projects, newest first. */
   list(projects: readonly ProjectInfo[]): Promise<IndexRow[]>;
+
+  /** Lets go of what the store holds open (a connection pool). */
+  close(): Promise<void>;
+}
+
+/**
+ * A listing kept beside the snapshots (a cache in the file store, columns on PostgreSQL), which
+ * the model keeps up to date. A store without one works its rows out in `list`.
+ */
+export interface ListingCache {
+  /** Records the listing row of the snapshot just written (a cache in the file store; failures only slow a listing). */
+  recordRow(row: IndexRow, project: ProjectInfo): Promise<void>;
+  /** Drops what is kept beside a session about its snapshot: it is about to change without a new one. */
+  forgetRow(id: string): Promise<void>;
+  /** A lock-free reading found what the caches do not say (damage): listings must say it too. */
+  noteProblem(row: IndexRow, project: ProjectInfo): Promise<void>;
+}
+
+/** A project's input history, oldest first (redacted before it is written): `load` gives the last `HISTORY_LINES`. */
+export interface LineHistory {
+  load(): Promise<string[]>;
+  append(line: string): Promise<void>;
+}
+
+/**
+ * What a store may provide beyond its core; for each one it leaves out the manager has a default
+ * (`session/runtime/store-defaults.ts`): no cache, the generic search over `list` and `load`, no
+ * trash (trashing is refused, saying so), nothing kept aside, `where` its location, `projectAt`
+ * from `projects`, and an input history kept for this process only.
+ */
+export interface StoreCapabilities extends Partial<ListingCache> {
   /**
    * Full-text search of these projects' sessions (docs/design.md §18): the query literal, matched on folded
    * text (src/search/fold.ts); scored, ranked and snippeted by src/search/ so that every store
@@ -225,17 +245,25 @@ export interface SessionStore {
    * must not drop a literal substring match, e.g. `ession` in `session`), then hands their
    * messages to `searchMessages` (src/search/search-messages.ts), which counts and ranks.
    */
-  searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults>;
-
+  searchSessions?(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults>;
   /** Where trashed sessions wait to be restored or deleted. */
-  readonly trash: SessionTrash;
-
-  /** The project's input history, oldest first (redacted before it is written): `load` gives the last `HISTORY_LINES`. */
-  readonly history: { load(): Promise<string[]>; append(line: string): Promise<void> };
-
-  /** Lets go of what the store holds open (a connection pool). */
-  close(): Promise<void>;
+  readonly trash?: SessionTrash;
+  /** The project's input history. */
+  readonly history?: LineHistory;
+  /** Damaged parts of a session kept aside (kept-aside.ts), for `sessions doctor`: a store that keeps none has none. */
+  keptAside?: {
+    read(id: string): Promise<KeptPart[]>;
+    /** Removes them for good; resolves to how many there were. */
+    forget(id: string): Promise<number>;
+  };
+  /** Where one session is kept, for `/status`: a location for people, and its files in the file store. */
+  where?(id: string): SessionWhere;
+  /** The project whose working directory is `path` (real path), if any session was ever kept there. */
+  projectAt?(path: string): Promise<ProjectInfo | undefined>;
 }
+
+/** A store: its core and what it provides beyond it. */
+export type SessionStore = StoreCore & StoreCapabilities;
 
 /** How many input history lines a store's `history.load()` gives (the latest). */
 export const HISTORY_LINES = 1000;

@@ -7,7 +7,7 @@ import type { LockOwner } from '../api/errors.js';
 import type { ConfigFiles, ProjectInfo, SessionSnapshot } from '../api/data.js';
 import type { SessionReading, SessionSummary } from '../api/listing.js';
 import type { Session } from '../api/session-api.js';
-import type { SessionStore, TrashedSession } from '../format/store.js';
+import type { LineHistory, SessionStore, TrashedSession } from '../format/store.js';
 import type { SearchOptions, SearchResults } from '../api/search-data.js';
 
 export interface ListOptions {
@@ -163,10 +163,7 @@ export interface SessionManager {
    */
   emptyTrash(options?: { olderThan?: Date }): Promise<string[]>;
   /** This project's input history (`projects/<slug>/history`, mode 0600, redacted), oldest first. */
-  readonly history: {
-    load(): Promise<string[]>;
-    append(line: string): Promise<void>;
-  };
+  readonly history: LineHistory;
   /** Raw config objects: `<home>/config.json` (user) and `projects/<slug>/config.json` (project); `{}` when missing. A corrupt file is a UserError naming it. */
   readConfig(): Promise<ConfigFiles>;
   /**

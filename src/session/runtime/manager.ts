@@ -5,6 +5,7 @@ import type { SessionReading, SessionSummary } from '../api/listing.js';
 import type { ResumeReport, Session } from '../api/session-api.js';
 import type { CreateOptions, ImportResult, ListOptions, SessionManager } from './manager-api.js';
 import type { Located, Reading, SessionStore, TrashedSession, WriterLock } from '../format/store.js';
+import { withDefaults, type WholeStore } from './store-defaults.js';
 import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, SessionsClosedError, UnknownSessionError } from '../api/errors.js';
 import { PrefixNotIdError } from '../api/adapter-errors.js';
 import { anyText, checkArgument, checkOptions, sessionId } from '../api/check-options.js';
@@ -59,13 +60,14 @@ const FRESH: ResumeReport = { recoveredMessages: 0, wasInterrupted: false, notic
 export class Manager implements SessionManager {
   readonly home: string;
   readonly history: SessionManager['history'];
-  readonly store: SessionStore;
+  readonly store: WholeStore;
   private closed = false;
 
   constructor(private readonly parts: ManagerParts) {
-    this.store = parts.store;
+    // A store provides its core; what it leaves out the model does for it (store-defaults.ts).
+    this.store = withDefaults(parts.store, parts);
     this.home = parts.home;
-    this.history = parts.store.history;
+    this.history = this.store.history;
   }
 
   /** The store's, read each time: a file store names its project for good at the first write. */
@@ -431,7 +433,7 @@ export class Manager implements SessionManager {
   }
 
   /** The store, while the manager is open: a call after `close()` would reach a pool or index already let go. */
-  private get live(): SessionStore {
+  private get live(): WholeStore {
     if (this.closed) throw new SessionsClosedError();
     return this.store;
   }

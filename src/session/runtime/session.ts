@@ -6,7 +6,8 @@ import type { ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, N
 import type { ReplyWriter, ResumeReport, RetakeResult, SaveResult, Session, SessionStatusReport } from '../api/session-api.js';
 import { AddedSinceCompactionError, BadOptionError, LockSupersededError, NothingToUncompactError, ReadOnlySessionError, SessionClosedError, StoreUnavailableError } from '../api/errors.js';
 import { WarningChannel } from './emitter.js';
-import type { EventLog, SessionStore, WriterLock } from '../format/store.js';
+import type { EventLog, WriterLock } from '../format/store.js';
+import type { WholeStore } from './store-defaults.js';
 import { SCHEMA_VERSION } from '../format/migrations.js';
 import { applyEvent, statsOf } from '../model/apply-event.js';
 import { keptLive, lastCompaction } from '../model/uncompact.js';
@@ -30,7 +31,7 @@ const held = new AsyncLocalStorage<ReadonlySet<object>>();
 
 /** What a `SessionImpl` needs from the manager. */
 export interface SessionDeps {
-  store: SessionStore;
+  store: WholeStore;
   project: ProjectInfo;
   state: SessionSnapshot;
   /** The session's event log, open for appending. */
@@ -65,7 +66,7 @@ export class SessionImpl implements Session {
   readonly id: string;
   readonly project: ProjectInfo;
   readonly resumeReport: ResumeReport;
-  private readonly store: SessionStore;
+  private readonly store: WholeStore;
   private state: SessionSnapshot;
   private log: EventLog;
   private lock: WriterLock;

@@ -1,11 +1,11 @@
-import type { SessionStore } from '../format/store.js';
+import type { WholeStore } from './store-defaults.js';
 import type { ModelUsage, SessionSnapshot, SessionStats } from '../api/data.js';
 import type { SessionStatusReport } from '../api/session-api.js';
 
 /** `Session.status()`: where a session is kept and how current its stored snapshot is (for `/status`). */
 export function statusReport(facts: {
   id: string;
-  store: SessionStore;
+  store: WholeStore;
   state: SessionSnapshot;
   lock: SessionStatusReport['lock'];
   lastSave: SessionStatusReport['lastSave'];

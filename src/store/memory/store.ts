@@ -4,7 +4,8 @@
  * unstorage's memory driver is. `openSessions({ persist: false })` chats over it (nothing
  * written anywhere); tests run the real manager over it. Snapshots are kept as the codec's
  * text and events as their journal lines, so what a load gives back is what the other stores
- * give back (a newer schema refused, an unknown event type kept byte for byte).
+ * give back (a newer schema refused, an unknown event type kept byte for byte). It keeps no
+ * search of its own: the model's generic one serves it (docs/design.md §7).
  */
 import { hostname } from 'node:os';
 import { realpath } from 'node:fs/promises';
@@ -264,11 +265,6 @@ export class MemoryStore implements SessionStore {
   private read(kept: MemorySession): ReturnType<Interpreter['read']> {
     const source: SessionSource = { inspectLock: () => this.inspectLock(kept.id), load: (o) => this.load(kept.id, o) };
     return this.options.interpreter.read(source, kept.id, kept.project.path, { now: this.options.now(), stable: true });
-  }
-
-  async searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults> {
-    const { searchRows } = await import('./search.js');
-    return searchRows(query, await this.list(projects), async (id) => (await this.read(this.backing.sessions.get(id)!)).reading.snapshot, options.limit);
   }
 
   close(): Promise<void> {

@@ -212,10 +212,6 @@ export class PostgresStore implements SessionStore {
     );
   }
 
-  async forgetRow(): Promise<void> {
-    // Nothing cached: the rows are the sessions themselves.
-  }
-
   async noteProblem(row: IndexRow, _project?: ProjectInfo): Promise<void> {
     await this.q(`UPDATE chatkeep.sessions SET problem = $2 WHERE id = $1 AND ${MINE}`, [row.id, row.problem ? JSON.stringify(row.problem) : null]);
   }
