@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import { blankSnapshot } from '../session/format/blank.js';
-import { statsOf } from '../session/model/apply-event.js';
+import { statsOf } from '../session/model/stats.js';
 import type { ProviderRecord, SessionSnapshot } from '../session/api/data.js';
 import type { PeerConversation, PeerTool } from './types.js';
 

@@ -8,17 +8,7 @@
 import type { Advice } from '../session/api/errors.js';
 import { bugLine, errorFacts } from '../terminal/report-error.js';
 import { hostCommand, type HostName } from './host.js';
-import type { SlashCommand } from './types.js';
-
-/** What a host's words are made of. */
-export interface HostWords {
-  /** Absent only where a host gave none (its options refused): no subcommand is offered then. */
-  host?: HostName | undefined;
-  /** What a command is typed with (default `/`). */
-  prefix?: string;
-  /** The host's command list (absent: no chat command is offered as advice). */
-  commands?: readonly SlashCommand[];
-}
+import type { HostWords } from './types.js';
 
 /** The host's command for built-in (or its own) `name`, as typed: `/sessions --all`, `.open ID`; undefined when it has none. */
 export function commandIn(words: HostWords, name: string, args: readonly string[] = []): string | undefined {

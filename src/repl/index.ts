@@ -12,7 +12,7 @@ export type { AutosaveOption, ControllerEvent, ControllerOptions, OpenOptions } 
 export { hostCommand, resumeCommand } from './host.js';
 export type { HostName } from './host.js';
 export { adviceIn, commandIn, errorLine } from './host-words.js';
-export type { HostWords } from './host-words.js';
+export type { HostWords } from './types.js';
 export type { HostLine, Leaving } from './exit-lines.js';
 
 /** The slash commands, and a host's own list of them (renamed, dropped, added). */

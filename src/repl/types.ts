@@ -9,7 +9,6 @@ import type { SessionManager } from '../session/runtime/manager-api.js';
 import type { Autosave } from '../session/runtime/autosave.js';
 import type { ChatControls } from './chat-controls.js';
 import type { Clipboard } from '../terminal/clipboard.js';
-import type { HostWords } from './host-words.js';
 import type { HostName } from './host.js';
 
 /** What a command asks the REPL to show or do. */
@@ -113,4 +112,14 @@ export interface SlashCommand {
   /** Tab completion of the argument being typed (`partial`): the candidates. */
   complete?(ctx: CommandContext, partial: string): Promise<string[]> | string[];
   run(ctx: CommandContext, args: string): Promise<CommandResult> | CommandResult;
+}
+
+/** What a host's words are made of. */
+export interface HostWords {
+  /** Absent only where a host gave none (its options refused): no subcommand is offered then. */
+  host?: HostName | undefined;
+  /** What a command is typed with (default `/`). */
+  prefix?: string;
+  /** The host's command list (absent: no chat command is offered as advice). */
+  commands?: readonly SlashCommand[];
 }

@@ -7,7 +7,8 @@ import type { Compaction, KnownEvent } from './events.js';
 import { decodeMessage } from './message-codec.js';
 import { rowLine } from './future-events.js';
 import { uncompactInPlace } from './uncompact.js';
-import type { Message, ModelUsage, SessionSnapshot, SessionStats, ToolCall, Usage } from '../api/data.js';
+import type { Message, SessionSnapshot, ToolCall } from '../api/data.js';
+import { addUsage, statsOf } from './stats.js';
 
 /**
  * Replies being rebuilt from their deltas while replaying (a live session passes none: its
@@ -106,28 +107,6 @@ export function addMessage(s: SessionSnapshot, message: Message): void {
   s.messages.push(message);
   s.stats.messageCount += 1;
   if (message.usage) addUsage(s.stats, message.usage, message.model);
-}
-
-/** Adds tokens (of `model`, when known) to `stats`, in place. */
-function addUsage(stats: SessionStats, usage: Usage, model: string | undefined): void {
-  stats.inputTokens += usage.inputTokens;
-  stats.outputTokens += usage.outputTokens;
-  if (model) addModelUsage((stats.byModel ??= []), model, usage);
-}
-
-/** The counters of these messages. */
-export function statsOf(messages: readonly Message[]): SessionStats {
-  const stats: SessionStats = { messageCount: messages.length, inputTokens: 0, outputTokens: 0 };
-  for (const m of messages) if (m.usage) addUsage(stats, m.usage, m.model);
-  return stats;
-}
-
-/** Adds `usage` to `model`'s entry in per-model totals, in place. */
-function addModelUsage(totals: ModelUsage[], model: string, usage: Usage): void {
-  let entry = totals.find((t) => t.model === model);
-  if (!entry) totals.push((entry = { model, inputTokens: 0, outputTokens: 0 }));
-  entry.inputTokens += usage.inputTokens;
-  entry.outputTokens += usage.outputTokens;
 }
 
 /** Moves the live conversation into `archived` and clears it (the ID stays). */

@@ -4,7 +4,7 @@
  * when nothing was added since; else the messages as they were then go to a fork (manager.ts),
  * since the later replies were written against the summary, not the messages it stood for.
  */
-import { statsOf } from './apply-event.js';
+import { statsOf } from './stats.js';
 import type { ArchivedSegment, Message, SessionSnapshot, SessionStats } from '../api/data.js';
 
 /** What these read of a session: a snapshot, or a live `Session`. */

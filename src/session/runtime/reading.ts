@@ -7,7 +7,7 @@ import { replay, type ReplayResult } from '../format/replay.js';
 import { futureEventsNote } from '../model/future-events.js';
 import { keptAsideProblem } from '../format/kept-aside.js';
 import { plural } from '../../text/plural.js';
-import { statsOf } from '../model/apply-event.js';
+import { statsOf } from '../model/stats.js';
 import type { Salvage } from '../format/salvage.js';
 import type { LoadOptions, LockState, Reading, SessionEvent, SessionSource, StoredSession } from '../format/store.js';
 
