@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { errno } from '../session/api/ids.js';
+import { errno } from '../util/errno.js';
 import type { PeerTool } from './types.js';
 
 /** One file to read, with what its folder says about it. */

@@ -10,7 +10,7 @@
  * and no start time is recorded (so none is compared).
  */
 import { readFileSync } from 'node:fs';
-import { errno } from '../session/api/ids.js';
+import { errno } from '../util/errno.js';
 
 interface ProcStat {
   state: string;

@@ -9,7 +9,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic, type TextProducer } from '../store/file/atomic-write.js';
 import { OutsideDirectoryError, printable, UserError } from '../session/api/errors.js';
-import { errno } from '../session/api/ids.js';
+import { errno } from '../util/errno.js';
 
 /**
  * Writes `text` (or what a producer makes) to `name` (relative to `cwd`); resolves to the absolute

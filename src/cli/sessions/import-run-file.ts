@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { importRefusal, tooLarge } from '../../export/import-check.js';
 import { printable } from '../../session/api/errors.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 
 /** The text of `file` (`-`: `stdin`), never more than `limit` bytes, and how messages name it. */
 export async function readImportInput(file: string, cwd: string, stdin: NodeJS.ReadableStream, limit: number): Promise<{ text: string; source: string }> {

@@ -16,7 +16,7 @@ import { closeSync, mkdirSync, open as openCallback, readdirSync, renameSync, rm
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mkdir, open } from 'node:fs/promises';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { rowFromSnapshot } from '../../session/format/index-row.js';
 import type { IndexRow } from '../../session/api/listing.js';
 import type { SessionSnapshot } from '../../session/api/data.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { UserError } from '../../session/api/errors.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 
 /** Reads a JSON config object: `{}` when missing; a damaged file is a `UserError` naming it. */
 export async function readConfigFile(path: string): Promise<Record<string, unknown>> {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { copyFile, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { FILE_MODE, fsyncDir, tempPath } from './atomic-write.js';
 import { layout } from './layout.js';
 

@@ -19,7 +19,7 @@ import { AdoptBatches } from './adopt-batch.js';
 import { JournalWriter } from './journal.js';
 import { layout } from './layout.js';
 import { acquireLock, inspectLock, type HeldLock } from './lock.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
 import { snapshotFileInfo } from './snapshot-store.js';

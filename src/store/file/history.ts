@@ -1,7 +1,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
 import { HISTORY_LINES } from '../../session/format/store.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 
 /** How many entries `load()` returns (like Node's REPL history). */
 

@@ -2,7 +2,7 @@ import { chmod, mkdir, realpath, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { UserError } from '../../session/api/errors.js';
 import { DIR_MODE } from './atomic-write.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { fileInTheWay, notAFolder } from './in-the-way.js';
 
 /** Permission and space problems with the data directory are the user's to fix: say so in one line. */

@@ -1,7 +1,8 @@
 import { closeSync, linkSync, openSync } from 'node:fs';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { baseIdFor, errno, isValidId } from '../../session/api/ids.js';
+import { baseIdFor, isValidId } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { FILE_MODE } from './atomic-write.js';
 
 /** The session IDs in a `sessions/` directory (other entries ignored; a missing directory holds none). */

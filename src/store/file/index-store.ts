@@ -1,7 +1,7 @@
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';

@@ -6,7 +6,7 @@ import { readEvent } from '../../session/model/future-events.js';
 import type { FutureEvent } from '../../session/api/data.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE } from './atomic-write.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 
 /** One journal line: `{seq, ts, type, payload}`. */
 export type JournalEvent = SessionEvent;

@@ -5,7 +5,7 @@ import { readWhole } from './read-whole.js';
 import type { SessionSnapshot } from '../../session/api/data.js';
 import type { LoadOptions, StoredSession } from '../../session/format/store.js';
 import { DamagedFileError, decodeSnapshot } from '../../session/format/codec.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { readJournal } from './journal.js';
 import { salvageSnapshot, type Salvage } from '../../session/format/salvage.js';
 import { corruptName, isCorruptName, layout } from './layout.js';

@@ -7,7 +7,7 @@ import type { LockOwner } from '../../session/api/errors.js';
 import type { LockState, WriterLock } from '../../session/format/store.js';
 import { LockSupersededError } from '../../session/api/errors.js';
 import { sessionInUse } from '../../session/api/in-use.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { GuardBusyError, withGuard } from './guard.js';
 import { isAlive, processStart } from '../process-identity.js';
 import { detachJournal, nextEpoch, writeWhole } from './fence.js';

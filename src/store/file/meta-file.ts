@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { writeCacheFile } from './atomic-write.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import type { IndexRow } from '../../session/api/listing.js';
 import { layout } from './layout.js';
 

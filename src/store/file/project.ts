@@ -8,7 +8,7 @@ export interface FileProject extends ProjectInfo {
   dir: string;
 }
 import { DIR_MODE, FILE_MODE, fsyncDir } from './atomic-write.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { corruptName, layout } from './layout.js';
 
 /** The readable directory name for a project path: separators (and anything unsafe) become `-`. */

@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileProject } from './project.js';
 import { AmbiguousIdError, TrashedSessionError, UnknownSessionError } from '../../session/api/errors.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { sessionIdsIn } from './ids.js';
 import { layout } from './layout.js';
 import { readProjectPath } from './project.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
-import { errno } from '../../session/api/ids.js';
+import { errno } from '../../util/errno.js';
 import { layout } from './layout.js';
 import { removeMeta } from './meta-file.js';
 import type { SessionSnapshot } from '../../session/api/data.js';

@@ -14,7 +14,7 @@
  */
 import { open, rename, unlink } from 'node:fs/promises';
 import { FILE_MODE, tempPath } from '../atomic-write.js';
-import { errno } from '../../../session/api/ids.js';
+import { errno } from '../../../util/errno.js';
 import type { Role } from '../../../session/api/data.js';
 
 const MAGIC = 'CKSEARCH';
