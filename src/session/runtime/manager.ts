@@ -1,80 +1,28 @@
+/**
+ * The library's `SessionManager` (manager-api.ts): create, resume, fork, list, search, trash,
+ * import and read sessions, over `ManagerCore` (manager-core.ts), which opens them.
+ */
 import type { KeptReport } from '../format/kept-report.js';
 import type { LockOwner } from '../api/errors.js';
 import type { ConfigFiles, ProjectInfo, SessionSnapshot } from '../api/data.js';
 import type { SessionReading, SessionSummary } from '../api/listing.js';
 import type { ResumeReport, Session } from '../api/session-api.js';
 import type { CreateOptions, ImportResult, ListOptions, SessionManager } from './manager-api.js';
-import type { Located, Reading, SessionStore, TrashedSession, WriterLock } from '../format/store.js';
-import { withDefaults, type WholeStore } from './store-defaults.js';
-import { AmbiguousIdError, SessionExistsError, SessionOpenHereError, SessionsClosedError, UnknownSessionError } from '../api/errors.js';
+import type { TrashedSession } from '../format/store.js';
+import { AmbiguousIdError, SessionExistsError, UnknownSessionError } from '../api/errors.js';
 import { PrefixNotIdError } from '../api/adapter-errors.js';
 import { anyText, checkArgument, checkOptions, sessionId } from '../api/check-options.js';
 import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_SESSION_OPTIONS, SEARCH_OPTIONS } from '../api/library-options.js';
-import { heldHere, noteHeld, placeOf } from './held-here.js';
 import { assertValidId } from '../api/ids.js';
 import type { SearchOptions, SearchResults } from '../api/search-data.js';
 import { blankSnapshot } from '../format/blank.js';
 import { forkPoint, forkState, forkView, type ForkFrom } from './fork.js';
-import { whenIdle } from '../../util/defer.js';
 import { SessionImpl } from './session.js';
 import { byUpdatedDesc, rowFromSnapshot, summaryFromRow } from '../format/index-row.js';
-
-// Loading and reading are imported on first use: creating a session (the path to the first
-// prompt) needs neither.
-const lazy = {
-  reading: () => import('./reading.js'),
-  importing: () => import('../model/imported-state.js'),
-  listing: () => import('../format/listed-rows.js'),
-};
-
-/** What the manager is built from (the library's `openSessions` assembles it). */
-export interface ManagerParts {
-  store: SessionStore;
-  /** The local data directory (config files live there, whichever store keeps the sessions). */
-  home: string;
-  redact: (text: string) => string;
-  now: () => Date;
-  toolVersion: string;
-  readConfig(): Promise<ConfigFiles>;
-  /** Where this run happens (git root, branch, HEAD), read as the session opens; recorded when known. */
-  gitContext(): Promise<SessionSnapshot['git']>;
-}
-
-/** Routes a lost lock to the session, also when it is lost before the session exists. */
-class LossRelay {
-  private session: SessionImpl | undefined;
-  private early: Error | undefined;
-  readonly report = (err: Error): void => {
-    if (this.session) this.session.markLockLost(err);
-    else this.early ??= err;
-  };
-  attach(session: SessionImpl): void {
-    this.session = session;
-    if (this.early) session.markLockLost(this.early);
-  }
-}
-
-const FRESH: ResumeReport = { recoveredMessages: 0, wasInterrupted: false, notices: [] };
+import { FRESH, ManagerCore, lazy } from './manager-core.js';
 
 /** One project's sessions in one store, plus lookups across every project. */
-export class Manager implements SessionManager {
-  readonly home: string;
-  readonly history: SessionManager['history'];
-  readonly store: WholeStore;
-  private closed = false;
-
-  constructor(private readonly parts: ManagerParts) {
-    // A store provides its core; what it leaves out the model does for it (store-defaults.ts).
-    this.store = withDefaults(parts.store, parts);
-    this.home = parts.home;
-    this.history = this.store.history;
-  }
-
-  /** The store's, read each time: a file store names its project for good at the first write. */
-  get project(): ProjectInfo {
-    return this.store.project;
-  }
-
+export class Manager extends ManagerCore implements SessionManager {
   /** Resolves once the session holds its lock: every promise of the library holds from then on. */
   async create(options: CreateOptions = {}): Promise<Session> {
     checkOptions('create', options, CREATE_OPTIONS);
@@ -111,14 +59,6 @@ export class Manager implements SessionManager {
     return found ? this.resumeAt(found) : this.create({ ...options, id });
   }
 
-  /**
-   * The session an ID or unique ID prefix from outside names: the one place it is validated, before
-   * a store builds a path or a query from it.
-   */
-  private locate(idOrPrefix: string): Promise<Located> {
-    return this.live.locate(assertValidId(idOrPrefix));
-  }
-
   async resume(idOrPrefix: string): Promise<Session> {
     checkArgument('resume', 'idOrPrefix', idOrPrefix, anyText);
     return this.resumeAt(await this.locate(idOrPrefix));
@@ -133,101 +73,6 @@ export class Manager implements SessionManager {
       return session.title;
     } finally {
       await session.close();
-    }
-  }
-
-  /** Resumes the session found at `where` (`usedHere` false: for one change, not to work in here). */
-  private async resumeAt(where: Located, how: { usedHere: boolean } = { usedHere: true }): Promise<Session> {
-    this.refuseHeldHere(where.id);
-    const before = await this.live.inspectLock(where.id);
-    const loss = new LossRelay();
-    const lock = await this.live.lock(where.id, loss.report);
-    let session: SessionImpl | undefined;
-    try {
-      // Held and about to change without a new snapshot: a listing must look at the session itself.
-      await this.live.forgetRow(where.id);
-      const { loadFrom, statusFrom } = await lazy.reading();
-      const loaded = await loadFrom({ load: (o) => this.live.load(where.id, o) }, where.id, where.project.path, {
-        now: this.parts.now(),
-        quarantine: true,
-      });
-      const damaged = loaded.stored.damage.length > 0;
-      const report: ResumeReport = {
-        recoveredMessages: loaded.replay.recoveredMessages,
-        wasInterrupted: statusFrom(loaded.savedStatus, before, loaded.replay.applied > 0) === 'interrupted',
-        notices: loaded.stored.notices,
-        ...(where.project.key !== this.project.key ? { otherProject: where.project.path } : {}),
-        ...(loaded.snapshot.git ? { git: { ...loaded.snapshot.git } } : {}),
-      };
-      session = await this.open(where, loaded.snapshot, report, {
-        lock,
-        loss,
-        after: damaged || loaded.renamed || loaded.replay.unfinishedReplies.length > 0 ? 'persist' : 'touch',
-        dirty: loaded.replay.applied > 0,
-        savedStatus: damaged ? undefined : loaded.savedStatus,
-        // Event seqs are consecutive: the events replayed are the ones past the snapshot.
-        savedSeq: loaded.replay.lastSeq - loaded.replay.applied,
-        usedHere: how.usedHere,
-        aside: loaded.stored.aside,
-      });
-      return session;
-    } catch (err) {
-      if (!session) await lock.release().catch(() => undefined);
-      throw err;
-    }
-  }
-
-  /** Builds the live session around its lock (taken here for a new session). */
-  private async open(
-    where: Located,
-    state: SessionSnapshot,
-    report: ResumeReport,
-    options: {
-      lock?: WriterLock;
-      loss?: LossRelay;
-      after: 'persist' | 'fork' | 'touch' | 'none';
-      dirty?: boolean;
-      savedStatus?: SessionSnapshot['status'];
-      savedSeq?: number;
-      provisional?: boolean;
-      chosenId?: boolean;
-      /** False: this run's git work tree is not recorded (the session is changed from here, not used here). */
-      usedHere?: boolean;
-      aside?: string[] | undefined;
-    },
-  ): Promise<SessionImpl> {
-    const loss = options.loss ?? new LossRelay();
-    const lock = options.lock ?? (await this.live.lock(where.id, loss.report));
-    try {
-      const log = await this.live.openLog(where.id, lock);
-      const session = new SessionImpl({
-        store: this.live,
-        project: where.project,
-        state,
-        log,
-        lock,
-        report,
-        redact: this.parts.redact,
-        now: this.parts.now,
-        toolVersion: this.parts.toolVersion,
-        ...(options.usedHere === false ? {} : { git: this.parts.gitContext() }),
-        dirty: options.dirty ?? false,
-        savedStatus: options.savedStatus,
-        savedSeq: options.savedSeq,
-        provisional: options.provisional,
-        chosenId: options.chosenId,
-        ...(options.aside?.length ? { aside: options.aside } : {}),
-      });
-      loss.attach(session);
-      noteHeld(placeOf(this.live), session);
-      if (options.after === 'persist' || options.after === 'fork') await session.persist(options.after === 'fork' ? 'fork' : 'recovery');
-      // The listing row is only a cache: it is marked open while the user reads the prompt (after
-      // the first request, when a line is piped: rewriting an index of 10,000 rows takes ~50 ms).
-      else if (options.after === 'touch') void whenIdle().then(() => session.touchRow()).catch(() => undefined);
-      return session;
-    } catch (err) {
-      if (!options.lock) await lock.release().catch(() => undefined);
-      throw err;
     }
   }
 
@@ -285,15 +130,6 @@ export class Manager implements SessionManager {
     const { id } = await this.locate(idOrPrefix);
     this.refuseHeldHere(id);
     return this.live.trash.put(id);
-  }
-
-  opened(id: string): Session | undefined {
-    return heldHere(placeOf(this.live), id);
-  }
-
-  /** A session this process holds is refused as such, not as one another process holds. */
-  private refuseHeldHere(id: string): void {
-    if (this.opened(id)) throw new SessionOpenHereError(id);
   }
 
   async restore(idOrPrefix: string): Promise<{ id: string; project: string }> {
@@ -356,16 +192,6 @@ export class Manager implements SessionManager {
     return n;
   }
 
-  /** The one lock-free reading of a session; what it finds wrong is recorded, so listings say it too. */
-  private async readStored(idOrPrefix: string): Promise<Reading> {
-    const where = await this.locate(idOrPrefix);
-    const { readSession } = await lazy.reading();
-    const source = { inspectLock: () => this.live.inspectLock(where.id), load: (o: Parameters<SessionStore['load']>[1]) => this.live.load(where.id, o) };
-    const read = await readSession(source, where.id, where.project.path, { now: this.parts.now(), stable: true });
-    if (read.reading.problem && read.reading.status !== 'open') await this.live.noteProblem(read.row, where.project).catch(() => undefined);
-    return read;
-  }
-
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
     checkOptions('list', options, LIST_OPTIONS);
     const projects = options.all ? await this.live.projects() : await this.listedProject(options.project);
@@ -423,18 +249,5 @@ export class Manager implements SessionManager {
   async adopt(snapshot: SessionSnapshot): Promise<boolean> {
     assertValidId(snapshot.id);
     return this.live.adopt(snapshot);
-  }
-
-  /** Lets go of the store; from then on every call refuses with `SessionsClosedError` (a second `close()` does nothing). */
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    this.closed = true;
-    return this.store.close();
-  }
-
-  /** The store, while the manager is open: a call after `close()` would reach a pool or index already let go. */
-  private get live(): WholeStore {
-    if (this.closed) throw new SessionsClosedError();
-    return this.store;
   }
 }
