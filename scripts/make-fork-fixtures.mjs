@@ -2,22 +2,25 @@
 // Writes test/fixtures/peer-forks/<tool>-<version>/ with the tools themselves (never by hand):
 // a conversation of two turns, a fork of it made by the tool (one turn of its own), then one
 // more turn of the original, so the two share two turns and then differ. Codex CLI forks with
-// `codex exec fork ID "…"`, Claude Code with `claude -p --resume ID --fork-session "…"`. Same
+// `codex exec fork ID "…"`, Claude Code with `claude -p --resume ID --fork-session "…"`. Gemini
+// CLI's fork is a checkpoint: `/chat save TAG` after the two turns, typed in its interactive
+// screen (it has no other way), driven in tmux (a private server, `-L`). Same
 // set-up as make-peer-fixtures.mjs: the pinned packages in a temporary folder, the local fake
 // model server, a scratch HOME, the work tree /tmp/chatkeep-peers/work.
 //
-//   node scripts/make-fork-fixtures.mjs [codex|claude …]
+//   node scripts/make-fork-fixtures.mjs [codex|claude|gemini …]
 //   PEERS_DIR=/tmp/peers  reuse an installation there (else a temporary one is made and removed)
 //
 // `npm test` never runs this: the tests read the committed fixtures.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const VERSIONS = { codex: '0.169.0', claude: '2.1.330' };
-const PACKAGES = { codex: '@openai/codex', claude: '@anthropic-ai/claude-code' };
+const VERSIONS = { codex: '0.169.0', claude: '2.1.330', gemini: '0.61.0' };
+const PACKAGES = { codex: '@openai/codex', claude: '@anthropic-ai/claude-code', gemini: '@google/gemini-cli' };
+const TAG = 'two-words';
 const TURNS = ['Remember the word aubergine.', 'And the word turnip.', 'In this branch, forget the turnip.', 'Which two words did I ask you to remember?'];
 const wanted = process.argv.length > 2 ? process.argv.slice(2) : Object.keys(VERSIONS);
 for (const tool of wanted) if (!(tool in VERSIONS)) throw new Error(`unknown tool ${tool} (${Object.keys(VERSIONS).join(', ')})`);
@@ -80,7 +83,56 @@ function record(tool, home, files, facts) {
   return `parent ${facts.parent}, fork ${facts.fork}, in ${relative(repo, out)}`;
 }
 
-const drive = { codex: driveCodex, claude: driveClaude };
+const drive = { codex: driveCodex, claude: driveClaude, gemini: driveGemini };
+
+function driveGemini() {
+  const home = join(scratch, 'home-gemini');
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    telemetry: { enabled: false },
+    privacy: { usageStatisticsEnabled: false },
+  };
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
+  const env = [`PATH=${process.env.PATH}`, `HOME=${home}`, 'TERM=xterm-256color', 'LANG=C.UTF-8', 'GEMINI_API_KEY=fake', `GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:${port}`, 'GEMINI_CLI_TRUST_WORKSPACE=true'];
+  const socket = `chatkeep-forks-${process.pid}`;
+  const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  const until = (what, test) => {
+    for (let i = 0; i < 600; i++, sleep(100)) if (test()) return;
+    throw new Error(`gemini: timed out waiting for ${what}:\n${tmux('capture-pane', '-p', '-t', 'g')}`);
+  };
+  const chat = () => {
+    const dir = join(home, '.gemini/tmp/work/chats');
+    const [name] = existsSync(dir) ? readdirSync(dir) : [];
+    return name ? readFileSync(join(dir, name), 'utf8') : '';
+  };
+  const replies = () => chat().split('\n').filter((l) => l.includes('"type":"gemini"')).length;
+  const type = (text) => {
+    tmux('send-keys', '-t', 'g', '-l', text);
+    sleep(300);
+    tmux('send-keys', '-t', 'g', 'Enter');
+  };
+  tmux('new-session', '-d', '-s', 'g', '-x', '120', '-y', '40', '-c', WORK, 'env', '-i', ...env, binOf('gemini'));
+  try {
+    until('its prompt', () => tmux('capture-pane', '-p', '-t', 'g').includes('Type your message'));
+    for (const [i, text] of TURNS.slice(0, 2).entries()) {
+      type(text);
+      until(`reply ${i + 1}`, () => replies() === i + 1);
+    }
+    type(`/chat save ${TAG}`);
+    until('the checkpoint', () => existsSync(join(home, `.gemini/tmp/work/checkpoint-${TAG}.json`)));
+    // Gemini CLI's screen drops a `?` typed into it: the question goes without one.
+    type(TURNS[3].replace(/\?$/, ''));
+    until('reply 3', () => replies() === 3);
+  } finally {
+    tmux('kill-server');
+  }
+  const parent = JSON.parse(chat().split('\n')[0]).sessionId;
+  const files = sessionFiles(home, '.gemini/tmp').concat(['.gemini/tmp/work/.project_root', `.gemini/tmp/work/checkpoint-${TAG}.json`]).sort();
+  return record('gemini', home, files, { parent, fork: `checkpoint-${TAG}`, tag: TAG });
+}
 
 function driveClaude() {
   const home = join(scratch, 'home-claude');

@@ -15,27 +15,33 @@ import { tmpHome } from '../helpers/tmp-home.js';
 const WORK = '/tmp/chatkeep-peers/work';
 
 interface Fixture {
-  tool: 'codex' | 'claude';
+  tool: 'codex' | 'claude' | 'gemini';
   dir: string;
   /** The tool's folder in the fixture, given to the import as a whole. */
   store: string;
+  /** chatkeep's IDs of the two, and the file each is read from. */
   parent: string;
   fork: string;
+  parentFile: string;
+  forkFile: string;
   files: string[];
-  /** Whether a line of the fork's file is the reply to its own turn (the last reply in it). */
-  reply: (line: string) => boolean;
+  /** Messages in the fork (a Gemini CLI checkpoint has none of its own). */
+  forkMessages: number;
 }
 
-function fixture(tool: Fixture['tool'], version: string, store: string, reply: Fixture['reply']): Fixture {
+function fixture(tool: Fixture['tool'], version: string, store: string): Fixture {
   const dir = join(import.meta.dirname, '../fixtures/peer-forks', `${tool}-${version}`);
   const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { parent: string; fork: string; files: string[] };
-  return { tool, dir, store, parent: `${tool}-${m.parent}`, fork: `${tool}-${m.fork}`, files: m.files, reply };
+  const fileOf = (id: string): string => m.files.find((file) => file.endsWith(`${id}.jsonl`) || file.endsWith(`${id.slice(0, 8)}.jsonl`) || file.endsWith(`/${id}.json`))!;
+  // A checkpoint's ID in Gemini CLI is its tag, within the project's folder (`work`).
+  const fork = tool === 'gemini' ? `gemini-work.${m.fork}` : `${tool}-${m.fork}`;
+  return {
+    tool, dir, store, files: m.files, parent: `${tool}-${m.parent}`, fork,
+    parentFile: fileOf(m.parent), forkFile: fileOf(m.fork), forkMessages: tool === 'gemini' ? 4 : 6,
+  };
 }
 
-const FIXTURES: Fixture[] = [
-  fixture('codex', '0.169.0', '.codex', (line) => line.includes('"role":"assistant"')),
-  fixture('claude', '2.1.330', '.claude', (line) => line.includes('"type":"assistant"')),
-];
+const FIXTURES: Fixture[] = [fixture('codex', '0.169.0', '.codex'), fixture('claude', '2.1.330', '.claude'), fixture('gemini', '0.61.0', '.gemini')];
 
 interface Member {
   id: string;
@@ -50,10 +56,10 @@ function chatkeep(args: string[], options: RunOptions): ReturnType<typeof runPip
   return runPiped(args, '', { ...options, env: { HOME: user, CODEX_HOME: join(user, '.codex'), CLAUDE_CONFIG_DIR: join(user, '.claude'), ...options.env } });
 }
 
-describe.each(FIXTURES)('sessions import --from $tool keeps forks', (f) => {
+function family(f: Fixture) {
   const PARENT = f.parent;
   const FORK = f.fork;
-  const fileOf = (id: string): string => f.files.find((file) => file.endsWith(`${id.slice(f.tool.length + 1)}.jsonl`))!;
+  const fileOf = (id: string): string => (id === PARENT ? f.parentFile : f.forkFile);
 
   /** A fresh chatkeep home, and a copy of the tool's store to import from (`files`: which session files it holds). */
   function setUp(files = f.files): { options: RunOptions; store: string } {
@@ -80,8 +86,14 @@ describe.each(FIXTURES)('sessions import --from $tool keeps forks', (f) => {
   async function expectFamily(options: RunOptions): Promise<void> {
     const root = await tree(FORK, options);
     expect(root).toMatchObject({ id: PARENT, forkPoint: null, messageCount: 6 });
-    expect(root.children).toEqual([expect.objectContaining({ id: FORK, forkPoint: 4, messageCount: 6, children: [] })]);
+    expect(root.children).toEqual([expect.objectContaining({ id: FORK, forkPoint: 4, messageCount: f.forkMessages, children: [] })]);
   }
+
+  return { PARENT, FORK, fileOf, setUp, tree, importFrom, expectFamily };
+}
+
+describe.each(FIXTURES)('sessions import --from $tool keeps forks', (f) => {
+  const { PARENT, FORK, fileOf, setUp, tree, importFrom, expectFamily } = family(f);
 
   it('imports a conversation and its fork in one run as a family', async () => {
     const { options, store } = setUp();
@@ -94,7 +106,7 @@ describe.each(FIXTURES)('sessions import --from $tool keeps forks', (f) => {
     expect(fork.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
       'Remember the word aubergine.',
       'And the word turnip.',
-      'In this branch, forget the turnip.',
+      ...(f.tool === 'gemini' ? [] : ['In this branch, forget the turnip.']),
     ]);
     // The original is no one's fork.
     const original = JSON.parse((await chatkeep(['sessions', 'show', PARENT, '--json'], options)).stdout) as { parentId?: string };
@@ -113,10 +125,25 @@ describe.each(FIXTURES)('sessions import --from $tool keeps forks', (f) => {
     const { options, store } = setUp();
     await importFrom([join(store, fileOf(FORK))], options);
     const alone = await tree(FORK, options);
-    expect(alone).toMatchObject({ id: FORK, forkPoint: null, parentGone: PARENT, messageCount: 6 });
+    expect(alone).toMatchObject({ id: FORK, forkPoint: null, parentGone: PARENT, messageCount: f.forkMessages });
     await importFrom([join(store, fileOf(PARENT))], options);
     await expectFamily(options);
   });
+
+  it('keeps the family when the same files are imported again', async () => {
+    const { options, store } = setUp();
+    await importFrom([join(store, f.store)], options);
+    const again = await chatkeep(['sessions', 'import', '--from', f.tool, join(store, f.store), '--json'], options);
+    const outcomes = (JSON.parse(again.stdout) as { results: { id: string; action: string }[] }).results;
+    expect(outcomes.map((o) => [o.id, o.action]).sort()).toEqual([[FORK, 'unchanged'], [PARENT, 'unchanged']].sort());
+    await expectFamily(options);
+  });
+});
+
+/** Codex CLI's and Claude Code's forks go on in their own files (a Gemini CLI checkpoint does not). */
+describe.each(FIXTURES.filter((f) => f.tool !== 'gemini'))('sessions import --from $tool keeps a grown fork', (f) => {
+  const { PARENT, FORK, fileOf, setUp, tree, importFrom, expectFamily } = family(f);
+  const reply = f.tool === 'codex' ? '"role":"assistant"' : '"type":"assistant"';
 
   it('keeps the lineage when the fork has grown and is brought up to date', async () => {
     const { options, store } = setUp();
@@ -124,12 +151,25 @@ describe.each(FIXTURES)('sessions import --from $tool keeps forks', (f) => {
     const whole = readFileSync(forkFile, 'utf8');
     // The fork as it was before the reply to its own turn was written.
     const lines = whole.split('\n');
-    writeFileSync(forkFile, `${lines.slice(0, lines.findLastIndex(f.reply)).join('\n')}\n`);
+    writeFileSync(forkFile, `${lines.slice(0, lines.findLastIndex((line) => line.includes(reply))).join('\n')}\n`);
     await importFrom([join(store, f.store)], options);
     expect((await tree(PARENT, options)).children).toEqual([expect.objectContaining({ id: FORK, forkPoint: 4, messageCount: 5 })]);
     writeFileSync(forkFile, whole);
     const again = await chatkeep(['sessions', 'import', '--from', f.tool, join(store, f.store)], options);
     expect(again.stdout).toContain(`Brought ${FORK} up to date`);
+    await expectFamily(options);
+  });
+});
+
+describe('sessions import --from gemini finds checkpoints in Gemini CLI\'s own store', () => {
+  const f = FIXTURES.find((x) => x.tool === 'gemini')!;
+  const { setUp, expectFamily } = family(f);
+
+  it('imports the chat and its checkpoint from GEMINI_CLI_HOME as a family', async () => {
+    const { options, store } = setUp();
+    const run = await chatkeep(['sessions', 'import', '--from', 'gemini'], { ...options, env: { GEMINI_CLI_HOME: store } });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain(`as ${f.fork}: 4 messages`);
     await expectFamily(options);
   });
 });
