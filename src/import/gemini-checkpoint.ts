@@ -85,12 +85,12 @@ export function checkpointSource(c: PeerConversation): PeerConversation {
   return { ...c, createdAt: source.createdAt, updatedAt: messages[messages.length - 1]!.timestamp, messages, forkedFrom: { id: source.id, at: messages.length } };
 }
 
-/** Whether `messages` begin with `head` (by role, text and the call a result answers). */
+/**
+ * Whether `messages` begin with `head`, by role and text (not by tool call IDs: the history
+ * holds the calls as the model made them, the chat as Gemini CLI numbered them).
+ */
 function begins(messages: readonly Message[], head: readonly Message[]): boolean {
-  return head.length <= messages.length && head.every((m, i) => {
-    const other = messages[i]!;
-    return other.role === m.role && other.content === m.content && other.toolCallId === m.toolCallId;
-  });
+  return head.length <= messages.length && head.every((m, i) => messages[i]!.role === m.role && messages[i]!.content === m.content);
 }
 
 function tagOf(path: string): string {
