@@ -4,7 +4,8 @@
  * messages (an assistant reply may be spread over several lines sharing `message.id`, one per
  * content block); lines link to their parent by `parentUuid`, so a rewound conversation leaves
  * branches: the one imported is the chain that ends at the last message. Titles come from
- * `custom-title`, `ai-title` or `summary` lines. Pure.
+ * `custom-title`, `ai-title` or `summary` lines. A fork names the conversation its first
+ * messages were copied from (`copiedFrom`). Pure.
  */
 import type { ToolCall, Usage } from '../session/api/data.js';
 import { PeerFileError, type PeerConversation } from './types.js';
@@ -25,6 +26,8 @@ export function parseClaude(text: string, path: string, fileTime: Date): PeerCon
   const titles: { custom?: string; ai?: string; summary?: string } = {};
   let first: Date | undefined;
   let at = fileTime;
+  // The last message copied from another conversation, and that one's ID (see copiedFrom).
+  let forkedFrom: { id: string; at: number } | undefined;
   for (const { line, record: r } of lines) {
     if (!r) {
       transcript.keep(line);
@@ -47,6 +50,8 @@ export function parseClaude(text: string, path: string, fileTime: Date): PeerCon
     first ??= at;
     const whole = type === 'user' ? userLine(transcript, message.content, at) : assistantLine(transcript, message, at);
     if (type === 'assistant' && str(message.model) && message.model !== '<synthetic>') model = message.model as string;
+    const source = copiedFrom(r);
+    if (source !== undefined) forkedFrom = { id: source, at: transcript.messages.length };
     // The structured copy of a tool's result, thinking, images: kept beside the message.
     if (!whole || r.toolUseResult !== undefined) transcript.keep(line);
   }
@@ -60,6 +65,7 @@ export function parseClaude(text: string, path: string, fileTime: Date): PeerCon
     model,
     branch,
     lines: lines.length,
+    ...(forkedFrom && forkedFrom.id !== id ? { forkedFrom } : {}),
   }, 'not a Claude Code session (no user or assistant messages)');
 }
 
@@ -83,6 +89,20 @@ function mainChain(lines: readonly Line[]): Set<string> {
     r = parent === undefined ? undefined : byUuid.get(parent);
   }
   return chain;
+}
+
+/**
+ * The conversation a message line was copied from, when it was: a fork (`claude --resume ID
+ * --fork-session`) begins with copies of the other conversation's lines under its own
+ * `sessionId`, and Claude Code marks each copied reply with `requestSessionId` (the
+ * conversation whose request made it); `/branch` marks every copied line with `forkedFrom:
+ * {sessionId, messageUuid}`, the conversation branched from. The fork's own lines have neither.
+ */
+function copiedFrom(r: Record<string, unknown>): string | undefined {
+  const own = str(r.sessionId);
+  const branched = isObject(r.forkedFrom) ? str(r.forkedFrom.sessionId) : undefined;
+  const source = branched ?? str(r.requestSessionId);
+  return source !== undefined && source !== own ? source : undefined;
 }
 
 /** A user line: its text, and the tool results it carries; false when something had no place (an image). */

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { errno } from '../util/errno.js';
+import { isCheckpoint } from './gemini-checkpoint.js';
 import type { PeerTool } from './types.js';
 
 /** One file to read, with what its folder says about it. */
@@ -75,7 +76,7 @@ async function codexFiles(store: string): Promise<Candidate[]> {
   return files.filter((f) => isSessionFile('codex', f)).map((path) => ({ path }));
 }
 
-/** Gemini CLI: `tmp/<project>/chats/session-*.json[l]`; the project is `tmp/<project>/.project_root`, or its SHA-256 is the folder's name. */
+/** Gemini CLI: `tmp/<project>/chats/session-*.json[l]` and `tmp/<project>/checkpoint-*.json`; the project is `tmp/<project>/.project_root`, or its SHA-256 is the folder's name. */
 async function geminiFiles(store: string, o: DiscoverOptions): Promise<Candidate[]> {
   const tmp = join(store, 'tmp');
   const hash = createHash('sha256').update(o.cwd).digest('hex');
@@ -86,6 +87,8 @@ async function geminiFiles(store: string, o: DiscoverOptions): Promise<Candidate
     if (!o.all && cwd !== o.cwd) continue;
     const chats = join(tmp, dir.name, 'chats');
     for (const e of await entries(chats)) if (e.isFile() && isSessionFile('gemini', e.name)) files.push({ path: join(chats, e.name), ...(cwd ? { cwd } : {}) });
+    // Checkpoints (`/chat save TAG`) sit in the project's folder itself.
+    for (const e of await entries(join(tmp, dir.name))) if (e.isFile() && isCheckpoint(e.name)) files.push({ path: join(tmp, dir.name, e.name), ...(cwd ? { cwd } : {}) });
   }
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
@@ -93,7 +96,7 @@ async function geminiFiles(store: string, o: DiscoverOptions): Promise<Candidate
 async function withGeminiRoots(tool: PeerTool, paths: string[]): Promise<Candidate[]> {
   if (tool !== 'gemini') return paths.map((path) => ({ path }));
   return Promise.all(paths.map(async (path) => {
-    const root = basename(dirname(path)) === 'chats' ? await projectRoot(dirname(dirname(path))) : undefined;
+    const root = basename(dirname(path)) === 'chats' ? await projectRoot(dirname(dirname(path))) : isCheckpoint(path) ? await projectRoot(dirname(path)) : undefined;
     return { path, ...(root ? { cwd: root } : {}) };
   }));
 }
@@ -108,7 +111,7 @@ function isSessionFile(tool: PeerTool, path: string): boolean {
   const name = basename(path);
   if (tool === 'claude') return name.endsWith('.jsonl') && !path.includes('/subagents/');
   if (tool === 'codex') return /^rollout-.*\.jsonl$/.test(name);
-  return /^session-.*\.jsonl?$/.test(name);
+  return /^session-.*\.jsonl?$/.test(name) || isCheckpoint(name);
 }
 
 async function entries(dir: string): Promise<import('node:fs').Dirent[]> {

@@ -15,7 +15,7 @@ import { isObject } from '../util/is-object.js';
 type Rec = Record<string, unknown>;
 
 /** User records Gemini CLI writes itself (its context block, hooks), not what the person typed. */
-const INJECTED = /^\s*<(session_context|hook_context)>/;
+export const INJECTED = /^\s*<(session_context|hook_context)>/;
 
 export function parseGemini(text: string, path: string, fileTime: Date, cwd?: string): PeerConversation {
   const whole = wholeObject(text);
@@ -82,7 +82,7 @@ export function parseGemini(text: string, path: string, fileTime: Date, cwd?: st
 }
 
 /** One message record into the transcript; false when something in it had no place (thoughts, info lines, injected context). */
-function message(transcript: Transcript, r: Rec, at: Date, answered: Set<string>): boolean {
+export function message(transcript: Transcript, r: Rec, at: Date, answered: Set<string>): boolean {
   const parts = Array.isArray(r.content) ? r.content : typeof r.content === 'string' ? [{ text: r.content }] : [];
   if (r.type === 'user') {
     let whole = true;

@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Candidate } from './discover.js';
 import { withCodexHistory } from './codex-history.js';
+import { checkpointSource, isCheckpoint } from './gemini-checkpoint.js';
 import { parsePeer } from './parse.js';
 import type { PeerConversation, PeerTool } from './types.js';
 
@@ -23,6 +24,7 @@ export function readPeerFile(tool: PeerTool, file: Candidate, since: Date | unde
   const info = statSync(file.path);
   if (since && info.mtime < since) return undefined;
   const text = readFileSync(file.path, 'utf8');
+  if (tool === 'gemini' && isCheckpoint(file.path)) return checkpointSource(parsePeer(tool, text, file, info.mtime));
   if (tool !== 'codex') return parsePeer(tool, text, file, info.mtime);
   const names = codexTitles(file.path, titles);
   return withCodexHistory(parsePeer(tool, text, file, info.mtime, names), names);
