@@ -6,6 +6,6 @@ import { PEER_NAMES, type PeerTool } from './types.js';
 export function originText(from: string | ImportSource): string {
   if (typeof from === 'string') return from;
   const tool = PEER_NAMES[from.tool as PeerTool] ?? from.tool;
-  const kept = from.kept?.length ? ` (${from.kept.length} source ${from.kept.length === 1 ? 'line' : 'lines'} kept as they were)` : '';
+  const kept = from.kept?.length ? ` (${from.kept.length === 1 ? '1 source line kept as it was' : `${from.kept.length} source lines kept as they were`})` : '';
   return `${tool} session ${from.id}, ${from.path}${kept}`;
 }
