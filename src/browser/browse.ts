@@ -11,7 +11,7 @@ import type { EventEmitter } from 'node:events';
 import type { ChalkInstance } from 'chalk';
 import type { Session } from '../session/api/session-api.js';
 import type { SessionManager } from '../session/runtime/manager-api.js';
-import { loadTableWidths } from '../terminal/table.js';
+import { loadWidths } from '../terminal/table.js';
 import { findSessions } from './find-sessions.js';
 import type { BrowseChoice, BrowserConfig } from './config.js';
 import type { HostName } from '../repl/host.js';
@@ -56,11 +56,11 @@ const ENDINGS = new Set(['AbortPromptError', 'ExitPromptError', 'CancelPromptErr
 export async function browseSessions(options: BrowseOptions): Promise<BrowseResult> {
   const { sessions, input, output } = options;
   const all = options.all === true;
-  const [core, { browserPrompt }, rows] = await Promise.all([
+  const [core, { browserPrompt }, rows, widths] = await Promise.all([
     importRequired('@inquirer/core', 'The session browser', () => import('@inquirer/core')),
     import('./view.js'),
     sessions.list({ all }),
-    loadTableWidths(),
+    loadWidths(),
   ]);
   const notes: string[] = [];
   const config: BrowserConfig = {
@@ -73,6 +73,7 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
     find: (scope, query, every) => findSessions(sessions, scope, query, every),
     holder: (id) => sessions.holder(id),
     color: options.color,
+    widths,
     size: () => ({ columns: output.columns || 80, lines: output.rows || 24 }),
     onResize: (listener) => {
       const redraw = (): void => {

@@ -4,6 +4,7 @@
  * not have installed.
  */
 import type { ChalkInstance } from 'chalk';
+import type { Widths } from '../terminal/table.js';
 import type { SessionSummary } from '../session/api/listing.js';
 import type { ActionHost } from './actions.js';
 
@@ -25,6 +26,8 @@ export interface BrowserConfig {
   /** Who holds a session (another process), if anyone alive does. */
   holder(id: string): Promise<{ pid: number; host: string } | undefined>;
   color: ChalkInstance;
+  /** What text is measured with (loaded as the browser opened). */
+  widths: Widths;
   size(): { columns: number; lines: number };
   /** Calls `listener` on each resize; returns how to stop. */
   onResize(listener: () => void): () => void;

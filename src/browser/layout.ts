@@ -5,7 +5,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { SessionSnapshot } from '../session/api/data.js';
-import { displayWidth, truncate } from '../terminal/table.js';
+import type { Widths } from '../terminal/table.js';
 import type { Entry } from './families.js';
 import { filterLine, NO_FILTERS, type Filters } from './filters.js';
 import { previewLines, wrapWords } from './preview.js';
@@ -42,6 +42,8 @@ export interface Frame {
   columns: number;
   lines: number;
   color: ChalkInstance;
+  /** What text is measured with (loaded as the browser opened). */
+  widths: Widths;
 }
 
 /** The keys: on one line when wide, else two of under 80 columns, each wrapped between keys where narrower. */
@@ -51,17 +53,17 @@ const KEYS = ['Enter resume · Tab this/every project · ^O preview · Esc quit'
 const PANE_MIN = 30;
 
 /** Lines that are not list or preview: heading, filters, query, column headers; the keys and the `said` lines of the message. */
-function chrome(columns: number, said: number): number {
-  return 4 + keyLines(columns).length + said;
+function chrome(widths: Widths, columns: number, said: number): number {
+  return 4 + keyLines(widths, columns).length + said;
 }
 
-function keyLines(columns: number): string[] {
+function keyLines(widths: Widths, columns: number): string[] {
   const width = usable(columns);
   return (columns >= WIDE ? [KEYS.join(' · ')] : KEYS).flatMap((line) => {
     const out: string[] = [];
     for (const key of line.split(' · ')) {
       const last = out.at(-1);
-      if (last !== undefined && displayWidth(`${last} · ${key}`) <= width) out[out.length - 1] = `${last} · ${key}`;
+      if (last !== undefined && widths.displayWidth(`${last} · ${key}`) <= width) out[out.length - 1] = `${last} · ${key}`;
       else out.push(key);
     }
     return out;
@@ -69,8 +71,8 @@ function keyLines(columns: number): string[] {
 }
 
 /** How many list rows fit (the caller scrolls `top` by it), with `said` lines of message (see `saidLines`). */
-export function listHeight(columns: number, lines: number, previewOn: boolean, said = 2): number {
-  const area = Math.max(1, lines - chrome(columns, said));
+export function listHeight(widths: Widths, columns: number, lines: number, previewOn: boolean, said = 2): number {
+  const area = Math.max(1, lines - chrome(widths, columns, said));
   if (columns >= WIDE || !previewOn) return area;
   return Math.max(1, Math.min(area, Math.ceil(area / 3)));
 }
@@ -91,10 +93,10 @@ export const usable = (columns: number): number => Math.max(20, columns - 1);
  * (a file name or a command is never cut off), at least two (the list does not jump as messages
  * come and go), at most `SAID_MAX`, the last of which then ends in `…`.
  */
-export function saidLines(message: readonly string[], columns: number): string[] {
+export function saidLines(widths: Widths, message: readonly string[], columns: number): string[] {
   const width = usable(columns);
-  const out = message.flatMap((line) => wrapWords(line, width));
-  if (out.length > SAID_MAX) out.splice(SAID_MAX - 1, out.length, truncate(`${out[SAID_MAX - 1]!} …`, width));
+  const out = message.flatMap((line) => wrapWords(widths, line, width));
+  if (out.length > SAID_MAX) out.splice(SAID_MAX - 1, out.length, widths.truncate(`${out[SAID_MAX - 1]!} …`, width));
   while (out.length < 2) out.push('');
   return out;
 }
@@ -115,34 +117,34 @@ const sameFilters = (a: Filters, b: Filters): boolean => a.branch === b.branch &
 
 /** The screen: `top` ends with the query line (where the cursor stays), `bottom` is the rest. */
 export function drawFrame(frame: Frame): { top: string; bottom: string } {
-  const { color, columns, lines } = frame;
+  const { color, columns, lines, widths } = frame;
   const width = usable(columns);
   // The count before the scope: a long project path is what gets cut.
   const scope = frame.all ? 'every project' : `this project (${frame.projectPath})`;
   const count = `${frame.shown} of ${frame.total}${frame.searching ? ' · searching…' : ''}`;
   const top = [
-    color.bold(fit(`${frame.heading} · ${count} · ${scope}`, width).trimEnd()),
-    color.dim(fit(filterLine(frame.filters), width).trimEnd()),
+    color.bold(fit(widths, `${frame.heading} · ${count} · ${scope}`, width).trimEnd()),
+    color.dim(fit(widths, filterLine(frame.filters), width).trimEnd()),
     `${frame.label}${frame.typed}`,
   ];
-  const said = saidLines(frame.message, columns);
-  const height = listHeight(columns, lines, frame.preview.on, said.length);
+  const said = saidLines(widths, frame.message, columns);
+  const height = listHeight(widths, columns, lines, frame.preview.on, said.length);
   const wide = columns >= WIDE && frame.preview.on;
   const page = frame.entries.slice(frame.top, frame.top + height);
   const layout = (at: number): ReturnType<typeof formatPage> =>
-    formatPage(page, { selected: frame.selected - frame.top, now: frame.now, width: at, projectPath: frame.projectPath, holding: frame.holding });
+    formatPage(widths, page, { selected: frame.selected - frame.top, now: frame.now, width: at, projectPath: frame.projectPath, holding: frame.holding });
   let listWidth = width;
   let rows = layout(width);
   if (wide) {
     // The preview gives way first: the list takes what its rows need (the title up to the room
     // the tables give it), the pane the rest, down to PANE_MIN.
     rows = layout(width - 3 - PANE_MIN);
-    const needed = Math.max(...[rows.header, ...rows.lines].map((line) => displayWidth(line.trimEnd())));
+    const needed = Math.max(...[rows.header, ...rows.lines].map((line) => widths.displayWidth(line.trimEnd())));
     listWidth = Math.max(needed, Math.floor(width * 0.4));
-    rows = { header: fit(rows.header.trimEnd(), listWidth), lines: rows.lines.map((line) => fit(line.trimEnd(), listWidth)) };
+    rows = { header: fit(widths, rows.header.trimEnd(), listWidth), lines: rows.lines.map((line) => fit(widths, line.trimEnd(), listWidth)) };
   }
   const list = rows.lines.map((text, i) => (frame.top + i === frame.selected ? color.inverse(text) : text));
-  if (frame.entries.length === 0) list.push(...wrapWords(emptyLine(frame), listWidth).map((line) => fit(line, listWidth)));
+  if (frame.entries.length === 0) list.push(...wrapWords(widths, emptyLine(frame), listWidth).map((line) => fit(widths, line, listWidth)));
   while (list.length < height) list.push(' '.repeat(listWidth));
   const current = frame.entries[frame.selected];
   const body: string[] = [];
@@ -153,13 +155,13 @@ export function drawFrame(frame: Frame): { top: string; bottom: string } {
   } else {
     body.push(color.dim(rows.header.trimEnd()), ...list.map((line) => line.trimEnd()));
     if (frame.preview.on) {
-      const room = Math.max(0, lines - chrome(columns, said.length) - height - 1);
+      const room = Math.max(0, lines - chrome(widths, columns, said.length) - height - 1);
       body.push(color.dim('─'.repeat(width)));
       if (current) body.push(...paneLines(frame, current, width, room));
     }
   }
-  const keys = keyLines(columns);
-  const footer = [...keys.map((line) => color.dim(fit(line, width).trimEnd())), ...said];
+  const keys = keyLines(widths, columns);
+  const footer = [...keys.map((line) => color.dim(fit(widths, line, width).trimEnd())), ...said];
   const room = Math.max(0, lines - top.length - footer.length);
   const bottom = [...body.slice(0, room), ...Array.from({ length: Math.max(0, room - body.length) }, () => ''), ...footer];
   return { top: top.join('\n'), bottom: bottom.join('\n') };
@@ -168,7 +170,7 @@ export function drawFrame(frame: Frame): { top: string; bottom: string } {
 /** The preview pane's lines for `entry`: its facts, dimmed, then its last exchanges (a fork's: where it parted). */
 function paneLines(frame: Frame, entry: Entry, width: number, height: number): string[] {
   const { row } = entry;
-  const { head, body } = previewLines(row, frame.preview.snapshot?.id === row.id ? frame.preview.snapshot : undefined, {
+  const { head, body } = previewLines(frame.widths, row, frame.preview.snapshot?.id === row.id ? frame.preview.snapshot : undefined, {
     width,
     height,
     holding: frame.holding(row.id),

@@ -8,7 +8,7 @@ import type { Message, SessionSnapshot } from '../session/api/data.js';
 import type { SessionSummary } from '../session/api/listing.js';
 import { formatMessage, lineage, plural, transcriptTail } from '../terminal/format.js';
 import type { Holding } from './rows.js';
-import { displayWidth, graphemeWidths, truncate } from '../terminal/table.js';
+import type { Widths } from '../terminal/table.js';
 import { visibleText } from '../text/visible-text.js';
 
 /**
@@ -22,12 +22,12 @@ export function neutralize(text: string): string {
 }
 
 /** Lines of at most `width` columns: long lines are wrapped (by grapheme, by display width). */
-export function wrap(line: string, width: number): string[] {
+export function wrap(widths: Widths, line: string, width: number): string[] {
   if (width <= 0) return [];
   const out: string[] = [];
   let current = '';
   let used = 0;
-  for (const [segment, w] of graphemeWidths(line)) {
+  for (const [segment, w] of widths.graphemeWidths(line)) {
     if (used + w > width) {
       out.push(current);
       current = '';
@@ -41,17 +41,17 @@ export function wrap(line: string, width: number): string[] {
 }
 
 /** `line` in lines of at most `width` columns, broken at spaces; a word longer than a line is broken where it must. */
-export function wrapWords(line: string, width: number): string[] {
+export function wrapWords(widths: Widths, line: string, width: number): string[] {
   const out: string[] = [];
   let current = '';
   for (const word of line.split(' ')) {
     const joined = current === '' ? word : `${current} ${word}`;
-    if (displayWidth(joined) <= width) {
+    if (widths.displayWidth(joined) <= width) {
       current = joined;
       continue;
     }
     if (current !== '') out.push(current);
-    const pieces = wrap(word, width);
+    const pieces = wrap(widths, word, width);
     current = pieces.pop() ?? '';
     out.push(...pieces);
   }
@@ -61,6 +61,7 @@ export function wrapWords(line: string, width: number): string[] {
 
 /** The preview's lines (at most `height`, each at most `width` columns); the newest exchanges are kept when it is too long. */
 export function previewLines(
+  widths: Widths,
   row: SessionSummary,
   snapshot: SessionSnapshot | undefined,
   options: { width: number; height: number; holding?: Holding | undefined; folded?: number },
@@ -74,12 +75,12 @@ export function previewLines(
     ...(row.parentId !== undefined ? [lineage(row.parentId, row.forkPoint)] : []),
     ...(folded > 0 ? [`${plural(folded, 'fork')} folded under it (→ shows them)`] : []),
     ...(holding?.by === 'this' ? ['the session of this chat'] : holding ? [`in use by process ${holding.pid} on ${holding.host}`] : []),
-  ].flatMap((line) => wrapWords(neutralize(line), width));
+  ].flatMap((line) => wrapWords(widths, neutralize(line), width));
   if (!snapshot) return { head, body: [row.problem ? `cannot be shown: ${row.problem.kind}` : '…'] };
   const room = Math.max(0, options.height - head.length - 1);
-  const lines = (messages: readonly Message[]): string[] => messages.flatMap((m) => formatMessage(m, 3)).flatMap((line) => wrap(neutralize(line), width));
-  if (row.parentId !== undefined) return { head, body: partedAt(snapshot.messages, row.forkPoint ?? 0, room, width, lines) };
-  const tail = transcriptTail(snapshot.messages, { max: 6, maxLines: 6 }).flatMap((line) => wrap(neutralize(line), width));
+  const lines = (messages: readonly Message[]): string[] => messages.flatMap((m) => formatMessage(m, 3)).flatMap((line) => wrap(widths, neutralize(line), width));
+  if (row.parentId !== undefined) return { head, body: partedAt(widths, snapshot.messages, row.forkPoint ?? 0, room, width, lines) };
+  const tail = transcriptTail(snapshot.messages, { max: 6, maxLines: 6 }).flatMap((line) => wrap(widths, neutralize(line), width));
   return { head, body: tail.length > room ? tail.slice(tail.length - room) : tail };
 }
 
@@ -87,13 +88,13 @@ export function previewLines(
  * A fork's messages on each side of where it parted from its parent: the last it shares (at
  * most a third of the room), a rule, then the first of its own.
  */
-function partedAt(messages: readonly Message[], point: number, room: number, width: number, lines: (messages: readonly Message[]) => string[]): string[] {
+function partedAt(widths: Widths, messages: readonly Message[], point: number, room: number, width: number, lines: (messages: readonly Message[]) => string[]): string[] {
   const at = Math.min(point, messages.length);
   const before = lines(messages.slice(Math.max(0, at - 2), at));
   const after = at < messages.length ? lines(messages.slice(at, at + 4)) : ['(nothing said in this fork yet)'];
   // The parent is named in the facts above (`forked from X at message N`): the rule stays short for a narrow pane.
   const said = `── parted here, after message ${at} `;
-  const rule = truncate(said + '─'.repeat(Math.max(0, width - said.length)), width);
+  const rule = widths.truncate(said + '─'.repeat(Math.max(0, width - said.length)), width);
   const shared = before.slice(Math.max(0, before.length - Math.max(1, Math.floor(room / 3))));
   const earlier = at > 2 ? [`… ${plural(at - 2, 'earlier message')} in common`] : [];
   const above = shared.length + earlier.length + 1 + after.length <= room ? [...earlier, ...shared] : shared;

@@ -1,10 +1,10 @@
 /**
  * The browser's list rows: one line each under a line of column headers, fitted to the width by
  * display width. Only the rows on screen are formatted: a repaint costs the same with 10 or
- * 10,000 sessions. Needs `loadTableWidths()` first.
+ * 10,000 sessions. Measured with the `Widths` the browser loaded as it opened.
  */
 import type { SessionSummary } from '../session/api/listing.js';
-import { cutToColumns } from '../terminal/table.js';
+import type { Widths } from '../terminal/table.js';
 import { fitTable, type FitColumn } from '../terminal/fit-table.js';
 import { plural, SESSION_ROW_PLAN, shownTitle } from '../terminal/format.js';
 import { visibleText } from '../text/visible-text.js';
@@ -47,6 +47,7 @@ function titleCell(entry: Entry, projectPath: string): string {
  * title keeps the room the tables promise; each line is cut (or padded) to `width`.
  */
 export function formatPage(
+  widths: Widths,
   entries: readonly Entry[],
   options: { selected: number; now: Date; width: number; projectPath: string; holding: (id: string) => Holding | undefined },
 ): { header: string; lines: string[] } {
@@ -60,11 +61,11 @@ export function formatPage(
   });
   const tails = ['', ...entries.map((entry) => (entry.folded > 0 ? `  +${plural(entry.folded, 'fork')}` : ''))];
   const columns: FitColumn[] = [{}, { align: 'right' }, { align: 'right' }, {}, {}, {}, { tail: tails }];
-  const [head, ...lines] = fitTable([header, ...cells], columns, SESSION_ROW_PLAN, { width: options.width, gap: ' ' });
-  return { header: fit(head!, options.width), lines: lines.map((line) => fit(line, options.width)) };
+  const [head, ...lines] = fitTable(widths, [header, ...cells], columns, SESSION_ROW_PLAN, { width: options.width, gap: ' ' });
+  return { header: fit(widths, head!, options.width), lines: lines.map((line) => fit(widths, line, options.width)) };
 }
 /** `text` cut (or padded) to exactly `width` columns. */
-export function fit(text: string, width: number): string {
-  const { text: cut, width: used } = cutToColumns(text, width);
+export function fit(widths: Widths, text: string, width: number): string {
+  const { text: cut, width: used } = widths.cutToColumns(text, width);
   return cut + ' '.repeat(Math.max(0, width - used));
 }

@@ -67,7 +67,7 @@ export function browserPrompt(core: Core) {
     const entries = useMemo(() => arrange(shown, { fold, open }), [shown, fold, open]);
     const entry = entries[Math.min(selected, entries.length - 1)];
     const current = entry?.row;
-    const height = listHeight(size.columns, size.lines, previewOn, saidLines(message, size.columns).length);
+    const height = listHeight(config.widths, size.columns, size.lines, previewOn, saidLines(config.widths, message, size.columns).length);
     top.current = scrolled(top.current, selected, height, entries.length);
     const live = config.host.live?.id;
     const holding = (id: string): Holding | undefined => (id === live ? { by: 'this' } : holdings.current.get(id));
@@ -199,6 +199,7 @@ export function browserPrompt(core: Core) {
       columns: size.columns,
       lines: size.lines,
       color: config.color,
+      widths: config.widths,
     });
     return [head, bottom];
   });

@@ -5,7 +5,7 @@
  */
 import { UserError } from '../session/api/errors.js';
 import { createClipboard, type Clipboard } from '../terminal/clipboard.js';
-import { formatRows, rowWidth } from '../terminal/format.js';
+import { loadFormatter, rowWidth } from '../terminal/format.js';
 import type { Screen } from '../terminal/screen.js';
 import type { ChatControls } from './chat-controls.js';
 import type { SessionController } from './controller.js';
@@ -54,7 +54,8 @@ export function createCommandContext(options: ContextOptions): CommandContext {
       writeFile: options.writeFile ?? (() => Promise.reject(new UserError('This REPL cannot write files.', 'E_NO_FILES'))),
     },
     ui: {
-      formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: controller.sessions.project.path, now: now(), width: rowWidth(screen, false) }),
+      formatter: loadFormatter,
+      rowOptions: (currentId) => ({ ...(currentId !== undefined ? { currentId } : {}), projectPath: controller.sessions.project.path, now: now(), width: rowWidth(screen, false) }),
       highlight: (text) => screen.color.inverse(text),
       columns: () => screen.columns(),
       words,

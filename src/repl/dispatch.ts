@@ -4,7 +4,7 @@
  * saves and releases the old session). Every host (chatkeep's REPL, the node:repl and
  * readline adapters) goes through it, so /help, "did you mean" and the refusals read the same.
  */
-import { loadFormatting, plural } from '../terminal/format.js';
+import { plural } from '../terminal/format.js';
 import type { SessionController } from './controller.js';
 import type { HostLine } from './exit-lines.js';
 import { errorLine } from './host-words.js';
@@ -58,8 +58,6 @@ export async function runCommand(command: SlashCommand, args: string, options: D
   }
   let result;
   try {
-    // Tables (string-width) load with the first command, not on the way to the first reply.
-    await loadFormatting();
     result = await command.run(context, args);
   } catch (err) {
     return { kind: 'done', output: [error(errorLine(err, context.ui.words))] };

@@ -37,7 +37,7 @@ export { completeLine } from './complete.js';
 export { screenFor, showLines, showResumed } from './render.js';
 export { colorLevelFor, createScreen } from '../terminal/screen.js';
 export type { Screen } from '../terminal/screen.js';
-export { formatRows, loadFormatting, relativeTime } from '../terminal/format.js';
+export { loadFormatter, relativeTime, type Formatter, type RowOptions } from '../terminal/format.js';
 export { formatSearchResults } from '../terminal/format-search.js';
 export { openBrowser } from './browser.js';
 export type { BrowseOptions, BrowseResult } from './browser.js';

@@ -6,7 +6,7 @@
  * reader) step aside, and get the keys and the terminal's mode back after, as the browser does.
  */
 import { importRequired } from '../session/runtime/optional-package.js';
-import { loadTableWidths, truncate } from '../terminal/table.js';
+import { loadWidths, type Widths } from '../terminal/table.js';
 
 export interface PickOptions {
   input: NodeJS.ReadableStream;
@@ -26,7 +26,7 @@ const ENDINGS = new Set(['AbortPromptError', 'ExitPromptError', 'CancelPromptErr
 
 /** Resolves to the index of the row picked, or undefined when cancelled. */
 export async function pickOne(options: PickOptions): Promise<number | undefined> {
-  const [core] = await Promise.all([importRequired('@inquirer/core', 'The list', () => import('@inquirer/core')), loadTableWidths()]);
+  const [core, widths] = await Promise.all([importRequired('@inquirer/core', 'The list', () => import('@inquirer/core')), loadWidths()]);
   const input = options.input as Tty;
   const output = options.output as Screen;
   const ending = new AbortController();
@@ -38,7 +38,7 @@ export async function pickOne(options: PickOptions): Promise<number | undefined>
   const raw = input.isRaw === true;
   let picked: number | undefined;
   try {
-    picked = await listPrompt(core)(
+    picked = await listPrompt(core, widths)(
       { heading: options.heading, rows: options.rows, size: () => ({ columns: output.columns || 80, lines: output.rows || 24 }) },
       { input, output, signal: ending.signal, clearPromptOnDone: true },
     );
@@ -60,7 +60,7 @@ interface ListConfig {
   size(): { columns: number; lines: number };
 }
 
-function listPrompt(core: Core) {
+function listPrompt(core: Core, { truncate }: Widths) {
   const { createPrompt, useKeypress, useState, useRef } = core;
   return createPrompt<number | undefined, ListConfig>((config, done) => {
     const [active, setActive] = useState(0);

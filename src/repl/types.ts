@@ -4,6 +4,7 @@
  * `process` or the file system.
  */
 import type { SessionSummary } from '../session/api/listing.js';
+import type { Formatter, RowOptions } from '../terminal/format.js';
 import type { SaveResult, Session } from '../session/api/session-api.js';
 import type { SessionManager } from '../session/runtime/manager-api.js';
 import type { Autosave } from '../session/runtime/autosave.js';
@@ -66,8 +67,13 @@ export interface CommandServices {
 
 /** How command output is fitted to the host's screen. */
 export interface CommandUi {
-  /** Formats a listing row set for display, fitted to the terminal (shared by /sessions and search results). */
-  formatRows(rows: SessionSummary[], currentId?: string): string[];
+  /**
+   * What command output is measured and laid out with (string-width loads at the first call, not
+   * on the way to the first prompt): a command awaits it once and uses it for its lines.
+   */
+  formatter(): Promise<Formatter>;
+  /** How this host lays out listing rows (`Formatter.formatRows`): `currentId` marked, this project, the terminal's width. */
+  rowOptions(currentId?: string): RowOptions;
   /** Marks a search hit in command output (inverse video on a colour terminal; the text as is elsewhere). */
   highlight(text: string): string;
   /** The terminal's width in columns (undefined when output is not a terminal): what command output fits. */

@@ -1,13 +1,13 @@
 /**
  * A session's family drawn with tree lines (`chatkeep sessions tree`, `/tree`): one line per
  * member, its forks below it, each line fitted to the width by cutting its title, so a deep or
- * long-titled family never wraps. Pure once `loadTableWidths()` ran.
+ * long-titled family never wraps. Pure: measured with the `Widths` it is given.
  */
 import type { FamilyMember } from '../session/runtime/family.js';
 import { plural } from '../text/plural.js';
 import { visibleText } from '../text/visible-text.js';
 import { shortAge } from './format.js';
-import { displayWidth, truncate } from './table.js';
+import type { Widths } from './table.js';
 
 /** The columns a tree is fitted to where the output is not a terminal (a pipe, a file). */
 export const TREE_COLUMNS = 80;
@@ -16,11 +16,12 @@ export const TREE_COLUMNS = 80;
 export const ASKED_MARK = '◀';
 
 /** The family's lines, root first, each at most `width` columns. */
-export function familyLines(root: FamilyMember, options: { now: Date; width?: number }): string[] {
+export function familyLines(root: FamilyMember, options: { now: Date; width?: number; widths: Widths }): string[] {
   const width = options.width ?? TREE_COLUMNS;
+  const { truncate } = options.widths;
   const lines: string[] = [];
   const draw = (member: FamilyMember, lead: string, branch: string): void => {
-    lines.push(memberLine(member, branch, width, options.now));
+    lines.push(memberLine(options.widths, member, branch, width, options.now));
     // A lost parent is said on a line of its own: the ID is long, and the title keeps its room.
     if (member.parentGone !== undefined) lines.push(truncate(`${lead}${member.children.length > 0 ? '│  ' : '   '}(forked from ${member.parentGone}, which is gone)`, width));
     member.children.forEach((child, i) => {
@@ -33,7 +34,8 @@ export function familyLines(root: FamilyMember, options: { now: Date; width?: nu
 }
 
 /** `├─ ID  at 4 · 6 messages · 5m ago ◀  title  (in the trash)`, the title cut to fit. */
-function memberLine(member: FamilyMember, branch: string, width: number, now: Date): string {
+function memberLine(widths: Widths, member: FamilyMember, branch: string, width: number, now: Date): string {
+  const { displayWidth, truncate } = widths;
   const facts = [
     ...(member.forkPoint !== null ? [`at ${member.forkPoint}`] : []),
     plural(member.messageCount, 'message'),

@@ -6,7 +6,7 @@
  * display widths (string-width: CJK and emoji take two columns), so a row never wraps.
  * Without a width (a pipe, a file) rows are laid out in full, except for columns capped there.
  */
-import { displayWidth, truncate } from './table.js';
+import type { Widths } from './table.js';
 
 /** How one column is laid out. */
 export interface FitColumn {
@@ -33,11 +33,13 @@ export type FitStep =
  * late gives its room back to a column cut early.
  */
 export function fitTable(
+  w: Widths,
   rows: readonly (readonly string[])[],
   columns: readonly FitColumn[],
   plan: readonly FitStep[],
   options: { width?: number; gap?: string } = {},
 ): string[] {
+  const { displayWidth, truncate } = w;
   const gap = options.gap ?? '  ';
   const width = options.width;
   const full = rows.map((row, r) => columns.map((column, i) => {

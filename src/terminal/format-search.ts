@@ -6,7 +6,7 @@ import type { SearchIndexReport, SearchResult, SearchResults } from '../session/
 import type { SessionSummary } from '../session/api/listing.js';
 import { visibleText } from '../text/visible-text.js';
 import { plural } from './format.js';
-import { displayWidth, fittingLength, truncate } from './table.js';
+import type { Widths } from './table.js';
 
 export interface SearchFormat {
   /** The listing rows of these sessions (the table `/sessions` and `sessions list` show). */
@@ -15,6 +15,8 @@ export interface SearchFormat {
   highlight(text: string): string;
   /** The terminal's width: each line is cut to it (undefined when piped: lines are whole). */
   width?: number;
+  /** What text is measured with (a `Formatter` is one). */
+  widths: Widths;
 }
 
 /** The lines for `results` (none when nothing matched: the caller says so). */
@@ -27,10 +29,11 @@ export function formatSearchResults(results: SearchResults, format: SearchFormat
 function matchLine(result: SearchResult, format: SearchFormat): string {
   const hits = plural(result.hits, 'hit');
   const snippet = result.snippet;
-  if (!snippet) return fit(`    ${hits} · matched the ${result.matched.title ? 'title' : 'ID'}`, format.width);
+  if (!snippet) return fit(format.widths, `    ${hits} · matched the ${result.matched.title ? 'title' : 'ID'}`, format.width);
   const where = snippet.archived ? `${snippet.role}, cleared by /reset` : snippet.role;
-  const head = fit(`    ${hits} · ${where}: `, format.width);
+  const head = fit(format.widths, `    ${hits} · ${where}: `, format.width);
   // Cut before the highlights go in: their escapes take no columns and must not be split.
+  const { displayWidth, fittingLength } = format.widths;
   const room = format.width === undefined ? Infinity : format.width - displayWidth(head);
   const whole = displayWidth(snippet.text) <= room;
   const end = whole ? snippet.text.length : fittingLength(snippet.text, Math.max(0, room - 1));
@@ -45,8 +48,8 @@ function matchLine(result: SearchResult, format: SearchFormat): string {
   return head + (whole ? text : room >= 1 ? `${text}…` : '');
 }
 
-function fit(text: string, width: number | undefined): string {
-  return width === undefined ? text : truncate(text, width);
+function fit(widths: Widths, text: string, width: number | undefined): string {
+  return width === undefined ? text : widths.truncate(text, width);
 }
 
 /** `20 of 143 matching sessions shown.` when some were left out. */

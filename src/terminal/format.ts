@@ -10,16 +10,35 @@ import type { Session } from '../session/api/session-api.js';
 import { plural } from '../text/plural.js';
 import { relativeTime } from '../text/relative-time.js';
 import { visibleText } from '../text/visible-text.js';
-import { loadTableWidths } from './table.js';
+import { loadWidths, type Widths } from './table.js';
 import { fitTable, type FitColumn, type FitStep } from './fit-table.js';
 import { groupDigits } from './digits.js';
 
 /**
- * Loads string-width, which tables measure text with: before anything is listed, never on the
- * way to the first prompt. Idempotent. Relative times need nothing loaded (`relativeTime`).
+ * What text about sessions is measured, cut and laid out with: string-width's display widths
+ * (`Widths`), relative times and listing rows. `loadFormatter()` makes it, loading string-width
+ * (before anything is listed, never on the way to the first prompt); the caller awaits it once
+ * and passes it on, so nothing can measure before the widths are there.
  */
-export async function loadFormatting(): Promise<void> {
-  await loadTableWidths();
+export interface Formatter extends Widths {
+  /** `5 minutes ago` (`relativeTime`, which needs nothing loaded). */
+  relativeTime(date: Date, now: Date): string;
+  /** Listing rows that fit `width` ({@link formatRows}). */
+  formatRows(rows: readonly SessionSummary[], options: RowOptions): string[];
+}
+
+/** Loads string-width once (later calls resolve at once) and makes a `Formatter`. */
+export async function loadFormatter(): Promise<Formatter> {
+  const widths = await loadWidths();
+  return { ...widths, relativeTime, formatRows: (rows, options) => formatRows(widths, rows, options) };
+}
+
+/** How listing rows are laid out: the current session marked, another project named, the width to fit. */
+export interface RowOptions {
+  currentId?: string;
+  projectPath?: string;
+  now: Date;
+  width?: number;
 }
 
 export { relativeTime } from '../text/relative-time.js';
@@ -71,10 +90,7 @@ export const SESSION_ROW_PLAN: readonly FitStep[] = [
  * terminal's, or a pane's) every row fits it, giving up room as {@link SESSION_ROW_PLAN} says;
  * without it (piped) rows are whole, the title cut at {@link TITLE_COLUMNS}, a fork's lineage after it.
  */
-export function formatRows(
-  rows: readonly SessionSummary[],
-  options: { currentId?: string; projectPath?: string; now: Date; width?: number },
-): string[] {
+export function formatRows(widths: Widths, rows: readonly SessionSummary[], options: RowOptions): string[] {
   const piped = options.width === undefined;
   const count = (row: SessionSummary): string => (countKnown(row.problem) ? plural(row.messageCount, 'message') : '? messages');
   const cells = rows.map((row) => [
@@ -91,7 +107,7 @@ export function formatRows(
   columns[Cell.Age] = { short: rows.map((row) => shortAge(row.updatedAt, options.now)) };
   columns[Cell.Messages] = { align: 'right', short: rows.map(count) };
   columns[Cell.Title] = { pipedMax: TITLE_COLUMNS };
-  const lines = fitTable(cells, Array.from(columns, (c) => c ?? {}), SESSION_ROW_PLAN, { width: options.width });
+  const lines = fitTable(widths, cells, Array.from(columns, (c) => c ?? {}), SESSION_ROW_PLAN, { width: options.width });
   if (!piped) return lines;
   return lines.map((line, i) => {
     const row = rows[i]!;

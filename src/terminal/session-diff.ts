@@ -1,13 +1,13 @@
 /**
  * Two sessions' messages after the point where they part, for `chatkeep sessions diff`: side by
  * side when the terminal is wide enough for two readable columns, else one side after the other
- * (always so on a pipe, where a script reads it). Pure once `loadTableWidths()` ran.
+ * (always so on a pipe, where a script reads it). Pure: measured with the `Widths` it is given.
  */
 import type { Comparison } from '../session/model/compare.js';
 import type { Message } from '../session/api/data.js';
 import { plural } from '../text/plural.js';
 import { formatMessage } from './format.js';
-import { displayWidth, fittingLength } from './table.js';
+import type { Widths } from './table.js';
 
 /** The narrowest terminal that shows the two sides side by side (two columns of 48 and a rule). */
 export const SIDE_BY_SIDE_COLUMNS = 100;
@@ -18,7 +18,7 @@ export interface DiffSide {
 }
 
 /** The lines of the comparison of `a` and `b`; `width`: the terminal's, when output is one. */
-export function diffLines(a: DiffSide, b: DiffSide, comparison: Comparison, width: number | undefined): string[] {
+export function diffLines(widths: Widths, a: DiffSide, b: DiffSide, comparison: Comparison, width: number | undefined): string[] {
   const head = summaryLine(a, b, comparison);
   if (comparison.same) return [head];
   const first = comparison.common + 1;
@@ -26,7 +26,7 @@ export function diffLines(a: DiffSide, b: DiffSide, comparison: Comparison, widt
   const right = [`${b.id}${after(comparison.b.length, first)}`, ...messageLines(comparison.b, first)];
   if (width === undefined) return [head, '', ...left, '', ...right];
   // A narrow terminal: one side after the other, broken at its width as the side-by-side columns are.
-  if (width < SIDE_BY_SIDE_COLUMNS) return [head, '', ...left, '', ...right].flatMap((line) => wrap(line, width));
+  if (width < SIDE_BY_SIDE_COLUMNS) return [head, '', ...left, '', ...right].flatMap((line) => wrap(widths, line, width));
   // Side by side, message beside message: each pair starts on the same row.
   const column = Math.floor((width - 3) / 2);
   const blocks = (lines: string[], messages: readonly Message[]): string[][] => [
@@ -37,9 +37,9 @@ export function diffLines(a: DiffSide, b: DiffSide, comparison: Comparison, widt
   const r = blocks(right, comparison.b);
   const body: string[] = [];
   for (let i = 0; i < Math.max(l.length, r.length); i++) {
-    const lw = (l[i] ?? []).flatMap((line) => wrap(line, column));
-    const rw = (r[i] ?? []).flatMap((line) => wrap(line, column));
-    for (let j = 0; j < Math.max(lw.length, rw.length); j++) body.push(`${pad(lw[j] ?? '', column)} │ ${rw[j] ?? ''}`.trimEnd());
+    const lw = (l[i] ?? []).flatMap((line) => wrap(widths, line, column));
+    const rw = (r[i] ?? []).flatMap((line) => wrap(widths, line, column));
+    for (let j = 0; j < Math.max(lw.length, rw.length); j++) body.push(`${pad(widths, lw[j] ?? '', column)} │ ${rw[j] ?? ''}`.trimEnd());
   }
   return [head, '', ...body];
 }
@@ -60,12 +60,13 @@ function messageLines(messages: readonly Message[], first: number): string[] {
   return messages.flatMap((m, i) => [`[${first + i}] ${m.role}`, ...formatMessage(m)]);
 }
 
-function pad(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+function pad(widths: Widths, text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - widths.displayWidth(text)));
 }
 
 /** `line` broken into lines of at most `width` columns, at a space where there is one in the second half. */
-function wrap(line: string, width: number): string[] {
+function wrap(widths: Widths, line: string, width: number): string[] {
+  const { displayWidth, fittingLength } = widths;
   const out: string[] = [];
   let rest = line;
   while (displayWidth(rest) > width) {

@@ -3,7 +3,7 @@
  * string-width once something has loaded it, and before that (the banner, `--help`: start-up
  * does not load it, docs/design.md §21) by an estimate that errs wide.
  */
-import { graphemeWidths, loadedWidth } from './table.js';
+import { loadedWidths } from './table.js';
 
 /** Stands for a space that is no place to break (inside a kept tail); never in the output. */
 export const KEEP = '\uE000';
@@ -13,8 +13,8 @@ const PLAIN = /^[\x20-\x7e]*$/;
 export function measure(text: string): number {
   if (PLAIN.test(text)) return text.length;
   if (text.includes(KEEP)) return measure(text.replaceAll(KEEP, ' '));
-  const width = loadedWidth();
-  if (width) return width(text);
+  const widths = loadedWidths();
+  if (widths) return widths.displayWidth(text);
   let total = 0;
   for (const c of text) total += estimate(c.codePointAt(0)!);
   return total;
@@ -24,8 +24,8 @@ export function measure(text: string): number {
 export function* graphemes(text: string): Generator<[string, number]> {
   if (PLAIN.test(text.replaceAll(KEEP, ' '))) {
     for (const c of text) yield [c, 1];
-  } else if (loadedWidth()) {
-    yield* graphemeWidths(text);
+  } else if (loadedWidths()) {
+    yield* loadedWidths()!.graphemeWidths(text);
   } else {
     for (const c of text) yield [c, estimate(c.codePointAt(0)!)];
   }

@@ -9,7 +9,7 @@ import { EchoProvider } from '../../src/providers/echo.js';
 import { createChatControls } from '../../src/repl/chat-controls.js';
 import type { ChatControls } from '../../src/repl/chat-controls.js';
 import type { Clipboard } from '../../src/terminal/clipboard.js';
-import { formatRows, loadFormatting } from '../../src/terminal/format.js';
+import { loadFormatter } from '../../src/terminal/format.js';
 import { writeOutputFile } from '../../src/terminal/output-file.js';
 import type { BrowseOutcome, CommandContext, CommandServices, CommandSession } from '../../src/repl/types.js';
 import type { Session } from '../../src/session/api/session-api.js';
@@ -59,7 +59,6 @@ export async function createMockCommandContext(
     writeTo?: { dir: string; anywhere?: boolean };
   } = {},
 ): Promise<MockCommandContext> {
-  await loadFormatting();
   const memory = memorySessions();
   const sessions = memory.sessions;
   const session = await sessions.create();
@@ -90,7 +89,8 @@ export async function createMockCommandContext(
       },
     },
     ui: {
-      formatRows: (rows, currentId) => formatRows(rows, { currentId, projectPath: PROJECT.path, now: memory.now() }),
+      formatter: loadFormatter,
+      rowOptions: (currentId) => ({ ...(currentId !== undefined ? { currentId } : {}), projectPath: PROJECT.path, now: memory.now() }),
       // Visible in plain text, so tests see what a terminal would highlight.
       highlight: (text) => `[${text}]`,
       columns: () => undefined,

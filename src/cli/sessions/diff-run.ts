@@ -8,7 +8,7 @@ import { compareMessages } from '../../session/model/compare.js';
 import type { Message } from '../../session/api/data.js';
 import { noSuchSession } from '../../session/api/ids.js';
 import { sessionsMayExist } from '../../store/choice.js';
-import { loadFormatting } from '../../terminal/format.js';
+import { loadWidths } from '../../terminal/table.js';
 import { diffLines } from '../../terminal/session-diff.js';
 import { visibleText } from '../../text/visible-text.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
@@ -17,7 +17,7 @@ export async function runDiff(command: SessionsCommand, environment: SessionsEnv
   const { home, store, cwd, env, stdout } = environment;
   const [first, second] = command.ids as [string, string];
   if (!sessionsMayExist(environment)) throw noSuchSession(first);
-  await loadFormatting();
+  const widths = await loadWidths();
   const sessions = await openSessions({ home, store, cwd, env });
   const a = await sessions.read(first);
   const b = await sessions.read(second);
@@ -34,7 +34,7 @@ export async function runDiff(command: SessionsCommand, environment: SessionsEnv
   } else {
     // Side by side only on a terminal: a pipe gets one side after the other, which a script can read.
     const width = environment.terminal === true ? environment.columns : undefined;
-    stdout.write(`${visibleText(diffLines({ id: a.id, title: a.title }, { id: b.id, title: b.title }, comparison, width).join('\n'))}\n`);
+    stdout.write(`${visibleText(diffLines(widths, { id: a.id, title: a.title }, { id: b.id, title: b.title }, comparison, width).join('\n'))}\n`);
   }
   return comparison.same ? 0 : 1;
 }

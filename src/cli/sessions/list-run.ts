@@ -7,7 +7,7 @@ import { openSessions } from '../../index.js';
 import type { SessionSummary } from '../../session/api/listing.js';
 import { listRow, problemError } from '../sessions-common.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
-import { formatRows, loadFormatting } from '../../terminal/format.js';
+import { loadFormatter } from '../../terminal/format.js';
 import { describeError } from '../../terminal/report-error.js';
 import { commandOf } from '../chatkeep-host.js';
 import { sessionsMayExist } from '../../store/choice.js';
@@ -16,7 +16,7 @@ export async function runList(command: SessionsCommand, environment: SessionsEnv
   const { home, store, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
   const json = command.options.json === true;
-  await loadFormatting();
+  const format = await loadFormatter();
   const all = command.options.all === true;
   let rows: SessionSummary[] = [];
   let projectPath: string | undefined;
@@ -32,7 +32,7 @@ export async function runList(command: SessionsCommand, environment: SessionsEnv
   }
   if (json) stdout.write(`${JSON.stringify(rows.map(listRow), null, 2)}\n`);
   else if (rows.length === 0) stdout.write(`${emptyListing(command.options)}\n`);
-  else stdout.write(`${formatRows(rows, { projectPath, now, width: environment.columns }).join('\n')}\n`);
+  else stdout.write(`${format.formatRows(rows, { projectPath, now, width: environment.columns }).join('\n')}\n`);
   // What `show` would say about each session that has a problem: the same words, from the same reading.
   if (!json) for (const row of rows) if (row.problem) environment.stderr.write(describeError(problemError(row.id, row.problem), commandOf(environment)).text);
   return 0;

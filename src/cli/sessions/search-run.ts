@@ -7,7 +7,7 @@ import { openSessions } from '../../index.js';
 import type { SearchResults } from '../../session/api/search-data.js';
 import { listRow } from '../sessions-common.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
-import { formatRows, loadFormatting } from '../../terminal/format.js';
+import { loadFormatter } from '../../terminal/format.js';
 import { formatSearchResults, indexNote, shownLine } from '../../terminal/format-search.js';
 import { colorLevelFor } from '../../terminal/screen.js';
 import { sessionsMayExist } from '../../store/choice.js';
@@ -16,7 +16,7 @@ type SearchCommand = SessionsCommand & { query: string; limit: number };
 
 export async function runSearch(command: SearchCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout } = environment;
-  await loadFormatting();
+  const format = await loadFormatter();
   const all = command.options.all === true;
   let results: SearchResults = { query: command.query, total: 0, results: [], index: [] };
   let projectPath: string | undefined;
@@ -40,7 +40,8 @@ export async function runSearch(command: SearchCommand, environment: SessionsEnv
   const color = new Chalk({ level: colorLevelFor(env, terminal, terminal ? 1 : 0) });
   const now = environment.now?.() ?? new Date();
   const lines = formatSearchResults(results, {
-    rows: (rows) => formatRows(rows, { projectPath, now, width: environment.columns }),
+    widths: format,
+    rows: (rows) => format.formatRows(rows, { projectPath, now, width: environment.columns }),
     highlight: (text) => color.inverse(text),
     width: environment.columns,
   });

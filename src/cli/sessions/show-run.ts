@@ -15,7 +15,7 @@ import { describeError } from '../../terminal/report-error.js';
 import { commandOf } from '../chatkeep-host.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 import { providerLabel, sourceNote } from '../../terminal/describe-source.js';
-import { formatMessage, lineage, loadFormatting, plural, problemLabel, relativeTime, tokens } from '../../terminal/format.js';
+import { formatMessage, lineage, plural, problemLabel, relativeTime, tokens } from '../../terminal/format.js';
 import { sessionsMayExist } from '../../store/choice.js';
 import { originText } from '../../import/origin.js';
 import { visibleText } from '../../text/visible-text.js';
@@ -24,7 +24,6 @@ export async function runShow(command: SessionsCommand, environment: SessionsEnv
   const { home, store, cwd, env, stdout } = environment;
   const now = environment.now?.() ?? new Date();
   const json = command.options.json === true;
-  await loadFormatting();
   const id = command.id!;
   if (!sessionsMayExist(environment)) throw noSuchSession(id);
   const sessions = await openSessions({ home, store, cwd, env });

@@ -9,7 +9,7 @@ import { ChatkeepError } from '../../session/api/errors.js';
 import { noSuchSession } from '../../session/api/ids.js';
 import type { TrashedSession } from '../../session/format/store.js';
 import type { SessionManager } from '../../session/runtime/manager-api.js';
-import { loadFormatting } from '../../terminal/format.js';
+import { loadWidths, type Widths } from '../../terminal/table.js';
 import { commandOf } from '../chatkeep-host.js';
 import { describeError } from '../../terminal/report-error.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
@@ -20,7 +20,7 @@ import { sessionsMayExist } from '../../store/choice.js';
 export type Age = { spec: string; ms: number };
 
 /** The subcommands' environment, with the clock read once. */
-export type TrashEnvironment = Omit<SessionsEnvironment, 'now'> & { now: Date };
+export type TrashEnvironment = Omit<SessionsEnvironment, 'now'> & { now: Date; widths: Widths };
 
 /** What each trash subcommand starts from: the environment, its output and the sessions (none when nothing is stored). */
 export interface Start {
@@ -36,8 +36,7 @@ export interface Start {
  * unknown, or malformed.
  */
 export async function start(command: SessionsCommand, given: SessionsEnvironment, needed = false): Promise<Start> {
-  await loadFormatting();
-  const environment = { ...given, now: given.now?.() ?? new Date() };
+  const environment = { ...given, now: given.now?.() ?? new Date(), widths: await loadWidths() };
   const { home, store, cwd, env } = environment;
   const out = output(environment, command.options.json === true);
   const spec = command.options['older-than'];

@@ -29,5 +29,5 @@ function trashRows(entries: readonly TrashedSession[], environment: TrashEnviron
     visibleText(`${t.title ?? '(untitled)'}  [${t.project}]`),
   ]);
   const short = entries.map((t) => `trashed ${shortAge(t.trashedAt, environment.now)}`);
-  return fitTable(cells, [{}, { short }, { align: 'right' }, {}], TRASH_ROW_PLAN, { width: environment.columns });
+  return fitTable(environment.widths, cells, [{}, { short }, { align: 'right' }, {}], TRASH_ROW_PLAN, { width: environment.columns });
 }

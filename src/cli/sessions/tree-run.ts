@@ -7,20 +7,20 @@ import { readFamily, type FamilyMember } from '../../session/runtime/family.js';
 import { noSuchSession } from '../../session/api/ids.js';
 import { sessionsMayExist } from '../../store/choice.js';
 import { familyLines } from '../../terminal/family-tree.js';
-import { loadFormatting } from '../../terminal/format.js';
+import { loadWidths } from '../../terminal/table.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
 
 export async function runTree(command: SessionsCommand, environment: SessionsEnvironment): Promise<number> {
   const { home, store, cwd, env, stdout } = environment;
   const id = command.id!;
   if (!sessionsMayExist(environment)) throw noSuchSession(id);
-  await loadFormatting();
+  const widths = await loadWidths();
   const root = await readFamily(await openSessions({ home, store, cwd, env }), id);
   const now = environment.now?.() ?? new Date();
   stdout.write(
     command.options.json === true
       ? `${JSON.stringify({ root: memberJson(root) }, null, 2)}\n`
-      : `${familyLines(root, { now, ...(environment.columns !== undefined ? { width: environment.columns } : {}) }).join('\n')}\n`,
+      : `${familyLines(root, { now, widths, ...(environment.columns !== undefined ? { width: environment.columns } : {}) }).join('\n')}\n`,
   );
   return 0;
 }

@@ -1,6 +1,5 @@
 import { info } from '../command-result.js';
 import { plural, TITLE_COLUMNS } from '../../terminal/format.js';
-import { truncate } from '../../terminal/table.js';
 import { titleCutNote } from '../../terminal/title-cut.js';
 import type { SlashCommand } from '../types.js';
 
@@ -15,6 +14,7 @@ export const save: SlashCommand = {
     const result = await ctx.session.save(title === '' ? {} : { title });
     // What is shown back is what was stored (redacted, capped), not what was typed.
     const stored = ctx.session.current.title;
+    const { truncate } = await ctx.ui.formatter();
     const titled = title === '' || stored === null ? '' : ` as "${truncate(stored, TITLE_COLUMNS)}"${titleCutNote(title, stored)}`;
     if (result.empty) {
       const named = titled === '' ? '' : `Titled${titled}; `;

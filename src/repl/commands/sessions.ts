@@ -18,13 +18,15 @@ export const sessions: SlashCommand = {
       const { formatSearchResults, indexNote, shownLine } = await import('../../terminal/format-search.js');
       const results = await ctx.services.sessions.search(query, { all });
       const note = indexNote(results.index);
-      const lines = formatSearchResults(results, { rows: (rows) => ctx.ui.formatRows(rows, ctx.session.current.id), highlight: (text) => ctx.ui.highlight(text), width: ctx.ui.columns() });
+      const format = await ctx.ui.formatter();
+      const lines = formatSearchResults(results, { widths: format, rows: (rows) => format.formatRows(rows, ctx.ui.rowOptions(ctx.session.current.id)), highlight: (text) => ctx.ui.highlight(text), width: ctx.ui.columns() });
       const body = lines.length === 0 ? [`No sessions${where} match "${results.query}".${more}`] : [...lines, shownLine(results) ?? '', `(${ctx.ui.command('load', 'ID')} to switch)`];
       return info([...(note ? [note] : []), ...body.filter((l) => l !== '')].join('\n'));
     }
     const rows = await ctx.services.sessions.list({ all });
     if (rows.length === 0) return info(`No sessions${where} yet.${more}`);
     const hint = all ? '' : `\n(${ctx.ui.command('sessions', '--all')} for every project; ${ctx.ui.command('load', 'ID')} to switch)`;
-    return info(ctx.ui.formatRows(rows, ctx.session.current.id).join('\n') + hint);
+    const format = await ctx.ui.formatter();
+    return info(format.formatRows(rows, ctx.ui.rowOptions(ctx.session.current.id)).join('\n') + hint);
   },
 };

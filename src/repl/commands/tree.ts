@@ -12,18 +12,17 @@ export const tree: SlashCommand = {
   args: '[ID]',
   needsStore: true,
   async run(ctx, args) {
-    const [{ readFamily }, { familyLines }, { loadFormatting }] = await Promise.all([
+    const [{ readFamily }, { familyLines }, widths] = await Promise.all([
       import('../../session/runtime/family.js'),
       import('../../terminal/family-tree.js'),
-      import('../../terminal/format.js'),
+      ctx.ui.formatter(),
     ]);
-    await loadFormatting();
     const current = ctx.session.current;
     const root = await readFamily(ctx.services.sessions, args.trim() === '' ? current.id : args.trim());
     // The live session counts what it holds now, saved or not yet.
     live(root, current.id, current.messages.length);
     const width = ctx.ui.columns();
-    return info(familyLines(root, { now: ctx.services.now(), ...(width !== undefined ? { width } : {}) }).join('\n'));
+    return info(familyLines(root, { now: ctx.services.now(), widths, ...(width !== undefined ? { width } : {}) }).join('\n'));
   },
 };
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { arrange, revealed } from '../../../src/browser/families.js';
 import { NO_FILTERS } from '../../../src/browser/filters.js';
 import { drawFrame, saidLines, type Frame } from '../../../src/browser/layout.js';
-import { loadTableWidths } from '../../../src/terminal/table.js';
+import { loadWidths, type Widths } from '../../../src/terminal/table.js';
 import type { SessionSnapshot } from '../../../src/session/api/data.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
 
@@ -64,6 +64,7 @@ function frame(rows: SessionSummary[], columns: number, extra: Partial<Frame> & 
     columns,
     lines: 24,
     color: new Chalk({ level: 0 }),
+    widths,
     ...rest,
   };
 }
@@ -80,7 +81,10 @@ function screen(f: Frame): string[] {
 /** The list's part of a screen line (left of the side pane, when there is one). */
 const listPart = (line: string): string => line.split(' │ ')[0]!;
 
-beforeAll(loadTableWidths);
+let widths: Widths;
+beforeAll(async () => {
+  widths = await loadWidths();
+});
 
 describe('browser rows', () => {
   it('keeps every title whole beside the preview at 120 columns and without it at 80 and 60 (the branch gives way first)', () => {
@@ -189,8 +193,8 @@ describe('browser rows', () => {
       expect(joined.replace(/\n/g, ''), `${columns}`).toContain(path);
       expect(joined).not.toContain('…');
     }
-    expect(saidLines(['short'], 80)).toEqual(['short', '']);
-    const many = saidLines(['word '.repeat(200)], 60);
+    expect(saidLines(widths, ['short'], 80)).toEqual(['short', '']);
+    const many = saidLines(widths, ['word '.repeat(200)], 60);
     expect(many).toHaveLength(4);
     expect(many[3]).toMatch(/…$/);
   });

@@ -6,7 +6,7 @@ import { filterLine, nextAge, nextBranch, nextStatus, NO_FILTERS, passes } from 
 import { drawFrame, listHeight, scrolled, type Frame } from '../../../src/browser/layout.js';
 import { neutralize, previewLines } from '../../../src/browser/preview.js';
 import { shortAge } from '../../../src/browser/rows.js';
-import { loadTableWidths } from '../../../src/terminal/table.js';
+import { loadWidths, type Widths } from '../../../src/terminal/table.js';
 import type { SessionSnapshot } from '../../../src/session/api/data.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
 
@@ -48,11 +48,15 @@ function frame(rows: SessionSummary[], columns: number, lines: number, extra: Pa
     columns,
     lines,
     color: new Chalk({ level: 0 }),
+    widths,
     ...extra,
   };
 }
 
-beforeAll(loadTableWidths);
+let widths: Widths;
+beforeAll(async () => {
+  widths = await loadWidths();
+});
 
 describe('browser screen', () => {
   it('fills exactly the terminal, every line within its width, at 80×24, 60×20 and 200×50, preview on and off', () => {
@@ -74,8 +78,8 @@ describe('browser screen', () => {
     expect(scrolled(20, 12, 10, 100)).toBe(12);
     expect(scrolled(95, 99, 10, 100)).toBe(90);
     // 24 lines less heading, filters, query, column headers, two lines of keys and two of message.
-    expect(listHeight(80, 24, false)).toBe(16);
-    expect(listHeight(80, 24, true)).toBeLessThan(16);
+    expect(listHeight(widths, 80, 24, false)).toBe(16);
+    expect(listHeight(widths, 80, 24, true)).toBeLessThan(16);
   });
 
   it('filters by branch, status and age, and says which are on', () => {
@@ -110,7 +114,7 @@ describe('browser screen', () => {
       timestamp: NOW,
     }));
     const snapshot = { id: row(3).id, messages } as unknown as SessionSnapshot;
-    const { head, body } = previewLines(row(3, { parentId: 'session-parent', forkPoint: 4, branch: 'main' }), snapshot, { width: 40, height: 12 });
+    const { head, body } = previewLines(widths, row(3, { parentId: 'session-parent', forkPoint: 4, branch: 'main' }), snapshot, { width: 40, height: 12 });
     expect(head).toContain('forked from session-parent at message 4');
     expect(head).toContain('branch main');
     expect(body.length).toBeLessThanOrEqual(12 - head.length - 1);

@@ -9,7 +9,7 @@ import { Chalk } from 'chalk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browserPrompt } from '../../../src/browser/view.js';
 import type { BrowserConfig } from '../../../src/browser/config.js';
-import { loadTableWidths } from '../../../src/terminal/table.js';
+import { loadWidths, type Widths } from '../../../src/terminal/table.js';
 import type { SessionManager } from '../../../src/session/runtime/manager-api.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
 
@@ -35,7 +35,10 @@ async function until(screen: () => string, text: string): Promise<void> {
   throw new Error(`Never showed ${text}:\n${screen()}`);
 }
 
-beforeAll(loadTableWidths);
+let widths: Widths;
+beforeAll(async () => {
+  widths = await loadWidths();
+});
 
 describe('session browser: searches answered out of order', () => {
   it('shows the answer to the last search asked, and Enter resumes the row shown', async () => {
@@ -44,6 +47,7 @@ describe('session browser: searches answered out of order', () => {
     const everyProject = later<SessionSummary[]>();
     const asked: { rows: number; query: string; answer: ReturnType<typeof later<string[]>> }[] = [];
     const config: BrowserConfig = {
+      widths,
       heading: 'Resume which session?',
       host: { sessions: {} as SessionManager, writeFile: async (name) => name, version: '0' },
       projectPath: '/here',

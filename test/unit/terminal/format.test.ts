@@ -1,8 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatMessage, formatRows, loadFormatting, relativeTime, shortAge, tokens, transcriptTail } from '../../../src/terminal/format.js';
-import { displayWidth } from '../../../src/terminal/table.js';
+import { formatMessage, loadFormatter, relativeTime, shortAge, tokens, transcriptTail, type Formatter } from '../../../src/terminal/format.js';
 
-beforeAll(() => loadFormatting());
+let format: Formatter;
+beforeAll(async () => {
+  format = await loadFormatter();
+});
+const formatRows: Formatter['formatRows'] = (rows, options) => format.formatRows(rows, options);
+const displayWidth = (text: string): number => format.displayWidth(text);
 import type { Message } from '../../../src/session/api/data.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
 

@@ -1,8 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth, loadTableWidths, truncate } from '../../../src/terminal/table.js';
+import { loadWidths, type Widths } from '../../../src/terminal/table.js';
 import { fitTable } from '../../../src/terminal/fit-table.js';
 
-beforeAll(loadTableWidths);
+let widths: Widths;
+beforeAll(async () => {
+  widths = await loadWidths();
+});
+const displayWidth = (text: string): number => widths.displayWidth(text);
+const truncate = (text: string, max: number): string => widths.truncate(text, max);
 
 describe('truncate', () => {
   it('keeps text that fits and cuts the rest by display width, ending in …', () => {
@@ -21,7 +26,7 @@ describe('truncate', () => {
 
 describe('fitTable', () => {
   it('aligns columns by display width and cuts a column only as much as the width asks', () => {
-    const lines = fitTable(
+    const lines = fitTable(widths, 
       [
         ['日本', '1', 'a long title that goes on'],
         ['ab', '22', 'short'],
@@ -38,16 +43,16 @@ describe('fitTable', () => {
     const rows = [['id-1', '5 minutes ago', 'a title of some length']];
     const columns = [{}, { short: ['5m ago'] }, {}];
     const plan = [{ shorten: 1 }, { cut: 2, to: 10 }, { drop: 1 }] as const;
-    expect(fitTable(rows, columns, plan, { width: 80 })).toEqual(['id-1  5 minutes ago  a title of some length']);
-    expect(fitTable(rows, columns, plan, { width: 36 })).toEqual(['id-1  5m ago  a title of some length']);
-    expect(fitTable(rows, columns, plan, { width: 26 })).toEqual(['id-1  5m ago  a title of…']);
-    expect(fitTable(rows, columns, plan, { width: 20 })).toEqual(['id-1  a title of so…']);
+    expect(fitTable(widths, rows, columns, plan, { width: 80 })).toEqual(['id-1  5 minutes ago  a title of some length']);
+    expect(fitTable(widths, rows, columns, plan, { width: 36 })).toEqual(['id-1  5m ago  a title of some length']);
+    expect(fitTable(widths, rows, columns, plan, { width: 26 })).toEqual(['id-1  5m ago  a title of…']);
+    expect(fitTable(widths, rows, columns, plan, { width: 20 })).toEqual(['id-1  a title of so…']);
     // Narrower than what the plan keeps: the row itself is cut, never wrapped.
-    expect(fitTable(rows, columns, plan, { width: 8 })).toEqual(['id-1  a…']);
+    expect(fitTable(widths, rows, columns, plan, { width: 8 })).toEqual(['id-1  a…']);
   });
 
   it('leaves out a column no row has anything in, and caps a column without a width only where asked', () => {
-    expect(fitTable([['x', '', 'abcdefghij']], [{}, {}, { pipedMax: 5 }], [])).toEqual(['x  abcd…']);
-    expect(fitTable([['x', '', 'abcdefghij']], [{}, {}, {}], [])).toEqual(['x  abcdefghij']);
+    expect(fitTable(widths, [['x', '', 'abcdefghij']], [{}, {}, { pipedMax: 5 }], [])).toEqual(['x  abcd…']);
+    expect(fitTable(widths, [['x', '', 'abcdefghij']], [{}, {}, {}], [])).toEqual(['x  abcdefghij']);
   });
 });

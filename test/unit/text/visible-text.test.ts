@@ -1,10 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatRows, loadFormatting } from '../../../src/terminal/format.js';
+import { loadFormatter, type Formatter } from '../../../src/terminal/format.js';
 import { formatSearchResults } from '../../../src/terminal/format-search.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
 import { visibleText } from '../../../src/text/visible-text.js';
 
-beforeAll(() => loadFormatting());
+let format: Formatter;
+beforeAll(async () => {
+  format = await loadFormatter();
+});
 
 describe('visibleText', () => {
   it('shows C0 controls and DEL as control pictures, C1 controls as \\u escapes, and keeps tabs and newlines', () => {
@@ -30,7 +33,7 @@ const row: SessionSummary = {
 
 describe('listings and search snippets', () => {
   it('show a stored title and project path with their control characters inert', () => {
-    const [line] = formatRows([row], { projectPath: '/other', now });
+    const [line] = format.formatRows([row], { projectPath: '/other', now });
     expect(line).toContain('planted ␛]52;c;ZXZpbA==␇ title  [/p␛[2J]');
     expect(line).not.toMatch(/[\x00-\x1f]/);
   });
@@ -44,7 +47,7 @@ describe('listings and search snippets', () => {
         index: [],
         results: [{ session: row, hits: 1, matched: { title: false, id: false, messages: 1 }, snippet: { message: 0, role: 'user', text, highlights: [[6, 9]], timestamp: now, archived: false } }],
       },
-      { rows: (rows) => rows.map((r) => r.id), highlight: (hit) => `[${hit}]` },
+      { widths: format, rows: (rows) => rows.map((r) => r.id), highlight: (hit) => `[${hit}]` },
     );
     expect(lines[1]).toBe('    1 hit · user: a ␛[2J[fig]␇ b');
   });
