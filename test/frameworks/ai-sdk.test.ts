@@ -74,6 +74,31 @@ describe('chatkeep/ai-sdk: the AI SDK guide’s createChat, loadChat and saveCha
     expect(transcript.filter((m) => m.superseded).map((m) => m.id)).toEqual(['a-1', 'u-2']);
   });
 
+  it('compares with the chat as stored, never with a copy a caller changed: keys in another order or left undefined store nothing, a loaded message changed in place is stored', async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: home });
+    const store = await openChatStore(sessions);
+    const chatId = await store.createChat();
+    await store.saveChat({ chatId, messages: UI_CHAT });
+    const first = await journalLines(sessions, chatId);
+
+    // The same chat as another client sends it: keys in another order, optional fields undefined.
+    const reordered = UI_CHAT.map((m) => ({ parts: m.parts.map((p) => Object.fromEntries(Object.entries(p).reverse())), role: m.role, id: m.id, metadata: m.metadata }));
+    await store.saveChat({ chatId, messages: reordered as UIMessage[] });
+    expect(await journalLines(sessions, chatId)).toBe(first);
+
+    // What loadChat gives is the caller's: changed in place, it is a changed message to store, and loading again gives the stored one.
+    const loaded = await store.loadChat(chatId);
+    (loaded[3]!.parts[0] as { text: string }).text = 'And on Sunday?';
+    expect((await store.loadChat(chatId))[3]).toStrictEqual(UI_CHAT[3]);
+    await store.saveChat({ chatId, messages: loaded });
+    expect(await journalLines(sessions, chatId)).toBe(first + 2);
+    await store.close();
+    const again = await (await openChatStore(await openSessions({ home, cwd: home }))).loadChat(chatId);
+    expect(again).toStrictEqual(loaded);
+    expect((await sessions.read(chatId)).messages.filter((m) => !m.superseded).map((m) => m.content).at(-1)).toBe('And on Sunday?');
+  });
+
   it('one writer per chat across processes: a save waits for the process writing the chat, or fails naming it, and never interleaves', async () => {
     const home = tmpHome();
     const sessions = await openSessions({ home, cwd: home });
