@@ -1,5 +1,5 @@
 /**
- * Forking a LangGraph thread is forking its session (`chatkeep --fork ID`): the fork holds the
+ * Forking a LangGraph thread is forking its session (`chatkeep sessions fork ID`, `--fork ID`): the fork holds the
  * thread's checkpoints, the saver opens it by the fork's ID as a thread of its own, and a graph
  * run on it carries on from the parent's last checkpoint while the parent stays as it was; on
  * both stores.
@@ -24,7 +24,7 @@ const texts = (messages: unknown): string[] => (messages as BaseMessage[]).map((
 describe.each([
   ['the file store', 'file'],
   ['PostgreSQL', 'postgres'],
-] as const)('a LangGraph thread forked with chatkeep --fork, on %s', (_name, kind) => {
+] as const)('a LangGraph thread forked (chatkeep sessions fork, --fork), on %s', (_name, kind) => {
   it('the fork is a thread under its own ID, carrying on from the parent’s last checkpoint; the parent is unchanged', async () => {
     const home = tmpHome();
     const store = kind === 'postgres' ? await createDatabase(inject('postgresAdminUrl')) : undefined;
@@ -41,10 +41,10 @@ describe.each([
     const parentList: string[] = [];
     for await (const t of reader.list(thread('trip'))) parentList.push(t.checkpoint.id);
 
-    const fork = await runPiped(['--fork', 'trip'], '/quit\n', { home, cwd: home, env: store ? { CHATKEEP_STORE: store } : {} });
-    expect(fork.code).toBe(0);
-    const forkId = /Saved (\S+) \(4 messages\)/.exec(fork.stderr)?.[1];
-    expect(forkId, fork.stderr).toBeDefined();
+    const fork = await runPiped(['sessions', 'fork', 'trip'], '', { home, cwd: home, env: store ? { CHATKEEP_STORE: store } : {} });
+    expect(fork.code, fork.stderr).toBe(0);
+    const forkId = /^Forked trip into (\S+) \(4 messages\)\. Resume with: chatkeep --session-id \1\n$/.exec(fork.stdout)?.[1];
+    expect(forkId, fork.stdout).toBeDefined();
 
     // The saver reads the fork by its session ID as a thread: the parent's last checkpoint, its history.
     const copied = (await reader.getTuple(thread(forkId!)))!;
