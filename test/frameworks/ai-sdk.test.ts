@@ -118,6 +118,28 @@ describe.each([
     expect((await sessions.read(chatId)).messages.filter((m) => !m.superseded).map((m) => m.content).at(-1)).toBe('And on Sunday?');
   });
 
+  it('a message whose secret was redacted, sent again as the client holds it, stores nothing more', async () => {
+    const place = await placeOn(kind);
+    const sessions = await place.open();
+    const store = await openChatStore(sessions);
+    const chatId = await store.createChat();
+    const key = 'sk-proj-' + 'abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+    const chat: UIMessage[] = [{ id: 'u-1', role: 'user', parts: [{ type: 'text', text: `My key is ${key}, keep it safe.` }] }];
+    await store.saveChat({ chatId, messages: chat });
+    await store.saveChat({ chatId, messages: structuredClone(chat) });
+    const answered = [...chat, { id: 'a-1', role: 'assistant', parts: [{ type: 'text', text: 'Noted.' }] } satisfies UIMessage];
+    await store.saveChat({ chatId, messages: answered });
+    // The question once, never superseded by itself: the transcript as it was said.
+    expect(sessions.opened(chatId)!.messages.map((m) => [m.id, m.content, m.superseded === true])).toEqual([
+      ['u-1', 'My key is [REDACTED:openai-key], keep it safe.', false],
+      ['a-1', 'Noted.', false],
+    ]);
+    const loaded = await store.loadChat(chatId);
+    expect(loaded.map((m) => m.id)).toEqual(['u-1', 'a-1']);
+    expect(JSON.stringify(loaded)).not.toContain(key);
+    await store.close();
+  });
+
   it('one writer per chat across processes: a save waits for the process writing the chat, or fails naming it, and never interleaves', async () => {
     const place = await placeOn(kind);
     const sessions = await place.open();

@@ -21,7 +21,7 @@ import { AmbiguousIdError, UnknownSessionError } from '../../session/api/errors.
 import { sessionIdFor } from '../framework-id.js';
 import type { SessionManager } from '../../session/runtime/manager-api.js';
 import { ChatHolds, type HoldOptions } from './holds.js';
-import { chatOf, messageOf, versionsOf } from './messages.js';
+import { chatOf, messageOf, rememberSaved, savedFromThis, versionsOf } from './messages.js';
 import { sameMessage } from './same-message.js';
 
 export { chatOf, messageOf } from './messages.js';
@@ -92,11 +92,12 @@ export async function openChatStore<M extends UIMessage = UIMessage>(sessions: S
         // a save costs the messages it stores, not the chat (docs/design.md §15).
         const changed = messages.flatMap((m) => {
           const before = stored.get(m.id);
-          return before && sameMessage(before.message, m) ? [] : [{ stored: messageOf(m), before }];
+          const same = before && (sameMessage(before.message, m) || savedFromThis(session.messages[before.indexes.at(-1)!], m));
+          return same ? [] : [{ given: m, stored: messageOf(m), before }];
         });
         for (const m of changed) {
           // The new version first: a crash between the two leaves both, and the newer stands.
-          await session.append(m.stored);
+          rememberSaved(await session.append(m.stored), m.given);
           if (m.before) await session.supersedeMessages(m.before.indexes);
         }
         const ids = new Set(messages.map((m) => m.id));

@@ -13,7 +13,8 @@ import type { Message, NewMessage, ToolCall } from '../../session/api/data.js';
 import type { ContentPart } from '../../session/api/message-parts.js';
 import { textOf } from '../../session/api/message-parts.js';
 import { text, type Fields } from '../../convert/fields.js';
-import { nativeItem, rebuild, type Item } from '../../convert/lossless.js';
+import { nativeItem, rebuild, withoutUndefined, type Item } from '../../convert/lossless.js';
+import { sameMessage } from './same-message.js';
 import { nativeOf, withNative } from '../../convert/native-slot.js';
 
 export const FORMAT = 'ai-sdk';
@@ -75,13 +76,31 @@ export interface StoredVersion {
 }
 
 /**
+ * The UI message a stored message was saved from, where it differs from what the message gives
+ * back (a secret in it was redacted): a save of the same message again is then the same, not a
+ * change to store once more. Kept for as long as this process holds the message.
+ */
+const savedFrom = new WeakMap<Message, Item>();
+
+/** Records what `message` was saved from, when that is not what it gives back. */
+export function rememberSaved(message: Message, given: UIMessage): void {
+  if (!sameMessage(itemOf(message), given)) savedFrom.set(message, structuredClone(withoutUndefined(given, FORMAT)) as Item);
+}
+
+/** True when `given` is what `message` was saved from, as this process saved it. */
+export function savedFromThis(message: Message | undefined, given: UIMessage): boolean {
+  const from = message && savedFrom.get(message);
+  return from !== undefined && sameMessage(from, given);
+}
+
+/**
  * Each stored message's UI message as rebuilt from it, made once: a message's fields never change
  * once stored (only its `superseded` mark, read afresh), so a save reads a long chat without
  * rebuilding every message of it.
  */
 const rebuilt = new WeakMap<Message, Item>();
 
-function itemOf(m: Message): Item {
+export function itemOf(m: Message): Item {
   let item = rebuilt.get(m);
   if (!item) rebuilt.set(m, (item = rebuild(nativeOf(m, FORMAT), itemFromFields(m))));
   return item;
