@@ -9,16 +9,18 @@
 //   GET  /api/chats/<id>                  → the chat's UIMessages
 //   POST /api/chat {"id", "message"}      → the reply, as the AI SDK's UI message stream
 //
-// Environment: CHATKEEP_HOME (where chats are kept), OPENAI_BASE_URL and OPENAI_API_KEY (the
-// model's server), MODEL (default gpt-4o-mini), PORT (default 3000; 0 picks one). Prints
-// `listening <port>` once it accepts requests.
+// Environment: CHATKEEP_HOME (where chats are kept), CHATKEEP_STORE (a PostgreSQL server's URL to
+// keep them there instead), OPENAI_BASE_URL and OPENAI_API_KEY (the model's server), MODEL
+// (default gpt-4o-mini), PORT (default 3000; 0 picks one). Prints `listening <port>` once it
+// accepts requests.
 import { createServer } from 'node:http';
 import { createOpenAI } from '@ai-sdk/openai';
 import { consumeStream, convertToModelMessages, createIdGenerator, pipeUIMessageStreamToResponse, streamText } from 'ai';
 import { openSessions } from 'chatkeep';
 import { openChatStore } from 'chatkeep/ai-sdk';
 
-const sessions = await openSessions({ home: process.env.CHATKEEP_HOME, cwd: process.cwd() });
+const store = process.env.CHATKEEP_STORE;
+const sessions = await openSessions({ home: process.env.CHATKEEP_HOME, cwd: process.cwd(), ...(store ? { store } : {}) });
 const { createChat, loadChat, saveChat, streamReply } = await openChatStore(sessions);
 const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY });
 const messageId = createIdGenerator({ prefix: 'msg', size: 16 });

@@ -35,6 +35,8 @@ export const SESSIONS_OPTION_TABLE = {
   with: { type: 'string', value: 'ROLE', means: "the database role (a person's login) to share with or stop sharing with" },
   team: { type: 'boolean', means: 'every member of the team' },
   write: { type: 'boolean' },
+  at: { type: 'string', value: 'N', means: 'copy only the first N messages' },
+  title: { type: 'string', value: 'TEXT', means: "the new session's title (default: its source's)" },
   home: { ...REPL_OPTIONS.home, every: true },
   store: { ...REPL_OPTIONS.store, every: true },
   help: { ...REPL_OPTIONS.help, every: true },

@@ -2,13 +2,13 @@
 // (`chatkeep/ai-sdk`, through the package's exports) and starts a reply in chat argv[2], holding
 // the chat while the reply streams. It prints `holding` then; a `finish` line on stdin finishes
 // the reply (`a-host`, "From the other process.") and closes the store, printing `released`.
-// argv: chat id, home, cwd.
+// argv: chat id, home, cwd, and optionally the store's URL (PostgreSQL).
 import { createInterface } from 'node:readline';
 import { openSessions } from 'chatkeep';
 import { openChatStore } from 'chatkeep/ai-sdk';
 
-const [chatId, home, cwd] = process.argv.slice(2);
-const store = await openChatStore(await openSessions({ home, cwd }));
+const [chatId, home, cwd, url] = process.argv.slice(2);
+const store = await openChatStore(await openSessions({ home, cwd, ...(url ? { store: url } : {}) }));
 const reply = await store.streamReply(chatId);
 await reply.push('From the other ');
 console.log('holding');

@@ -6,13 +6,14 @@
  */
 import { validateUIMessages, type UIMessage } from 'ai';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { openSessions } from '../../src/index.js';
 import { openChatStore } from '../../src/frameworks/ai-sdk/index.js';
 import { startFakeLlmServer, type FakeReply } from '../helpers/fake-llm-server.js';
 import { startHost } from '../helpers/host-process.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { eventually } from '../helpers/eventually.js';
+import { createDatabase } from '../helpers/postgres.js';
 
 const SERVER = fileURLToPath(new URL('../../examples/ai-sdk-server.mjs', import.meta.url));
 
@@ -34,14 +35,18 @@ async function ask(origin: string, chatId: string, message: UIMessage, until?: s
   return body;
 }
 
-describe('examples/ai-sdk-server.mjs: an AI SDK chat server whose chats chatkeep keeps', () => {
+describe.each([
+  ['the file store', 'file'],
+  ['PostgreSQL (CHATKEEP_STORE)', 'postgres'],
+] as const)('examples/ai-sdk-server.mjs on %s: an AI SDK chat server whose chats chatkeep keeps', (_name, kind) => {
   it('saves each question and reply, a reply whose client went away, and after kill -9 mid-reply the question and the reply so far', async () => {
     const home = tmpHome();
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const replies: FakeReply[] = [{ text: ['Sunny ', 'in ', 'Oslo.'] }, { text: ['Rain ', 'tomorrow.'], before: { 1: gate } }, { text: ['Snow ', 'on ', 'Friday.'], hangAfter: 2 }];
     const model = await startFakeLlmServer('openai', replies);
-    const server = startHost(SERVER, [], { CHATKEEP_HOME: home, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-test', MODEL: 'gpt-fake', PORT: '0' });
+    const store = kind === 'postgres' ? await createDatabase(inject('postgresAdminUrl')) : undefined;
+    const server = startHost(SERVER, [], { CHATKEEP_HOME: home, ...(store ? { CHATKEEP_STORE: store } : {}), OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'sk-test', MODEL: 'gpt-fake', PORT: '0' });
     const origin = `http://127.0.0.1:${(await server.line('listening ')).slice('listening '.length)}`;
     const { id } = (await (await fetch(`${origin}/api/chats`, { method: 'POST' })).json()) as { id: string };
     const load = async (): Promise<UIMessage[]> => (await (await fetch(`${origin}/api/chats/${id}`)).json()) as UIMessage[];
@@ -63,7 +68,7 @@ describe('examples/ai-sdk-server.mjs: an AI SDK chat server whose chats chatkeep
 
     // Killed mid-reply, once the words shown are journaled.
     await ask(origin, id, question('u-3', 'And Friday?'), '"delta":"on "');
-    const sessions = await openSessions({ home, cwd: home });
+    const sessions = await openSessions({ home, cwd: home, ...(store ? { store } : {}) });
     await eventually(async () => expect((await sessions.read(id)).messages.at(-1)!.content).toBe('Snow on '));
     await server.kill9();
 

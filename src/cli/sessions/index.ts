@@ -9,6 +9,7 @@ import { diff } from './diff.js';
 import { doctor } from './doctor.js';
 import { emptyTrash } from './empty-trash.js';
 import { exportSession } from './export.js';
+import { fork } from './fork.js';
 import { importSessions } from './import.js';
 import { list } from './list.js';
 import { prune } from './prune.js';
@@ -23,7 +24,7 @@ import { tree } from './tree.js';
 import { unshare } from './unshare.js';
 
 export const SESSIONS_SUBCOMMANDS: readonly SessionsSubcommand[] = [
-  browse, list, show, tree, diff, search, exportSession, importSessions, copy, rm, trash, restore, prune, emptyTrash, doctor, share, unshare,
+  browse, list, show, tree, diff, fork, search, exportSession, importSessions, copy, rm, trash, restore, prune, emptyTrash, doctor, share, unshare,
 ];
 
 /** The subcommand named `name`, if there is one. */

@@ -16,14 +16,13 @@
  * ```
  */
 import { randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import type { UIMessage } from 'ai';
 import { AmbiguousIdError, UnknownSessionError } from '../../session/api/errors.js';
 import { sessionIdFor } from '../framework-id.js';
 import type { SessionManager } from '../../session/runtime/manager-api.js';
-import { withoutUndefined, type Item } from '../../convert/lossless.js';
 import { ChatHolds, type HoldOptions } from './holds.js';
-import { FORMAT, chatOf, messageOf, versionsOf } from './messages.js';
+import { chatOf, messageOf, rememberSaved, savedFromThis, versionsOf } from './messages.js';
+import { sameMessage } from './same-message.js';
 
 export { chatOf, messageOf } from './messages.js';
 /** The session ID a chat ID names (docs/library.md, *A framework's own IDs*). */
@@ -86,18 +85,22 @@ export async function openChatStore<M extends UIMessage = UIMessage>(sessions: S
       return snapshot && snapshot.id === sessionId ? (chatOf(snapshot.messages, id) as M[]) : [];
     },
     async saveChat({ chatId, messages }) {
-      // Mapped first: a message that cannot be kept whole is refused before any is written.
-      const given = messages.map((m) => ({ id: m.id, clean: withoutUndefined(m, FORMAT) as Item, stored: messageOf(m) }));
       await holds.with(chatId, async (session) => {
         const stored = versionsOf(session.messages, chatId);
-        for (const m of given) {
+        // What the chat does not hold as it is, mapped before anything is written: a message that
+        // cannot be kept whole is refused with none of the save stored. Only those are mapped, so
+        // a save costs the messages it stores, not the chat (docs/design.md §15).
+        const changed = messages.flatMap((m) => {
           const before = stored.get(m.id);
-          if (before && isDeepStrictEqual(before.message, m.clean)) continue;
+          const same = before && (sameMessage(before.message, m) || savedFromThis(session.messages[before.indexes.at(-1)!], m));
+          return same ? [] : [{ given: m, stored: messageOf(m), before }];
+        });
+        for (const m of changed) {
           // The new version first: a crash between the two leaves both, and the newer stands.
-          await session.append(m.stored);
-          if (before) await session.supersedeMessages(before.indexes);
+          rememberSaved(await session.append(m.stored), m.given);
+          if (m.before) await session.supersedeMessages(m.before.indexes);
         }
-        const ids = new Set(given.map((m) => m.id));
+        const ids = new Set(messages.map((m) => m.id));
         const dropped = [...stored].flatMap(([id, v]) => (ids.has(id) ? [] : v.indexes));
         if (dropped.length > 0) await session.supersedeMessages(dropped);
       });

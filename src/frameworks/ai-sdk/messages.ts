@@ -13,7 +13,8 @@ import type { Message, NewMessage, ToolCall } from '../../session/api/data.js';
 import type { ContentPart } from '../../session/api/message-parts.js';
 import { textOf } from '../../session/api/message-parts.js';
 import { text, type Fields } from '../../convert/fields.js';
-import { nativeItem, rebuild, type Item } from '../../convert/lossless.js';
+import { nativeItem, rebuild, withoutUndefined, type Item } from '../../convert/lossless.js';
+import { sameMessage } from './same-message.js';
 import { nativeOf, withNative } from '../../convert/native-slot.js';
 
 export const FORMAT = 'ai-sdk';
@@ -69,8 +70,40 @@ export function messageOf(message: UIMessage): NewMessage {
 
 /** One message of the chat as stored: the UI message, and where its live versions are among the session's messages. */
 export interface StoredVersion {
+  /** Shared with the next save's reading: never changed, and copied before it leaves the adapter (`chatOf`). */
   message: Item;
   indexes: number[];
+}
+
+/**
+ * The UI message a stored message was saved from, where it differs from what the message gives
+ * back (a secret in it was redacted): a save of the same message again is then the same, not a
+ * change to store once more. Kept for as long as this process holds the message.
+ */
+const savedFrom = new WeakMap<Message, Item>();
+
+/** Records what `message` was saved from, when that is not what it gives back. */
+export function rememberSaved(message: Message, given: UIMessage): void {
+  if (!sameMessage(itemOf(message), given)) savedFrom.set(message, structuredClone(withoutUndefined(given, FORMAT)) as Item);
+}
+
+/** True when `given` is what `message` was saved from, as this process saved it. */
+export function savedFromThis(message: Message | undefined, given: UIMessage): boolean {
+  const from = message && savedFrom.get(message);
+  return from !== undefined && sameMessage(from, given);
+}
+
+/**
+ * Each stored message's UI message as rebuilt from it, made once: a message's fields never change
+ * once stored (only its `superseded` mark, read afresh), so a save reads a long chat without
+ * rebuilding every message of it.
+ */
+const rebuilt = new WeakMap<Message, Item>();
+
+export function itemOf(m: Message): Item {
+  let item = rebuilt.get(m);
+  if (!item) rebuilt.set(m, (item = rebuild(nativeOf(m, FORMAT), itemFromFields(m))));
+  return item;
 }
 
 /**
@@ -83,12 +116,12 @@ export function versionsOf(messages: readonly Message[], chatId: string): Map<st
   const chat = new Map<string, StoredVersion | undefined>();
   for (const [i, m] of messages.entries()) {
     if (m.role === 'tool' && !nativeOf(m, FORMAT)) {
-      if (!m.superseded) answer([...chat.values()].flatMap((v) => (v ? [v.message] : [])), m);
+      if (!m.superseded) answer(chat, m);
       continue;
     }
-    const item = rebuild(nativeOf(m, FORMAT), itemFromFields(m));
+    let item = itemOf(m);
     // A message without an id (another host wrote it) gets one that stays the same on every load.
-    if (item.id === '') item.id = `${chatId}-${i}`;
+    if (item.id === '') item = { ...item, id: `${chatId}-${i}` };
     const id = String(item.id);
     const known = chat.get(id);
     if (m.superseded) {
@@ -101,16 +134,19 @@ export function versionsOf(messages: readonly Message[], chatId: string): Map<st
   return new Map([...chat].flatMap(([id, v]): [string, StoredVersion][] => (v ? [[id, v]] : [])));
 }
 
-/** The chat as UI messages. */
+/** The chat as UI messages: copies, the caller's to change. */
 export function chatOf(messages: readonly Message[], chatId: string): UIMessage[] {
-  return [...versionsOf(messages, chatId).values()].map((v) => v.message as unknown as UIMessage);
+  return [...versionsOf(messages, chatId).values()].map((v) => structuredClone(v.message) as unknown as UIMessage);
 }
 
-/** Completes the `dynamic-tool` part of the call a tool message answers with its output. */
-function answer(chat: Item[], result: Message): void {
-  for (const message of [...chat].reverse()) {
-    const part = (message.parts as Part[]).find((p) => p.type === 'dynamic-tool' && p.toolCallId === result.toolCallId);
-    if (!part) continue;
+/** Completes the `dynamic-tool` part of the call a tool message answers with its output (in a copy of the message). */
+function answer(chat: Map<string, StoredVersion | undefined>, result: Message): void {
+  for (const version of [...chat.values()].reverse()) {
+    if (!version) continue;
+    const at = (version.message.parts as Part[]).findIndex((p) => p.type === 'dynamic-tool' && p.toolCallId === result.toolCallId);
+    if (at < 0) continue;
+    version.message = structuredClone(version.message);
+    const part = (version.message.parts as Part[])[at]!;
     part.state = result.status === 'error' ? 'output-error' : 'output-available';
     if (part.state === 'output-error') part.errorText = result.content;
     else part.output = result.content;

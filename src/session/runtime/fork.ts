@@ -8,6 +8,8 @@ import { NothingToUncompactError, UserError } from '../api/errors.js';
 import { archivedBy } from '../api/archived-by.js';
 import { beforeCompaction, lastCompaction } from '../model/uncompact.js';
 import { addMessage } from '../model/apply-event.js';
+import { rowLine } from '../model/future-events.js';
+import { graphEvents } from '../api/graph-events.js';
 import type { SessionSnapshot } from '../api/data.js';
 import { plural } from '../../text/plural.js';
 
@@ -68,4 +70,21 @@ export function forkState(
   };
   for (const message of structuredClone(source.messages.slice(0, at))) addMessage(state, message);
   return state;
+}
+
+/**
+ * A LangGraph thread's checkpoints and pending writes (its graph events, graph-events.ts) go with a
+ * fork that copies the live conversation whole, so the graph run on the fork (its `thread_id` the
+ * fork's ID) carries on from the parent's last checkpoint, and the parent is never written. They
+ * are numbered afresh from 1 in the order written, the fork's own events after them. A fork cut
+ * earlier, or of an archived conversation, holds none: its checkpoints would hold messages it does not.
+ */
+export function forkGraph(source: SessionSnapshot, state: SessionSnapshot): void {
+  const events = graphEvents(source.futureEvents);
+  if (events.length === 0) return;
+  state.futureEvents = events.map((e, i) => {
+    const { payload } = JSON.parse(e.line) as { payload: unknown };
+    return { seq: i + 1, ts: e.ts, type: e.type, line: rowLine(i + 1, e.ts, e.type, JSON.stringify(payload)) };
+  });
+  state.journalSeq = events.length;
 }

@@ -16,7 +16,7 @@ import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_S
 import { assertValidId } from '../api/ids.js';
 import type { SearchOptions, SearchResults } from '../api/search-data.js';
 import { blankSnapshot } from '../format/blank.js';
-import { forkPoint, forkState, forkView, type ForkFrom } from './fork.js';
+import { forkPoint, forkGraph, forkState, forkView, type ForkFrom } from './fork.js';
 import { SessionImpl } from './session.js';
 import { byUpdatedDesc, rowFromSnapshot, summaryFromRow } from '../format/index-row.js';
 import { FRESH, ManagerCore, lazy } from './manager-core.js';
@@ -84,6 +84,7 @@ export class Manager extends ManagerCore implements SessionManager {
     const id = await this.live.reserveId(createdAt, this.project);
     const title = options.title === undefined ? undefined : this.parts.redact(options.title.trim()) || undefined;
     const state = forkState(source, at, { id, project: this.project.path, createdAt, toolVersion: this.parts.toolVersion, ...(title ? { title } : {}) });
+    if (at === source.messages.length && options.archived === undefined && !options.uncompact) forkGraph(source, state);
     // Written at once: the fork holds what exists nowhere else (after a lost lock, what was typed since).
     const report: ResumeReport = { ...FRESH, forkedFrom: { id: source.id, at } };
     return this.open({ id, project: this.project }, state, report, { after: 'fork', dirty: true });

@@ -98,7 +98,7 @@ describe('parseCommandLine: sessions export and import', () => {
   it('refuses an option of another subcommand', () => {
     expect(shownLine(failure(['sessions', 'import', 'f.json', '-o', 'x']))).toBe('chatkeep: --output is an option of sessions export. See chatkeep sessions --help');
     expect(shownLine(failure(['sessions', 'list', '--format', 'md']))).toBe('chatkeep: --format is an option of sessions export. See chatkeep sessions --help');
-    expect(shownLine(failure(['sessions', 'export', 'session-1', '--json']))).toBe('chatkeep: --json is an option of sessions list, show, tree, diff, search, import, copy, rm, trash, restore, prune, empty-trash, doctor, share and unshare. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'export', 'session-1', '--json']))).toBe('chatkeep: --json is an option of sessions list, show, tree, diff, fork, search, import, copy, rm, trash, restore, prune, empty-trash, doctor, share and unshare. See chatkeep sessions --help');
   });
 
   it('takes --home before the subcommand, as printed commands put it', () => {

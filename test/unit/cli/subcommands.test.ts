@@ -14,7 +14,7 @@ import { UserError } from '../../../src/session/api/errors.js';
 
 /** What each subcommand needs to be run at all. */
 const NEEDS: Record<string, string[]> = {
-  show: ['s1'], tree: ['s1'], diff: ['s1', 's2'], export: ['s1'], rm: ['s1'], restore: ['s1'], unshare: ['s1'], share: ['s1', '--with', 'bob'],
+  show: ['s1'], tree: ['s1'], fork: ['s1'], diff: ['s1', 's2'], export: ['s1'], rm: ['s1'], restore: ['s1'], unshare: ['s1'], share: ['s1', '--with', 'bob'],
   search: ['words'], import: ['f.json'], copy: ['--to', '/tmp/x'], prune: ['--older-than', '1d'],
 };
 const VALUES: Record<string, string> = { 'older-than': '1d', since: '1d', limit: '5', from: 'claude', format: 'md', to: '/tmp/x' };
