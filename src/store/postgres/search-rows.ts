@@ -42,7 +42,7 @@ const UPSERT_SESSION_SQL = `INSERT INTO chatkeep.search_sessions (session_id, sn
   RETURNING session_id`;
 
 /** A short hash of a message as search keeps it ('' for none): equal hashes, same message. */
-function tailOf(m: SearchableMessage | undefined): string {
+export function tailOf(m: SearchableMessage | undefined): string {
   return m ? createHash('sha1').update(`${m.role}\n${m.timestamp.getTime()}\n${m.content}`).digest('base64') : '';
 }
 

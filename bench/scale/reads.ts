@@ -1,0 +1,117 @@
+/**
+ * The scale bench's reads, each beside its floor (the same answer in plain SQL on the same data,
+ * asked by the admin, to whom no policy applies): a member's listing of one project, search
+ * across what a member may read (a rare word; a word in nearly every message; the first search
+ * after a bulk write), and resuming a 2,000-message session. Each answer is also checked against
+ * its floor's (`checks`): the counts the test asserts.
+ */
+import type pg from 'pg';
+import type { PostgresStore } from '../../src/store/postgres/store.js';
+import type { ProjectInfo } from '../../src/session/api/data.js';
+import { blankSnapshot } from '../../src/session/format/blank.js';
+import { LIST_SQL } from '../../src/store/postgres/reading.js';
+import { keyOf } from '../../src/store/postgres/project-key.js';
+import { makeMessages } from '../data.js';
+import type { BenchRow, MeasureOptions } from '../harness.js';
+import { measurePair, row } from '../harness.js';
+import { COMMON, PROJECTS, RARE } from './shape.js';
+import { projectKey } from './build.js';
+
+export interface Checks {
+  [name: string]: { chatkeep: number; floor: number };
+}
+
+/** The listing's columns, plainly: what any listing must fetch at least, for this owner alone. */
+const LIST_FLOOR_SQL = `SELECT id, title, (extract(epoch FROM created_at) * 1000)::float8, (extract(epoch FROM updated_at) * 1000)::float8,
+  message_count, status, project_path, journal_seq::float8, input_tokens::float8, output_tokens::float8, branch, by_model, problem, schema_version
+  FROM chatkeep.sessions WHERE project_key = $1 AND owner = $2 AND trashed_at IS NULL ORDER BY updated_at DESC`;
+/** chatkeep's own listing query with the owner named instead of left to the policy: the admin's. */
+const ADMIN_LIST_SQL = LIST_SQL.replace('WHERE s.project_key = ANY($1)', 'WHERE s.project_key = ANY($1) AND s.owner = $2');
+
+/** The messages a member may read that hold the word, and every session's ID, title and time (a search matches titles too). */
+async function searchFloor(admin: pg.Client, owner: string, keys: string[], word: string): Promise<number> {
+  const hits = await admin.query<{ session_id: string }>(
+    `SELECT m.session_id, m.n FROM chatkeep.search_messages m JOIN chatkeep.sessions s ON s.id = m.session_id
+     WHERE s.owner = $1 AND s.project_key = ANY($2) AND s.trashed_at IS NULL AND m.folded LIKE $3`,
+    [owner, keys, `%${word}%`],
+  );
+  const titles = await admin.query<{ id: string; title: string | null }>(
+    'SELECT id, title, updated_at FROM chatkeep.sessions WHERE owner = $1 AND project_key = ANY($2) AND trashed_at IS NULL',
+    [owner, keys],
+  );
+  const found = new Set(hits.rows.map((h) => h.session_id));
+  for (const t of titles.rows) if (t.title?.toLowerCase().includes(word)) found.add(t.id);
+  return found.size;
+}
+
+export async function measureReads(
+  member: PostgresStore,
+  owner: string,
+  admin: pg.Client,
+  n: number,
+  options: MeasureOptions,
+  checks: Checks,
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const listed = { ...member.project, key: projectKey(0) } as ProjectInfo;
+  const got = await member.list([listed]);
+  const floorRows = await admin.query(LIST_FLOOR_SQL, [projectKey(0), owner]);
+  checks['list: sessions'] = { chatkeep: got.length, floor: floorRows.rowCount ?? -1 };
+  const list = await measurePair(() => member.list([listed]), () => admin.query(LIST_FLOOR_SQL, [projectKey(0), owner]), options);
+  rows.push(row('pg scale: a member lists one project', n, list.ms, list.floorMs, 1.5, {
+    limitMs: 50,
+    note: `${got.length} sessions (all of the project's; the store has no newest-50 listing); floor: SELECT of the same rows`,
+  }));
+  const rls = await measurePair(() => member.list([listed]), () => admin.query(ADMIN_LIST_SQL, [[projectKey(0)], owner]), options);
+  rows.push(row('pg scale: the same listing, row security vs the admin', n, rls.ms, rls.floorMs, 1.5, {
+    note: "floor: chatkeep's listing query run by the admin with the owner named (no policy applies)",
+  }));
+
+  // The first search after a bulk write: 100 sessions stored as an import stores them, then one search.
+  const projects = [...Array.from({ length: PROJECTS }, (_, p) => ({ ...member.project, key: projectKey(p) }) as ProjectInfo), member.project];
+  const keys = projects.map(keyOf);
+  const base = Date.UTC(2026, 10, 2) + n;
+  await Promise.all(Array.from({ length: 100 }, async (_, i) => {
+    const s = blankSnapshot(`scale-bulk-${n}-${i}`, member.project.path, new Date(base + i), 'bench');
+    s.messages = makeMessages(20, 300, i).map((m, k) => (k === 5 && i % 10 === 0 ? { ...m, content: `${m.content} ${RARE}` } : m));
+    s.stats.messageCount = s.messages.length;
+    await member.adopt(s);
+  }));
+  let at = performance.now();
+  const first = await member.searchSessions(RARE, projects, {});
+  const firstMs = performance.now() - at;
+  for (const word of [RARE, COMMON]) {
+    const answer = await member.searchSessions(word, projects, {});
+    checks[`search: ${word}`] = { chatkeep: answer.total, floor: await searchFloor(admin, owner, keys, word) };
+  }
+  checks['search: first after a bulk write'] = { chatkeep: first.total, floor: checks[`search: ${RARE}`]!.floor };
+  const rare = await measurePair(() => member.searchSessions(RARE, projects, {}), () => searchFloor(admin, owner, keys, RARE), options);
+  const common = await measurePair(() => member.searchSessions(COMMON, projects, {}), () => searchFloor(admin, owner, keys, COMMON), {
+    runs: Math.min(3, options.runs),
+    warmup: 1,
+  });
+  const floorNote = "floor: SELECT of the member's messages holding it + its sessions' IDs, titles, times";
+  rows.push(row('pg scale: search, one word', n, rare.ms, rare.floorMs, 1.5, { limitMs: 100, note: `${first.total} sessions match; ${floorNote}` }));
+  rows.push(row('pg scale: search, a word in nearly every message', n, common.ms, common.floorMs, 3, { limitMs: 300, note: floorNote }));
+  rows.push(row('pg scale: search, first after a bulk write', n, firstMs, rare.ms, 1.5, {
+    note: 'once, right after 100 sessions were stored as an import stores them; floor: the same search warm',
+  }));
+
+  // Resuming a 2,000-message session: read and decoded by the store vs its rows selected.
+  const big = blankSnapshot(`scale-big-${n}`, member.project.path, new Date(base + 1000), 'bench');
+  big.messages = makeMessages(2000, 300, 7);
+  big.stats.messageCount = 2000;
+  await member.adopt(big);
+  const loaded = await member.load(big.id, { now: new Date(), quarantine: false });
+  checks['resume: messages'] = { chatkeep: loaded.snapshot?.messages.length ?? -1, floor: 2000 };
+  const resume = await measurePair(
+    () => member.load(big.id, { now: new Date(), quarantine: false }),
+    async () => {
+      await admin.query('SELECT snapshot FROM chatkeep.sessions WHERE id = $1', [big.id]);
+      await admin.query('SELECT seq, ts, type, payload FROM chatkeep.events WHERE session_id = $1 ORDER BY seq', [big.id]);
+    },
+    options,
+  );
+  rows.push(row('pg scale: resume a 2,000-message session', n, resume.ms, resume.floorMs, 1.5, { note: 'floor: SELECT of its rows' }));
+  return rows;
+}
