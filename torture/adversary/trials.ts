@@ -7,6 +7,7 @@
  */
 import type { Tally } from '../part.js';
 import { newerEventTrials } from './newer-events.js';
+import { serverFailureTrials } from './server-failures.js';
 import { writeFailureTrials } from './write-failures.js';
 
 /** Where a trial runs: the data directory, or a PostgreSQL database of a server started for the part. */
@@ -31,4 +32,4 @@ export interface AdversaryTrial {
 /** The figures every trial counts under; each must stay 0. */
 export const MUST_BE_ZERO = ['messagesLost', 'phantomMessages', 'duplicatedMessages', 'eventsDropped', 'snapshotsDamaged', 'needlessForks'];
 
-export const ADVERSARY_TRIALS: AdversaryTrial[] = [...newerEventTrials, ...writeFailureTrials];
+export const ADVERSARY_TRIALS: AdversaryTrial[] = [...newerEventTrials, ...writeFailureTrials, ...serverFailureTrials];

@@ -19,7 +19,7 @@ import type { AdversaryContext, AdversaryTrial } from './trials.js';
 const line = (m: Message): string => `${m.role}${m.interrupted ? ' (interrupted)' : ''}: ${m.content}`;
 
 /** Counts what `stored` holds that was not `shown`, twice, or not at all. */
-function compare(context: AdversaryContext, label: string, shown: string[], stored: readonly Message[]): void {
+export function compare(context: AdversaryContext, label: string, shown: string[], stored: readonly Message[]): void {
   const got = stored.map(line);
   for (const m of shown) if (!got.includes(m)) context.tally.fail('messagesLost', `${label}: "${m}" missing`);
   for (const m of got) if (!shown.includes(m)) context.tally.fail('phantomMessages', `${label}: "${m}" appeared`);
@@ -29,7 +29,7 @@ function compare(context: AdversaryContext, label: string, shown: string[], stor
 }
 
 /** An exchange saved, a question, and its reply streamed part-way: what is on screen. */
-async function midReply(s: Session): Promise<{ push(text: string): Promise<string>; finish(): Promise<unknown>; shown: string[] }> {
+export async function midReply(s: Session): Promise<{ push(text: string): Promise<string>; finish(): Promise<unknown>; shown: string[] }> {
   await s.append({ role: 'user', content: 'q1' }, { role: 'assistant', content: 'a1' });
   await s.save();
   await s.append({ role: 'user', content: 'q2' });
