@@ -58,6 +58,8 @@ export function lostExitLines(host: HostName, session: Session, outcome: RetakeR
 /** What is said when the chat goes on after a lost lock: in the session taken back, or in `fork`. */
 export function lossNotice(id: string, outcome: RetakeResult, fork?: Session, at?: number): string {
   if (outcome.retaken || !fork) return `Session ${id} is held again (nothing was written to it meanwhile): the chat goes on in it.`;
+  // Nothing to wait for or take back: the fork is where what was typed and shown now lives.
+  if (outcome.revoked) return `${outcome.revoked.message.replace(/\.$/, '')}; this conversation goes on in new session ${fork.id} of your own, a fork at message ${at ?? 0}.`;
   return `${heldNow(id, outcome)}; this conversation goes on in new session ${fork.id}, a fork of ${id} at message ${at ?? 0}.`;
 }
 

@@ -153,8 +153,30 @@ export class LockSupersededError extends ChatkeepError {
   constructor(
     readonly id: string,
     readonly epoch: number,
+    message = `another process took session ${id} over (this process's epoch ${epoch} is superseded)`,
+    code = 'E_LOCK_SUPERSEDED',
+    advice?: Advice,
   ) {
-    super(`another process took session ${id} over (this process's epoch ${epoch} is superseded)`, 'E_LOCK_SUPERSEDED', 1);
+    super(message, code, 1, advice);
+  }
+}
+
+/**
+ * A write to another role's shared session refused because its owner stopped sharing it (or made
+ * it read-only) while this process held it: a superseded lock as far as writing goes, but no
+ * process to wait for and nothing to resume. What this process holds goes on in a fork of one's own.
+ */
+export class ShareRevokedError extends LockSupersededError {
+  constructor(
+    id: string,
+    epoch: number,
+    /** The owner's role, when this role can still see the session (shared read-only now). */
+    readonly owner?: string,
+  ) {
+    super(id, epoch, `${owner ?? 'The owner'} stopped sharing session ${id} with you for writing: nothing more of yours is written to it.`, 'E_SHARE_REVOKED', {
+      to: 'Keep what this process holds in a session of your own with',
+      call: 'sessions.fork(session)',
+    });
   }
 }
 

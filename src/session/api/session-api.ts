@@ -2,7 +2,7 @@
  * The live session (docs/design.md §2): a `Session` held open by this process, and what its
  * calls resolve to. Terminal-free: the REPL and other embedders build on it.
  */
-import type { LockOwner } from './errors.js';
+import type { LockOwner, ShareRevokedError } from './errors.js';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, StoredTrigger,
   SessionSnapshot, SessionStats, SessionWhere, SystemPromptRef, TitleSource, ToolCall, Usage, NewToolCall,
@@ -83,7 +83,12 @@ export interface ReplyWriter {
 export type RetakeResult =
   | { retaken: true }
   /** `holder`: the process that holds it now; undefined when it was let go but changed meanwhile. */
-  | { retaken: false; holder?: LockOwner };
+  | {
+      retaken: false;
+      holder?: LockOwner;
+      /** The owner stopped sharing the session for writing: no process holds it, and it is not this role's to take back. */
+      revoked?: ShareRevokedError;
+    };
 
 /** A session held open by this process (it holds the cross-process lock). */
 export interface Session {

@@ -18,6 +18,7 @@ import { isUnreachable, storeError } from './connect.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { scrub } from './url.js';
 import { settleAppend } from './settle.js';
+import { revokedOrSuperseded } from './team/revoked.js';
 
 export const HOST = hostname();
 
@@ -108,7 +109,11 @@ export function heldLock({ target, client, id, owner, epoch, leaseMs, onLost }: 
       return result;
     } catch (err) {
       if (isUnreachable(err)) markLost(err instanceof Error ? err.message : String(err));
-      if (err instanceof LockSupersededError) markLost(err);
+      if (err instanceof LockSupersededError) {
+        const why = await revokedOrSuperseded(client, err);
+        markLost(why);
+        throw why;
+      }
       throw storeError(err, target);
     }
   };

@@ -29,6 +29,13 @@ export const SECURED_TABLES = [...OWNED_TABLES, ...FOLLOWING_TABLES, 'shares'] a
 /** The grantee that stands for the whole team (no role can be named `public`). */
 export const TEAM = 'public';
 
+/** A session's owner, the role asking, and whether that role may write to it (one row; none when it cannot see it). */
+export const OWNER_SQL = `SELECT s.owner, current_user AS role, s.owner = current_user
+    OR EXISTS (SELECT 1 FROM chatkeep.shares sh WHERE sh.session_id = s.id AND sh.owner = s.owner AND sh.grantee IN (current_user, '${TEAM}') AND sh.writable)
+    OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS writable,
+    s.owner = current_user OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS mine
+  FROM chatkeep.sessions s WHERE s.id = $1`;
+
 const ownedColumns = OWNED_TABLES.map(
   (t) => `
   ALTER TABLE chatkeep.${t} ADD COLUMN owner text;

@@ -8,7 +8,7 @@ import { UnknownSessionError, UserError } from '../../../session/api/errors.js';
 import type { Target } from '../connect.js';
 import { query } from '../connect.js';
 import { findSession } from '../reading.js';
-import { TEAM } from './row-security.js';
+import { OWNER_SQL, TEAM } from './row-security.js';
 
 /** A grantee as people read it: `the team` or a role's name. */
 export function granteeLabel(grantee: string): string {
@@ -32,12 +32,7 @@ export interface Ownership {
   shares: Share[];
 }
 
-/** A session's owner, the role asking, and whether that role may write to it (one row; none when it cannot see it). */
-export const OWNER_SQL = `SELECT s.owner, current_user AS role, s.owner = current_user
-    OR EXISTS (SELECT 1 FROM chatkeep.shares sh WHERE sh.session_id = s.id AND sh.owner = s.owner AND sh.grantee IN (current_user, '${TEAM}') AND sh.writable)
-    OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS writable,
-    s.owner = current_user OR (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user) AS mine
-  FROM chatkeep.sessions s WHERE s.id = $1`;
+export { OWNER_SQL };
 
 /** Refused to write: the session is another role's, shared read-only (or not at all, to a role that still sees it). */
 export class ReadOnlyShareError extends UserError {
