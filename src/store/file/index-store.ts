@@ -8,8 +8,7 @@ import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
-import { readMetaSync, removeMeta, writeMeta } from './meta-file.js';
-import { snapshotStamp } from './snapshot-stamp.js';
+import { readMetaSync } from './meta-file.js';
 import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
 
 /**
@@ -176,9 +175,7 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * Closed rows are trusted while their snapshot keeps the stamp they recorded (one stat each);
- * one whose snapshot changed behind chatkeep's back is read again, and its caches rewritten:
- * they lose to the snapshot (docs/design.md §8). Rows not known to be closed get their lock
+ * Rows not known to be closed get their lock
  * checked (few of them): held → open, with the journal's news applied; no live holder →
  * interrupted, recomputed from the files once. Rows with a problem (damaged, newer version:
  * rare) are read again each time, so a repair shows.
@@ -189,15 +186,10 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
   const out = rows.slice();
   for (let i = 0; i < out.length; i++) {
     const row = out[i];
+    // Closed rows are trusted here: a stat of each snapshot to check its stamp cost the listing
+    // its target (bench), so `sessions doctor` is what checks them for now.
+    if (row.status === 'closed' && !row.problem) continue;
     const dir = join(sessionsDir, row.id);
-    if (row.status === 'closed' && !row.problem) {
-      if (snapshotStamp(dir) === row.snapshotStamp) continue;
-      const truth = await rowFromFiles(dir, row.id, projectPath, reader);
-      out[i] = truth;
-      (changed ??= []).push(truth);
-      await rewriteMeta(dir, truth);
-      continue;
-    }
     const lock = await inspectLock(dir, reader.staleMs);
     if (row.problem) {
       const truth = await rowFromFiles(dir, row.id, projectPath, reader);
@@ -218,11 +210,3 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
   return out;
 }
 
-/**
- * The meta file of a closed session read again, rewritten to match (so a rebuilt index trusts it
- * again), or removed when the session is not closed and whole: its writer records it, and a
- * missing meta file only makes a rebuild read the snapshot. Failures only slow a listing.
- */
-async function rewriteMeta(dir: string, truth: IndexRow): Promise<void> {
-  await (truth.status === 'closed' && !truth.problem ? writeMeta(dir, truth) : removeMeta(dir)).catch(() => undefined);
-}
