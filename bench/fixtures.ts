@@ -10,6 +10,7 @@ import { encodeSnapshot } from '../src/session/format/codec.js';
 import { layout } from '../src/store/file/layout.js';
 import { rowFromSnapshot } from '../src/session/format/index-row.js';
 import { writeMeta } from '../src/store/file/meta-file.js';
+import { snapshotStamp, stamped } from '../src/store/file/snapshot-stamp.js';
 import type { Message, SessionSnapshot } from '../src/session/api/data.js';
 import type { SessionManager } from '../src/session/runtime/manager-api.js';
 import { makeMessages } from './data.js';
@@ -51,7 +52,7 @@ export async function writeSession(manager: SessionManager, template: SessionSna
   };
   await writeFile(layout.snapshot(dir), await encodeSnapshot(snapshot), { mode: 0o600 });
   // As the store does after every snapshot: the listing row beside it.
-  await writeMeta(dir, rowFromSnapshot(snapshot, 'closed'));
+  await writeMeta(dir, stamped(rowFromSnapshot(snapshot, 'closed'), snapshotStamp(dir)));
   return dir;
 }
 

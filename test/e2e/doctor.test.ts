@@ -114,6 +114,7 @@ describe('sessions doctor, and a damaged session never hidden', () => {
     const doctor = await runPiped(['sessions', 'doctor', '--json'], '', options);
     expect(doctor.code).toBe(1);
     expect(JSON.parse(doctor.stdout)).toEqual({
+      fixed: [],
       sessions: [expect.objectContaining({ id, kept: [{ where: 'chatkeep.quarantine (n = 1)', part: 'snapshot', readable: 0, unreadable: 0, missing: 0 }] })],
     });
     // Let go: nothing of its conversation is stored any more, and an empty session is not listed.

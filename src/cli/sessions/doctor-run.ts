@@ -14,6 +14,8 @@ import { plural, problemAdvice, problemLabel } from '../../terminal/format.js';
 import { UserError } from '../../session/api/errors.js';
 import { commandOf } from '../chatkeep-host.js';
 import type { SessionsCommand, SessionsEnvironment } from '../sessions-common.js';
+import type { CacheFix } from '../../session/format/store.js';
+import { visibleText } from '../../text/visible-text.js';
 
 interface Finding {
   id: string;
@@ -37,6 +39,8 @@ export async function runDoctor(command: SessionsCommand, environment: SessionsE
   if (command.id !== undefined && command.options.restore) return restore(sessions, command.id, environment, json);
   if (command.id !== undefined && command.options.forget) return forget(sessions, command.id, command.options.yes === true, environment, json);
 
+  // The caches first: a listing that trusted a stale one would hide what the files hold.
+  const fixed = await sessions.checkCaches(command.id);
   const ids = command.id !== undefined ? [command.id] : (await sessions.list({ all: true })).filter((row) => row.problem).map((row) => row.id);
   const findings: Finding[] = [];
   for (const id of ids) {
@@ -46,13 +50,23 @@ export async function runDoctor(command: SessionsCommand, environment: SessionsE
     findings.push({ id: reading.id, project: reading.project, problem: reading.problem, messageCount: reading.snapshot ? reading.snapshot.messages.length : null, kept });
   }
   if (json) {
-    stdout.write(`${JSON.stringify({ sessions: findings.map(findingJson) }, null, 2)}\n`);
-  } else if (findings.length === 0) {
+    stdout.write(`${JSON.stringify({ fixed, sessions: findings.map(findingJson) }, null, 2)}\n`);
+    return findings.length > 0 ? 1 : 0;
+  }
+  if (fixed.length > 0) stdout.write(`${fixed.map(fixText).join('\n')}\n${findings.length > 0 ? '\n' : ''}`);
+  if (findings.length === 0) {
     stderr.write(command.id !== undefined ? `Session ${command.id} has no problem.\n` : 'No session has a problem.\n');
   } else {
     stdout.write(`${findings.map((f) => findingText(f, chatkeep).join('\n')).join('\n\n')}\n`);
   }
   return findings.length > 0 ? 1 : 0;
+}
+
+/** One line per cache rewritten: what it said, what the session holds. */
+function fixText(fix: CacheFix): string {
+  const what = fix.cache === 'meta' ? 'its meta file' : 'its row in the listing index';
+  const said = (v: CacheFix['was']) => `${plural(v.messageCount, 'message')}, ${v.title === null ? 'untitled' : `"${visibleText(v.title)}"`}, updated ${new Date(v.updatedAt).toISOString()}`;
+  return `Fixed ${fix.id}: ${what} said ${said(fix.was)}; the session holds ${said(fix.now)}.`;
 }
 
 function findingJson(f: Finding): Record<string, unknown> {

@@ -106,4 +106,9 @@ export interface IndexRow {
   archivedMessages?: number;
   /** The automatic title of a session stored without one by an earlier build, derived when listed. */
   derivedTitle?: string;
+  /**
+   * The file store's record of the snapshot the row was read from (size and mtime): a cached
+   * row whose snapshot no longer has it is read again. Absent on other stores and in older rows.
+   */
+  snapshotStamp?: string;
 }

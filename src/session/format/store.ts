@@ -224,6 +224,16 @@ export interface ListingCache {
   noteProblem(row: IndexRow, project: ProjectInfo): Promise<void>;
 }
 
+/** One cache rewritten by `checkCaches`: which, of which session, what it said and what the session holds. */
+export interface CacheFix {
+  id: string;
+  project: string;
+  /** `meta`: the file beside the snapshot; `index`: the session's row in the project's listing. */
+  cache: 'meta' | 'index';
+  was: { title: string | null; messageCount: number; updatedAt: number };
+  now: { title: string | null; messageCount: number; updatedAt: number };
+}
+
 /** A project's input history, oldest first (redacted before it is written): `load` gives the last `HISTORY_LINES`. */
 export interface LineHistory {
   load(): Promise<string[]>;
@@ -256,6 +266,12 @@ export interface StoreCapabilities extends Partial<ListingCache> {
     /** Removes them for good; resolves to how many there were. */
     forget(id: string): Promise<number>;
   };
+  /**
+   * Compares the caches kept beside each session of these projects (or of session `only`) with
+   * its snapshot and journal, rewrites those that disagree, and says what it rewrote: for
+   * `sessions doctor`. A store without caches has nothing to check.
+   */
+  checkCaches?(projects: readonly ProjectInfo[], only?: string): Promise<CacheFix[]>;
   /** Where one session is kept, for `/status`: a location for people, and its files in the file store. */
   where?(id: string): SessionWhere;
   /** The project whose working directory is `path` (real path), if any session was ever kept there. */

@@ -3,6 +3,7 @@
  * across every project, and the options that open it.
  */
 import type { KeptReport } from '../format/kept-report.js';
+import type { CacheFix } from '../format/store.js';
 import type { LockOwner } from '../api/errors.js';
 import type { ConfigFiles, ProjectInfo, SessionSnapshot } from '../api/data.js';
 import type { SessionReading, SessionSummary } from '../api/listing.js';
@@ -112,6 +113,11 @@ export interface SessionManager {
    * holds: readable messages, those that could not be read, those the session lacks.
    */
   keptAside(idOrPrefix: string): Promise<KeptReport[]>;
+  /**
+   * Compares the listing caches of every session (or of one) with its snapshot and journal and
+   * rewrites those that disagree: the caches lose (docs/design.md §8). Resolves to what it rewrote.
+   */
+  checkCaches(idOrPrefix?: string): Promise<CacheFix[]>;
   /** Removes the parts kept aside for good: the session's problem `recovered` ends. Resolves to how many. */
   forgetKeptAside(idOrPrefix: string): Promise<number>;
   /** Newest first. */

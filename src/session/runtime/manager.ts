@@ -8,7 +8,7 @@ import type { ConfigFiles, ProjectInfo, SessionSnapshot } from '../api/data.js';
 import type { SessionReading, SessionSummary } from '../api/listing.js';
 import type { ResumeReport, Session } from '../api/session-api.js';
 import type { CreateOptions, ImportResult, ListOptions, SessionManager } from './manager-api.js';
-import type { TrashedSession } from '../format/store.js';
+import type { CacheFix, TrashedSession } from '../format/store.js';
 import { AmbiguousIdError, SessionExistsError, UnknownSessionError } from '../api/errors.js';
 import { PrefixNotIdError } from '../api/adapter-errors.js';
 import { anyText, checkArgument, checkOptions, sessionId } from '../api/check-options.js';
@@ -182,6 +182,12 @@ export class Manager extends ManagerCore implements SessionManager {
     const parts = (await this.live.keptAside?.read(reading.id)) ?? [];
     const { keptReport } = await import('../format/kept-report.js');
     return reading.snapshot ? keptReport(parts, reading.snapshot) : [];
+  }
+
+  async checkCaches(idOrPrefix?: string): Promise<CacheFix[]> {
+    const where = idOrPrefix === undefined ? undefined : await this.locate(idOrPrefix);
+    const projects = where ? [where.project] : await this.live.projects();
+    return (await this.live.checkCaches?.(projects, where?.id)) ?? [];
   }
 
   async forgetKeptAside(idOrPrefix: string): Promise<number> {

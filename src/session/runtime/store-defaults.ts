@@ -14,8 +14,8 @@ import type { SearchResults } from '../api/search-data.js';
 import { HISTORY_LINES, type LineHistory, type ListingCache, type SessionSource, type SessionStore, type SessionTrash, type StoreCapabilities } from '../format/store.js';
 import { interpreter } from './interpreter.js';
 
-/** A store with every capability but `keptAside` (which a store that keeps nothing aside leaves out). */
-export type WholeStore = SessionStore & ListingCache & Required<Omit<StoreCapabilities, 'keptAside' | keyof ListingCache>>;
+/** A store with every capability but `keptAside` and `checkCaches` (which a store that keeps nothing aside, or no cache, leaves out). */
+export type WholeStore = SessionStore & ListingCache & Required<Omit<StoreCapabilities, 'keptAside' | 'checkCaches' | keyof ListingCache>> & Pick<StoreCapabilities, 'checkCaches'>;
 
 const CAPABILITIES = ['recordRow', 'forgetRow', 'noteProblem', 'searchSessions', 'trash', 'history', 'where', 'projectAt'] as const;
 

@@ -8,7 +8,7 @@ import { realpath, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
-import type { EventLog, Interpreter, LoadOptions, Located, LockState, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/format/store.js';
+import type { CacheFix, EventLog, Interpreter, LoadOptions, Located, LockState, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/format/store.js';
 import { LockSupersededError } from '../../session/api/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/api/data.js';
 import type { SearchResults } from '../../session/api/search-data.js';
@@ -23,6 +23,7 @@ import { errno } from '../../util/errno.js';
 import { removeMeta, writeMeta } from './meta-file.js';
 import { findProject, openProject, type FileProject } from './project.js';
 import { snapshotFileInfo } from './snapshot-store.js';
+import { snapshotStamp, stamped } from './snapshot-stamp.js';
 import { compactJournal, writeSnapshotCompacting, type OpenJournal } from './snapshot-compaction.js';
 import { lazyTrash } from '../lazy-trash.js';
 
@@ -37,6 +38,7 @@ const lazy = {
   source: () => import('./summary.js'),
   discard: () => import('./discard.js'),
   kept: () => import('./kept-aside.js'),
+  caches: () => import('./cache-check.js'),
 };
 
 export interface FileStoreOptions {
@@ -193,7 +195,9 @@ export class FileStore implements SessionStore {
 
   async recordRow(row: IndexRow, project: ProjectInfo): Promise<void> {
     const projectDir = this.projectDir(project);
-    await Promise.all([writeMeta(this.dir(row.id), row), (await lazy.index()).updateIndexRow(projectDir, row)]);
+    // The snapshot just written is in place: its stamp lets a listing trust this row until it changes.
+    const recorded = stamped(row, snapshotStamp(this.dir(row.id)));
+    await Promise.all([writeMeta(this.dir(row.id), recorded), (await lazy.index()).updateIndexRow(projectDir, recorded)]);
   }
 
   forgetRow(id: string): Promise<void> {
@@ -210,6 +214,13 @@ export class FileStore implements SessionStore {
     read: async (id: string) => (await lazy.kept()).readKept(this.dir(id)),
     forget: async (id: string) => (await lazy.kept()).forgetKept(this.dir(id)),
   };
+
+  async checkCaches(projects: readonly ProjectInfo[], only?: string): Promise<CacheFix[]> {
+    const { checkProjectCaches } = await lazy.caches();
+    const fixes: CacheFix[] = [];
+    for (const project of projects) fixes.push(...(await checkProjectCaches(this.projectDir(project), project, this.options, only)));
+    return fixes;
+  }
 
   where(id: string): { location: string; files: { dir: string; snapshot: string; journal: string } } {
     const dir = this.dir(id);

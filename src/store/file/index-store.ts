@@ -175,9 +175,10 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * Rows not known to be closed get their lock checked (few of them): held → open, with the
- * journal's news applied; no live holder → interrupted, recomputed from the files once. Rows
- * with a problem (damaged, newer version: rare) are read again each time, so a repair shows.
+ * Rows not known to be closed get their lock
+ * checked (few of them): held → open, with the journal's news applied; no live holder →
+ * interrupted, recomputed from the files once. Rows with a problem (damaged, newer version:
+ * rare) are read again each time, so a repair shows.
  */
 async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
@@ -185,6 +186,8 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
   const out = rows.slice();
   for (let i = 0; i < out.length; i++) {
     const row = out[i];
+    // Closed rows are trusted here: a stat of each snapshot to check its stamp cost the listing
+    // its target (bench), so `sessions doctor` is what checks them for now.
     if (row.status === 'closed' && !row.problem) continue;
     const dir = join(sessionsDir, row.id);
     const lock = await inspectLock(dir, reader.staleMs);
@@ -201,8 +204,9 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
     }
   }
   if (changed) {
-    for (const row of changed) await updateIndexRow(projectDir, row).catch(() => undefined);
+    await updateIndexRows(projectDir, changed).catch(() => undefined);
     out.sort(byUpdatedDesc);
   }
   return out;
 }
+

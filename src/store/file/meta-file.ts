@@ -14,9 +14,9 @@ import { layout } from './layout.js';
  * its next snapshot. So a meta file present describes the snapshot in place, and a crash
  * anywhere between leaves none: the listing then reads the snapshot, as it does for sessions
  * written before meta files existed, or a damaged meta file. A session stored whole by the
- * batch (adopt-batch.ts: imports, copies) gets none: its row is in index.json. Like index.json, it is trusted
- * as written by chatkeep: a tool that rewrites session.json behind chatkeep's back must
- * remove it (or index.json's row goes stale the same way).
+ * batch (adopt-batch.ts: imports, copies) gets none: its row is in index.json. Like index.json, it
+ * loses to the snapshot: the row records the snapshot's stamp (snapshot-stamp.ts), and a listing
+ * that finds another stamp reads the session again and rewrites both (docs/design.md §8).
  */
 interface MetaFile {
   format: 'chatkeep.meta';

@@ -4,6 +4,7 @@ import { readJournal } from './journal.js';
 import { layout } from './layout.js';
 import { inspectLock } from './lock.js';
 import { loadSession, loadSessionStable } from './load.js';
+import { snapshotStamp, stamped } from './snapshot-stamp.js';
 
 /** One session directory as the model reads sessions: its lock, and its snapshot + journal. */
 export function sourceAt(dir: string, staleMs: number): SessionSource {
@@ -21,7 +22,8 @@ export interface RowReader {
 
 /** The truth about one session, from its files (snapshot + journal + lock); reads, never writes. */
 export async function rowFromFiles(dir: string, id: string, projectPath: string, reader: RowReader): Promise<IndexRow> {
-  return (await reader.interpreter.read(sourceAt(dir, reader.staleMs), id, projectPath, { now: new Date(), stable: false })).row;
+  const stamp = snapshotStamp(dir);
+  return stamped((await reader.interpreter.read(sourceAt(dir, reader.staleMs), id, projectPath, { now: new Date(), stable: false })).row, stamp);
 }
 
 /** Brings a row of a live session up to date with its journal (cheap: the journal is short). */

@@ -1,0 +1,87 @@
+/**
+ * The listing caches lose to the snapshot (docs/design.md §8): with an older good snapshot put back by
+ * hand under the meta file and index row of a later one,
+ * `sessions doctor` says which cache it found stale and rewrites it. File store.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPiped, type RunOptions } from '../helpers/pty.js';
+import { sessionDir } from '../helpers/session-files.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+type Row = { id: string; title: string | null; messageCount: number };
+
+async function listed(options: RunOptions): Promise<Row[]> {
+  const r = await runPiped(['sessions', 'list', '--json'], '', options);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Row[];
+}
+
+/**
+ * A session of two exchanges titled `one` (its snapshot kept), then resumed: a third exchange
+ * and a new title, quit. Its meta file and index row now describe the later snapshot; the
+ * earlier snapshot and journal are put back by hand, as a person restores a backup.
+ */
+async function olderSnapshotPutBack(options: RunOptions & { home: string }): Promise<{ id: string; dir: string; index: string }> {
+  const first = await runPiped([], 'one\ntwo\n/quit\n', options);
+  expect(first.code, first.stderr).toBe(0);
+  const id = /Saved (\S+) \(4 messages\)/.exec(first.stderr)![1]!;
+  const dir = sessionDir(options.home, id)!;
+  // The whole session as it was: its snapshot and its journal (whose later events would replay onto it).
+  const files = ['session.json', 'journal.jsonl'].map((name) => [join(dir, name), readFileSync(join(dir, name))] as const);
+  const later = await runPiped(['--session-id', id], 'three\n/title Later title\n/quit\n', options);
+  expect(later.stderr).toContain(`Saved ${id} (6 messages)`);
+  expect(await listed(options)).toEqual([expect.objectContaining({ id, title: 'Later title', messageCount: 6 })]);
+  for (const [path, bytes] of files) writeFileSync(path, bytes);
+  return { id, dir, index: join(dirname(dirname(dir)), 'index.json') };
+}
+
+function metaRow(dir: string): Row {
+  return (JSON.parse(readFileSync(join(dir, 'session.meta.json'), 'utf8')) as { row: Row }).row;
+}
+
+function indexRow(index: string, id: string): Row | undefined {
+  return (JSON.parse(readFileSync(index, 'utf8')) as { rows: Row[] }).rows.find((r) => r.id === id);
+}
+
+describe('stale listing caches lose to the snapshot', () => {
+  it('sessions doctor reports the stale meta file and index row, one line each, and rewrites them', async () => {
+    const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const { id, dir, index } = await olderSnapshotPutBack(options);
+    const doctor = await runPiped(['sessions', 'doctor'], '', options);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const lines = doctor.stdout.split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^Fixed ${id}: its meta file said 6 messages, "Later title", updated \\S+; the session holds 4 messages, "one", updated \\S+\\.$`)),
+      expect.stringMatching(new RegExp(`^Fixed ${id}: its row in the listing index said 6 messages, "Later title", updated \\S+; the session holds 4 messages, "one", updated \\S+\\.$`)),
+      '',
+    ]);
+    expect(doctor.stderr).toBe('No session has a problem.\n');
+    expect(metaRow(dir)).toMatchObject({ title: 'one', messageCount: 4 });
+    expect(indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
+    // Nothing lost: the snapshot put back is the session, whole.
+    const show = JSON.parse((await runPiped(['sessions', 'show', id, '--json'], '', options)).stdout) as { messages: { content: string }[] };
+    expect(show.messages.map((m) => m.content)).toEqual(['one', expect.any(String), 'two', expect.any(String)]);
+
+    // Once fixed, nothing is left to fix; --json says so too.
+    const again = await runPiped(['sessions', 'doctor', '--json'], '', options);
+    expect([again.code, JSON.parse(again.stdout)]).toEqual([0, { fixed: [], sessions: [] }]);
+  });
+
+  it('sessions doctor --json lists each fix with what the cache said and what the session holds', async () => {
+    const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const { id } = await olderSnapshotPutBack(options);
+    const doctor = await runPiped(['sessions', 'doctor', id, '--json'], '', options);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const said = { title: 'Later title', messageCount: 6, updatedAt: expect.any(Number) };
+    const holds = { title: 'one', messageCount: 4, updatedAt: expect.any(Number) };
+    expect(JSON.parse(doctor.stdout)).toEqual({
+      fixed: [
+        { id, project: options.cwd, cache: 'meta', was: said, now: holds },
+        { id, project: options.cwd, cache: 'index', was: said, now: holds },
+      ],
+      sessions: [],
+    });
+  });
+});
