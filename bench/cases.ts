@@ -68,6 +68,7 @@ export async function benchList(config: BenchConfig, n: number, headline: boolea
     config,
   );
   const out = [row(`list sessions`, rows.length, ms, floorMs, 3, { limitMs: 50 })];
+  out.push(await listNewest(config, manager, rows, home));
   out.push(await listIndexMissing(config, manager, rows.length, headline));
   // What tools without an index do: read and parse every session file.
   const sessionsDir = layout.sessions(layout.project(manager.store.location, manager.project.key));
@@ -77,6 +78,24 @@ export async function benchList(config: BenchConfig, n: number, headline: boolea
   }, { runs: 3, warmup: 1 });
   out.push(row(`  other tools: list by reading every file`, rows.length, naive, floorMs, 3, { informational: true, note: 'for comparison' }));
   return out;
+}
+
+/**
+ * The newest screenful (`list({ limit: 50 })`, docs/design.md §8) once the index has recorded a
+ * settled sessions directory (a listing 2 s after the last creation, as a person's next one is).
+ * Floor: reading and parsing a file of those 50 rows.
+ */
+async function listNewest(config: BenchConfig, manager: SessionManager, rows: readonly unknown[], home: string): Promise<BenchRow> {
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  await manager.list();
+  const headFile = join(home, 'head.json');
+  await writeFile(headFile, JSON.stringify(rows.slice(0, 50)));
+  const { ms, floorMs } = await measurePair(
+    () => manager.list({ limit: 50 }),
+    async () => JSON.parse(await readFile(headFile, 'utf8')) as unknown,
+    config,
+  );
+  return row('list the newest 50 sessions', rows.length, ms, floorMs, 3, { limitMs: 50, note: 'floor: read + parse those 50 rows' });
 }
 
 /**

@@ -36,7 +36,9 @@ async function main(): Promise<void> {
     await step('start to first prompt', () => benchStartup(config));
     await step('first request with a real provider', () => benchFirstRequest(config));
     await step('a one-shot run: one message, then exit', () => benchOneShot(config));
-    const listSizes = quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000];
+    // `--sessions N`: the listing rows at that one size (e.g. 100000, to see how it grows).
+    const sized = process.argv.includes('--sessions') ? Number(process.argv[process.argv.indexOf('--sessions') + 1]) : undefined;
+    const listSizes = sized !== undefined && Number.isInteger(sized) && sized > 0 ? [sized] : quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000];
     for (const n of listSizes) await step(`list ${n} sessions`, () => benchList(config, n, n === listSizes.at(-1)));
     const searchSize = quick ? 2_000 : 10_000;
     await step(`search ${searchSize} sessions`, () => benchSearch(config, searchSize));

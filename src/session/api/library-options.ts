@@ -25,7 +25,7 @@ const provider = PROVIDER;
 /** `create(options)` and `open(id, options)`. */
 export const CREATE_OPTIONS = { id: sessionId, title: anyText, provider };
 export const OPEN_SESSION_OPTIONS = { title: anyText, provider };
-export const LIST_OPTIONS = { all: flag, query: anyText, branch: anyText, project: text, empty: flag };
+export const LIST_OPTIONS = { all: flag, query: anyText, branch: anyText, project: text, empty: flag, limit: wholeNumber(1) };
 export const SEARCH_OPTIONS = { all: flag, limit: wholeNumber(0) };
 export const FORK_OPTIONS = { at: wholeNumber(0), title: anyText, archived: wholeNumber(0), uncompact: flag };
 export const EMPTY_TRASH_OPTIONS = { olderThan: date };

@@ -204,8 +204,12 @@ export interface StoreCore {
   locate(idOrPrefix: string): Promise<Located>;
   /** Every project with sessions (this one first). */
   projects(): Promise<ProjectInfo[]>;
-  /** The listing rows of these projects, newest first. */
-  list(projects: readonly ProjectInfo[]): Promise<IndexRow[]>;
+  /**
+   * The listing rows of these projects, newest first. With `newest`, a store may return only
+   * the newest that many rows of each project (never fewer when there are that many); every row is
+   * always a correct answer.
+   */
+  list(projects: readonly ProjectInfo[], options?: { newest?: number }): Promise<IndexRow[]>;
 
   /** Lets go of what the store holds open (a connection pool). */
   close(): Promise<void>;

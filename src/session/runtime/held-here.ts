@@ -53,3 +53,8 @@ export function forgetHeld(session: SessionImpl): void {
   const held = recordedIn.get(session);
   if (held?.get(session.id)?.deref() === session) held.delete(session.id);
 }
+
+/** The IDs of every open session this process holds at `place`. */
+export function heldIdsHere(place: Place): string[] {
+  return [...sessionsAt(place).keys()].filter((id) => heldHere(place, id) !== undefined);
+}

@@ -25,6 +25,11 @@ export interface ListOptions {
    * another process): hidden by default, since a session exists once it holds a message.
    */
   empty?: boolean;
+  /**
+   * At most this many rows, the newest: a screenful. The file store then reads only the head of
+   * its index when it is current (docs/design.md §8), so the cost follows the rows shown.
+   */
+  limit?: number;
 }
 
 export interface OpenSessionsOptions {

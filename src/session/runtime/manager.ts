@@ -13,6 +13,7 @@ import { AmbiguousIdError, SessionExistsError, UnknownSessionError } from '../ap
 import { PrefixNotIdError } from '../api/adapter-errors.js';
 import { anyText, checkArgument, checkOptions, sessionId } from '../api/check-options.js';
 import { CREATE_OPTIONS, EMPTY_TRASH_OPTIONS, FORK_OPTIONS, LIST_OPTIONS, OPEN_SESSION_OPTIONS, SEARCH_OPTIONS } from '../api/library-options.js';
+import { heldIdsHere, placeOf } from './held-here.js';
 import { assertValidId } from '../api/ids.js';
 import type { SearchOptions, SearchResults } from '../api/search-data.js';
 import { blankSnapshot } from '../format/blank.js';
@@ -202,9 +203,27 @@ export class Manager extends ManagerCore implements SessionManager {
   async list(options: ListOptions = {}): Promise<SessionSummary[]> {
     checkOptions('list', options, LIST_OPTIONS);
     const projects = options.all ? await this.live.projects() : await this.listedProject(options.project);
+    // The newest rows alone when nothing filters them by text; a second, full read when the
+    // newest ones hold too few that are shown (sessions without a message are left out).
+    const filtered = Boolean(options.query?.trim()) || options.branch !== undefined;
+    if (options.limit !== undefined && !filtered) {
+      const head = await this.listRows(projects, options, options.limit);
+      if (head && head.length >= options.limit) return head.slice(0, options.limit);
+    }
+    const all = (await this.listRows(projects, options))!;
+    return options.limit === undefined ? all : all.slice(0, options.limit);
+  }
+
+  /** With `newest`, undefined when a session this process holds is not among the rows read (it may be newer than they are). */
+  private async listRows(projects: readonly ProjectInfo[], options: ListOptions, newest?: number): Promise<SessionSummary[] | undefined> {
     const { completeRows, holdsMessage } = await lazy.listing();
     const { discardOrphans } = await import('./orphans.js');
-    const found = await discardOrphans(this.live, await this.live.list(projects));
+    const read = await this.live.list(projects, newest !== undefined ? { newest } : {});
+    if (newest !== undefined) {
+      const ids = new Set(read.map((r) => r.id));
+      if (heldIdsHere(placeOf(this.live)).some((id) => !ids.has(id))) return undefined;
+    }
+    const found = await discardOrphans(this.live, read);
     const stored = await completeRows(found, (id) => this.read(id).catch(() => undefined), this.parts.redact);
     // A session this process holds is listed as it is here and now, not as the store had it at its last snapshot.
     let live = false;
@@ -240,7 +259,7 @@ export class Manager extends ManagerCore implements SessionManager {
   }
 
   async latest(): Promise<SessionSummary | undefined> {
-    return (await this.list())[0];
+    return (await this.list({ limit: 1 }))[0];
   }
 
   async holder(id: string): Promise<LockOwner | undefined> {

@@ -9,6 +9,7 @@ import { corruptName, layout } from './layout.js';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
 import { readMetaSync } from './meta-file.js';
+import { indexText, readIndexHead } from './index-head.js';
 import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
 
 /**
@@ -62,7 +63,7 @@ async function readIndex(projectDir: string): Promise<ReadResult> {
  */
 async function writeIndex(projectDir: string, index: IndexFile, durable = true): Promise<void> {
   index.rows.sort(byUpdatedDesc);
-  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), JSON.stringify(index));
+  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), indexText(index.sessionsMtimeMs, index.rows));
 }
 
 async function sessionsMtime(projectDir: string): Promise<number | undefined> {
@@ -94,10 +95,16 @@ export async function updateIndexRows(projectDir: string, changed: readonly Inde
 /**
  * The project's rows, newest first, with live statuses. Reads one file in the common case;
  * reconciles or rebuilds (under the index lock) when the index is missing, stale or damaged.
+ * With `newest`, at least the newest that many rows (all when fewer), read from the head of the
+ * index when it is current; otherwise every row, as without.
  */
-export async function listProject(projectDir: string, projectPath: string, reader: RowReader): Promise<IndexRow[]> {
+export async function listProject(projectDir: string, projectPath: string, reader: RowReader, newest?: number): Promise<IndexRow[]> {
   const mtime = await sessionsMtime(projectDir);
   if (mtime === undefined) return [];
+  if (newest !== undefined) {
+    const head = await readIndexHead(layout.index(projectDir), newest, mtime);
+    if (head) return refreshLive(projectDir, projectPath, head, reader);
+  }
   const read = await readIndex(projectDir);
   let rows: IndexRow[];
   if (read.kind === 'ok' && read.index.sessionsMtimeMs === mtime) {
