@@ -8,7 +8,8 @@
 import { Tally, type PartResult } from '../part.js';
 import { withPostgres } from '../postgres-server.js';
 import { runPgAdversary } from './pg-part.js';
-import { ADVERSARY_TRIALS, MUST_BE_ZERO, type AdversaryStore } from './trials.js';
+import { ADVERSARY_TRIALS, MUST_BE_ZERO } from './trials.js';
+import type { AdversaryStore } from './trial.js';
 
 export interface AdversaryOptions {
   root: string;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openSessions } from '../../src/index.js';
 import { runSql } from '../../test/helpers/postgres.js';
 import { freshDir } from '../proc.js';
-import type { AdversaryContext, AdversaryTrial } from './trials.js';
+import type { AdversaryContext, AdversaryTrial } from './trial.js';
 import { NEWER_VALUES } from './newer-values.js';
 
 const MESSAGES = ['one', 'two', 'three'];

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { openSessions, type Session } from '../../src/index.js';
 import { createDatabase, runSql, startPostgres } from '../../test/helpers/postgres.js';
 import { freshDir } from '../proc.js';
-import type { AdversaryContext, AdversaryTrial } from './trials.js';
+import type { AdversaryContext, AdversaryTrial } from './trial.js';
 import { compare, midReply } from './write-failures.js';
 
 type Server = Awaited<ReturnType<typeof startPostgres>>;

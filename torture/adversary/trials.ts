@@ -5,29 +5,10 @@
  * adversary adds its own (`pg-*.ts` for PostgreSQL roles), so the list grows without the part
  * changing.
  */
-import type { Tally } from '../part.js';
+import type { AdversaryTrial } from './trial.js';
 import { newerEventTrials } from './newer-events.js';
 import { serverFailureTrials } from './server-failures.js';
 import { writeFailureTrials } from './write-failures.js';
-
-/** Where a trial runs: the data directory, or a PostgreSQL database of a server started for the part. */
-export type AdversaryStore = { kind: 'file' } | { kind: 'postgres'; url: string };
-
-/** What every trial gets. */
-export interface AdversaryContext {
-  root: string;
-  store: AdversaryStore;
-  quick: boolean;
-  seed: number;
-  tally: Tally;
-}
-
-/** One trial: its name, the stores it applies to, and the run that adds to the part's figures. */
-export interface AdversaryTrial {
-  name: string;
-  stores: AdversaryStore['kind'][];
-  run(context: AdversaryContext): Promise<void>;
-}
 
 /** The figures every trial counts under; each must stay 0. */
 export const MUST_BE_ZERO = ['messagesLost', 'phantomMessages', 'duplicatedMessages', 'eventsDropped', 'snapshotsDamaged', 'needlessForks'];

@@ -14,7 +14,7 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { managerOn } from '../../test/contract/contract-kit.js';
 import { runSql } from '../../test/helpers/postgres.js';
 import { freshDir } from '../proc.js';
-import type { AdversaryContext, AdversaryTrial } from './trials.js';
+import type { AdversaryContext, AdversaryTrial } from './trial.js';
 
 const line = (m: Message): string => `${m.role}${m.interrupted ? ' (interrupted)' : ''}: ${m.content}`;
 
