@@ -3,17 +3,15 @@
  * taken away. The contract holds on the model's defaults (the generic search, no listing cache);
  * a trash it does not keep is refused, saying so, and the input history lives in the process.
  */
-import { realpath } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { NoTrashError } from '../../src/session/api/errors.js';
 import type { SessionStore, StoreCore } from '../../src/session/format/store.js';
-import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { MemoryBacking } from '../../src/store/memory/backing.js';
-import { MemoryStore } from '../../src/store/memory/store.js';
-import { otherProcess } from '../helpers/memory-sessions.js';
+import type { MemoryStore } from '../../src/store/memory/store.js';
+import { memoryBacking, memoryStore } from './memory-backing.js';
 import { managerOn } from './contract-kit.js';
 import { storeContract } from './store.contract.js';
 
@@ -32,32 +30,11 @@ function coreOf(store: MemoryStore): StoreCore {
   }) as unknown as StoreCore;
 }
 
-async function coreStore(backing: MemoryBacking, cwd: string, options?: { now?: () => Date; redact?: (text: string) => string }): Promise<SessionStore> {
-  const path = await realpath(cwd);
-  return coreOf(new MemoryStore({ backing, project: { key: path, path }, now: options?.now ?? (() => new Date()), redact: options?.redact ?? ((text) => text), interpreter }));
+async function coreStore(backing: MemoryBacking, cwd: string): Promise<SessionStore> {
+  return coreOf(await memoryStore(backing, cwd));
 }
 
-storeContract(
-  'a store with only its core',
-  async () => {
-    const backing = new MemoryBacking();
-    const others = otherProcess(backing);
-    return {
-      open: (cwd, options) => coreStore(backing, cwd, options),
-      holdInChild: async (id) => {
-        const held = others.hold(id);
-        return { pid: held.owner.pid, kill9: async () => held.kill9() };
-      },
-      removeSession: async (id) => void backing.sessions.delete(id),
-      async writeNewerEvent(id, { seq, ts, type, payload }) {
-        backing.sessions.get(id)?.events.push({ seq, line: `{"seq":${seq},"ts":"${ts}","type":"${type}","payload":${payload}}` });
-      },
-      supersede: async (id) => void others.takeOver(id),
-      dispose: async () => undefined,
-    };
-  },
-  { trash: false, history: false },
-);
+storeContract('a store with only its core', async () => memoryBacking(coreOf), { trash: false, history: false });
 
 let cwd: string;
 beforeEach(async () => {

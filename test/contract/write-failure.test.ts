@@ -6,48 +6,14 @@
  * outcome is unknown (the connection given up while the server still held the INSERT back) is
  * settled by the event's own ID before the caller hears anything.
  */
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, realpathSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { openSessions, type Message, type ReplyWriter, type Session } from '../../src/index.js';
 import { tmpHome } from '../helpers/tmp-home.js';
+import { fill, smallDisk } from '../helpers/small-disk.js';
 import { createDatabase, runSql } from '../helpers/postgres.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { managerOn } from './contract-kit.js';
-
-/** A data home on a filesystem of its own, `mb` MiB, unmounted when the test finishes. */
-function smallDisk(mb: number): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'chatkeep-disk-')));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${mb}m,mode=0700`, 'tmpfs', dir], { stdio: 'pipe' });
-  } catch (err) {
-    throw new Error(`A full disk is a small tmpfs mounted for the test, which needs root (run the tests as root, as CI does): ${String(err)}`);
-  }
-  onTestFinished(() => {
-    execFileSync('umount', ['-l', dir]); // lazily: a failed test may leave a file open there
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
-}
-
-/** Fills the filesystem of `dir` to the last byte; returns a function that frees it again. */
-function fill(dir: string): () => void {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  for (const size of [1 << 20, 1 << 12, 1]) {
-    const chunk = Buffer.alloc(size, 120);
-    try {
-      for (;;) writeSync(fd, chunk);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-    }
-  }
-  closeSync(fd);
-  return () => rmSync(path);
-}
 
 const contents = (messages: readonly Message[]): string[] => messages.map((m) => `${m.role}${m.interrupted ? ' (interrupted)' : ''}: ${m.content}`);
 

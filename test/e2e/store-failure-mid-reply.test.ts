@@ -6,12 +6,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, realpathSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runPiped, startAtPrompt, type PtyRun, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
+import { fill, smallDisk } from '../helpers/small-disk.js';
 import { createDatabase, runSql, startPostgres } from '../helpers/postgres.js';
 
 interface Shown {
@@ -45,33 +44,6 @@ async function interruptedReply(run: PtyRun, first: string): Promise<string> {
   const end = lines.findIndex((line, i) => i >= at && line.endsWith(' [interrupted]'));
   expect(end, lines.join('\n')).toBeGreaterThan(-1);
   return lines.slice(at, end + 1).join(' ').replace(/ \[interrupted\]$/, '');
-}
-
-/** A filesystem of its own for a tablespace, `mb` MiB, traversable by the server's user; unmounted when the test finishes. */
-function smallDisk(mb: number): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'chatkeep-tablespace-')));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${mb}m,mode=0755`, 'tmpfs', dir], { stdio: 'pipe' });
-  onTestFinished(() => {
-    execFileSync('umount', ['-l', dir]);
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
-}
-
-/** Fills the filesystem of `dir` to the last byte; returns a function that frees it again. */
-function fill(dir: string): () => void {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  for (const size of [1 << 20, 1 << 12, 1]) {
-    const chunk = Buffer.alloc(size, 120);
-    try {
-      for (;;) writeSync(fd, chunk);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-    }
-  }
-  closeSync(fd);
-  return () => rmSync(path);
 }
 
 const root = process.getuid?.() === 0;
@@ -109,7 +81,7 @@ describe('the PostgreSQL store failing mid-reply', () => {
 
   it.skipIf(!root)('the tablespace of its tables full mid-reply (root: a small tmpfs mounted for it): stored is what was shown, once', async () => {
     const server = await ownServer();
-    const disk = smallDisk(3);
+    const disk = smallDisk(3, '0755');
     const location = join(disk, 'tablespace');
     execFileSync('install', ['-d', '-o', 'postgres', '-g', 'postgres', '-m', '0700', location]);
     const url = await createDatabase(server.url);
