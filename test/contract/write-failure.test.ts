@@ -9,7 +9,8 @@
 import { describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { openSessions, type Message, type ReplyWriter, type Session } from '../../src/index.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { fill, smallDisk } from '../helpers/small-disk.js';
+import { fill } from '../helpers/fill-disk.js';
+import { smallDisk } from '../helpers/small-disk.js';
 import { createDatabase, runSql } from '../helpers/postgres.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';

@@ -10,15 +10,21 @@ import { phrase, spawnPty } from '../helpers/pty.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { as, chat, ok, person } from '../helpers/team.js';
 
+/** Ann's session with one exchange, shared with Bob for writing; Bob works in Ann's directory. */
+async function sharedForWriting() {
+  const db = await createDatabase(inject('postgresAdminUrl'));
+  const ann = await person(db, 'ann');
+  const bob = await person(db, 'bob');
+  await ok(['db', 'setup', '--member', ann.role, '--member', bob.role], as(db));
+  bob.options.cwd = ann.options.cwd;
+  const id = await chat(ann, ['the shared plan']);
+  await ok(['sessions', 'share', id, '--with', bob.role, '--write'], ann.options);
+  return { ann, bob, id };
+}
+
 describe('a share revoked mid-chat', () => {
   it('tells the member in the chat, and keeps what he typed and saw in a fork of his own', async () => {
-    const db = await createDatabase(inject('postgresAdminUrl'));
-    const ann = await person(db, 'ann');
-    const bob = await person(db, 'bob');
-    await ok(['db', 'setup', '--member', ann.role, '--member', bob.role], as(db));
-    bob.options.cwd = ann.options.cwd;
-    const id = await chat(ann, ['the shared plan']);
-    await ok(['sessions', 'share', id, '--with', bob.role, '--write'], ann.options);
+    const { ann, bob, id } = await sharedForWriting();
 
     const run = spawnPty(['--session-id', id], bob.options);
     await run.say('bob adds a step', 'Echo: bob adds a step (read 3 messages)');
@@ -44,13 +50,7 @@ describe('a share revoked mid-chat', () => {
   });
 
   it('gives a library host a ShareRevokedError with its advice as data, when a share turns read-only', async () => {
-    const db = await createDatabase(inject('postgresAdminUrl'));
-    const ann = await person(db, 'ann');
-    const bob = await person(db, 'bob');
-    await ok(['db', 'setup', '--member', ann.role, '--member', bob.role], as(db));
-    bob.options.cwd = ann.options.cwd;
-    const id = await chat(ann, ['the shared plan']);
-    await ok(['sessions', 'share', id, '--with', bob.role, '--write'], ann.options);
+    const { ann, bob, id } = await sharedForWriting();
 
     const sessions = await openSessions({ home: bob.options.home, cwd: bob.options.cwd, store: bob.url });
     try {

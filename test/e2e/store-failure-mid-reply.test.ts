@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runPiped, startAtPrompt, type PtyRun, type RunOptions } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { fill, smallDisk } from '../helpers/small-disk.js';
+import { fill } from '../helpers/fill-disk.js';
+import { smallDisk } from '../helpers/small-disk.js';
 import { createDatabase, runSql, startPostgres } from '../helpers/postgres.js';
 
 interface Shown {

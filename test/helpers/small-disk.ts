@@ -1,6 +1,6 @@
-/** A small filesystem of a test's own (a tmpfs, which needs root, as CI runs), and filling it to the last byte. */
+/** A small filesystem of a test's own (a tmpfs, which needs root, as CI runs); fill-disk.ts fills it. */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, realpathSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
@@ -21,20 +21,4 @@ export function smallDisk(mb: number, mode: '0700' | '0755' = '0700'): string {
     rmSync(dir, { recursive: true, force: true });
   });
   return dir;
-}
-
-/** Fills the filesystem of `dir` to the last byte; returns a function that frees it again. */
-export function fill(dir: string): () => void {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  for (const size of [1 << 20, 1 << 12, 1]) {
-    const chunk = Buffer.alloc(size, 120);
-    try {
-      for (;;) writeSync(fd, chunk);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-    }
-  }
-  closeSync(fd);
-  return () => rmSync(path);
 }

@@ -7,11 +7,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSessions, type Session } from '../../src/index.js';
 import { createDatabase, runSql, startPostgres } from '../../test/helpers/postgres.js';
+import { fill } from '../../test/helpers/fill-disk.js';
 import { freshDir } from '../proc.js';
 import type { AdversaryContext, AdversaryTrial } from './trial.js';
 import { compare, midReply } from './write-failures.js';
@@ -86,21 +87,12 @@ async function fullTablespace(context: AdversaryContext, n: number): Promise<voi
       const open = () => openSessions({ home, cwd: join(home, 'project'), store: url });
       const s = await (await open()).create();
       const reply = await midReply(s);
-      const filler = join(disk, 'filler');
-      const fd = openSync(filler, 'w');
-      for (const size of [1 << 20, 1 << 12, 1]) {
-        try {
-          for (;;) writeSync(fd, Buffer.alloc(size, 120));
-        } catch {
-          // full
-        }
-      }
-      closeSync(fd);
+      const free = fill(disk);
       // A piece that does not compress needs pages the tablespace no longer has.
       await tryWrite(context, 'tablespaceWritesRefused', () => reply.push(randomBytes(16_000).toString('hex')));
       await tryWrite(context, 'tablespaceWritesRefused', () => reply.finish());
       await settled(s);
-      rmSync(filler);
+      free();
       await goOn(context, `full tablespace #${n}`, s, reply.shown, open);
     } finally {
       execFileSync('umount', ['-l', disk]);

@@ -6,13 +6,14 @@
  * order; anything else counts as a phantom, a duplicate or a loss.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSessions, type Message, type Session } from '../../src/index.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { managerOn } from '../../test/contract/contract-kit.js';
 import { runSql } from '../../test/helpers/postgres.js';
+import { fill } from '../../test/helpers/fill-disk.js';
 import { freshDir } from '../proc.js';
 import type { AdversaryContext, AdversaryTrial } from './trial.js';
 
@@ -48,20 +49,11 @@ async function fullDisk(context: AdversaryContext, n: number): Promise<void> {
     mkdirSync(cwd, { recursive: true });
     const s = await (await openSessions({ home, cwd })).create();
     const reply = await midReply(s);
-    const filler = join(home, 'filler');
-    const fd = openSync(filler, 'w');
-    for (const size of [1 << 20, 1 << 12, 1]) {
-      try {
-        for (;;) writeSync(fd, Buffer.alloc(size, 120));
-      } catch {
-        // full
-      }
-    }
-    closeSync(fd);
+    const free = fill(home);
     await reply.push('word '.repeat(3000)).catch(() => undefined);
     await reply.finish().catch(() => undefined);
     compare(context, `full disk #${n}, live`, reply.shown, s.messages);
-    rmSync(filler);
+    free();
     await s.append({ role: 'user', content: 'q3' });
     await s.close();
     const again = await (await openSessions({ home, cwd })).resume(s.id);
