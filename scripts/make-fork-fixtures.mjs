@@ -17,6 +17,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeGeminiSettings } from './peers/gemini-settings.mjs';
 
 const VERSIONS = { codex: '0.169.0', claude: '2.1.330', gemini: '0.61.0' };
 const PACKAGES = { codex: '@openai/codex', claude: '@anthropic-ai/claude-code', gemini: '@google/gemini-cli' };
@@ -87,14 +88,7 @@ const drive = { codex: driveCodex, claude: driveClaude, gemini: driveGemini };
 
 function driveGemini() {
   const home = join(scratch, 'home-gemini');
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  const settings = {
-    security: { auth: { selectedType: 'gemini-api-key' } },
-    general: { disableAutoUpdate: true, disableUpdateNag: true },
-    telemetry: { enabled: false },
-    privacy: { usageStatisticsEnabled: false },
-  };
-  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
+  writeGeminiSettings(home);
   const env = [`PATH=${process.env.PATH}`, `HOME=${home}`, 'TERM=xterm-256color', 'LANG=C.UTF-8', 'GEMINI_API_KEY=fake', `GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:${port}`, 'GEMINI_CLI_TRUST_WORKSPACE=true'];
   const socket = `chatkeep-forks-${process.pid}`;
   const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });

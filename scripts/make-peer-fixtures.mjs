@@ -17,6 +17,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeGeminiSettings } from './peers/gemini-settings.mjs';
 
 const VERSIONS = { claude: '2.1.330', codex: '0.169.0', gemini: '0.61.0' };
 const PACKAGES = { claude: '@anthropic-ai/claude-code', codex: '@openai/codex', gemini: '@google/gemini-cli' };
@@ -150,14 +151,7 @@ const setUp = {
     return { CODEX_HOME: codexHome, FAKE_API_KEY: 'sk-fake' };
   },
   gemini: (home) => {
-    mkdirSync(join(home, '.gemini'), { recursive: true });
-    const settings = {
-      security: { auth: { selectedType: 'gemini-api-key' } },
-      general: { disableAutoUpdate: true, disableUpdateNag: true },
-      telemetry: { enabled: false },
-      privacy: { usageStatisticsEnabled: false },
-    };
-    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
+    writeGeminiSettings(home);
     return { GEMINI_API_KEY: 'fake', GOOGLE_GEMINI_BASE_URL: base, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
   },
 };
