@@ -61,6 +61,8 @@ export async function openSessions(options: OpenSessionsOptions): Promise<Sessio
     },
     // Read from .git files (a few small reads, no git process); nothing is recorded outside a work tree.
     gitContext: () => import('../git/read-git.js').then(({ readGitContext }) => readGitContext(store.project.path)),
+    // Loaded only when a store without its own search is searched.
+    searchRows: async (...args) => (await import('../search/generic-search.js')).searchRows(...args),
   });
 }
 

@@ -1,6 +1,7 @@
 /** What the contract's cases share: the backing's shape, the clock, and how sessions are made. */
 import { blankSnapshot } from '../../src/session/format/blank.js';
 import { Manager } from '../../src/session/runtime/manager.js';
+import { searchRows } from '../../src/search/generic-search.js';
 import { rowFromSnapshot } from '../../src/session/format/index-row.js';
 import type { SessionEvent, SessionStore } from '../../src/session/format/store.js';
 import type { WholeStore } from '../../src/session/runtime/store-defaults.js';
@@ -42,6 +43,7 @@ export function managerOn(store: SessionStore, at: () => Date = () => AT): Manag
     toolVersion: 'test',
     readConfig: () => Promise.resolve({ user: {}, project: {} }),
     gitContext: () => Promise.resolve(undefined),
+    searchRows,
   });
 }
 

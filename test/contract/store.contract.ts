@@ -15,6 +15,7 @@ import { eventually } from '../helpers/eventually.js';
 import { AmbiguousIdError, FutureSchemaError, InvalidIdError, SessionInUseError, UnknownSessionError } from '../../src/session/api/errors.js';
 import type { SessionStore, WriterLock } from '../../src/session/format/store.js';
 import { withDefaults, type WholeStore } from '../../src/session/runtime/store-defaults.js';
+import { searchRows } from '../../src/search/generic-search.js';
 import type { SessionSnapshot } from '../../src/session/api/data.js';
 import { AT, event, managerOn, snapshotOf, type Harness, type OpenOptions, type StoreBacking } from './contract-kit.js';
 import { searchCases } from './search.contract.js';
@@ -52,7 +53,7 @@ function contractSuite(title: string, makeBacking: () => Promise<StoreBacking>, 
     const open = async (dir = cwd, options?: OpenOptions): Promise<WholeStore> => {
       const store = await backing.open(dir, options);
       opened.push(store);
-      return withDefaults(store, { now: options?.now ?? (() => new Date()), redact: options?.redact ?? ((text) => text) });
+      return withDefaults(store, { now: options?.now ?? (() => new Date()), redact: options?.redact ?? ((text) => text), searchRows });
     };
     const openOn = async (id: string, dir = cwd): Promise<WholeStore> => {
       const store = await open(dir);

@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import { blankSnapshot } from '../../src/session/format/blank.js';
 import type { LockOwner } from '../../src/session/api/errors.js';
+import { searchRows } from '../../src/search/generic-search.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { Manager } from '../../src/session/runtime/manager.js';
 import { forgetHeld } from '../../src/session/runtime/held-here.js';
@@ -83,6 +84,7 @@ export function memorySessions(options: { at?: Date } = {}): MemorySessions {
     toolVersion: '0.1.0',
     readConfig: () => Promise.resolve({ user: {}, project: {} }),
     gitContext: () => Promise.resolve(undefined),
+    searchRows,
   });
   const kept = (id: string) => {
     const session = backing.sessions.get(id);

@@ -282,6 +282,17 @@ export interface StoreCapabilities extends Partial<ListingCache> {
   projectAt?(path: string): Promise<ProjectInfo | undefined>;
 }
 
+/**
+ * The generic search (src/search/generic-search.ts), handed to the model by whoever opens the store
+ * (the search is a layer above the session model): the rows' sessions, each read by `read`.
+ */
+export type SearchRows = (
+  query: string,
+  rows: readonly IndexRow[],
+  read: (row: IndexRow) => Promise<SessionSnapshot | undefined>,
+  limit?: number,
+) => Promise<SearchResults>;
+
 /** A store: its core and what it provides beyond it. */
 export type SessionStore = StoreCore & StoreCapabilities;
 

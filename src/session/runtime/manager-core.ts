@@ -6,7 +6,7 @@
 import type { ConfigFiles, ProjectInfo, SessionSnapshot } from '../api/data.js';
 import type { ResumeReport, Session } from '../api/session-api.js';
 import type { SessionManager } from './manager-api.js';
-import type { Located, Reading, SessionStore, WriterLock } from '../format/store.js';
+import type { Located, Reading, SessionStore, WriterLock, SearchRows } from '../format/store.js';
 import { withDefaults, type WholeStore } from './store-defaults.js';
 import { SessionOpenHereError, SessionsClosedError } from '../api/errors.js';
 import { heldHere, noteHeld, placeOf } from './held-here.js';
@@ -33,6 +33,8 @@ export interface ManagerParts {
   readConfig(): Promise<ConfigFiles>;
   /** Where this run happens (git root, branch, HEAD), read as the session opens; recorded when known. */
   gitContext(): Promise<SessionSnapshot['git']>;
+  /** The generic search, for a store without its own (src/search/generic-search.ts). */
+  searchRows: SearchRows;
 }
 
 /** Routes a lost lock to the session, also when it is lost before the session exists. */

@@ -11,7 +11,7 @@ import { NoTrashError } from '../api/errors.js';
 import type { ProjectInfo } from '../api/data.js';
 import type { IndexRow } from '../api/listing.js';
 import type { SearchResults } from '../api/search-data.js';
-import { HISTORY_LINES, type LineHistory, type ListingCache, type SessionSource, type SessionStore, type SessionTrash, type StoreCapabilities } from '../format/store.js';
+import { HISTORY_LINES, type LineHistory, type ListingCache, type SessionSource, type SearchRows, type SessionStore, type SessionTrash, type StoreCapabilities } from '../format/store.js';
 import { interpreter } from './interpreter.js';
 
 /** A store with every capability but `keptAside` and `checkCaches` (which a store that keeps nothing aside, or no cache, leaves out). */
@@ -20,7 +20,14 @@ export type WholeStore = SessionStore & ListingCache & Required<Omit<StoreCapabi
 const CAPABILITIES = ['recordRow', 'forgetRow', 'noteProblem', 'searchSessions', 'trash', 'history', 'where', 'projectAt'] as const;
 
 /** `store` itself when it has every capability; otherwise `store` with the defaults where it has none. */
-export function withDefaults(store: SessionStore, model: { now: () => Date; redact: (text: string) => string }): WholeStore {
+/** What the defaults are made with: the model's clock and redaction, and the generic search (a layer above). */
+export interface DefaultParts {
+  now: () => Date;
+  redact: (text: string) => string;
+  searchRows: SearchRows;
+}
+
+export function withDefaults(store: SessionStore, model: DefaultParts): WholeStore {
   const missing = CAPABILITIES.filter((name) => store[name] === undefined);
   if (missing.length === 0) return store as WholeStore;
   const fallback = defaults(store, model);
@@ -33,7 +40,7 @@ export function withDefaults(store: SessionStore, model: { now: () => Date; reda
   }) as WholeStore;
 }
 
-function defaults(store: SessionStore, { now, redact }: { now: () => Date; redact: (text: string) => string }): Pick<WholeStore, (typeof CAPABILITIES)[number]> {
+function defaults(store: SessionStore, { now, redact, searchRows }: DefaultParts): Pick<WholeStore, (typeof CAPABILITIES)[number]> {
   const lines: string[] = [];
   const history: LineHistory = {
     load: () => Promise.resolve(lines.slice(-HISTORY_LINES)),
@@ -52,7 +59,7 @@ function defaults(store: SessionStore, { now, redact }: { now: () => Date; redac
     recordRow: () => Promise.resolve(),
     forgetRow: () => Promise.resolve(),
     noteProblem: () => Promise.resolve(),
-    searchSessions: (query, projects, options) => searchAnyStore(store, query, projects, options, now),
+    searchSessions: (query, projects, options) => searchAnyStore(store, searchRows, query, projects, options, now),
     trash,
     history,
     where: (id) => ({ location: `${store.location} (session ${id})` }),
@@ -66,12 +73,12 @@ function defaults(store: SessionStore, { now, redact }: { now: () => Date; redac
 /** The generic search: each listed session read lock-free through the model's interpreter. */
 async function searchAnyStore(
   store: SessionStore,
+  searchRows: SearchRows,
   query: string,
   projects: readonly ProjectInfo[],
   options: { limit?: number },
   now: () => Date,
 ): Promise<SearchResults> {
-  const { searchRows } = await import('./generic-search.js');
   const read = async (row: IndexRow) => {
     const source: SessionSource = { inspectLock: () => store.inspectLock(row.id), load: (o) => store.load(row.id, o) };
     // Unreadable (damaged beyond salvage, a newer build's): left out, as every store's search does.
