@@ -3,9 +3,8 @@
  * provide only its core (`StoreCore`); `withDefaults` gives the rest of the model a whole store.
  * A listing cache: none (the rows are worked out by `list`); search: the generic one over `list`
  * and `load`; the trash: none, so trashing is refused, saying so; `where`: the store's location;
- * `projectAt`: from `projects`; the input history: kept for this process only.
+ * `projectAt`: from `projects`, the path resolved; the input history: kept for this process only.
  */
-import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { NoTrashError } from '../api/errors.js';
 import type { ProjectInfo } from '../api/data.js';
@@ -19,7 +18,6 @@ export type WholeStore = SessionStore & ListingCache & Required<Omit<StoreCapabi
 
 const CAPABILITIES = ['recordRow', 'forgetRow', 'noteProblem', 'searchSessions', 'trash', 'history', 'where', 'projectAt'] as const;
 
-/** `store` itself when it has every capability; otherwise `store` with the defaults where it has none. */
 /** What the defaults are made with: the model's clock and redaction, and the generic search (a layer above). */
 export interface DefaultParts {
   now: () => Date;
@@ -27,6 +25,7 @@ export interface DefaultParts {
   searchRows: SearchRows;
 }
 
+/** `store` itself when it has every capability; otherwise `store` with the defaults where it has none. */
 export function withDefaults(store: SessionStore, model: DefaultParts): WholeStore {
   const missing = CAPABILITIES.filter((name) => store[name] === undefined);
   if (missing.length === 0) return store as WholeStore;
@@ -64,7 +63,8 @@ function defaults(store: SessionStore, { now, redact, searchRows }: DefaultParts
     history,
     where: (id) => ({ location: `${store.location} (session ${id})` }),
     projectAt: async (path) => {
-      const wanted = await realpath(path).catch(() => resolve(path));
+      // The model knows no files: a path as given, resolved (a store with its own `projectAt` follows links).
+      const wanted = resolve(path);
       return (await store.projects()).find((p) => p.path === wanted);
     },
   };
