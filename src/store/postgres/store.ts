@@ -23,7 +23,8 @@ import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, listRowsOf, loadSession } from './reading.js';
 import { candidateIds, insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
-import { OWNER_SQL, ReadOnlyShareError } from './team/sharing.js';
+import { ReadOnlyShareError } from './team/sharing.js';
+import { OWNER_SQL } from './team/row-security.js';
 import { isPostgresUrl, redactUrl } from './url.js';
 import { lazyTrash } from '../lazy-trash.js';
 

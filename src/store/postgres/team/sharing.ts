@@ -32,8 +32,6 @@ export interface Ownership {
   shares: Share[];
 }
 
-export { OWNER_SQL };
-
 /** Refused to write: the session is another role's, shared read-only (or not at all, to a role that still sees it). */
 export class ReadOnlyShareError extends UserError {
   constructor(
