@@ -30,11 +30,16 @@ export function withDefaults(store: SessionStore, model: DefaultParts): WholeSto
   const missing = CAPABILITIES.filter((name) => store[name] === undefined);
   if (missing.length === 0) return store as WholeStore;
   const fallback = defaults(store, model);
+  // A store's methods, bound to it once: the proxy is asked for them on every save.
+  const bound = new Map<string | symbol, unknown>();
   return new Proxy(store, {
     get(target, name, receiver) {
       if ((missing as readonly (string | symbol)[]).includes(name)) return fallback[name as (typeof CAPABILITIES)[number]];
       const value: unknown = Reflect.get(target, name, receiver);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      let method = bound.get(name);
+      if (method === undefined) bound.set(name, (method = (value as (...args: unknown[]) => unknown).bind(target)));
+      return method;
     },
   }) as WholeStore;
 }
