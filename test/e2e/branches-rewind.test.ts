@@ -90,6 +90,7 @@ describe('/rewind and /tree in the REPL component (the readline example)', () =>
       const from = chat.screen().length;
       chat.line(text);
       await chat.waitFor(until, { from });
+      await chat.waitFor(/you> $/); // the whole answer is there once the prompt is back
       return chat.screen().slice(from);
     };
     await say('hello', 'HELLO!');

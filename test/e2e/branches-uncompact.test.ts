@@ -23,12 +23,16 @@ async function show(options: RunOptions, id: string): Promise<Shown> {
   return JSON.parse(run.stdout) as Shown;
 }
 
-/** Types `text` at the prompt; resolves with what the screen showed after it, once `until` is there. */
+/**
+ * Types `text` at the prompt; resolves with what the screen showed after it, once `until` is there
+ * and the prompt is back (a line may arrive in pieces: `until` alone does not mean it is whole).
+ */
 async function after(run: PtyRun, text: string, until: string | RegExp): Promise<string> {
   await run.prompt();
   const from = run.screen().length;
   run.line(text);
   await run.waitFor(until, { from });
+  await run.prompt();
   return run.screen().slice(from);
 }
 

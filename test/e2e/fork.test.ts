@@ -107,7 +107,8 @@ describe('/fork in the chat', () => {
     expect(run.screen().slice(from)).not.toContain('Forked');
 
     from = run.screen().length;
-    const screen = await run.say('/fork --at 2 side quest', /New session (\S+), forked from/);
+    await run.say('/fork --at 2 side quest', /New session (\S+), forked from/);
+    const screen = await run.prompt(); // the whole answer is there once the prompt is back
     const fork = /New session (\S+), forked from/.exec(screen.slice(from))![1]!;
     expect(screen.slice(from)).toContain(`Saved ${id} (4 messages). Forked ${id}: now in ${fork}.`);
     expect(screen.slice(from)).toContain(`New session ${fork}, forked from ${id} at message 2 (2 messages, project ${cwd})`);
