@@ -37,7 +37,8 @@ describe('/rewind in the chat', () => {
       await run.say('/rewind 9', phrase(`Cannot fork ${id} at message 9: it has 6 messages (give 0 to 6).`));
 
       const at = run.screen().length;
-      const screen = await run.say('/rewind 2', /New session\s+(\S+),\s+forked\s+from/);
+      await run.say('/rewind 2', /New session\s+(\S+),\s+forked\s+from/);
+      const screen = await run.prompt(); // the whole answer is there once the prompt is back
       const fork = /now\s+in\s+(\S+),\s+holding/.exec(screen.slice(at))![1]!;
       expect(screen.slice(at)).toMatch(phrase(`Rewound to message 2: now in ${fork}, holding 2 messages; ${id} is kept as it was.`));
       expect(screen.slice(at)).toMatch(phrase(`New session ${fork}, forked from ${id} at message 2`));
