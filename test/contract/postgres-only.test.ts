@@ -319,7 +319,7 @@ describe('PostgreSQL store', () => {
     );
     await runSql(url, 'ANALYZE chatkeep.sessions');
     const plan = (await runSql<{ 'QUERY PLAN': string }>(url, `EXPLAIN ${LIST_SQL.replace('$1', "ARRAY['p7']")}`)).map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan).toContain('sessions_by_project');
+    expect(plan).toContain('sessions_by_project_owner');
     expect(plan).not.toMatch(/Seq Scan on sessions/);
     expect((await store.list([{ ...store.project, key: 'p7' } as SessionStore['project']])).length).toBe(200);
   });

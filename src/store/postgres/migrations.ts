@@ -13,6 +13,7 @@ import { LOCK_SPACE } from './lock-key.js';
 import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 import { EVENT_IDS_MIGRATION } from './event-log.js';
+import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -173,6 +174,8 @@ export const MIGRATIONS: readonly string[] = [
   ONCE_PER_STATEMENT_MIGRATION,
   // Each event's own ID, by which a write of unknown outcome is read back (event-log.ts).
   EVENT_IDS_MIGRATION,
+  // A project's sessions by owner, which a member's listing reads instead of every member's (listing-index.ts).
+  LISTING_BY_OWNER_MIGRATION,
 ];
 
 /** The schema version this build writes. */

@@ -1,7 +1,7 @@
 /**
  * Reads of the PostgreSQL store that need no lock: a session's snapshot and events, listing
  * rows, and finding a session by ID or prefix. Each is a query over an index: the primary keys,
- * `sessions_by_project` for a project's listing.
+ * `sessions_by_project_owner` for a project's listing (listing-index.ts).
  */
 import type { Pool } from 'pg';
 import { DamagedFileError, decodeSnapshot } from '../../session/format/codec.js';
@@ -15,6 +15,7 @@ import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSour
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { ADVISORY_HELD, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
+import { VISIBLE_SESSIONS_SQL } from './listing-index.js';
 
 interface EventRow {
   seq: string;
@@ -133,14 +134,14 @@ const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD('held')} OR ${LEASED_SQL} THE
  */
 const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
-/** A listing of the projects whose keys are `$1`, newest first (over `sessions_by_project`). */
+/** A listing of the projects whose keys are `$1`, newest first, of the sessions the role asking sees (listing-index.ts). */
 export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
   SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
     ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
     s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
     CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
     s.title_source, s.archived_messages
-  FROM chatkeep.sessions s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN chatkeep.lock_keys k ON k.session_id = s.id
+  FROM ${VISIBLE_SESSIONS_SQL} s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN chatkeep.lock_keys k ON k.session_id = s.id
     -- Events outlive their snapshot only until the next one compacts them: the table is small,
     -- and one pass over it beats probing it once per listed session.
     LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
