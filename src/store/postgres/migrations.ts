@@ -13,6 +13,7 @@ import { LOCK_SPACE } from './lock-key.js';
 import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 import { EVENT_IDS_MIGRATION } from './event-log.js';
+import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -173,6 +174,8 @@ export const MIGRATIONS: readonly string[] = [
   ONCE_PER_STATEMENT_MIGRATION,
   // Each event's own ID, by which a write of unknown outcome is read back (event-log.ts).
   EVENT_IDS_MIGRATION,
+  // A member's search narrowed by a policy, so that the trigram index serves it (search-narrowing.ts).
+  SEARCH_NARROWING_MIGRATION,
 ];
 
 /** The schema version this build writes. */

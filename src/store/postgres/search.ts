@@ -30,6 +30,7 @@ import type { Role, SessionSnapshot } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { writeSearchRows } from './search-rows.js';
+import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
 
 /** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
@@ -165,7 +166,11 @@ export async function searchSessions(
   const argument = narrowingArgument(narrowing, q.folded);
   const sql = matchSql(argument === undefined ? undefined : narrowing);
   const params = argument === undefined ? [keys, q.folded] : [keys, q.folded, argument];
-  const rows = await transaction(ctx.pool, ctx.target, async (client) => (await client.query<MatchRow>(sql, params)).rows, MATCH_BEGIN);
+  const rows = await transaction(ctx.pool, ctx.target, async (client) => {
+    // The trigram pattern also narrows by policy, so that a member's search uses the index (search-narrowing.ts).
+    if (argument !== undefined && narrowing === 'trgm') await client.query('SELECT set_config($1, $2, true)', [SEARCH_LIKE_SETTING, argument]);
+    return (await client.query<MatchRow>(sql, params)).rows;
+  }, MATCH_BEGIN);
   const read = await readUncovered(ctx, rows);
   const found: Found[] = [];
   for (const row of rows) {
