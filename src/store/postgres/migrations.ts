@@ -14,6 +14,7 @@ import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 import { EVENT_IDS_MIGRATION } from './event-log.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
+import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -176,6 +177,8 @@ export const MIGRATIONS: readonly string[] = [
   EVENT_IDS_MIGRATION,
   // A project's sessions by owner, which a member's listing reads instead of every member's (listing-index.ts).
   LISTING_BY_OWNER_MIGRATION,
+  // A member's search narrowed by a policy, so that the trigram index serves it (search-narrowing.ts).
+  SEARCH_NARROWING_MIGRATION,
 ];
 
 /** The schema version this build writes. */

@@ -30,6 +30,7 @@ import type { Role, SessionSnapshot } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { writeSearchRows } from './search-rows.js';
+import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
 
 /** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
@@ -98,30 +99,52 @@ const HOLDS: Record<Narrowing | 'none', string> = {
 const PACK = 2 ** 32;
 
 /**
+ * Sessions and messages a searcher's projects may hold, at most, for the search to read them
+ * session by session (each by its primary key) rather than through the narrowing index. Under row
+ * security each candidate the index gives costs a policy check, and a common word's candidates are
+ * nearly every message of every member: a member's own few thousand messages read one session at
+ * a time cost less. Past either, the index (a rare word is then far cheaper; a common one costs
+ * what it did before).
+ */
+export const SESSION_BY_SESSION = { sessions: 2_000, messages: 20_000 };
+
+/**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
  * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
- * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number.
+ * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number, by one
+ * of two branches, the other never run (its gate is a one-time filter): through the narrowing
+ * index, or session by session (SESSION_BY_SESSION).
  */
-export const matchSql = (narrowing: Narrowing | undefined): string => `WITH hits AS MATERIALIZED (
+export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
+    SELECT s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
+      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title
+    FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
+    WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL),
+  few AS MATERIALIZED (SELECT count(*) <= ${SESSION_BY_SESSION.sessions} AND coalesce(sum(d_messages), 0) <= ${SESSION_BY_SESSION.messages} AS yes FROM vis),
+  hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
-      WHERE $2 <> '' AND ${HOLDS[narrowing ?? 'none']}) x
-    GROUP BY x.session_id),
+      WHERE $2 <> '' AND NOT (SELECT yes FROM few) AND ${HOLDS[narrowing ?? 'none']}) x
+    GROUP BY x.session_id
+    UNION ALL
+    SELECT v.id, x.hits, x.best FROM vis v CROSS JOIN LATERAL (
+      SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best
+      FROM (SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND ${HOLDS[narrowing ?? 'none']}) y) x
+    WHERE $2 <> '' AND (SELECT yes FROM few) AND x.hits IS NOT NULL),
   ev AS MATERIALIZED (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id)
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
-    CASE WHEN $2 = '' OR d.folded_title IS NULL THEN 0 ELSE ${HITS_IN('d.folded_title')} END AS title_hits,
-    d.title IS DISTINCT FROM s.title AS title_stale,
-    (d.session_id IS NULL OR d.snapshot_version IS DISTINCT FROM s.snapshot_version) AS stale,
-    coalesce(ev.last_seq > d.seq, false) AS pending,
-    CASE WHEN d.title IS DISTINCT FROM s.title OR d.session_id IS NULL OR ev.last_seq > d.seq
-      OR d.snapshot_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title,
+    CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
+    s.d_title IS DISTINCT FROM s.title AS title_stale,
+    (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
+    coalesce(ev.last_seq > s.d_seq, false) AS pending,
+    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR ev.last_seq > s.d_seq
+      OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title,
     s.snapshot_version::text AS version
-  FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
-    LEFT JOIN hits h ON h.session_id = s.id LEFT JOIN ev ON ev.session_id = s.id
-  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL AND (h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
-    OR strpos(d.folded_title, $2) > 0 OR d.title IS DISTINCT FROM s.title OR d.session_id IS NULL
-    OR d.snapshot_version IS DISTINCT FROM s.snapshot_version OR ev.last_seq > d.seq)`;
+  FROM vis s LEFT JOIN hits h ON h.session_id = s.id LEFT JOIN ev ON ev.session_id = s.id
+  WHERE h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
+    OR strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
+    OR s.d_version IS DISTINCT FROM s.snapshot_version OR ev.last_seq > s.d_seq`;
 
 /**
  * The match query's transaction. Hash joins and hash aggregation whatever the statistics say:
@@ -165,7 +188,11 @@ export async function searchSessions(
   const argument = narrowingArgument(narrowing, q.folded);
   const sql = matchSql(argument === undefined ? undefined : narrowing);
   const params = argument === undefined ? [keys, q.folded] : [keys, q.folded, argument];
-  const rows = await transaction(ctx.pool, ctx.target, async (client) => (await client.query<MatchRow>(sql, params)).rows, MATCH_BEGIN);
+  const rows = await transaction(ctx.pool, ctx.target, async (client) => {
+    // The trigram pattern also narrows by policy, so that a member's search uses the index (search-narrowing.ts).
+    if (argument !== undefined && narrowing === 'trgm') await client.query('SELECT set_config($1, $2, true)', [SEARCH_LIKE_SETTING, argument]);
+    return (await client.query<MatchRow>(sql, params)).rows;
+  }, MATCH_BEGIN);
   const read = await readUncovered(ctx, rows);
   const found: Found[] = [];
   for (const row of rows) {
