@@ -78,7 +78,7 @@ describe('stale listing caches lose to the snapshot', () => {
     const text = await runPiped(['sessions', 'list'], '', options);
     expect([text.code, text.stderr]).toEqual([0, '']);
     expect(text.stdout).toMatch(new RegExp(`^ {2}${id} .* 4 messages .* one\\n$`));
-    expect(metaRow(dir)).toMatchObject({ title: 'one', messageCount: 4 });
+    expect(indexRow(join(dirname(dirname(dir)), 'index.json'), id)).toMatchObject({ title: 'one', messageCount: 4 });
   });
 
   it('sessions doctor reports the stale meta file and index row, one line each, and rewrites them', async () => {

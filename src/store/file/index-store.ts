@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
@@ -231,15 +232,17 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
 
 /**
  * The row as the files say, when the snapshot is no longer the one `row` was read from (put back
- * by hand, rewritten by another tool); undefined while its stamp still matches. The meta file
+ * by hand, rewritten by another tool); undefined while its stamp still matches. A meta file
  * loses too: rewritten from the files, as `sessions doctor` does (docs/design.md §8).
  */
 async function staleRow(dir: string, row: IndexRow, projectPath: string, reader: RowReader): Promise<IndexRow | undefined> {
   if (row.snapshotStamp === snapshotStamp(dir)) return undefined;
   const truth = await rowFromFiles(dir, row.id, projectPath, reader).catch(() => undefined);
   if (!truth) return undefined;
-  // Only a closed, sound reading describes the snapshot in place; any other is settled by its own path.
-  if (!truth.problem && truth.status === 'closed') await writeMeta(dir, truth).catch(() => undefined);
+  // Only a closed, sound reading describes the snapshot in place; any other is settled by its own
+  // path. A meta file is replaced, never created: listing writes nothing into a session's
+  // directory that was not there (an older build's session stays byte for byte as it was).
+  if (!truth.problem && truth.status === 'closed' && existsSync(layout.meta(dir))) await writeMeta(dir, truth).catch(() => undefined);
   return truth;
 }
 
