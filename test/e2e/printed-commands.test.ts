@@ -116,7 +116,7 @@ describe('commands inside error messages run as printed', () => {
     expect(bad.stderr).toBe(`chatkeep: unknown command \`sessions bogus\`. See node ${BIN} sessions --help\n`);
     const help = await shell(/See (.+)\n$/.exec(bad.stderr)![1]!, { cwd, env: shellEnv(tmpHome(), PLAIN_PATH) }, '');
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]');
+    expect(help.stdout).toContain('chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--limit N] [--json]');
   });
 });
 

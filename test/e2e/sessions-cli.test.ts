@@ -75,4 +75,25 @@ describe('chatkeep sessions', () => {
     expect(show.code).toBe(2);
     expect(show.stderr).toBe('chatkeep: No session `nope`. List sessions with: chatkeep sessions list --all\n');
   });
+
+  it('list shows the newest N with --limit and says how to see the rest; --json and --limit 0 list every one', async () => {
+    const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const ids: string[] = [];
+    for (const line of ['first', 'second', 'third']) {
+      const chat = await runPiped([], `${line}\n/quit\n`, options);
+      ids.unshift(/Saved (\S+) \(/.exec(chat.stderr)![1]!);
+    }
+    const two = await runPiped(['sessions', 'list', '--limit', '2'], '', options);
+    expect([two.code, two.stderr]).toEqual([0, '']);
+    const lines = two.stdout.split('\n');
+    expect(lines.map((l) => /session-\S+/.exec(l)?.[0])).toEqual([ids[0], ids[1], undefined, undefined]);
+    expect(lines.slice(2)).toEqual(['The newest 2 shown. --limit N shows more (0: all).', '']);
+    // The line's advice runs as said: --limit 0 lists all three, without the line.
+    const every = await runPiped(['sessions', 'list', '--limit', '0'], '', options);
+    expect(every.stdout.trimEnd().split('\n').map((l) => /session-\S+/.exec(l)?.[0])).toEqual(ids);
+    const json = await runPiped(['sessions', 'list', '--json'], '', options);
+    expect((JSON.parse(json.stdout) as { id: string }[]).map((r) => r.id)).toEqual(ids);
+    const jsonTwo = await runPiped(['sessions', 'list', '--json', '--limit', '2'], '', options);
+    expect((JSON.parse(jsonTwo.stdout) as { id: string }[]).map((r) => r.id)).toEqual(ids.slice(0, 2));
+  });
 });

@@ -1,9 +1,10 @@
 /**
  * The listing caches lose to the snapshot (docs/design.md §8): with an older good snapshot put back by
- * hand under the meta file and index row of a later one,
- * `sessions doctor` says which cache it found stale and rewrites it. File store.
+ * hand under the meta file and index row of a later one, `sessions list` shows the session as the
+ * snapshot says and rewrites both caches, and `sessions doctor` says which cache it found stale and
+ * rewrites it. File store.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped, type RunOptions } from '../helpers/pty.js';
@@ -46,6 +47,40 @@ function indexRow(index: string, id: string): Row | undefined {
 }
 
 describe('stale listing caches lose to the snapshot', () => {
+  it('sessions list shows a snapshot put back by hand as it is, and rewrites the meta file and index row', async () => {
+    const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const { id, dir, index } = await olderSnapshotPutBack(options);
+    const text = await runPiped(['sessions', 'list'], '', options);
+    expect([text.code, text.stderr]).toEqual([0, '']);
+    expect(text.stdout).toMatch(new RegExp(`^ {2}${id} .* 4 messages .* one\\n$`));
+    expect(metaRow(dir)).toMatchObject({ title: 'one', messageCount: 4 });
+    expect(indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
+    // The listing fixed what the doctor would have: nothing left for it.
+    const doctor = await runPiped(['sessions', 'doctor', '--json'], '', options);
+    expect([doctor.code, JSON.parse(doctor.stdout)]).toEqual([0, { fixed: [], sessions: [] }]);
+  });
+
+  it('a session emptied by a damaged snapshot is listed again once the good snapshot is put back, without the doctor', async () => {
+    const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const chat = await runPiped([], 'one\ntwo\n/save\n/quit\n', options);
+    const id = /Saved (\S+) \(4 messages\)/.exec(chat.stderr)![1]!;
+    const dir = sessionDir(options.home, id)!;
+    const snapshot = join(dir, 'session.json');
+    const good = readFileSync(snapshot);
+    truncateSync(snapshot, 100);
+    const resumed = await runPiped(['--session-id', id], '/quit\n', options);
+    expect(resumed.stderr).toContain('Recovered 0 messages from the journal');
+    // The damaged copy cleared away by hand: the session holds nothing now, so it is not listed.
+    for (const name of readdirSync(dir).filter((n) => n.startsWith('session.json.corrupt-'))) rmSync(join(dir, name));
+    expect(await listed(options)).toEqual([]);
+    // The good snapshot put back by hand: the caches (0 messages) lose to it.
+    writeFileSync(snapshot, good);
+    const text = await runPiped(['sessions', 'list'], '', options);
+    expect([text.code, text.stderr]).toEqual([0, '']);
+    expect(text.stdout).toMatch(new RegExp(`^ {2}${id} .* 4 messages .* one\\n$`));
+    expect(indexRow(join(dirname(dirname(dir)), 'index.json'), id)).toMatchObject({ title: 'one', messageCount: 4 });
+  });
+
   it('sessions doctor reports the stale meta file and index row, one line each, and rewrites them', async () => {
     const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
     const { id, dir, index } = await olderSnapshotPutBack(options);

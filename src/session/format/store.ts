@@ -207,9 +207,10 @@ export interface StoreCore {
   /**
    * The listing rows of these projects, newest first. With `newest`, a store may return only
    * the newest that many rows of each project (never fewer when there are that many); every row is
-   * always a correct answer.
+   * always a correct answer. `shown` (at least `newest` when given): how many of each project's
+   * newest rows the caller shows; a store with caches checks those against what they cache.
    */
-  list(projects: readonly ProjectInfo[], options?: { newest?: number }): Promise<IndexRow[]>;
+  list(projects: readonly ProjectInfo[], options?: { newest?: number; shown?: number }): Promise<IndexRow[]>;
 
   /** Lets go of what the store holds open (a connection pool). */
   close(): Promise<void>;

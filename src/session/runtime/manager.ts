@@ -210,15 +210,18 @@ export class Manager extends ManagerCore implements SessionManager {
       const head = await this.listRows(projects, options, options.limit);
       if (head && head.length >= options.limit) return head.slice(0, options.limit);
     }
-    const all = (await this.listRows(projects, options))!;
+    const all = (await this.listRows(projects, options, undefined, options.limit))!;
     return options.limit === undefined ? all : all.slice(0, options.limit);
   }
 
-  /** With `newest`, undefined when a session this process holds is not among the rows read (it may be newer than they are). */
-  private async listRows(projects: readonly ProjectInfo[], options: ListOptions, newest?: number): Promise<SessionSummary[] | undefined> {
+  /**
+   * With `newest`, undefined when a session this process holds is not among the rows read (it may
+   * be newer than they are). `check`: how many rows the caller shows (the store checks their caches).
+   */
+  private async listRows(projects: readonly ProjectInfo[], options: ListOptions, newest?: number, check = newest): Promise<SessionSummary[] | undefined> {
     const { completeRows, holdsMessage } = await lazy.listing();
     const { discardOrphans } = await import('./orphans.js');
-    const read = await this.live.list(projects, newest !== undefined ? { newest } : {});
+    const read = await this.live.list(projects, { ...(newest !== undefined ? { newest } : {}), ...(check ? { shown: check } : {}) });
     if (newest !== undefined) {
       const ids = new Set(read.map((r) => r.id));
       if (heldIdsHere(placeOf(this.live)).some((id) => !ids.has(id))) return undefined;

@@ -258,11 +258,11 @@ export class FileStore implements SessionStore {
     return (await this.projects()).find((p) => p.path === wanted);
   }
 
-  async list(projects: readonly ProjectInfo[], options: { newest?: number } = {}): Promise<IndexRow[]> {
+  async list(projects: readonly ProjectInfo[], options: { newest?: number; shown?: number } = {}): Promise<IndexRow[]> {
     const { listProject } = await lazy.index();
     // Each project's rows come newest first; across projects they are merged the same way.
     const rows: IndexRow[] = [];
-    for (const project of projects) rows.push(...(await listProject(this.projectDir(project), project.path, this.options, options.newest)));
+    for (const project of projects) rows.push(...(await listProject(this.projectDir(project), project.path, this.options, options.newest, options.shown ?? options.newest)));
     if (projects.length > 1) rows.sort(byUpdatedDesc);
     return rows;
   }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
@@ -8,7 +9,8 @@ import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
-import { readMetaSync } from './meta-file.js';
+import { readMetaSync, writeMeta } from './meta-file.js';
+import { snapshotStamp } from './snapshot-stamp.js';
 import { indexText, readIndexHead } from './index-head.js';
 import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
 
@@ -96,14 +98,16 @@ export async function updateIndexRows(projectDir: string, changed: readonly Inde
  * The project's rows, newest first, with live statuses. Reads one file in the common case;
  * reconciles or rebuilds (under the index lock) when the index is missing, stale or damaged.
  * With `newest`, at least the newest that many rows (all when fewer), read from the head of the
- * index when it is current; otherwise every row, as without.
+ * index when it is current; otherwise every row, as without. The first `shown` rows (those a
+ * listing shows; with `newest`, at least that many) have their snapshot's stamp checked.
  */
-export async function listProject(projectDir: string, projectPath: string, reader: RowReader, newest?: number): Promise<IndexRow[]> {
+export async function listProject(projectDir: string, projectPath: string, reader: RowReader, newest?: number, shown = newest ?? 0): Promise<IndexRow[]> {
   const mtime = await sessionsMtime(projectDir);
   if (mtime === undefined) return [];
+  const check = Math.max(shown, newest ?? 0);
   if (newest !== undefined) {
     const head = await readIndexHead(layout.index(projectDir), newest, mtime);
-    if (head) return refreshLive(projectDir, projectPath, head, reader);
+    if (head) return refreshLive(projectDir, projectPath, head, reader, check);
   }
   const read = await readIndex(projectDir);
   let rows: IndexRow[];
@@ -123,7 +127,7 @@ export async function listProject(projectDir: string, projectPath: string, reade
       rows = await rebuildIndex(projectDir, projectPath, reader, false);
     }
   }
-  return refreshLive(projectDir, projectPath, rows, reader);
+  return refreshLive(projectDir, projectPath, rows, reader, check);
 }
 
 /** Reconciles the index with the sessions directory; with `write`, stores the result. */
@@ -185,17 +189,26 @@ function yieldToEventLoop(): Promise<void> {
  * Rows not known to be closed get their lock
  * checked (few of them): held → open, with the journal's news applied; no live holder →
  * interrupted, recomputed from the files once. Rows with a problem (damaged, newer version:
- * rare) are read again each time, so a repair shows.
+ * rare) are read again each time, so a repair shows. Of closed rows, the first `check` (the
+ * ones shown) are trusted only while their snapshot has the stamp the row recorded: one stat
+ * each; a row that is not shown is checked when it comes into view, or by `sessions doctor`.
  */
-async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader): Promise<IndexRow[]> {
+async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader, check: number): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
   let changed: IndexRow[] | undefined;
   const out = rows.slice();
   for (let i = 0; i < out.length; i++) {
     const row = out[i];
-    // Closed rows are trusted here: a stat of each snapshot to check its stamp cost the listing
-    // its target (bench), so `sessions doctor` is what checks them for now.
-    if (row.status === 'closed' && !row.problem) continue;
+    if (row.status === 'closed' && !row.problem) {
+      if (i < check) {
+        const stale = await staleRow(join(sessionsDir, row.id), row, projectPath, reader);
+        if (stale) {
+          out[i] = stale;
+          (changed ??= []).push(stale);
+        }
+      }
+      continue;
+    }
     const dir = join(sessionsDir, row.id);
     const lock = await inspectLock(dir, reader.staleMs);
     if (row.problem) {
@@ -215,5 +228,21 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
     out.sort(byUpdatedDesc);
   }
   return out;
+}
+
+/**
+ * The row as the files say, when the snapshot is no longer the one `row` was read from (put back
+ * by hand, rewritten by another tool); undefined while its stamp still matches. A meta file
+ * loses too: rewritten from the files, as `sessions doctor` does (docs/design.md §8).
+ */
+async function staleRow(dir: string, row: IndexRow, projectPath: string, reader: RowReader): Promise<IndexRow | undefined> {
+  if (row.snapshotStamp === snapshotStamp(dir)) return undefined;
+  const truth = await rowFromFiles(dir, row.id, projectPath, reader).catch(() => undefined);
+  if (!truth) return undefined;
+  // Only a closed, sound reading describes the snapshot in place; any other is settled by its own
+  // path. A meta file is replaced, never created: listing writes nothing into a session's
+  // directory that was not there (an older build's session stays byte for byte as it was).
+  if (!truth.problem && truth.status === 'closed' && existsSync(layout.meta(dir))) await writeMeta(dir, truth).catch(() => undefined);
+  return truth;
 }
 

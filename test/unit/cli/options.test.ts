@@ -42,7 +42,9 @@ describe('parseCommandLine', () => {
   });
 
   it('parses the sessions subcommands', () => {
-    expect(parseCommandLine(['sessions', 'list', '--all', '--json'])).toEqual({ kind: 'sessions', action: 'list', ids: [], options: { all: true, json: true } });
+    // --json lists every row unless --limit is given; the text listing shows the newest 20.
+    expect(parseCommandLine(['sessions', 'list', '--all', '--json'])).toEqual({ kind: 'sessions', action: 'list', ids: [], limit: 0, options: { all: true, json: true } });
+    expect(parseCommandLine(['sessions', 'list', '--limit', '5'])).toEqual({ kind: 'sessions', action: 'list', ids: [], limit: 5, options: { limit: '5' } });
     expect(parseCommandLine(['sessions', 'show', 'session-1', '--json'])).toEqual({ kind: 'sessions', action: 'show', id: 'session-1', ids: ['session-1'], options: { json: true } });
     expect(parseCommandLine(['sessions', '--help']).kind === 'sessions' && parseCommandLine(['sessions', '--help'])).toMatchObject({ action: 'help' });
     expect(parseCommandLine(['sessions', 'list', '--branch', 'main', '--project', '../x'])).toMatchObject({ options: { branch: 'main', project: '../x' } });
@@ -72,7 +74,8 @@ describe('replHelp', () => {
       expect(err.exitCode).toBe(2);
     }
     expect(shownLine(failure(['sessions', 'search', 'x', '--limit', 'ten']))).toBe('chatkeep: --limit takes a whole number (0: all), not ten. See chatkeep sessions --help');
-    expect(shownLine(failure(['sessions', 'list', '--limit', '3']))).toBe('chatkeep: --limit is an option of sessions search. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'list', '--limit', 'ten']))).toBe('chatkeep: --limit takes a whole number (0: all), not ten. See chatkeep sessions --help');
+    expect(shownLine(failure(['sessions', 'show', 'x', '--limit', '3']))).toBe('chatkeep: --limit is an option of sessions list and search. See chatkeep sessions --help');
     expect(shownLine(failure(['sessions', 'search', 'x', '--branch', 'main']))).toBe('chatkeep: --branch is an option of sessions list. See chatkeep sessions --help');
   });
 
@@ -102,7 +105,7 @@ describe('parseCommandLine: sessions export and import', () => {
   });
 
   it('takes --home before the subcommand, as printed commands put it', () => {
-    expect(parseCommandLine(['--home', '/h', 'sessions', 'list', '--all'])).toEqual({ kind: 'sessions', action: 'list', ids: [], options: { all: true, home: '/h' } });
+    expect(parseCommandLine(['--home', '/h', 'sessions', 'list', '--all'])).toEqual({ kind: 'sessions', action: 'list', ids: [], limit: 20, options: { all: true, home: '/h' } });
     expect(parseCommandLine(['--home=/h', 'sessions', 'show', 'x'])).toMatchObject({ kind: 'sessions', action: 'show', id: 'x', options: { home: '/h' } });
   });
 
