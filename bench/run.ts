@@ -37,10 +37,12 @@ async function main(): Promise<void> {
     await step('first request with a real provider', () => benchFirstRequest(config));
     await step('a one-shot run: one message, then exit', () => benchOneShot(config));
     // `--sessions N`: the listing rows at that one size (e.g. 100000, to see how it grows).
-    const sized = process.argv.includes('--sessions') ? Number(process.argv[process.argv.indexOf('--sessions') + 1]) : undefined;
-    const listSizes = sized !== undefined && Number.isInteger(sized) && sized > 0 ? [sized] : quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000];
+    const asked = process.argv.includes('--sessions') ? Number(process.argv[process.argv.indexOf('--sessions') + 1]) : undefined;
+    const sized = asked !== undefined && Number.isInteger(asked) && asked > 0 ? asked : undefined;
+    const listSizes = sized !== undefined ? [sized] : quick ? [100, 1_000, 2_000] : [100, 1_000, 10_000];
     for (const n of listSizes) await step(`list ${n} sessions`, () => benchList(config, n, n === listSizes.at(-1)));
-    const searchSize = quick ? 2_000 : 10_000;
+    // `--sessions N` sizes the search and browser rows too (e.g. `--only search --sessions 100000`).
+    const searchSize = sized ?? (quick ? 2_000 : 10_000);
     await step(`search ${searchSize} sessions`, () => benchSearch(config, searchSize));
     await step(`session browser over ${searchSize} sessions`, () => benchBrowser(config, searchSize));
     for (const n of quick ? [10, 1_000] : [10, 1_000, 10_000]) await step(`resume and one turn at ${n} messages`, async () => [

@@ -37,6 +37,8 @@ export async function benchSearch(config: BenchConfig, n: number): Promise<Bench
   const buildMs = performance.now() - start;
   if (built.index[0]?.state !== 'missing' || built.total === 0) throw new Error(`search bench: unexpected first search ${JSON.stringify(built.index)}`);
   // The floor: every message's folded text in one file, as the index holds it; read it and count the hits.
+  // Reading every session (and folding its text): what building the index cannot do without.
+  start = performance.now();
   const rows = await manager.list();
   let text = '';
   let messages = 0;
@@ -47,6 +49,7 @@ export async function benchSearch(config: BenchConfig, n: number): Promise<Bench
       messages++;
     }
   }
+  const readMs = performance.now() - start;
   const floorFile = join(dir, 'all-text.txt');
   await writeFile(floorFile, text);
   const mb = (Buffer.byteLength(text) / 2 ** 20).toFixed(0);
@@ -110,6 +113,6 @@ export async function benchSearch(config: BenchConfig, n: number): Promise<Bench
     row('search: a word in nearly every message', rows.length, common.ms, common.floorMs, 3, { limitMs: 300, note: `every hit counted; ${floor}` }),
     row('  search: first of a process', rows.length, cold.ms, cold.floorMs, 1.5, { informational: true, note: 'reads the index file; floor: list + read and scan one file of all the text' }),
     row('  search after one session changed', rows.length, stale, rare.floorMs, 1.5, { informational: true, note: 'reads it again, rewrites search.recent.idx' }),
-    row('  search: building the index', rows.length, buildMs, rare.floorMs, 1.5, { informational: true, note: 'once: reads every session' }),
+    row('  search: building the index', rows.length, buildMs, readMs, 2, { informational: true, note: 'once; floor: reading every session and folding its text' }),
   ];
 }

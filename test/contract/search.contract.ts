@@ -51,6 +51,41 @@ export function searchCases(h: Harness): void {
     expect((await store.searchSessions('  ession ', [store.project], {})).query).toBe('ession');
   });
 
+  it('search over a generated corpus answers as the pure search does: words, prefixes as typed, inside words, phrases, folding, every message, none', async () => {
+    const store = await h.open();
+    // A fixed pseudo-random corpus: the same words in many forms (case, accents, compatibility forms, punctuation).
+    let seed = 42;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const words = ['Café', 'cafe', 'CAFÉ', 'Straße', 'STRASSE', 'ﬁle', 'naïve', 'Ｚebra', 'zebras', 'don’t', "it's", 'x-ray', 'e-mail', 'σίσυφος', '日本語', 'über', 'data_base', '42', 'kiwi'];
+    const message = (): string => `${Array.from({ length: 1 + next(8) }, () => words[next(words.length)]).join(next(3) === 0 ? ', ' : ' ')} common`;
+    let all: SessionSnapshot[] = [];
+    for (let i = 0; i < 24; i++) all.push(await savedSession(store, minutes(i), Array.from({ length: 1 + next(5) }, message)));
+    const queries = [
+      'café', 'CAFE', 'caf', 'afé', 'strasse', 'straße', 'file', 'fi', 'naïve', 'naive', 'zebra', 'zebras z', 'don’t', "it's", 'x-ray', '-ray', 'ray e',
+      'e-mai', 'σίσυφος', 'ΣΊΣΥΦΟΣ', '本語', 'über 42', 'data_base', 'ta_ba', '42', 'kiwi common', 'common', 'n', 'common common', ', ', '-', 'nowhere', 'zzz',
+      'café cafe', 'cafe, café',
+    ];
+    const check = async (on: WholeStore): Promise<void> => {
+      for (const query of queries) expect({ query, ...(await search(on, query, 0)) }).toEqual({ query, ...expected(query, all, 0) });
+      // As typed, a letter at a time (each search narrowed from the last), then a fresh search of each.
+      for (const query of ['k', 'ki', 'kiw', 'kiwi', 'kiwi ', 'kiwi c', 'kiwi co']) expect(await search(on, query, 0)).toEqual(expected(query, all, 0));
+    };
+    await check(store);
+    // Sessions changed and added by another process (a second store): found at once, and no word they lost still finds them.
+    const other = await h.open();
+    const changed = all.slice(0, 3).map((s, i) => ({ ...snapshotOf(s.id, other.project.path, 0, [`kiwi replaced ${i}`, 'quokka']), createdAt: s.createdAt, updatedAt: minutes(40 + i) }));
+    for (const s of changed) {
+      await other.locate(s.id);
+      const lock = await other.lock(s.id, () => undefined);
+      await other.writeSnapshot(s.id, s, lock);
+      await other.recordRow?.(rowFromSnapshot(s, 'closed'), other.project);
+      await lock.release();
+    }
+    all = [...changed, ...all.slice(3), await savedSession(other, minutes(50), ['a quokka, café'])];
+    queries.push('quokka', 'replaced', 'kiwi replaced 1');
+    await check(store);
+  });
+
   it('search as typed: each longer query (narrowed from the last one\'s hits) finds exactly what a fresh search finds', async () => {
     const store = await h.open();
     const a = await savedSession(store, AT, ['Zanzibar came up', 'zany plans', 'nothing']);

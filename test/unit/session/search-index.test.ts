@@ -82,4 +82,38 @@ describe('the file store search index', () => {
     expect([replaced.index[0]!.state, replaced.total]).toEqual(['stale', 1]);
     expect((await sessions.search('fig')).total).toBe(0);
   });
+  it('never trusts a search index whose bytes changed in place or were cut short: it is rebuilt and the search is still right', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const sessions = await openSessions({ home, cwd });
+    for (const text of ['a kumquat and a quince', 'only a fig', 'figs and a kumquat']) {
+      const s = await sessions.create();
+      await s.append({ role: 'user', content: text });
+      await s.close();
+    }
+    expect((await sessions.search('kumquat')).total).toBe(2);
+    const base = join(layout.project(sessions.store.location, sessions.project.key), 'search.idx');
+    // The same size, one letter changed: in the word list (its postings would now miss), then in the folded text.
+    const changes: [string, (bytes: Buffer) => Buffer][] = [
+      ['word list', (bytes) => flip(bytes, bytes.indexOf('kumquat'))],
+      ['text', (bytes) => flip(bytes, bytes.indexOf('kumquat', bytes.indexOf('kumquat') + 1))],
+      ['cut short', (bytes) => bytes.subarray(0, bytes.length - 1)],
+    ];
+    for (const [what, change] of changes) {
+      writeFileSync(base, change(readFileSync(base)));
+      // In another process, which has nothing of it in memory.
+      const fresh = await openSessions({ home, cwd });
+      const found = await fresh.search('kumquat');
+      expect({ what, state: found.index[0]!.state, total: found.total }).toEqual({ what, state: 'damaged', total: 2 });
+      expect((await fresh.search('kumquat')).index[0]!.state).toBe('fresh');
+    }
+  });
 });
+
+/** The bytes with the one at `at` changed (an ASCII letter to the next). */
+function flip(bytes: Buffer, at: number): Buffer {
+  expect(at).toBeGreaterThanOrEqual(0);
+  const out = Buffer.from(bytes);
+  out[at] = out[at]! + 1;
+  return out;
+}

@@ -2,24 +2,33 @@
  * `projects/<slug>/search.idx`: the file store's full-text index of one project (a cache: it
  * can always be rebuilt from the sessions). One file, so that it is replaced whole:
  *
- *   "CKSEARCH" · u32 version · u32 header length · header JSON · padding to 4 bytes
+ *   "CKSEARCH" · u32 version · u32 header length · u32 CRC-32 · header JSON · padding to 4 bytes
  *   u32 × (messages + 1)  where each message's folded text starts in the text section
  *   u32 × (messages + 1)  where each message's record starts in the originals section
+ *   u32 × (words + 1)     where each word starts in the vocabulary (word-index.ts)
+ *   u32 × (words + 1)     where each word's postings start
+ *   u32 × postings        each word's messages, ascending
+ *   vocabulary            every word of the text, each followed by NUL
  *   text section          every message folded (src/search/fold.ts), each followed by NUL
  *   originals section     per message `{"r":role,"t":epoch ms,"a":0|1}\n` + its content as written
  *
- * A search reads the header, the offsets and the text section (one read), scans the text, and
- * reads only the originals of the messages it shows. Integers are in the host's byte order: a
- * file moved to a host of the other order fails the offset checks and is rebuilt.
+ * A search reads everything up to the originals (one read), checks it against the CRC-32 (the
+ * header and every section but the originals: a torn or garbled file is rebuilt, never trusted),
+ * looks its query's words up in the postings, scans only the messages they name, and reads only
+ * the originals of the messages it shows. Integers are in the host's byte order: a file moved to
+ * a host of the other order fails the checks and is rebuilt.
  */
 import { open, rename, unlink } from 'node:fs/promises';
 import { FILE_MODE, tempPath } from '../atomic-write.js';
 import { errno } from '../../../util/errno.js';
 import type { Role } from '../../../session/api/data.js';
+import { crc32 } from './checksum.js';
+import { buildWordIndex, type WordIndex } from './word-index.js';
 
 const MAGIC = 'CKSEARCH';
-const VERSION = 1;
-const PREAMBLE = 16;
+/** 2: the word postings and the CRC-32 (a version-1 file is rebuilt). */
+const VERSION = 2;
+const PREAMBLE = 20;
 
 /** One session in the index: its ID, the listing facts it was indexed from, its folded title, and where its messages start. */
 export interface IndexedSession {
@@ -34,6 +43,9 @@ export interface IndexHeader {
   messages: number;
   textBytes: number;
   originalBytes: number;
+  words: number;
+  postings: number;
+  vocabularyBytes: number;
 }
 
 /** An index in memory: everything a scan needs, plus a way to read a message as written. */
@@ -44,6 +56,7 @@ export interface LoadedIndex {
   textOffsets: Uint32Array;
   text: Buffer;
   originalOffsets: Uint32Array;
+  words: WordIndex;
   original(message: number): Promise<{ role: Role; timestamp: Date; archived: boolean; content: string }>;
   /** The whole originals section, for copying into a new index. */
   originals(): Promise<Buffer>;
@@ -58,6 +71,9 @@ export interface IndexParts {
   originals: Buffer;
   originalOffsets: Uint32Array;
 }
+
+/** The parts with their word postings, as written. */
+export type Complete = IndexParts & { words: WordIndex };
 
 export type ReadIndex = { kind: 'ok'; index: LoadedIndex } | { kind: 'missing' } | { kind: 'damaged'; detail: string };
 
@@ -75,6 +91,8 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
     const pre = Buffer.alloc(PREAMBLE);
     await handle.read(pre, 0, PREAMBLE, 0);
     if (pre.toString('latin1', 0, 8) !== MAGIC) throw new Damage('not a chatkeep search index');
+    // An older build's file is no damage, only a cache of another shape: built anew, silently.
+    if (pre.readUInt32LE(8) < VERSION) throw new Outdated();
     if (pre.readUInt32LE(8) !== VERSION) throw new Damage(`version ${pre.readUInt32LE(8)}, expected ${VERSION}`);
     const headerBytes = pre.readUInt32LE(12);
     if (PREAMBLE + headerBytes > size) throw new Damage('cut short');
@@ -82,18 +100,31 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
     await handle.read(headerBuffer, 0, headerBytes, PREAMBLE);
     const header = parseHeader(headerBuffer.toString('utf8'));
     const offsetsAt = align(PREAMBLE + headerBytes);
-    const offsetBytes = 4 * (header.messages + 1);
-    const textAt = offsetsAt + 2 * offsetBytes;
-    const originalsAt = textAt + header.textBytes;
+    const sections = sectionsOf(header);
+    const originalsAt = offsetsAt + sections.end;
     if (originalsAt + header.originalBytes !== size) throw new Damage(`${size} bytes, the header accounts for ${originalsAt + header.originalBytes}`);
-    // Offsets and text in one read: a search needs all of it.
-    const body = Buffer.allocUnsafe(2 * offsetBytes + header.textBytes);
+    // Everything but the originals in one read: a search needs all of it.
+    const body = Buffer.allocUnsafe(sections.end);
     const { bytesRead } = await handle.read(body, 0, body.length, offsetsAt);
     if (bytesRead !== body.length) throw new Damage('cut short');
-    const textOffsets = new Uint32Array(body.buffer.slice(body.byteOffset, body.byteOffset + offsetBytes));
-    const originalOffsets = new Uint32Array(body.buffer.slice(body.byteOffset + offsetBytes, body.byteOffset + 2 * offsetBytes));
+    if (crc32([headerBuffer, body]) !== pre.readUInt32LE(16)) throw new Damage('its checksum does not match');
+    // Views on the body where it is aligned (a large read has a buffer of its own), else copies.
+    const u32 = (at: number, count: number): Uint32Array =>
+      body.byteOffset % 4 === 0
+        ? new Uint32Array(body.buffer, body.byteOffset + at, count)
+        : new Uint32Array(body.buffer.slice(body.byteOffset + at, body.byteOffset + at + 4 * count));
+    const textOffsets = u32(0, header.messages + 1);
+    const originalOffsets = u32(sections.originalOffsets, header.messages + 1);
+    const words: WordIndex = {
+      wordStarts: u32(sections.wordStarts, header.words + 1),
+      postingStarts: u32(sections.postingStarts, header.words + 1),
+      postings: u32(sections.postings, header.postings),
+      vocabulary: body.subarray(sections.vocabulary, sections.text),
+    };
     checkOffsets(textOffsets, header.textBytes, 'text');
     checkOffsets(originalOffsets, header.originalBytes, 'originals');
+    checkOffsets(words.wordStarts, header.vocabularyBytes, 'vocabulary');
+    checkOffsets(words.postingStarts, header.postings, 'postings');
     const first = firstMessages(header);
     const file = handle;
     return {
@@ -102,8 +133,9 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
         header,
         first,
         textOffsets,
-        text: body.subarray(2 * offsetBytes),
+        text: body.subarray(sections.text),
         originalOffsets,
+        words,
         async original(message) {
           const start = originalOffsets[message]!;
           const record = Buffer.allocUnsafe(originalOffsets[message + 1]! - start);
@@ -120,15 +152,30 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
     };
   } catch (err) {
     await handle.close().catch(() => undefined);
+    if (err instanceof Outdated) return { kind: 'missing' };
     if (err instanceof Damage) return { kind: 'damaged', detail: err.message };
     throw err;
   }
 }
 
 class Damage extends Error {}
+class Outdated extends Error {}
 
 function align(n: number): number {
   return (n + 3) & ~3;
+}
+
+/** Where each section starts, from the start of the text offsets. */
+function sectionsOf(h: IndexHeader) {
+  const offsetBytes = 4 * (h.messages + 1);
+  const wordBytes = 4 * (h.words + 1);
+  const originalOffsets = offsetBytes;
+  const wordStarts = originalOffsets + offsetBytes;
+  const postingStarts = wordStarts + wordBytes;
+  const postings = postingStarts + wordBytes;
+  const vocabulary = postings + 4 * h.postings;
+  const text = vocabulary + h.vocabularyBytes;
+  return { originalOffsets, wordStarts, postingStarts, postings, vocabulary, text, end: text + h.textBytes };
 }
 
 function parseHeader(text: string): IndexHeader {
@@ -138,7 +185,7 @@ function parseHeader(text: string): IndexHeader {
   } catch {
     throw new Damage('its header is not JSON');
   }
-  const counts = [value.messages, value.textBytes, value.originalBytes];
+  const counts = [value.messages, value.textBytes, value.originalBytes, value.words, value.postings, value.vocabularyBytes];
   if (!Array.isArray(value.sessions) || !counts.every((n) => Number.isInteger(n) && n! >= 0)) throw new Damage('its header is incomplete');
   return value as IndexHeader;
 }
@@ -183,19 +230,25 @@ export function originalRecord(m: { role: Role; timestamp: Date; archived: boole
  * Writes the index whole (temp file, rename) without fsync: after a power cut it is the old
  * one or damaged, and either is noticed (stale keys, failed checks) and rebuilt.
  */
-export async function writeSearchIndex(path: string, parts: IndexParts): Promise<void> {
+export async function writeSearchIndex(path: string, parts: Complete): Promise<void> {
   const header = headerOf(parts);
   const headerBuffer = Buffer.from(JSON.stringify(header));
+  const bytes = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const { words } = parts;
+  const body = [
+    bytes(parts.textOffsets), bytes(parts.originalOffsets), bytes(words.wordStarts), bytes(words.postingStarts), bytes(words.postings),
+    words.vocabulary, parts.text,
+  ];
   const pre = Buffer.alloc(PREAMBLE);
   pre.write(MAGIC, 0, 'latin1');
   pre.writeUInt32LE(VERSION, 8);
   pre.writeUInt32LE(headerBuffer.length, 12);
+  pre.writeUInt32LE(crc32([headerBuffer, ...body]), 16);
   const pad = Buffer.alloc(align(PREAMBLE + headerBuffer.length) - PREAMBLE - headerBuffer.length);
-  const bytes = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const tmp = tempPath(path);
   const handle = await open(tmp, 'wx', FILE_MODE);
   try {
-    const chunks = [pre, headerBuffer, pad, bytes(parts.textOffsets), bytes(parts.originalOffsets), parts.text, parts.originals];
+    const chunks = [pre, headerBuffer, pad, ...body, parts.originals];
     const { bytesWritten } = await handle.writev(chunks);
     if (bytesWritten !== chunks.reduce((n, c) => n + c.length, 0)) throw new Error(`short write to ${tmp}`);
     await handle.close();
@@ -207,12 +260,26 @@ export async function writeSearchIndex(path: string, parts: IndexParts): Promise
   }
 }
 
-function headerOf(parts: IndexParts): IndexHeader {
-  return { sessions: parts.sessions, messages: parts.textOffsets.length - 1, textBytes: parts.text.length, originalBytes: parts.originals.length };
+function headerOf(parts: Complete): IndexHeader {
+  const { words } = parts;
+  return {
+    sessions: parts.sessions,
+    messages: parts.textOffsets.length - 1,
+    textBytes: parts.text.length,
+    originalBytes: parts.originals.length,
+    words: words.wordStarts.length - 1,
+    postings: words.postings.length,
+    vocabularyBytes: words.vocabulary.length,
+  };
+}
+
+/** The parts with their word postings made (from the text: word-index.ts). */
+export function complete(parts: IndexParts): Complete {
+  return { ...parts, words: buildWordIndex(parts.text, parts.textOffsets) };
 }
 
 /** The index just built, searched from memory (no need to read back what was written). */
-export function inMemory(parts: IndexParts): LoadedIndex {
+export function inMemory(parts: Complete): LoadedIndex {
   const header = headerOf(parts);
   const { originals, originalOffsets } = parts;
   return {
@@ -221,6 +288,7 @@ export function inMemory(parts: IndexParts): LoadedIndex {
     textOffsets: parts.textOffsets,
     text: parts.text,
     originalOffsets,
+    words: parts.words,
     original: async (m) => parseRecord(originals.toString('utf8', originalOffsets[m], originalOffsets[m + 1])),
     originals: async () => originals,
     close: async () => undefined,

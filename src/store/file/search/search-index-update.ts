@@ -15,7 +15,7 @@ import type { IndexRow } from '../../../session/api/listing.js';
 import { layout } from '../layout.js';
 import { readKeptIndex } from './search-index-cache.js';
 import {
-  inMemory, originalRecord, writeSearchIndex, type IndexedSession, type IndexParts, type LoadedIndex, type ReadIndex,
+  complete, inMemory, originalRecord, writeSearchIndex, type IndexedSession, type Complete, type IndexParts, type LoadedIndex, type ReadIndex,
 } from './search-index-file.js';
 import type { SessionSnapshot } from '../../../session/api/data.js';
 
@@ -128,7 +128,7 @@ export async function upToDate(
 }
 
 /** The index is a cache: a search goes on from memory when it cannot be written (a read-only disk). */
-async function write(path: string, parts: IndexParts): Promise<void> {
+async function write(path: string, parts: Complete): Promise<void> {
   await writeSearchIndex(path, parts).catch(() => undefined);
 }
 
@@ -144,7 +144,7 @@ async function readAll(rows: readonly IndexRow[], read: (id: string) => Promise<
 }
 
 /** An index of `rows`: the sessions in `snapshots` from them, the others copied from their entries. */
-async function build(rows: readonly IndexRow[], entries: Entries, snapshots: Map<string, SessionSnapshot | undefined>): Promise<IndexParts> {
+async function build(rows: readonly IndexRow[], entries: Entries, snapshots: Map<string, SessionSnapshot | undefined>): Promise<Complete> {
   const builder = new Builder();
   // The originals section of each file copied from, read once.
   const originals = new Map<LoadedIndex, Buffer>();
@@ -157,7 +157,8 @@ async function build(rows: readonly IndexRow[], entries: Entries, snapshots: Map
     if (!originals.has(entry.index)) originals.set(entry.index, await entry.index.originals());
     builder.copy(entry, originals.get(entry.index)!);
   }
-  return builder.finish();
+  // The word postings are made from the new file's text whole: none can outlive the text it named.
+  return complete(builder.finish());
 }
 
 /** Assembles an index: sessions read again, and unchanged sessions' bytes copied as they are. */

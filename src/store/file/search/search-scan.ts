@@ -1,12 +1,14 @@
 /**
  * Counting a query's hits in one search index file (file store): `Buffer.indexOf` over the folded
- * text of every message, or only of the messages that held the last query searched in this
- * index when this query holds that one (typed on from it, in the session browser: each
- * keystroke then costs the last one's hits, not the whole text). Messages end in NUL, which no
- * folded query holds, so a hit never spans two messages.
+ * text of only the messages that may hold it: those its words' postings name (word-index.ts), or
+ * those that held the last query searched in this index when this query holds that one (typed on
+ * from it, in the session browser), whichever are fewer; the whole text only for a query the
+ * postings cannot narrow. A query then costs its hits, not the whole text. Messages end in NUL,
+ * which no folded query holds, so a hit never spans two messages.
  */
 import type { MessageHits } from '../../../search/rank.js';
 import type { LoadedIndex } from './search-index-file.js';
+import { candidates, Grow, lastAtOrBelow } from './word-index.js';
 
 /** Hits per session of an index (by position in the file). */
 export interface IndexHits {
@@ -31,6 +33,9 @@ export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): I
   const { text, textOffsets, first } = index;
   const last = lastHits.get(index);
   const hit = new Grow();
+  const named = candidates(index, needle);
+  const narrowed = last && folded.includes(last.folded) ? last.messages : undefined;
+  const only = named && narrowed ? (named.length <= narrowed.length ? named : narrowed) : (named ?? narrowed);
   let message = -1;
   let count = 0;
   const flush = (): void => {
@@ -55,9 +60,9 @@ export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): I
       count++;
     }
   };
-  if (last && folded.includes(last.folded)) {
+  if (only) {
     // Runs of consecutive messages, scanned as one part each.
-    const m = last.messages;
+    const m = only;
     for (let i = 0; i < m.length; ) {
       let j = i + 1;
       while (j < m.length && m[j] === m[j - 1]! + 1) j++;
@@ -66,37 +71,6 @@ export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): I
     }
   } else scanRun(0, textOffsets.length - 1);
   flush();
-  lastHits.set(index, { folded, messages: hit.done() });
+  lastHits.set(index, { folded, messages: hit.view().slice() });
   return { of };
-}
-
-/** A growing list of message numbers. */
-class Grow {
-  private values = new Uint32Array(1024);
-  private length = 0;
-
-  push(value: number): void {
-    if (this.length === this.values.length) {
-      const bigger = new Uint32Array(this.values.length * 2);
-      bigger.set(this.values);
-      this.values = bigger;
-    }
-    this.values[this.length++] = value;
-  }
-
-  done(): Uint32Array {
-    return this.values.slice(0, this.length);
-  }
-}
-
-/** The last position whose value is ≤ `value` in an ascending array (of equal values, the last). */
-function lastAtOrBelow(values: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = values.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (values[mid]! <= value) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
