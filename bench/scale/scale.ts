@@ -12,6 +12,7 @@ import type { BenchRow, MeasureOptions } from '../harness.js';
 import { row } from '../harness.js';
 import { buildData } from './build.js';
 import { measureReads, type Checks } from './reads.js';
+import { sampleRows } from './sample.js';
 import { SETTINGS, startScaleServer } from './server.js';
 import { WRITERS, TURNS, bareWriters, chatkeepWriters } from './writers.js';
 import { langGraphWriters } from './peers.js';
@@ -76,6 +77,11 @@ export async function runScale(sizes: readonly number[], options: MeasureOptions
       results.phases[n] = { ...b.phases, 'total (ms)': performance.now() - at, messages: b.messages };
       log(`  built in ${((performance.now() - at) / 1000).toFixed(1)} s; measuring`);
       const checks: Checks = {};
+      checks['load: rows as chatkeep writes them'] = await sampleRows(member, admin, b.sample, String(n));
+      const [keyless] = (await admin.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM chatkeep.sessions s WHERE NOT EXISTS (SELECT 1 FROM chatkeep.lock_keys k WHERE k.session_id = s.id)',
+      )).rows;
+      checks['load: sessions without a lock key'] = { chatkeep: keyless!.n, floor: 0 };
       results.rows.push(...(await measureReads(member, server.members[0]!, admin, n, options, checks)));
       const ck = await chatkeepWriters(stores, admin);
       const floor = await bareWriters(server.url);
