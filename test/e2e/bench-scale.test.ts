@@ -53,6 +53,9 @@ describe('bench:scale at a small size', () => {
     }
     expect(names.filter((n) => n.includes('p99')).length).toBeGreaterThanOrEqual(2);
     expect(names.some((n) => n.includes('LangGraph'))).toBe(true);
+    // LangChain's PostgresChatMessageHistory measured beside it, and its histories read back whole.
+    expect(names.some((n) => n.includes('PostgresChatMessageHistory') && n.includes('p99'))).toBe(true);
+    for (const n of SIZES) expect(results.checks[n]!['langchain history: messages read back']).toEqual({ chatkeep: 20, floor: 20 });
     expect(readFileSync(join(out, 'scale-curve.svg'), 'utf8')).toMatch(/^<svg[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
   });
 });
