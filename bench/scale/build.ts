@@ -3,11 +3,12 @@
  * the session, ID and project rows of each owner, and each message's search row made by
  * chatkeep's own functions (its folded text by `fold`, its session's tail hash by `tailOf`,
  * its content as the JSON search-rows.ts stores). The server reads CSV files written here, a
- * batch of sessions at a time. Search indexes are dropped for the load and made again with
- * their own definitions after it (what they hold is the same; building once is far cheaper).
+ * batch of sessions at a time, loaded as load.ts says (triggers off, their rows made set-based,
+ * indexes built once after the data: what they hold is the same; building once is far cheaper).
  *
  * Sessions carry no snapshot: the listing and search read only their rows and search rows (the
- * one session resumed is written by the store itself, see measure.ts).
+ * one session resumed is written by the store itself, see reads.ts; sample.ts checks that the
+ * store writes the same rows for a session built here).
  */
 import { createWriteStream } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { fold } from '../../src/search/fold.js';
 import { tailOf } from '../../src/store/postgres/search-rows.js';
-import { runSql } from '../../test/helpers/postgres.js';
+import { buildIndexes, endLoad, giveLockKeys, startLoad } from './load.js';
 import { SCHEMA_VERSION } from '../../src/session/format/migrations.js';
 import { PROJECTS, messageCount, messageText, random } from './shape.js';
 
@@ -51,10 +52,31 @@ class CsvFile {
   }
 }
 
-const SEARCH_INDEXES = ['search_messages_trgm', 'search_messages_grams', 'search_messages_ungrammed'];
+/** One batch's CSV files, in the order they are copied. */
+const TABLES = ['ids', 'sessions', 'search_sessions', 'search_messages'] as const;
+const COLUMNS: Record<(typeof TABLES)[number], string> = {
+  ids: 'id, owner, issued_at',
+  sessions: `id, owner, project_key, project_path, title, title_source, status, created_at, updated_at, message_count,
+    journal_seq, snapshot_version, schema_version, archived_messages`,
+  search_sessions: 'session_id, snapshot_version, seq, messages, archived, tail, title, folded_title',
+  search_messages: 'session_id, n, role, at, archived, content, folded',
+};
 
-/** Sessions `first` to `count` - 1 (a size grown from the last), owned round-robin by `members`, across PROJECTS project keys shared by all. */
-export async function buildData(url: string, members: readonly string[], count: number, first = 0): Promise<Built> {
+/** A session as built, kept for the check that chatkeep's own store writes the same rows (sample.ts). */
+export interface Sample {
+  id: string;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+  messages: { role: 'user' | 'assistant'; content: string; timestamp: Date }[];
+}
+
+/**
+ * Sessions `first` to `count` - 1 (a size grown from the last), owned round-robin by `members`, across PROJECTS
+ * project keys shared by all. A batch is copied (two streams: the sessions' tables on one connection, the messages
+ * on the other) while the next is generated: this process generates on one core while the server copies on the other.
+ */
+export async function buildData(url: string, members: readonly string[], count: number, first = 0): Promise<Built & { sample: Sample }> {
   const dir = await mkdtemp(join(tmpdir(), 'chatkeep-scale-'));
   // The server's own user reads the files.
   await chmod(dir, 0o755);
@@ -65,20 +87,20 @@ export async function buildData(url: string, members: readonly string[], count: 
     phases[phase] = (phases[phase] ?? 0) + (performance.now() - at);
   };
   let messages = 0;
+  let sample: Sample | undefined;
+  const loader = await startLoad(url);
+  const [a, b] = loader.clients;
   try {
-    const indexes = await runSql<{ name: string; def: string }>(
-      url,
-      "SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = 'chatkeep' AND indexname = ANY($1)",
-      [SEARCH_INDEXES],
-    );
-    for (const i of indexes) await runSql(url, `DROP INDEX chatkeep.${i.name}`);
-    const projects = new CsvFile(join(dir, 'projects.csv'));
-    for (const owner of members) for (let p = 0; p < PROJECTS; p++) await projects.row([projectKey(p), `/work/project-${p}`, 'scale', owner]);
-    await projects.close();
-    if (first === 0) await runSql(url, `COPY chatkeep.projects (key, path, host, owner) FROM '${projects.path}' WITH (FORMAT csv)`);
+    if (first === 0) {
+      const projects = new CsvFile(join(dir, 'projects.csv'));
+      for (const owner of members) for (let p = 0; p < PROJECTS; p++) await projects.row([projectKey(p), `/work/project-${p}`, 'scale', owner]);
+      await projects.close();
+      await a.query(`COPY chatkeep.projects (key, path, host, owner) FROM '${projects.path}' WITH (FORMAT csv)`);
+    }
     const r = random(36 + first);
+    let copying: Promise<void> = Promise.resolve();
     for (let from = first; from < count; from += BATCH) {
-      const files = ['ids', 'sessions', 'search_sessions', 'search_messages'].map((t) => new CsvFile(join(dir, `${t}.csv`)));
+      const files = TABLES.map((t) => new CsvFile(join(dir, `${t}-${from}.csv`)));
       const [ids, sessions, searchSessions, searchMessages] = files as [CsvFile, CsvFile, CsvFile, CsvFile];
       await timed('generate (ms)', async () => {
         for (let i = from; i < Math.min(count, from + BATCH); i++) {
@@ -90,12 +112,15 @@ export async function buildData(url: string, members: readonly string[], count: 
           const created = new Date(start).toISOString();
           const updated = new Date(start + n * 1000).toISOString();
           const title = `Session ${i} about the ${p} project`;
+          const kept: Sample['messages'] = [];
           let last: { role: 'user' | 'assistant'; content: string; timestamp: Date; archived: boolean } | undefined;
           for (let k = 0; k < n; k++) {
             const content = messageText(r);
             last = { role: k % 2 ? 'assistant' : 'user', content, timestamp: new Date(start + k * 1000), archived: false };
+            if (!sample) kept.push(last);
             await searchMessages.row([id, k, last.role, start + k * 1000, false, JSON.stringify(content), fold(content)]);
           }
+          if (!sample && n >= 3) sample = { id, title, createdAt: new Date(created), updatedAt: new Date(updated), messages: kept };
           messages += n;
           await ids.row([id, owner, created]);
           await sessions.row([id, owner, projectKey(p), `/work/project-${p}`, title, 'auto', 'closed', created, updated, n, 0, 1, SCHEMA_VERSION, 0]);
@@ -103,30 +128,29 @@ export async function buildData(url: string, members: readonly string[], count: 
         }
         for (const f of files) await f.close();
       });
-      await timed('COPY (ms)', async () => {
-        await runSql(url, `COPY chatkeep.ids (id, owner, issued_at) FROM '${ids.path}' WITH (FORMAT csv)`);
-        await runSql(
-          url,
-          `COPY chatkeep.sessions (id, owner, project_key, project_path, title, title_source, status, created_at, updated_at, message_count,
-            journal_seq, snapshot_version, schema_version, archived_messages) FROM '${sessions.path}' WITH (FORMAT csv)`,
-        );
-        await runSql(url, `COPY chatkeep.search_sessions (session_id, snapshot_version, seq, messages, archived, tail, title, folded_title)
-          FROM '${searchSessions.path}' WITH (FORMAT csv)`);
-        await runSql(url, `COPY chatkeep.search_messages (session_id, n, role, at, archived, content, folded) FROM '${searchMessages.path}' WITH (FORMAT csv)`);
+      await timed('COPY not overlapped (ms)', () => copying);
+      const copy = (c: typeof a, t: (typeof TABLES)[number]): Promise<unknown> =>
+        c.query(`COPY chatkeep.${t} (${COLUMNS[t]}) FROM '${join(dir, `${t}-${from}.csv`)}' WITH (FORMAT csv)`);
+      copying = timed('COPY, overlapping generate (ms)', async () => {
+        await Promise.all([
+          (async () => {
+            for (const t of TABLES.slice(0, 3)) await copy(a, t);
+            await giveLockKeys(loader);
+          })(),
+          copy(b, 'search_messages'),
+        ]);
+        for (const f of files) await rm(f.path);
       });
-      for (const f of files) await rm(f.path);
+      // Awaited before the next batch's COPY or after the last; until then a failure must not end the process unheard.
+      copying.catch(() => undefined);
     }
-    await timed('index (ms)', async () => {
-      // Without pg_trgm, each message's sequences as search-rows.ts computes them.
-      if (!indexes.some((i) => i.name === 'search_messages_trgm')) {
-        await runSql(url, `UPDATE chatkeep.search_messages m SET grams = array_to_tsvector(ARRAY(
-          SELECT DISTINCT substr(m.folded, i, 3) FROM generate_series(1, char_length(m.folded) - 2) AS i)) WHERE char_length(m.folded) <= 60000`);
-      }
-      for (const i of indexes) await runSql(url, i.def);
-    });
-    await timed('ANALYZE (ms)', () => runSql(url, 'VACUUM ANALYZE').then(() => undefined));
-    return { sessions: count - first, messages, phases };
+    await timed('COPY not overlapped (ms)', () => copying);
+    await timed('index (ms)', () => buildIndexes(loader));
+    await timed('ANALYZE (ms)', () => a.query('VACUUM ANALYZE').then(() => undefined));
+    if (!sample) throw new Error('bench:scale: no session of 3 messages or more was built; build a larger size');
+    return { sessions: count - first, messages, phases, sample };
   } finally {
+    await endLoad(loader);
     await rm(dir, { recursive: true, force: true });
   }
 }

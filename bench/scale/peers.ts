@@ -3,10 +3,14 @@
  * turn being `put` (the messages channel grown by the turn, as a chat step grows it) and
  * `getTuple` (read back). Its tables live in a database of their own on the same server, so their
  * growth per message is its bytes on disk. Its pool is the saver's default, as a host gets it.
+ * And `@langchain/community`'s PostgresChatMessageHistory, a turn being `addMessage` and the
+ * `getMessages` that reads the history back: one history per writer over one shared pool (pg's
+ * default size), as a host shares its pool; its table in a database of its own likewise.
  */
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { uuid6, type Checkpoint } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { PostgresChatMessageHistory } from '@langchain/community/stores/message/postgres';
 import { createDatabase, runSql } from '../../test/helpers/postgres.js';
 import { TURNS, WRITERS, summary, turnText } from './writers.js';
 import type { Workload } from './workload.js';
@@ -46,5 +50,35 @@ export async function langGraphWriters(adminUrl: string): Promise<Workload & { r
     return { ...summary(latencies, wallMs), bytesPerMessage: bytes / (WRITERS * TURNS), resumed };
   } finally {
     await saver.end();
+  }
+}
+
+export async function langChainHistoryWriters(adminUrl: string): Promise<Workload & { resumed: number }> {
+  const url = await createDatabase(adminUrl);
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url });
+  const history = (w: number): PostgresChatMessageHistory => new PostgresChatMessageHistory({ sessionId: `w${w}`, pool });
+  try {
+    // Its table made once before the clock starts (200 first calls at once would race to create it).
+    await history(-1).getMessages();
+    const before = await databaseBytes(url);
+    const latencies: number[] = [];
+    const start = performance.now();
+    await Promise.all(Array.from({ length: WRITERS }, async (_, w) => {
+      const h = history(w);
+      for (let k = 1; k <= TURNS; k++) {
+        const text = turnText(w, k);
+        const at = performance.now();
+        await h.addMessage(k % 2 ? new HumanMessage(text) : new AIMessage(text));
+        await h.getMessages();
+        latencies.push(performance.now() - at);
+      }
+    }));
+    const wallMs = performance.now() - start;
+    const bytes = (await databaseBytes(url)) - before;
+    const resumed = (await history(0).getMessages()).filter((m, i) => m.content === turnText(0, i + 1)).length;
+    return { ...summary(latencies, wallMs), bytesPerMessage: bytes / (WRITERS * TURNS), resumed };
+  } finally {
+    await pool.end();
   }
 }

@@ -12,9 +12,10 @@ import type { BenchRow, MeasureOptions } from '../harness.js';
 import { row } from '../harness.js';
 import { buildData } from './build.js';
 import { measureReads, type Checks } from './reads.js';
+import { sampleRows } from './sample.js';
 import { SETTINGS, startScaleServer } from './server.js';
 import { WRITERS, TURNS, bareWriters, chatkeepWriters } from './writers.js';
-import { langGraphWriters } from './peers.js';
+import { langChainHistoryWriters, langGraphWriters } from './peers.js';
 import type { Workload } from './workload.js';
 
 export const MEMBERS = 100;
@@ -34,7 +35,7 @@ export interface ScaleResults {
 
 const fmt = (v: number): string => v.toFixed(1);
 
-function workloadRows(n: number, ck: Workload, floor: Workload, peer: Workload): BenchRow[] {
+function workloadRows(n: number, ck: Workload, floor: Workload, peer: Workload, history: Workload): BenchRow[] {
   const load = `${WRITERS} writers × ${TURNS} turns`;
   return [
     row('pg scale: fenced append p50, 200 writers', n, ck.p50, floor.p50, 1.5, { note: `${load}; floor: bare INSERT + COMMIT at the same concurrency` }),
@@ -45,6 +46,9 @@ function workloadRows(n: number, ck: Workload, floor: Workload, peer: Workload):
     }),
     row('pg scale: fenced append p99 vs LangGraph PostgresSaver put + getTuple p99', n, ck.p99, peer.p99, 1, {
       note: `${load} each; LangGraph: p50 ${fmt(peer.p50)} ms, ${fmt(peer.perSecond)}/s, ${Math.round(peer.bytesPerMessage)} bytes on disk per message (its database's growth); chatkeep below it (≤ 1×) with a lock and fencing`,
+    }),
+    row('pg scale: fenced append p99 vs LangChain PostgresChatMessageHistory addMessage + getMessages p99', n, ck.p99, history.p99, 1, {
+      note: `${load} each; PostgresChatMessageHistory (one pool of pg's default size): p50 ${fmt(history.p50)} ms, ${fmt(history.perSecond)}/s, ${Math.round(history.bytesPerMessage)} bytes on disk per message (its database's growth); chatkeep below it (≤ 1×) with a lock and fencing`,
     }),
   ];
 }
@@ -76,15 +80,22 @@ export async function runScale(sizes: readonly number[], options: MeasureOptions
       results.phases[n] = { ...b.phases, 'total (ms)': performance.now() - at, messages: b.messages };
       log(`  built in ${((performance.now() - at) / 1000).toFixed(1)} s; measuring`);
       const checks: Checks = {};
+      checks['load: rows as chatkeep writes them'] = await sampleRows(member, admin, b.sample, String(n));
+      const [keyless] = (await admin.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM chatkeep.sessions s WHERE NOT EXISTS (SELECT 1 FROM chatkeep.lock_keys k WHERE k.session_id = s.id)',
+      )).rows;
+      checks['load: sessions without a lock key'] = { chatkeep: keyless!.n, floor: 0 };
       results.rows.push(...(await measureReads(member, server.members[0]!, admin, n, options, checks)));
       const ck = await chatkeepWriters(stores, admin);
       const floor = await bareWriters(server.url);
       const peer = await langGraphWriters(server.url);
       checks['langgraph: resumed messages'] = { chatkeep: peer.resumed, floor: TURNS };
+      const history = await langChainHistoryWriters(server.url);
+      checks['langchain history: messages read back'] = { chatkeep: history.resumed, floor: TURNS };
       checks['writers: lost'] = { chatkeep: ck.lost, floor: 0 };
       checks['writers: interleaved'] = { chatkeep: ck.interleaved, floor: 0 };
       results.checks[n] = checks;
-      results.rows.push(...workloadRows(n, ck, floor, peer));
+      results.rows.push(...workloadRows(n, ck, floor, peer, history));
     }
     return results;
   } finally {

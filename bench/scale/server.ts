@@ -16,6 +16,9 @@ export const SETTINGS: Readonly<Record<string, string>> = {
   shared_buffers: '512MB',
   maintenance_work_mem: '256MB',
   max_wal_size: '4GB',
+  // No replica reads this server: index builds and the load write no more WAL than they must.
+  wal_level: 'minimal',
+  max_wal_senders: '0',
 };
 
 export interface ScaleServer {

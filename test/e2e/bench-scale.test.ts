@@ -42,6 +42,9 @@ describe('bench:scale at a small size', () => {
       expect(results.checks[n]!['writers: lost']).toEqual({ chatkeep: 0, floor: 0 });
       expect(results.checks[n]!['writers: interleaved']).toEqual({ chatkeep: 0, floor: 0 });
       expect(results.checks[n]!['search: zanzibar']!.floor).toBeGreaterThan(0);
+      // The bulk load (triggers off, indexes after) wrote what chatkeep's own store writes for the same session.
+      expect(results.checks[n]!['load: rows as chatkeep writes them']!.floor).toBeGreaterThanOrEqual(5);
+      expect(results.checks[n]!['load: sessions without a lock key']).toEqual({ chatkeep: 0, floor: 0 });
     }
     for (const r of results.rows) {
       expect(Object.keys(r).filter((k) => !['limitMs', 'pass', 'note'].includes(k)).sort()).toEqual(['floorMs', 'ms', 'n', 'name', 'ratio', 'target']);
@@ -50,6 +53,9 @@ describe('bench:scale at a small size', () => {
     }
     expect(names.filter((n) => n.includes('p99')).length).toBeGreaterThanOrEqual(2);
     expect(names.some((n) => n.includes('LangGraph'))).toBe(true);
+    // LangChain's PostgresChatMessageHistory measured beside it, and its histories read back whole.
+    expect(names.some((n) => n.includes('PostgresChatMessageHistory') && n.includes('p99'))).toBe(true);
+    for (const n of SIZES) expect(results.checks[n]!['langchain history: messages read back']).toEqual({ chatkeep: 20, floor: 20 });
     expect(readFileSync(join(out, 'scale-curve.svg'), 'utf8')).toMatch(/^<svg[\s\S]*<polyline[\s\S]*<\/svg>\n$/);
   });
 });
