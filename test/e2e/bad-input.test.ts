@@ -124,6 +124,6 @@ describe('--help and --version', () => {
     }
     expect(existsSync(home)).toBe(false);
     const sub = await runPiped(['sessions', '--help'], '', { home, cwd: tmpHome() });
-    expect(sub.stdout).toContain('chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--json]');
+    expect(sub.stdout).toContain('chatkeep sessions list [--all] [--branch NAME] [--project PATH] [--limit N] [--json]');
   });
 });
