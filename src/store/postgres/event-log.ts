@@ -32,20 +32,36 @@ interface Pending {
 export const CURRENT_EPOCH = (n: number): string => `(SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND lock_epoch = $${n} FOR SHARE)`;
 
 /**
+ * The append, one statement in its own implicit transaction (one round trip, committed when it
+ * answers): the events INSERTed only under the epoch (CURRENT_EPOCH), and an event whose ID is
+ * stored already skipped by the unique index the INSERT checks anyway, not probed for first.
+ */
+const APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
+  SELECT $1, u.seq, u.ts, u.type, u.payload, u.event_id FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)
+  WHERE EXISTS ${CURRENT_EPOCH(7)}
+  ON CONFLICT (session_id, event_id) WHERE event_id IS NOT NULL DO NOTHING RETURNING event_id`;
+
+/** Of the IDs `$2`, how many are stored in session `$1` (an append that stored fewer than it sent asks). */
+const STORED_SQL = 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session_id = $1 AND event_id = ANY($2::text[])';
+
+/**
  * Inserts events as one statement (one commit), whatever their number, only under the current
  * `epoch`. Idempotent: an event whose ID is stored already is not stored again, and counts as written.
+ * `prepared`: the lock's connection is the server's own (not a pooler's), so the statement is
+ * parsed and planned once per lock, not once per append; behind a pooler it cannot be kept.
  */
-export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[], epoch: number): Promise<void> {
-  const inserted = await client.query<{ stored: number }>(
-    `WITH f AS ${CURRENT_EPOCH(7)},
-       u AS (SELECT * FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)),
-       known AS (SELECT u.event_id FROM u JOIN chatkeep.events e ON e.session_id = $1 AND e.event_id = u.event_id),
-       added AS (INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
-         SELECT $1, u.seq, u.ts, u.type, u.payload, u.event_id FROM u WHERE EXISTS (SELECT 1 FROM f) AND (u.event_id IS NULL OR NOT EXISTS (SELECT 1 FROM known k WHERE k.event_id = u.event_id)) RETURNING 1)
-     SELECT (SELECT count(*) FROM added)::int + (SELECT count(*) FROM known)::int AS stored`,
-    [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), events.map((e) => e.id ?? null), epoch],
-  );
-  if (inserted.rows[0]?.stored !== events.length) throw new LockSupersededError(id, epoch);
+export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[], epoch: number, prepared = false): Promise<void> {
+  const ids = events.map((e) => e.id ?? null);
+  const values = [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), ids, epoch];
+  const inserted = await client.query<{ event_id: string | null }>(prepared ? { name: 'chatkeep_append', text: APPEND_SQL, values } : { text: APPEND_SQL, values });
+  if (inserted.rowCount === events.length) return;
+  // Fewer stored than sent: fenced off (none inserted), or some were stored before (a retry).
+  // Written only if every event not inserted now is there already, with its ID.
+  const added = new Set(inserted.rows.map((r) => r.event_id));
+  const rest = ids.filter((e) => e === null || !added.has(e));
+  if (rest.some((e) => e === null)) throw new LockSupersededError(id, epoch);
+  const stored = await client.query<{ n: number }>(STORED_SQL, [id, rest]);
+  if (stored.rows[0]?.n !== rest.length) throw new LockSupersededError(id, epoch);
 }
 
 /** Throws `LockSupersededError` unless `epoch` is still the session's (a write that changes nothing, fenced all the same). */
@@ -70,7 +86,7 @@ export function openEventLog(lock: PgLock, appendOnly = false): EventLog {
       batch.done = lock
         .write(async (client) => {
           if (open === batch) open = undefined;
-          await insertEvents(client, lock.id, batch.events, lock.epoch);
+          await insertEvents(client, lock.id, batch.events, lock.epoch, lock.direct);
         })
         .catch(async (err: unknown) => {
           // The connection went away with the INSERT perhaps on its way or waiting in the server:

@@ -26,6 +26,8 @@ export const HOST = hostname();
 export interface PgLock extends WriterLock {
   readonly id: string;
   readonly epoch: number;
+  /** On a connection of its own to the server (an advisory lock), not a pooler's: statements prepared on it stay. */
+  readonly direct: boolean;
   /** Runs `fn` on the lock's connection, after every write asked for before it; refused once the lock is gone. */
   write<T>(fn: (client: Client) => Promise<T>): Promise<T>;
   /** Once the lock is lost: whether events sent on its connection (by their IDs) are stored, settled for good (settle.ts). */
@@ -143,6 +145,7 @@ export function heldLock({ target, client, id, owner, epoch, leaseMs, onLost }: 
     id,
     owner,
     epoch,
+    direct: leaseMs === null,
     async stillHeld() {
       if (released || lost) return false;
       if (Date.now() - answeredAt < FRESH_MS) return true;

@@ -1,0 +1,103 @@
+/**
+ * The fenced append on PostgreSQL (docs/design.md §12) as one prepared statement: on a direct
+ * lock it is planned once and kept, and must fence all the same once its plan is the generic
+ * one; behind PgBouncer (transaction pooling) nothing is kept on the server connection; an
+ * event stored before (a write of unknown outcome sent again) counts as written, never twice.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { LockSupersededError } from '../../src/session/api/errors.js';
+import type { SessionEvent } from '../../src/session/format/store.js';
+import { insertEvents } from '../../src/store/postgres/event-log.js';
+import type { PgLock } from '../../src/store/postgres/lock.js';
+import type { PostgresStore } from '../../src/store/postgres/store.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
+import { AT, savedSession } from './contract-kit.js';
+
+const turn = (seq: number, content: string, id = `ev-${seq}`): SessionEvent => ({ seq, id, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
+
+describe('PostgreSQL fenced append', () => {
+  let bouncer: RunningPgBouncer;
+  let direct: string;
+  let cwd: string;
+  const opened: PostgresStore[] = [];
+  const open = async (url: string): Promise<PostgresStore> => {
+    const store = await openPostgresStore(url, { interpreter, cwd });
+    opened.push(store);
+    return store;
+  };
+  /** The contents of a session's events, in order, as the database has them. */
+  const stored = async (id: string): Promise<string[]> =>
+    (await runSql<{ c: string }>(direct, "SELECT payload->>'content' AS c FROM chatkeep.events WHERE session_id = $1 ORDER BY seq", [id])).map((r) => r.c);
+
+  beforeAll(async () => {
+    bouncer = await startPgBouncer(inject('postgresAdminUrl'));
+  }, 120_000);
+  afterAll(async () => {
+    await bouncer?.stop();
+  });
+  beforeEach(async () => {
+    direct = await createDatabase(inject('postgresAdminUrl'));
+    cwd = await mkdtemp(join(tmpdir(), 'chatkeep-pg-append-'));
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('a direct lock keeps its append prepared; planned generically, a superseded holder still appends nothing', async () => {
+    const store = await open(direct);
+    const { id } = await savedSession(store, AT, ['one']);
+    const lock = (await store.lock(id, () => undefined)) as PgLock;
+    expect(lock.direct).toBe(true);
+    // The plan a kept statement ends up with, from its first run on: fenced by it too.
+    await lock.write((c) => c.query('SET plan_cache_mode = force_generic_plan'));
+    const log = await store.openLog(id, lock);
+    for (let seq = 1; seq <= 8; seq++) await log.append(turn(seq, `turn ${seq}`), true);
+    const kept = await lock.write((c) => c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'chatkeep_append' AND generic_plans > 0"));
+    expect(kept.rows).toEqual([{ n: 1 }]);
+
+    await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
+    await expect(log.append(turn(9, 'after the takeover'), true)).rejects.toBeInstanceOf(LockSupersededError);
+    await log.close();
+    expect(await stored(id)).toEqual(Array.from({ length: 8 }, (_, i) => `turn ${i + 1}`));
+  });
+
+  it('transaction pooling: two writers appending at once share server connections (a statement kept on one would fail the other): every append is stored', async () => {
+    await open(direct); // creates the schema
+    const store = await open(bouncer.url(direct));
+    const a = await savedSession(store, AT, ['a']);
+    const b = await savedSession(store, new Date(AT.getTime() + 1000), ['b']);
+    const lockA = (await store.lock(a.id, () => undefined)) as PgLock;
+    const lockB = (await store.lock(b.id, () => undefined)) as PgLock;
+    expect([lockA.direct, lockB.direct]).toEqual([false, false]);
+    const logA = await store.openLog(a.id, lockA);
+    const logB = await store.openLog(b.id, lockB);
+    for (let seq = 1; seq <= 8; seq++) await Promise.all([logA.append(turn(seq, `a ${seq}`), true), logB.append(turn(seq, `b ${seq}`), true)]);
+    await Promise.all([logA.close(), logB.close()]);
+    expect(await stored(a.id)).toEqual(Array.from({ length: 8 }, (_, i) => `a ${i + 1}`));
+    expect(await stored(b.id)).toEqual(Array.from({ length: 8 }, (_, i) => `b ${i + 1}`));
+  });
+
+  it('a batch sent again after it was stored counts as written, once; from a superseded holder too; a new event from one is refused', async () => {
+    const store = await open(direct);
+    const { id } = await savedSession(store, AT, ['one']);
+    const lock = (await store.lock(id, () => undefined)) as PgLock;
+    const first = [turn(1, 'first'), turn(2, 'second')];
+    await lock.write((c) => insertEvents(c, id, first, lock.epoch, true));
+    // Sent again with one more (the answer to the first was lost): the stored two are not stored twice.
+    await lock.write((c) => insertEvents(c, id, [...first, turn(3, 'third')], lock.epoch, true));
+    expect(await stored(id)).toEqual(['first', 'second', 'third']);
+
+    await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
+    // What is stored is stored, whoever asks; anything new from the old epoch is not.
+    await lock.write((c) => insertEvents(c, id, first, lock.epoch, true));
+    await expect(lock.write((c) => insertEvents(c, id, [turn(3, 'third'), turn(4, 'fourth')], lock.epoch, true))).rejects.toBeInstanceOf(LockSupersededError);
+    expect(await stored(id)).toEqual(['first', 'second', 'third']);
+  });
+});
