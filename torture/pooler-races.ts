@@ -75,9 +75,12 @@ export async function run(options: PoolerRacesOptions): Promise<PartResult> {
     await race(t, rng, script, options, tally).catch((err: unknown) => tally.fail('errors', `race ${t}: ${String(err)}`));
     tally.add('races');
   });
+  // pg_locks is the whole server's: only this database's locks are the races' (other databases
+  // of the same server, such as other tests', hold locks of their own meanwhile).
   const left = await runSql<{ n: number }>(
     options.direct,
-    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${LOCK_SPACE}::oid AND objsubid = 2`,
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${LOCK_SPACE}::oid AND objsubid = 2
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
   tally.add('advisoryLocksLeft', left[0]?.n ?? 0);
   return tally.result();

@@ -18,7 +18,8 @@ import { runPiped } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 import { messageEvent, savedSession, AT } from './contract-kit.js';
 
-const ADVISORY_SQL = `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${LOCK_SPACE}::oid AND objsubid = 2`;
+const ADVISORY_SQL = `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${LOCK_SPACE}::oid AND objsubid = 2
+  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 describe('PostgreSQL behind PgBouncer', () => {
   let bouncer: RunningPgBouncer;
