@@ -5,7 +5,7 @@
  * `--once`: every query run once, no warm-up (the test's check that nothing rotted); `--out DIR`:
  * the two files there instead.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTable } from '../harness.js';
@@ -24,6 +24,8 @@ if (sizes.length === 0) {
 }
 const options = args.includes('--once') ? { runs: 1, warmup: 0 } : quick ? { runs: 5, warmup: 1 } : { runs: 9, warmup: 2 };
 const dir = args.indexOf('--out') >= 0 ? args[args.indexOf('--out') + 1] : undefined;
+// Made before the run, so that a long run's figures are never lost to a directory missing at the end.
+if (dir) await mkdir(dir, { recursive: true });
 const results = await runScale(sizes, options, (line) => process.stderr.write(`${line}\n`));
 const out = (name: string): string => (dir ? join(dir, name) : fileURLToPath(new URL(`../../../bench/${name}`, import.meta.url)));
 await writeFile(out('scale-results.json'), `${JSON.stringify({ ...results, quick }, null, 2)}\n`);
