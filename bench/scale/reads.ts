@@ -14,12 +14,16 @@ import { keyOf } from '../../src/store/postgres/project-key.js';
 import { makeMessages } from '../data.js';
 import type { BenchRow, MeasureOptions } from '../harness.js';
 import { measurePair, row } from '../harness.js';
+import { median } from '../../measure/median.js';
 import { COMMON, PROJECTS, RARE } from './shape.js';
 import { projectKey } from './build.js';
 
 export interface Checks {
   [name: string]: { chatkeep: number; floor: number };
 }
+
+/** Bulk writes of 100 sessions, each followed by one search. */
+const BULK_ROUNDS = 4;
 
 /** The listing's columns, plainly: what any listing must fetch at least, for this owner alone. */
 const LIST_FLOOR_SQL = `SELECT id, title, (extract(epoch FROM created_at) * 1000)::float8, (extract(epoch FROM updated_at) * 1000)::float8,
@@ -67,19 +71,28 @@ export async function measureReads(
     note: "floor: chatkeep's listing query run by the admin with the owner named (no policy applies)",
   }));
 
-  // The first search after a bulk write: 100 sessions stored as an import stores them, then one search.
+  // The first search after a bulk write: 100 sessions stored as an import stores them, then one
+  // search, in BULK_ROUNDS rounds. The first round's search is also the member's process's first
+  // (its module, the narrowing probe, the connection's first plans: in the note); the figure is
+  // the median of the others, which show what a bulk write itself leaves a search to do.
   const projects = [...Array.from({ length: PROJECTS }, (_, p) => ({ ...member.project, key: projectKey(p) }) as ProjectInfo), member.project];
   const keys = projects.map(keyOf);
   const base = Date.UTC(2026, 10, 2) + n;
-  await Promise.all(Array.from({ length: 100 }, async (_, i) => {
-    const s = blankSnapshot(`scale-bulk-${n}-${i}`, member.project.path, new Date(base + i), 'bench');
-    s.messages = makeMessages(20, 300, i).map((m, k) => (k === 5 && i % 10 === 0 ? { ...m, content: `${m.content} ${RARE}` } : m));
-    s.stats.messageCount = s.messages.length;
-    await member.adopt(s);
-  }));
-  let at = performance.now();
-  const first = await member.searchSessions(RARE, projects, {});
-  const firstMs = performance.now() - at;
+  const afterBulk: number[] = [];
+  let first = { total: 0 };
+  for (let round = 0; round < BULK_ROUNDS; round++) {
+    await Promise.all(Array.from({ length: 100 }, async (_, j) => {
+      const i = round * 100 + j;
+      const s = blankSnapshot(`scale-bulk-${n}-${i}`, member.project.path, new Date(base + i), 'bench');
+      s.messages = makeMessages(20, 300, i).map((m, k) => (k === 5 && i % 10 === 0 ? { ...m, content: `${m.content} ${RARE}` } : m));
+      s.stats.messageCount = s.messages.length;
+      await member.adopt(s);
+    }));
+    const at = performance.now();
+    first = await member.searchSessions(RARE, projects, {});
+    afterBulk.push(performance.now() - at);
+  }
+  const firstMs = median(afterBulk.slice(1));
   for (const word of [RARE, COMMON]) {
     const answer = await member.searchSessions(word, projects, {});
     checks[`search: ${word}`] = { chatkeep: answer.total, floor: await searchFloor(admin, owner, keys, word) };
@@ -94,7 +107,7 @@ export async function measureReads(
   rows.push(row('pg scale: search, one word', n, rare.ms, rare.floorMs, 1.5, { limitMs: 100, note: `${first.total} sessions match; ${floorNote}` }));
   rows.push(row('pg scale: search, a word in nearly every message', n, common.ms, common.floorMs, 3, { limitMs: 300, note: floorNote }));
   rows.push(row('pg scale: search, first after a bulk write', n, firstMs, rare.ms, 1.5, {
-    note: 'once, right after 100 sessions were stored as an import stores them; floor: the same search warm',
+    note: `median of ${BULK_ROUNDS - 1} searches, each right after 100 sessions were stored as an import stores them; the process's first search ${afterBulk[0]!.toFixed(1)} ms; floor: the same search warm`,
   }));
 
   // Resuming a 2,000-message session: read and decoded by the store vs its rows selected.
