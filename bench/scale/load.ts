@@ -15,7 +15,7 @@ const INDEXED = ['sessions', 'search_messages'];
 export interface Loader {
   /** Three connections, each loading with triggers off: three COPY streams at once (the sessions' tables, two halves of the messages). */
   clients: [pg.Client, pg.Client, pg.Client];
-  /** The indexes dropped, to be made again by `finish`. */
+  /** The indexes dropped, to be made again by `finishLoad`. */
   indexes: { name: string; def: string }[];
   /** The lock-key expression of chatkeep's trigger function. */
   randomKey: string;
