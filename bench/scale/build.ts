@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { fold } from '../../src/search/fold.js';
 import { tailOf } from '../../src/store/postgres/search-rows.js';
-import { buildIndexes, endLoad, giveLockKeys, startLoad } from './load.js';
+import { endLoad, finishLoad, giveLockKeys, startLoad } from './load.js';
 import { SCHEMA_VERSION } from '../../src/session/format/migrations.js';
-import { PROJECTS, messageCount, messageText, random } from './shape.js';
+import { PROJECTS, messageCount, messagePool, nextMessage, random } from './shape.js';
 
 /** Sessions per COPY batch: a batch's files stay near 100 MB at the full size's averages. */
 const BATCH = 20_000;
@@ -34,27 +34,45 @@ export interface Built {
 }
 
 export const projectKey = (p: number): string => `scale/project-${p}`;
+/** Session `i`'s ID: in the order of `i`, as the IDs' collation ("C") sorts them. */
+const sessionId = (i: number): string => `scale-${String(i).padStart(8, '0')}`;
 
 /** A CSV field: quoted, quotes doubled (COPY's CSV format). */
 const csv = (v: string | number | boolean | null): string => (v === null ? '' : typeof v === 'string' ? `"${v.replace(/"/g, '""')}"` : String(v));
 
+/** A CSV file written in chunks of about 1 MB: one write per row was most of writing the rows. */
 class CsvFile {
   private readonly out;
+  private chunk: string[] = [];
+  private size = 0;
   constructor(readonly path: string) {
     this.out = createWriteStream(path, { mode: 0o644 });
   }
-  async row(values: (string | number | boolean | null)[]): Promise<void> {
-    if (!this.out.write(`${values.map(csv).join(',')}\n`)) await once(this.out, 'drain');
+  row(values: (string | number | boolean | null)[]): Promise<void> | undefined {
+    return this.line(`${values.map(csv).join(',')}\n`);
+  }
+  /** A line already in CSV; a promise only when the file wants waiting for. */
+  line(text: string): Promise<void> | undefined {
+    this.chunk.push(text);
+    this.size += text.length;
+    return this.size < 1 << 20 ? undefined : this.flush();
+  }
+  private async flush(): Promise<void> {
+    const text = this.chunk.join('');
+    this.chunk = [];
+    this.size = 0;
+    if (!this.out.write(text)) await once(this.out, 'drain');
   }
   async close(): Promise<void> {
+    await this.flush();
     this.out.end();
     await once(this.out, 'finish');
   }
 }
 
-/** One batch's CSV files, in the order they are copied. */
-const TABLES = ['ids', 'sessions', 'search_sessions', 'search_messages'] as const;
-const COLUMNS: Record<(typeof TABLES)[number], string> = {
+/** One batch's CSV files of the sessions' tables, in the order they are copied; the messages go in two halves beside them. */
+const TABLES = ['ids', 'sessions', 'search_sessions'] as const;
+const COLUMNS: Record<(typeof TABLES)[number] | 'search_messages', string> = {
   ids: 'id, owner, issued_at',
   sessions: `id, owner, project_key, project_path, title, title_source, status, created_at, updated_at, message_count,
     journal_seq, snapshot_version, schema_version, archived_messages`,
@@ -73,8 +91,8 @@ export interface Sample {
 
 /**
  * Sessions `first` to `count` - 1 (a size grown from the last), owned round-robin by `members`, across PROJECTS
- * project keys shared by all. A batch is copied (two streams: the sessions' tables on one connection, the messages
- * on the other) while the next is generated: this process generates on one core while the server copies on the other.
+ * project keys shared by all. A batch is copied (three streams: the sessions' tables on one connection, each half
+ * of the messages on another) while the next is generated: the server copies on both cores.
  */
 export async function buildData(url: string, members: readonly string[], count: number, first = 0): Promise<Built & { sample: Sample }> {
   const dir = await mkdtemp(join(tmpdir(), 'chatkeep-scale-'));
@@ -89,7 +107,7 @@ export async function buildData(url: string, members: readonly string[], count: 
   let messages = 0;
   let sample: Sample | undefined;
   const loader = await startLoad(url);
-  const [a, b] = loader.clients;
+  const [a, ...messageClients] = loader.clients;
   try {
     if (first === 0) {
       const projects = new CsvFile(join(dir, 'projects.csv'));
@@ -98,13 +116,21 @@ export async function buildData(url: string, members: readonly string[], count: 
       await a.query(`COPY chatkeep.projects (key, path, host, owner) FROM '${projects.path}' WITH (FORMAT csv)`);
     }
     const r = random(36 + first);
+    const pool = messagePool(43 + first);
+    // Each pooled text's content and folded fields, as the CSV holds them, made once.
+    const pooled = pool.map((t) => `${csv(JSON.stringify(t))},${csv(fold(t))}\n`);
     let copying: Promise<void> = Promise.resolve();
     for (let from = first; from < count; from += BATCH) {
-      const files = TABLES.map((t) => new CsvFile(join(dir, `${t}-${from}.csv`)));
-      const [ids, sessions, searchSessions, searchMessages] = files as [CsvFile, CsvFile, CsvFile, CsvFile];
+      const to = Math.min(count, from + BATCH);
+      const tables = TABLES.map((t) => new CsvFile(join(dir, `${t}-${from}.csv`)));
+      const [ids, sessions, searchSessions] = tables as [CsvFile, CsvFile, CsvFile];
+      const halves = messageClients.map((_, h) => new CsvFile(join(dir, `search_messages-${from}-${h}.csv`)));
+      const files = [...tables, ...halves];
       await timed('generate (ms)', async () => {
-        for (let i = from; i < Math.min(count, from + BATCH); i++) {
-          const id = `scale-${String(i).padStart(8, '0')}`;
+        for (let i = from; i < to; i++) {
+          // The first half's sessions in one file, the rest in the other: each COPY stream adds to its own range of keys.
+          const searchMessages = halves[Math.floor(((i - from) * halves.length) / (to - from))]!;
+          const id = sessionId(i);
           const owner = members[i % members.length]!;
           const p = Math.floor(i / members.length) % PROJECTS;
           const n = messageCount(r);
@@ -115,10 +141,15 @@ export async function buildData(url: string, members: readonly string[], count: 
           const kept: Sample['messages'] = [];
           let last: { role: 'user' | 'assistant'; content: string; timestamp: Date; archived: boolean } | undefined;
           for (let k = 0; k < n; k++) {
-            const content = messageText(r);
-            last = { role: k % 2 ? 'assistant' : 'user', content, timestamp: new Date(start + k * 1000), archived: false };
-            if (!sample) kept.push(last);
-            await searchMessages.row([id, k, last.role, start + k * 1000, false, JSON.stringify(content), fold(content)]);
+            const { text: content, pooled: drawn } = nextMessage(r, pool);
+            const role = k % 2 ? 'assistant' : 'user';
+            if (k === n - 1 || !sample) {
+              last = { role, content, timestamp: new Date(start + k * 1000), archived: false };
+              if (!sample) kept.push(last);
+            }
+            const fields = drawn >= 0 ? pooled[drawn]! : `${csv(JSON.stringify(content))},${csv(fold(content))}\n`;
+            const waiting = searchMessages.line(`"${id}",${k},${role},${start + k * 1000},false,${fields}`);
+            if (waiting) await waiting;
           }
           if (!sample && n >= 3) sample = { id, title, createdAt: new Date(created), updatedAt: new Date(updated), messages: kept };
           messages += n;
@@ -129,15 +160,15 @@ export async function buildData(url: string, members: readonly string[], count: 
         for (const f of files) await f.close();
       });
       await timed('COPY not overlapped (ms)', () => copying);
-      const copy = (c: typeof a, t: (typeof TABLES)[number]): Promise<unknown> =>
-        c.query(`COPY chatkeep.${t} (${COLUMNS[t]}) FROM '${join(dir, `${t}-${from}.csv`)}' WITH (FORMAT csv)`);
+      const copy = (c: typeof a, t: keyof typeof COLUMNS, file: CsvFile): Promise<unknown> =>
+        c.query(`COPY chatkeep.${t} (${COLUMNS[t]}) FROM '${file.path}' WITH (FORMAT csv)`);
       copying = timed('COPY, overlapping generate (ms)', async () => {
         await Promise.all([
           (async () => {
-            for (const t of TABLES.slice(0, 3)) await copy(a, t);
-            await giveLockKeys(loader);
+            for (const [k, t] of TABLES.entries()) await copy(a, t, tables[k]!);
+            await giveLockKeys(loader, sessionId(from), sessionId(to - 1));
           })(),
-          copy(b, 'search_messages'),
+          ...messageClients.map((c, h) => copy(c, 'search_messages', halves[h]!)),
         ]);
         for (const f of files) await rm(f.path);
       });
@@ -145,8 +176,7 @@ export async function buildData(url: string, members: readonly string[], count: 
       copying.catch(() => undefined);
     }
     await timed('COPY not overlapped (ms)', () => copying);
-    await timed('index (ms)', () => buildIndexes(loader));
-    await timed('ANALYZE (ms)', () => a.query('VACUUM ANALYZE').then(() => undefined));
+    await timed('indexes, VACUUM ANALYZE (ms)', () => finishLoad(loader));
     if (!sample) throw new Error('bench:scale: no session of 3 messages or more was built; build a larger size');
     return { sessions: count - first, messages, phases, sample };
   } finally {

@@ -13,9 +13,9 @@ import type pg from 'pg';
 const INDEXED = ['sessions', 'search_messages'];
 
 export interface Loader {
-  /** Two connections, each loading with triggers off: two COPY streams at once. */
-  clients: [pg.Client, pg.Client];
-  /** The indexes dropped, to be made again by `finish`. */
+  /** Three connections, each loading with triggers off: three COPY streams at once (the sessions' tables, two halves of the messages). */
+  clients: [pg.Client, pg.Client, pg.Client];
+  /** The indexes dropped, to be made again by `finishLoad`. */
   indexes: { name: string; def: string }[];
   /** The lock-key expression of chatkeep's trigger function. */
   randomKey: string;
@@ -23,11 +23,13 @@ export interface Loader {
 
 export async function startLoad(url: string): Promise<Loader> {
   const { default: pgModule } = await import('pg');
-  const clients = [new pgModule.Client({ connectionString: url }), new pgModule.Client({ connectionString: url })] as [pg.Client, pg.Client];
+  const open = (): pg.Client => new pgModule.Client({ connectionString: url });
+  const clients: Loader['clients'] = [open(), open(), open()];
   for (const c of clients) {
     await c.connect();
-    // A bench server of its own: nothing else writes while it loads, and a crash loses only the bench.
-    await c.query("SET session_replication_role = replica; SET synchronous_commit = off; SET maintenance_work_mem = '1GB'");
+    // A bench server of its own: nothing else writes while it loads, and a crash loses only the bench. 4 GB: the
+    // trigram index's build (split among its parallel workers) keeps its lists in memory instead of merging runs.
+    await c.query("SET session_replication_role = replica; SET synchronous_commit = off; SET maintenance_work_mem = '4GB'");
   }
   const [fn] = (await clients[0].query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE proname = 'give_lock_key'")).rows;
   const randomKey = /VALUES \(NEW\.id, (.+)\);\s*RETURN NULL/s.exec(fn?.src ?? '')?.[1];
@@ -42,22 +44,26 @@ export async function startLoad(url: string): Promise<Loader> {
   return { clients, indexes, randomKey };
 }
 
-/** Each new session's lock key, as the trigger draws it; drawn again for the few that collide. */
-export async function giveLockKeys(loader: Loader): Promise<void> {
+/**
+ * The lock key of each session of IDs `first` to `last` (a batch), as the trigger draws it; drawn again for the few
+ * that collide. Within the batch's IDs, not the whole table: a batch's cost stays the same as the server grows.
+ */
+export async function giveLockKeys(loader: Loader, first: string, last: string): Promise<void> {
   const [c] = loader.clients;
+  const keyless = 'FROM chatkeep.sessions s WHERE s.id BETWEEN $1 AND $2 AND NOT EXISTS (SELECT 1 FROM chatkeep.lock_keys k WHERE k.session_id = s.id)';
   for (;;) {
-    await c.query(`INSERT INTO chatkeep.lock_keys (session_id, key)
-      SELECT s.id, ${loader.randomKey} FROM chatkeep.sessions s WHERE NOT EXISTS (SELECT 1 FROM chatkeep.lock_keys k WHERE k.session_id = s.id)
-      ON CONFLICT (key) DO NOTHING`);
-    const [left] = (await c.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM chatkeep.sessions s WHERE NOT EXISTS (SELECT 1 FROM chatkeep.lock_keys k WHERE k.session_id = s.id)',
-    )).rows;
+    await c.query(`INSERT INTO chatkeep.lock_keys (session_id, key) SELECT s.id, ${loader.randomKey} ${keyless} ON CONFLICT (key) DO NOTHING`, [first, last]);
+    const [left] = (await c.query<{ n: number }>(`SELECT count(*)::int AS n ${keyless}`, [first, last])).rows;
     if (left!.n === 0) return;
   }
 }
 
-/** The indexes made again, the trigram one on one connection and the rest on the other at once. */
-export async function buildIndexes(loader: Loader): Promise<void> {
+/**
+ * The indexes made again and every table vacuumed and analyzed, on two connections at once: the GIN indexes (the
+ * trigram one is most of the time; PostgreSQL 18 builds it with parallel workers), then the messages' table; the rest,
+ * then every other table of chatkeep's, while the GIN indexes build.
+ */
+export async function finishLoad(loader: Loader): Promise<void> {
   const [a, b] = loader.clients;
   // Without pg_trgm, each message's sequences as search-rows.ts computes them.
   if (!loader.indexes.some((i) => i.name.endsWith('search_messages_trgm'))) {
@@ -66,9 +72,18 @@ export async function buildIndexes(loader: Loader): Promise<void> {
   }
   const gin = loader.indexes.filter((i) => / USING gin /.test(i.def));
   const rest = loader.indexes.filter((i) => !gin.includes(i));
+  const tables = (await b.query<{ name: string }>(
+    "SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = 'chatkeep' AND tablename <> 'search_messages'",
+  )).rows.map((t) => t.name);
   await Promise.all([
-    (async () => { for (const i of gin) await a.query(i.def); })(),
-    (async () => { for (const i of rest) await b.query(i.def); })(),
+    (async () => {
+      for (const i of gin) await a.query(i.def);
+      await a.query('VACUUM ANALYZE chatkeep.search_messages');
+    })(),
+    (async () => {
+      for (const i of rest) await b.query(i.def);
+      for (const t of tables) await b.query(`VACUUM ANALYZE ${t}`);
+    })(),
   ]);
 }
 
