@@ -43,10 +43,15 @@ export function names(mark: SyncMark, files: { base: ReadIndex; recent: ReadInde
   return now !== undefined && now.base === mark.base && now.recent === mark.recent;
 }
 
-/** Records the mark (a cache: a failure only means the next search compares every row). */
+/**
+ * Records the mark (a cache: a failure only means the next search compares every row). Left as
+ * it is when it already says so: a search that changed nothing writes nothing.
+ */
 export async function writeSync(projectDir: string, log: { epoch: string; serial: number }, files: { base: ReadIndex; recent: ReadIndex }): Promise<void> {
   const now = identities(files);
   if (!now) return;
-  const mark: SyncMark = { epoch: log.epoch, serial: log.serial, ...now };
-  await writeCacheFile(layout.searchSync(projectDir), JSON.stringify(mark)).catch(() => undefined);
+  const text = JSON.stringify({ epoch: log.epoch, serial: log.serial, ...now } satisfies SyncMark);
+  const path = layout.searchSync(projectDir);
+  if ((await readFile(path, 'utf8').catch(() => undefined)) === text) return;
+  await writeCacheFile(path, text).catch(() => undefined);
 }
