@@ -24,7 +24,7 @@ async function listed(options: RunOptions): Promise<Row[]> {
  * and a new title, quit. Its meta file and index row now describe the later snapshot; the
  * earlier snapshot and journal are put back by hand, as a person restores a backup.
  */
-async function olderSnapshotPutBack(options: RunOptions & { home: string }): Promise<{ id: string; dir: string; index: string }> {
+async function olderSnapshotPutBack(options: RunOptions & { home: string }, before?: (id: string) => Promise<void>): Promise<{ id: string; dir: string; index: string }> {
   const first = await runPiped([], 'one\ntwo\n/quit\n', options);
   expect(first.code, first.stderr).toBe(0);
   const id = /Saved (\S+) \(4 messages\)/.exec(first.stderr)![1]!;
@@ -34,6 +34,7 @@ async function olderSnapshotPutBack(options: RunOptions & { home: string }): Pro
   const later = await runPiped(['--session-id', id], 'three\n/title Later title\n/quit\n', options);
   expect(later.stderr).toContain(`Saved ${id} (6 messages)`);
   expect(await listed(options)).toEqual([expect.objectContaining({ id, title: 'Later title', messageCount: 6 })]);
+  await before?.(id);
   for (const [path, bytes] of files) writeFileSync(path, bytes);
   return { id, dir, index: join(dirname(dirname(dir)), 'index.json') };
 }
@@ -79,6 +80,26 @@ describe('stale listing caches lose to the snapshot', () => {
     expect([text.code, text.stderr]).toEqual([0, '']);
     expect(text.stdout).toMatch(new RegExp(`^ {2}${id} .* 4 messages .* one\\n$`));
     expect(indexRow(join(dirname(dirname(dir)), 'index.json'), id)).toMatchObject({ title: 'one', messageCount: 4 });
+  });
+
+  it('sessions search shows a snapshot put back by hand as it is: its title, its count, and none of what the later one said', async () => {
+    const options = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const search = async (query: string) => {
+      const r = await runPiped(['sessions', 'search', query, '--json'], '', options);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { total: number; results: Row[] };
+    };
+    // The search index built and up to date with the later snapshot before the earlier one is put back.
+    const { id, dir, index } = await olderSnapshotPutBack(options, async (later) => {
+      expect(await search('three')).toMatchObject({ total: 1, results: [{ id: later, title: 'Later title', messageCount: 6 }] });
+    });
+    expect(await search('two')).toMatchObject({ total: 1, results: [{ id, title: 'one', messageCount: 4 }] });
+    expect(await search('three')).toMatchObject({ total: 0, results: [] });
+    const text = await runPiped(['sessions', 'search', 'two'], '', options);
+    expect(text.stdout).toMatch(new RegExp(`^ {2}${id} .* 4 messages .* one\n`));
+    // The caches were rewritten on the way, as a listing rewrites them.
+    expect(metaRow(dir)).toMatchObject({ title: 'one', messageCount: 4 });
+    expect(indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
   });
 
   it('sessions doctor reports the stale meta file and index row, one line each, and rewrites them', async () => {

@@ -268,12 +268,9 @@ export class FileStore implements SessionStore {
   }
 
   async searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults> {
-    const [{ listProject }, { searchSessions }] = await Promise.all([lazy.index(), lazy.search()]);
-    const listed = projects.map((p) => {
-      const project = { ...p, dir: this.projectDir(p) };
-      return { project, rows: () => listProject(project.dir, project.path, this.options) };
-    });
-    return searchSessions(query, listed, { read: (id) => this.readSnapshot(id), ...(options.limit !== undefined ? { limit: options.limit } : {}) });
+    const { searchSessions } = await lazy.search();
+    const dirs = projects.map((p) => ({ ...p, dir: this.projectDir(p) }));
+    return searchSessions(query, dirs, { read: (id) => this.readSnapshot(id), reader: this.options, ...(options.limit !== undefined ? { limit: options.limit } : {}) });
   }
 
   /** A session as a lock-free reading gives it (for the search index). */

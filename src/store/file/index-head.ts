@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { IndexRow } from '../../session/api/listing.js';
+import { isLog, type IndexLog } from './index-log.js';
 
 /**
  * The newest rows of `index.json` without reading the rest (docs/design.md §8). The index is
@@ -15,18 +16,20 @@ export interface IndexHeader {
   /** Position of the last row a listing refreshes (-1: none). */
   lastLive: number;
   rowCount: number;
+  /** What changed, write by write (index-log.ts); absent in a file an older build wrote. */
+  log?: IndexLog;
 }
 
 /** Bytes read for the head: about 200 rows, more than a screenful. */
 const HEAD_BYTES = 64 * 1024;
 
 /** The file's text: the header line, then each row on its own line. */
-export function indexText(sessionsMtimeMs: number, rows: readonly IndexRow[]): string {
+export function indexText(sessionsMtimeMs: number, rows: readonly IndexRow[], log?: IndexLog): string {
   let lastLive = -1;
   rows.forEach((r, i) => {
     if (r.status !== 'closed' || r.problem) lastLive = i;
   });
-  const header = JSON.stringify({ format: 'chatkeep.index', version: 2, sessionsMtimeMs, lastLive, rowCount: rows.length });
+  const header = JSON.stringify({ format: 'chatkeep.index', version: 2, sessionsMtimeMs, lastLive, rowCount: rows.length, ...log });
   // `{...,"rows":[` on the first line: the header alone parses once `[]}` closes it.
   return `${header.slice(0, -1)},"rows":[\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
 }
@@ -37,6 +40,24 @@ export function indexText(sessionsMtimeMs: number, rows: readonly IndexRow[]): s
  * row that does not parse is never trusted: undefined.
  */
 export async function readIndexHead(path: string, n: number, mtime: number): Promise<IndexRow[] | undefined> {
+  const head = await readHead(path);
+  if (!head || head.header.sessionsMtimeMs !== mtime) return undefined;
+  const wanted = Math.min(head.header.rowCount, Math.max(n, head.header.lastLive + 1));
+  if (head.lines.length < wanted) return undefined;
+  const rows: IndexRow[] = [];
+  for (let i = 0; i < wanted; i++) {
+    const row = parseRow(head.lines[i]);
+    if (!row) return undefined;
+    rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * The header and the whole row lines of the file's first 64 KB (rows not parsed: a caller parses
+ * those it needs). Undefined when the file is missing or its first line is no header.
+ */
+export async function readHead(path: string): Promise<{ header: IndexHeader; lines: string[] } | undefined> {
   let text: string;
   try {
     const handle = await open(path, 'r');
@@ -52,14 +73,17 @@ export async function readIndexHead(path: string, n: number, mtime: number): Pro
   }
   const lines = text.split('\n');
   const header = parseHeader(lines[0]);
-  if (!header || header.sessionsMtimeMs !== mtime) return undefined;
-  const wanted = Math.min(header.rowCount, Math.max(n, header.lastLive + 1));
-  // The last piece may be a row cut by the read: only the lines before it are whole.
-  if (lines.length - 2 < wanted) return undefined;
+  if (!header) return undefined;
+  // The last piece may be a row cut by the read (or the closing `]}`): only the lines before it are rows.
+  return { header, lines: lines.slice(1, Math.min(lines.length - 1, header.rowCount + 1)) };
+}
+
+/** The rows of `lines` up to the first that does not parse (a row that does not parse is never trusted). */
+export function headRows(lines: readonly string[], count = lines.length): IndexRow[] {
   const rows: IndexRow[] = [];
-  for (let i = 1; i <= wanted; i++) {
-    const row = parseRow(lines[i]);
-    if (!row) return undefined;
+  for (const line of lines.slice(0, count)) {
+    const row = parseRow(line);
+    if (!row) break;
     rows.push(row);
   }
   return rows;
@@ -72,7 +96,10 @@ function parseHeader(line: string | undefined): IndexHeader | undefined {
     const ok =
       value.format === 'chatkeep.index' && value.version === 2 && typeof value.sessionsMtimeMs === 'number' &&
       Number.isInteger(value.lastLive) && Number.isInteger(value.rowCount);
-    return ok ? (value as IndexHeader) : undefined;
+    if (!ok) return undefined;
+    const { epoch, serial, logFrom, changes, ...rest } = value as IndexHeader & Partial<IndexLog>;
+    const log = { epoch, serial, logFrom, changes };
+    return { ...(rest as IndexHeader), ...(isLog(log) ? { log } : {}) };
   } catch {
     return undefined;
   }

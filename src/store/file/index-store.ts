@@ -12,6 +12,7 @@ import { byUpdatedDesc } from '../../session/format/index-row.js';
 import { readMetaSync, writeMeta } from './meta-file.js';
 import { snapshotStamp } from './snapshot-stamp.js';
 import { indexText, readIndexHead } from './index-head.js';
+import { freshLog, nextLog, type IndexLog } from './index-log.js';
 import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
 
 /**
@@ -19,7 +20,7 @@ import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
  * truth. The index records the `sessions/` directory's mtime: a creation or removal changes
  * it, and only the difference is reconciled. Snapshot writers update their own row.
  */
-interface IndexFile {
+interface IndexFile extends Partial<IndexLog> {
   format: 'chatkeep.index';
   version: 2;
   sessionsMtimeMs: number;
@@ -63,12 +64,12 @@ async function readIndex(projectDir: string): Promise<ReadResult> {
  * moment, so after a power cut it can only be missing or damaged again (and rebuilt), never an
  * older set of rows; skipping the two fsyncs of ~3 MB at 10,000 sessions saves tens of ms.
  */
-async function writeIndex(projectDir: string, index: IndexFile, durable = true): Promise<void> {
+async function writeIndex(projectDir: string, index: IndexFile, log: IndexLog, durable = true): Promise<void> {
   index.rows.sort(byUpdatedDesc);
-  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), indexText(index.sessionsMtimeMs, index.rows));
+  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), indexText(index.sessionsMtimeMs, index.rows, log));
 }
 
-async function sessionsMtime(projectDir: string): Promise<number | undefined> {
+export async function sessionsMtime(projectDir: string): Promise<number | undefined> {
   try {
     return (await stat(layout.sessions(projectDir))).mtimeMs;
   } catch (err) {
@@ -90,7 +91,7 @@ export async function updateIndexRows(projectDir: string, changed: readonly Inde
     const ids = new Set(changed.map((r) => r.id));
     const rows = read.index.rows.filter((r) => !ids.has(r.id));
     rows.push(...changed);
-    await writeIndex(projectDir, { ...read.index, rows });
+    await writeIndex(projectDir, { ...read.index, rows }, nextLog(read.index, [...ids]));
   });
 }
 
@@ -138,8 +139,19 @@ async function rebuildIndex(projectDir: string, projectPath: string, reader: Row
   const seen = (await sessionsMtime(projectDir)) ?? -1;
   const rows = await reconcile(projectDir, projectPath, before, reader);
   // Until the mtime has settled, the index records -1 and the next listing looks again.
-  if (write) await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows }, read.kind === 'ok');
+  if (write) {
+    // The sessions added and removed are logged (a search reads them from the header); a new index starts a new log.
+    const log = read.kind === 'ok' ? nextLog(read.index, difference(before, rows)) : freshLog();
+    await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows }, log, read.kind === 'ok');
+  }
   return rows;
+}
+
+/** The IDs in one of `a` and `b` but not both. */
+function difference(a: readonly IndexRow[], b: readonly IndexRow[]): string[] {
+  const inA = new Set(a.map((r) => r.id));
+  const inB = new Set(b.map((r) => r.id));
+  return [...a.filter((r) => !inB.has(r.id)), ...b.filter((r) => !inA.has(r.id))].map((r) => r.id);
 }
 
 /** Directory mtimes are coarse (a few ms): one taken moments ago may not show a creation that follows. */
@@ -193,7 +205,7 @@ function yieldToEventLoop(): Promise<void> {
  * ones shown) are trusted only while their snapshot has the stamp the row recorded: one stat
  * each; a row that is not shown is checked when it comes into view, or by `sessions doctor`.
  */
-async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader, check: number): Promise<IndexRow[]> {
+export async function refreshLive(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader, check: number): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
   let changed: IndexRow[] | undefined;
   const out = rows.slice();
@@ -235,7 +247,7 @@ async function refreshLive(projectDir: string, projectPath: string, rows: IndexR
  * by hand, rewritten by another tool); undefined while its stamp still matches. A meta file
  * loses too: rewritten from the files, as `sessions doctor` does (docs/design.md §8).
  */
-async function staleRow(dir: string, row: IndexRow, projectPath: string, reader: RowReader): Promise<IndexRow | undefined> {
+export async function staleRow(dir: string, row: IndexRow, projectPath: string, reader: RowReader): Promise<IndexRow | undefined> {
   if (row.snapshotStamp === snapshotStamp(dir)) return undefined;
   const truth = await rowFromFiles(dir, row.id, projectPath, reader).catch(() => undefined);
   if (!truth) return undefined;

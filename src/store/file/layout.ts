@@ -14,6 +14,8 @@ export const layout = {
   /** The full-text search index, and what changed since it was written (search-index-update.ts). */
   searchIndex: (projectDir: string) => join(projectDir, 'search.idx'),
   searchRecent: (projectDir: string) => join(projectDir, 'search.recent.idx'),
+  /** Which of index.json's writes the two files above were last brought up to date with (search-sync.ts). */
+  searchSync: (projectDir: string) => join(projectDir, 'search.sync.json'),
   sessions: (projectDir: string) => join(projectDir, 'sessions'),
   history: (projectDir: string) => join(projectDir, 'history'),
   projectConfig: (projectDir: string) => join(projectDir, 'config.json'),

@@ -51,6 +51,8 @@ export interface IndexHeader {
 /** An index in memory: everything a scan needs, plus a way to read a message as written. */
 export interface LoadedIndex {
   header: IndexHeader;
+  /** The file it was read from or written to (device, inode, size, mtime), when there is one: what `search.sync.json` names. */
+  identity?: string;
   /** Where session i's messages start (session i's are `first[i]` up to `first[i + 1]`). */
   first: Uint32Array;
   textOffsets: Uint32Array;
@@ -87,7 +89,8 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
     return { kind: 'damaged', detail: err instanceof Error ? err.message : String(err) };
   }
   try {
-    const size = (await handle.stat()).size;
+    const stats = await handle.stat({ bigint: true });
+    const size = Number(stats.size);
     const pre = Buffer.alloc(PREAMBLE);
     await handle.read(pre, 0, PREAMBLE, 0);
     if (pre.toString('latin1', 0, 8) !== MAGIC) throw new Damage('not a chatkeep search index');
@@ -131,6 +134,7 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
       kind: 'ok',
       index: {
         header,
+        identity: identityOf(stats),
         first,
         textOffsets,
         text: body.subarray(sections.text),
@@ -156,6 +160,11 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
     if (err instanceof Damage) return { kind: 'damaged', detail: err.message };
     throw err;
   }
+}
+
+/** A file's identity: device, inode, size and modification time (a rename keeps all four). */
+export function identityOf(s: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint }): string {
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
 }
 
 class Damage extends Error {}
@@ -230,7 +239,7 @@ export function originalRecord(m: { role: Role; timestamp: Date; archived: boole
  * Writes the index whole (temp file, rename) without fsync: after a power cut it is the old
  * one or damaged, and either is noticed (stale keys, failed checks) and rebuilt.
  */
-export async function writeSearchIndex(path: string, parts: Complete): Promise<void> {
+export async function writeSearchIndex(path: string, parts: Complete): Promise<string> {
   const header = headerOf(parts);
   const headerBuffer = Buffer.from(JSON.stringify(header));
   const bytes = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -251,8 +260,11 @@ export async function writeSearchIndex(path: string, parts: Complete): Promise<v
     const chunks = [pre, headerBuffer, pad, ...body, parts.originals];
     const { bytesWritten } = await handle.writev(chunks);
     if (bytesWritten !== chunks.reduce((n, c) => n + c.length, 0)) throw new Error(`short write to ${tmp}`);
+    // Taken from the file written, not from the path after the rename: another process may replace it meanwhile.
+    const identity = identityOf(await handle.stat({ bigint: true }));
     await handle.close();
     await rename(tmp, path);
+    return identity;
   } catch (err) {
     await handle.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
@@ -279,11 +291,12 @@ export function complete(parts: IndexParts): Complete {
 }
 
 /** The index just built, searched from memory (no need to read back what was written). */
-export function inMemory(parts: Complete): LoadedIndex {
+export function inMemory(parts: Complete, identity?: string): LoadedIndex {
   const header = headerOf(parts);
   const { originals, originalOffsets } = parts;
   return {
     header,
+    ...(identity !== undefined ? { identity } : {}),
     first: firstMessages(header),
     textOffsets: parts.textOffsets,
     text: parts.text,

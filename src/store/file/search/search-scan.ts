@@ -13,6 +13,8 @@ import { candidates, Grow, lastAtOrBelow } from './word-index.js';
 /** Hits per session of an index (by position in the file). */
 export interface IndexHits {
   of(position: number): MessageHits;
+  /** The sessions (by position) with at least one hit, in no order. */
+  sessions: Uint32Array;
 }
 
 /**
@@ -29,7 +31,8 @@ export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): I
   const bestHits = new Uint32Array(sessions);
   const of = (position: number): MessageHits =>
     best[position]! < 0 ? { hits: 0 } : { hits: total[position]!, best: { message: best[position]!, hits: bestHits[position]! } };
-  if (needle.length === 0) return { of };
+  if (needle.length === 0) return { of, sessions: new Uint32Array(0) };
+  const hitSessions = new Grow();
   const { text, textOffsets, first } = index;
   const last = lastHits.get(index);
   const hit = new Grow();
@@ -42,6 +45,7 @@ export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): I
     if (message < 0) return;
     hit.push(message);
     const session = lastAtOrBelow(first, message);
+    if (total[session] === 0) hitSessions.push(session);
     total[session] += count;
     if (count >= bestHits[session]!) {
       best[session] = message - first[session]!;
@@ -72,5 +76,5 @@ export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): I
   } else scanRun(0, textOffsets.length - 1);
   flush();
   lastHits.set(index, { folded, messages: hit.view().slice() });
-  return { of };
+  return { of, sessions: hitSessions.view() };
 }
