@@ -35,11 +35,13 @@ export const CURRENT_EPOCH = (n: number): string => `(SELECT 1 FROM chatkeep.ses
  * The append, one statement in its own implicit transaction (one round trip, committed when it
  * answers): the events INSERTed only under the epoch (CURRENT_EPOCH), and an event whose ID is
  * stored already skipped by the unique index the INSERT checks anyway, not probed for first.
+ * No RETURNING: the row count tells a full append, and RETURNING would add the read policy of
+ * `events` (row security) to every append's plan and every row it inserts.
  */
 const APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
   SELECT $1, u.seq, u.ts, u.type, u.payload, u.event_id FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)
   WHERE EXISTS ${CURRENT_EPOCH(7)}
-  ON CONFLICT (session_id, event_id) WHERE event_id IS NOT NULL DO NOTHING RETURNING event_id`;
+  ON CONFLICT (session_id, event_id) WHERE event_id IS NOT NULL DO NOTHING`;
 
 /** Of the IDs `$2`, how many are stored in session `$1` (an append that stored fewer than it sent asks). */
 const STORED_SQL = 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session_id = $1 AND event_id = ANY($2::text[])';
@@ -53,15 +55,14 @@ const STORED_SQL = 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session
 export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[], epoch: number, prepared = false): Promise<void> {
   const ids = events.map((e) => e.id ?? null);
   const values = [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), ids, epoch];
-  const inserted = await client.query<{ event_id: string | null }>(prepared ? { name: 'chatkeep_append', text: APPEND_SQL, values } : { text: APPEND_SQL, values });
+  const inserted = await client.query(prepared ? { name: 'chatkeep_append', text: APPEND_SQL, values } : { text: APPEND_SQL, values });
   if (inserted.rowCount === events.length) return;
   // Fewer stored than sent: fenced off (none inserted), or some were stored before (a retry).
-  // Written only if every event not inserted now is there already, with its ID.
-  const added = new Set(inserted.rows.map((r) => r.event_id));
-  const rest = ids.filter((e) => e === null || !added.has(e));
-  if (rest.some((e) => e === null)) throw new LockSupersededError(id, epoch);
-  const stored = await client.query<{ n: number }>(STORED_SQL, [id, rest]);
-  if (stored.rows[0]?.n !== rest.length) throw new LockSupersededError(id, epoch);
+  // An event without an ID is only ever left out by the fence. Otherwise written only if every
+  // event sent is there now, with its ID (those inserted by this statement are, committed).
+  if (ids.some((e) => e === null)) throw new LockSupersededError(id, epoch);
+  const stored = await client.query<{ n: number }>(STORED_SQL, [id, ids]);
+  if (stored.rows[0]?.n !== ids.length) throw new LockSupersededError(id, epoch);
 }
 
 /** Throws `LockSupersededError` unless `epoch` is still the session's (a write that changes nothing, fenced all the same). */

@@ -69,7 +69,10 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
     const pooled = await isPooled(client);
     if (!pooled) {
       // The server notices a holder whose machine dropped off within ~20 s, and frees its lock.
-      await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 3; SET tcp_keepalives_count = 3');
+      // Generic plans from the first statement: this connection only runs the session's own
+      // writes (each keyed by its ID), whose statements carry row security; planning one costs
+      // several times running it, and the default plans the first five executions each anew.
+      await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 3; SET tcp_keepalives_count = 3; SET plan_cache_mode = force_generic_plan');
       if (!(await takeAdvisory(client, id))) throw sessionInUse(id, await advisoryHolder(client, id), now());
     }
     const startedAt = now();
