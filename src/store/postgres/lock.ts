@@ -61,15 +61,14 @@ export const ADVISORY_HELD = (held: string): string =>
   `EXISTS (SELECT 1 FROM ${held} x WHERE x.objid = k.key::oid OR (k.key IS NULL AND x.pid = h.backend_pid))`;
 
 /**
- * ADVISORY_HELD for many sessions at once (SQL, over session `s` and its holder row `h`), without
- * a join to `lock_keys` whose policy would be checked for each session;
- * `held` is a relation of HELD_KEYS_SQL and `heldIds` of HELD_IDS_SQL. A role that may only read
- * the session cannot read its key: for it, the holder's connection holding one of chatkeep's
- * advisory locks tells (a lock connection holds its session's only); whether the key is readable
- * is asked only then (CASE: in that order).
+ * ADVISORY_HELD for many sessions at once (SQL, over session `s` and its holder row `h`; `held` a
+ * relation of HELD_KEYS_SQL, `heldIds` of HELD_IDS_SQL), without a join to `lock_keys` that would
+ * check its policy for every listed session. Whether the key is readable is asked only for a
+ * holder whose connection holds a lock (CASE: in that order), and as a scalar subquery: an
+ * `EXISTS` the planner may turn into a hashed pass over every key of the server.
  */
 export const ADVISORY_HELD_LISTED = (held: string, heldIds: string): string => `CASE WHEN s.id IN (SELECT session_id FROM ${heldIds}) THEN true
-    WHEN h.backend_pid IN (SELECT x.pid FROM ${held} x) THEN NOT EXISTS (SELECT 1 FROM chatkeep.lock_keys k WHERE k.session_id = s.id)
+    WHEN h.backend_pid IN (SELECT x.pid FROM ${held} x) THEN (SELECT k.key FROM chatkeep.lock_keys k WHERE k.session_id = s.id) IS NULL
     ELSE false END`;
 
 /** True (SQL, over holder row `h`) while a holder's lease has not run out. */
