@@ -31,7 +31,7 @@ import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { writeSearchRows } from './search-rows.js';
 import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
-import { VISIBLE_SESSIONS_SQL } from './listing-index.js';
+import { SEES_ALL, VISIBLE_SESSIONS_SQL } from './listing-index.js';
 import { quoteLiteral } from './quote.js';
 
 /** Sessions read at once when some are not covered by their rows. */
@@ -110,6 +110,10 @@ const PACK = 2 ** 32;
  */
 export const SESSION_BY_SESSION = { sessions: 2_000, messages: 20_000 };
 
+/** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
+const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
+      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
+
 /**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
@@ -117,14 +121,24 @@ export const SESSION_BY_SESSION = { sessions: 2_000, messages: 20_000 };
  * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number, by one
  * of two branches, the other never run (its gate is a one-time filter): through the narrowing
  * index, or session by session (SESSION_BY_SESSION).
+ *
+ * The sessions (`vis`) by one of two branches too, gated the same way. A role that sees only its
+ * own and shared sessions reads them over VISIBLE_SESSIONS_SQL, and each one's search facts and
+ * last event by key: a join to those tables would have row security check every row of them,
+ * through a hashed pass over every session of the server (docs/internals.md, "Member reads by
+ * key"). A role that sees every session reads them all anyway, and joins them whole: cheaper
+ * than a lookup per session.
  */
 export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
-    SELECT s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
-      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title,
-      (SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = s.id) AS last_seq
+    SELECT ${VIS_COLUMNS}, (SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = s.id) AS last_seq
     FROM ${VISIBLE_SESSIONS_SQL} s
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
-    WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL),
+    WHERE NOT ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ev.last_seq
+    FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
+      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
+    WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
   few AS MATERIALIZED (SELECT count(*) <= ${SESSION_BY_SESSION.sessions} AND coalesce(sum(d_messages), 0) <= ${SESSION_BY_SESSION.messages} AS yes FROM vis),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
