@@ -16,7 +16,7 @@
 const ME = `current_user::text COLLATE "default"`;
 
 /** Whether the role asking sees every row (the schema's owner by its policy; a superuser or BYPASSRLS role by PostgreSQL's rule): once per statement. */
-const SEES_ALL = '(SELECT chatkeep.is_chatkeep() OR chatkeep.is_admin())';
+export const SEES_ALL = '(SELECT chatkeep.is_chatkeep() OR chatkeep.is_admin())';
 
 /**
  * `chatkeep.sessions` as the role asking sees it, for a FROM clause (the listing's own conditions,

@@ -44,6 +44,14 @@ export const HELD_KEYS_SQL = `SELECT l.objid, l.pid FROM pg_locks l WHERE l.lock
   AND l.classid = ${LOCK_SPACE}::oid AND l.objsubid = 2`;
 
 /**
+ * The sessions whose advisory lock is held (SQL, column `session_id`), from `held`, a relation of
+ * HELD_KEYS_SQL: each held key looked up in `lock_keys` by key, so that row security checks the
+ * few held keys, not every key of the listed sessions. A key the role asking may not read (a
+ * session it may only read) is left out, as it cannot be told from its key alone.
+ */
+export const HELD_IDS_SQL = (held: string): string => `SELECT k.session_id FROM ${held} x JOIN chatkeep.lock_keys k ON k.key = x.objid::int`;
+
+/**
  * True (SQL, over the session's key `k` from `chatkeep.lock_keys`, LEFT JOINed, and its holder
  * row `h`) while the session's advisory lock is held; `held` is a relation of HELD_KEYS_SQL. A
  * role that may only read the session cannot read its key: for it, the holder's connection
@@ -51,6 +59,17 @@ export const HELD_KEYS_SQL = `SELECT l.objid, l.pid FROM pg_locks l WHERE l.lock
  */
 export const ADVISORY_HELD = (held: string): string =>
   `EXISTS (SELECT 1 FROM ${held} x WHERE x.objid = k.key::oid OR (k.key IS NULL AND x.pid = h.backend_pid))`;
+
+/**
+ * ADVISORY_HELD for many sessions at once (SQL, over session `s` and its holder row `h`; `held` a
+ * relation of HELD_KEYS_SQL, `heldIds` of HELD_IDS_SQL), without a join to `lock_keys` that would
+ * check its policy for every listed session. Whether the key is readable is asked only for a
+ * holder whose connection holds a lock (CASE: in that order), and as a scalar subquery: an
+ * `EXISTS` the planner may turn into a hashed pass over every key of the server.
+ */
+export const ADVISORY_HELD_LISTED = (held: string, heldIds: string): string => `CASE WHEN s.id IN (SELECT session_id FROM ${heldIds}) THEN true
+    WHEN h.backend_pid IN (SELECT x.pid FROM ${held} x) THEN (SELECT k.key FROM chatkeep.lock_keys k WHERE k.session_id = s.id) IS NULL
+    ELSE false END`;
 
 /** True (SQL, over holder row `h`) while a holder's lease has not run out. */
 export const LEASED_SQL = `coalesce(h.expires_at > now(), false)`;

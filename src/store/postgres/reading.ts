@@ -14,7 +14,7 @@ import { salvageSnapshot, type Salvage } from '../../session/format/salvage.js';
 import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { ADVISORY_HELD, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
+import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
 import { VISIBLE_SESSIONS_SQL } from './listing-index.js';
 
 interface EventRow {
@@ -123,9 +123,9 @@ interface ListRow {
  * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
  * probed only for sessions saved as closed with no holder.
  */
-const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD('held')} OR ${LEASED_SQL} THEN 'open'
+const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD_LISTED('held', 'held_ids')} OR ${LEASED_SQL} THEN 'open'
   WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
-  WHEN ev.last_seq > s.journal_seq THEN 'interrupted'
+  WHEN (SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = s.id) > s.journal_seq THEN 'interrupted'
   ELSE 'closed' END`;
 
 /**
@@ -134,17 +134,23 @@ const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD('held')} OR ${LEASED_SQL} THE
  */
 const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
-/** A listing of the projects whose keys are `$1`, newest first, of the sessions the role asking sees (listing-index.ts). */
-export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
+/**
+ * A listing of the projects whose keys are `$1`, newest first, of the sessions the role asking
+ * sees (listing-index.ts). Everything else it reads is read per listed session, by key, so that
+ * it costs what the reader lists, not what the server holds: the holder row (a lateral lookup,
+ * never a join the planner could turn into a scan of every holder), the last event (the events
+ * index, backwards), and whether the session's lock is held (the few held keys looked up in
+ * `lock_keys` once, HELD_IDS_SQL). Row security checks each row so read by its key; a join to a
+ * whole table would check every row of it (docs/design.md §9).
+ */
+export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
   SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
     ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
     s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
     CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
     s.title_source, s.archived_messages
-  FROM ${VISIBLE_SESSIONS_SQL} s LEFT JOIN chatkeep.holders h ON h.session_id = s.id LEFT JOIN chatkeep.lock_keys k ON k.session_id = s.id
-    -- Events outlive their snapshot only until the next one compacts them: the table is small,
-    -- and one pass over it beats probing it once per listed session.
-    LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
+  FROM ${VISIBLE_SESSIONS_SQL} s
+    LEFT JOIN LATERAL (SELECT h.session_id, h.backend_pid, h.expires_at FROM chatkeep.holders h WHERE h.session_id = s.id OFFSET 0) h ON true
   WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
   ORDER BY s.updated_at DESC`;
 

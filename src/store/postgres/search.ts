@@ -31,6 +31,8 @@ import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { writeSearchRows } from './search-rows.js';
 import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
+import { SEES_ALL, VISIBLE_SESSIONS_SQL } from './listing-index.js';
+import { quoteLiteral } from './quote.js';
 
 /** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
@@ -108,6 +110,10 @@ const PACK = 2 ** 32;
  */
 export const SESSION_BY_SESSION = { sessions: 2_000, messages: 20_000 };
 
+/** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
+const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
+      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
+
 /**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
@@ -115,12 +121,24 @@ export const SESSION_BY_SESSION = { sessions: 2_000, messages: 20_000 };
  * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number, by one
  * of two branches, the other never run (its gate is a one-time filter): through the narrowing
  * index, or session by session (SESSION_BY_SESSION).
+ *
+ * The sessions (`vis`) by one of two branches too, gated the same way. A role that sees only its
+ * own and shared sessions reads them over VISIBLE_SESSIONS_SQL, and each one's search facts and
+ * last event by key: a join to those tables would have row security check every row of them,
+ * through a hashed pass over every session of the server (docs/internals.md, "Member reads by
+ * key"). A role that sees every session reads them all anyway, and joins them whole: cheaper
+ * than a lookup per session.
  */
 export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
-    SELECT s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
-      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title
+    SELECT ${VIS_COLUMNS}, (SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = s.id) AS last_seq
+    FROM ${VISIBLE_SESSIONS_SQL} s
+      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
+    WHERE NOT ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ev.last_seq
     FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
-    WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL),
+      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
+    WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
   few AS MATERIALIZED (SELECT count(*) <= ${SESSION_BY_SESSION.sessions} AND coalesce(sum(d_messages), 0) <= ${SESSION_BY_SESSION.messages} AS yes FROM vis),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
@@ -131,20 +149,19 @@ export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis 
     SELECT v.id, x.hits, x.best FROM vis v CROSS JOIN LATERAL (
       SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best
       FROM (SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND ${HOLDS[narrowing ?? 'none']}) y) x
-    WHERE $2 <> '' AND (SELECT yes FROM few) AND x.hits IS NOT NULL),
-  ev AS MATERIALIZED (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id)
+    WHERE $2 <> '' AND (SELECT yes FROM few) AND x.hits IS NOT NULL)
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
     CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
     s.d_title IS DISTINCT FROM s.title AS title_stale,
     (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
-    coalesce(ev.last_seq > s.d_seq, false) AS pending,
-    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR ev.last_seq > s.d_seq
+    coalesce(s.last_seq > s.d_seq, false) AS pending,
+    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR s.last_seq > s.d_seq
       OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title,
     s.snapshot_version::text AS version
-  FROM vis s LEFT JOIN hits h ON h.session_id = s.id LEFT JOIN ev ON ev.session_id = s.id
+  FROM vis s LEFT JOIN hits h ON h.session_id = s.id
   WHERE h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
     OR strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
-    OR s.d_version IS DISTINCT FROM s.snapshot_version OR ev.last_seq > s.d_seq`;
+    OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`;
 
 /**
  * The match query's transaction. Hash joins and hash aggregation whatever the statistics say:
@@ -188,11 +205,10 @@ export async function searchSessions(
   const argument = narrowingArgument(narrowing, q.folded);
   const sql = matchSql(argument === undefined ? undefined : narrowing);
   const params = argument === undefined ? [keys, q.folded] : [keys, q.folded, argument];
-  const rows = await transaction(ctx.pool, ctx.target, async (client) => {
-    // The trigram pattern also narrows by policy, so that a member's search uses the index (search-narrowing.ts).
-    if (argument !== undefined && narrowing === 'trgm') await client.query('SELECT set_config($1, $2, true)', [SEARCH_LIKE_SETTING, argument]);
-    return (await client.query<MatchRow>(sql, params)).rows;
-  }, MATCH_BEGIN);
+  // The trigram pattern also narrows by policy, so that a member's search uses the index
+  // (search-narrowing.ts): set with the transaction's BEGIN, not in a round trip of its own.
+  const begin = argument !== undefined && narrowing === 'trgm' ? `${MATCH_BEGIN}; SET LOCAL ${SEARCH_LIKE_SETTING} = ${quoteLiteral(argument)}` : MATCH_BEGIN;
+  const rows = await transaction(ctx.pool, ctx.target, async (client) => (await client.query<MatchRow>(sql, params)).rows, begin);
   const read = await readUncovered(ctx, rows);
   const found: Found[] = [];
   for (const row of rows) {

@@ -1,0 +1,142 @@
+/**
+ * A member's listing and search on a team's server cost what the member reads, not what the
+ * server holds (docs/design.md §9, §18): another member's 4,000 sessions in the same project, each
+ * with events and search rows, are not read by them, however row security is checked. Measured
+ * as the rows each plan node of the listing's and the search's own queries reads from chatkeep's
+ * tables (EXPLAIN ANALYZE as the member), with the answers still what row security allows: own
+ * sessions, one shared read-only, and each held session `open`, also the shared one whose lock
+ * key the member may not read.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import type { ProjectInfo } from '../../src/session/api/data.js';
+import { blankSnapshot } from '../../src/session/format/blank.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { withPool } from '../../src/store/postgres/pool-scope.js';
+import { keyOf } from '../../src/store/postgres/project-key.js';
+import { LIST_SQL } from '../../src/store/postgres/reading.js';
+import { matchSql } from '../../src/store/postgres/search.js';
+import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
+import { setupTeam } from '../../src/store/postgres/team-setup.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
+import { person } from '../helpers/team.js';
+
+const WORD = 'wombatplan';
+const OTHERS = 4_000;
+const TABLES = new Set(['sessions', 'events', 'holders', 'lock_keys', 'search_sessions', 'search_messages', 'shares']);
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows the plan's scans of chatkeep's tables read (returned or dropped by a filter), subplans included. */
+function rowsRead(node: PlanNode): number {
+  const own = node['Relation Name'] && TABLES.has(node['Relation Name'])
+    ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1)
+    : 0;
+  return own + (node.Plans ?? []).reduce((n, p) => n + rowsRead(p), 0);
+}
+
+async function explained(client: pg.Client, sql: string, params: unknown[]): Promise<number> {
+  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+  return rowsRead(rows[0]!['QUERY PLAN'][0].Plan);
+}
+
+async function stored(store: PostgresStore, id: string, at: number, text: string): Promise<string> {
+  const s = blankSnapshot(id, store.project.path, new Date(at), 'test');
+  s.messages = [{ role: 'user', content: text, timestamp: new Date(at) }];
+  s.stats.messageCount = 1;
+  s.title = text;
+  s.updatedAt = new Date(at);
+  expect(await store.adopt(s)).toBe(true);
+  return id;
+}
+
+describe("a member's reads on a team's server", () => {
+  it("list and search read the member's own rows, not another member's 4,000 sessions, events and search rows", async () => {
+    const url = await createDatabase(inject('postgresAdminUrl'));
+    const [ann, bob] = [await person(url, 'mra'), await person(url, 'mrb')];
+    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-member-reads-'));
+    // Migrated by the server's admin (who may create pg_trgm), then the team set up.
+    await (await openPostgresStore(url, { interpreter, cwd })).close();
+    await withPool(url, {}, (pool, target) => setupTeam(pool, target, [ann.role, bob.role], false), { migrate: false });
+    const annStore = await openPostgresStore(ann.url, { interpreter, cwd });
+    const bobStore = await openPostgresStore(bob.url, { interpreter, cwd });
+    const client = new pg.Client({ connectionString: ann.url });
+    await client.connect();
+    const noLoss = (): void => undefined;
+    try {
+      const base = Date.UTC(2026, 10, 20);
+      const mine = [
+        await stored(annStore, 'mr-ann-1', base + 1000, `ann's ${WORD} for the week`),
+        await stored(annStore, 'mr-ann-2', base + 2000, 'ann on something else'),
+      ];
+      const shared = await stored(bobStore, 'mr-bob-shared', base + 3000, `bob's ${WORD}, shared`);
+      await runSql(bob.url, 'INSERT INTO chatkeep.shares (session_id, grantee) VALUES ($1, $2)', [shared, ann.role]);
+      // bob's other sessions in the same project, each with two events and search rows holding the word.
+      const key = keyOf(annStore.project);
+      await runSql(url, "INSERT INTO chatkeep.ids (id, owner) SELECT 'mr-x-' || n, $1 FROM generate_series(1, $2::int) n", [bob.role, OTHERS]);
+      await runSql(
+        url,
+        `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version)
+         SELECT 'mr-x-' || n, $1, $2, '/p', 'other ' || n, now(), now(), 'closed', 1 FROM generate_series(1, $3::int) n`,
+        [bob.role, key, OTHERS],
+      );
+      await runSql(
+        url,
+        `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload)
+         SELECT 'mr-x-' || n, k, now(), 'message', '{}' FROM generate_series(1, $1::int) n, generate_series(1, 2) k`,
+        [OTHERS],
+      );
+      await runSql(
+        url,
+        `INSERT INTO chatkeep.search_sessions (session_id, snapshot_version, seq, messages, archived, tail, title, folded_title)
+         SELECT 'mr-x-' || n, 1, 2, 1, 0, 't', 'other ' || n, 'other ' || n FROM generate_series(1, $1::int) n`,
+        [OTHERS],
+      );
+      await runSql(
+        url,
+        `INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded)
+         SELECT 'mr-x-' || n, 0, 'user', 0, false, '"x"', 'bob ${WORD} ' || n FROM generate_series(1, $1::int) n`,
+        [OTHERS],
+      );
+      await runSql(url, 'ANALYZE');
+
+      // Held: one of ann's by ann, and bob's shared one by bob (whose lock key ann may not read).
+      const annLock = await annStore.lock(mine[0]!, noLoss);
+      const bobLock = await bobStore.lock(shared, noLoss);
+      try {
+        const project = { ...annStore.project, key } as ProjectInfo;
+        const listed = await annStore.list([project]);
+        expect(listed.map((r) => [r.id, r.status, r.owner ?? 'mine'])).toEqual([
+          [shared, 'open', bob.role],
+          [mine[1], 'closed', 'mine'],
+          [mine[0], 'open', 'mine'],
+        ]);
+        const found = await annStore.searchSessions(WORD, [project], {});
+        expect(found.results.map((r) => r.session.id).sort()).toEqual([mine[0], shared].sort());
+
+        expect(await explained(client, LIST_SQL, [[key]])).toBeLessThan(100);
+        await client.query(`BEGIN; SET LOCAL ${SEARCH_LIKE_SETTING} = '%${WORD}%'`);
+        expect(await explained(client, matchSql('trgm'), [[key], WORD, `%${WORD}%`])).toBeLessThan(100);
+        await client.query('ROLLBACK');
+      } finally {
+        await annLock.release();
+        await bobLock.release();
+      }
+    } finally {
+      await client.end();
+      await annStore.close();
+      await bobStore.close();
+    }
+  });
+});
