@@ -1,6 +1,7 @@
 /**
  * The fenced append on PostgreSQL (docs/design.md §12) as one prepared statement: on a direct
- * lock it is planned once (generically, from its first run) and kept, and fences by that plan; behind PgBouncer (transaction pooling) nothing is kept on the server connection; an
+ * lock it is planned once (generically, from its first run) and kept, and fences by that plan;
+ * behind PgBouncer (transaction pooling) nothing is kept on the server connection; an
  * event stored before (a write of unknown outcome sent again) counts as written, never twice.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

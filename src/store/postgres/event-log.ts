@@ -25,6 +25,14 @@ interface Pending {
 }
 
 /**
+ * The last event's seq of the session whose ID is `id` (SQL; NULL with none), by the events index
+ * for that one session: row security then checks only that session's rows, where a join to a
+ * grouped pass over the table would check every event of the server (docs/internals.md, "Member
+ * reads by key").
+ */
+export const LAST_EVENT_SEQ = (id: string): string => `(SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = ${id})`;
+
+/**
  * The fence (docs/design.md §12), as a condition of one statement: the session's row, share-locked, while
  * `$n` is its epoch. A taker raises the epoch with an UPDATE of that row, which waits for the
  * statement's transaction to end; a statement after it finds no row, and writes nothing.

@@ -16,6 +16,7 @@ import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
 import { VISIBLE_SESSIONS_SQL } from './listing-index.js';
+import { LAST_EVENT_SEQ } from './event-log.js';
 
 interface EventRow {
   seq: string;
@@ -125,7 +126,7 @@ interface ListRow {
  */
 const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD_LISTED('held', 'held_ids')} OR ${LEASED_SQL} THEN 'open'
   WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
-  WHEN (SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = s.id) > s.journal_seq THEN 'interrupted'
+  WHEN ${LAST_EVENT_SEQ('s.id')} > s.journal_seq THEN 'interrupted'
   ELSE 'closed' END`;
 
 /**

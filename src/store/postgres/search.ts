@@ -33,6 +33,7 @@ import { writeSearchRows } from './search-rows.js';
 import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
 import { SEES_ALL, VISIBLE_SESSIONS_SQL } from './listing-index.js';
 import { quoteLiteral } from './quote.js';
+import { LAST_EVENT_SEQ } from './event-log.js';
 
 /** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
@@ -130,7 +131,7 @@ const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title,
  * than a lookup per session.
  */
 export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
-    SELECT ${VIS_COLUMNS}, (SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = s.id) AS last_seq
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM ${VISIBLE_SESSIONS_SQL} s
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
     WHERE NOT ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
