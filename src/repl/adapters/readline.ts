@@ -68,6 +68,9 @@ export async function attachReadline(rl: Interface, options: AdapterOptions & { 
   const watch = watchLeaving({
     screen,
     input: inputOf(rl),
+    // The prompt the loop draws after a hang-up fails to write (EIO): unheard, that error would
+    // end the process before the save.
+    output: options.output,
     signals: options.signals,
     leave: () => rl.close(),
     hangUp: () => {

@@ -12,7 +12,7 @@ import { dispatchLine, runCommand } from '../../../src/repl/dispatch.js';
 import type { SlashCommand } from '../../../src/repl/types.js';
 import { openSessions } from '../../../src/store/open.js';
 import { createScreen } from '../../../src/terminal/screen.js';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { attachReadline } from '../../../src/repl/adapters/readline.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
@@ -240,5 +240,41 @@ describe("advice in a renaming host's words", () => {
     expect(await run('/branch --at')).toEqual(['--at needs the number of messages the fork keeps. For example: /branch --at 4']);
     expect(await run('.branch --at', '.')).toEqual(['--at needs the number of messages the fork keeps. For example: .branch --at 4']);
     expect(await run('.open', '.')).toEqual(['Usage: .open ID (find IDs with .list).']);
+  });
+});
+
+describe('the readline adapter when its terminal goes away', () => {
+  // A host's loop prompts again after a line; once the terminal is gone that write fails (EIO).
+  // Unheard, the output's 'error' ends the process before the session is saved.
+  it('takes a failed write of its output as a hang-up: the session is saved, closed and let go', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const input = new PassThrough();
+    let gone = false;
+    const output = new Writable({
+      write: (_chunk, _encoding, done) => done(gone ? Object.assign(new Error('write EIO'), { code: 'EIO', errno: -5, syscall: 'write' }) : null),
+    });
+    const rl = createInterface({ input, output, terminal: false, prompt: 'you> ' });
+    const chat = await attachReadline(rl, { home, cwd, output, host: { program: 'node my-repl.mjs' } });
+    const id = chat.controller!.session.id;
+    let answered!: () => void;
+    const first = new Promise<void>((resolve) => (answered = resolve));
+    const loop = (async () => {
+      for await (const line of rl) {
+        if (!(await chat.handle(line))) await chat.record(line, `${line.toUpperCase()}!`);
+        answered();
+        rl.prompt();
+      }
+      return chat.leave();
+    })();
+    input.write('hello\n');
+    await first;
+    gone = true;
+    rl.prompt();
+    expect(await loop).toBe(0);
+    const sessions = await openSessions({ home, cwd });
+    expect((await sessions.read(id)).messages.map((m) => m.content)).toEqual(['hello', 'HELLO!']);
+    expect(await sessions.list({ all: true })).toEqual([expect.objectContaining({ id, status: 'closed', messageCount: 2 })]);
+    expect(await sessions.holder(id)).toBeUndefined();
   });
 });
