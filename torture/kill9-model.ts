@@ -55,7 +55,15 @@ export function tornSnapshots(chain: Chain, tally: Tally): void {
   for (const id of [chain.current, chain.other]) {
     if (!id) continue;
     const dir = join(layout.project(chain.manager.store.location, chain.manager.project.key), 'sessions', id);
-    const names = readdirSync(dir);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (err) {
+      // A session killed before its first message was never kept (docs/design.md §3), and a
+      // listing discards what it left; one that held messages is missed by `check`, not here.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
     for (const name of names.filter((n) => n.startsWith('.session.json.tmp-'))) {
       if (chain.temps.has(name)) continue;
       chain.temps.add(name);

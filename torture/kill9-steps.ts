@@ -52,15 +52,20 @@ export async function completeStep(chain: Chain, proc: Piped, step: Step, offset
     case 'load': {
       const errors = proc.stderr().length;
       proc.write(`/load ${chain.other}\n`);
-      const refused = proc.waitStderr(/in use by/, { from: errors }).then(() => true);
-      const switched = proc.waitStdout(`Switched to ${chain.other}.\n`, { from: offset }).then(() => false);
-      if (await Promise.race([refused, switched])) {
-        refused.catch(() => undefined);
+      const refused = proc.waitStderr(/in use by/, { from: errors }).then(() => 'held' as const);
+      const switched = proc.waitStdout(`Switched to ${chain.other}.\n`, { from: offset }).then(() => 'switched' as const);
+      // A session killed before its first message was never kept (docs/design.md §3): PostgreSQL
+      // has no row of it and answers so; the file store still finds its own files and resumes it,
+      // empty, until a listing discards it. Either answer loses nothing.
+      const never = (chain.shown.get(chain.other) ?? []).length === 0;
+      const unknown = never ? proc.waitStderr(`No session \`${chain.other}\``, { from: errors }).then(() => 'unknown' as const) : new Promise<never>(() => {});
+      const answer = await Promise.race([refused, switched, unknown]);
+      for (const waiting of [refused, switched, unknown]) waiting.catch(() => undefined);
+      if (answer === 'held') {
         tally.fail('heldByDeadLock', `/load ${chain.other}: ${proc.stderr().slice(errors).trim()}`);
         throw new Error('cannot go on after a refused /load');
       }
-      refused.catch(() => undefined);
-      [chain.current, chain.other] = [chain.other, id];
+      if (answer === 'switched') [chain.current, chain.other] = [chain.other, id];
       return sync(proc);
     }
     case 'idle': {
