@@ -14,9 +14,9 @@ import { salvageSnapshot, type Salvage } from '../../session/format/salvage.js';
 import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
-import { VISIBLE_SESSIONS_SQL } from './listing-index.js';
-import { LAST_EVENT_SEQ } from './event-log.js';
+import { LIST_SQL, LISTED_SQL } from './listing-sql.js';
+
+export { LIST_SQL };
 
 interface EventRow {
   seq: string;
@@ -118,46 +118,9 @@ interface ListRow {
   archived_messages: number | null;
 }
 
-/**
- * The status as the file store tells it (docs/design.md §5): `open` while a connection holds the lock;
- * `interrupted` when left open, by a holder that died (its row outlives its lock), or with
- * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
- * probed only for sessions saved as closed with no holder.
- */
-const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD_LISTED('held', 'held_ids')} OR ${LEASED_SQL} THEN 'open'
-  WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
-  WHEN ${LAST_EVENT_SEQ('s.id')} > s.journal_seq THEN 'interrupted'
-  ELSE 'closed' END`;
-
-/**
- * A time as epoch milliseconds, which is what a listing row keeps: node-postgres reads a float8
- * with parseFloat instead of building a Date per row to be turned back into a number.
- */
-const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
-
-/**
- * A listing of the projects whose keys are `$1`, newest first, of the sessions the role asking
- * sees (listing-index.ts). Everything else it reads is read per listed session, by key, so that
- * it costs what the reader lists, not what the server holds: the holder row (a lateral lookup,
- * never a join the planner could turn into a scan of every holder), the last event (the events
- * index, backwards), and whether the session's lock is held (the few held keys looked up in
- * `lock_keys` once, HELD_IDS_SQL). Row security checks each row so read by its key; a join to a
- * whole table would check every row of it (docs/design.md §9).
- */
-export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
-  SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
-    ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
-    s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
-    CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
-    s.title_source, s.archived_messages
-  FROM ${VISIBLE_SESSIONS_SQL} s
-    LEFT JOIN LATERAL (SELECT h.session_id, h.backend_pid, h.expires_at FROM chatkeep.holders h WHERE h.session_id = s.id OFFSET 0) h ON true
-  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
-  ORDER BY s.updated_at DESC`;
-
 /** The listing rows of these projects, newest first. */
 export async function listRows(pool: Pool, target: Target, projectKeys: readonly string[]): Promise<IndexRow[]> {
-  return (await query<ListRow>(pool, target, LIST_SQL, [projectKeys])).map(rowOf);
+  return (await query<ListRow>(pool, target, LISTED_SQL, [projectKeys])).map(rowOf);
 }
 
 /** The listing rows of these sessions of these projects (any order): the listing, narrowed to them. */
