@@ -26,19 +26,32 @@ interface EventRow {
   payload: string;
 }
 
-/** Reads a session's snapshot and events in one consistent view (a save in between cannot split them). */
+/**
+ * A session's snapshot (part 0), events (1, by seq) and quarantined parts (2), as one statement:
+ * a statement reads one snapshot of the database, so a save in between cannot split them, with
+ * no transaction around three queries (five round trips, each query planned under row security).
+ */
+const LOAD_SQL = `SELECT 0 AS part, NULL::bigint AS seq, s.created_at AS ts, NULL::text AS type, s.snapshot AS payload
+    FROM chatkeep.sessions s WHERE s.id = $1
+  UNION ALL SELECT 1, e.seq, e.ts, e.type, e.payload::text FROM chatkeep.events e WHERE e.session_id = $1
+  UNION ALL SELECT 2, q.n, NULL, NULL, NULL FROM chatkeep.quarantine q WHERE q.session_id = $1
+  ORDER BY 1, 2`;
+
+interface LoadRow {
+  part: number;
+  seq: string | null;
+  ts: Date | null;
+  type: string | null;
+  payload: string | null;
+}
+
+/** Reads a session's snapshot and events in one consistent view (LOAD_SQL). */
 export async function loadSession(pool: Pool, target: Target, id: string, options: LoadOptions): Promise<StoredSession> {
-  const { session, rows, kept } = await transaction(
-    pool,
-    target,
-    async (client) => {
-      const s = await client.query<{ snapshot: string | null; created_at: Date }>('SELECT snapshot, created_at FROM chatkeep.sessions WHERE id = $1', [id]);
-      const e = await client.query<EventRow>('SELECT seq, ts, type, payload::text AS payload FROM chatkeep.events WHERE session_id = $1 ORDER BY seq', [id]);
-      const q = await client.query<{ n: string }>('SELECT n FROM chatkeep.quarantine WHERE session_id = $1 ORDER BY n', [id]);
-      return { session: s.rows[0], rows: e.rows, kept: q.rows.map((r) => quarantined(r.n)) };
-    },
-    'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
-  );
+  const all = await query<LoadRow>(pool, target, LOAD_SQL, [id]);
+  const head = all[0]?.part === 0 ? all[0] : undefined;
+  const session = head ? { snapshot: head.payload, created_at: head.ts! } : undefined;
+  const rows: EventRow[] = all.filter((r) => r.part === 1).map((r) => ({ seq: r.seq!, ts: r.ts!, type: r.type!, payload: r.payload! }));
+  const kept = all.filter((r) => r.part === 2).map((r) => quarantined(r.seq!));
   if (!session) throw new UnknownSessionError(id);
   const damage: string[] = [];
   const notices: string[] = [];
