@@ -92,6 +92,10 @@ describe('PostgreSQL schema upgrade to the listing by owner', () => {
       // up-3 (the other member's, in p1) is shared with this one, newer than all but two of theirs.
       expect(listed.map((r) => r.id)).toEqual(['up-2', 'up-3', ...own.slice(1).map((r) => r.id)]);
       expect(listed[1]).toMatchObject({ owner: b.role, messageCount: 2 });
+      // Listed by the function a later migration added (listing-sql.ts): the same rows as the query it runs.
+      const direct = await runSql<{ id: string }>(a.url, LIST_SQL, [['p1']]);
+      expect(direct.map((r) => r.id)).toEqual(listed.map((r) => r.id));
+      expect(await runSql(url, "SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace")).toEqual([{ n: 1 }]);
     } finally {
       await member.close();
     }

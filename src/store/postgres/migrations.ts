@@ -14,6 +14,7 @@ import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 import { EVENT_IDS_MIGRATION } from './event-log.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
+import { LISTING_FUNCTION_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 
 /**
@@ -179,6 +180,8 @@ export const MIGRATIONS: readonly string[] = [
   LISTING_BY_OWNER_MIGRATION,
   // A member's search narrowed by a policy, so that the trigram index serves it (search-narrowing.ts).
   SEARCH_NARROWING_MIGRATION,
+  // The listing as a function whose plan each connection keeps, planned once, not per call (listing-sql.ts).
+  LISTING_FUNCTION_MIGRATION,
 ];
 
 /** The schema version this build writes. */

@@ -14,9 +14,9 @@ import { salvageSnapshot, type Salvage } from '../../session/format/salvage.js';
 import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
-import { VISIBLE_SESSIONS_SQL } from './listing-index.js';
-import { LAST_EVENT_SEQ } from './event-log.js';
+import { LIST_SQL, LISTED_SQL } from './listing-sql.js';
+
+export { LIST_SQL };
 
 interface EventRow {
   seq: string;
@@ -26,19 +26,32 @@ interface EventRow {
   payload: string;
 }
 
-/** Reads a session's snapshot and events in one consistent view (a save in between cannot split them). */
+/**
+ * A session's snapshot (part 0), events (1, by seq) and quarantined parts (2), as one statement:
+ * a statement reads one snapshot of the database, so a save in between cannot split them, with
+ * no transaction around three queries (five round trips, each query planned under row security).
+ */
+const LOAD_SQL = `SELECT 0 AS part, NULL::bigint AS seq, s.created_at AS ts, NULL::text AS type, s.snapshot AS payload
+    FROM chatkeep.sessions s WHERE s.id = $1
+  UNION ALL SELECT 1, e.seq, e.ts, e.type, e.payload::text FROM chatkeep.events e WHERE e.session_id = $1
+  UNION ALL SELECT 2, q.n, NULL, NULL, NULL FROM chatkeep.quarantine q WHERE q.session_id = $1
+  ORDER BY 1, 2`;
+
+interface LoadRow {
+  part: number;
+  seq: string | null;
+  ts: Date | null;
+  type: string | null;
+  payload: string | null;
+}
+
+/** Reads a session's snapshot and events in one consistent view (LOAD_SQL). */
 export async function loadSession(pool: Pool, target: Target, id: string, options: LoadOptions): Promise<StoredSession> {
-  const { session, rows, kept } = await transaction(
-    pool,
-    target,
-    async (client) => {
-      const s = await client.query<{ snapshot: string | null; created_at: Date }>('SELECT snapshot, created_at FROM chatkeep.sessions WHERE id = $1', [id]);
-      const e = await client.query<EventRow>('SELECT seq, ts, type, payload::text AS payload FROM chatkeep.events WHERE session_id = $1 ORDER BY seq', [id]);
-      const q = await client.query<{ n: string }>('SELECT n FROM chatkeep.quarantine WHERE session_id = $1 ORDER BY n', [id]);
-      return { session: s.rows[0], rows: e.rows, kept: q.rows.map((r) => quarantined(r.n)) };
-    },
-    'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
-  );
+  const all = await query<LoadRow>(pool, target, LOAD_SQL, [id]);
+  const head = all[0]?.part === 0 ? all[0] : undefined;
+  const session = head ? { snapshot: head.payload, created_at: head.ts! } : undefined;
+  const rows: EventRow[] = all.filter((r) => r.part === 1).map((r) => ({ seq: r.seq!, ts: r.ts!, type: r.type!, payload: r.payload! }));
+  const kept = all.filter((r) => r.part === 2).map((r) => quarantined(r.seq!));
   if (!session) throw new UnknownSessionError(id);
   const damage: string[] = [];
   const notices: string[] = [];
@@ -118,46 +131,9 @@ interface ListRow {
   archived_messages: number | null;
 }
 
-/**
- * The status as the file store tells it (docs/design.md §5): `open` while a connection holds the lock;
- * `interrupted` when left open, by a holder that died (its row outlives its lock), or with
- * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
- * probed only for sessions saved as closed with no holder.
- */
-const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD_LISTED('held', 'held_ids')} OR ${LEASED_SQL} THEN 'open'
-  WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
-  WHEN ${LAST_EVENT_SEQ('s.id')} > s.journal_seq THEN 'interrupted'
-  ELSE 'closed' END`;
-
-/**
- * A time as epoch milliseconds, which is what a listing row keeps: node-postgres reads a float8
- * with parseFloat instead of building a Date per row to be turned back into a number.
- */
-const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
-
-/**
- * A listing of the projects whose keys are `$1`, newest first, of the sessions the role asking
- * sees (listing-index.ts). Everything else it reads is read per listed session, by key, so that
- * it costs what the reader lists, not what the server holds: the holder row (a lateral lookup,
- * never a join the planner could turn into a scan of every holder), the last event (the events
- * index, backwards), and whether the session's lock is held (the few held keys looked up in
- * `lock_keys` once, HELD_IDS_SQL). Row security checks each row so read by its key; a join to a
- * whole table would check every row of it (docs/design.md §9).
- */
-export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
-  SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
-    ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
-    s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
-    CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
-    s.title_source, s.archived_messages
-  FROM ${VISIBLE_SESSIONS_SQL} s
-    LEFT JOIN LATERAL (SELECT h.session_id, h.backend_pid, h.expires_at FROM chatkeep.holders h WHERE h.session_id = s.id OFFSET 0) h ON true
-  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
-  ORDER BY s.updated_at DESC`;
-
 /** The listing rows of these projects, newest first. */
 export async function listRows(pool: Pool, target: Target, projectKeys: readonly string[]): Promise<IndexRow[]> {
-  return (await query<ListRow>(pool, target, LIST_SQL, [projectKeys])).map(rowOf);
+  return (await query<ListRow>(pool, target, LISTED_SQL, [projectKeys])).map(rowOf);
 }
 
 /** The listing rows of these sessions of these projects (any order): the listing, narrowed to them. */

@@ -1,0 +1,76 @@
+/**
+ * The listing's SQL, and the function on the server that runs it by a plan kept per connection.
+ *
+ * Row security makes a member's listing expensive to plan, not to run: every policy on every
+ * table the query touches (sessions, shares, holders, lock_keys, events) is expanded into it, and
+ * PostgreSQL plans a query sent as text anew on each call: 2.5–4 ms of planning against 1 ms of
+ * running, on a quiet machine. A prepared statement did not help (the server plans the first five
+ * runs for their values, and keeps doing so when that looks cheaper), and a named statement does
+ * not survive a transaction-pooling pooler (docs/design.md §11). `chatkeep.listing` is a PL/pgSQL
+ * function whose one query is planned once per server connection, generically (for any keys),
+ * and kept: a listing on a connection that listed before is not planned again. The function runs
+ * as whoever calls it (not SECURITY DEFINER), so the same policies apply, checked by the same plan.
+ */
+import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
+import { VISIBLE_SESSIONS_SQL } from './listing-index.js';
+import { LAST_EVENT_SEQ } from './event-log.js';
+
+/**
+ * The status as the file store tells it (docs/design.md §5): `open` while a connection holds the lock;
+ * `interrupted` when left open, by a holder that died (its row outlives its lock), or with
+ * events past the snapshot; else as saved. CASE stops at the first answer: the events index is
+ * probed only for sessions saved as closed with no holder.
+ */
+const LIVE_STATUS_SQL = `CASE WHEN ${ADVISORY_HELD_LISTED('held', 'held_ids')} OR ${LEASED_SQL} THEN 'open'
+  WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
+  WHEN ${LAST_EVENT_SEQ('s.id')} > s.journal_seq THEN 'interrupted'
+  ELSE 'closed' END`;
+
+/**
+ * A time as epoch milliseconds, which is what a listing row keeps: node-postgres reads a float8
+ * with parseFloat instead of building a Date per row to be turned back into a number.
+ */
+const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::float8`;
+
+/**
+ * A listing of the projects whose keys are `$1`, newest first, of the sessions the role asking
+ * sees (listing-index.ts). Everything else it reads is read per listed session, by key, so that
+ * it costs what the reader lists, not what the server holds: the holder row (a lateral lookup,
+ * never a join the planner could turn into a scan of every holder), the last event (the events
+ * index, backwards), and whether the session's lock is held (the few held keys looked up in
+ * `lock_keys` once, HELD_IDS_SQL). Row security checks each row so read by its key; a join to a
+ * whole table would check every row of it (docs/design.md §9).
+ */
+export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
+  SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
+    ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
+    s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
+    CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
+    s.title_source, s.archived_messages
+  FROM ${VISIBLE_SESSIONS_SQL} s
+    LEFT JOIN LATERAL (SELECT h.session_id, h.backend_pid, h.expires_at FROM chatkeep.holders h WHERE h.session_id = s.id OFFSET 0) h ON true
+  WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
+  ORDER BY s.updated_at DESC`;
+
+
+/** The listing by the server's function (its columns are LIST_SQL's, its order re-stated: a function's rows have none by contract). */
+export const LISTED_SQL = 'SELECT * FROM chatkeep.listing($1) ORDER BY updated_at DESC';
+
+/**
+ * The migration that creates `chatkeep.listing`, from this build's LIST_SQL (`$1` is the
+ * function's first argument). A build that changes LIST_SQL replaces the function by a migration
+ * of its own: a test compares the server's function with LIST_SQL. `use_column`: the result's
+ * column names (`id`, `owner`…) are also PL/pgSQL variables; in the query they mean the columns.
+ */
+export const LISTING_FUNCTION_MIGRATION = `
+  CREATE FUNCTION chatkeep.listing(keys text[]) RETURNS TABLE (id text, title text, created_at float8, updated_at float8,
+      message_count integer, live text, project_path text, journal_seq float8, input_tokens float8, output_tokens float8,
+      branch text, by_model jsonb, problem jsonb, schema_version integer, parent_id text, fork_point integer, shared_by text,
+      title_source text, archived_messages integer)
+    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
+    #variable_conflict use_column
+    BEGIN
+      RETURN QUERY ${LIST_SQL};
+    END
+  $listing$;
+`;

@@ -1,0 +1,87 @@
+/**
+ * A member's listing on a team's server is planned once per connection, not on every call
+ * (listing-sql.ts): the store asks `chatkeep.listing`, whose query the server plans generically
+ * (for any project keys) and keeps. Shown by the plans the server runs (auto_explain, sent back
+ * to the asking connection): for every call, whatever keys, the plan names the keys as the
+ * parameter `$1`, never their value, as a plan made for one call's values would; and it still
+ * reads the member's own rows over the index by owner. The answers stay what row security allows.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import type { ProjectInfo } from '../../src/session/api/data.js';
+import { blankSnapshot } from '../../src/session/format/blank.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { LIST_SQL, LISTED_SQL } from '../../src/store/postgres/listing-sql.js';
+import { withPool } from '../../src/store/postgres/pool-scope.js';
+import { keyOf } from '../../src/store/postgres/project-key.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
+import { setupTeam } from '../../src/store/postgres/team-setup.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
+import { person } from '../helpers/team.js';
+
+async function stored(store: PostgresStore, id: string, at: number): Promise<string> {
+  const s = blankSnapshot(id, store.project.path, new Date(at), 'test');
+  s.messages = [{ role: 'user', content: `hello from ${id}`, timestamp: new Date(at) }];
+  s.stats.messageCount = 1;
+  s.updatedAt = new Date(at);
+  expect(await store.adopt(s)).toBe(true);
+  return id;
+}
+
+describe("a member's listing on a team's server", () => {
+  it('is what row security lets through, by one generic plan per connection, over the index by owner', async () => {
+    const url = await createDatabase(inject('postgresAdminUrl'));
+    const [ann, bob] = [await person(url, 'lpa'), await person(url, 'lpb')];
+    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-listing-plan-'));
+    await (await openPostgresStore(url, { interpreter, cwd })).close();
+    await withPool(url, {}, (pool, target) => setupTeam(pool, target, [ann.role, bob.role], false), { migrate: false });
+    const annStore = await openPostgresStore(ann.url, { interpreter, cwd });
+    const bobStore = await openPostgresStore(bob.url, { interpreter, cwd });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const base = Date.UTC(2026, 10, 20);
+      const mine = [await stored(annStore, 'lp-ann-1', base + 1000), await stored(annStore, 'lp-ann-2', base + 2000)];
+      const shared = await stored(bobStore, 'lp-bob-shared', base + 3000);
+      await stored(bobStore, 'lp-bob-own', base + 4000);
+      await runSql(bob.url, 'INSERT INTO chatkeep.shares (session_id, grantee) VALUES ($1, $2)', [shared, ann.role]);
+      const key = keyOf(annStore.project);
+      const listed = await annStore.list([{ ...annStore.project, key } as ProjectInfo]);
+      expect(listed.map((r) => [r.id, r.owner ?? 'mine'])).toEqual([[shared, bob.role], [mine[1], 'mine'], [mine[0], 'mine']]);
+
+      // The server's function runs this build's listing query, with the setting that keeps its plan generic.
+      const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(
+        url,
+        "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace",
+      );
+      expect(fn).toHaveLength(1);
+      expect(fn[0]!.prosrc).toContain(LIST_SQL);
+      expect(fn[0]).toMatchObject({ proconfig: ['plan_cache_mode=force_generic_plan'], prosecdef: false });
+
+      // As ann, each plan the server runs sent back to this connection.
+      const notices: string[] = [];
+      admin.on('notice', (n) => notices.push(n.message ?? ''));
+      await admin.query(`LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on;
+        SET auto_explain.log_level = 'notice'; SET client_min_messages = 'notice'; SET ROLE ${ann.role}`);
+      const calls = [[key], [key, 'no-such-project'], [key], [key], [key, 'no-such-project'], [key]];
+      for (const keys of calls) {
+        const { rows } = await admin.query<{ id: string }>(LISTED_SQL, [keys]);
+        expect(rows.map((r) => r.id)).toEqual(listed.map((r) => r.id));
+      }
+      await admin.query('RESET ROLE');
+      const plans = notices.filter((n) => n.includes('sessions_by_project_owner'));
+      expect(plans).toHaveLength(calls.length);
+      for (const plan of plans) {
+        expect(plan).toMatch(/sessions_by_project_owner[^\n]*\n\s*Index Cond: \(\(project_key = ANY \(\$1\)\) AND \(owner = /);
+        expect(plan).not.toContain(key);
+      }
+    } finally {
+      await admin.end();
+      await annStore.close();
+      await bobStore.close();
+    }
+  });
+});
