@@ -73,6 +73,19 @@ export async function insertEvents(client: Client, id: string, events: readonly 
   if (stored.rows[0]?.n !== ids.length) throw new LockSupersededError(id, epoch);
 }
 
+/**
+ * Readies a direct lock's connection for its appends when the lock is taken, before anything is
+ * appended: the append prepared (parsed, planned generically) and run once with no events. That
+ * run loads what every first append paid for on a new connection (the tables' catalog entries and
+ * policies, the fence's plan, the `note_appended` trigger compiled and its UPDATE planned: 8–11 ms
+ * of server CPU), so the first acknowledged message costs what the later ones cost, and the lock
+ * costs that much more to take (docs/internals.md, "Where the 200 writers' append time went"). It
+ * writes nothing: no event, and the trigger's UPDATE matches no row for an empty append.
+ */
+export async function warmAppend(client: Client, id: string, epoch: number): Promise<void> {
+  await insertEvents(client, id, [], epoch, true);
+}
+
 /** Throws `LockSupersededError` unless `epoch` is still the session's (a write that changes nothing, fenced all the same). */
 export async function stillCurrent(client: ClientBase, id: string, epoch: number): Promise<void> {
   const current = await client.query(`SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND lock_epoch = $2`, [id, epoch]);
