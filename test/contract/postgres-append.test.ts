@@ -105,6 +105,28 @@ describe('PostgreSQL fenced append', () => {
     for (const [i, w] of writers.entries()) expect(await stored(w.id)).toEqual(Array.from({ length: 6 }, (_, k) => `w${i} ${k + 1}`));
   });
 
+  it('behind PgBouncer each append is one call of the server\'s append function, whose plan the server connection keeps; a superseded holder still appends nothing', async () => {
+    const store = await open(direct); // creates the schema
+    // Counted by the server: set before PgBouncer opens its server connections to this database.
+    await runSql(direct, `ALTER DATABASE ${new URL(direct).pathname.slice(1)} SET track_functions = 'pl'`);
+    const { id } = await savedSession(store, AT, ['one']);
+    const pooled = await open(bouncer.url(direct));
+    const lock = (await pooled.lock(id, () => undefined)) as PgLock;
+    expect(lock.direct).toBe(false);
+    const log = await pooled.openLog(id, lock);
+    for (let seq = 2; seq <= 6; seq++) await log.append(turn(seq, `turn ${seq}`), true);
+    // A backend reports what it counted once idle: asked until all five calls show.
+    const calls = async (): Promise<unknown[]> =>
+      runSql(direct, "SELECT calls::int FROM pg_stat_user_functions WHERE schemaname = 'chatkeep' AND funcname = 'append_events'");
+    for (let i = 0; i < 100 && JSON.stringify(await calls()) !== '[{"calls":5}]'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await calls()).toEqual([{ calls: 5 }]);
+
+    await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
+    await expect(log.append(turn(7, 'after the takeover'), true)).rejects.toBeInstanceOf(LockSupersededError);
+    await log.close();
+    expect(await stored(id)).toEqual(Array.from({ length: 5 }, (_, i) => `turn ${i + 2}`));
+  });
+
   it('a batch sent again after it was stored counts as written, once; from a superseded holder too; a new event from one is refused', async () => {
     const store = await open(direct);
     const { id } = await savedSession(store, AT, ['one']);

@@ -12,7 +12,7 @@ import { quoteIdent } from './quote.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
-import { EVENT_IDS_MIGRATION } from './event-log.js';
+import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 
@@ -179,6 +179,8 @@ export const MIGRATIONS: readonly string[] = [
   LISTING_BY_OWNER_MIGRATION,
   // A member's search narrowed by a policy, so that the trigram index serves it (search-narrowing.ts).
   SEARCH_NARROWING_MIGRATION,
+  // The append as a server function, whose plan a pooler's server connection keeps (event-log.ts).
+  APPEND_FUNCTION_MIGRATION,
 ];
 
 /** The schema version this build writes. */
