@@ -15,7 +15,8 @@ import type { PgLock } from '../../src/store/postgres/lock.js';
 import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
 import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
+import { runSql } from '../helpers/postgres.js';
+import { databaseAtVersion } from '../helpers/schema-at.js';
 
 const SESSIONS = 10_000;
 /** The version before this migration, wherever the migration ends up in the list. */
@@ -41,13 +42,7 @@ describe('PostgreSQL schema upgrade to the append function', () => {
 
   it('keeps every row of a 10,000-session database, and a session stored before takes appends through PgBouncer and directly', async () => {
     expect(BEFORE).toBeGreaterThan(0);
-    const url = await createDatabase(inject('postgresAdminUrl'));
-    await runSql(url, 'CREATE SCHEMA chatkeep');
-    await runSql(url, 'CREATE TABLE chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)');
-    for (let v = 1; v <= BEFORE; v++) {
-      await runSql(url, MIGRATIONS[v - 1]!);
-      await runSql(url, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES ($1, '0.1.0')", [v]);
-    }
+    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
     await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('p', '/p', 'h')");
     await runSql(url, "INSERT INTO chatkeep.ids (id) SELECT 'ap-' || n FROM generate_series(1, $1::int) n", [SESSIONS]);
     await runSql(
