@@ -17,18 +17,22 @@ export const TURNS = 20;
 export const turnText = (w: number, k: number): string => `writer ${w} turn ${k} `.padEnd(400, 'journal of a turn ');
 
 /** chatkeep's fenced appends; `stores` are members' stores, writer `w` uses `stores[w % length]`. */
-export async function chatkeepWriters(stores: readonly PostgresStore[], admin: pg.Client): Promise<Workload & { lost: number; interleaved: number }> {
+export async function chatkeepWriters(stores: readonly PostgresStore[], admin: pg.Client): Promise<Workload & { lost: number; interleaved: number; lockP50: number; lockP99: number }> {
   const ids: string[] = [];
   // Sessions opened 10 at a time (not measured): 200 logins at once overrun the pools' connect timeout on a busy machine.
   const sessions: { lock: Awaited<ReturnType<PostgresStore['lock']>>; log: Awaited<ReturnType<PostgresStore['openLog']>> }[] = [];
+  // Taking a lock readies its connection's append (event-log.ts): measured, so that what moved there shows.
+  const taking: number[] = [];
   for (let w0 = 0; w0 < WRITERS; w0 += 10) {
     await Promise.all(Array.from({ length: Math.min(10, WRITERS - w0) }, async (_, j) => {
       const w = w0 + j;
       const store = stores[w % stores.length]!;
       const id = await store.reserveId(new Date(Date.UTC(2026, 10, 3) + w * 1000), store.project);
       ids[w] = id;
+      const at = performance.now();
       const lock = await store.lock(id, () => undefined);
       sessions[w] = { lock, log: await store.openLog(id, lock) };
+      taking.push(performance.now() - at);
     }));
   }
   const before = await eventsBytes(admin);
@@ -64,7 +68,7 @@ export async function chatkeepWriters(stores: readonly PostgresStore[], admin: p
       if (content !== turnText(w, i + 1)) interleaved++;
     });
   });
-  return { ...summary(latencies, wallMs), bytesPerMessage: bytes / (WRITERS * TURNS), lost, interleaved };
+  return { ...summary(latencies, wallMs), bytesPerMessage: bytes / (WRITERS * TURNS), lost, interleaved, lockP50: percentile(taking, 0.5), lockP99: percentile(taking, 0.99) };
 }
 
 /** The floor: `WRITERS` connections, each INSERT + COMMIT of the same bytes into a logged table of its own shape. */

@@ -59,13 +59,34 @@ describe('PostgreSQL fenced append', () => {
     for (let seq = 1; seq <= 8; seq++) await log.append(turn(seq, `turn ${seq}`), true);
     // Each run by the one generic plan, never planned for one run's values (the server's default
     // plans the first five runs each anew).
+    // The one run at the lock's taking (the warm-up, next test) and the eight appends.
     const kept = await lock.write((c) => c.query("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'chatkeep_append'"));
-    expect(kept.rows).toEqual([{ generic_plans: '8', custom_plans: '0' }]);
+    expect(kept.rows).toEqual([{ generic_plans: '9', custom_plans: '0' }]);
 
     await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
     await expect(log.append(turn(9, 'after the takeover'), true)).rejects.toBeInstanceOf(LockSupersededError);
     await log.close();
     expect(await stored(id)).toEqual(Array.from({ length: 8 }, (_, i) => `turn ${i + 1}`));
+  });
+
+  it('a direct lock readies its append when it is taken: prepared and run once before anything is appended, writing nothing', async () => {
+    const store = await open(direct);
+    const { id } = await savedSession(store, AT, ['one']);
+    const before = await stored(id);
+    const listed = async (): Promise<unknown[]> =>
+      runSql(direct, 'SELECT updated_at, journal_seq, message_count FROM chatkeep.sessions WHERE id = $1', [id]);
+    const row = await listed();
+    const lock = (await store.lock(id, () => undefined)) as PgLock;
+    // Before the first append: the statement is on the connection, planned (generically) and run
+    // once, so the first acknowledged message does not pay the connection's first run.
+    const ready = await lock.write((c) => c.query("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'chatkeep_append'"));
+    expect(ready.rows).toEqual([{ generic_plans: '1', custom_plans: '0' }]);
+    expect(await stored(id)).toEqual(before);
+    expect(await listed()).toEqual(row);
+    const log = await store.openLog(id, lock);
+    await log.append(turn(before.length + 1, 'the first'), true);
+    await log.close();
+    expect(await stored(id)).toEqual([...before, 'the first']);
   });
 
   it('transaction pooling: eight writers appending at once share six server connections (a statement kept on one would fail another): every append is stored', async () => {
@@ -82,6 +103,28 @@ describe('PostgreSQL fenced append', () => {
     for (let seq = 1; seq <= 6; seq++) await Promise.all(writers.map((w, i) => w.log.append(turn(seq, `w${i} ${seq}`), true)));
     for (const w of writers) await w.log.close();
     for (const [i, w] of writers.entries()) expect(await stored(w.id)).toEqual(Array.from({ length: 6 }, (_, k) => `w${i} ${k + 1}`));
+  });
+
+  it('behind PgBouncer each append is one call of the server\'s append function, whose plan the server connection keeps; a superseded holder still appends nothing', async () => {
+    const store = await open(direct); // creates the schema
+    // Counted by the server: set before PgBouncer opens its server connections to this database.
+    await runSql(direct, `ALTER DATABASE ${new URL(direct).pathname.slice(1)} SET track_functions = 'pl'`);
+    const { id } = await savedSession(store, AT, ['one']);
+    const pooled = await open(bouncer.url(direct));
+    const lock = (await pooled.lock(id, () => undefined)) as PgLock;
+    expect(lock.direct).toBe(false);
+    const log = await pooled.openLog(id, lock);
+    for (let seq = 2; seq <= 6; seq++) await log.append(turn(seq, `turn ${seq}`), true);
+    // A backend reports what it counted once idle: asked until all five calls show.
+    const calls = async (): Promise<unknown[]> =>
+      runSql(direct, "SELECT calls::int FROM pg_stat_user_functions WHERE schemaname = 'chatkeep' AND funcname = 'append_events'");
+    for (let i = 0; i < 100 && JSON.stringify(await calls()) !== '[{"calls":5}]'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await calls()).toEqual([{ calls: 5 }]);
+
+    await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
+    await expect(log.append(turn(7, 'after the takeover'), true)).rejects.toBeInstanceOf(LockSupersededError);
+    await log.close();
+    expect(await stored(id)).toEqual(Array.from({ length: 5 }, (_, i) => `turn ${i + 2}`));
   });
 
   it('a batch sent again after it was stored counts as written, once; from a superseded holder too; a new event from one is refused', async () => {

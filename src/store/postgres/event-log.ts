@@ -51,6 +51,32 @@ const APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payl
   WHERE EXISTS ${CURRENT_EPOCH(7)}
   ON CONFLICT (session_id, event_id) WHERE event_id IS NOT NULL DO NOTHING`;
 
+/**
+ * The append as a function of the server's, for a lock behind a pooler (transaction pooling): a
+ * statement there is parsed and planned on every call (transaction pooling hands the server
+ * connection to others between appends, so nothing prepared by us stays), and planning the
+ * append, row security and all, costs several times running it. PL/pgSQL keeps a function's plans
+ * on each server connection, which the pooler keeps open: the append is planned once per server
+ * connection, generically (its `plan_cache_mode`), and a call costs planning a one-function
+ * SELECT. Its body is `APPEND_SQL` with the same parameters; changing APPEND_SQL needs a
+ * migration that replaces the function too. Runs as the caller (row security as for the INSERT).
+ */
+export const APPEND_FUNCTION_MIGRATION = `
+  CREATE FUNCTION chatkeep.append_events(text, bigint[], timestamptz[], text[], json[], text[], bigint) RETURNS bigint
+    LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
+    DECLARE
+      stored bigint;
+    BEGIN
+      ${APPEND_SQL};
+      GET DIAGNOSTICS stored = ROW_COUNT;
+      RETURN stored;
+    END
+  $fn$;
+`;
+
+/** APPEND_SQL through APPEND_FUNCTION_MIGRATION's function: the events it stored as `n`. */
+const POOLED_APPEND_SQL = 'SELECT chatkeep.append_events($1, $2, $3, $4, $5, $6, $7) AS n';
+
 /** Of the IDs `$2`, how many are stored in session `$1` (an append that stored fewer than it sent asks). */
 const STORED_SQL = 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session_id = $1 AND event_id = ANY($2::text[])';
 
@@ -58,19 +84,35 @@ const STORED_SQL = 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session
  * Inserts events as one statement (one commit), whatever their number, only under the current
  * `epoch`. Idempotent: an event whose ID is stored already is not stored again, and counts as written.
  * `prepared`: the lock's connection is the server's own (not a pooler's), so the statement is
- * parsed and planned once per lock, not once per append; behind a pooler it cannot be kept.
+ * parsed and planned once per lock, not once per append; behind a pooler it cannot be kept, and
+ * the server's function (APPEND_FUNCTION_MIGRATION) keeps the plan instead.
  */
 export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[], epoch: number, prepared = false): Promise<void> {
   const ids = events.map((e) => e.id ?? null);
   const values = [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), ids, epoch];
-  const inserted = await client.query(prepared ? { name: 'chatkeep_append', text: APPEND_SQL, values } : { text: APPEND_SQL, values });
-  if (inserted.rowCount === events.length) return;
+  const inserted = prepared
+    ? (await client.query({ name: 'chatkeep_append', text: APPEND_SQL, values })).rowCount
+    : Number((await client.query<{ n: string }>(POOLED_APPEND_SQL, values)).rows[0]?.n);
+  if (inserted === events.length) return;
   // Fewer stored than sent: fenced off (none inserted), or some were stored before (a retry).
   // An event without an ID is only ever left out by the fence. Otherwise written only if every
   // event sent is there now, with its ID (those inserted by this statement are, committed).
   if (ids.some((e) => e === null)) throw new LockSupersededError(id, epoch);
   const stored = await client.query<{ n: number }>(STORED_SQL, [id, ids]);
   if (stored.rows[0]?.n !== ids.length) throw new LockSupersededError(id, epoch);
+}
+
+/**
+ * Readies a direct lock's connection for its appends when the lock is taken, before anything is
+ * appended: the append prepared (parsed, planned generically) and run once with no events. That
+ * run loads what every first append paid for on a new connection (the tables' catalog entries and
+ * policies, the fence's plan, the `note_appended` trigger compiled and its UPDATE planned: 8–11 ms
+ * of server CPU), so the first acknowledged message costs what the later ones cost, and the lock
+ * costs that much more to take (docs/internals.md, "Where the 200 writers' append time went"). It
+ * writes nothing: no event, and the trigger's UPDATE matches no row for an empty append.
+ */
+export async function warmAppend(client: Client, id: string, epoch: number): Promise<void> {
+  await insertEvents(client, id, [], epoch, true);
 }
 
 /** Throws `LockSupersededError` unless `epoch` is still the session's (a write that changes nothing, fenced all the same). */

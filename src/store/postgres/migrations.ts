@@ -12,7 +12,7 @@ import { quoteIdent } from './quote.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
-import { EVENT_IDS_MIGRATION } from './event-log.js';
+import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_FUNCTION_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
@@ -182,6 +182,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_NARROWING_MIGRATION,
   // The listing as a function whose plan each connection keeps, planned once, not per call (listing-sql.ts).
   LISTING_FUNCTION_MIGRATION,
+  // The append as a server function, whose plan a pooler's server connection keeps (event-log.ts).
+  APPEND_FUNCTION_MIGRATION,
 ];
 
 /** The schema version this build writes. */

@@ -22,6 +22,7 @@ import { isAlive, processStart } from '../process-identity.js';
 import type { Target } from './connect.js';
 import { connectClient, limitsSql, storeError } from './connect.js';
 import { HOST, heldLock, liveHere, ownerFrom, type PgLock } from './lock.js';
+import { warmAppend } from './event-log.js';
 import { LOCK_SPACE } from './lock-key.js';
 import { isPooled } from './pooler.js';
 
@@ -81,6 +82,9 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
       if (!pooled) await client.query('SELECT pg_advisory_unlock($1, key) FROM chatkeep.lock_keys WHERE session_id = $2', [LOCK_SPACE, id]).catch(() => undefined);
       throw err;
     });
+    // The first append's one-off cost on this connection, paid now (event-log.ts): a direct lock's
+    // connection keeps it; behind a pooler nothing stays, so nothing is readied.
+    if (!pooled) await warmAppend(client, id, epoch);
     const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: startedAt.toISOString() };
     return heldLock({ target, client, id, owner, epoch, leaseMs, onLost: options.onLost });
   } catch (err) {
