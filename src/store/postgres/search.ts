@@ -102,14 +102,35 @@ const HOLDS: Record<Narrowing | 'none', string> = {
 const PACK = 2 ** 32;
 
 /**
- * Sessions and messages a searcher's projects may hold, at most, for the search to read them
- * session by session (each by its primary key) rather than through the narrowing index. Under row
- * security each candidate the index gives costs a policy check, and a common word's candidates are
- * nearly every message of every member: a member's own few thousand messages read one session at
- * a time cost less. Past either, the index (a rare word is then far cheaper; a common one costs
- * what it did before).
+ * How a search reads the hits of a searcher's messages: session by session (each session's
+ * messages by its primary key), or through the narrowing index (every candidate of the server,
+ * each checked by row security). The index costs what the server holds of the word; session by
+ * session costs what the searcher holds. Row security hides how common a word is on the server
+ * (the planner may not use a column's statistics for `LIKE`, which is not leakproof), so the search
+ * counts the word in a sample of the searcher's own sessions (`sessions`, each of at most
+ * `messages`) and takes the index only where the server's messages times that share are fewer
+ * than the searcher's: a rare word by the index, a common one session by session. Searchers of
+ * at most `upTo` messages, and queries the index cannot narrow, read session by session.
  */
-export const SESSION_BY_SESSION = { sessions: 2_000, messages: 20_000 };
+export const SESSION_BY_SESSION = { upTo: 2_000, sample: { sessions: 32, messages: 100 } };
+
+/**
+ * Whether the hits are read session by session (SESSION_BY_SESSION), as one row `yes`: from `vis`,
+ * the searcher's messages (each session's count in its search facts) and the sample's share of
+ * messages that hold `$2` (one added to each side: a sample without the word says "rarer than
+ * the sample can tell"); the server's messages as the statistics count them (`reltuples`, which
+ * any role may read: a count, not a row). The sample is read only past `upTo`.
+ */
+const BY_SESSION = (narrowing: Narrowing | undefined): string => {
+  if (narrowing === undefined) return 'SELECT true AS yes';
+  const { upTo, sample } = SESSION_BY_SESSION;
+  return `SELECT z.messages <= ${upTo} OR (
+      SELECT greatest((SELECT c.reltuples FROM pg_class c WHERE c.oid = 'chatkeep.search_messages'::regclass), z.messages)
+        * (coalesce(sum(x.found), 0) + 1) / (coalesce(sum(t.d_messages), 0) + 1) >= z.messages
+      FROM (SELECT v.id, v.d_messages FROM vis v WHERE v.d_messages BETWEEN 1 AND ${sample.messages} LIMIT ${sample.sessions}) t
+        CROSS JOIN LATERAL (SELECT count(*) AS found FROM chatkeep.search_messages m WHERE m.session_id = t.id AND ${HOLDS[narrowing]}) x) AS yes
+    FROM (SELECT coalesce(sum(d_messages), 0)::float8 AS messages FROM vis) z`;
+};
 
 /** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
 const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
@@ -140,17 +161,17 @@ export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis 
     FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
       LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
     WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
-  few AS MATERIALIZED (SELECT count(*) <= ${SESSION_BY_SESSION.sessions} AND coalesce(sum(d_messages), 0) <= ${SESSION_BY_SESSION.messages} AS yes FROM vis),
+  by_session AS MATERIALIZED (${BY_SESSION(narrowing)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
-      WHERE $2 <> '' AND NOT (SELECT yes FROM few) AND ${HOLDS[narrowing ?? 'none']}) x
+      WHERE $2 <> '' AND NOT (SELECT yes FROM by_session) AND ${HOLDS[narrowing ?? 'none']}) x
     GROUP BY x.session_id
     UNION ALL
     SELECT v.id, x.hits, x.best FROM vis v CROSS JOIN LATERAL (
       SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best
       FROM (SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND ${HOLDS[narrowing ?? 'none']}) y) x
-    WHERE $2 <> '' AND (SELECT yes FROM few) AND x.hits IS NOT NULL)
+    WHERE $2 <> '' AND (SELECT yes FROM by_session) AND x.hits IS NOT NULL)
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
     CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
     s.d_title IS DISTINCT FROM s.title AS title_stale,
