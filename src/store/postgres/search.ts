@@ -34,6 +34,7 @@ import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
 import { SEES_ALL, VISIBLE_SESSIONS_SQL } from './listing-index.js';
 import { quoteLiteral } from './quote.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
+import { bySessionSql } from './search-path.js';
 
 /** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
@@ -108,37 +109,6 @@ const HOLDS: Record<Narrowing | 'none', string> = {
 /** Packs (hits, message) so that one `max` finds the message with the most hits, the latest of equals. */
 const PACK = 2 ** 32;
 
-/**
- * How a search reads the hits of a searcher's messages: session by session (each session's
- * messages by its primary key), or through the narrowing index (every candidate of the server,
- * each checked by row security). The index costs what the server holds of the word; session by
- * session costs what the searcher holds. Row security hides how common a word is on the server
- * (the planner may not use a column's statistics for `LIKE`, which is not leakproof), so the search
- * counts the word in a sample of the searcher's own sessions (`sessions`, each of at most
- * `messages`) and takes the index only where the server's messages times that share are fewer
- * than the searcher's: a rare word by the index, a common one session by session. Searchers of
- * at most `upTo` messages, and queries the index cannot narrow, read session by session.
- */
-export const SESSION_BY_SESSION = { upTo: 2_000, sample: { sessions: 32, messages: 100 } };
-
-/**
- * Whether the hits are read session by session (SESSION_BY_SESSION), as one row `yes`: from `vis`,
- * the searcher's messages (each session's count in its search facts) and the sample's share of
- * messages that hold `$2` (one added to each side: a sample without the word says "rarer than
- * the sample can tell"); the server's messages as the statistics count them (`reltuples`, which
- * any role may read: a count, not a row). The sample is read only past `upTo`.
- */
-const BY_SESSION = (narrowing: Narrowing | undefined): string => {
-  if (narrowing === undefined) return 'SELECT true AS yes';
-  const { upTo, sample } = SESSION_BY_SESSION;
-  return `SELECT z.messages <= ${upTo} OR (
-      SELECT greatest((SELECT c.reltuples FROM pg_class c WHERE c.oid = 'chatkeep.search_messages'::regclass), z.messages)
-        * (coalesce(sum(x.found), 0) + 1) / (coalesce(sum(t.d_messages), 0) + 1) >= z.messages
-      FROM (SELECT v.id, v.d_messages FROM vis v WHERE v.d_messages BETWEEN 1 AND ${sample.messages} LIMIT ${sample.sessions}) t
-        CROSS JOIN LATERAL (SELECT count(*) AS found FROM chatkeep.search_messages m WHERE m.session_id = t.id AND ${HOLDS.none}) x) AS yes
-    FROM (SELECT coalesce(sum(d_messages), 0)::float8 AS messages FROM vis) z`;
-};
-
 /** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
 const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
       d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
@@ -149,7 +119,7 @@ const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title,
  * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
  * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number, by one
  * of two branches, the other never run (its gate is a one-time filter): through the narrowing
- * index, or session by session (SESSION_BY_SESSION).
+ * index, or session by session (search-path.ts).
  *
  * The sessions (`vis`) by one of two branches too, gated the same way. A role that sees only its
  * own and shared sessions reads them over VISIBLE_SESSIONS_SQL, and each one's search facts and
@@ -168,7 +138,7 @@ export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis 
     FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
       LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
     WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
-  by_session AS MATERIALIZED (${BY_SESSION(narrowing)}),
+  by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
