@@ -34,6 +34,7 @@ import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
 import { SEES_ALL, VISIBLE_SESSIONS_SQL } from './listing-index.js';
 import { quoteLiteral } from './quote.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
+import { bySessionSql } from './search-path.js';
 
 /** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
@@ -91,7 +92,14 @@ interface MatchRow {
 /** Non-overlapping occurrences of `$2` in `column`, as `countOccurrences` counts them (in bytes: no character count to take). */
 const HITS_IN = (column: string): string => `(octet_length(${column}) - octet_length(replace(${column}, $2, ''))) / octet_length($2)`;
 
-/** Messages holding `$2`: with a trigram index, `LIKE` is exact on its own; the sequences' tsvector finds a superset. */
+/**
+ * Messages holding `$2`: with a trigram index, `LIKE` is exact on its own; the sequences' tsvector
+ * finds a superset. A session's own messages are matched by `strpos` (`none`), which no index
+ * can serve, so each session's read stays on its primary key: with `LIKE` there, the single
+ * user's search for a word in every message of 2,000 sessions, right after they were written,
+ * ran past the 15 s query timeout (an index of the word's candidates per session, it seems:
+ * the plan was not caught), and took 0.6 s with `strpos`.
+ */
 const HOLDS: Record<Narrowing | 'none', string> = {
   trgm: 'm.folded LIKE $3',
   grams: 'strpos(m.folded, $2) > 0 AND (m.grams @@ $3::tsquery OR m.grams IS NULL)',
@@ -100,16 +108,6 @@ const HOLDS: Record<Narrowing | 'none', string> = {
 
 /** Packs (hits, message) so that one `max` finds the message with the most hits, the latest of equals. */
 const PACK = 2 ** 32;
-
-/**
- * Sessions and messages a searcher's projects may hold, at most, for the search to read them
- * session by session (each by its primary key) rather than through the narrowing index. Under row
- * security each candidate the index gives costs a policy check, and a common word's candidates are
- * nearly every message of every member: a member's own few thousand messages read one session at
- * a time cost less. Past either, the index (a rare word is then far cheaper; a common one costs
- * what it did before).
- */
-export const SESSION_BY_SESSION = { sessions: 2_000, messages: 20_000 };
 
 /** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
 const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
@@ -121,7 +119,7 @@ const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title,
  * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
  * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number, by one
  * of two branches, the other never run (its gate is a one-time filter): through the narrowing
- * index, or session by session (SESSION_BY_SESSION).
+ * index, or session by session (search-path.ts).
  *
  * The sessions (`vis`) by one of two branches too, gated the same way. A role that sees only its
  * own and shared sessions reads them over VISIBLE_SESSIONS_SQL, and each one's search facts and
@@ -140,17 +138,17 @@ export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis 
     FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
       LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
     WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
-  few AS MATERIALIZED (SELECT count(*) <= ${SESSION_BY_SESSION.sessions} AND coalesce(sum(d_messages), 0) <= ${SESSION_BY_SESSION.messages} AS yes FROM vis),
+  by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
-      WHERE $2 <> '' AND NOT (SELECT yes FROM few) AND ${HOLDS[narrowing ?? 'none']}) x
+      WHERE $2 <> '' AND NOT (SELECT yes FROM by_session) AND ${HOLDS[narrowing ?? 'none']}) x
     GROUP BY x.session_id
     UNION ALL
     SELECT v.id, x.hits, x.best FROM vis v CROSS JOIN LATERAL (
       SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best
-      FROM (SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND ${HOLDS[narrowing ?? 'none']}) y) x
-    WHERE $2 <> '' AND (SELECT yes FROM few) AND x.hits IS NOT NULL)
+      FROM (SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND ${HOLDS.none}) y) x
+    WHERE $2 <> '' AND (SELECT yes FROM by_session) AND x.hits IS NOT NULL)
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
     CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
     s.d_title IS DISTINCT FROM s.title AS title_stale,

@@ -1,0 +1,138 @@
+/**
+ * A team member's search costs what the word is in the member's own messages, not in the
+ * server's (docs/design.md §18): a member with more messages than SESSION_BY_SESSION reads
+ * session by session, once a sample of their own sessions shows the word in most messages, and
+ * takes the trigram index for a word the sample does not hold. Another member's 10,000 messages
+ * holding the common word are not read for it. Measured as the rows the match query's plan reads
+ * from `search_messages` (EXPLAIN ANALYZE as the member), with the answers what row security
+ * allows: the member's own sessions and one shared with them, never the other member's others.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import type { ProjectInfo } from '../../src/session/api/data.js';
+import { blankSnapshot } from '../../src/session/format/blank.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { withPool } from '../../src/store/postgres/pool-scope.js';
+import { keyOf } from '../../src/store/postgres/project-key.js';
+import { matchSql } from '../../src/store/postgres/search.js';
+import { SESSION_BY_SESSION } from '../../src/store/postgres/search-path.js';
+import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
+import { setupTeam } from '../../src/store/postgres/team-setup.js';
+import { createDatabase, runSql } from '../helpers/postgres.js';
+import { person } from '../helpers/team.js';
+
+const COMMON = 'ledgerline';
+const RARE = 'wombatrare';
+/** The member's sessions of one message each: past SESSION_BY_SESSION's `upTo`. */
+const MINE = SESSION_BY_SESSION.upTo + 100;
+/** The other member's sessions, of 100 messages each, every message holding COMMON. */
+const THEIRS = 100;
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows the plan's scans of `search_messages` read (returned or dropped by a filter). */
+function messagesRead(node: PlanNode): number {
+  const own = node['Relation Name'] === 'search_messages'
+    ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1)
+    : 0;
+  return own + (node.Plans ?? []).reduce((n, p) => n + messagesRead(p), 0);
+}
+
+/** The match query as the search runs it for `word`, explained as the member. */
+async function explained(client: pg.Client, key: string, word: string): Promise<number> {
+  await client.query(`BEGIN; SET LOCAL ${SEARCH_LIKE_SETTING} = '%${word}%'`);
+  try {
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${matchSql('trgm')}`, [[key], word, `%${word}%`]);
+    return messagesRead(rows[0]!['QUERY PLAN'][0].Plan);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
+async function stored(store: PostgresStore, id: string, text: string): Promise<void> {
+  const at = Date.UTC(2026, 10, 20);
+  const s = blankSnapshot(id, store.project.path, new Date(at), 'test');
+  s.messages = [{ role: 'user', content: text, timestamp: new Date(at) }];
+  s.stats.messageCount = 1;
+  expect(await store.adopt(s)).toBe(true);
+}
+
+/** Sessions `prefix-1` … `prefix-count` of `owner` in project `key`, each of `messages` messages from `text(n, k)`, with their search rows. */
+async function sessions(url: string, owner: string, key: string, prefix: string, count: number, messages: number, text: string): Promise<void> {
+  const ids = `SELECT '${prefix}-' || n AS id, n FROM generate_series(1, ${count}) n`;
+  await runSql(url, `INSERT INTO chatkeep.ids (id, owner) SELECT id, $1 FROM (${ids}) i`, [owner]);
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version, message_count)
+     SELECT id, $1, $2, '/p', 'plain ' || n, now(), now(), 'closed', 1, ${messages} FROM (${ids}) i`,
+    [owner, key],
+  );
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.search_sessions (session_id, snapshot_version, seq, messages, archived, tail, title, folded_title)
+     SELECT id, 1, 0, ${messages}, 0, 't', 'plain ' || n, 'plain ' || n FROM (${ids}) i`,
+  );
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded)
+     SELECT id, k, 'user', 0, false, '"x"', ${text} FROM (${ids}) i, generate_series(0, ${messages - 1}) k`,
+  );
+}
+
+describe("a member's search on a team's server", () => {
+  it("reads a common word in the member's own sessions and a rare one by the index, never another's common hits", async () => {
+    const url = await createDatabase(inject('postgresAdminUrl'));
+    const [ann, bob] = [await person(url, 'msa'), await person(url, 'msb')];
+    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-member-search-'));
+    // Migrated by the server's admin (who may create pg_trgm), then the team set up.
+    await (await openPostgresStore(url, { interpreter, cwd })).close();
+    await withPool(url, {}, (pool, target) => setupTeam(pool, target, [ann.role, bob.role], false), { migrate: false });
+    const annStore = await openPostgresStore(ann.url, { interpreter, cwd });
+    const bobStore = await openPostgresStore(bob.url, { interpreter, cwd });
+    const client = new pg.Client({ connectionString: ann.url });
+    await client.connect();
+    try {
+      // Through the stores: each member's project row, and one session each with both words.
+      await stored(annStore, 'ms-ann-own', `ann's ${COMMON} and ${RARE}`);
+      await stored(bobStore, 'ms-bob-own', `bob's ${COMMON} and ${RARE}`);
+      const key = keyOf(annStore.project);
+      // ann: MINE sessions of one message, each holding COMMON, the first also RARE.
+      await sessions(url, ann.role, key, 'ms-a', MINE, 1, `'ann ${COMMON} ' || n || CASE WHEN n = 1 THEN ' ${RARE}' ELSE '' END`);
+      // bob: THEIRS sessions of 100 messages, each holding COMMON; RARE in the first message of the first two.
+      await sessions(url, bob.role, key, 'ms-b', THEIRS, 100, `'bob ${COMMON} ' || k || CASE WHEN k = 0 AND n <= 2 THEN ' ${RARE}' ELSE '' END`);
+      await runSql(bob.url, 'INSERT INTO chatkeep.shares (session_id, grantee) VALUES ($1, $2)', ['ms-b-1', ann.role]);
+      await runSql(url, 'ANALYZE');
+
+      const project = { ...annStore.project, key } as ProjectInfo;
+      // Every one of ann's sessions and the shared one; none of bob's others.
+      const common = await annStore.searchSessions(COMMON, [project], { limit: 0 });
+      const ids = new Set(common.results.map((r) => r.session.id));
+      expect(common.total).toBe(MINE + 2);
+      expect(ids.has('ms-b-1') && ids.has('ms-ann-own') && ids.has(`ms-a-${MINE}`)).toBe(true);
+      expect([...ids].filter((id) => id.startsWith('ms-b') || id.startsWith('ms-bob'))).toEqual(['ms-b-1']);
+      expect(common.results.find((r) => r.session.id === 'ms-b-1')?.hits).toBe(100);
+      const rare = await annStore.searchSessions(RARE, [project], {});
+      expect(rare.results.map((r) => r.session.id).sort()).toEqual(['ms-a-1', 'ms-ann-own', 'ms-b-1']);
+
+      // The common word: ann's own messages (MINE + 1, the shared session's 100, a sample), not bob's 10,000.
+      expect(await explained(client, key, COMMON)).toBeLessThan(MINE + 1 + 100 + 2 * SESSION_BY_SESSION.sample.sessions);
+      // The rare word: the index's few candidates and the sample, not ann's thousands.
+      expect(await explained(client, key, RARE)).toBeLessThan(100);
+    } finally {
+      await client.end();
+      await annStore.close();
+      await bobStore.close();
+    }
+  });
+});
