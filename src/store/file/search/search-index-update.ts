@@ -129,7 +129,7 @@ export async function applyChanges(
   const recentItems = [...(found.recent.kind === 'ok' ? kept(found.recent.index) : []), ...fresh];
   const recentParts = await buildItems(recentItems);
   const { base, recent } = paths(projectDir);
-  if (recentParts.text.length <= baseIndex.text.length * RECENT_SHARE) {
+  if (recentParts.text.length <= baseIndex.header.textBytes * RECENT_SHARE) {
     const fresher = inMemory(recentParts, await write(recent, recentParts));
     return { indexes: [...opened, fresher], entries: entriesOf([baseIndex, fresher]), report, current: { base: found.base, recent: { kind: 'ok', index: fresher } } };
   }
