@@ -19,9 +19,11 @@ import type { Role } from '../../../session/api/data.js';
 import { crc32 } from './checksum.js';
 import { buildWordIndex, type WordIndex } from './word-index.js';
 import { bytesOf, checkedBytes, readOne, u32sOf, u32sOn, type Bytes, type U32s } from './search-index-blocks.js';
-import { align, BLOCK, LAZY, layoutOf, MAGIC, PREAMBLE, VERSION, type IndexHeader, type IndexedSession, type Lazy, type Table } from './search-index-layout.js';
+import { align, BLOCK, LAZY, layoutOf, MAGIC, PREAMBLE, VERSION, type IndexHeader, type Lazy, type Table } from './search-index-layout.js';
+import { decodeSessions, encodeSessions, TableDamage, tableOf, type IndexedSession, type SessionTable } from './session-table.js';
 
-export type { IndexHeader, IndexedSession } from './search-index-layout.js';
+export type { IndexHeader } from './search-index-layout.js';
+export type { IndexedSession } from './session-table.js';
 
 /** The word postings of an index as searched: the vocabulary in memory, the postings read by range. */
 export interface WordLookup extends Omit<WordIndex, 'postings'> {
@@ -33,6 +35,7 @@ export interface LoadedIndex {
   header: IndexHeader;
   /** The file it was read from or written to (device, inode, size, mtime), when there is one: what `search.sync.json` names. */
   identity?: string;
+  sessions: SessionTable;
   /** Where session i's messages start (session i's are `first[i]` up to `first[i + 1]`). */
   first: Uint32Array;
   textOffsets: U32s;
@@ -99,7 +102,7 @@ export async function readSearchIndex(path: string, opener: Opener = (p) => open
     const postingStarts = view(at.postingStarts, table.words + 1);
     checkOffsets(wordStarts, table.vocabularyBytes, 'vocabulary');
     checkOffsets(postingStarts, table.postings, 'postings');
-    const first = firstMessages(table);
+    const sessions = decodeSessions(aligned.subarray(at.sessions - at.crcs, at.vocabulary - at.crcs), table.messages);
     const file = handle;
     // Text and postings blocks are kept for the next searches of the process (the session browser's); originals are read once each.
     const section = (name: Lazy): Bytes =>
@@ -111,7 +114,8 @@ export async function readSearchIndex(path: string, opener: Opener = (p) => open
       index: {
         header: table,
         identity: identityOf(stats),
-        first,
+        sessions,
+        first: sessions.first,
         textOffsets: u32sOn(section('textOffsets')),
         text: section('text'),
         originalOffsets,
@@ -127,7 +131,7 @@ export async function readSearchIndex(path: string, opener: Opener = (p) => open
   } catch (err) {
     await handle.close().catch(() => undefined);
     if (err instanceof Outdated) return { kind: 'missing' };
-    if (err instanceof Damage) return { kind: 'damaged', detail: err.message };
+    if (err instanceof Damage || err instanceof TableDamage) return { kind: 'damaged', detail: err.message };
     throw err;
   }
 }
@@ -147,9 +151,11 @@ function parseTable(text: string): Table {
   } catch {
     throw new Damage('its header is not JSON');
   }
-  const counts = [value.messages, value.textBytes, value.originalBytes, value.words, value.postings, value.vocabularyBytes, value.crc];
-  if (!Array.isArray(value.sessions) || !counts.every((n) => Number.isInteger(n) && n! >= 0)) throw new Damage('its header is incomplete');
-  if (!Number.isInteger(value.block) || value.block! <= 0 || value.block! % 4 !== 0) throw new Damage('its header is incomplete');
+  const counts = [value.sessions, value.messages, value.textBytes, value.originalBytes, value.words, value.postings, value.vocabularyBytes, value.crc];
+  if (!counts.every((n) => Number.isInteger(n) && n! >= 0)) throw new Damage('its header is incomplete');
+  if (!Number.isInteger(value.block) || value.block! <= 0 || value.block! % 4 !== 0 || !Number.isInteger(value.sessionBytes) || value.sessionBytes! % 4 !== 0) {
+    throw new Damage('its header is incomplete');
+  }
   return value as Table;
 }
 
@@ -161,21 +167,6 @@ function checkOffsets(offsets: Uint32Array, end: number, what: string): void {
     last = at;
   }
   if (offsets[0] !== 0 || last !== end) throw new Damage(`${what} offsets do not span the ${what}`);
-}
-
-/** Where each session's messages start, plus the end; checks they follow each other. */
-function firstMessages(header: IndexHeader): Uint32Array {
-  const first = new Uint32Array(header.sessions.length + 1);
-  let last = 0;
-  header.sessions.forEach((s, i) => {
-    if (typeof s?.id !== 'string' || typeof s.key !== 'string' || typeof s.title !== 'string' || !Number.isInteger(s.first) || s.first < last) {
-      throw new Damage(`session ${i} of the header is garbled`);
-    }
-    first[i] = last = s.first;
-  });
-  if (last > header.messages) throw new Damage('sessions beyond the messages');
-  first[header.sessions.length] = header.messages;
-  return first;
 }
 
 function parseRecord(record: string): { role: Role; timestamp: Date; archived: boolean; content: string } {
@@ -194,7 +185,8 @@ export function originalRecord(m: { role: Role; timestamp: Date; archived: boole
  * one or damaged, and either is noticed (stale keys, failed checks) and rebuilt.
  */
 export async function writeSearchIndex(path: string, parts: Complete): Promise<string> {
-  const header = headerOf(parts);
+  const sessions = encodeSessions(parts.sessions, parts.textOffsets.length - 1);
+  const header = headerOf(parts, sessions.length);
   const bytes = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const { words } = parts;
   const lazy: Record<Lazy, Buffer> = {
@@ -202,7 +194,7 @@ export async function writeSearchIndex(path: string, parts: Complete): Promise<s
   };
   const sums: number[] = [];
   for (const name of LAZY) for (let at = 0; at < lazy[name].length; at += BLOCK) sums.push(crc32([lazy[name].subarray(at, at + BLOCK)]));
-  const eager = [bytes(Uint32Array.from(sums)), bytes(words.wordStarts), bytes(words.postingStarts), words.vocabulary];
+  const eager = [bytes(Uint32Array.from(sums)), bytes(words.wordStarts), bytes(words.postingStarts), sessions, words.vocabulary];
   const table = Buffer.from(JSON.stringify({ ...header, block: BLOCK, crc: crc32(eager) } satisfies Table));
   const pre = Buffer.alloc(PREAMBLE);
   pre.write(MAGIC, 0, 'latin1');
@@ -229,10 +221,11 @@ export async function writeSearchIndex(path: string, parts: Complete): Promise<s
   }
 }
 
-function headerOf(parts: Complete): IndexHeader {
+function headerOf(parts: Complete, sessionBytes: number): IndexHeader {
   const { words } = parts;
   return {
-    sessions: parts.sessions,
+    sessions: parts.sessions.length,
+    sessionBytes,
     messages: parts.textOffsets.length - 1,
     textBytes: parts.text.length,
     originalBytes: parts.originals.length,
@@ -249,12 +242,14 @@ export function complete(parts: IndexParts): Complete {
 
 /** The index just built, searched from memory (no need to read back what was written). */
 export function inMemory(parts: Complete, identity?: string): LoadedIndex {
-  const header = headerOf(parts);
+  const sessions = tableOf(parts.sessions, parts.textOffsets.length - 1);
+  const header = headerOf(parts, 0);
   const { originals, originalOffsets } = parts;
   return {
     header,
     ...(identity !== undefined ? { identity } : {}),
-    first: firstMessages(header),
+    sessions,
+    first: sessions.first,
     textOffsets: u32sOf(parts.textOffsets),
     text: bytesOf(parts.text),
     originalOffsets: u32sOf(originalOffsets),

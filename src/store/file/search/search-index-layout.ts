@@ -3,10 +3,11 @@
  * contents records: nothing about the layout is stored that could disagree with the counts.
  *
  *   "CKSEARCH" · u32 version · u32 table length · u32 CRC-32 of the table · table (JSON) · pad to 4
- *   read whole at open, checked by the table's CRC-32 (all of it sized by the words, not the text):
+ *   read whole at open, checked by the CRC-32 the table holds (sized by the sessions and the words, not the text):
  *     u32 × blocks          the CRC-32 of each block of the sections below, section after section
  *     u32 × (words + 1)     where each word starts in the vocabulary (word-index.ts)
  *     u32 × (words + 1)     where each word's postings start
+ *     session table         each session's ID, key, folded title and first message (session-table.ts)
  *     vocabulary            every word of the text, each followed by NUL · pad to 4
  *   read by checked block (search-index-blocks.ts), only where a search needs them:
  *     u32 × (messages + 1)  where each message's folded text starts in the text section
@@ -16,22 +17,17 @@
  *     originals section     per message `{"r":role,"t":epoch ms,"a":0|1}\n` + its content as written
  */
 export const MAGIC = 'CKSEARCH';
-/** 3: the sections read by checked block; 2: read whole, one CRC-32 (a version-2 file is rebuilt). */
+/** 3: the sessions in binary, the sections read by checked block; 2: read whole, one CRC-32 (a version-2 file is rebuilt). */
 export const VERSION = 3;
 export const PREAMBLE = 20;
 /** Bytes per checked block: a search reads a block for each place it looks. */
 export const BLOCK = 8192;
 
-/** One session in the index: its ID, the listing facts it was indexed from, its folded title, and where its messages start. */
-export interface IndexedSession {
-  id: string;
-  key: string;
-  title: string;
-  first: number;
-}
-
+/** The counts a file's layout follows from. */
 export interface IndexHeader {
-  sessions: IndexedSession[];
+  sessions: number;
+  /** Length of the session table (a multiple of 4). */
+  sessionBytes: number;
   messages: number;
   textBytes: number;
   originalBytes: number;
@@ -71,7 +67,8 @@ export function layoutOf(t: IndexHeader & { block: number }, tableBytes: number)
   const crcs = align(PREAMBLE + tableBytes);
   const wordStarts = crcs + 4 * total;
   const postingStarts = wordStarts + 4 * (t.words + 1);
-  const vocabulary = postingStarts + 4 * (t.words + 1);
+  const sessions = postingStarts + 4 * (t.words + 1);
+  const vocabulary = sessions + t.sessionBytes;
   const lazyAt = align(vocabulary + t.vocabularyBytes);
   const at = {} as Record<Lazy, number>;
   let end = lazyAt;
@@ -79,5 +76,5 @@ export function layoutOf(t: IndexHeader & { block: number }, tableBytes: number)
     at[name] = end;
     end += lengths[name];
   }
-  return { blocks, totalBlocks: total, crcs, wordStarts, postingStarts, vocabulary, lazyAt, at, lengths, end };
+  return { blocks, totalBlocks: total, crcs, wordStarts, postingStarts, sessions, vocabulary, lazyAt, at, lengths, end };
 }

@@ -110,7 +110,7 @@ async function matches(p: Prepared, folded: string, needle: Buffer): Promise<Fou
   const hitsOf = new Map<LoadedIndex, IndexHits>();
   for (const index of p.index.indexes) hitsOf.set(index, await scanIndex(index, folded, needle));
   const consider = (index: LoadedIndex, position: number): void => {
-    const session = index.header.sessions[position]!;
+    const session = index.sessions.at(position);
     const entry = p.index.entries.get(session.id);
     if (!entry || entry.index !== index || entry.position !== position || entry.session.key === GONE || out.has(session.id)) return;
     const s = score({ id: session.id, title: null }, folded, hitsOf.get(index)!.of(position), session.title);
