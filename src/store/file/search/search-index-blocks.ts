@@ -76,22 +76,23 @@ export interface BlockSection {
   keep: boolean;
 }
 
-/** A section of a file, read by checked blocks. */
+/**
+ * A section of a file, read by checked blocks. A kept section reads its blocks into one buffer
+ * the size of the section (its pages taken only as blocks land in them), so that any range of
+ * checked blocks is a view on it: no copy per search, u32 always aligned.
+ */
 export function checkedBytes(s: BlockSection): Bytes {
-  const kept = new Map<number, Buffer>();
+  const blocks = Math.ceil(s.length / s.block);
+  const image = s.keep ? Buffer.allocUnsafeSlow(s.length) : undefined;
+  const checked = new Uint8Array(s.keep ? blocks : 0);
   const blockEnd = (i: number): number => Math.min(s.length, (i + 1) * s.block);
   return {
     length: s.length,
     async readMany(ranges) {
-      const have = new Map<number, Buffer>();
       const wanted = new Set<number>();
       for (const [start, end] of ranges) {
         if (start < 0 || end > s.length || start > end) throw new Error(`search index: ${s.name} read out of range`);
-        for (let i = Math.floor(start / s.block); i * s.block < end; i++) {
-          const block = kept.get(i);
-          if (block) have.set(i, block);
-          else wanted.add(i);
-        }
+        for (let i = Math.floor(start / s.block); i * s.block < end; i++) if (!checked[i]) wanted.add(i);
       }
       // Adjacent blocks in one read each; all reads at once (the thread pool takes them in turn).
       const order = [...wanted].sort((a, b) => a - b);
@@ -101,25 +102,27 @@ export function checkedBytes(s: BlockSection): Bytes {
         if (last && last[1] === i) last[1] = i + 1;
         else runs.push([i, i + 1]);
       }
+      const got = new Map<number, Buffer>();
       await Promise.all(
         runs.map(async ([a, b]) => {
-          const buffer = Buffer.allocUnsafe(blockEnd(b - 1) - a * s.block);
-          const { bytesRead } = await s.file.read(buffer, 0, buffer.length, s.at + a * s.block);
-          if (bytesRead !== buffer.length) throw new IndexDamaged(s.path, 'cut short');
+          const length = blockEnd(b - 1) - a * s.block;
+          const into = image ?? Buffer.allocUnsafe(length);
+          const offset = image ? a * s.block : 0;
+          const { bytesRead } = await s.file.read(into, offset, length, s.at + a * s.block);
+          if (bytesRead !== length) throw new IndexDamaged(s.path, 'cut short');
           for (let i = a; i < b; i++) {
-            const block = buffer.subarray((i - a) * s.block, blockEnd(i) - a * s.block);
+            const block = into.subarray(offset + (i - a) * s.block, offset + blockEnd(i) - a * s.block);
             if (crc32([block]) !== s.crcs[i]) throw new IndexDamaged(s.path, `its checksum does not match (${s.name}, block ${i})`);
-            have.set(i, block);
-            if (s.keep) kept.set(i, block);
+            if (image) checked[i] = 1;
+            else got.set(i, block);
           }
         }),
       );
+      if (image) return ranges.map(([start, end]) => image.subarray(start, end));
       return ranges.map(([start, end]) => {
-        const first = Math.floor(start / s.block);
-        if (end <= (first + 1) * s.block || start === end) return have.get(first)?.subarray(start - first * s.block, end - first * s.block) ?? Buffer.alloc(0);
         const parts: Buffer[] = [];
-        for (let i = first; i * s.block < end; i++) parts.push(have.get(i)!.subarray(Math.max(0, start - i * s.block), Math.min(s.block, end - i * s.block)));
-        return Buffer.concat(parts, end - start);
+        for (let i = Math.floor(start / s.block); i * s.block < end; i++) parts.push(got.get(i)!.subarray(Math.max(0, start - i * s.block), Math.min(s.block, end - i * s.block)));
+        return parts.length === 1 ? parts[0]! : Buffer.concat(parts, end - start);
       });
     },
   };

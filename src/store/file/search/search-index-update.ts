@@ -28,7 +28,7 @@ const RECENT_SHARE = 0.25;
 /** A project's index as searched: its files (open), and each session's entry. */
 export interface ProjectIndex {
   indexes: LoadedIndex[];
-  entries: Entries;
+  entries: ProjectEntries;
   report: SearchIndexReport;
   /** The base and recent files as they are now (what the next change builds on). */
   current: { base: ReadIndex; recent: ReadIndex };
@@ -45,10 +45,31 @@ export async function readProjectIndex(projectDir: string): Promise<{ base: Read
   return { base: b, recent: r };
 }
 
-export function entriesOf(indexes: LoadedIndex[]): Entries {
+/** Each session's entry, and whether an entry of a file is its session's latest (position-wise, for a search's hits). */
+export interface ProjectEntries extends Entries {
+  latest(index: LoadedIndex, position: number): boolean;
+}
+
+export function entriesOf(indexes: LoadedIndex[]): ProjectEntries {
   // Later files override earlier ones: the recent file's sessions win over the base's. Each file
   // finds an ID by binary search (session-table.ts): no map of every session is made.
   const latestFirst = [...indexes].reverse();
+  // Per file, the positions a later file overrides: found from the later files' few sessions.
+  const hidden = new Map<LoadedIndex, Set<number>>();
+  const hiddenIn = (index: LoadedIndex, k: number): Set<number> => {
+    let set = hidden.get(index);
+    if (!set) {
+      set = new Set();
+      for (const later of indexes.slice(k + 1)) {
+        for (let i = 0; i < later.sessions.count; i++) {
+          const position = index.sessions.find(later.sessions.at(i).id);
+          if (position !== undefined) set.add(position);
+        }
+      }
+      hidden.set(index, set);
+    }
+    return set;
+  };
   return {
     get(id) {
       for (const index of latestFirst) {
@@ -56,6 +77,10 @@ export function entriesOf(indexes: LoadedIndex[]): Entries {
         if (position !== undefined) return { index, position, session: index.sessions.at(position) };
       }
       return undefined;
+    },
+    latest(index, position) {
+      const k = indexes.indexOf(index);
+      return k >= 0 && !hiddenIn(index, k).has(position);
     },
   };
 }

@@ -109,12 +109,13 @@ async function matches(p: Prepared, folded: string, needle: Buffer): Promise<Fou
   const out = new Map<string, Found>();
   const hitsOf = new Map<LoadedIndex, IndexHits>();
   for (const index of p.index.indexes) hitsOf.set(index, await scanIndex(index, folded, needle));
+  // A hit counts in its session's latest entry only, found by position: no ID decoded for the others.
   const consider = (index: LoadedIndex, position: number): void => {
+    if (!p.index.entries.latest(index, position)) return;
     const session = index.sessions.at(position);
-    const entry = p.index.entries.get(session.id);
-    if (!entry || entry.index !== index || entry.position !== position || entry.session.key === GONE || out.has(session.id)) return;
+    if (session.key === GONE || out.has(session.id)) return;
     const s = score({ id: session.id, title: null }, folded, hitsOf.get(index)!.of(position), session.title);
-    if (s) out.set(session.id, { ...s, session: { id: session.id, updatedAt: new Date(updatedOf(session.key)) }, entry, from: p });
+    if (s) out.set(session.id, { ...s, session: { id: session.id, updatedAt: new Date(updatedOf(session.key)) }, entry: { index, position, session }, from: p });
   };
   for (const index of p.index.indexes) {
     for (const position of hitsOf.get(index)!.sessions) consider(index, position);
