@@ -75,7 +75,10 @@ export function decodeSessions(blob: Buffer, messages: number): SessionTable {
   if (first[n] !== messages) throw new TableDamage('its sessions do not span the messages');
   for (let i = 0; i < n; i++) if (byId[i]! >= n) throw new TableDamage('its session order does not add up');
   const idOf = (i: number): Buffer => ids.subarray(idStarts[i], idStarts[i + 1]);
-  const at = (i: number): IndexedSession => {
+  // Decoded once each, as a search first needs them: a file kept in memory is searched at every keystroke.
+  const decoded: (IndexedSession | undefined)[] = [];
+  const at = (i: number): IndexedSession => (decoded[i] ??= decode(i));
+  const decode = (i: number): IndexedSession => {
     if (!(i >= 0 && i < n)) throw new RangeError(`search index: no session ${i}`);
     // The title is the name's text up to its NUL (a folded title holds none).
     const title = names.toString('utf8', nameStarts[i], names.indexOf(0, nameStarts[i]));
