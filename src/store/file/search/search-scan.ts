@@ -41,7 +41,9 @@ export async function scanIndex(index: LoadedIndex, folded: string, needle: Buff
   const only = named && narrowed ? (named.length <= narrowed.length ? named : narrowed) : (named ?? narrowed);
   // Runs of consecutive messages, each read and scanned as one part: all of them, or those named.
   const runs: [number, number][] = [];
-  if (!only) runs.push([0, index.header.messages]);
+  // Candidates in a good share of the messages: one scan of all the text (the same answers: a
+  // candidate is only ever confirmed on its text) costs less than reading thousands of runs.
+  if (!only || only.length > index.header.messages / 4) runs.push([0, index.header.messages]);
   else {
     for (let i = 0; i < only.length; ) {
       let j = i + 1;
