@@ -108,6 +108,60 @@ describe('the file store search index', () => {
       expect((await fresh.search('kumquat')).index[0]!.state).toBe('fresh');
     }
   });
+
+  it('checks every block a search reads: a garbled byte in the message it shows or the text it scans is found, the file rebuilt, the answer right', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const sessions = await openSessions({ home, cwd });
+    // Enough sessions for many blocks; the word in one message only, written capitalised (its original) and folded (its text).
+    for (let i = 0; i < 40; i++) {
+      const s = await sessions.create({ title: `topic ${i}` });
+      await s.append({ role: 'user', content: `${i === 17 ? 'a Kumquat grows here, ' : ''}${'plain filler words of no interest '.repeat(60)}` });
+      await s.close();
+    }
+    const first = await sessions.search('kumquat');
+    expect(first.results[0]!.snippet?.text).toContain('a Kumquat grows here');
+    const base = join(layout.project(sessions.store.location, sessions.project.key), 'search.idx');
+    const changes: [string, (bytes: Buffer) => Buffer][] = [
+      // The message as written, read only for the snippet shown.
+      ['original', (bytes) => flip(bytes, bytes.indexOf('Kumquat'))],
+      // Its folded text, read only because the word's postings name that message.
+      ['text', (bytes) => flip(bytes, bytes.lastIndexOf('kumquat'))],
+    ];
+    for (const [what, change] of changes) {
+      writeFileSync(base, change(readFileSync(base)));
+      const fresh = await openSessions({ home, cwd });
+      const found = await fresh.search('kumquat');
+      expect({ what, state: found.index[0]!.state, total: found.total, snippet: found.results[0]?.snippet?.text.includes('a Kumquat grows here') }).toEqual({
+        what,
+        state: 'damaged',
+        total: 1,
+        snippet: true,
+      });
+      expect(found.index[0]!.detail).toMatch(/checksum/);
+      expect((await fresh.search('kumquat')).index[0]!.state).toBe('fresh');
+    }
+  });
+
+  it('rebuilds a file of a newer version, saying so, rather than read it as its own; an older one silently', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome('chatkeep-project-');
+    const sessions = await openSessions({ home, cwd });
+    const s = await sessions.create();
+    await s.append({ role: 'user', content: 'a kumquat and a quince' });
+    await s.close();
+    await sessions.search('kumquat');
+    const base = join(layout.project(sessions.store.location, sessions.project.key), 'search.idx');
+    const version = readFileSync(base).readUInt32LE(8);
+    for (const [other, state] of [[version + 1, 'damaged'], [version - 1, 'missing']] as const) {
+      const bytes = readFileSync(base);
+      bytes.writeUInt32LE(other, 8);
+      writeFileSync(base, bytes);
+      const found = await (await openSessions({ home, cwd })).search('kumquat');
+      expect({ other, state: found.index[0]!.state, total: found.total }).toEqual({ other, state, total: 1 });
+      expect(readFileSync(base).readUInt32LE(8)).toBe(version);
+    }
+  });
 });
 
 /** The bytes with the one at `at` changed (an ASCII letter to the next). */

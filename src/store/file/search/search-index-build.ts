@@ -7,6 +7,7 @@ import { searchableMessages } from '../../../search/rank.js';
 import type { IndexRow } from '../../../session/api/listing.js';
 import type { SessionSnapshot } from '../../../session/api/data.js';
 import { complete, originalRecord, type Complete, type IndexedSession, type IndexParts, type LoadedIndex } from './search-index-file.js';
+import { readAll as readEntries, readOne } from './search-index-blocks.js';
 
 /** Sessions read at once while (re)building. */
 const READ_BATCH = 16;
@@ -61,18 +62,35 @@ export async function build(rows: readonly IndexRow[], entries: Entries, snapsho
   );
 }
 
+/** A file's sections in memory, for copying sessions from it. */
+interface Whole {
+  first: Uint32Array;
+  text: Buffer;
+  textOffsets: Uint32Array;
+  originals: Buffer;
+  originalOffsets: Uint32Array;
+}
+
+/** Every section of a file read (and checked) whole: a new file copies from all of it. */
+async function wholeOf(index: LoadedIndex): Promise<Whole> {
+  const [text, textOffsets, originals, originalOffsets] = await Promise.all([
+    readOne(index.text, 0, index.text.length), readEntries(index.textOffsets), readOne(index.originals, 0, index.originals.length), readEntries(index.originalOffsets),
+  ]);
+  return { first: index.first, text, textOffsets, originals, originalOffsets };
+}
+
 /** An index of these items, in this order. */
 export async function buildItems(items: readonly Item[]): Promise<Complete> {
   const builder = new Builder();
-  // The originals section of each file copied from, read once.
-  const originals = new Map<LoadedIndex, Buffer>();
+  // Each file copied from, read once.
+  const wholes = new Map<LoadedIndex, Whole>();
   for (const item of items) {
     if ('gone' in item) builder.gone(item.gone);
     else if ('row' in item) builder.add(item.row, item.snapshot);
     else {
       const { index } = item.entry;
-      if (!originals.has(index)) originals.set(index, await index.originals());
-      builder.copy(item.entry, originals.get(index)!);
+      if (!wholes.has(index)) wholes.set(index, await wholeOf(index));
+      builder.copy(item.entry, wholes.get(index)!);
     }
   }
   // The word postings are made from the new file's text whole: none can outlive the text it named.
@@ -101,7 +119,7 @@ class Builder {
   }
 
   /** An unchanged session: its bytes and offsets as they are in its file, shifted. */
-  copy({ index, position, session }: Entry, originals: Buffer): void {
+  copy({ position, session }: Entry, index: Whole): void {
     this.sessions.push({ ...session, first: this.textOffsets.length });
     const a = index.first[position]!;
     const b = index.first[position + 1]!;
@@ -110,7 +128,7 @@ class Builder {
     const starts = (offsets: Uint32Array, from: number, base: number): number[] => Array.from(offsets.subarray(a, b), (at) => at - from + base);
     this.push(
       index.text.subarray(t0, index.textOffsets[b]),
-      originals.subarray(o0, index.originalOffsets[b]),
+      index.originals.subarray(o0, index.originalOffsets[b]),
       starts(index.textOffsets, t0, this.textBytes),
       starts(index.originalOffsets, o0, this.originalBytes),
     );

@@ -27,9 +27,22 @@ interface Kept {
 
 const kept = new Map<string, Kept>();
 
+/** Files found damaged while searched (a block that did not match), while they are still those files. */
+const damaged = new Map<string, { identity: string; detail: string }>();
+
+/** Takes the file at `path` as damaged until it is replaced (a search rebuilds it). */
+export async function markDamaged(path: string, detail: string): Promise<void> {
+  forget(path, kept.get(path));
+  const identity = await identityOf(path);
+  if (identity !== undefined) damaged.set(path, { identity, detail });
+}
+
 /** Reads the index at `path`, or gives the one read before if the file is still that one. Its `close()` is a no-op: the cache closes it. */
 export async function readKeptIndex(path: string): Promise<ReadIndex> {
   const identity = await identityOf(path);
+  const bad = damaged.get(path);
+  if (bad && bad.identity === identity) return { kind: 'damaged', detail: bad.detail };
+  if (bad) damaged.delete(path);
   const before = kept.get(path);
   if (before && identity !== undefined && before.identity === identity) {
     before.timer.refresh();

@@ -1,22 +1,16 @@
 /**
  * `projects/<slug>/search.idx`: the file store's full-text index of one project (a cache: it
- * can always be rebuilt from the sessions). One file, so that it is replaced whole:
+ * can always be rebuilt from the sessions). One file, so that it is replaced whole; its layout is
+ * in search-index-layout.ts.
  *
- *   "CKSEARCH" · u32 version · u32 header length · u32 CRC-32 · header JSON · padding to 4 bytes
- *   u32 × (messages + 1)  where each message's folded text starts in the text section
- *   u32 × (messages + 1)  where each message's record starts in the originals section
- *   u32 × (words + 1)     where each word starts in the vocabulary (word-index.ts)
- *   u32 × (words + 1)     where each word's postings start
- *   u32 × postings        each word's messages, ascending
- *   vocabulary            every word of the text, each followed by NUL
- *   text section          every message folded (src/search/fold.ts), each followed by NUL
- *   originals section     per message `{"r":role,"t":epoch ms,"a":0|1}\n` + its content as written
- *
- * A search reads everything up to the originals (one read), checks it against the CRC-32 (the
- * header and every section but the originals: a torn or garbled file is rebuilt, never trusted),
- * looks its query's words up in the postings, scans only the messages they name, and reads only
- * the originals of the messages it shows. Integers are in the host's byte order: a file moved to
- * a host of the other order fails the checks and is rebuilt.
+ * Opening it reads only what is sized by the sessions and the words: the table of contents (the
+ * sessions, the counts), checked by its CRC-32, then the block checksums, the vocabulary and where
+ * each word's postings are, checked by the CRC-32 the table holds. A search then reads by offset
+ * the postings of its words, the text of the messages they name and the originals of the messages
+ * it shows, each block checked as it is read (search-index-blocks.ts): what a search costs follows
+ * its hits, not the size of the file, and every byte it relies on is checked. A torn or garbled
+ * file is rebuilt, never trusted. Integers are in the host's byte order: a file moved to a host of
+ * the other order fails the checks and is rebuilt.
  */
 import { open, rename, unlink } from 'node:fs/promises';
 import { FILE_MODE, tempPath } from '../atomic-write.js';
@@ -24,44 +18,32 @@ import { errno } from '../../../util/errno.js';
 import type { Role } from '../../../session/api/data.js';
 import { crc32 } from './checksum.js';
 import { buildWordIndex, type WordIndex } from './word-index.js';
+import { bytesOf, checkedBytes, readOne, u32sOf, u32sOn, type Bytes, type U32s } from './search-index-blocks.js';
+import { align, BLOCK, LAZY, layoutOf, MAGIC, PREAMBLE, VERSION, type IndexHeader, type Lazy, type Table } from './search-index-layout.js';
+import { decodeSessions, encodeSessions, TableDamage, tableOf, type IndexedSession, type SessionTable } from './session-table.js';
 
-const MAGIC = 'CKSEARCH';
-/** 2: the word postings and the CRC-32 (a version-1 file is rebuilt). */
-const VERSION = 2;
-const PREAMBLE = 20;
+export type { IndexHeader } from './search-index-layout.js';
+export type { IndexedSession } from './session-table.js';
 
-/** One session in the index: its ID, the listing facts it was indexed from, its folded title, and where its messages start. */
-export interface IndexedSession {
-  id: string;
-  key: string;
-  title: string;
-  first: number;
+/** The word postings of an index as searched: the vocabulary in memory, the postings read by range. */
+export interface WordLookup extends Omit<WordIndex, 'postings'> {
+  postings: U32s;
 }
 
-export interface IndexHeader {
-  sessions: IndexedSession[];
-  messages: number;
-  textBytes: number;
-  originalBytes: number;
-  words: number;
-  postings: number;
-  vocabularyBytes: number;
-}
-
-/** An index in memory: everything a scan needs, plus a way to read a message as written. */
+/** An index as searched: the sessions and words in memory, the rest read where needed. */
 export interface LoadedIndex {
   header: IndexHeader;
   /** The file it was read from or written to (device, inode, size, mtime), when there is one: what `search.sync.json` names. */
   identity?: string;
+  sessions: SessionTable;
   /** Where session i's messages start (session i's are `first[i]` up to `first[i + 1]`). */
   first: Uint32Array;
-  textOffsets: Uint32Array;
-  text: Buffer;
-  originalOffsets: Uint32Array;
-  words: WordIndex;
+  textOffsets: U32s;
+  text: Bytes;
+  originalOffsets: U32s;
+  originals: Bytes;
+  words: WordLookup;
   original(message: number): Promise<{ role: Role; timestamp: Date; archived: boolean; content: string }>;
-  /** The whole originals section, for copying into a new index. */
-  originals(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -79,11 +61,14 @@ export type Complete = IndexParts & { words: WordIndex };
 
 export type ReadIndex = { kind: 'ok'; index: LoadedIndex } | { kind: 'missing' } | { kind: 'damaged'; detail: string };
 
-/** Reads the index (not the originals); checks every offset, so a truncated or garbled file is `damaged`. */
-export async function readSearchIndex(path: string): Promise<ReadIndex> {
+/** How a file is opened (a test counts the bytes a search reads). */
+export type Opener = (path: string) => ReturnType<typeof open>;
+
+/** Opens the index: reads and checks its table, block checksums and vocabulary; a truncated or garbled file is `damaged`. */
+export async function readSearchIndex(path: string, opener: Opener = (p) => open(p, 'r')): Promise<ReadIndex> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await opener(path);
   } catch (err) {
     if (errno(err) === 'ENOENT') return { kind: 'missing' };
     return { kind: 'damaged', detail: err instanceof Error ? err.message : String(err) };
@@ -97,59 +82,48 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
     // An older build's file is no damage, only a cache of another shape: built anew, silently.
     if (pre.readUInt32LE(8) < VERSION) throw new Outdated();
     if (pre.readUInt32LE(8) !== VERSION) throw new Damage(`version ${pre.readUInt32LE(8)}, expected ${VERSION}`);
-    const headerBytes = pre.readUInt32LE(12);
-    if (PREAMBLE + headerBytes > size) throw new Damage('cut short');
-    const headerBuffer = Buffer.alloc(headerBytes);
-    await handle.read(headerBuffer, 0, headerBytes, PREAMBLE);
-    const header = parseHeader(headerBuffer.toString('utf8'));
-    const offsetsAt = align(PREAMBLE + headerBytes);
-    const sections = sectionsOf(header);
-    const originalsAt = offsetsAt + sections.end;
-    if (originalsAt + header.originalBytes !== size) throw new Damage(`${size} bytes, the header accounts for ${originalsAt + header.originalBytes}`);
-    // Everything but the originals in one read: a search needs all of it.
-    const body = Buffer.allocUnsafe(sections.end);
-    const { bytesRead } = await handle.read(body, 0, body.length, offsetsAt);
-    if (bytesRead !== body.length) throw new Damage('cut short');
-    if (crc32([headerBuffer, body]) !== pre.readUInt32LE(16)) throw new Damage('its checksum does not match');
-    // Views on the body where it is aligned (a large read has a buffer of its own), else copies.
-    const u32 = (at: number, count: number): Uint32Array =>
-      body.byteOffset % 4 === 0
-        ? new Uint32Array(body.buffer, body.byteOffset + at, count)
-        : new Uint32Array(body.buffer.slice(body.byteOffset + at, body.byteOffset + at + 4 * count));
-    const textOffsets = u32(0, header.messages + 1);
-    const originalOffsets = u32(sections.originalOffsets, header.messages + 1);
-    const words: WordIndex = {
-      wordStarts: u32(sections.wordStarts, header.words + 1),
-      postingStarts: u32(sections.postingStarts, header.words + 1),
-      postings: u32(sections.postings, header.postings),
-      vocabulary: body.subarray(sections.vocabulary, sections.text),
-    };
-    checkOffsets(textOffsets, header.textBytes, 'text');
-    checkOffsets(originalOffsets, header.originalBytes, 'originals');
-    checkOffsets(words.wordStarts, header.vocabularyBytes, 'vocabulary');
-    checkOffsets(words.postingStarts, header.postings, 'postings');
-    const first = firstMessages(header);
+    const tableBytes = pre.readUInt32LE(12);
+    if (PREAMBLE + tableBytes > size) throw new Damage('cut short');
+    const tableBuffer = Buffer.alloc(tableBytes);
+    await handle.read(tableBuffer, 0, tableBytes, PREAMBLE);
+    if (crc32([tableBuffer]) !== pre.readUInt32LE(16)) throw new Damage('its checksum does not match (table of contents)');
+    const table = parseTable(tableBuffer.toString('utf8'));
+    const at = layoutOf(table, tableBytes);
+    if (at.end !== size) throw new Damage(`${size} bytes, the header accounts for ${at.end}`);
+    const eager = Buffer.allocUnsafe(at.lazyAt - at.crcs);
+    const { bytesRead } = await handle.read(eager, 0, eager.length, at.crcs);
+    if (bytesRead !== eager.length) throw new Damage('cut short');
+    if (crc32([eager.subarray(0, at.vocabulary + table.vocabularyBytes - at.crcs)]) !== table.crc) throw new Damage('its checksum does not match (vocabulary)');
+    // A small read may share Node's pool at an odd offset: then copied, so that the u32 views are aligned.
+    const aligned = eager.byteOffset % 4 === 0 ? eager : Buffer.from(Uint8Array.from(eager).buffer);
+    const view = (from: number, count: number): Uint32Array => new Uint32Array(aligned.buffer, aligned.byteOffset + from - at.crcs, count);
+    const crcs = view(at.crcs, at.totalBlocks);
+    const wordStarts = view(at.wordStarts, table.words + 1);
+    const postingStarts = view(at.postingStarts, table.words + 1);
+    checkOffsets(wordStarts, table.vocabularyBytes, 'vocabulary');
+    checkOffsets(postingStarts, table.postings, 'postings');
+    const sessions = decodeSessions(aligned.subarray(at.sessions - at.crcs, at.vocabulary - at.crcs), table.messages);
     const file = handle;
+    // Text and postings blocks are kept for the next searches of the process (the session browser's); originals are read once each.
+    const section = (name: Lazy): Bytes =>
+      checkedBytes({ file, path, name, at: at.at[name], length: at.lengths[name], block: table.block, crcs: crcs.subarray(at.blocks[name].first, at.blocks[name].first + at.blocks[name].count), keep: name !== 'originals' });
+    const originals = section('originals');
+    const originalOffsets = u32sOn(section('originalOffsets'));
     return {
       kind: 'ok',
       index: {
-        header,
+        header: table,
         identity: identityOf(stats),
-        first,
-        textOffsets,
-        text: body.subarray(sections.text),
+        sessions,
+        first: sessions.first,
+        textOffsets: u32sOn(section('textOffsets')),
+        text: section('text'),
         originalOffsets,
-        words,
-        async original(message) {
-          const start = originalOffsets[message]!;
-          const record = Buffer.allocUnsafe(originalOffsets[message + 1]! - start);
-          await file.read(record, 0, record.length, originalsAt + start);
-          return parseRecord(record.toString('utf8'));
-        },
-        async originals() {
-          const all = Buffer.allocUnsafe(header.originalBytes);
-          await file.read(all, 0, all.length, originalsAt);
-          return all;
+        originals,
+        words: { vocabulary: aligned.subarray(at.vocabulary - at.crcs, at.vocabulary - at.crcs + table.vocabularyBytes), wordStarts, postingStarts, postings: u32sOn(section('postings')) },
+        original: async (message) => {
+          const [offsets] = await originalOffsets.readMany([[message, message + 2]]);
+          return parseRecord((await readOne(originals, offsets![0]!, offsets![1]!)).toString('utf8'));
         },
         close: () => file.close(),
       },
@@ -157,7 +131,7 @@ export async function readSearchIndex(path: string): Promise<ReadIndex> {
   } catch (err) {
     await handle.close().catch(() => undefined);
     if (err instanceof Outdated) return { kind: 'missing' };
-    if (err instanceof Damage) return { kind: 'damaged', detail: err.message };
+    if (err instanceof Damage || err instanceof TableDamage) return { kind: 'damaged', detail: err.message };
     throw err;
   }
 }
@@ -170,33 +144,19 @@ export function identityOf(s: { dev: bigint; ino: bigint; size: bigint; mtimeNs:
 class Damage extends Error {}
 class Outdated extends Error {}
 
-function align(n: number): number {
-  return (n + 3) & ~3;
-}
-
-/** Where each section starts, from the start of the text offsets. */
-function sectionsOf(h: IndexHeader) {
-  const offsetBytes = 4 * (h.messages + 1);
-  const wordBytes = 4 * (h.words + 1);
-  const originalOffsets = offsetBytes;
-  const wordStarts = originalOffsets + offsetBytes;
-  const postingStarts = wordStarts + wordBytes;
-  const postings = postingStarts + wordBytes;
-  const vocabulary = postings + 4 * h.postings;
-  const text = vocabulary + h.vocabularyBytes;
-  return { originalOffsets, wordStarts, postingStarts, postings, vocabulary, text, end: text + h.textBytes };
-}
-
-function parseHeader(text: string): IndexHeader {
-  let value: Partial<IndexHeader>;
+function parseTable(text: string): Table {
+  let value: Partial<Table>;
   try {
-    value = JSON.parse(text) as Partial<IndexHeader>;
+    value = JSON.parse(text) as Partial<Table>;
   } catch {
     throw new Damage('its header is not JSON');
   }
-  const counts = [value.messages, value.textBytes, value.originalBytes, value.words, value.postings, value.vocabularyBytes];
-  if (!Array.isArray(value.sessions) || !counts.every((n) => Number.isInteger(n) && n! >= 0)) throw new Damage('its header is incomplete');
-  return value as IndexHeader;
+  const counts = [value.sessions, value.messages, value.textBytes, value.originalBytes, value.words, value.postings, value.vocabularyBytes, value.crc];
+  if (!counts.every((n) => Number.isInteger(n) && n! >= 0)) throw new Damage('its header is incomplete');
+  if (!Number.isInteger(value.block) || value.block! <= 0 || value.block! % 4 !== 0 || !Number.isInteger(value.sessionBytes) || value.sessionBytes! % 4 !== 0) {
+    throw new Damage('its header is incomplete');
+  }
+  return value as Table;
 }
 
 function checkOffsets(offsets: Uint32Array, end: number, what: string): void {
@@ -207,21 +167,6 @@ function checkOffsets(offsets: Uint32Array, end: number, what: string): void {
     last = at;
   }
   if (offsets[0] !== 0 || last !== end) throw new Damage(`${what} offsets do not span the ${what}`);
-}
-
-/** Where each session's messages start, plus the end; checks they follow each other. */
-function firstMessages(header: IndexHeader): Uint32Array {
-  const first = new Uint32Array(header.sessions.length + 1);
-  let last = 0;
-  header.sessions.forEach((s, i) => {
-    if (typeof s?.id !== 'string' || typeof s.key !== 'string' || typeof s.title !== 'string' || !Number.isInteger(s.first) || s.first < last) {
-      throw new Damage(`session ${i} of the header is garbled`);
-    }
-    first[i] = last = s.first;
-  });
-  if (last > header.messages) throw new Damage('sessions beyond the messages');
-  first[header.sessions.length] = header.messages;
-  return first;
 }
 
 function parseRecord(record: string): { role: Role; timestamp: Date; archived: boolean; content: string } {
@@ -240,26 +185,30 @@ export function originalRecord(m: { role: Role; timestamp: Date; archived: boole
  * one or damaged, and either is noticed (stale keys, failed checks) and rebuilt.
  */
 export async function writeSearchIndex(path: string, parts: Complete): Promise<string> {
-  const header = headerOf(parts);
-  const headerBuffer = Buffer.from(JSON.stringify(header));
+  const sessions = encodeSessions(parts.sessions, parts.textOffsets.length - 1);
+  const header = headerOf(parts, sessions.length);
   const bytes = (a: Uint32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const { words } = parts;
-  const body = [
-    bytes(parts.textOffsets), bytes(parts.originalOffsets), bytes(words.wordStarts), bytes(words.postingStarts), bytes(words.postings),
-    words.vocabulary, parts.text,
-  ];
+  const lazy: Record<Lazy, Buffer> = {
+    textOffsets: bytes(parts.textOffsets), originalOffsets: bytes(parts.originalOffsets), postings: bytes(words.postings), text: parts.text, originals: parts.originals,
+  };
+  const sums: number[] = [];
+  for (const name of LAZY) for (let at = 0; at < lazy[name].length; at += BLOCK) sums.push(crc32([lazy[name].subarray(at, at + BLOCK)]));
+  const eager = [bytes(Uint32Array.from(sums)), bytes(words.wordStarts), bytes(words.postingStarts), sessions, words.vocabulary];
+  const table = Buffer.from(JSON.stringify({ ...header, block: BLOCK, crc: crc32(eager) } satisfies Table));
   const pre = Buffer.alloc(PREAMBLE);
   pre.write(MAGIC, 0, 'latin1');
   pre.writeUInt32LE(VERSION, 8);
-  pre.writeUInt32LE(headerBuffer.length, 12);
-  pre.writeUInt32LE(crc32([headerBuffer, ...body]), 16);
-  const pad = Buffer.alloc(align(PREAMBLE + headerBuffer.length) - PREAMBLE - headerBuffer.length);
+  pre.writeUInt32LE(table.length, 12);
+  pre.writeUInt32LE(crc32([table]), 16);
+  const at = layoutOf({ ...header, block: BLOCK }, table.length);
+  const pad = (from: number): Buffer => Buffer.alloc(align(from) - from);
   const tmp = tempPath(path);
   const handle = await open(tmp, 'wx', FILE_MODE);
   try {
-    const chunks = [pre, headerBuffer, pad, ...body, parts.originals];
+    const chunks = [pre, table, pad(PREAMBLE + table.length), ...eager, pad(at.vocabulary + header.vocabularyBytes), ...LAZY.map((name) => lazy[name])];
     const { bytesWritten } = await handle.writev(chunks);
-    if (bytesWritten !== chunks.reduce((n, c) => n + c.length, 0)) throw new Error(`short write to ${tmp}`);
+    if (bytesWritten !== at.end) throw new Error(`short write to ${tmp}`);
     // Taken from the file written, not from the path after the rename: another process may replace it meanwhile.
     const identity = identityOf(await handle.stat({ bigint: true }));
     await handle.close();
@@ -272,10 +221,11 @@ export async function writeSearchIndex(path: string, parts: Complete): Promise<s
   }
 }
 
-function headerOf(parts: Complete): IndexHeader {
+function headerOf(parts: Complete, sessionBytes: number): IndexHeader {
   const { words } = parts;
   return {
-    sessions: parts.sessions,
+    sessions: parts.sessions.length,
+    sessionBytes,
     messages: parts.textOffsets.length - 1,
     textBytes: parts.text.length,
     originalBytes: parts.originals.length,
@@ -292,18 +242,20 @@ export function complete(parts: IndexParts): Complete {
 
 /** The index just built, searched from memory (no need to read back what was written). */
 export function inMemory(parts: Complete, identity?: string): LoadedIndex {
-  const header = headerOf(parts);
+  const sessions = tableOf(parts.sessions, parts.textOffsets.length - 1);
+  const header = headerOf(parts, 0);
   const { originals, originalOffsets } = parts;
   return {
     header,
     ...(identity !== undefined ? { identity } : {}),
-    first: firstMessages(header),
-    textOffsets: parts.textOffsets,
-    text: parts.text,
-    originalOffsets,
-    words: parts.words,
+    sessions,
+    first: sessions.first,
+    textOffsets: u32sOf(parts.textOffsets),
+    text: bytesOf(parts.text),
+    originalOffsets: u32sOf(originalOffsets),
+    originals: bytesOf(originals),
+    words: { ...parts.words, postings: u32sOf(parts.words.postings) },
     original: async (m) => parseRecord(originals.toString('utf8', originalOffsets[m], originalOffsets[m + 1])),
-    originals: async () => originals,
     close: async () => undefined,
   };
 }

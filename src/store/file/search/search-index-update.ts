@@ -28,7 +28,7 @@ const RECENT_SHARE = 0.25;
 /** A project's index as searched: its files (open), and each session's entry. */
 export interface ProjectIndex {
   indexes: LoadedIndex[];
-  entries: Entries;
+  entries: ProjectEntries;
   report: SearchIndexReport;
   /** The base and recent files as they are now (what the next change builds on). */
   current: { base: ReadIndex; recent: ReadIndex };
@@ -45,28 +45,42 @@ export async function readProjectIndex(projectDir: string): Promise<{ base: Read
   return { base: b, recent: r };
 }
 
-/** Each session's entry in one index file, made once per index read (a file kept in memory is searched many times). */
-const entriesByIndex = new WeakMap<LoadedIndex, Map<string, Entry>>();
-
-function entriesIn(index: LoadedIndex): Map<string, Entry> {
-  let entries = entriesByIndex.get(index);
-  if (!entries) {
-    entries = new Map(index.header.sessions.map((session, position) => [session.id, { index, position, session }]));
-    entriesByIndex.set(index, entries);
-  }
-  return entries;
+/** Each session's entry, and whether an entry of a file is its session's latest (position-wise, for a search's hits). */
+export interface ProjectEntries extends Entries {
+  latest(index: LoadedIndex, position: number): boolean;
 }
 
-export function entriesOf(indexes: LoadedIndex[]): Entries {
-  // Later files override earlier ones: the recent file's sessions win over the base's.
-  const maps = indexes.map(entriesIn).reverse();
+export function entriesOf(indexes: LoadedIndex[]): ProjectEntries {
+  // Later files override earlier ones: the recent file's sessions win over the base's. Each file
+  // finds an ID by binary search (session-table.ts): no map of every session is made.
+  const latestFirst = [...indexes].reverse();
+  // Per file, the positions a later file overrides: found from the later files' few sessions.
+  const hidden = new Map<LoadedIndex, Set<number>>();
+  const hiddenIn = (index: LoadedIndex, k: number): Set<number> => {
+    let set = hidden.get(index);
+    if (!set) {
+      set = new Set();
+      for (const later of indexes.slice(k + 1)) {
+        for (let i = 0; i < later.sessions.count; i++) {
+          const position = index.sessions.find(later.sessions.at(i).id);
+          if (position !== undefined) set.add(position);
+        }
+      }
+      hidden.set(index, set);
+    }
+    return set;
+  };
   return {
     get(id) {
-      for (const map of maps) {
-        const entry = map.get(id);
-        if (entry) return entry;
+      for (const index of latestFirst) {
+        const position = index.sessions.find(id);
+        if (position !== undefined) return { index, position, session: index.sessions.at(position) };
       }
       return undefined;
+    },
+    latest(index, position) {
+      const k = indexes.indexOf(index);
+      return k >= 0 && !hiddenIn(index, k).has(position);
     },
   };
 }
@@ -96,7 +110,7 @@ export async function upToDate(
   const entries = entriesOf(opened);
   const listed = new Set(rows.map((row) => row.id));
   // Sessions indexed but no longer listed: hidden by an entry of their own in the recent file.
-  const gone = opened.flatMap((index) => index.header.sessions.filter((s) => !listed.has(s.id) && entries.get(s.id)?.session.key !== GONE).map((s) => s.id));
+  const gone = opened.flatMap((index) => index.sessions.all().filter((s) => !listed.has(s.id) && entries.get(s.id)?.session.key !== GONE).map((s) => s.id));
   return applyChanges(projectDir, projectPath, found, rows, [...new Set(gone)], read);
 }
 
@@ -125,16 +139,16 @@ export async function applyChanges(
   const touched = new Set([...changed.map((row) => row.id), ...removed]);
   const fresh: Item[] = [...changed.map((row) => ({ row, snapshot: snapshots.get(row.id) })), ...removed.map((id) => ({ gone: id }))];
   // The sessions the recent file keeps: those it had that did not change, and those just read or gone.
-  const kept = (index: LoadedIndex): Item[] => index.header.sessions.filter((s) => !touched.has(s.id)).map((s) => ({ entry: entries.get(s.id)! }));
+  const kept = (index: LoadedIndex): Item[] => index.sessions.all().filter((s) => !touched.has(s.id)).map((s) => ({ entry: entries.get(s.id)! }));
   const recentItems = [...(found.recent.kind === 'ok' ? kept(found.recent.index) : []), ...fresh];
   const recentParts = await buildItems(recentItems);
   const { base, recent } = paths(projectDir);
-  if (recentParts.text.length <= baseIndex.text.length * RECENT_SHARE) {
+  if (recentParts.text.length <= baseIndex.header.textBytes * RECENT_SHARE) {
     const fresher = inMemory(recentParts, await write(recent, recentParts));
     return { indexes: [...opened, fresher], entries: entriesOf([baseIndex, fresher]), report, current: { base: found.base, recent: { kind: 'ok', index: fresher } } };
   }
   // Folded into a new base: every session as its latest entry has it, but the gone.
-  const everyone = new Set(opened.flatMap((index) => index.header.sessions.map((s) => s.id)));
+  const everyone = new Set(opened.flatMap((index) => index.sessions.all().map((s) => s.id)));
   const items: Item[] = [];
   for (const id of everyone) {
     if (touched.has(id)) continue;

@@ -25,6 +25,8 @@ import { updateIndexRows } from '../index-store.js';
 import { writeSync } from './search-sync.js';
 import type { RowReader } from '../summary.js';
 import { nameMatches } from './search-names.js';
+import { IndexDamaged } from './search-index-blocks.js';
+import { markDamaged } from './search-index-cache.js';
 
 /** Snippet messages read at once. */
 const SNIPPET_READS = 32;
@@ -45,8 +47,24 @@ export interface SearchSources {
   limit?: number;
 }
 
-/** Searches the messages, titles and IDs of these projects' sessions. */
+/**
+ * Searches the messages, titles and IDs of these projects' sessions. A file found damaged on the
+ * way (a block read that does not match its checksum) is taken as damaged from then on: the
+ * search starts again, which rebuilds it and reports it rebuilt, as a file damaged at open is.
+ */
 export async function searchSessions(query: string, projects: readonly FileProject[], sources: SearchSources): Promise<SearchResults> {
+  // Each round rebuilds at least the file found damaged; the base and the recent file of each project at most.
+  for (let round = 0; ; round++) {
+    try {
+      return await searchOnce(query, projects, sources);
+    } catch (err) {
+      if (!(err instanceof IndexDamaged) || round >= 2 * projects.length) throw err;
+      await markDamaged(err.path, err.message);
+    }
+  }
+}
+
+async function searchOnce(query: string, projects: readonly FileProject[], sources: SearchSources): Promise<SearchResults> {
   const q = foldQuery(query);
   const needle = Buffer.from(q.folded);
   const open = new Set<LoadedIndex>();
@@ -58,7 +76,7 @@ export async function searchSessions(query: string, projects: readonly FileProje
       prepared.push(p);
     }
     for (let round = 0; ; round++) {
-      const found = prepared.flatMap((p) => matches(p, q.folded, needle));
+      const found = (await Promise.all(prepared.map((p) => matches(p, q.folded, needle)))).flat();
       const ranked = rank(found, sources.limit ?? 20);
       const rows = await Promise.all(ranked.map((f) => shownRow(f, sources.reader)));
       // A result whose session is not as indexed: brought in, and the search asked again (once).
@@ -87,16 +105,17 @@ export async function searchSessions(query: string, projects: readonly FileProje
 }
 
 /** The sessions of one project that match: message hits, title or ID, each session in its latest entry only. */
-function matches(p: Prepared, folded: string, needle: Buffer): Found[] {
+async function matches(p: Prepared, folded: string, needle: Buffer): Promise<Found[]> {
   const out = new Map<string, Found>();
   const hitsOf = new Map<LoadedIndex, IndexHits>();
-  for (const index of p.index.indexes) hitsOf.set(index, scanIndex(index, folded, needle));
+  for (const index of p.index.indexes) hitsOf.set(index, await scanIndex(index, folded, needle));
+  // A hit counts in its session's latest entry only, found by position: no ID decoded for the others.
   const consider = (index: LoadedIndex, position: number): void => {
-    const session = index.header.sessions[position]!;
-    const entry = p.index.entries.get(session.id);
-    if (!entry || entry.index !== index || entry.position !== position || entry.session.key === GONE || out.has(session.id)) return;
+    if (!p.index.entries.latest(index, position)) return;
+    const session = index.sessions.at(position);
+    if (session.key === GONE || out.has(session.id)) return;
     const s = score({ id: session.id, title: null }, folded, hitsOf.get(index)!.of(position), session.title);
-    if (s) out.set(session.id, { ...s, session: { id: session.id, updatedAt: new Date(updatedOf(session.key)) }, entry, from: p });
+    if (s) out.set(session.id, { ...s, session: { id: session.id, updatedAt: new Date(updatedOf(session.key)) }, entry: { index, position, session }, from: p });
   };
   for (const index of p.index.indexes) {
     for (const position of hitsOf.get(index)!.sessions) consider(index, position);

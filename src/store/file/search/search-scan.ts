@@ -23,7 +23,7 @@ export interface IndexHits {
  */
 const lastHits = new WeakMap<LoadedIndex, { folded: string; messages: Uint32Array }>();
 
-export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): IndexHits {
+export async function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): Promise<IndexHits> {
   const sessions = index.first.length - 1;
   // Per session: total hits, the message with the most (the latest of equals; -1: none), its hits.
   const total = new Uint32Array(sessions);
@@ -33,12 +33,27 @@ export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): I
     best[position]! < 0 ? { hits: 0 } : { hits: total[position]!, best: { message: best[position]!, hits: bestHits[position]! } };
   if (needle.length === 0) return { of, sessions: new Uint32Array(0) };
   const hitSessions = new Grow();
-  const { text, textOffsets, first } = index;
+  const { first } = index;
   const last = lastHits.get(index);
   const hit = new Grow();
-  const named = candidates(index, needle);
+  const named = await candidates(index, needle);
   const narrowed = last && folded.includes(last.folded) ? last.messages : undefined;
   const only = named && narrowed ? (named.length <= narrowed.length ? named : narrowed) : (named ?? narrowed);
+  // Runs of consecutive messages, each read and scanned as one part: all of them, or those named.
+  const runs: [number, number][] = [];
+  // Candidates in a good share of the messages: one scan of all the text (the same answers: a
+  // candidate is only ever confirmed on its text) costs less than reading thousands of runs.
+  if (!only || only.length > index.header.messages / 4) runs.push([0, index.header.messages]);
+  else {
+    for (let i = 0; i < only.length; ) {
+      let j = i + 1;
+      while (j < only.length && only[j] === only[j - 1]! + 1) j++;
+      runs.push([only[i]!, only[j - 1]! + 1]);
+      i = j;
+    }
+  }
+  const offsets = await index.textOffsets.readMany(runs.map(([a, b]) => [a, b + 1] as const));
+  const parts = await index.text.readMany(offsets.map((o) => [o[0]!, o[o.length - 1]!] as const));
   let message = -1;
   let count = 0;
   const flush = (): void => {
@@ -52,28 +67,23 @@ export function scanIndex(index: LoadedIndex, folded: string, needle: Buffer): I
       bestHits[session] = count;
     }
   };
-  const scanRun = (a: number, b: number): void => {
-    const start = textOffsets[a]!;
-    const part = text.subarray(start, textOffsets[b]);
+  runs.forEach(([a], r) => {
+    // Offsets of messages a… (and the end of the last), the part their text.
+    const starts = offsets[r]!;
+    const part = parts[r]!;
+    const base = starts[0]!;
+    let end = -1;
     for (let at = part.indexOf(needle); at !== -1; at = part.indexOf(needle, at + needle.length)) {
-      if (message < 0 || start + at >= textOffsets[message + 1]!) {
+      if (base + at >= end) {
         flush();
-        message = lastAtOrBelow(textOffsets, start + at);
+        const local = lastAtOrBelow(starts, base + at);
+        message = a + local;
+        end = starts[local + 1]!;
         count = 0;
       }
       count++;
     }
-  };
-  if (only) {
-    // Runs of consecutive messages, scanned as one part each.
-    const m = only;
-    for (let i = 0; i < m.length; ) {
-      let j = i + 1;
-      while (j < m.length && m[j] === m[j - 1]! + 1) j++;
-      scanRun(m[i]!, m[j - 1]! + 1);
-      i = j;
-    }
-  } else scanRun(0, textOffsets.length - 1);
+  });
   flush();
   lastHits.set(index, { folded, messages: hit.view().slice() });
   return { of, sessions: hitSessions.view() };

@@ -84,11 +84,12 @@ export function buildWordIndex(text: Buffer, textOffsets: Uint32Array): WordInde
 
 /**
  * The messages that may hold `needle` (ascending), or undefined when the postings would not
- * narrow the scan (no word in the query, or each of its runs in most messages).
+ * narrow the scan (no word in the query, or each of its runs in most messages). Reads only the
+ * postings of the words that match (by range, from a file).
  */
-export function candidates(index: Pick<LoadedIndex, 'words' | 'textOffsets'>, needle: Buffer): Uint32Array | undefined {
+export async function candidates(index: Pick<LoadedIndex, 'words' | 'header'>, needle: Buffer): Promise<Uint32Array | undefined> {
   const { vocabulary, wordStarts, postingStarts, postings } = index.words;
-  const messages = index.textOffsets.length - 1;
+  const messages = index.header.messages;
   const runs = wordRuns(needle);
   // A run whose words' postings add up to more than the messages narrows little: the scan is as cheap.
   const matched: number[][] = [];
@@ -108,10 +109,10 @@ export function candidates(index: Pick<LoadedIndex, 'words' | 'textOffsets'>, ne
   // Marks: a message is a candidate once every run has marked it (runs past 255 are left to the scan).
   const marks = new Uint8Array(messages);
   const used = matched.slice(0, 255);
-  used.forEach((found, r) => {
-    for (const word of found) {
-      for (let k = postingStarts[word]!; k < postingStarts[word + 1]!; k++) {
-        const m = postings[k]!;
+  const lists = await Promise.all(used.map((found) => postings.readMany(found.map((word) => [postingStarts[word]!, postingStarts[word + 1]!] as const))));
+  lists.forEach((ofWords, r) => {
+    for (const list of ofWords) {
+      for (const m of list) {
         if (marks[m] === r) marks[m] = r + 1;
       }
     }
