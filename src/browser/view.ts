@@ -12,7 +12,7 @@ import { drawFrame, listHeight, saidLines, scrolled } from './layout.js';
 import { LABELS, type Key, type Mode } from './keys.js';
 import { onKey, type KeyState } from './on-key.js';
 import type { Holding } from './rows.js';
-import type { BrowseChoice, BrowserConfig } from './config.js';
+import { FIRST_ROWS, type BrowseChoice, type BrowserConfig } from './config.js';
 import type { SessionSummary } from '../session/api/listing.js';
 
 type Core = typeof import('@inquirer/core');
@@ -21,6 +21,8 @@ export function browserPrompt(core: Core) {
   const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;
   return createPrompt<BrowseChoice, BrowserConfig>((config, done) => {
     const [rows, setRows] = useState(config.rows);
+    // The rows are the scope's newest alone: the rest are being listed (the count says so).
+    const [partial, setPartial] = useState(config.partial === true);
     const [all, setAll] = useState(config.all);
     const [query, setQuery] = useState('');
     const [typed, setTyped] = useState('');
@@ -72,6 +74,29 @@ export function browserPrompt(core: Core) {
     const live = config.host.live?.id;
     const holding = (id: string): Holding | undefined => (id === live ? { by: 'this' } : holdings.current.get(id));
 
+    // Listings end out of order (Tab, an action): only the last one asked is taken.
+    const listed = useRef(0);
+    const take = (fresh: SessionSummary[], part: boolean): void => {
+      setRows(fresh);
+      setPartial(part);
+    };
+    const failed = (err: unknown): void => setMessage([`Could not list: ${err instanceof Error ? err.message : String(err)}`]);
+    /** The scope's rows: its newest painted at once (with `newest`), then all of them. */
+    const load = (every: boolean, newest: boolean): void => {
+      const asked = ++listed.current;
+      const whole = (): Promise<void> => config.list(every).then((fresh) => void (listed.current === asked && take(fresh, false)));
+      if (!newest) return void whole().catch(failed);
+      void config.list(every, FIRST_ROWS).then((head) => {
+        if (listed.current !== asked) return;
+        const more = head.length >= FIRST_ROWS;
+        take(head, more);
+        return more ? whole() : undefined;
+      }).catch(failed);
+    };
+    // The first paint showed the newest rows: the rest follow, so scrolling, filters and searches reach every session.
+    useEffect(() => {
+      if (config.partial === true) load(config.all, false);
+    }, []);
     useEffect(() => config.onResize(() => setSize(config.size())), []);
     // A terminal that went away fails the prompt's readline as it closes (setRawMode EIO), and a
     // readline passes its input's errors on: unheard, that one would end the process before the
@@ -131,8 +156,9 @@ export function browserPrompt(core: Core) {
           if (!outcome.changed) return;
           previews.current.clear();
           holdings.current.clear();
+          const asked = ++listed.current;
           const fresh = await config.list(all);
-          setRows(fresh);
+          if (listed.current === asked) take(fresh, false);
           // The new fork's family opened and the fork highlighted: now, or once the query is cleared
           // (a search may not find it).
           if (outcome.select === undefined) return;
@@ -171,7 +197,7 @@ export function browserPrompt(core: Core) {
           case 'done': return done(effect.choice);
           case 'message': setMessage(effect.lines); break;
           case 'pending-taken': pending.current = undefined; break;
-          case 'relist': void config.list(effect.all).then(setRows, (err: unknown) => setMessage([`Could not list: ${String(err)}`])); break;
+          case 'relist': load(effect.all, true); break;
           case 'act': 'text' in effect ? ACTIONS[effect.action](effect.id, effect.text) : ACTIONS[effect.action](effect.id); break;
         }
       }
@@ -182,6 +208,7 @@ export function browserPrompt(core: Core) {
       all,
       projectPath: config.projectPath,
       total: rows.length,
+      partial,
       query: text,
       matched,
       shown: shown.length,
