@@ -72,7 +72,7 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
     // As many as asked: there may be more (the view lists them behind the first paint).
     partial: rows.length >= FIRST_ROWS,
     list: (every, newest) => sessions.list({ all: every, ...(newest !== undefined ? { limit: newest } : {}) }),
-    find: (scope, query, every) => findSessions(sessions, scope, query, every),
+    find: (scope, query, every, first) => findSessions(sessions, scope, query, every, first),
     holder: (id) => sessions.holder(id),
     color: options.color,
     widths,

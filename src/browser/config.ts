@@ -7,6 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Widths } from '../terminal/table.js';
 import type { SessionSummary } from '../session/api/listing.js';
 import type { ActionHost } from './actions.js';
+import type { Found } from './find-sessions.js';
 
 /**
  * Rows listed before the first paint: more than a tall terminal shows, and few enough to sit in
@@ -33,8 +34,8 @@ export interface BrowserConfig {
   rows: SessionSummary[];
   /** `rows` are only the newest: the browser paints them, then lists the rest behind. */
   partial?: boolean;
-  /** The IDs `query` finds among `rows`, best first. */
-  find(rows: readonly SessionSummary[], query: string, all: boolean): Promise<string[]>;
+  /** The IDs `query` finds among `rows`, best first: with `first`, the search's first that many (`more`: it holds others). */
+  find(rows: readonly SessionSummary[], query: string, all: boolean, first?: number): Promise<Found>;
   /** Who holds a session (another process), if anyone alive does. */
   holder(id: string): Promise<{ pid: number; host: string } | undefined>;
   color: ChalkInstance;

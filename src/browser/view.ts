@@ -14,6 +14,7 @@ import { onKey, type KeyState } from './on-key.js';
 import type { Holding } from './rows.js';
 import { FIRST_ROWS, type BrowseChoice, type BrowserConfig } from './config.js';
 import type { SessionSummary } from '../session/api/listing.js';
+import type { Found } from './find-sessions.js';
 
 type Core = typeof import('@inquirer/core');
 
@@ -28,7 +29,8 @@ export function browserPrompt(core: Core) {
     const [typed, setTyped] = useState('');
     const [mode, setMode] = useState<Mode>('search');
     // What the search found for which query and scope: shown only while they are still the ones typed.
-    const [found, setFound] = useState<{ query: string; all: boolean; rows: SessionSummary[]; ids: string[] } | null>(null);
+    // `more`: the search's first matches alone, the rest still asked for.
+    const [found, setFound] = useState<{ query: string; all: boolean; rows: SessionSummary[]; ids: string[]; more: boolean } | null>(null);
     // In the chat, the session it is in is listed (it can be forked, renamed, exported) but not where the highlight starts.
     const [selected, setSelected] = useState(() => Math.max(0, arrange(config.rows, { fold: true, open: new Set() }).findIndex((entry) => entry.row.id !== config.host.live?.id)));
     // The families opened with → (by their root's ID); every other family shows its root alone.
@@ -55,6 +57,7 @@ export function browserPrompt(core: Core) {
     // key pressed meanwhile acts on the row on screen, and the list does not blink empty).
     const matches = text === '' ? null : (known ?? (found !== null && found.all === all ? found.ids : []));
     const searching = text !== '' && (known === undefined || found?.rows !== rows);
+    const more = text !== '' && known !== undefined && found?.more === true;
     const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
     const { matched, shown } = useMemo(() => {
       const ordered = matches === null ? rows : matches.map((id) => byId.get(id)).filter((row) => row !== undefined);
@@ -110,12 +113,18 @@ export function browserPrompt(core: Core) {
     useEffect(() => {
       const search = ++asked.current;
       if (text === '') return;
-      void config.find(rows, text, all).then(
-        // Searches end out of order, and the same query is asked again over a new scope's rows (after
-        // Tab or an action): an earlier answer taken last would leave the screen searching for ever.
-        (ids) => asked.current === search && setFound({ query: text, all, rows, ids }),
-        (err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]),
-      );
+      // Searches end out of order, and the same query is asked again over a new scope's rows (after
+      // Tab or an action): an earlier answer taken last would leave the screen searching for ever.
+      /** Shows an answer to the last search asked; true when more matches are to be asked for. */
+      const take = (answer: Found): boolean => {
+        if (asked.current !== search) return false;
+        setFound({ query: text, all, rows, ...answer });
+        return answer.more;
+      };
+      // The first screenfuls of matches painted at once; every match (the count, the rows below) behind them.
+      void config.find(rows, text, all, FIRST_ROWS)
+        .then((first) => (take(first) ? config.find(rows, text, all).then(take) : undefined))
+        .catch((err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]));
     }, [text, all, rows]);
     // The highlighted session's transcript, read without its lock, once.
     const previewId = previewOn ? current?.id : undefined;
@@ -219,6 +228,7 @@ export function browserPrompt(core: Core) {
       label: LABELS[mode],
       typed,
       searching,
+      more,
       preview: { on: previewOn, snapshot: current ? previews.current.get(current.id) : undefined },
       holding,
       message,

@@ -8,7 +8,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { idAt, manySessions, openProject } from '../../bench/fixtures.js';
 import { browseSessions } from '../../src/browser/browse.js';
 import { openSessions } from '../../src/index.js';
@@ -53,8 +53,36 @@ function later(): { promise: Promise<void>; resolve(): void } {
   return { promise, resolve };
 }
 
-const ending = new AbortController();
+let ending = new AbortController();
+beforeEach(() => (ending = new AbortController()));
 afterEach(() => ending.abort());
+
+/** The browser on in-memory streams (a 120×40 terminal): what it shows, and keys to type. */
+function open(sessions: SessionManager) {
+  const input = Object.assign(new PassThrough(), { isTTY: false });
+  const output = Object.assign(new PassThrough(), { columns: 120, rows: 40, isTTY: false });
+  let written = '';
+  output.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  const screen = (): string => written.slice(written.lastIndexOf('Resume which session?'));
+  const until = async (text: string): Promise<string> => {
+    for (let i = 0; i < 1_000; i++) {
+      if (screen().includes(text)) return screen();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`Never showed ${text}:\n${screen()}`);
+  };
+  const browsing = browseSessions({
+    sessions,
+    input: input as unknown as NodeJS.ReadStream,
+    output: output as unknown as NodeJS.WriteStream,
+    heading: 'Resume which session?',
+    writeFile: () => Promise.reject(new Error('not here')),
+    version: 'test',
+    color: new Chalk({ level: 0 }),
+    signal: ending.signal,
+  });
+  return { input, screen, until, browsing };
+}
 
 describe('session browser: first paint of a big project', () => {
   it('paints the newest of 5,000 sessions from the head of index.json, then reaches the oldest', async () => {
@@ -84,29 +112,8 @@ describe('session browser: first paint of a big project', () => {
       },
     }) as SessionManager;
 
-    const input = Object.assign(new PassThrough(), { isTTY: false });
-    const output = Object.assign(new PassThrough(), { columns: 120, rows: 40, isTTY: false });
-    let written = '';
-    output.on('data', (chunk: Buffer) => (written += chunk.toString()));
-    const screen = (): string => written.slice(written.lastIndexOf('Resume which session?'));
-    const until = async (text: string): Promise<string> => {
-      for (let i = 0; i < 1_000; i++) {
-        if (screen().includes(text)) return screen();
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`Never showed ${text}:\n${screen()}`);
-    };
     reads.bytes = 0;
-    const browsing = browseSessions({
-      sessions,
-      input: input as unknown as NodeJS.ReadStream,
-      output: output as unknown as NodeJS.WriteStream,
-      heading: 'Resume which session?',
-      writeFile: () => Promise.reject(new Error('not here')),
-      version: 'test',
-      color: new Chalk({ level: 0 }),
-      signal: ending.signal,
-    });
+    const { input, screen, until, browsing } = open(sessions);
 
     const newest = every[0]!.id;
     const oldest = idAt(0);
@@ -126,6 +133,46 @@ describe('session browser: first paint of a big project', () => {
     // End scrolls to the oldest session.
     input.write('\x1b[F');
     await until(`› ${oldest}`);
+    ending.abort();
+    await manager.close();
+    expect((await browsing).choice).toEqual({ kind: 'cancel' });
+  }, 240_000);
+  it('paints the first 100 of 150 matches at once, says more are coming, then lists every one', async () => {
+    const home = tmpHome();
+    const cwd = join(tmpHome('chatkeep-project-'), 'work');
+    const made = await openProject(home, cwd);
+    await manySessions(made.manager, made.template, 150, (_i, messages) => {
+      messages[1]!.content = `${messages[1]!.content} and then Zanzibar came up`;
+    });
+    await made.manager.search('zanzibar');
+    await made.manager.close();
+    const manager = await openSessions({ home, cwd });
+    // The search for every match waits until the first answer has been looked at.
+    const gate = later();
+    const limits: (number | undefined)[] = [];
+    const sessions = new Proxy(manager, {
+      get(target, key, receiver) {
+        if (key !== 'search') return Reflect.get(target, key, receiver) as unknown;
+        return async (query: string, options: { all?: boolean; limit?: number } = {}) => {
+          limits.push(options.limit);
+          if (options.limit === 0) await gate.promise;
+          return target.search(query, options);
+        };
+      },
+    }) as SessionManager;
+    const { input, screen, until, browsing } = open(sessions);
+    await until('· 151 of 151 ·');
+    input.write('zanzibar');
+    const first = await until('· 100 of 151 · finding more…');
+    expect(first).toContain('› session-');
+    // Each keystroke asks for the first 100; every match (limit 0) waits at the gate.
+    expect(new Set(limits)).toEqual(new Set([100, 0]));
+    gate.resolve();
+    await until('· 150 of 151 ·');
+    expect(screen()).not.toContain('finding more');
+    // The oldest match, past the first 100, is reached.
+    input.write('\x1b[F');
+    await until(`› ${idAt(0)}`);
     ending.abort();
     await manager.close();
     expect((await browsing).choice).toEqual({ kind: 'cancel' });
