@@ -18,6 +18,9 @@ import type { Found } from './find-sessions.js';
 
 type Core = typeof import('@inquirer/core');
 
+/** How long typing pauses before every match of the query is asked for. */
+const QUIET_MS = 300;
+
 export function browserPrompt(core: Core) {
   const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;
   return createPrompt<BrowseChoice, BrowserConfig>((config, done) => {
@@ -121,9 +124,13 @@ export function browserPrompt(core: Core) {
         setFound({ query: text, all, rows, ...answer });
         return answer.more;
       };
-      // The first screenfuls of matches painted at once; every match (the count, the rows below) behind them.
+      // The first screenfuls of matches painted at once; every match (the count, the rows below)
+      // once typing pauses: asked at each keystroke, that search (half a second at 100,000
+      // sessions) would hold up the next keystroke's repaint.
+      const rest = (): Promise<void> | undefined =>
+        asked.current === search ? config.find(rows, text, all).then((answer) => void take(answer)) : undefined;
       void config.find(rows, text, all, FIRST_ROWS)
-        .then((first) => (take(first) ? config.find(rows, text, all).then(take) : undefined))
+        .then((first) => (take(first) ? new Promise((resolve) => setTimeout(resolve, QUIET_MS)).then(rest) : undefined))
         .catch((err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]));
     }, [text, all, rows]);
     // The highlighted session's transcript, read without its lock, once.
