@@ -13,7 +13,7 @@ import type { Session } from '../session/api/session-api.js';
 import type { SessionManager } from '../session/runtime/manager-api.js';
 import { loadWidths } from '../terminal/table.js';
 import { findSessions } from './find-sessions.js';
-import type { BrowseChoice, BrowserConfig } from './config.js';
+import { FIRST_ROWS, type BrowseChoice, type BrowserConfig } from './config.js';
 import type { HostName } from '../repl/host.js';
 import { importRequired } from '../session/runtime/optional-package.js';
 
@@ -59,7 +59,7 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
   const [core, { browserPrompt }, rows, widths] = await Promise.all([
     importRequired('@inquirer/core', 'The session browser', () => import('@inquirer/core')),
     import('./view.js'),
-    sessions.list({ all }),
+    sessions.list({ all, limit: FIRST_ROWS }),
     loadWidths(),
   ]);
   const notes: string[] = [];
@@ -69,8 +69,10 @@ export async function browseSessions(options: BrowseOptions): Promise<BrowseResu
     projectPath: sessions.project.path,
     all,
     rows,
-    list: (every) => sessions.list({ all: every }),
-    find: (scope, query, every) => findSessions(sessions, scope, query, every),
+    // As many as asked: there may be more (the view lists them behind the first paint).
+    partial: rows.length >= FIRST_ROWS,
+    list: (every, newest) => sessions.list({ all: every, ...(newest !== undefined ? { limit: newest } : {}) }),
+    find: (scope, query, every, first) => findSessions(sessions, scope, query, every, first),
     holder: (id) => sessions.holder(id),
     color: options.color,
     widths,

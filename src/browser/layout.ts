@@ -20,6 +20,8 @@ export interface Frame {
   projectPath: string;
   /** Sessions of the scope (before the query and filters). */
   total: number;
+  /** `total` is only the scope's newest rows: the rest are still being listed. */
+  partial?: boolean;
   /** The query (trimmed) and how many sessions it alone leaves; what the filters then leave. */
   query: string;
   matched: number;
@@ -34,6 +36,8 @@ export interface Frame {
   label: string;
   typed: string;
   searching: boolean;
+  /** The query's first matches are shown, the rest still being found (the counts are of those found so far). */
+  more?: boolean;
   preview: { on: boolean; snapshot: SessionSnapshot | undefined };
   holding: (id: string) => Holding | undefined;
   /** What the last action said (a printed command stands on its own line); wrapped by `saidLines`. */
@@ -105,7 +109,10 @@ const SAID_MAX = 4;
 
 /** What the list says when nothing is on it: which of the query, the filters or the scope is why. */
 function emptyLine(frame: Frame): string {
-  if (frame.searching) return 'Searching…';
+  // Nothing among the first matches passes the filters: the rest may.
+  if (frame.searching || frame.more === true) return 'Searching…';
+  // Nothing among the newest rows: the rest may hold what is asked for.
+  if (frame.partial === true) return 'Listing every session…';
   if (frame.total === 0) return frame.all ? 'No sessions yet.' : 'No sessions in this project yet: Tab shows every project.';
   const filtered = !sameFilters(frame.filters, NO_FILTERS);
   if (frame.query !== '' && (frame.matched === 0 || !filtered)) return 'No session matches the query: Backspace or ^U clears it.';
@@ -121,7 +128,9 @@ export function drawFrame(frame: Frame): { top: string; bottom: string } {
   const width = usable(columns);
   // The count before the scope: a long project path is what gets cut.
   const scope = frame.all ? 'every project' : `this project (${frame.projectPath})`;
-  const count = `${frame.shown} of ${frame.total}${frame.searching ? ' · searching…' : ''}`;
+  // Of the newest rows alone while the rest are listed: a count is never given as the whole when it is not.
+  const of = frame.partial === true ? `${frame.shown} of the newest ${frame.total} · listing the rest…` : `${frame.shown} of ${frame.total}`;
+  const count = `${of}${frame.searching ? ' · searching…' : frame.more === true ? ' · finding more…' : ''}`;
   const top = [
     color.bold(fit(widths, `${frame.heading} · ${count} · ${scope}`, width).trimEnd()),
     color.dim(fit(widths, filterLine(frame.filters), width).trimEnd()),

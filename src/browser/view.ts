@@ -12,21 +12,28 @@ import { drawFrame, listHeight, saidLines, scrolled } from './layout.js';
 import { LABELS, type Key, type Mode } from './keys.js';
 import { onKey, type KeyState } from './on-key.js';
 import type { Holding } from './rows.js';
-import type { BrowseChoice, BrowserConfig } from './config.js';
+import { FIRST_ROWS, type BrowseChoice, type BrowserConfig } from './config.js';
 import type { SessionSummary } from '../session/api/listing.js';
+import type { Found } from './find-sessions.js';
 
 type Core = typeof import('@inquirer/core');
+
+/** How long typing pauses before every match of the query is asked for. */
+const QUIET_MS = 300;
 
 export function browserPrompt(core: Core) {
   const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;
   return createPrompt<BrowseChoice, BrowserConfig>((config, done) => {
     const [rows, setRows] = useState(config.rows);
+    // The rows are the scope's newest alone: the rest are being listed (the count says so).
+    const [partial, setPartial] = useState(config.partial === true);
     const [all, setAll] = useState(config.all);
     const [query, setQuery] = useState('');
     const [typed, setTyped] = useState('');
     const [mode, setMode] = useState<Mode>('search');
     // What the search found for which query and scope: shown only while they are still the ones typed.
-    const [found, setFound] = useState<{ query: string; all: boolean; rows: SessionSummary[]; ids: string[] } | null>(null);
+    // `more`: the search's first matches alone, the rest still asked for.
+    const [found, setFound] = useState<{ query: string; all: boolean; rows: SessionSummary[]; ids: string[]; more: boolean } | null>(null);
     // In the chat, the session it is in is listed (it can be forked, renamed, exported) but not where the highlight starts.
     const [selected, setSelected] = useState(() => Math.max(0, arrange(config.rows, { fold: true, open: new Set() }).findIndex((entry) => entry.row.id !== config.host.live?.id)));
     // The families opened with → (by their root's ID); every other family shows its root alone.
@@ -53,6 +60,7 @@ export function browserPrompt(core: Core) {
     // key pressed meanwhile acts on the row on screen, and the list does not blink empty).
     const matches = text === '' ? null : (known ?? (found !== null && found.all === all ? found.ids : []));
     const searching = text !== '' && (known === undefined || found?.rows !== rows);
+    const more = text !== '' && known !== undefined && found?.more === true;
     const byId = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
     const { matched, shown } = useMemo(() => {
       const ordered = matches === null ? rows : matches.map((id) => byId.get(id)).filter((row) => row !== undefined);
@@ -72,6 +80,29 @@ export function browserPrompt(core: Core) {
     const live = config.host.live?.id;
     const holding = (id: string): Holding | undefined => (id === live ? { by: 'this' } : holdings.current.get(id));
 
+    // Listings end out of order (Tab, an action): only the last one asked is taken.
+    const listed = useRef(0);
+    const take = (fresh: SessionSummary[], part: boolean): void => {
+      setRows(fresh);
+      setPartial(part);
+    };
+    const failed = (err: unknown): void => setMessage([`Could not list: ${err instanceof Error ? err.message : String(err)}`]);
+    /** The scope's rows: its newest painted at once (with `newest`), then all of them. */
+    const load = (every: boolean, newest: boolean): void => {
+      const asked = ++listed.current;
+      const whole = (): Promise<void> => config.list(every).then((fresh) => void (listed.current === asked && take(fresh, false)));
+      if (!newest) return void whole().catch(failed);
+      void config.list(every, FIRST_ROWS).then((head) => {
+        if (listed.current !== asked) return;
+        const more = head.length >= FIRST_ROWS;
+        take(head, more);
+        return more ? whole() : undefined;
+      }).catch(failed);
+    };
+    // The first paint showed the newest rows: the rest follow, so scrolling, filters and searches reach every session.
+    useEffect(() => {
+      if (config.partial === true) load(config.all, false);
+    }, []);
     useEffect(() => config.onResize(() => setSize(config.size())), []);
     // A terminal that went away fails the prompt's readline as it closes (setRawMode EIO), and a
     // readline passes its input's errors on: unheard, that one would end the process before the
@@ -85,12 +116,22 @@ export function browserPrompt(core: Core) {
     useEffect(() => {
       const search = ++asked.current;
       if (text === '') return;
-      void config.find(rows, text, all).then(
-        // Searches end out of order, and the same query is asked again over a new scope's rows (after
-        // Tab or an action): an earlier answer taken last would leave the screen searching for ever.
-        (ids) => asked.current === search && setFound({ query: text, all, rows, ids }),
-        (err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]),
-      );
+      // Searches end out of order, and the same query is asked again over a new scope's rows (after
+      // Tab or an action): an earlier answer taken last would leave the screen searching for ever.
+      /** Shows an answer to the last search asked; true when more matches are to be asked for. */
+      const take = (answer: Found): boolean => {
+        if (asked.current !== search) return false;
+        setFound({ query: text, all, rows, ...answer });
+        return answer.more;
+      };
+      // The first screenfuls of matches painted at once; every match (the count, the rows below)
+      // once typing pauses: asked at each keystroke, that search (half a second at 100,000
+      // sessions) would hold up the next keystroke's repaint.
+      const rest = (): Promise<void> | undefined =>
+        asked.current === search ? config.find(rows, text, all).then((answer) => void take(answer)) : undefined;
+      void config.find(rows, text, all, FIRST_ROWS)
+        .then((first) => (take(first) ? new Promise((resolve) => setTimeout(resolve, QUIET_MS)).then(rest) : undefined))
+        .catch((err: unknown) => setMessage([`The search failed: ${err instanceof Error ? err.message : String(err)}`]));
     }, [text, all, rows]);
     // The highlighted session's transcript, read without its lock, once.
     const previewId = previewOn ? current?.id : undefined;
@@ -131,8 +172,9 @@ export function browserPrompt(core: Core) {
           if (!outcome.changed) return;
           previews.current.clear();
           holdings.current.clear();
+          const asked = ++listed.current;
           const fresh = await config.list(all);
-          setRows(fresh);
+          if (listed.current === asked) take(fresh, false);
           // The new fork's family opened and the fork highlighted: now, or once the query is cleared
           // (a search may not find it).
           if (outcome.select === undefined) return;
@@ -171,7 +213,7 @@ export function browserPrompt(core: Core) {
           case 'done': return done(effect.choice);
           case 'message': setMessage(effect.lines); break;
           case 'pending-taken': pending.current = undefined; break;
-          case 'relist': void config.list(effect.all).then(setRows, (err: unknown) => setMessage([`Could not list: ${String(err)}`])); break;
+          case 'relist': load(effect.all, true); break;
           case 'act': 'text' in effect ? ACTIONS[effect.action](effect.id, effect.text) : ACTIONS[effect.action](effect.id); break;
         }
       }
@@ -182,6 +224,7 @@ export function browserPrompt(core: Core) {
       all,
       projectPath: config.projectPath,
       total: rows.length,
+      partial,
       query: text,
       matched,
       shown: shown.length,
@@ -192,6 +235,7 @@ export function browserPrompt(core: Core) {
       label: LABELS[mode],
       typed,
       searching,
+      more,
       preview: { on: previewOn, snapshot: current ? previews.current.get(current.id) : undefined },
       holding,
       message,

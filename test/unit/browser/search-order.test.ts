@@ -9,6 +9,7 @@ import { Chalk } from 'chalk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browserPrompt } from '../../../src/browser/view.js';
 import type { BrowserConfig } from '../../../src/browser/config.js';
+import type { Found } from '../../../src/browser/find-sessions.js';
 import { loadWidths, type Widths } from '../../../src/terminal/table.js';
 import type { SessionManager } from '../../../src/session/runtime/manager-api.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
@@ -45,7 +46,7 @@ describe('session browser: searches answered out of order', () => {
     const here = row('session-20261128-110000', '/here');
     const there = row('session-20261128-100000', '/there');
     const everyProject = later<SessionSummary[]>();
-    const asked: { rows: number; query: string; answer: ReturnType<typeof later<string[]>> }[] = [];
+    const asked: { rows: number; query: string; answer: ReturnType<typeof later<Found>> }[] = [];
     const config: BrowserConfig = {
       widths,
       heading: 'Resume which session?',
@@ -55,7 +56,7 @@ describe('session browser: searches answered out of order', () => {
       rows: [here],
       list: (all) => (all ? everyProject.promise : Promise.resolve([here])),
       find: (rows, query) => {
-        const answer = later<string[]>();
+        const answer = later<Found>();
         asked.push({ rows: rows.length, query, answer });
         return answer.promise;
       },
@@ -84,9 +85,9 @@ describe('session browser: searches answered out of order', () => {
     // A search a keystroke, over this project's row; then, the listing of every project in, once more.
     expect(asked.map((a) => `${a.query} ${a.rows}`)).toEqual(['t 1', 'ta 1', 'tal 1', 'talk 1', 'talk 2']);
     // The last search answers first; the earlier ones (over the old scope, which lacks `there`) after it.
-    asked[4]!.answer.resolve([there.id]);
+    asked[4]!.answer.resolve({ ids: [there.id], more: false });
     await until(screen, `› ${there.id}`);
-    for (const earlier of asked.slice(0, 4)) earlier.answer.resolve([]);
+    for (const earlier of asked.slice(0, 4)) earlier.answer.resolve({ ids: [], more: false });
     await new Promise((r) => setTimeout(r, 50));
     expect(screen()).not.toContain('searching…');
     expect(screen()).toContain(`› ${there.id}`);
