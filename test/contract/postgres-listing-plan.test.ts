@@ -6,21 +6,15 @@
  * parameter `$1`, never their value, as a plan made for one call's values would; and it still
  * reads the member's own rows over the index by owner. The answers stay what row security allows.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
-import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { LIST_SQL, LISTED_SQL } from '../../src/store/postgres/listing-sql.js';
-import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
-import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
-import { setupTeam } from '../../src/store/postgres/team-setup.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
-import { person } from '../helpers/team.js';
+import type { PostgresStore } from '../../src/store/postgres/store.js';
+import { runSql } from '../helpers/postgres.js';
+import { twoMembers } from '../helpers/team-stores.js';
 
 async function stored(store: PostgresStore, id: string, at: number): Promise<string> {
   const s = blankSnapshot(id, store.project.path, new Date(at), 'test');
@@ -33,13 +27,7 @@ async function stored(store: PostgresStore, id: string, at: number): Promise<str
 
 describe("a member's listing on a team's server", () => {
   it('is what row security lets through, by one generic plan per connection, over the index by owner', async () => {
-    const url = await createDatabase(inject('postgresAdminUrl'));
-    const [ann, bob] = [await person(url, 'lpa'), await person(url, 'lpb')];
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-listing-plan-'));
-    await (await openPostgresStore(url, { interpreter, cwd })).close();
-    await withPool(url, {}, (pool, target) => setupTeam(pool, target, [ann.role, bob.role], false), { migrate: false });
-    const annStore = await openPostgresStore(ann.url, { interpreter, cwd });
-    const bobStore = await openPostgresStore(bob.url, { interpreter, cwd });
+    const { url, ann, bob, annStore, bobStore, close } = await twoMembers('lp');
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
@@ -80,8 +68,7 @@ describe("a member's listing on a team's server", () => {
       }
     } finally {
       await admin.end();
-      await annStore.close();
-      await bobStore.close();
+      await close();
     }
   });
 });

@@ -7,23 +7,17 @@
  * sessions, one shared read-only, and each held session `open`, also the shared one whose lock
  * key the member may not read.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
-import { interpreter } from '../../src/session/runtime/interpreter.js';
-import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
 import { matchSql } from '../../src/store/postgres/search.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
-import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
-import { setupTeam } from '../../src/store/postgres/team-setup.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
-import { person } from '../helpers/team.js';
+import type { PostgresStore } from '../../src/store/postgres/store.js';
+import { runSql } from '../helpers/postgres.js';
+import { twoMembers } from '../helpers/team-stores.js';
 
 const WORD = 'wombatplan';
 const OTHERS = 4_000;
@@ -63,14 +57,7 @@ async function stored(store: PostgresStore, id: string, at: number, text: string
 
 describe("a member's reads on a team's server", () => {
   it("list and search read the member's own rows, not another member's 4,000 sessions, events and search rows", async () => {
-    const url = await createDatabase(inject('postgresAdminUrl'));
-    const [ann, bob] = [await person(url, 'mra'), await person(url, 'mrb')];
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-member-reads-'));
-    // Migrated by the server's admin (who may create pg_trgm), then the team set up.
-    await (await openPostgresStore(url, { interpreter, cwd })).close();
-    await withPool(url, {}, (pool, target) => setupTeam(pool, target, [ann.role, bob.role], false), { migrate: false });
-    const annStore = await openPostgresStore(ann.url, { interpreter, cwd });
-    const bobStore = await openPostgresStore(bob.url, { interpreter, cwd });
+    const { url, ann, bob, annStore, bobStore, close } = await twoMembers('mr');
     const client = new pg.Client({ connectionString: ann.url });
     await client.connect();
     const noLoss = (): void => undefined;
@@ -135,8 +122,7 @@ describe("a member's reads on a team's server", () => {
       }
     } finally {
       await client.end();
-      await annStore.close();
-      await bobStore.close();
+      await close();
     }
   });
 });

@@ -7,23 +7,17 @@
  * from `search_messages` (EXPLAIN ANALYZE as the member), with the answers what row security
  * allows: the member's own sessions and one shared with them, never the other member's others.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
-import { interpreter } from '../../src/session/runtime/interpreter.js';
-import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { matchSql } from '../../src/store/postgres/search.js';
 import { SESSION_BY_SESSION } from '../../src/store/postgres/search-path.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
-import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
-import { setupTeam } from '../../src/store/postgres/team-setup.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
-import { person } from '../helpers/team.js';
+import type { PostgresStore } from '../../src/store/postgres/store.js';
+import { runSql } from '../helpers/postgres.js';
+import { twoMembers } from '../helpers/team-stores.js';
 
 const COMMON = 'ledgerline';
 const RARE = 'wombatrare';
@@ -92,14 +86,7 @@ async function sessions(url: string, owner: string, key: string, prefix: string,
 
 describe("a member's search on a team's server", () => {
   it("reads a common word in the member's own sessions and a rare one by the index, never another's common hits", async () => {
-    const url = await createDatabase(inject('postgresAdminUrl'));
-    const [ann, bob] = [await person(url, 'msa'), await person(url, 'msb')];
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-member-search-'));
-    // Migrated by the server's admin (who may create pg_trgm), then the team set up.
-    await (await openPostgresStore(url, { interpreter, cwd })).close();
-    await withPool(url, {}, (pool, target) => setupTeam(pool, target, [ann.role, bob.role], false), { migrate: false });
-    const annStore = await openPostgresStore(ann.url, { interpreter, cwd });
-    const bobStore = await openPostgresStore(bob.url, { interpreter, cwd });
+    const { url, ann, bob, annStore, bobStore, close } = await twoMembers('ms');
     const client = new pg.Client({ connectionString: ann.url });
     await client.connect();
     try {
@@ -131,8 +118,7 @@ describe("a member's search on a team's server", () => {
       expect(await explained(client, key, RARE)).toBeLessThan(100);
     } finally {
       await client.end();
-      await annStore.close();
-      await bobStore.close();
+      await close();
     }
   });
 });
