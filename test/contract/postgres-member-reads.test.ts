@@ -17,32 +17,15 @@ import { matchSql } from '../../src/store/postgres/search.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
+import { explainRowsRead } from '../helpers/plan-rows.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 const WORD = 'wombatplan';
 const OTHERS = 4_000;
 const TABLES = new Set(['sessions', 'events', 'holders', 'lock_keys', 'search_sessions', 'search_messages', 'shares']);
 
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows the plan's scans of chatkeep's tables read (returned or dropped by a filter), subplans included. */
-function rowsRead(node: PlanNode): number {
-  const own = node['Relation Name'] && TABLES.has(node['Relation Name'])
-    ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1)
-    : 0;
-  return own + (node.Plans ?? []).reduce((n, p) => n + rowsRead(p), 0);
-}
-
 async function explained(client: pg.Client, sql: string, params: unknown[]): Promise<number> {
-  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
-  return rowsRead(rows[0]!['QUERY PLAN'][0].Plan);
+  return explainRowsRead(client, sql, params, TABLES);
 }
 
 async function stored(store: PostgresStore, id: string, at: number, text: string): Promise<string> {

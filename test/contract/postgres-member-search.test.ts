@@ -17,6 +17,7 @@ import { SESSION_BY_SESSION } from '../../src/store/postgres/search-path.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
+import { explainRowsRead } from '../helpers/plan-rows.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 const COMMON = 'ledgerline';
@@ -26,29 +27,11 @@ const MINE = SESSION_BY_SESSION.upTo + 100;
 /** The other member's sessions, of 100 messages each, every message holding COMMON. */
 const THEIRS = 100;
 
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows the plan's scans of `search_messages` read (returned or dropped by a filter). */
-function messagesRead(node: PlanNode): number {
-  const own = node['Relation Name'] === 'search_messages'
-    ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1)
-    : 0;
-  return own + (node.Plans ?? []).reduce((n, p) => n + messagesRead(p), 0);
-}
-
 /** The match query as the search runs it for `word`, explained as the member. */
 async function explained(client: pg.Client, key: string, word: string): Promise<number> {
   await client.query(`BEGIN; SET LOCAL ${SEARCH_LIKE_SETTING} = '%${word}%'`);
   try {
-    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${matchSql('trgm')}`, [[key], word, `%${word}%`]);
-    return messagesRead(rows[0]!['QUERY PLAN'][0].Plan);
+    return await explainRowsRead(client, matchSql('trgm'), [[key], word, `%${word}%`], new Set(['search_messages']));
   } finally {
     await client.query('ROLLBACK');
   }
