@@ -10,11 +10,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { SessionInUseError } from '../../src/session/api/errors.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { AT, savedSession } from './contract-kit.js';
 
@@ -36,13 +36,7 @@ void lock.write((c) => onOneConnection(c, timeouts, async () => {
 `;
 
 describe('a holder frozen inside a transaction through PgBouncer', () => {
-  let bouncer: RunningPgBouncer;
-  beforeAll(async () => {
-    bouncer = await startPgBouncer(inject('postgresAdminUrl'));
-  }, 120_000);
-  afterAll(async () => {
-    await bouncer?.stop();
-  });
+  const bouncer = usePgBouncer();
 
   it('costs the others the lease and a few seconds, not as long as it stays frozen', async () => {
     const direct = await createDatabase(inject('postgresAdminUrl'));

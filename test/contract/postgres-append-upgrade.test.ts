@@ -7,14 +7,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import type { SessionEvent } from '../../src/session/format/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { APPEND_FUNCTION_MIGRATION } from '../../src/store/postgres/event-log.js';
 import type { PgLock } from '../../src/store/postgres/lock.js';
 import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
-import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseAtVersion } from '../helpers/schema-at.js';
 
@@ -32,13 +32,7 @@ const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.events) AS events
 const event = (seq: number, content: string): SessionEvent => ({ seq, id: `up-ev-${seq}`, ts: '2025-11-24T11:00:00.000Z', type: 'message', payload: { role: 'user', content } });
 
 describe('PostgreSQL schema upgrade to the append function', () => {
-  let bouncer: RunningPgBouncer;
-  beforeAll(async () => {
-    bouncer = await startPgBouncer(inject('postgresAdminUrl'));
-  }, 120_000);
-  afterAll(async () => {
-    await bouncer?.stop();
-  });
+  const bouncer = usePgBouncer();
 
   it('keeps every row of a 10,000-session database, and a session stored before takes appends through PgBouncer and directly', async () => {
     expect(BEFORE).toBeGreaterThan(0);

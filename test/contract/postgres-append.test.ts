@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { LockSupersededError } from '../../src/session/api/errors.js';
 import type { SessionEvent } from '../../src/session/format/store.js';
 import { insertEvents } from '../../src/store/postgres/event-log.js';
@@ -15,14 +15,14 @@ import type { PgLock } from '../../src/store/postgres/lock.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
-import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { createDatabase, runSql } from '../helpers/postgres.js';
 import { AT, savedSession } from './contract-kit.js';
 
 const turn = (seq: number, content: string, id = `ev-${seq}`): SessionEvent => ({ seq, id, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
 
 describe('PostgreSQL fenced append', () => {
-  let bouncer: RunningPgBouncer;
+  const bouncer = usePgBouncer();
   let direct: string;
   let cwd: string;
   const opened: PostgresStore[] = [];
@@ -35,12 +35,6 @@ describe('PostgreSQL fenced append', () => {
   const stored = async (id: string): Promise<string[]> =>
     (await runSql<{ c: string }>(direct, "SELECT payload->>'content' AS c FROM chatkeep.events WHERE session_id = $1 ORDER BY seq", [id])).map((r) => r.c);
 
-  beforeAll(async () => {
-    bouncer = await startPgBouncer(inject('postgresAdminUrl'));
-  }, 120_000);
-  afterAll(async () => {
-    await bouncer?.stop();
-  });
   beforeEach(async () => {
     direct = await createDatabase(inject('postgresAdminUrl'));
     cwd = await mkdtemp(join(tmpdir(), 'chatkeep-pg-append-'));

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { run as races } from '../../torture/pooler-races.js';
 import { run as thaw } from '../../torture/thaw.js';
 import { nonZero } from '../../torture/part.js';
 import { tmpHome } from '../helpers/tmp-home.js';
-import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { createDatabase } from '../helpers/postgres.js';
 
 describe('torture: one writer is a fence (docs/design.md §12)', () => {
-  let bouncer: RunningPgBouncer;
-  beforeAll(async () => {
-    bouncer = await startPgBouncer(inject('postgresAdminUrl'));
-  }, 120_000);
-  afterAll(async () => {
-    await bouncer?.stop();
-  });
+  const bouncer = usePgBouncer();
 
   it('two writers through PgBouncer in transaction pooling: exactly one wins each race, no acknowledged message is lost or rolled back, no lock is left', async () => {
     const direct = await createDatabase(inject('postgresAdminUrl'));

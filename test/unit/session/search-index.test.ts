@@ -5,6 +5,17 @@ import { openSessions } from '../../../src/index.js';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { layout } from '../../../src/store/file/layout.js';
 
+/** A fresh home whose one session holds one message, 'a kumquat and a quince'. */
+async function oneSessionHome(): Promise<{ home: string; cwd: string; sessions: Awaited<ReturnType<typeof openSessions>> }> {
+  const home = tmpHome();
+  const cwd = tmpHome('chatkeep-project-');
+  const sessions = await openSessions({ home, cwd });
+  const s = await sessions.create();
+  await s.append({ role: 'user', content: 'a kumquat and a quince' });
+  await s.close();
+  return { home, cwd, sessions };
+}
+
 describe('the file store search index', () => {
   it('keeps what changed since the base in a recent file, wins over the base, and folds it in once it grows', async () => {
     const home = tmpHome();
@@ -53,12 +64,7 @@ describe('the file store search index', () => {
   });
 
   it('one process searching again keeps the index in memory only while the file is the one it read: deleted, damaged or rewritten, it is read again', async () => {
-    const home = tmpHome();
-    const cwd = tmpHome('chatkeep-project-');
-    const sessions = await openSessions({ home, cwd });
-    const s = await sessions.create();
-    await s.append({ role: 'user', content: 'a kumquat and a quince' });
-    await s.close();
+    const { home, cwd, sessions } = await oneSessionHome();
     const base = join(layout.project(sessions.store.location, sessions.project.key), 'search.idx');
     expect((await sessions.search('kumquat')).index[0]).toMatchObject({ state: 'missing', reindexed: 1 });
     // Typed on from the last query (narrowed to its hits) and back: found as a fresh search finds it.
@@ -144,12 +150,7 @@ describe('the file store search index', () => {
   });
 
   it('rebuilds a file of a newer version, saying so, rather than read it as its own; an older one silently', async () => {
-    const home = tmpHome();
-    const cwd = tmpHome('chatkeep-project-');
-    const sessions = await openSessions({ home, cwd });
-    const s = await sessions.create();
-    await s.append({ role: 'user', content: 'a kumquat and a quince' });
-    await s.close();
+    const { home, cwd, sessions } = await oneSessionHome();
     await sessions.search('kumquat');
     const base = join(layout.project(sessions.store.location, sessions.project.key), 'search.idx');
     const version = readFileSync(base).readUInt32LE(8);
