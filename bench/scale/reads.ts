@@ -1,6 +1,7 @@
 /**
  * The scale bench's reads, each beside its floor (the same answer in plain SQL on the same data,
- * asked by the admin, to whom no policy applies): a member's listing of one project, search
+ * asked by the admin, to whom no policy applies): a member's listing of one project (its newest
+ * 50, and all of it), search
  * across what a member may read (a rare word; a word in nearly every message; the first search
  * after a bulk write), and resuming a 2,000-message session. Each answer is also checked against
  * its floor's (`checks`): the counts the test asserts.
@@ -29,8 +30,14 @@ const BULK_ROUNDS = 4;
 const LIST_FLOOR_SQL = `SELECT id, title, (extract(epoch FROM created_at) * 1000)::float8, (extract(epoch FROM updated_at) * 1000)::float8,
   message_count, status, project_path, journal_seq::float8, input_tokens::float8, output_tokens::float8, branch, by_model, problem, schema_version
   FROM chatkeep.sessions WHERE project_key = $1 AND owner = $2 AND trashed_at IS NULL ORDER BY updated_at DESC`;
+/** The newest rows of the listing: what `sessions list` and the browser's first screen show. */
+const NEWEST = 50;
+/** The same, the newest `$3`. */
+const LIST_HEAD_FLOOR_SQL = `${LIST_FLOOR_SQL} LIMIT $3`;
 /** chatkeep's own listing query with the owner named instead of left to the policy: the admin's. */
 const ADMIN_LIST_SQL = LIST_SQL.replace('WHERE s.project_key = ANY($1)', 'WHERE s.project_key = ANY($1) AND s.owner = $2');
+/** The same, the newest `$3`. */
+const ADMIN_HEAD_SQL = `${ADMIN_LIST_SQL} LIMIT $3`;
 
 /** The messages a member may read that hold the word, and every session's ID, title and time (a search matches titles too). */
 async function searchFloor(admin: pg.Client, owner: string, keys: string[], word: string): Promise<number> {
@@ -58,13 +65,25 @@ export async function measureReads(
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const listed = { ...member.project, key: projectKey(0) } as ProjectInfo;
+  // What a listing shows (`sessions list`, the browser's first screen): the newest 50.
+  const head = await member.list([listed], { newest: NEWEST });
+  const floorHead = await admin.query(LIST_HEAD_FLOOR_SQL, [projectKey(0), owner, NEWEST]);
+  checks['list: newest 50'] = { chatkeep: head.length, floor: floorHead.rowCount ?? -1 };
+  const newest = await measurePair(() => member.list([listed], { newest: NEWEST }), () => admin.query(LIST_HEAD_FLOOR_SQL, [projectKey(0), owner, NEWEST]), options);
+  rows.push(row('pg scale: a member lists one project, newest 50', n, newest.ms, newest.floorMs, 1.5, {
+    limitMs: 50,
+    note: `${head.length} sessions; floor: SELECT of the same rows, newest ${NEWEST}`,
+  }));
+  const rlsHead = await measurePair(() => member.list([listed], { newest: NEWEST }), () => admin.query(ADMIN_HEAD_SQL, [[projectKey(0)], owner, NEWEST]), options);
+  rows.push(row('pg scale: the newest 50, row security vs the admin', n, rlsHead.ms, rlsHead.floorMs, 1.5, {
+    note: "floor: chatkeep's listing query run by the admin with the owner named (no policy applies), newest 50",
+  }));
   const got = await member.list([listed]);
   const floorRows = await admin.query(LIST_FLOOR_SQL, [projectKey(0), owner]);
   checks['list: sessions'] = { chatkeep: got.length, floor: floorRows.rowCount ?? -1 };
   const list = await measurePair(() => member.list([listed]), () => admin.query(LIST_FLOOR_SQL, [projectKey(0), owner]), options);
-  rows.push(row('pg scale: a member lists one project', n, list.ms, list.floorMs, 1.5, {
-    limitMs: 50,
-    note: `${got.length} sessions (all of the project's; the store has no newest-50 listing); floor: SELECT of the same rows`,
+  rows.push(row('pg scale: a member lists one project, all of it', n, list.ms, list.floorMs, 1.5, {
+    note: `${got.length} sessions (every one of the project's); floor: SELECT of the same rows`,
   }));
   const rls = await measurePair(() => member.list([listed]), () => admin.query(ADMIN_LIST_SQL, [[projectKey(0)], owner]), options);
   rows.push(row('pg scale: the same listing, row security vs the admin', n, rls.ms, rls.floorMs, 1.5, {

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
-import { LIST_SQL, LISTED_SQL } from '../../src/store/postgres/listing-sql.js';
+import { LISTED_SQL, LISTING_SQL } from '../../src/store/postgres/listing-sql.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
@@ -46,7 +46,7 @@ describe("a member's listing on a team's server", () => {
         "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace",
       );
       expect(fn).toHaveLength(1);
-      expect(fn[0]!.prosrc).toContain(LIST_SQL);
+      expect(fn[0]!.prosrc).toContain(LISTING_SQL);
       expect(fn[0]).toMatchObject({ proconfig: ['plan_cache_mode=force_generic_plan'], prosecdef: false });
 
       // As ann, each plan the server runs sent back to this connection.
@@ -55,15 +55,18 @@ describe("a member's listing on a team's server", () => {
       await admin.query(`LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on;
         SET auto_explain.log_level = 'notice'; SET client_min_messages = 'notice'; SET ROLE ${ann.role}`);
       const calls = [[key], [key, 'no-such-project'], [key], [key], [key, 'no-such-project'], [key]];
-      for (const keys of calls) {
-        const { rows } = await admin.query<{ id: string }>(LISTED_SQL, [keys]);
-        expect(rows.map((r) => r.id)).toEqual(listed.map((r) => r.id));
+      for (const [i, keys] of calls.entries()) {
+        // Every row, or the newest two: one plan for both, the limit a parameter.
+        const newest = i % 2 === 0 ? null : 2;
+        const { rows } = await admin.query<{ id: string }>(LISTED_SQL, [keys, newest]);
+        expect(rows.map((r) => r.id)).toEqual(listed.map((r) => r.id).slice(0, newest ?? undefined));
       }
       await admin.query('RESET ROLE');
       const plans = notices.filter((n) => n.includes('sessions_by_project_owner'));
       expect(plans).toHaveLength(calls.length);
       for (const plan of plans) {
-        expect(plan).toMatch(/sessions_by_project_owner[^\n]*\n\s*Index Cond: \(\(project_key = ANY \(\$1\)\) AND \(owner = /);
+        // Each key of `$1` in turn (the newest of each project are read per project, listing-sql.ts).
+        expect(plan).toMatch(/sessions_by_project_owner[^\n]*\n\s*Index Cond: \(\(project_key = \(unnest\(\$1\)\)\) AND \(owner = /);
         expect(plan).not.toContain(key);
       }
     } finally {

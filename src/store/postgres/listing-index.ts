@@ -23,13 +23,27 @@ export const SEES_ALL = '(SELECT chatkeep.is_chatkeep() OR chatkeep.is_admin())'
  * project and trash, are pushed into each branch by the planner). A role that sees everything
  * reads no shares; any other role reads nobody else's rows but those shared with it.
  */
-export const VISIBLE_SESSIONS_SQL = `(
-    SELECT * FROM chatkeep.sessions WHERE owner = ${ME}
-    UNION ALL SELECT * FROM chatkeep.sessions WHERE owner <> ${ME} AND NOT ${SEES_ALL}
-      AND id IN (SELECT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public'))
-    UNION ALL SELECT * FROM chatkeep.sessions WHERE owner < ${ME} AND ${SEES_ALL}
-    UNION ALL SELECT * FROM chatkeep.sessions WHERE owner > ${ME} AND ${SEES_ALL}
+export const VISIBLE_SESSIONS_SQL = visibleSessions();
+
+/**
+ * VISIBLE_SESSIONS_SQL's branches, each narrowed by `where` (SQL over the table's columns) and,
+ * with `newest` (SQL for a number; NULL: all), cut to its newest that many. Each branch then
+ * reads its rows in order and stops at the limit (the reader's own rows come off
+ * `sessions_by_project_owner` in order, for one project and one owner); the branches together
+ * hold every one of the newest rows, which the caller sorts and cuts again.
+ */
+export function visibleSessions(where?: string, newest?: string): string {
+  const and = where === undefined ? '' : ` AND ${where}`;
+  const cut = newest === undefined ? '' : ` ORDER BY updated_at DESC LIMIT ${newest}`;
+  const branch = (sql: string): string => (newest === undefined ? `${sql}${and}` : `(${sql}${and}${cut})`);
+  return `(
+    ${branch(`SELECT * FROM chatkeep.sessions WHERE owner = ${ME}`)}
+    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner <> ${ME} AND NOT ${SEES_ALL}
+      AND id IN (SELECT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public'))`)}
+    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner < ${ME} AND ${SEES_ALL}`)}
+    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner > ${ME} AND ${SEES_ALL}`)}
   )`;
+}
 
 /**
  * The index the branches read: a project's rows by owner, newest first. It serves whatever

@@ -12,7 +12,7 @@
  * as whoever calls it (not SECURITY DEFINER), so the same policies apply, checked by the same plan.
  */
 import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
-import { VISIBLE_SESSIONS_SQL } from './listing-index.js';
+import { VISIBLE_SESSIONS_SQL, visibleSessions } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 
 /**
@@ -34,27 +34,51 @@ const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1
 
 /**
  * A listing of the projects whose keys are `$1`, newest first, of the sessions the role asking
- * sees (listing-index.ts). Everything else it reads is read per listed session, by key, so that
- * it costs what the reader lists, not what the server holds: the holder row (a lateral lookup,
- * never a join the planner could turn into a scan of every holder), the last event (the events
- * index, backwards), and whether the session's lock is held (the few held keys looked up in
- * `lock_keys` once, HELD_IDS_SQL). Row security checks each row so read by its key; a join to a
- * whole table would check every row of it (docs/design.md §9).
+ * sees (listing-index.ts); with `newest` (a parameter's name, e.g. `$2`; NULL there means all),
+ * only that many, the newest of the projects together. Everything else it reads is read per listed
+ * session, by key, so that it costs what the reader lists, not what the server holds: the holder
+ * row (a lateral lookup, never a join the planner could turn into a scan of every holder), the
+ * last event (the events index, backwards), and whether the session's lock is held (the few held
+ * keys looked up in `lock_keys` once, HELD_IDS_SQL). Row security checks each row so read by its
+ * key; a join to a whole table would check every row of it (docs/design.md §9). The newest rows
+ * are chosen first, in a subquery, so that nothing is looked up for a row the limit drops; over
+ * one project the member's rows come off `sessions_by_project_owner` in order, and the scan stops
+ * at the limit.
  */
-export const LIST_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
+export const listSql = (newest?: string): string => {
+  const sessions = newest === undefined
+    ? VISIBLE_SESSIONS_SQL
+    : `(SELECT n.* FROM (SELECT DISTINCT unnest($1::text[]) AS key) k, LATERAL (SELECT * FROM ${visibleSessions('project_key = k.key AND trashed_at IS NULL', newest)} v
+        ORDER BY v.updated_at DESC LIMIT ${newest}) n)`;
+  return `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
   SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
     ${LIVE_STATUS_SQL} AS live, s.project_path, s.journal_seq::float8 AS journal_seq, s.input_tokens::float8 AS input_tokens,
     s.output_tokens::float8 AS output_tokens, s.branch, s.by_model, s.problem, s.schema_version, s.parent_id, s.fork_point,
     CASE WHEN s.owner <> current_user THEN s.owner END AS shared_by,
     s.title_source, s.archived_messages
-  FROM ${VISIBLE_SESSIONS_SQL} s
+  FROM ${sessions} s
     LEFT JOIN LATERAL (SELECT h.session_id, h.backend_pid, h.expires_at FROM chatkeep.holders h WHERE h.session_id = s.id OFFSET 0) h ON true
   WHERE s.project_key = ANY($1) AND s.trashed_at IS NULL
   ORDER BY s.updated_at DESC`;
+};
 
+/** Every row of the projects `$1` (search's rows for the sessions it found narrow it by ID). */
+export const LIST_SQL = listSql();
 
-/** The listing by the server's function (its columns are LIST_SQL's, its order re-stated: a function's rows have none by contract). */
-export const LISTED_SQL = 'SELECT * FROM chatkeep.listing($1) ORDER BY updated_at DESC';
+/** The listing `chatkeep.listing` runs: at most `$2` rows (all when NULL). */
+export const LISTING_SQL = listSql('$2');
+
+/**
+ * The listing by the server's function (its columns are LIST_SQL's, its order re-stated: a
+ * function's rows have none by contract); `$2` the newest how many, NULL for all.
+ */
+export const LISTED_SQL = 'SELECT * FROM chatkeep.listing($1, $2) ORDER BY updated_at DESC';
+
+/** The columns `chatkeep.listing` returns: LIST_SQL's, by name and type. */
+const LISTING_COLUMNS = `id text, title text, created_at float8, updated_at float8,
+      message_count integer, live text, project_path text, journal_seq float8, input_tokens float8, output_tokens float8,
+      branch text, by_model jsonb, problem jsonb, schema_version integer, parent_id text, fork_point integer, shared_by text,
+      title_source text, archived_messages integer`;
 
 /**
  * The migration that creates `chatkeep.listing`, from this build's LIST_SQL (`$1` is the
@@ -63,14 +87,29 @@ export const LISTED_SQL = 'SELECT * FROM chatkeep.listing($1) ORDER BY updated_a
  * column names (`id`, `owner`…) are also PL/pgSQL variables; in the query they mean the columns.
  */
 export const LISTING_FUNCTION_MIGRATION = `
-  CREATE FUNCTION chatkeep.listing(keys text[]) RETURNS TABLE (id text, title text, created_at float8, updated_at float8,
-      message_count integer, live text, project_path text, journal_seq float8, input_tokens float8, output_tokens float8,
-      branch text, by_model jsonb, problem jsonb, schema_version integer, parent_id text, fork_point integer, shared_by text,
-      title_source text, archived_messages integer)
+  CREATE FUNCTION chatkeep.listing(keys text[]) RETURNS TABLE (${LISTING_COLUMNS})
     LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
     #variable_conflict use_column
     BEGIN
       RETURN QUERY ${LIST_SQL};
+    END
+  $listing$;
+`;
+
+/**
+ * The migration that gives `chatkeep.listing` a limit, `newest` (NULL: every row), so that a
+ * listing of a screenful reads that many rows, not the project's every row (LISTING_SQL). The
+ * function of one argument goes: a build that calls it is older than this schema, and refused.
+ * The plan stays generic, the limit a parameter: PostgreSQL plans for a tenth of the rows, which
+ * keeps the index scans that return the rows in order, for a whole listing too.
+ */
+export const LISTING_NEWEST_MIGRATION = `
+  DROP FUNCTION chatkeep.listing(text[]);
+  CREATE FUNCTION chatkeep.listing(keys text[], newest integer) RETURNS TABLE (${LISTING_COLUMNS})
+    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
+    #variable_conflict use_column
+    BEGIN
+      RETURN QUERY ${LISTING_SQL};
     END
   $listing$;
 `;

@@ -14,7 +14,7 @@ import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
-import { LISTING_FUNCTION_MIGRATION } from './listing-sql.js';
+import { LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 
 /**
@@ -184,6 +184,8 @@ export const MIGRATIONS: readonly string[] = [
   LISTING_FUNCTION_MIGRATION,
   // The append as a server function, whose plan a pooler's server connection keeps (event-log.ts).
   APPEND_FUNCTION_MIGRATION,
+  // The listing's limit: a member's newest 50 read as 50 rows (listing-sql.ts).
+  LISTING_NEWEST_MIGRATION,
 ];
 
 /** The schema version this build writes. */

@@ -131,9 +131,9 @@ interface ListRow {
   archived_messages: number | null;
 }
 
-/** The listing rows of these projects, newest first. */
-export async function listRows(pool: Pool, target: Target, projectKeys: readonly string[]): Promise<IndexRow[]> {
-  return (await query<ListRow>(pool, target, LISTED_SQL, [projectKeys])).map(rowOf);
+/** The listing rows of these projects, newest first: with `newest`, only the newest that many of each project. */
+export async function listRows(pool: Pool, target: Target, projectKeys: readonly string[], newest?: number): Promise<IndexRow[]> {
+  return (await query<ListRow>(pool, target, LISTED_SQL, [projectKeys, newest ?? null])).map(rowOf);
 }
 
 /** The listing rows of these sessions of these projects (any order): the listing, narrowed to them. */

@@ -253,8 +253,8 @@ export class PostgresStore implements SessionStore {
     return known ? project : undefined;
   }
 
-  list(projects: readonly ProjectInfo[]): Promise<IndexRow[]> {
-    return listRows(this.pool, this.target, projects.map(keyOf));
+  list(projects: readonly ProjectInfo[], options: { newest?: number } = {}): Promise<IndexRow[]> {
+    return listRows(this.pool, this.target, projects.map(keyOf), options.newest);
   }
 
   readonly history = {

@@ -46,6 +46,21 @@ describe('snapshot codec and versions', () => {
     expect(again).toEqual(snap);
   });
 
+  it("decodes by superjson's own walk when meta annotates anything but the model's Dates", async () => {
+    const home = tmpHome();
+    const sessions = await openSessions({ home, cwd: tmpHome() });
+    const s = await sessions.create({ title: 'dates' });
+    await s.append({ role: 'user', content: 'hi', timestamp: new Date('2026-01-02T03:04:05.678Z') });
+    await s.close();
+    const written = JSON.parse(readFileSync(join(s.where.files!.dir, 'session.json'), 'utf8')) as { json: { title: string }; meta: { values: Record<string, unknown> } };
+    // A title annotated as a Date: the model keeps none there, so the quick path must not take it.
+    written.json.title = '2026-01-02T03:04:05.678Z';
+    written.meta.values.title = ['Date'];
+    const snap = await decodeSnapshot(JSON.stringify(written), 'session.json');
+    expect(snap.title).toBeInstanceOf(Date);
+    expect(snap.messages[0].timestamp).toBeInstanceOf(Date);
+  });
+
   it('writes exactly what superjson reads back, for the known shape and for anything else', async () => {
     const superjson = (await import('superjson')).default;
     const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));

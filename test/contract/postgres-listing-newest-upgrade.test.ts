@@ -1,0 +1,77 @@
+/**
+ * A team's database at the schema before the listing's limit, upgraded by this build: every row
+ * of every table as it was, the one-argument `chatkeep.listing` replaced by the one with a limit,
+ * and a member's newest-N listing what the rows say. (A build that knows only the schema before
+ * refuses the result as any newer schema: postgres-only.test.ts.)
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { ProjectInfo } from '../../src/session/api/data.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { LISTING_NEWEST_MIGRATION } from '../../src/store/postgres/listing-sql.js';
+import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { withPool } from '../../src/store/postgres/pool-scope.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { setupTeam } from '../../src/store/postgres/team-setup.js';
+import { runSql } from '../helpers/postgres.js';
+import { databaseAtVersion } from '../helpers/schema-at.js';
+import { person } from '../helpers/team.js';
+
+const SESSIONS = 2_000;
+/** The version before this migration, wherever the migration ends up in the list. */
+const BEFORE = MIGRATIONS.indexOf(LISTING_NEWEST_MIGRATION);
+
+const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sessions,
+  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
+  (SELECT md5(string_agg(i::text, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
+  (SELECT md5(string_agg(p::text, '|' ORDER BY p.owner, p.key)) FROM chatkeep.projects p) AS project_rows,
+  (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows,
+  (SELECT md5(string_agg(sh::text, '|' ORDER BY sh.session_id)) FROM chatkeep.shares sh) AS share_rows`;
+
+const LISTINGS_SQL = "SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace";
+
+describe('PostgreSQL schema upgrade to the listing with a limit', () => {
+  it('keeps every row, replaces the listing function, and a member lists their newest sessions', async () => {
+    expect(BEFORE).toBeGreaterThan(0);
+    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    const [a, b] = [await person(url, 'nua'), await person(url, 'nub')];
+    const owners = [a.role, b.role];
+    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p' || p, '/p' || p, 'h', r FROM generate_series(0, 1) p, unnest($1::text[]) r", [owners]);
+    await runSql(url, "INSERT INTO chatkeep.ids (id, owner) SELECT 'nu-' || n, ($1::text[])[n % 2 + 1] FROM generate_series(1, $2::int) n", [owners, SESSIONS]);
+    await runSql(
+      url,
+      `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, message_count, archived_messages)
+       SELECT 'nu-' || n, ($1::text[])[n % 2 + 1], 'p' || (n / 2 % 2), '/p' || (n / 2 % 2), 'Session ' || n,
+         timestamptz '2026-11-24 10:00Z' - n * interval '1 minute', timestamptz '2026-11-24 10:00Z' - n * interval '1 minute', 'closed', 1, 0
+       FROM generate_series(1, $2::int) n`,
+      [owners, SESSIONS],
+    );
+    await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('nu-1001', $1, $2)", [a.role, b.role]);
+    expect(await runSql(url, LISTINGS_SQL)).toEqual([{ args: 'keys text[]' }]);
+    const before = await runSql(url, DIGEST_SQL);
+
+    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
+    await (await openPostgresStore(url, { interpreter, cwd })).close();
+    expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+    expect(await runSql(url, DIGEST_SQL)).toEqual(before);
+    expect(await runSql(url, LISTINGS_SQL)).toEqual([{ args: 'keys text[], newest integer' }]);
+
+    await withPool(url, {}, (pool, target) => setupTeam(pool, target, owners, false), { migrate: false });
+    const member = await openPostgresStore(a.url, { interpreter, cwd });
+    try {
+      const own = await runSql<{ id: string }>(url, "SELECT id FROM chatkeep.sessions WHERE owner = $1 AND project_key = 'p0' ORDER BY updated_at DESC", [a.role]);
+      const p0 = { ...member.project, key: 'p0' } as ProjectInfo;
+      const listed = await member.list([p0], { newest: 10 });
+      // nu-1001 (the other member's, in p0) is shared with this one: in time, between nu-1000 and nu-1004.
+      const older = own.map((r) => r.id).filter((id) => Number(id.slice(3)) > 1001);
+      expect(listed.map((r) => r.id)).toEqual([...own.map((r) => r.id).filter((id) => Number(id.slice(3)) < 1001), 'nu-1001', ...older].slice(0, 10));
+      expect(listed.map((r) => r.id)).toEqual((await member.list([p0])).slice(0, 10).map((r) => r.id));
+      expect(await member.list([p0])).toHaveLength(own.length + 1);
+    } finally {
+      await member.close();
+    }
+    expect(await runSql(url, DIGEST_SQL)).toEqual(before);
+  });
+});
