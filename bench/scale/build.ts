@@ -76,8 +76,8 @@ const COLUMNS: Record<(typeof TABLES)[number] | 'search_messages', string> = {
   ids: 'id, owner, issued_at',
   sessions: `id, owner, project_key, project_path, title, title_source, status, created_at, updated_at, message_count,
     journal_seq, snapshot_version, schema_version, archived_messages`,
-  search_sessions: 'session_id, snapshot_version, seq, messages, archived, tail, title, folded_title',
-  search_messages: 'session_id, n, role, at, archived, content, folded',
+  search_sessions: 'session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title',
+  search_messages: 'session_id, owner, n, role, at, archived, content, folded',
 };
 
 /** A session as built, kept for the check that chatkeep's own store writes the same rows (sample.ts). */
@@ -148,14 +148,14 @@ export async function buildData(url: string, members: readonly string[], count: 
               if (!sample) kept.push(last);
             }
             const fields = drawn >= 0 ? pooled[drawn]! : `${csv(JSON.stringify(content))},${csv(fold(content))}\n`;
-            const waiting = searchMessages.line(`"${id}",${k},${role},${start + k * 1000},false,${fields}`);
+            const waiting = searchMessages.line(`"${id}","${owner}",${k},${role},${start + k * 1000},false,${fields}`);
             if (waiting) await waiting;
           }
           if (!sample && n >= 3) sample = { id, title, createdAt: new Date(created), updatedAt: new Date(updated), messages: kept };
           messages += n;
           await ids.row([id, owner, created]);
           await sessions.row([id, owner, projectKey(p), `/work/project-${p}`, title, 'auto', 'closed', created, updated, n, 0, 1, SCHEMA_VERSION, 0]);
-          await searchSessions.row([id, 1, 0, n, 0, tailOf(last), title, fold(title)]);
+          await searchSessions.row([id, owner, 1, 0, n, 0, tailOf(last), title, fold(title)]);
         }
         for (const f of files) await f.close();
       });

@@ -12,8 +12,8 @@ import type { Sample } from './build.js';
 /** Each table's columns both writers must agree on (what they write from the same messages). */
 const COMPARED: [table: string, key: string, columns: string, order: string][] = [
   ['sessions', 'id', 'title, title_source, status, message_count, archived_messages, schema_version, created_at, updated_at', ''],
-  ['search_sessions', 'session_id', 'messages, archived, tail, title, folded_title', ''],
-  ['search_messages', 'session_id', 'n, role, at, archived, content::text, folded, grams::text', ' ORDER BY n'],
+  ['search_sessions', 'session_id', 'owner, messages, archived, tail, title, folded_title', ''],
+  ['search_messages', 'session_id', 'owner, n, role, at, archived, content::text, folded, grams::text', ' ORDER BY n'],
 ];
 
 export async function sampleRows(store: PostgresStore, admin: pg.Client, sample: Sample, suffix: string): Promise<{ chatkeep: number; floor: number }> {

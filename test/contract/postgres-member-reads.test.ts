@@ -69,15 +69,15 @@ describe("a member's reads on a team's server", () => {
       );
       await runSql(
         url,
-        `INSERT INTO chatkeep.search_sessions (session_id, snapshot_version, seq, messages, archived, tail, title, folded_title)
-         SELECT 'mr-x-' || n, 1, 2, 1, 0, 't', 'other ' || n, 'other ' || n FROM generate_series(1, $1::int) n`,
-        [OTHERS],
+        `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
+         SELECT 'mr-x-' || n, $2, 1, 2, 1, 0, 't', 'other ' || n, 'other ' || n FROM generate_series(1, $1::int) n`,
+        [OTHERS, bob.role],
       );
       await runSql(
         url,
-        `INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded)
-         SELECT 'mr-x-' || n, 0, 'user', 0, false, '"x"', 'bob ${WORD} ' || n FROM generate_series(1, $1::int) n`,
-        [OTHERS],
+        `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
+         SELECT 'mr-x-' || n, $2, 0, 'user', 0, false, '"x"', 'bob ${WORD} ' || n FROM generate_series(1, $1::int) n`,
+        [OTHERS, bob.role],
       );
       await runSql(url, 'ANALYZE');
 

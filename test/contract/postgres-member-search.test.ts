@@ -6,6 +6,7 @@
  * holding the common word are not read for it. Measured as the rows the match query's plan reads
  * from `search_messages` (EXPLAIN ANALYZE as the member), with the answers what row security
  * allows: the member's own sessions and one shared with them, never the other member's others.
+ * Each of the member's sessions is read once: its search rows pass row security by their owner.
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -27,11 +28,11 @@ const MINE = SESSION_BY_SESSION.upTo + 100;
 /** The other member's sessions, of 100 messages each, every message holding COMMON. */
 const THEIRS = 100;
 
-/** The match query as the search runs it for `word`, explained as the member. */
-async function explained(client: pg.Client, key: string, word: string): Promise<number> {
+/** The match query as the search runs it for `word`, explained as the member: the rows it read of `table`. */
+async function explained(client: pg.Client, key: string, word: string, table = 'search_messages'): Promise<number> {
   await client.query(`BEGIN; SET LOCAL ${SEARCH_LIKE_SETTING} = '%${word}%'`);
   try {
-    return await explainRowsRead(client, matchSql('trgm'), [[key], word, `%${word}%`], new Set(['search_messages']));
+    return await explainRowsRead(client, matchSql('trgm'), [[key], word, `%${word}%`], new Set([table]));
   } finally {
     await client.query('ROLLBACK');
   }
@@ -57,13 +58,15 @@ async function sessions(url: string, owner: string, key: string, prefix: string,
   );
   await runSql(
     url,
-    `INSERT INTO chatkeep.search_sessions (session_id, snapshot_version, seq, messages, archived, tail, title, folded_title)
-     SELECT id, 1, 0, ${messages}, 0, 't', 'plain ' || n, 'plain ' || n FROM (${ids}) i`,
+    `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
+     SELECT id, $1, 1, 0, ${messages}, 0, 't', 'plain ' || n, 'plain ' || n FROM (${ids}) i`,
+    [owner],
   );
   await runSql(
     url,
-    `INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded)
-     SELECT id, k, 'user', 0, false, '"x"', ${text} FROM (${ids}) i, generate_series(0, ${messages - 1}) k`,
+    `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
+     SELECT id, $1, k, 'user', 0, false, '"x"', ${text} FROM (${ids}) i, generate_series(0, ${messages - 1}) k`,
+    [owner],
   );
 }
 
@@ -99,6 +102,9 @@ describe("a member's search on a team's server", () => {
       expect(await explained(client, key, COMMON)).toBeLessThan(MINE + 1 + 100 + 2 * SESSION_BY_SESSION.sample.sessions);
       // The rare word: the index's few candidates and the sample, not ann's thousands.
       expect(await explained(client, key, RARE)).toBeLessThan(100);
+      // Row security passes ann's own search rows by their owner (search-owner.ts): her sessions are read once, for
+      // the listing's columns, not again for each of her search facts and messages; only the shared session's rows look theirs up.
+      for (const word of [COMMON, RARE]) expect(await explained(client, key, word, 'sessions')).toBeLessThan(MINE + 1 + 2 * (100 + 1) + 10);
     } finally {
       await client.end();
       await close();

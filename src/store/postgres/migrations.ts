@@ -3,7 +3,7 @@
  * migration is SQL that PostgreSQL 14 runs; `chatkeep.migrations` records the versions applied.
  * A database migrated by a newer chatkeep is refused and left untouched, like a newer file.
  */
-import type { ClientBase, Pool } from 'pg';
+import type { ClientBase, Pool, QueryConfig } from 'pg';
 import { FutureStoreSchemaError, UserError } from '../../session/api/errors.js';
 import { packageVersion } from '../../version.js';
 import type { Target } from './connect.js';
@@ -16,6 +16,7 @@ import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
+import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -186,7 +187,12 @@ export const MIGRATIONS: readonly string[] = [
   APPEND_FUNCTION_MIGRATION,
   // The listing's limit: a member's newest 50 read as 50 rows (listing-sql.ts).
   LISTING_NEWEST_MIGRATION,
+  // Search rows carry their session's owner, so that a member's own rows pass row security without a lookup each (search-owner.ts).
+  SEARCH_OWNER_MIGRATION,
 ];
+
+/** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */
+const MIGRATION_TIMEOUT_MS = 60 * 60_000;
 
 /** The schema version this build writes. */
 export const STORE_SCHEMA_VERSION = MIGRATIONS.length;
@@ -261,7 +267,10 @@ export async function migrate(pool: Pool, target: Target): Promise<void> {
     // Thrown inside the transaction: its rollback leaves a newer database exactly as it was.
     if (current > STORE_SCHEMA_VERSION) throw new FutureStoreSchemaError(target.location, current, STORE_SCHEMA_VERSION);
     for (let version = current + 1; version <= STORE_SCHEMA_VERSION; version++) {
-      await client.query(MIGRATIONS[version - 1]!);
+      // A migration may rewrite every row of a table (millions on a team's server): its own time, not a query's.
+      // (pg reads `query_timeout` per query; its types do not list it.)
+      const migration: QueryConfig & { query_timeout: number } = { text: MIGRATIONS[version - 1]!, query_timeout: MIGRATION_TIMEOUT_MS };
+      await client.query(migration);
       await client.query('INSERT INTO chatkeep.migrations (version, tool_version) VALUES ($1, $2)', [version, packageVersion()]);
     }
   });

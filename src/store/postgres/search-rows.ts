@@ -28,18 +28,21 @@ const MAX_GRAMMED = 60_000;
  * `strpos` counts them) only where no trigram index (`pg_trgm`) serves the search.
  */
 const INSERT_MESSAGES_SQL = `WITH mode AS (SELECT to_regclass('chatkeep.search_messages_trgm') IS NULL AS grammed)
-  INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded, grams)
-  SELECT $1, m.n, m.role, m.at, m.archived, m.content, m.folded,
+  INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded, grams)
+  SELECT $1, $8, m.n, m.role, m.at, m.archived, m.content, m.folded,
     CASE WHEN mode.grammed AND char_length(m.folded) <= ${MAX_GRAMMED} THEN array_to_tsvector(ARRAY(
       SELECT DISTINCT substr(m.folded, i, 3) FROM generate_series(1, char_length(m.folded) - 2) AS i)) END
   FROM unnest($2::int[], $3::text[], $4::float8[], $5::bool[], $6::json[], $7::text[]) AS m(n, role, at, archived, content, folded), mode`;
 
-/** The facts the rows were made from; the session's row gives its snapshot version (none: the session is gone). */
-const UPSERT_SESSION_SQL = `INSERT INTO chatkeep.search_sessions (session_id, snapshot_version, seq, messages, archived, tail, title, folded_title)
-  SELECT s.id, s.snapshot_version, $2, $3, $4, $5, $6, $7 FROM chatkeep.sessions s WHERE s.id = $1
+/**
+ * The facts the rows were made from; the session's row gives its snapshot version and its owner,
+ * which every search row carries (search-owner.ts), none: the session is gone.
+ */
+const UPSERT_SESSION_SQL = `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
+  SELECT s.id, s.owner, s.snapshot_version, $2, $3, $4, $5, $6, $7 FROM chatkeep.sessions s WHERE s.id = $1
   ON CONFLICT (session_id) DO UPDATE SET snapshot_version = EXCLUDED.snapshot_version, seq = EXCLUDED.seq, messages = EXCLUDED.messages,
     archived = EXCLUDED.archived, tail = EXCLUDED.tail, title = EXCLUDED.title, folded_title = EXCLUDED.folded_title
-  RETURNING session_id`;
+  RETURNING owner`;
 
 /** A short hash of a message as search keeps it ('' for none): equal hashes, same message. */
 export function tailOf(m: SearchableMessage | undefined): string {
@@ -65,11 +68,12 @@ export async function writeSearchRows(client: ClientBase, id: string, snapshot: 
   const from = prefix ? before.messages : 0;
   if (before && !prefix) await client.query('DELETE FROM chatkeep.search_messages WHERE session_id = $1', [id]);
   const title = snapshot?.title ?? null;
-  const upserted = await client.query(UPSERT_SESSION_SQL, [
+  const upserted = await client.query<{ owner: string }>(UPSERT_SESSION_SQL, [
     id, snapshot?.journalSeq ?? 0, messages.length, archived, tailOf(messages.at(-1)), title, fold(title ?? ''),
   ]);
   const added = messages.slice(from);
-  if (upserted.rowCount === 0 || added.length === 0) return;
+  const owner = upserted.rows[0]?.owner;
+  if (owner === undefined || added.length === 0) return;
   await client.query(INSERT_MESSAGES_SQL, [
     id,
     added.map((_, i) => from + i),
@@ -78,5 +82,6 @@ export async function writeSearchRows(client: ClientBase, id: string, snapshot: 
     added.map((m) => m.archived),
     added.map((m) => JSON.stringify(m.content)),
     added.map((m) => fold(m.content)),
+    owner,
   ]);
 }

@@ -35,6 +35,7 @@ import { SEES_ALL, VISIBLE_SESSIONS_SQL } from './listing-index.js';
 import { quoteLiteral } from './quote.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { bySessionSql } from './search-path.js';
+import { SEARCHER } from './search-owner.js';
 
 /** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
@@ -122,16 +123,20 @@ const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title,
  * index, or session by session (search-path.ts).
  *
  * The sessions (`vis`) by one of two branches too, gated the same way. A role that sees only its
- * own and shared sessions reads them over VISIBLE_SESSIONS_SQL, and each one's search facts and
- * last event by key: a join to those tables would have row security check every row of them,
- * through a hashed pass over every session of the server (docs/internals.md, "Member reads by
- * key"). A role that sees every session reads them all anyway, and joins them whole: cheaper
- * than a lookup per session.
+ * own and shared sessions reads them over VISIBLE_SESSIONS_SQL, and their search facts as two
+ * sets, each read over an index and joined whole: its own (by owner, each passing row security
+ * by its `owner`: search-owner.ts) and those of the sessions shared with it (by key, each
+ * checked against its session); each session's last event by key. A join to every search fact
+ * would have row security check every row of the server. A role that sees every session reads
+ * them all anyway, and joins them whole.
  */
 export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM ${VISIBLE_SESSIONS_SQL} s
-      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
+    FROM ${VISIBLE_SESSIONS_SQL} s LEFT JOIN (
+        SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}
+        UNION ALL SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner <> ${SEARCHER}
+          AND d.session_id IN (SELECT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public'))
+      ) d ON d.session_id = s.id
     WHERE NOT ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
     UNION ALL
     SELECT ${VIS_COLUMNS}, ev.last_seq
