@@ -29,7 +29,8 @@ export async function findSessions(
   const text = query.trim();
   if (text === '') return { ids: rows.map((row) => row.id), more: false };
   const scope = scopeOf(rows);
-  const found = await sessions.search(text, { all, limit: first ?? 0 });
+  // Only which sessions matched, best first: the browser shows no snippet (and making them was most of a search).
+  const found = await sessions.search(text, { all, limit: first ?? 0, snippets: false });
   const ids = found.results.map((result) => result.session.id).filter((id) => scope.ids.has(id));
   // Branches and project paths are few: each is folded and tested once, and the rows walked only when one holds the query.
   const needle = fold(text);

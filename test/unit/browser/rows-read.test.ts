@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { arrange } from '../../../src/browser/families.js';
 import { findSessions } from '../../../src/browser/find-sessions.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
-import type { SearchResults } from '../../../src/session/api/search-data.js';
+import type { SearchOptions, SearchResults } from '../../../src/session/api/search-data.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 
@@ -27,8 +27,12 @@ function counted(n: number, fields: readonly string[]): { rows: SessionSummary[]
   return { rows, reads };
 }
 
-/** A search that finds the first row. */
-const search = (rows: SessionSummary[]) => async (): Promise<SearchResults> => ({ query: 'x', total: 1, results: [{ session: rows[0]!, hits: 1, matched: { id: false, title: false, messages: 1 } }], index: [] });
+/** A search that finds the first row, and what each call asked for. */
+const asked: SearchOptions[] = [];
+const search = (rows: SessionSummary[]) => async (_query: string, options: SearchOptions = {}): Promise<SearchResults> => {
+  asked.push(options);
+  return { query: 'x', total: 1, results: [{ session: rows[0]!, hits: 1, matched: { id: false, title: false, messages: 1 } }], index: [] };
+};
 
 describe('session browser: what a large listing costs a keystroke', () => {
   it('reads no row again for a keystroke over the same listing, and still finds branches and paths', async () => {
@@ -43,6 +47,8 @@ describe('session browser: what a large listing costs a keystroke', () => {
     expect(next.ids).toEqual([rows[0]!.id]);
     expect(reads.get('branch') ?? 0).toBe(0);
     expect(reads.get('project') ?? 0).toBe(0);
+    // What a keystroke asks the store: the first screenfuls, without snippets (the browser shows none).
+    expect(asked.at(-1)).toEqual({ all: false, limit: 100, snippets: false });
   });
 
   it('reads nothing but the ID and parent of rows that have no fork', () => {
