@@ -28,14 +28,48 @@ export async function findSessions(
 ): Promise<Found> {
   const text = query.trim();
   if (text === '') return { ids: rows.map((row) => row.id), more: false };
-  const inScope = new Set(rows.map((row) => row.id));
-  const found = await sessions.search(text, { all, limit: first ?? 0 });
-  const ids = found.results.map((result) => result.session.id).filter((id) => inScope.has(id));
-  const seen = new Set(ids);
+  const scope = scopeOf(rows);
+  // Only which sessions matched, best first: the browser shows no snippet (and making them was most of a search).
+  const found = await sessions.search(text, { all, limit: first ?? 0, snippets: false });
+  const ids = found.results.map((result) => result.session.id).filter((id) => scope.ids.has(id));
+  // Branches and project paths are few: each is folded and tested once, and the rows walked only when one holds the query.
   const needle = fold(text);
-  for (const row of rows) {
-    if (seen.has(row.id)) continue;
-    if ((row.branch !== undefined && fold(row.branch).includes(needle)) || fold(row.project).includes(needle)) ids.push(row.id);
+  const held = (values: Map<string, string>): Set<string> => new Set([...values].filter(([, folded]) => folded.includes(needle)).map(([value]) => value));
+  const branches = held(scope.branches);
+  const projects = held(scope.projects);
+  if (branches.size > 0 || projects.size > 0) {
+    const seen = new Set(ids);
+    for (const row of rows) {
+      if (seen.has(row.id)) continue;
+      if ((row.branch !== undefined && branches.has(row.branch)) || projects.has(row.project)) ids.push(row.id);
+    }
   }
   return { ids, more: found.total > found.results.length };
+}
+
+/** A scope's IDs and its distinct branches and project paths (each with its folded form). */
+interface Scope {
+  ids: Set<string>;
+  branches: Map<string, string>;
+  projects: Map<string, string>;
+}
+
+/**
+ * Made once per listing (the browser keeps one array per scope until it relists), not per
+ * keystroke: at 100,000 sessions a set of every ID and a fold of each row's branch and path
+ * cost more than the search they go with.
+ */
+const scopes = new WeakMap<readonly SessionSummary[], Scope>();
+
+function scopeOf(rows: readonly SessionSummary[]): Scope {
+  let scope = scopes.get(rows);
+  if (scope) return scope;
+  scope = { ids: new Set(), branches: new Map(), projects: new Map() };
+  for (const row of rows) {
+    scope.ids.add(row.id);
+    if (row.branch !== undefined && !scope.branches.has(row.branch)) scope.branches.set(row.branch, fold(row.branch));
+    if (!scope.projects.has(row.project)) scope.projects.set(row.project, fold(row.project));
+  }
+  scopes.set(rows, scope);
+  return scope;
 }

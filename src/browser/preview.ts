@@ -80,8 +80,23 @@ export function previewLines(
   const room = Math.max(0, options.height - head.length - 1);
   const lines = (messages: readonly Message[]): string[] => messages.flatMap((m) => formatMessage(m, 3)).flatMap((line) => wrap(widths, neutralize(line), width));
   if (row.parentId !== undefined) return { head, body: partedAt(widths, snapshot.messages, row.forkPoint ?? 0, room, width, lines) };
-  const tail = transcriptTail(snapshot.messages, { max: 6, maxLines: 6 }).flatMap((line) => wrap(widths, neutralize(line), width));
+  const tail = tailOf(widths, snapshot, width);
   return { head, body: tail.length > room ? tail.slice(tail.length - room) : tail };
+}
+
+/**
+ * The last exchanges of each snapshot previewed, wrapped, per width: every repaint (each key,
+ * each search answer) draws the pane again, and wrapping measures every grapheme of it
+ * (a few ms a frame, more than the rest of the frame).
+ */
+const tails = new WeakMap<SessionSnapshot, { width: number; lines: string[] }>();
+
+function tailOf(widths: Widths, snapshot: SessionSnapshot, width: number): string[] {
+  const kept = tails.get(snapshot);
+  if (kept?.width === width) return kept.lines;
+  const lines = transcriptTail(snapshot.messages, { max: 6, maxLines: 6 }).flatMap((line) => wrap(widths, neutralize(line), width));
+  tails.set(snapshot, { width, lines });
+  return lines;
 }
 
 /**

@@ -24,9 +24,9 @@ const QUIET_MS = 300;
 export function browserPrompt(core: Core) {
   const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;
   return createPrompt<BrowseChoice, BrowserConfig>((config, done) => {
-    const [rows, setRows] = useState(config.rows);
-    // The rows are the scope's newest alone: the rest are being listed (the count says so).
-    const [partial, setPartial] = useState(config.partial === true);
+    // The rows, and whether they are the scope's newest alone (the rest being listed: the count
+    // says so). One state: each state set repaints the whole frame at once.
+    const [{ rows, partial }, setListing] = useState({ rows: config.rows, partial: config.partial === true });
     const [all, setAll] = useState(config.all);
     const [query, setQuery] = useState('');
     const [typed, setTyped] = useState('');
@@ -83,8 +83,7 @@ export function browserPrompt(core: Core) {
     // Listings end out of order (Tab, an action): only the last one asked is taken.
     const listed = useRef(0);
     const take = (fresh: SessionSummary[], part: boolean): void => {
-      setRows(fresh);
-      setPartial(part);
+      setListing({ rows: fresh, partial: part });
     };
     const failed = (err: unknown): void => setMessage([`Could not list: ${err instanceof Error ? err.message : String(err)}`]);
     /** The scope's rows: its newest painted at once (with `newest`), then all of them. */

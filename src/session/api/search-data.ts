@@ -18,6 +18,12 @@ export interface SearchOptions {
   all?: boolean;
   /** At most this many sessions, best first (default 20; 0: all). */
   limit?: number;
+  /**
+   * false: the results without their snippets, for a caller that shows only which sessions
+   * matched (the session browser, at every keystroke): the file store then reads no message's
+   * original text and segments none. Default true. A store may make them anyway.
+   */
+  snippets?: boolean;
 }
 
 /** The message a result's snippet comes from. */

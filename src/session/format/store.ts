@@ -260,7 +260,7 @@ export interface StoreCapabilities extends Partial<ListingCache> {
    * must not drop a literal substring match, e.g. `ession` in `session`), then hands their
    * messages to `searchMessages` (src/search/search-messages.ts), which counts and ranks.
    */
-  searchSessions?(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults>;
+  searchSessions?(query: string, projects: readonly ProjectInfo[], options: { limit?: number; snippets?: boolean }): Promise<SearchResults>;
   /** Where trashed sessions wait to be restored or deleted. */
   readonly trash?: SessionTrash;
   /** The project's input history. */

@@ -251,7 +251,7 @@ export class Manager extends ManagerCore implements SessionManager {
     checkArgument('search', 'query', query, anyText);
     checkOptions('search', options, SEARCH_OPTIONS);
     const projects = options.all ? await this.live.projects() : [this.project];
-    return this.live.searchSessions(query, projects, options.limit !== undefined ? { limit: options.limit } : {});
+    return this.live.searchSessions(query, projects, { ...(options.limit !== undefined ? { limit: options.limit } : {}), ...(options.snippets === false ? { snippets: false } : {}) });
   }
 
   /** This project, or the one whose real path is `path` (none when no session was ever kept there). */

@@ -267,10 +267,10 @@ export class FileStore implements SessionStore {
     return rows;
   }
 
-  async searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults> {
+  async searchSessions(query: string, projects: readonly ProjectInfo[], options: { limit?: number; snippets?: boolean }): Promise<SearchResults> {
     const { searchSessions } = await lazy.search();
     const dirs = projects.map((p) => ({ ...p, dir: this.projectDir(p) }));
-    return searchSessions(query, dirs, { read: (id) => this.readSnapshot(id), reader: this.options, ...(options.limit !== undefined ? { limit: options.limit } : {}) });
+    return searchSessions(query, dirs, { read: (id) => this.readSnapshot(id), reader: this.options, ...(options.limit !== undefined ? { limit: options.limit } : {}), ...(options.snippets === false ? { snippets: false } : {}) });
   }
 
   /** A session as a lock-free reading gives it (for the search index). */

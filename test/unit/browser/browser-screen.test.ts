@@ -125,4 +125,24 @@ describe('browser screen', () => {
     }
     expect(body.join('\n')).toContain('long long');
   });
+
+  it('wraps the last exchanges of a snapshot once per pane width, not at every repaint', () => {
+    const messages = Array.from({ length: 4 }, (_, i) => ({ role: 'user' as const, content: `message ${i} über ${'long '.repeat(30)}`, timestamp: NOW }));
+    const snapshot = { id: row(3).id, messages } as unknown as SessionSnapshot;
+    let measured = 0;
+    // The transcript's lines measured (the facts above them are a line or two, measured each time).
+    const counting: Widths = { ...widths, *graphemeWidths(text) {
+      if (text.includes('long long')) measured++;
+      yield* widths.graphemeWidths(text);
+    } };
+    const first = previewLines(counting, row(3), snapshot, { width: 40, height: 30 });
+    const once = measured;
+    expect(once).toBeGreaterThan(0);
+    expect(previewLines(counting, row(3), snapshot, { width: 40, height: 30 })).toEqual(first);
+    expect(measured).toBe(once);
+    // Another width: wrapped anew.
+    previewLines(counting, row(3), snapshot, { width: 30, height: 30 });
+    expect(measured).toBeGreaterThan(once);
+  });
 });
+

@@ -2,6 +2,7 @@
  * The browser's searches answer out of order: after Tab, the query is searched over the old
  * scope's rows and again over the new scope's once its listing arrives. Whichever answers last,
  * what is shown is the answer to the last search asked, and a key acts on what is shown.
+ * Also: the rest of the listing arriving repaints once (each state set is a frame of its own).
  */
 import { PassThrough } from 'node:stream';
 import * as core from '@inquirer/core';
@@ -93,5 +94,43 @@ describe('session browser: searches answered out of order', () => {
     expect(screen()).toContain(`› ${there.id}`);
     input.write('\r');
     expect(await choice).toEqual({ kind: 'resume', id: there.id });
+  });
+
+  it('repaints once when the rest of the listing arrives', async () => {
+    const newest = Array.from({ length: 3 }, (_, i) => row(`session-20261128-11000${i}`, '/here'));
+    const every = later<SessionSummary[]>();
+    const config: BrowserConfig = {
+      widths,
+      heading: 'Resume which session?',
+      host: { sessions: {} as SessionManager, writeFile: async (name) => name, version: '0' },
+      projectPath: '/here',
+      all: false,
+      rows: newest,
+      partial: true,
+      list: () => every.promise,
+      find: async () => ({ ids: [], more: false }),
+      holder: async () => undefined,
+      color: new Chalk({ level: 0 }),
+      size: () => ({ columns: 100, lines: 20 }),
+      onResize: () => () => undefined,
+      now: () => NOW,
+      notes: [],
+    };
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let written = '';
+    output.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    const frames = (): number => written.split('Resume which session?').length - 1;
+    const screen = (): string => written.slice(written.lastIndexOf('Resume which session?'));
+    const choice = browserPrompt(core)(config, { input, output });
+    await until(screen, 'listing the rest');
+    const before = frames();
+    every.resolve([...newest, row('session-20261128-100000', '/here')]);
+    await until(screen, '4 of 4');
+    await new Promise((r) => setTimeout(r, 50));
+    // The rows and the count in one frame: no frame with every row still saying it is listing the rest.
+    expect(frames() - before).toBe(1);
+    input.write('\x1b');
+    await choice.catch(() => undefined);
   });
 });

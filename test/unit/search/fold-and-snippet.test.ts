@@ -78,6 +78,13 @@ describe('makeSnippet', () => {
     expect(graphemes.filter((g) => g !== '…' && g !== ' ' && g !== 'h' && g !== 'i' && g !== 't').every((g) => g === '👩‍💻' || g === 'e\u0301')).toBe(true);
   });
 
+  it('counts graphemes as the whole message segmented, plain characters beside others', () => {
+    // A letter and its accent, flags and a ZWJ emoji, each right after a plain character and one plain character apart.
+    const content = `${'ae\u0301 '.repeat(30)} hit ${'1🇫🇷1👩‍💻1e\u0301 '.repeat(20)}`;
+    // 18 graphemes of room (the blank runs before the hit collapse to one), none cut apart.
+    expect(marked(content, 'hit', 20)).toBe('…ae\u0301 ae\u0301 [hit] 1🇫🇷1👩‍💻1e\u0301…');
+  });
+
   it('finds a hit in a very long message through its line', () => {
     const content = `${'filler line\n'.repeat(5000)}the NEEDLE is here\n${'more\n'.repeat(100)}`;
     expect(marked(content, 'needle')).toBe('…the [NEEDLE] is here…');

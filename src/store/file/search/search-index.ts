@@ -45,6 +45,8 @@ export interface SearchSources {
   reader: RowReader;
   /** Results to return (0: all); default 20. */
   limit?: number;
+  /** false: no snippets (no original read, none segmented). */
+  snippets?: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ async function searchOnce(query: string, projects: readonly FileProject[], sourc
         else of.gone.push(f.session.id);
         changed.set(f.from, of);
       });
-      if (changed.size === 0 || round > 0) return { query: q.text, total: found.length, results: await resultsOf(ranked, rows, q.folded), index: prepared.map((p) => p.index.report) };
+      if (changed.size === 0 || round > 0) return { query: q.text, total: found.length, results: await resultsOf(ranked, rows, q.folded, sources.snippets !== false), index: prepared.map((p) => p.index.report) };
       for (const [p, { rows: fresh, gone }] of changed) {
         if (fresh.length > 0) await updateIndexRows(p.project.dir, fresh).catch(() => undefined);
         const before: SearchIndexReport = p.index.report;
@@ -132,12 +134,12 @@ async function shownRow(f: Found, reader: RowReader): Promise<IndexRow | undefin
 }
 
 /** The results with their snippets, the messages read a batch at a time (each read is a round trip to the thread pool). */
-async function resultsOf(ranked: Found[], rows: (IndexRow | undefined)[], folded: string): Promise<SearchResult[]> {
+async function resultsOf(ranked: Found[], rows: (IndexRow | undefined)[], folded: string, snippets: boolean): Promise<SearchResult[]> {
   const results: SearchResult[] = [];
   for (let start = 0; start < ranked.length; start += SNIPPET_READS) {
     const batch = ranked.slice(start, start + SNIPPET_READS).map(async (f, i) => {
       const { index, position } = f.entry;
-      const message = f.best ? await index.original(index.first[position]! + f.best.message) : undefined;
+      const message = snippets && f.best ? await index.original(index.first[position]! + f.best.message) : undefined;
       return toResult({ ...f, session: summaryFromRow(rows[start + i]!) }, folded, message);
     });
     results.push(...(await Promise.all(batch)));

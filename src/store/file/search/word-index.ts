@@ -107,9 +107,13 @@ export async function candidates(index: Pick<LoadedIndex, 'words' | 'header'>, n
   }
   if (matched.length === 0) return undefined;
   // Marks: a message is a candidate once every run has marked it (runs past 255 are left to the scan).
-  const marks = new Uint8Array(messages);
   const used = matched.slice(0, 255);
   const lists = await Promise.all(used.map((found) => postings.readMany(found.map((word) => [postingStarts[word]!, postingStarts[word + 1]!] as const))));
+  let named = 0;
+  for (const ofWords of lists) for (const list of ofWords) named += list.length;
+  // Few postings: merged and intersected as lists, so that the cost follows them, not the messages (a mark per message is 2 MB at 100,000 sessions).
+  if (named * FEW_POSTINGS <= messages) return intersect(lists.map(union));
+  const marks = new Uint8Array(messages);
   lists.forEach((ofWords, r) => {
     for (const list of ofWords) {
       for (const m of list) {
@@ -120,6 +124,42 @@ export async function candidates(index: Pick<LoadedIndex, 'words' | 'header'>, n
   const out = new Grow();
   for (let m = 0; m < messages; m++) if (marks[m] === used.length) out.push(m);
   return out.view().slice();
+}
+
+/** Postings this many times fewer than the messages are merged as lists (below), not marked per message. */
+const FEW_POSTINGS = 8;
+
+/** The messages in any of these ascending lists, ascending, each once. */
+function union(lists: readonly Uint32Array[]): Uint32Array {
+  if (lists.length === 1) return lists[0]!;
+  let length = 0;
+  for (const list of lists) length += list.length;
+  const all = new Uint32Array(length);
+  let at = 0;
+  for (const list of lists) {
+    all.set(list, at);
+    at += list.length;
+  }
+  all.sort();
+  let kept = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i]!;
+  return all.subarray(0, kept);
+}
+
+/** The messages in every one of these ascending lists, ascending. */
+function intersect(lists: readonly Uint32Array[]): Uint32Array {
+  let out = lists.reduce((a, b) => (b.length < a.length ? b : a));
+  for (const list of lists) {
+    if (list === out) continue;
+    const kept = new Grow();
+    let j = 0;
+    for (const m of out) {
+      while (j < list.length && list[j]! < m) j++;
+      if (j < list.length && list[j] === m) kept.push(m);
+    }
+    out = kept.view();
+  }
+  return out.slice();
 }
 
 /** The distinct runs of word bytes in a folded query. */
