@@ -18,6 +18,7 @@ import { benchLangGraph } from './langgraph.js';
 import { benchAiSdk } from './ai-sdk.js';
 import { benchPostgres } from './postgres.js';
 import { benchImport } from './import.js';
+import { benchIndexWrite } from './index-write.js';
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
     await step(`resume a ${quick ? '2' : '10'} MB session`, () => benchResume(config, big, TEN_MB_AVG_BYTES, { limitMs: 100, headline: true }));
     await step(`snapshot a ${quick ? '2' : '10'} MB session`, () => benchSnapshot(config, big));
     await step('peak memory resuming it', () => benchMemory(config, big));
+    // `--sessions N` sizes the second index-write row (e.g. `--only 'snapshot write' --sessions 100000`).
+    for (const n of [1_000, sized ?? (quick ? 10_000 : 100_000)]) await step(`snapshot write at ${n} sessions: index update`, () => benchIndexWrite(config, n));
     await step('import 1,000 Claude Code sessions', () => benchImport(config, 1_000, 100));
     const pgList = quick ? 2_000 : 10_000;
     await step(`PostgreSQL store: a turn, list ${pgList} sessions, load a ${quick ? '2' : '10'} MB session`, () => benchPostgres(config, pgList, big));

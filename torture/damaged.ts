@@ -4,7 +4,7 @@
  * the damaged bytes must be kept (renamed `*.corrupt-<time>`, or left untouched for a newer
  * schemaVersion), the user told in one line, and the repaired session must take new messages.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSessions } from '../src/index.js';
 import { startChild, writeScript } from './children.js';
@@ -86,6 +86,9 @@ export const CASES: DamageCase[] = [
   { name: 'directory for journal', scope: 'session', file: 'journal.jsonl', damage: replaceWithDirectory, expect: SNAPSHOT },
   { name: 'damaged index', scope: 'project', file: 'index.json', damage: (p) => writeFileSync(p, '{"format":"chatkeep.index","rows":[{"id":'), expect: ALL },
   { name: 'index fails schema', scope: 'project', file: 'index.json', damage: (p) => writeFileSync(p, '{"format":"chatkeep.index","version":1,"sessionsMtimeMs":"x","rows":7}'), expect: ALL },
+  // The tail of writes after the sorted body (docs/design.md §8): a line cut short is no record; a whole line that is none damages the index.
+  { name: 'torn index tail', scope: 'project', file: 'index.json', damage: (p) => appendFileSync(p, '{"serial":1,"rows":[{"id":'), expect: ALL, benign: true },
+  { name: 'garbage index tail', scope: 'project', file: 'index.json', damage: (p) => appendFileSync(p, '{"serial":"x","rows":7}\n'), expect: ALL },
   { name: 'empty index', scope: 'project', file: 'index.json', damage: (p) => writeFileSync(p, ''), expect: ALL },
   { name: 'missing index', scope: 'project', file: 'index.json', damage: (p) => rmSync(p, { force: true }), expect: ALL, benign: true },
   { name: 'directory for index', scope: 'project', file: 'index.json', damage: replaceWithDirectory, expect: ALL },

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPiped, type RunOptions } from '../helpers/pty.js';
-import { sessionDir } from '../helpers/session-files.js';
+import { indexOnDisk, sessionDir } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 type Row = { id: string; title: string | null; messageCount: number };
@@ -43,8 +43,8 @@ function metaRow(dir: string): Row {
   return (JSON.parse(readFileSync(join(dir, 'session.meta.json'), 'utf8')) as { row: Row }).row;
 }
 
-function indexRow(index: string, id: string): Row | undefined {
-  return (JSON.parse(readFileSync(index, 'utf8')) as { rows: Row[] }).rows.find((r) => r.id === id);
+async function indexRow(index: string, id: string): Promise<Row | undefined> {
+  return (await indexOnDisk(index)).rows.find((r) => r.id === id);
 }
 
 describe('stale listing caches lose to the snapshot', () => {
@@ -55,7 +55,7 @@ describe('stale listing caches lose to the snapshot', () => {
     expect([text.code, text.stderr]).toEqual([0, '']);
     expect(text.stdout).toMatch(new RegExp(`^ {2}${id} .* 4 messages .* one\\n$`));
     expect(metaRow(dir)).toMatchObject({ title: 'one', messageCount: 4 });
-    expect(indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
+    expect(await indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
     // The listing fixed what the doctor would have: nothing left for it.
     const doctor = await runPiped(['sessions', 'doctor', '--json'], '', options);
     expect([doctor.code, JSON.parse(doctor.stdout)]).toEqual([0, { fixed: [], sessions: [] }]);
@@ -79,7 +79,7 @@ describe('stale listing caches lose to the snapshot', () => {
     const text = await runPiped(['sessions', 'list'], '', options);
     expect([text.code, text.stderr]).toEqual([0, '']);
     expect(text.stdout).toMatch(new RegExp(`^ {2}${id} .* 4 messages .* one\\n$`));
-    expect(indexRow(join(dirname(dirname(dir)), 'index.json'), id)).toMatchObject({ title: 'one', messageCount: 4 });
+    expect(await indexRow(join(dirname(dirname(dir)), 'index.json'), id)).toMatchObject({ title: 'one', messageCount: 4 });
   });
 
   it('sessions search shows a snapshot put back by hand as it is: its title, its count, and none of what the later one said', async () => {
@@ -99,7 +99,7 @@ describe('stale listing caches lose to the snapshot', () => {
     expect(text.stdout).toMatch(new RegExp(`^ {2}${id} .* 4 messages .* one\n`));
     // The caches were rewritten on the way, as a listing rewrites them.
     expect(metaRow(dir)).toMatchObject({ title: 'one', messageCount: 4 });
-    expect(indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
+    expect(await indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
   });
 
   it('sessions doctor reports the stale meta file and index row, one line each, and rewrites them', async () => {
@@ -115,7 +115,7 @@ describe('stale listing caches lose to the snapshot', () => {
     ]);
     expect(doctor.stderr).toBe('No session has a problem.\n');
     expect(metaRow(dir)).toMatchObject({ title: 'one', messageCount: 4 });
-    expect(indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
+    expect(await indexRow(index, id)).toMatchObject({ title: 'one', messageCount: 4 });
     // Nothing lost: the snapshot put back is the session, whole.
     const show = JSON.parse((await runPiped(['sessions', 'show', id, '--json'], '', options)).stdout) as { messages: { content: string }[] };
     expect(show.messages.map((m) => m.content)).toEqual(['one', expect.any(String), 'two', expect.any(String)]);

@@ -3,7 +3,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { readIndex, type IndexFile } from '../../src/store/file/index-file.js';
 
 /** `<home>/projects/<slug>/sessions/<id>`, whichever project holds it; undefined when none does. */
 export function sessionDir(home: string, id: string): string | undefined {
@@ -50,4 +51,14 @@ export function ageSessionDirs(home: string, ms = 3_000): void {
     const dir = join(projects, slug, 'sessions');
     if (existsSync(dir)) utimesSync(dir, then, then);
   }
+}
+
+/**
+ * A project's `index.json` as a reader sees it: its body with the tail of later writes folded in
+ * (src/store/file/index-file.ts); the file itself is one JSON document only while it has no tail.
+ */
+export async function indexOnDisk(indexPath: string): Promise<IndexFile> {
+  const read = await readIndex(dirname(indexPath));
+  if (read.kind !== 'ok') throw new Error(`index.json is ${read.kind}`);
+  return read.index;
 }

@@ -4,16 +4,15 @@
  * and journal say, and rewritten from them where they disagree. The caches always lose: a
  * snapshot put back by hand under a stale meta file is listed as the snapshot says.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IndexRow } from '../../session/api/listing.js';
 import type { CacheFix } from '../../session/format/store.js';
 import type { ProjectInfo } from '../../session/api/data.js';
-import { errno } from '../../util/errno.js';
 import { sessionIdsIn } from './ids.js';
 import { layout } from './layout.js';
 import { readMetaSync, writeMeta } from './meta-file.js';
 import { updateIndexRow } from './index-store.js';
+import { readIndex } from './index-file.js';
 import { rowFromFiles, type RowReader } from './summary.js';
 
 /** The fields a listing shows that a stale cache gets wrong. */
@@ -48,15 +47,10 @@ export async function checkProjectCaches(projectDir: string, project: ProjectInf
   return fixes;
 }
 
-/** The index's rows by ID; undefined when there is no readable index (the next listing rebuilds it). */
+/** The index's rows by ID, its tail folded in; undefined when there is no readable index (the next listing rebuilds it). */
 async function indexRows(projectDir: string): Promise<Map<string, IndexRow> | undefined> {
-  try {
-    const value = JSON.parse(await readFile(layout.index(projectDir), 'utf8')) as { rows?: unknown };
-    return Array.isArray(value.rows) ? new Map((value.rows as IndexRow[]).map((r) => [r.id, r])) : undefined;
-  } catch (err) {
-    if (errno(err) === 'ENOENT' || err instanceof SyntaxError) return undefined;
-    throw err;
-  }
+  const read = await readIndex(projectDir);
+  return read.kind === 'ok' ? new Map(read.index.rows.map((r) => [r.id, r])) : undefined;
 }
 
 function differences(cached: IndexRow, truth: IndexRow): boolean {

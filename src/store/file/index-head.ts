@@ -1,21 +1,27 @@
 import { open } from 'node:fs/promises';
 import type { IndexRow } from '../../session/api/listing.js';
+import { byUpdatedDesc } from '../../session/format/index-row.js';
 import { isLog, type IndexLog } from './index-log.js';
+import { foldLog, latestRows, parseTail, type TailRecord } from './index-tail.js';
 
 /**
- * The newest rows of `index.json` without reading the rest (docs/design.md §8). The index is
- * written as a header line, then one row per line, newest first (still one JSON document, so
- * any build reads it whole). The header says where the last row that a listing must look at
- * again sits (`lastLive`: not closed, or with a problem), so a listing of the newest n rows is
- * complete when it reads the first max(n, lastLive + 1) rows.
+ * The newest rows of `index.json` without reading the rest (docs/design.md §8). The body is
+ * written as a header line, then one row per line, newest first (one JSON document); the
+ * writes since follow it as the tail (index-tail.ts). The header says where the last row that a
+ * listing must look at again sits (`lastLive`: not closed, or with a problem), so a listing of
+ * the newest n rows is complete when it reads the first max(n, lastLive + 1) rows and the tail.
  */
 export interface IndexHeader {
   format: 'chatkeep.index';
-  version: 2;
+  /** 3: a body with a tail after it (`bodyBytes`); 2: an older build's file, one JSON document. */
+  version: 2 | 3;
   sessionsMtimeMs: number;
   /** Position of the last row a listing refreshes (-1: none). */
   lastLive: number;
+  /** Rows in the body (in a head read with a tail: at least the rows of the index). */
   rowCount: number;
+  /** Bytes of the body, header included; the tail starts there. */
+  bodyBytes?: number;
   /** What changed, write by write (index-log.ts); absent in a file an older build wrote. */
   log?: IndexLog;
 }
@@ -23,15 +29,32 @@ export interface IndexHeader {
 /** Bytes read for the head: about 200 rows, more than a screenful. */
 const HEAD_BYTES = 64 * 1024;
 
-/** The file's text: the header line, then each row on its own line. */
-export function indexText(sessionsMtimeMs: number, rows: readonly IndexRow[], log?: IndexLog): string {
+const ROWS_OPEN = ',"rows":[';
+
+/** The body's text: the header line, then each row on its own line (no tail yet). */
+export function indexText(sessionsMtimeMs: number, rows: readonly IndexRow[], log: IndexLog): string {
+  const lastLive = lastLiveOf(rows);
+  const rest = `${ROWS_OPEN}\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
+  const restBytes = Buffer.byteLength(rest);
+  // The header records the body's length, its own included: the length it settles at.
+  let bodyBytes = 0;
+  let header = '';
+  for (;;) {
+    header = JSON.stringify({ format: 'chatkeep.index', version: 3, sessionsMtimeMs, lastLive, rowCount: rows.length, bodyBytes, ...log }).slice(0, -1);
+    const total = Buffer.byteLength(header) + restBytes;
+    if (total === bodyBytes) break;
+    bodyBytes = total;
+  }
+  // `{...,"rows":[` on the first line: the header alone parses once `[]}` closes it.
+  return header + rest;
+}
+
+function lastLiveOf(rows: readonly IndexRow[]): number {
   let lastLive = -1;
   rows.forEach((r, i) => {
     if (r.status !== 'closed' || r.problem) lastLive = i;
   });
-  const header = JSON.stringify({ format: 'chatkeep.index', version: 2, sessionsMtimeMs, lastLive, rowCount: rows.length, ...log });
-  // `{...,"rows":[` on the first line: the header alone parses once `[]}` closes it.
-  return `${header.slice(0, -1)},"rows":[\n${rows.map((r) => JSON.stringify(r)).join(',\n')}\n]}\n`;
+  return lastLive;
 }
 
 /**
@@ -55,16 +78,27 @@ export async function readIndexHead(path: string, n: number, mtime: number): Pro
 
 /**
  * The header and the whole row lines of the file's first 64 KB (rows not parsed: a caller parses
- * those it needs). Undefined when the file is missing or its first line is no header.
+ * those it needs), with the tail folded in: then the lines are the rows the head and the tail
+ * together place for sure (a prefix of the whole listing), and the header's `lastLive`, `rowCount`
+ * and log describe them. Undefined when the file is missing, its first line is no header, or its
+ * tail is damaged (the caller reads it whole, which finds that out).
  */
 export async function readHead(path: string): Promise<{ header: IndexHeader; lines: string[] } | undefined> {
   let text: string;
+  let tail: Buffer | undefined;
   try {
     const handle = await open(path, 'r');
     try {
+      const size = (await handle.stat()).size;
       const buffer = Buffer.alloc(HEAD_BYTES);
       const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
       text = buffer.subarray(0, bytesRead).toString('utf8');
+      const bodyBytes = parseHeader(text.slice(0, text.indexOf('\n')))?.bodyBytes;
+      if (bodyBytes !== undefined && size > bodyBytes) {
+        tail = Buffer.alloc(size - bodyBytes);
+        const read = await handle.read(tail, 0, tail.length, bodyBytes);
+        tail = tail.subarray(0, read.bytesRead);
+      }
     } finally {
       await handle.close();
     }
@@ -75,7 +109,34 @@ export async function readHead(path: string): Promise<{ header: IndexHeader; lin
   const header = parseHeader(lines[0]);
   if (!header) return undefined;
   // The last piece may be a row cut by the read (or the closing `]}`): only the lines before it are rows.
-  return { header, lines: lines.slice(1, Math.min(lines.length - 1, header.rowCount + 1)) };
+  const body = lines.slice(1, Math.min(lines.length - 1, header.rowCount + 1));
+  if (!tail) return { header, lines: body };
+  const parsed = parseTail(tail, header.log?.serial ?? -1);
+  if (parsed.kind === 'damaged' || !header.log) return undefined;
+  return parsed.records.length === 0 ? { header, lines: body } : withTail(header, header.log, body, parsed.records);
+}
+
+/** The head's rows with the tail's folded in, cut where a row the head did not reach might come first. */
+function withTail(header: IndexHeader, log: IndexLog, body: string[], records: TailRecord[]): { header: IndexHeader; lines: string[] } {
+  const read = headRows(body);
+  const latest = latestRows(records);
+  const fromBody = new Set<IndexRow>();
+  const merged = [...read.filter((r) => !latest.has(r.id)), ...latest.values()];
+  merged.slice(0, merged.length - latest.size).forEach((r) => fromBody.add(r));
+  merged.sort(byUpdatedDesc);
+  let rows = merged;
+  const complete = read.length === header.rowCount;
+  if (!complete) {
+    // Rows past the head sort after its last row, and before a tail row as new (a stable sort).
+    const last = read.at(-1);
+    rows = merged.filter((r) => last !== undefined && (r.updatedAt > last.updatedAt || (r.updatedAt === last.updatedAt && fromBody.has(r))));
+  }
+  // Every row to refresh: the body's are among the first lastLive + 1, the tail's anywhere.
+  const liveReached = complete || (read.length > header.lastLive && [...latest.values()].every((r) => (r.status === 'closed' && !r.problem) || rows.includes(r)));
+  // A row to refresh that these rows may not reach: a `lastLive` past them sends the caller to the whole file.
+  const lastLive = liveReached ? lastLiveOf(rows) : rows.length;
+  const rowCount = complete ? merged.length : header.rowCount + [...latest.keys()].filter((id) => !read.some((r) => r.id === id)).length;
+  return { header: { ...header, lastLive, rowCount, log: foldLog(log, records) }, lines: rows.map((r) => JSON.stringify(r)) };
 }
 
 /** The rows of `lines` up to the first that does not parse (a row that does not parse is never trusted). */
@@ -89,16 +150,18 @@ export function headRows(lines: readonly string[], count = lines.length): IndexR
   return rows;
 }
 
-function parseHeader(line: string | undefined): IndexHeader | undefined {
-  if (!line?.endsWith(',"rows":[')) return undefined;
+/** The header of a first line; a version 3 header must say where its body ends and carry its log. */
+export function parseHeader(line: string | undefined): IndexHeader | undefined {
+  if (!line?.endsWith(ROWS_OPEN)) return undefined;
   try {
-    const value = JSON.parse(`${line.slice(0, -',"rows":['.length)}}`) as Partial<IndexHeader>;
+    const value = JSON.parse(`${line.slice(0, -ROWS_OPEN.length)}}`) as Partial<IndexHeader>;
     const ok =
-      value.format === 'chatkeep.index' && value.version === 2 && typeof value.sessionsMtimeMs === 'number' &&
-      Number.isInteger(value.lastLive) && Number.isInteger(value.rowCount);
+      value.format === 'chatkeep.index' && (value.version === 2 || (value.version === 3 && Number.isInteger(value.bodyBytes))) &&
+      typeof value.sessionsMtimeMs === 'number' && Number.isInteger(value.lastLive) && Number.isInteger(value.rowCount);
     if (!ok) return undefined;
     const { epoch, serial, logFrom, changes, ...rest } = value as IndexHeader & Partial<IndexLog>;
     const log = { epoch, serial, logFrom, changes };
+    if (value.version === 3 && !isLog(log)) return undefined;
     return { ...(rest as IndexHeader), ...(isLog(log) ? { log } : {}) };
   } catch {
     return undefined;

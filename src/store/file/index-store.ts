@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile, rename, stat } from 'node:fs/promises';
+import { rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
 import { errno } from '../../util/errno.js';
 import { sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
@@ -11,23 +10,16 @@ import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
 import { readMetaSync, writeMeta } from './meta-file.js';
 import { snapshotStamp } from './snapshot-stamp.js';
-import { indexText, readIndexHead } from './index-head.js';
-import { freshLog, nextLog, type IndexLog } from './index-log.js';
+import { readIndexHead } from './index-head.js';
+import { freshLog, nextLog } from './index-log.js';
+import { readIndex, recordRows, writeIndex } from './index-file.js';
 import { applyJournalToRow, rowFromFiles, type RowReader } from './summary.js';
 
 /**
  * `projects/<slug>/index.json`: the listing cache (docs/design.md §8). The session files stay the
  * truth. The index records the `sessions/` directory's mtime: a creation or removal changes
- * it, and only the difference is reconciled. Snapshot writers update their own row.
+ * it, and only the difference is reconciled. Snapshot writers record their own row (index-file.ts).
  */
-interface IndexFile extends Partial<IndexLog> {
-  format: 'chatkeep.index';
-  version: 2;
-  sessionsMtimeMs: number;
-  /** Newest first. */
-  rows: IndexRow[];
-}
-
 const MTIME_SETTLE_MS = 2_000;
 /**
  * Runs `fn` holding the index's short lock: a pid-stamped guard (not proper-lockfile, whose
@@ -36,37 +28,6 @@ const MTIME_SETTLE_MS = 2_000;
  */
 async function withIndexLock<T>(projectDir: string, fn: () => Promise<T>): Promise<T> {
   return withGuard(`${layout.index(projectDir)}.lock`, fn, 5_000);
-}
-
-type ReadResult = { kind: 'ok'; index: IndexFile } | { kind: 'missing' } | { kind: 'damaged' } | { kind: 'unreadable' };
-
-async function readIndex(projectDir: string): Promise<ReadResult> {
-  let text: string;
-  try {
-    text = await readFile(layout.index(projectDir), 'utf8');
-  } catch (err) {
-    // Unreadable (permissions, not a file): list from the session files, touch nothing.
-    return errno(err) === 'ENOENT' ? { kind: 'missing' } : { kind: 'unreadable' };
-  }
-  try {
-    const value = JSON.parse(text) as Partial<IndexFile>;
-    if (value.format === 'chatkeep.index' && value.version === 2 && Array.isArray(value.rows) && typeof value.sessionsMtimeMs === 'number') {
-      return { kind: 'ok', index: value as IndexFile };
-    }
-  } catch {
-    // falls through to damaged
-  }
-  return { kind: 'damaged' };
-}
-
-/**
- * `durable: false` for a rebuild: it replaces a missing or damaged index with the truth of the
- * moment, so after a power cut it can only be missing or damaged again (and rebuilt), never an
- * older set of rows; skipping the two fsyncs of ~3 MB at 10,000 sessions saves tens of ms.
- */
-async function writeIndex(projectDir: string, index: IndexFile, log: IndexLog, durable = true): Promise<void> {
-  index.rows.sort(byUpdatedDesc);
-  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), indexText(index.sessionsMtimeMs, index.rows, log));
 }
 
 export async function sessionsMtime(projectDir: string): Promise<number | undefined> {
@@ -79,20 +40,13 @@ export async function sessionsMtime(projectDir: string): Promise<number | undefi
 }
 
 /** Records a row written by a snapshot writer. A missing or damaged index is left for the next listing to rebuild. */
-export async function updateIndexRow(projectDir: string, row: IndexRow): Promise<void> {
-  await updateIndexRows(projectDir, [row]);
+export async function updateIndexRow(projectDir: string, row: IndexRow): Promise<number> {
+  return updateIndexRows(projectDir, [row]);
 }
 
-/** Records rows of several sessions at once (one lock, one write: a batch of imports). */
-export async function updateIndexRows(projectDir: string, changed: readonly IndexRow[]): Promise<void> {
-  await withIndexLock(projectDir, async () => {
-    const read = await readIndex(projectDir);
-    if (read.kind !== 'ok') return;
-    const ids = new Set(changed.map((r) => r.id));
-    const rows = read.index.rows.filter((r) => !ids.has(r.id));
-    rows.push(...changed);
-    await writeIndex(projectDir, { ...read.index, rows }, nextLog(read.index, [...ids]));
-  });
+/** Records rows of several sessions at once (one lock, one write: a batch of imports). Resolves to the bytes written. */
+export async function updateIndexRows(projectDir: string, changed: readonly IndexRow[]): Promise<number> {
+  return withIndexLock(projectDir, () => recordRows(projectDir, changed));
 }
 
 /**
@@ -142,7 +96,7 @@ async function rebuildIndex(projectDir: string, projectPath: string, reader: Row
   if (write) {
     // The sessions added and removed are logged (a search reads them from the header); a new index starts a new log.
     const log = read.kind === 'ok' ? nextLog(read.index, difference(before, rows)) : freshLog();
-    await writeIndex(projectDir, { format: 'chatkeep.index', version: 2, sessionsMtimeMs: isSettled(seen) ? seen : -1, rows }, log, read.kind === 'ok');
+    await writeIndex(projectDir, isSettled(seen) ? seen : -1, rows, log, read.kind === 'ok');
   }
   return rows;
 }

@@ -6,6 +6,7 @@ import { simulateCrash } from '../../helpers/crash.js';
 import type { SessionManager } from '../../../src/index.js';
 import { AmbiguousIdError, openSessions, UnknownSessionError } from '../../../src/index.js';
 import { layout } from '../../../src/store/file/layout.js';
+import { indexOnDisk } from '../../helpers/session-files.js';
 
 /** Three sessions at distinct, known times: two closed, one left open by a "crash". */
 async function populate(home: string, cwd: string): Promise<{ sessions: SessionManager; ids: string[] }> {
@@ -80,7 +81,8 @@ describe('the session index', () => {
     await extra.append({ role: 'user', content: 'x' });
     await extra.close();
     const withExtra = plain(await sessions.list());
-    const parsed = JSON.parse(readFileSync(index, 'utf8')) as { rows: { id: string }[]; sessionsMtimeMs: number };
+    // Written back as one JSON document, as an older build writes it.
+    const parsed = await indexOnDisk(index);
     parsed.rows = parsed.rows.filter((r) => r.id !== extra.id);
     parsed.sessionsMtimeMs -= 5000;
     writeFileSync(index, JSON.stringify(parsed));

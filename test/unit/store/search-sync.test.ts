@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../../helpers/tmp-home.js';
 import { openSessions, type SessionManager } from '../../../src/index.js';
 import { layout } from '../../../src/store/file/layout.js';
+import { indexOnDisk } from '../../helpers/session-files.js';
 import { changedSince, freshLog, nextLog } from '../../../src/store/file/index-log.js';
 
 async function said(sessions: SessionManager, ...messages: string[]): Promise<string> {
@@ -82,7 +83,7 @@ describe('the file store search, brought up to date from the log', () => {
     await again.append({ role: 'user', content: 'an elderberry' });
     await again.close();
     const index = layout.index(projectDir);
-    const whole = JSON.parse(readFileSync(index, 'utf8')) as { sessionsMtimeMs: number; rows: unknown[] };
+    const whole = await indexOnDisk(index);
     writeFileSync(index, JSON.stringify({ format: 'chatkeep.index', version: 2, sessionsMtimeMs: whole.sessionsMtimeMs, rows: whole.rows }));
     const elder = await here.search('elderberry');
     expect(ids(elder)).toEqual([c]);
