@@ -13,6 +13,7 @@ import { LOCK_SPACE } from './lock-key.js';
 import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
+import { OWNER_APPEND_MIGRATION } from './owner-append.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_FUNCTION_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
@@ -184,6 +185,8 @@ export const MIGRATIONS: readonly string[] = [
   LISTING_FUNCTION_MIGRATION,
   // The append as a server function, whose plan a pooler's server connection keeps (event-log.ts).
   APPEND_FUNCTION_MIGRATION,
+  // Each event says whether its session's owner appended it, and the listing's trigger skips those (owner-append.ts).
+  OWNER_APPEND_MIGRATION,
 ];
 
 /** The schema version this build writes. */
