@@ -14,7 +14,7 @@ import { buildData } from './build.js';
 import { measureReads, type Checks } from './reads.js';
 import { sampleRows } from './sample.js';
 import { SETTINGS, startScaleServer } from './server.js';
-import { WRITERS, TURNS, bareWriters, chatkeepWriters } from './writers.js';
+import { ROUNDS, WRITERS, TURNS, writersBesideFloor, type WritersResult } from './writers.js';
 import { langChainHistoryWriters, langGraphWriters } from './peers.js';
 import type { Workload } from './workload.js';
 
@@ -35,14 +35,15 @@ export interface ScaleResults {
 
 const fmt = (v: number): string => v.toFixed(1);
 
-function workloadRows(n: number, ck: Workload & { lockP50: number; lockP99: number }, floor: Workload, peer: Workload, history: Workload): BenchRow[] {
+function workloadRows(n: number, ck: WritersResult & { lockP50: number; lockP99: number }, floor: WritersResult, peer: Workload, history: Workload): BenchRow[] {
   const load = `${WRITERS} writers × ${TURNS} turns`;
+  const rounds = `${load}, ${ROUNDS} rounds each side (floor, chatkeep, chatkeep, floor, each after a CHECKPOINT)`;
   return [
-    row('pg scale: fenced append p50, 200 writers', n, ck.p50, floor.p50, 1.5, { note: `${load}; floor: bare INSERT + COMMIT at the same concurrency` }),
-    row('pg scale: fenced append p99, 200 writers', n, ck.p99, floor.p99, 1.5, { note: `${load}; floor: bare INSERT + COMMIT at the same concurrency` }),
+    row('pg scale: fenced append p50, 200 writers', n, ck.p50, floor.p50, 1.5, { note: `${rounds}; floor: bare INSERT + COMMIT at the same concurrency` }),
+    row('pg scale: fenced append p99, 200 writers', n, ck.p99, floor.p99, 1.5, { note: `${rounds}; floor: bare INSERT + COMMIT at the same concurrency` }),
     row('  pg scale: appends per second, 200 writers', n, 1000 / ck.perSecond, 1000 / floor.perSecond, 1.5, {
       informational: true,
-      note: `ms per append overall: chatkeep ${fmt(ck.perSecond)}/s, floor ${fmt(floor.perSecond)}/s; bytes per message ${Math.round(ck.bytesPerMessage)} (events), floor ${Math.round(floor.bytesPerMessage)}; taking each writer's lock (10 at a time, before the clock starts; it readies the append): p50 ${fmt(ck.lockP50)} ms, p99 ${fmt(ck.lockP99)} ms`,
+      note: `ms per append overall: chatkeep ${fmt(ck.perSecond)}/s, floor ${fmt(floor.perSecond)}/s; bytes per message ${Math.round(ck.bytesPerMessage)} (events), floor ${Math.round(floor.bytesPerMessage)}; server CPU per append ${Math.round(ck.serverCpuUs)} µs, floor ${Math.round(floor.serverCpuUs)} µs; taking each writer's lock (10 at a time, before the clock starts; it readies the append): p50 ${fmt(ck.lockP50)} ms, p99 ${fmt(ck.lockP99)} ms`,
     }),
     row('pg scale: fenced append p99 vs LangGraph PostgresSaver put + getTuple p99', n, ck.p99, peer.p99, 1, {
       note: `${load} each; LangGraph: p50 ${fmt(peer.p50)} ms, ${fmt(peer.perSecond)}/s, ${Math.round(peer.bytesPerMessage)} bytes on disk per message (its database's growth); chatkeep below it (≤ 1×) with a lock and fencing`,
@@ -86,8 +87,7 @@ export async function runScale(sizes: readonly number[], options: MeasureOptions
       )).rows;
       checks['load: sessions without a lock key'] = { chatkeep: keyless!.n, floor: 0 };
       results.rows.push(...(await measureReads(member, server.members[0]!, admin, n, options, checks)));
-      const ck = await chatkeepWriters(stores, admin);
-      const floor = await bareWriters(server.url);
+      const { ck, floor } = await writersBesideFloor(stores, admin, server.url);
       const peer = await langGraphWriters(server.url);
       checks['langgraph: resumed messages'] = { chatkeep: peer.resumed, floor: TURNS };
       const history = await langChainHistoryWriters(server.url);

@@ -25,7 +25,7 @@ const BEFORE = MIGRATIONS.indexOf(APPEND_FUNCTION_MIGRATION);
 /** Every session, event, ID and lock key, digested in a fixed order: equal digests, nothing lost or changed. */
 const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.events) AS events,
   (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
-  (SELECT md5(string_agg(e::text, '|' ORDER BY e.session_id, e.seq)) FROM chatkeep.events e) AS event_rows,
+  (SELECT md5(string_agg((e.session_id, e.seq, e.ts, e.type, e.payload, e.event_id)::text, '|' ORDER BY e.session_id, e.seq)) FROM chatkeep.events e) AS event_rows,
   (SELECT md5(string_agg(i.id, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
   (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows`;
 

@@ -8,7 +8,8 @@
  *   nothing else: the snapshot and the listing columns are the owner's (a trigger refuses the rest).
  *   What a grantee appends reaches the listing through a definer trigger on `events`
  *   (`note_appended`), which counts the messages and moves `updated_at` and `journal_seq`: the
- *   member never writes those columns.
+ *   member never writes those columns. (Since owner-append.ts, a row trigger that skips the
+ *   owner's own appends.)
  * - search rows: read by whoever reads the session, written by its owner only (with the snapshot,
  *   in its transaction); nobody else inserts, changes or removes one.
  * - `quarantine`: a row about a session only by its owner (whose snapshot it moves aside).
@@ -23,10 +24,10 @@
  */
 
 /** A row of `t`'s session whose owner is the role asking (joined by the planner, not called per row). */
-const owned = (t: string): string => `EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.id = ${t}.session_id AND s.owner = current_user)`;
+export const owned = (t: string): string => `EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.id = ${t}.session_id AND s.owner = current_user)`;
 
 /** Whoever may write `t`'s session: its owner, or a role (or the team) it is shared with for writing. */
-const writer = (t: string): string =>
+export const writer = (t: string): string =>
   `EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.id = ${t}.session_id AND (s.owner = current_user OR (s.id, s.owner) IN
     (SELECT sh.session_id, sh.owner FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public') AND sh.writable)))`;
 

@@ -40,15 +40,28 @@ export const LAST_EVENT_SEQ = (id: string): string => `(SELECT max(e.seq) FROM c
 export const CURRENT_EPOCH = (n: number): string => `(SELECT 1 FROM chatkeep.sessions WHERE id = $1 AND lock_epoch = $${n} FOR SHARE)`;
 
 /**
- * The append, one statement in its own implicit transaction (one round trip, committed when it
- * answers): the events INSERTed only under the epoch (CURRENT_EPOCH), and an event whose ID is
- * stored already skipped by the unique index the INSERT checks anyway, not probed for first.
- * No RETURNING: the row count tells a full append, and RETURNING would add the read policy of
- * `events` (row security) to every append's plan and every row it inserts.
+ * The append as APPEND_FUNCTION_MIGRATION first stored it in the server's function, kept as it
+ * was: a migration is never changed once released (OWNER_APPEND_MIGRATION replaces the function).
  */
-const APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
+const FIRST_APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
   SELECT $1, u.seq, u.ts, u.type, u.payload, u.event_id FROM unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)
   WHERE EXISTS ${CURRENT_EPOCH(7)}
+  ON CONFLICT (session_id, event_id) WHERE event_id IS NOT NULL DO NOTHING`;
+
+/**
+ * The append, one statement in its own implicit transaction (one round trip, committed when it
+ * answers): the events INSERTed only under the epoch (the fence's row, as in CURRENT_EPOCH,
+ * joined: no row, nothing inserted), and an event whose ID is stored already skipped by the
+ * unique index the INSERT checks anyway, not probed for first. The fence's row also says whether
+ * the one appending owns the session (`by_owner`, which the events policy holds true: the
+ * listing's trigger skips the owner's own appends, owner-append.ts). No RETURNING: the row count
+ * tells a full append, and RETURNING would add the read policy of `events` (row security) to every
+ * append's plan and every row it inserts.
+ */
+export const APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id, by_owner)
+  SELECT $1, u.seq, u.ts, u.type, u.payload, u.event_id, f.mine
+  FROM (SELECT s.owner = current_user AS mine FROM chatkeep.sessions s WHERE s.id = $1 AND s.lock_epoch = $7 FOR SHARE) f,
+    unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)
   ON CONFLICT (session_id, event_id) WHERE event_id IS NOT NULL DO NOTHING`;
 
 /**
@@ -58,21 +71,24 @@ const APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payl
  * append, row security and all, costs several times running it. PL/pgSQL keeps a function's plans
  * on each server connection, which the pooler keeps open: the append is planned once per server
  * connection, generically (its `plan_cache_mode`), and a call costs planning a one-function
- * SELECT. Its body is `APPEND_SQL` with the same parameters; changing APPEND_SQL needs a
- * migration that replaces the function too. Runs as the caller (row security as for the INSERT).
+ * SELECT. Its body is `sql` with the same parameters, as the append was when the migration was
+ * written. Runs as the caller (row security as for the INSERT).
  */
-export const APPEND_FUNCTION_MIGRATION = `
-  CREATE FUNCTION chatkeep.append_events(text, bigint[], timestamptz[], text[], json[], text[], bigint) RETURNS bigint
+export const appendFunction = (create: 'CREATE' | 'CREATE OR REPLACE', sql: string): string => `
+  ${create} FUNCTION chatkeep.append_events(text, bigint[], timestamptz[], text[], json[], text[], bigint) RETURNS bigint
     LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
     DECLARE
       stored bigint;
     BEGIN
-      ${APPEND_SQL};
+      ${sql};
       GET DIAGNOSTICS stored = ROW_COUNT;
       RETURN stored;
     END
   $fn$;
 `;
+
+/** The append as a function (appendFunction); changing APPEND_SQL needs a migration that replaces it, as OWNER_APPEND_MIGRATION does. */
+export const APPEND_FUNCTION_MIGRATION = appendFunction('CREATE', FIRST_APPEND_SQL);
 
 /** APPEND_SQL through APPEND_FUNCTION_MIGRATION's function: the events it stored as `n`. */
 const POOLED_APPEND_SQL = 'SELECT chatkeep.append_events($1, $2, $3, $4, $5, $6, $7) AS n';
@@ -106,10 +122,9 @@ export async function insertEvents(client: Client, id: string, events: readonly 
  * Readies a direct lock's connection for its appends when the lock is taken, before anything is
  * appended: the append prepared (parsed, planned generically) and run once with no events. That
  * run loads what every first append paid for on a new connection (the tables' catalog entries and
- * policies, the fence's plan, the `note_appended` trigger compiled and its UPDATE planned: 8–11 ms
- * of server CPU), so the first acknowledged message costs what the later ones cost, and the lock
- * costs that much more to take (docs/internals.md, "Where the 200 writers' append time went"). It
- * writes nothing: no event, and the trigger's UPDATE matches no row for an empty append.
+ * policies, the fence's plan: several ms of server CPU), so the first acknowledged message costs
+ * what the later ones cost, and the lock costs that much more to take (docs/internals.md, "Where
+ * the 200 writers' append time went"). It writes nothing: no event, so no trigger fires.
  */
 export async function warmAppend(client: Client, id: string, epoch: number): Promise<void> {
   await insertEvents(client, id, [], epoch, true);

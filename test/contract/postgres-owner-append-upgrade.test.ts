@@ -1,0 +1,97 @@
+/**
+ * A database of 10,000 sessions at the schema before events said whether their session's owner
+ * appended them (owner-append.ts), upgraded by this build: every row as it was (each event marked
+ * not the owner's, as nothing said so), and a session stored before appended to through PgBouncer
+ * (the replaced function) and directly (the prepared statement), each after what was there and
+ * marked the owner's, its listing left to the owner. (A build that knows only the schema before
+ * refuses the result as any newer schema: postgres-only.test.ts.)
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { SessionEvent } from '../../src/session/format/store.js';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { OWNER_APPEND_MIGRATION } from '../../src/store/postgres/owner-append.js';
+import type { PgLock } from '../../src/store/postgres/lock.js';
+import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
+import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { runSql } from '../helpers/postgres.js';
+import { databaseAtVersion } from '../helpers/schema-at.js';
+
+const SESSIONS = 10_000;
+/** The version before this migration, wherever the migration ends up in the list. */
+const BEFORE = MIGRATIONS.indexOf(OWNER_APPEND_MIGRATION);
+
+/** Every session, event, ID and lock key, digested in a fixed order: equal digests, nothing lost or changed. */
+const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.events) AS events,
+  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
+  (SELECT md5(string_agg((e.session_id, e.seq, e.ts, e.type, e.payload, e.event_id)::text, '|' ORDER BY e.session_id, e.seq)) FROM chatkeep.events e) AS event_rows,
+  (SELECT md5(string_agg(i.id, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
+  (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows`;
+
+const event = (seq: number, content: string): SessionEvent => ({ seq, id: `up-ev-${seq}`, ts: '2025-11-24T11:00:00.000Z', type: 'message', payload: { role: 'user', content } });
+
+describe('PostgreSQL schema upgrade to the owner\'s append marked', () => {
+  let bouncer: RunningPgBouncer;
+  beforeAll(async () => {
+    bouncer = await startPgBouncer(inject('postgresAdminUrl'));
+  }, 120_000);
+  afterAll(async () => {
+    await bouncer?.stop();
+  });
+
+  it('keeps every row of a 10,000-session database, and a session stored before takes the owner\'s appends through PgBouncer and directly, marked hers', async () => {
+    expect(BEFORE).toBeGreaterThan(0);
+    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('p', '/p', 'h')");
+    await runSql(url, "INSERT INTO chatkeep.ids (id) SELECT 'oa-' || n FROM generate_series(1, $1::int) n", [SESSIONS]);
+    await runSql(
+      url,
+      `INSERT INTO chatkeep.sessions (id, project_key, project_path, title, created_at, updated_at, status)
+       SELECT 'oa-' || n, 'p', '/p', 'Session ' || n, timestamptz '2025-11-24 10:00Z' - n * interval '1 minute',
+         timestamptz '2025-11-24 10:00Z' - n * interval '1 minute', 'closed' FROM generate_series(1, $1::int) n`,
+      [SESSIONS],
+    );
+    await runSql(
+      url,
+      `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
+       SELECT 'oa-' || n, k, timestamptz '2025-11-24 10:00Z', 'message', json_build_object('role', 'user', 'content', 'message ' || k || ' of ' || n), 'e' || k
+       FROM generate_series(1, $1::int) n, generate_series(1, 2) k`,
+      [SESSIONS],
+    );
+    const before = await runSql(url, DIGEST_SQL);
+    expect(before[0]).toMatchObject({ events: 2 * SESSIONS });
+
+    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-owner-append-upgrade-'));
+    const stores: PostgresStore[] = [];
+    try {
+      stores.push(await openPostgresStore(url, { interpreter, cwd }));
+      expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+      expect(await runSql(url, DIGEST_SQL)).toEqual(before);
+      expect(await runSql(url, 'SELECT by_owner, count(*)::int AS n FROM chatkeep.events GROUP BY by_owner')).toEqual([{ by_owner: false, n: 2 * SESSIONS }]);
+      const listed = await runSql(url, "SELECT updated_at, journal_seq, message_count FROM chatkeep.sessions WHERE id = 'oa-5000'");
+      stores.push(await openPostgresStore(bouncer.url(url), { interpreter, cwd }));
+      const [direct, pooled] = stores as [PostgresStore, PostgresStore];
+      for (const [store, seq, isDirect] of [[pooled, 3, false], [direct, 4, true]] as const) {
+        const lock = (await store.lock('oa-5000', () => undefined)) as PgLock;
+        expect(lock.direct).toBe(isDirect);
+        const log = await store.openLog('oa-5000', lock);
+        await log.append(event(seq, `appended ${seq}`), true);
+        await log.close();
+        await lock.release();
+      }
+      const loaded = await direct.load('oa-5000', { quarantine: false, now: new Date() });
+      expect(loaded.events.map((e) => (e.payload as { content: string }).content)).toEqual(['message 1 of 5000', 'message 2 of 5000', 'appended 3', 'appended 4']);
+      expect(await runSql(url, "SELECT seq::int, by_owner FROM chatkeep.events WHERE session_id = 'oa-5000' AND seq > 2 ORDER BY seq")).toEqual([
+        { seq: 3, by_owner: true },
+        { seq: 4, by_owner: true },
+      ]);
+      expect(await runSql(url, "SELECT updated_at, journal_seq, message_count FROM chatkeep.sessions WHERE id = 'oa-5000'")).toEqual(listed);
+    } finally {
+      for (const s of stores) await s.close();
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+});
