@@ -69,7 +69,8 @@ export const CASES: DamageCase[] = [
   { name: 'empty snapshot', scope: 'session', file: 'session.json', damage: (p) => writeFileSync(p, ''), expect: JOURNAL },
   { name: 'directory for snapshot', scope: 'session', file: 'session.json', damage: replaceWithDirectory, expect: JOURNAL },
   { name: 'snapshot fails schema', scope: 'session', file: 'session.json', damage: (p) => editSnapshot(p, (j) => (j.messages = 'not a list')), expect: JOURNAL },
-  { name: 'snapshot wrong types', scope: 'session', file: 'session.json', damage: (p) => editSnapshot(p, (j) => (j.stats = { messageCount: -1 })), expect: JOURNAL },
+  // Its messages fit the schema: salvaged whole, with the journal's (salvage.ts).
+  { name: 'snapshot wrong types', scope: 'session', file: 'session.json', damage: (p) => editSnapshot(p, (j) => (j.stats = { messageCount: -1 })), expect: ALL },
   { name: 'future schemaVersion', scope: 'session', file: 'session.json', damage: (p) => editSnapshot(p, (j) => (j.schemaVersion = 99)), expect: [], future: true },
   {
     name: 'garbage mid-journal',

@@ -5,7 +5,7 @@ import { tmpHome } from '../helpers/tmp-home.js';
 
 describe('torture: damaged files', () => {
   it('loads what it can, keeps the damaged bytes and says so in one line', async () => {
-    const only = ['truncated snapshot', 'directory for snapshot', 'directory for journal', 'snapshot fails schema', 'future schemaVersion', 'garbage mid-journal', 'damaged index'];
+    const only = ['truncated snapshot', 'directory for snapshot', 'directory for journal', 'snapshot fails schema', 'snapshot wrong types', 'future schemaVersion', 'garbage mid-journal', 'damaged index', 'damaged project.json'];
     const result = await run({ root: tmpHome('chatkeep-torture-'), only });
     expect(result.failures).toEqual([]);
     expect(nonZero(result)).toEqual([]);

@@ -5,7 +5,7 @@
  * `session.meta.json` caches, which the session files can always rebuild.
  */
 import { realpath, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
 import type { CacheFix, EventLog, Interpreter, LoadOptions, Located, LockState, SessionStore, SessionTrash, StoredSession, WriterLock } from '../../session/format/store.js';
@@ -139,7 +139,15 @@ export class FileStore implements SessionStore {
 
   async lock(id: string, onLost: (err: Error) => void): Promise<WriterLock> {
     try {
-      return await acquireLock(id, this.dir(id), { staleMs: this.options.staleMs, now: this.options.now, onCompromised: onLost });
+      const lock = await acquireLock(id, this.dir(id), { staleMs: this.options.staleMs, now: this.options.now, onCompromised: onLost });
+      // A session of this project is about to be written: the project is claimed as a new
+      // session claims it, so a damaged project.json is kept aside and the path recorded again
+      // (until then no other directory's listing can say whose sessions these are).
+      if (dirname(dirname(this.dir(id))) === this.current.dir) await this.claimed(this.current).catch(async (err: unknown) => {
+        await lock.release().catch(() => undefined);
+        throw err;
+      });
+      return lock;
     } catch (err) {
       // Moved (to the trash) or removed since it was located: say where it is now, as locating
       // it afresh does (in the trash, or unknown), rather than the guard's ENOENT.

@@ -163,6 +163,26 @@ describe('the session index', () => {
     expect(readFileSync(join(layout.project(first.store.location, first.project.key), aside[0]), 'utf8')).toBe('{"path": ');
   });
 
+  it('claims a project whose project.json is damaged when a session of it is resumed there, so no listing hides it', async () => {
+    const home = tmpHome();
+    const cwd = tmpHome();
+    const first = await openSessions({ home, cwd });
+    const s = await first.create();
+    await s.append({ role: 'user', content: 'kept' });
+    await s.close();
+    const dir = layout.project(first.store.location, first.project.key);
+    writeFileSync(join(dir, 'project.json'), '{"path": 42');
+    const elsewhere = await openSessions({ home, cwd: tmpHome() });
+    // Until then, no other directory's listing can say whose sessions these are.
+    expect((await elsewhere.list({ all: true })).map((r) => r.id)).toEqual([]);
+    const resumed = await (await openSessions({ home, cwd })).resume(s.id);
+    await resumed.close();
+    expect(JSON.parse(readFileSync(join(dir, 'project.json'), 'utf8'))).toMatchObject({ format: 'chatkeep.project', path: cwd });
+    const aside = readdirSync(dir).filter((n) => n.startsWith('project.json.corrupt-'));
+    expect(aside.map((n) => readFileSync(join(dir, n), 'utf8'))).toEqual(['{"path": 42']);
+    expect((await elsewhere.list({ all: true })).map((r) => ({ id: r.id, project: r.project }))).toEqual([{ id: s.id, project: cwd }]);
+  });
+
   it('resolves IDs and unique prefixes across projects, and says which project', async () => {
     const home = tmpHome();
     const here = await openSessions({ home, cwd: tmpHome(), now: () => new Date('2026-11-21T09:00:00.000Z') });
