@@ -16,7 +16,7 @@ import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migra
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
 import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion } from '../helpers/schema-at.js';
+import { databaseAtVersion, fillWithSessions } from '../helpers/schema-at.js';
 
 const SESSIONS = 10_000;
 /** The version before this migration, wherever the migration ends up in the list. */
@@ -37,22 +37,7 @@ describe('PostgreSQL schema upgrade to the append function', () => {
   it('keeps every row of a 10,000-session database, and a session stored before takes appends through PgBouncer and directly', async () => {
     expect(BEFORE).toBeGreaterThan(0);
     const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
-    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('p', '/p', 'h')");
-    await runSql(url, "INSERT INTO chatkeep.ids (id) SELECT 'ap-' || n FROM generate_series(1, $1::int) n", [SESSIONS]);
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.sessions (id, project_key, project_path, title, created_at, updated_at, status)
-       SELECT 'ap-' || n, 'p', '/p', 'Session ' || n, timestamptz '2025-11-24 10:00Z' - n * interval '1 minute',
-         timestamptz '2025-11-24 10:00Z' - n * interval '1 minute', 'closed' FROM generate_series(1, $1::int) n`,
-      [SESSIONS],
-    );
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
-       SELECT 'ap-' || n, k, timestamptz '2025-11-24 10:00Z', 'message', json_build_object('role', 'user', 'content', 'message ' || k || ' of ' || n), 'e' || k
-       FROM generate_series(1, $1::int) n, generate_series(1, 2) k`,
-      [SESSIONS],
-    );
+    await fillWithSessions(url, 'ap-', SESSIONS);
     const before = await runSql(url, DIGEST_SQL);
     expect(before[0]).toMatchObject({ events: 2 * SESSIONS });
 

@@ -9,16 +9,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import type { SessionEvent } from '../../src/session/format/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { OWNER_APPEND_MIGRATION } from '../../src/store/postgres/owner-append.js';
 import type { PgLock } from '../../src/store/postgres/lock.js';
 import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
-import { startPgBouncer, type RunningPgBouncer } from '../helpers/pgbouncer.js';
+import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion } from '../helpers/schema-at.js';
+import { databaseAtVersion, fillWithSessions } from '../helpers/schema-at.js';
 
 const SESSIONS = 10_000;
 /** The version before this migration, wherever the migration ends up in the list. */
@@ -34,33 +34,12 @@ const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.events) AS events
 const event = (seq: number, content: string): SessionEvent => ({ seq, id: `up-ev-${seq}`, ts: '2025-11-24T11:00:00.000Z', type: 'message', payload: { role: 'user', content } });
 
 describe('PostgreSQL schema upgrade to the owner\'s append marked', () => {
-  let bouncer: RunningPgBouncer;
-  beforeAll(async () => {
-    bouncer = await startPgBouncer(inject('postgresAdminUrl'));
-  }, 120_000);
-  afterAll(async () => {
-    await bouncer?.stop();
-  });
+  const bouncer = usePgBouncer();
 
   it('keeps every row of a 10,000-session database, and a session stored before takes the owner\'s appends through PgBouncer and directly, marked hers', async () => {
     expect(BEFORE).toBeGreaterThan(0);
     const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
-    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('p', '/p', 'h')");
-    await runSql(url, "INSERT INTO chatkeep.ids (id) SELECT 'oa-' || n FROM generate_series(1, $1::int) n", [SESSIONS]);
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.sessions (id, project_key, project_path, title, created_at, updated_at, status)
-       SELECT 'oa-' || n, 'p', '/p', 'Session ' || n, timestamptz '2025-11-24 10:00Z' - n * interval '1 minute',
-         timestamptz '2025-11-24 10:00Z' - n * interval '1 minute', 'closed' FROM generate_series(1, $1::int) n`,
-      [SESSIONS],
-    );
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
-       SELECT 'oa-' || n, k, timestamptz '2025-11-24 10:00Z', 'message', json_build_object('role', 'user', 'content', 'message ' || k || ' of ' || n), 'e' || k
-       FROM generate_series(1, $1::int) n, generate_series(1, 2) k`,
-      [SESSIONS],
-    );
+    await fillWithSessions(url, 'oa-', SESSIONS);
     const before = await runSql(url, DIGEST_SQL);
     expect(before[0]).toMatchObject({ events: 2 * SESSIONS });
 

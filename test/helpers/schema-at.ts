@@ -16,3 +16,27 @@ export async function databaseAtVersion(adminUrl: string, version: number): Prom
   }
   return url;
 }
+
+/**
+ * Fills a database made by `databaseAtVersion` with `sessions` closed sessions of one project,
+ * IDs `<prefix>1`…, each with two message events ('message K of N'), as the upgrade tests of the
+ * append start from.
+ */
+export async function fillWithSessions(url: string, prefix: string, sessions: number): Promise<void> {
+  await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('p', '/p', 'h')");
+  await runSql(url, 'INSERT INTO chatkeep.ids (id) SELECT $2 || n FROM generate_series(1, $1::int) n', [sessions, prefix]);
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.sessions (id, project_key, project_path, title, created_at, updated_at, status)
+     SELECT $2 || n, 'p', '/p', 'Session ' || n, timestamptz '2025-11-24 10:00Z' - n * interval '1 minute',
+       timestamptz '2025-11-24 10:00Z' - n * interval '1 minute', 'closed' FROM generate_series(1, $1::int) n`,
+    [sessions, prefix],
+  );
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
+     SELECT $2 || n, k, timestamptz '2025-11-24 10:00Z', 'message', json_build_object('role', 'user', 'content', 'message ' || k || ' of ' || n), 'e' || k
+     FROM generate_series(1, $1::int) n, generate_series(1, 2) k`,
+    [sessions, prefix],
+  );
+}
