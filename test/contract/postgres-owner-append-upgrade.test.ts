@@ -18,18 +18,12 @@ import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migra
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
 import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion, fillWithSessions } from '../helpers/schema-at.js';
+import { databaseAtVersion, fillWithSessions, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
 
 const SESSIONS = 10_000;
 /** The version before this migration, wherever the migration ends up in the list. */
 const BEFORE = MIGRATIONS.indexOf(OWNER_APPEND_MIGRATION);
 
-/** Every session, event, ID and lock key, digested in a fixed order: equal digests, nothing lost or changed. */
-const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.events) AS events,
-  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
-  (SELECT md5(string_agg((e.session_id, e.seq, e.ts, e.type, e.payload, e.event_id)::text, '|' ORDER BY e.session_id, e.seq)) FROM chatkeep.events e) AS event_rows,
-  (SELECT md5(string_agg(i.id, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
-  (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows`;
 
 const event = (seq: number, content: string): SessionEvent => ({ seq, id: `up-ev-${seq}`, ts: '2025-11-24T11:00:00.000Z', type: 'message', payload: { role: 'user', content } });
 
@@ -40,7 +34,7 @@ describe('PostgreSQL schema upgrade to the owner\'s append marked', () => {
     expect(BEFORE).toBeGreaterThan(0);
     const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
     await fillWithSessions(url, 'oa-', SESSIONS);
-    const before = await runSql(url, DIGEST_SQL);
+    const before = await runSql(url, SESSIONS_DIGEST_SQL);
     expect(before[0]).toMatchObject({ events: 2 * SESSIONS });
 
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-owner-append-upgrade-'));
@@ -48,7 +42,7 @@ describe('PostgreSQL schema upgrade to the owner\'s append marked', () => {
     try {
       stores.push(await openPostgresStore(url, { interpreter, cwd }));
       expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
-      expect(await runSql(url, DIGEST_SQL)).toEqual(before);
+      expect(await runSql(url, SESSIONS_DIGEST_SQL)).toEqual(before);
       expect(await runSql(url, 'SELECT by_owner, count(*)::int AS n FROM chatkeep.events GROUP BY by_owner')).toEqual([{ by_owner: false, n: 2 * SESSIONS }]);
       const listed = await runSql(url, "SELECT updated_at, journal_seq, message_count FROM chatkeep.sessions WHERE id = 'oa-5000'");
       stores.push(await openPostgresStore(bouncer.url(url), { interpreter, cwd }));

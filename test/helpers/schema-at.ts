@@ -40,3 +40,13 @@ export async function fillWithSessions(url: string, prefix: string, sessions: nu
     [sessions, prefix],
   );
 }
+
+/**
+ * Every session, event (the columns every version has), ID and lock key, digested in a fixed
+ * order: equal digests before and after an upgrade, nothing lost or changed.
+ */
+export const SESSIONS_DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.events) AS events,
+  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
+  (SELECT md5(string_agg((e.session_id, e.seq, e.ts, e.type, e.payload, e.event_id)::text, '|' ORDER BY e.session_id, e.seq)) FROM chatkeep.events e) AS event_rows,
+  (SELECT md5(string_agg(i.id, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
+  (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows`;

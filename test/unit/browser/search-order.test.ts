@@ -42,18 +42,41 @@ beforeAll(async () => {
   widths = await loadWidths();
 });
 
+/** A browser's config over these rows (the rest as every test here has it), its streams, and what it wrote so far. */
+function open(own: Pick<BrowserConfig, 'rows' | 'list' | 'find'> & Partial<BrowserConfig>): {
+  config: BrowserConfig;
+  input: PassThrough;
+  output: PassThrough;
+  written: () => string;
+} {
+  const config: BrowserConfig = {
+    widths,
+    heading: 'Resume which session?',
+    host: { sessions: {} as SessionManager, writeFile: async (name) => name, version: '0' },
+    projectPath: '/here',
+    all: false,
+    holder: async () => undefined,
+    color: new Chalk({ level: 0 }),
+    size: () => ({ columns: 100, lines: 20 }),
+    onResize: () => () => undefined,
+    now: () => NOW,
+    notes: [],
+    ...own,
+  };
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let written = '';
+  output.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  return { config, input, output, written: () => written };
+}
+
 describe('session browser: searches answered out of order', () => {
   it('shows the answer to the last search asked, and Enter resumes the row shown', async () => {
     const here = row('session-20261128-110000', '/here');
     const there = row('session-20261128-100000', '/there');
     const everyProject = later<SessionSummary[]>();
     const asked: { rows: number; query: string; answer: ReturnType<typeof later<Found>> }[] = [];
-    const config: BrowserConfig = {
-      widths,
-      heading: 'Resume which session?',
-      host: { sessions: {} as SessionManager, writeFile: async (name) => name, version: '0' },
-      projectPath: '/here',
-      all: false,
+    const { config, input, output, written } = open({
       rows: [here],
       list: (all) => (all ? everyProject.promise : Promise.resolve([here])),
       find: (rows, query) => {
@@ -61,18 +84,8 @@ describe('session browser: searches answered out of order', () => {
         asked.push({ rows: rows.length, query, answer });
         return answer.promise;
       },
-      holder: async () => undefined,
-      color: new Chalk({ level: 0 }),
-      size: () => ({ columns: 100, lines: 20 }),
-      onResize: () => () => undefined,
-      now: () => NOW,
-      notes: [],
-    };
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let written = '';
-    output.on('data', (chunk: Buffer) => (written += chunk.toString()));
-    const screen = (): string => written.slice(written.lastIndexOf('Resume which session?'));
+    });
+    const screen = (): string => written().slice(written().lastIndexOf('Resume which session?'));
     const choice = browserPrompt(core)(config, { input, output });
 
     await until(screen, here.id);
@@ -99,29 +112,14 @@ describe('session browser: searches answered out of order', () => {
   it('repaints once when the rest of the listing arrives', async () => {
     const newest = Array.from({ length: 3 }, (_, i) => row(`session-20261128-11000${i}`, '/here'));
     const every = later<SessionSummary[]>();
-    const config: BrowserConfig = {
-      widths,
-      heading: 'Resume which session?',
-      host: { sessions: {} as SessionManager, writeFile: async (name) => name, version: '0' },
-      projectPath: '/here',
-      all: false,
+    const { config, input, output, written } = open({
       rows: newest,
       partial: true,
       list: () => every.promise,
       find: async () => ({ ids: [], more: false }),
-      holder: async () => undefined,
-      color: new Chalk({ level: 0 }),
-      size: () => ({ columns: 100, lines: 20 }),
-      onResize: () => () => undefined,
-      now: () => NOW,
-      notes: [],
-    };
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let written = '';
-    output.on('data', (chunk: Buffer) => (written += chunk.toString()));
-    const frames = (): number => written.split('Resume which session?').length - 1;
-    const screen = (): string => written.slice(written.lastIndexOf('Resume which session?'));
+    });
+    const frames = (): number => written().split('Resume which session?').length - 1;
+    const screen = (): string => written().slice(written().lastIndexOf('Resume which session?'));
     const choice = browserPrompt(core)(config, { input, output });
     await until(screen, 'listing the rest');
     const before = frames();
