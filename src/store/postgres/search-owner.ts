@@ -17,6 +17,8 @@
  * row security is left off for them while it fills the column, so that it reaches every row.
  */
 
+import { owned } from './by-operation.js';
+
 /** The role asking, in the default collation, as `owner` is kept: so that an index on owner serves it. */
 export const SEARCHER = `current_user::text COLLATE "default"`;
 
@@ -28,8 +30,7 @@ export const SEARCHER = `current_user::text COLLATE "default"`;
 const sessionReadable = (t: string): string => `EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.id = ${t}.session_id OFFSET 0)`;
 
 /** A row of `t`, named as the role asking's, whose session that role owns. */
-const ownedAndNamed = (t: string): string =>
-  `${t}.owner = current_user AND EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.id = ${t}.session_id AND s.owner = current_user)`;
+const ownedAndNamed = (t: string): string => `${t}.owner = current_user AND ${owned(t)}`;
 
 const TABLES = ['search_sessions', 'search_messages'] as const;
 
