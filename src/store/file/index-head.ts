@@ -120,10 +120,8 @@ export async function readHead(path: string): Promise<{ header: IndexHeader; lin
 function withTail(header: IndexHeader, log: IndexLog, body: string[], records: TailRecord[]): { header: IndexHeader; lines: string[] } {
   const read = headRows(body);
   const latest = latestRows(records);
-  const fromBody = new Set<IndexRow>();
-  const merged = [...read.filter((r) => !latest.has(r.id)), ...latest.values()];
-  merged.slice(0, merged.length - latest.size).forEach((r) => fromBody.add(r));
-  merged.sort(byUpdatedDesc);
+  const fromBody = new Set(read.filter((r) => !latest.has(r.id)));
+  const merged = [...fromBody, ...latest.values()].sort(byUpdatedDesc);
   let rows = merged;
   const complete = read.length === header.rowCount;
   if (!complete) {
@@ -135,7 +133,8 @@ function withTail(header: IndexHeader, log: IndexLog, body: string[], records: T
   const liveReached = complete || (read.length > header.lastLive && [...latest.values()].every((r) => (r.status === 'closed' && !r.problem) || rows.includes(r)));
   // A row to refresh that these rows may not reach: a `lastLive` past them sends the caller to the whole file.
   const lastLive = liveReached ? lastLiveOf(rows) : rows.length;
-  const rowCount = complete ? merged.length : header.rowCount + [...latest.keys()].filter((id) => !read.some((r) => r.id === id)).length;
+  const readIds = new Set(read.map((r) => r.id));
+  const rowCount = complete ? merged.length : header.rowCount + [...latest.keys()].filter((id) => !readIds.has(id)).length;
   return { header: { ...header, lastLive, rowCount, log: foldLog(log, records) }, lines: rows.map((r) => JSON.stringify(r)) };
 }
 
