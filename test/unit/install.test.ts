@@ -70,6 +70,14 @@ describe('a fresh install', () => {
     }
   });
 
+  it('names every install script installed here in allowScripts, so npm 11 warns of none left unreviewed', () => {
+    const unreviewed = installedHere
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([path]) => nameOf(path))
+      .filter((name) => !(name in (manifest.allowScripts ?? {})));
+    expect(unreviewed).toEqual([]);
+  });
+
   it('the pseudo-terminal the tests drive comes prebuilt for this platform', async () => {
     const pty = await import('@lydell/node-pty');
     const term = pty.spawn(process.execPath, ['-e', 'process.stdout.write("ready")'], { cols: 40, rows: 5 });
