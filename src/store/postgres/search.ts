@@ -227,8 +227,10 @@ export async function searchSessions(
     if (!idMatch && titleHits === 0 && hits.hits === 0) continue;
     found.push({ ...hits, idMatch, titleHits, session: { id: row.id, updatedAt: new Date(row.updated_at) }, row, ...(messages ? { messages } : {}) });
   }
-  const { results, hidden } = await resultsOf(ctx, keys, rank(found, 0), limit, q.folded);
-  return { query: q.text, total: found.length - hidden, results, index: reports(projects, rows) };
+  // The first `limit` ranked; all of them only when the listing hides some of those (rare).
+  let shown = await resultsOf(ctx, keys, rank(found, limit), limit, q.folded);
+  if (limit > 0 && shown.results.length < limit && found.length > limit) shown = await resultsOf(ctx, keys, rank(found, 0), limit, q.folded);
+  return { query: q.text, total: found.length - shown.hidden, results: shown.results, index: reports(projects, rows) };
 }
 
 /** Reads the sessions the rows do not cover; indexes those whose snapshot has none (best effort: the rows are a cache of the sessions). */
