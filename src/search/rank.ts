@@ -63,7 +63,11 @@ export function score(
   const idMatch = session.id.toLowerCase().includes(folded);
   const titleHits = countOccurrences(foldedTitle, folded);
   if (!idMatch && titleHits === 0 && messages.hits === 0) return undefined;
-  return { ...messages, idMatch, titleHits };
+  // Field by field: a spread of `messages` (with or without `best`) cost ~2 µs a session, a
+  // fifth of a second when a word in nearly every message matches 100,000 of them.
+  const scored: Omit<Scored, 'session'> = { hits: messages.hits, idMatch, titleHits };
+  if (messages.best) scored.best = messages.best;
+  return scored;
 }
 
 /** What ranking looks at: a store may rank before it has made the listing rows of its matches. */
