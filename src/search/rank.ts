@@ -63,7 +63,11 @@ export function score(
   const idMatch = session.id.toLowerCase().includes(folded);
   const titleHits = countOccurrences(foldedTitle, folded);
   if (!idMatch && titleHits === 0 && messages.hits === 0) return undefined;
-  return { ...messages, idMatch, titleHits };
+  // Field by field: a spread of `messages` (with or without `best`) cost ~2 µs a session, a
+  // fifth of a second when a word in nearly every message matches 100,000 of them.
+  const scored: Omit<Scored, 'session'> = { hits: messages.hits, idMatch, titleHits };
+  if (messages.best) scored.best = messages.best;
+  return scored;
 }
 
 /** What ranking looks at: a store may rank before it has made the listing rows of its matches. */
@@ -73,7 +77,7 @@ export interface Rankable {
   session: { id: string; updatedAt: Date };
 }
 
-/** Best first: more hits (title and messages), then the most recently active, then by ID. */
+/** Best first: more hits (title and messages), then the most recently active, then by ID (unique: a total order). */
 export function byRelevance(a: Rankable, b: Rankable): number {
   return (
     b.hits + b.titleHits - (a.hits + a.titleHits) ||
@@ -82,10 +86,48 @@ export function byRelevance(a: Rankable, b: Rankable): number {
   );
 }
 
-/** The first `limit` (0: all) of `scored`, best first. */
-export function rank<T extends Rankable>(scored: T[], limit: number): T[] {
-  const sorted = scored.slice().sort(byRelevance);
-  return limit > 0 ? sorted.slice(0, limit) : sorted;
+/**
+ * The first `limit` (0: all) of `scored`, best first. A few of many (a word in nearly every
+ * message matches every session; a search shows 20) are kept in a heap of `limit`, the worst of
+ * them on top, instead of sorting them all: the same first `limit`, since the order is total.
+ */
+export function rank<T extends Rankable>(scored: readonly T[], limit: number): T[] {
+  if (limit <= 0 || limit * 4 >= scored.length) {
+    const sorted = scored.slice().sort(byRelevance);
+    return limit > 0 ? sorted.slice(0, limit) : sorted;
+  }
+  const heap: T[] = [];
+  for (const item of scored) {
+    if (heap.length < limit) siftUp(heap, item);
+    else if (byRelevance(item, heap[0]!) < 0) siftDown(heap, item);
+  }
+  return heap.sort(byRelevance);
+}
+
+/** Adds `item` to a heap whose top is its worst. */
+function siftUp<T extends Rankable>(heap: T[], item: T): void {
+  let at = heap.push(item) - 1;
+  while (at > 0) {
+    const parent = (at - 1) >> 1;
+    if (byRelevance(heap[parent]!, item) >= 0) break;
+    heap[at] = heap[parent]!;
+    at = parent;
+  }
+  heap[at] = item;
+}
+
+/** Puts `item` in place of the heap's top (its worst). */
+function siftDown<T extends Rankable>(heap: T[], item: T): void {
+  let at = 0;
+  for (;;) {
+    let child = 2 * at + 1;
+    if (child >= heap.length) break;
+    if (child + 1 < heap.length && byRelevance(heap[child + 1]!, heap[child]!) > 0) child++;
+    if (byRelevance(heap[child]!, item) <= 0) break;
+    heap[at] = heap[child]!;
+    at = child;
+  }
+  heap[at] = item;
 }
 
 /** A result with its snippet, from the message `best` points at (`message`: that message, when the store could read it). */

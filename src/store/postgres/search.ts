@@ -213,22 +213,36 @@ export async function searchSessions(
   // (search-narrowing.ts): set with the transaction's BEGIN, not in a round trip of its own.
   const begin = argument !== undefined && narrowing === 'trgm' ? `${MATCH_BEGIN}; SET LOCAL ${SEARCH_LIKE_SETTING} = ${quoteLiteral(argument)}` : MATCH_BEGIN;
   const rows = await transaction(ctx.pool, ctx.target, async (client) => (await client.query<MatchRow>(sql, params)).rows, begin);
-  const read = await readUncovered(ctx, rows);
+  const found = foundOf(rows, await readUncovered(ctx, rows), q.folded);
+  // The first `limit` ranked; all of them only when the listing hides some of those (rare).
+  let shown = await resultsOf(ctx, keys, rank(found, limit), limit, q.folded);
+  if (limit > 0 && shown.results.length < limit && found.length > limit) shown = await resultsOf(ctx, keys, rank(found, 0), limit, q.folded);
+  return { query: q.text, total: found.length - shown.hidden, results: shown.results, index: reports(projects, rows) };
+}
+
+/**
+ * The matches among `rows`, scored as `score` scores them: from the hits counted in SQL, or in
+ * memory for the sessions read here (`read`). Built without spreading objects: a word in nearly
+ * every message makes one per session the searcher may read (~10,000 at a million sessions).
+ */
+function foundOf(rows: readonly MatchRow[], read: ReadonlyMap<string, SearchableMessage[]>, folded: string): Found[] {
   const found: Found[] = [];
   for (const row of rows) {
     const messages = read.get(row.id);
-    const hits: MessageHits = messages
-      ? countHits(messages, q.folded)
-      : { hits: row.hits ?? 0, ...(row.best !== null ? { best: { message: row.best, hits: row.best_hits ?? 0 } } : {}) };
+    const counted = messages ? countHits(messages, folded) : undefined;
+    const hits = counted ? counted.hits : (row.hits ?? 0);
     // Where the rows' folded title does not say it, the title as listed is folded here (as `score` does).
-    const titleHits = row.title_stale || messages ? countOccurrences(fold(row.title ?? ''), q.folded) : row.title_hits;
+    const titleHits = row.title_stale || messages ? countOccurrences(fold(row.title ?? ''), folded) : row.title_hits;
     // IDs are ASCII (`[A-Za-z0-9._-]`): lowercasing folds them.
-    const idMatch = row.id.toLowerCase().includes(q.folded);
-    if (!idMatch && titleHits === 0 && hits.hits === 0) continue;
-    found.push({ ...hits, idMatch, titleHits, session: { id: row.id, updatedAt: new Date(row.updated_at) }, row, ...(messages ? { messages } : {}) });
+    const idMatch = row.id.toLowerCase().includes(folded);
+    if (!idMatch && titleHits === 0 && hits === 0) continue;
+    const f: Found = { hits, idMatch, titleHits, session: { id: row.id, updatedAt: new Date(row.updated_at) }, row };
+    const best = counted ? counted.best : row.best !== null ? { message: row.best, hits: row.best_hits ?? 0 } : undefined;
+    if (best) f.best = best;
+    if (messages) f.messages = messages;
+    found.push(f);
   }
-  const { results, hidden } = await resultsOf(ctx, keys, rank(found, 0), limit, q.folded);
-  return { query: q.text, total: found.length - hidden, results, index: reports(projects, rows) };
+  return found;
 }
 
 /** Reads the sessions the rows do not cover; indexes those whose snapshot has none (best effort: the rows are a cache of the sessions). */

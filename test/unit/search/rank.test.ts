@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchableMessages } from '../../../src/search/rank.js';
+import { byRelevance, rank, searchableMessages } from '../../../src/search/rank.js';
 import { searchMessages } from '../../../src/search/search-messages.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
 
@@ -54,5 +54,22 @@ describe('searchMessages (the ranking every store shares)', () => {
     expect(out.total).toBe(5);
     expect(out.results.map((r) => r.session.id)).toEqual(['s4', 's3']);
     expect(searchMessages('x', sessions, 0).results).toHaveLength(5);
+  });
+});
+
+describe('rank (the first `limit` of many)', () => {
+  it('keeps the same first results as sorting them all, ties broken by time, then ID', () => {
+    // Hits from 0 to 3 and times from 8 values: many ties, broken as the full order breaks them.
+    const items = Array.from({ length: 500 }, (_, i) => ({
+      hits: (i * 7) % 4,
+      titleHits: i % 5 === 0 ? 1 : 0,
+      session: { id: `s-${(i * 7919) % 1000}`, updatedAt: new Date(at.getTime() + ((i * 13) % 8) * 60_000) },
+    }));
+    const all = rank(items, 0);
+    for (let i = 1; i < all.length; i++) expect(byRelevance(all[i - 1]!, all[i]!)).toBeLessThan(0);
+    for (const limit of [1, 2, 20, 99, 124, 125, 499, 500, 501]) {
+      expect(rank(items, limit).map((r) => r.session.id)).toEqual(all.slice(0, limit).map((r) => r.session.id));
+      expect(rank(items.slice().reverse(), limit).map((r) => r.session.id)).toEqual(all.slice(0, limit).map((r) => r.session.id));
+    }
   });
 });
