@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
-import { matchSql } from '../../src/store/postgres/search.js';
+import { matchSql } from '../../src/store/postgres/search-match.js';
 import { SESSION_BY_SESSION } from '../../src/store/postgres/search-path.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
