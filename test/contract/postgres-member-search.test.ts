@@ -33,9 +33,7 @@ const THEIRS = 100;
  * one generic plan for every word), as the member `role`: the rows it read of `table`.
  */
 async function explained(admin: pg.Client, role: string, key: string, word: string, table = 'search_messages'): Promise<number> {
-  const r = await calledRowsRead(admin, role, MATCHED_SQL, [[key], word, `%${word}%`, 'trgm'], new Set([table]));
-  if (process.env.DBG) (await import('node:fs')).writeFileSync(`/tmp/h46b-plan-${word}-${table}.json`, r.plans.join('\n'));
-  return r.read;
+  return (await calledRowsRead(admin, role, MATCHED_SQL, [[key], word, `%${word}%`, 'trgm'], new Set([table]))).read;
 }
 
 async function stored(store: PostgresStore, id: string, text: string): Promise<void> {
