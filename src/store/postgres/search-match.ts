@@ -17,7 +17,7 @@
  */
 import { bySessionSql } from './search-path.js';
 import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
-import { SEES_ALL, VISIBLE_SESSIONS_SQL } from './listing-index.js';
+import { SEES_ALL } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 
@@ -76,22 +76,26 @@ const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title,
  * of two branches, the other never run (its gate is a one-time filter): through the narrowing
  * index, or session by session (search-path.ts).
  *
- * The sessions (`vis`) by one of two branches too, gated the same way. A role that sees only its
- * own and shared sessions reads them over VISIBLE_SESSIONS_SQL, and their search facts as two
- * sets, each read over an index and joined whole: its own (by owner, each passing row security
- * by its `owner`: search-owner.ts) and those of the sessions shared with it (by key, each
- * checked against its session); each session's last event by key. A join to every search fact
- * would have row security check every row of the server. A role that sees every session reads
- * them all anyway, and joins them whole.
+ * The sessions (`vis`) by one of three branches, gated the same way. A role that sees only its
+ * own and shared sessions reads its own sessions and their search facts by owner, each over an
+ * index and joined whole (each search fact passing row security by its `owner`: search-owner.ts);
+ * and each session shared with it, and its search facts, by key, one lookup per share (a lateral
+ * subquery, which no setting or estimate turns into a scan: joined whole, the shared sessions
+ * and their facts were a scan of every other member's, 305,000 buffers and ~2 s for a member of
+ * three shares at 100,000 sessions); each session's last event by key. A join to every search
+ * fact would have row security check every row of the server. A role that sees every session
+ * reads them all anyway, and joins them whole.
  */
 export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM ${VISIBLE_SESSIONS_SQL} s LEFT JOIN (
-        SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}
-        UNION ALL SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner <> ${SEARCHER}
-          AND d.session_id IN (SELECT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public'))
-      ) d ON d.session_id = s.id
-    WHERE NOT ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
+    WHERE NOT ${SEES_ALL} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
+      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
+      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
+    WHERE NOT ${SEES_ALL} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
     UNION ALL
     SELECT ${VIS_COLUMNS}, ev.last_seq
     FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
