@@ -3,14 +3,13 @@
  * reads the environment, the home directory and the process's streams. Everything heavy is
  * imported after the flags are known, so `--help` and `--version` stay instant.
  */
-import { closeSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isatty } from 'node:tty';
 import { join, resolve } from 'node:path';
 import { parseCommandLine, replHelp } from './cli/options.js';
 import { chatkeepHost } from './cli/chatkeep-host.js';
 import { hostCommand, type HostName } from './repl/host.js';
 import type { Invocation } from './terminal/invocation.js';
+import { closeDeadTerminals, terminalDescriptors } from './terminal/dead-terminal.js';
 import { describeError } from './terminal/report-error.js';
 import { forStream, wrappedOutput } from './terminal/wrap-output.js';
 import type { ResumeHow } from './cli/start-chat.js';
@@ -123,7 +122,7 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
   // SIGHUP a terminal sends after closing would turn a run that has saved into one killed by a
   // signal (exit 129); this way the handler holds to the end.
   process.once('beforeExit', () => process.exit());
-  const ttys = [0, 1, 2].filter((fd) => isatty(fd));
+  const ttys = terminalDescriptors();
   try {
     return await startChat(flags, {
       home,
@@ -141,9 +140,8 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
   } finally {
     // Leaving on a signal while a pipe stays open (`tail -f log | chatkeep`) must not wait for its end.
     process.stdin.destroy();
-    // A closed terminal: at exit Node restores the terminal's modes and aborts when that fails
-    // (node::ResetStdio, EIO). It skips descriptors that are closed, so the dead ones are.
-    if (terminal && !isatty(0)) for (const fd of ttys) closeQuietly(fd);
+    // A closed terminal: closed before Node's exit puts its modes back (terminal/dead-terminal.ts).
+    if (terminal) closeDeadTerminals(ttys);
   }
 }
 
@@ -158,12 +156,4 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   stream.setEncoding('utf8');
   for await (const chunk of stream) text += chunk as string;
   return text;
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed
-  }
 }

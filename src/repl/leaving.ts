@@ -5,6 +5,7 @@
  * sends the text that follows only where it can still be read (`Screen.hangUp`).
  */
 import type { EventEmitter } from 'node:events';
+import { closeDeadTerminals, terminalDescriptors } from '../terminal/dead-terminal.js';
 import type { Screen } from '../terminal/screen.js';
 
 export interface LeavingOptions {
@@ -50,12 +51,16 @@ export function watchLeaving(options: LeavingOptions): LeavingWatch {
     leaving.abort();
     options.leave();
   };
+  // A host that hands its signals over (`process`) ends as a program does after a hang-up:
+  // cleanly, its dead terminal closed as it exits (terminal/dead-terminal.ts).
+  const ttys = signals === process ? terminalDescriptors() : [];
   const hangUp = (): void => {
     // Once: closing a reader on a dead terminal reports the terminal's error again.
     if (hungUp) return;
     hungUp = true;
     leaving.abort();
     screen.hangUp();
+    if (ttys.length > 0) process.once('exit', () => closeDeadTerminals(ttys));
     // Not from inside the failing call: the error may come from the host's own close (readline's
     // setRawMode as it closes), and closing again from there would fail again before it is done.
     queueMicrotask(options.hangUp ?? options.leave);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { LockSupersededError } from '../../src/session/api/errors.js';
 import type { SessionEvent } from '../../src/session/format/store.js';
-import { insertEvents } from '../../src/store/postgres/event-log.js';
+import { APPEND_SQL, insertEvents } from '../../src/store/postgres/event-log.js';
 import type { PgLock } from '../../src/store/postgres/lock.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
@@ -119,6 +119,17 @@ describe('PostgreSQL fenced append', () => {
     await expect(log.append(turn(7, 'after the takeover'), true)).rejects.toBeInstanceOf(LockSupersededError);
     await log.close();
     expect(await stored(id)).toEqual(Array.from({ length: 5 }, (_, i) => `turn ${i + 2}`));
+  });
+
+  it("the server's append function runs this build's append, with the setting that keeps its plan generic (a build that changes it replaces it by a migration)", async () => {
+    await open(direct); // creates the schema
+    const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(
+      direct,
+      "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'append_events' AND pronamespace = 'chatkeep'::regnamespace",
+    );
+    expect(fn).toHaveLength(1);
+    expect(fn[0]!.prosrc).toContain(APPEND_SQL);
+    expect(fn[0]).toMatchObject({ proconfig: ['plan_cache_mode=force_generic_plan'], prosecdef: false });
   });
 
   it('a batch sent again after it was stored counts as written, once; from a superseded holder too; a new event from one is refused', async () => {

@@ -11,7 +11,7 @@ import { openSessions, type Message, type ReplyWriter, type Session } from '../.
 import { tmpHome } from '../helpers/tmp-home.js';
 import { fill } from '../helpers/fill-disk.js';
 import { smallDisk } from '../helpers/small-disk.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
+import { createDatabase, holdSessionRow, runSql } from '../helpers/postgres.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { managerOn } from './contract-kit.js';
@@ -86,11 +86,7 @@ describe('a write of unknown outcome', () => {
     const s = await sessions.create();
     await s.append({ role: 'user', content: 'q1' }, { role: 'assistant', content: 'a1' });
     // Someone holds the session's row: the next INSERT waits in the server past chatkeep's read timeout.
-    const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query('BEGIN');
-    await admin.query('SELECT 1 FROM chatkeep.sessions WHERE id = $1 FOR UPDATE', [s.id]);
+    const release = await holdSessionRow(url, s.id);
     const sent = s.append({ role: 'user', content: 'q2' });
     const said = sent.then(
       () => 'stored',
@@ -98,8 +94,7 @@ describe('a write of unknown outcome', () => {
     );
     // chatkeep gave the connection up; the server still holds the INSERT, which commits once the row is free.
     await vi.waitFor(() => expect(s.readOnly).toBe(true), { timeout: 20_000, interval: 50 });
-    await admin.query('COMMIT');
-    await admin.end();
+    await release();
     expect(await said).toBe('stored');
     expect(contents(s.messages)).toEqual(['user: q1', 'assistant: a1', 'user: q2']);
     // Everything stored is this process's own: taken back, no fork.

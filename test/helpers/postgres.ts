@@ -95,3 +95,19 @@ export async function runSql<R = Record<string, unknown>>(url: string, sql: stri
     await client.end();
   }
 }
+
+/**
+ * Locks a session's row from a connection of its own, as another program's open transaction
+ * would: the store's next write to it waits in the server. Resolves to the release, which commits.
+ */
+export async function holdSessionRow(url: string, sessionId: string): Promise<() => Promise<void>> {
+  const { default: pg } = await import('pg');
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  await other.query('BEGIN');
+  await other.query('SELECT 1 FROM chatkeep.sessions WHERE id = $1 FOR UPDATE', [sessionId]);
+  return async () => {
+    await other.query('COMMIT');
+    await other.end();
+  };
+}

@@ -3,7 +3,6 @@
  * columns (the preview giving way first), column headers, forks under their parents (folded
  * behind a count), what a fork is, the lines an action says and why the list is empty.
  */
-import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { arrange, revealed } from '../../../src/browser/families.js';
@@ -12,6 +11,7 @@ import { drawFrame, saidLines, type Frame } from '../../../src/browser/layout.js
 import { loadWidths, type Widths } from '../../../src/terminal/table.js';
 import type { SessionSnapshot } from '../../../src/session/api/data.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
+import { browserFrame } from '../../helpers/browser-frame.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 const TOPICS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
@@ -41,32 +41,8 @@ function family(): SessionSummary[] {
 }
 
 function frame(rows: SessionSummary[], columns: number, extra: Partial<Frame> & { open?: ReadonlySet<string> } = {}): Frame {
-  const { open = new Set(), ...rest } = extra;
-  return {
-    heading: 'Resume which session?',
-    all: false,
-    projectPath: '/work/project',
-    total: rows.length,
-    query: '',
-    matched: rows.length,
-    shown: rows.length,
-    entries: arrange(rows, { fold: true, open }),
-    selected: 0,
-    top: 0,
-    filters: NO_FILTERS,
-    label: 'Search: ',
-    typed: '',
-    searching: false,
-    preview: { on: columns >= 120, snapshot: undefined },
-    holding: () => undefined,
-    message: [],
-    now: NOW,
-    columns,
-    lines: 24,
-    color: new Chalk({ level: 0 }),
-    widths,
-    ...rest,
-  };
+  const { open, ...rest } = extra;
+  return browserFrame(rows, { columns, lines: 24, now: NOW, widths, open }, rest);
 }
 
 /** Every line of the screen. */

@@ -1,7 +1,5 @@
-import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { arrange } from '../../../src/browser/families.js';
 import { filterLine, nextAge, nextBranch, nextStatus, NO_FILTERS, passes } from '../../../src/browser/filters.js';
 import { drawFrame, listHeight, scrolled, type Frame } from '../../../src/browser/layout.js';
 import { neutralize, previewLines } from '../../../src/browser/preview.js';
@@ -9,6 +7,7 @@ import { shortAge } from '../../../src/browser/rows.js';
 import { loadWidths, type Widths } from '../../../src/terminal/table.js';
 import type { SessionSnapshot } from '../../../src/session/api/data.js';
 import type { SessionSummary } from '../../../src/session/api/listing.js';
+import { browserFrame } from '../../helpers/browser-frame.js';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 
@@ -26,31 +25,7 @@ function row(i: number, extra: Partial<SessionSummary> = {}): SessionSummary {
 }
 
 function frame(rows: SessionSummary[], columns: number, lines: number, extra: Partial<Frame> = {}): Frame {
-  return {
-    heading: 'Resume which session?',
-    all: false,
-    projectPath: '/work/project',
-    total: rows.length,
-    query: '',
-    matched: rows.length,
-    shown: rows.length,
-    entries: arrange(rows, { fold: true, open: new Set() }),
-    selected: 0,
-    top: 0,
-    filters: NO_FILTERS,
-    label: 'Search: ',
-    typed: '',
-    searching: false,
-    preview: { on: columns >= 120, snapshot: undefined },
-    holding: () => undefined,
-    message: [],
-    now: NOW,
-    columns,
-    lines,
-    color: new Chalk({ level: 0 }),
-    widths,
-    ...extra,
-  };
+  return browserFrame(rows, { columns, lines, now: NOW, widths }, extra);
 }
 
 let widths: Widths;

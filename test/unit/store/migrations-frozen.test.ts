@@ -1,0 +1,41 @@
+/**
+ * A released migration never changes: a server already at version n ran `MIGRATIONS[n - 1]` as it
+ * was, and never runs it again, so an edit would give new servers one schema and upgraded ones
+ * another. Several migrations are built from a query the build also sends (the listing's, the
+ * append's), which makes such an edit easy to miss: a build that changes one of those queries
+ * keeps the text the old migration was written with and replaces the function by a new one.
+ * The digests below are of the migrations as released; a new one is added at the end.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../../src/store/postgres/migrations.js';
+
+const RELEASED = [
+  /* 1 */ '316351f894043300',
+  /* 2 */ '882bd2fadf8fd51f',
+  /* 3 */ '467a94c90074a4f6',
+  /* 4 */ 'a1f1a97b7c5a0af7',
+  /* 5 */ 'a297b7af70e88e81',
+  /* 6 */ '4f5d7515da839cee',
+  /* 7 */ 'cbc85146818e3748',
+  /* 8 */ 'a544eeb267531e26',
+  /* 9 */ '92d7f659f9987801',
+  /* 10 */ 'be7b960cc63642c9',
+  /* 11 */ '1356ba5f94ce6b7d',
+  /* 12 */ '9903bd4bda8b6df7',
+  /* 13 */ '555252efcd27523b',
+  /* 14 */ 'f4947c2fae06ff70',
+  /* 15 */ '013080a3e1a404be',
+  /* 16 */ '7bc5c8ec7ebb434d',
+  /* 17 */ '1ffe931ad64849e8',
+];
+
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+describe('the PostgreSQL migrations', () => {
+  it('keep every released migration as it was released (a change is a new migration at the end)', () => {
+    expect(MIGRATIONS.length).toBeGreaterThanOrEqual(RELEASED.length);
+    const changed = RELEASED.flatMap((was, i) => (digest(MIGRATIONS[i]!) === was ? [] : [`version ${i + 1}`]));
+    expect(changed).toEqual([]);
+  });
+});
