@@ -13,7 +13,7 @@ import type { ProjectInfo } from '../../src/session/api/data.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
-import { matchSql } from '../../src/store/postgres/search.js';
+import { matchSql } from '../../src/store/postgres/search-match.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';

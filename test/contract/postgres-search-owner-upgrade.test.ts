@@ -16,7 +16,7 @@ import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migra
 import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { SEARCH_OWNER_MIGRATION } from '../../src/store/postgres/search-owner.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
-import { matchSql } from '../../src/store/postgres/search.js';
+import { matchSql } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { explainRowsRead } from '../helpers/plan-rows.js';

@@ -13,7 +13,7 @@ import { encodeSnapshot } from '../../src/session/format/codec.js';
 import type { SessionStore } from '../../src/session/format/store.js';
 import type { SessionSnapshot } from '../../src/session/api/data.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
-import { matchSql } from '../../src/store/postgres/search.js';
+import { matchSql } from '../../src/store/postgres/search-match.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';

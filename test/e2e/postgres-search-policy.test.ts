@@ -10,7 +10,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { createDatabase, runSql } from '../helpers/postgres.js';
 import { as, chat, ok, person } from '../helpers/team.js';
-import { matchSql } from '../../src/store/postgres/search.js';
+import { matchSql } from '../../src/store/postgres/search-match.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
 
 const WORD = 'quokkaplan';

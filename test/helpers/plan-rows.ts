@@ -27,3 +27,34 @@ export async function explainRowsRead(client: pg.Client, sql: string, params: un
   const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
   return rowsRead(rows[0]!['QUERY PLAN'][0].Plan, tables);
 }
+
+/**
+ * Runs `sql` (a call of a server function) as `role` on `admin` (a superuser's connection, which
+ * may load auto_explain) and counts the rows that the function's own queries read of `tables`,
+ * from auto_explain's account of each as it ran: the plans the function keeps, not a plan made
+ * for this call's values. Also gives those plans' text and the call's rows.
+ */
+export async function calledRowsRead<R extends pg.QueryResultRow>(
+  admin: pg.Client,
+  role: string,
+  sql: string,
+  params: unknown[],
+  tables: ReadonlySet<string>,
+): Promise<{ read: number; plans: string[]; rows: R[] }> {
+  const notices: string[] = [];
+  const heard = (n: { message?: string }): void => void notices.push(n.message ?? '');
+  admin.on('notice', heard);
+  try {
+    await admin.query(`LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on;
+      SET auto_explain.log_analyze = on; SET auto_explain.log_format = 'json'; SET auto_explain.log_level = 'notice';
+      SET client_min_messages = 'notice'; SET ROLE "${role}"`);
+    const { rows } = await admin.query<R>(sql, params);
+    await admin.query('RESET ROLE; RESET auto_explain.log_min_duration');
+    // The function's own queries, not the call.
+    const plans = notices.filter((n) => n.includes('"Plan"')).map((n) => JSON.parse(n.slice(n.indexOf('{'))) as { 'Query Text': string; Plan: PlanNode })
+      .filter((p) => p['Query Text'] !== sql);
+    return { read: plans.reduce((n, p) => n + rowsRead(p.Plan, tables), 0), plans: plans.map((p) => JSON.stringify(p)), rows };
+  } finally {
+    admin.off('notice', heard);
+  }
+}

@@ -18,6 +18,7 @@ import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
+import { SEARCH_MATCH_FUNCTION_MIGRATION } from './search-match.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -192,6 +193,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_OWNER_MIGRATION,
   // Each event says whether its session's owner appended it, and the listing's trigger skips those (owner-append.ts).
   OWNER_APPEND_MIGRATION,
+  // Search's match query as a function whose plan each connection keeps, planned once, not per call (search-match.ts).
+  SEARCH_MATCH_FUNCTION_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

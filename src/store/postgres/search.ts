@@ -13,8 +13,8 @@
  * by `strpos` alone. Hits are counted in SQL as `countOccurrences` counts them; scoring, ranking
  * and snippets are src/search/'s, as for every store.
  *
- * One query finds every matching session with what ranking needs (hits, the best message, the
- * title's hits, the time), and flags the few sessions its rows do not cover: those with events
+ * One query (search-match.ts, run by a server function that keeps its plan) finds every matching
+ * session with what ranking needs (hits, the best message, the title's hits, the time), and flags the few sessions its rows do not cover: those with events
  * past their last snapshot (a live session), read without their lock and searched in memory;
  * and those whose snapshot was written without rows (a database from before search rows, a
  * quarantined snapshot), read and indexed now. Listing rows and snippet messages are then read
@@ -30,12 +30,7 @@ import type { Role, SessionSnapshot } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { writeSearchRows } from './search-rows.js';
-import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
-import { SEES_ALL, VISIBLE_SESSIONS_SQL } from './listing-index.js';
-import { quoteLiteral } from './quote.js';
-import { LAST_EVENT_SEQ } from './event-log.js';
-import { bySessionSql } from './search-path.js';
-import { SEARCHER } from './search-owner.js';
+import { MATCHED_SQL, type MatchRow, type Narrowing } from './search-match.js';
 
 /** Sessions read at once when some are not covered by their rows. */
 const READ_BATCH = 16;
@@ -53,8 +48,6 @@ export interface SearchContext {
   read(id: string, projectPath: string): Promise<SessionSnapshot | undefined>;
 }
 
-/** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
-type Narrowing = 'trgm' | 'grams';
 const narrowings = new WeakMap<Pool, Promise<Narrowing>>();
 
 function narrowingOf(ctx: SearchContext): Promise<Narrowing> {
@@ -69,112 +62,6 @@ function narrowingOf(ctx: SearchContext): Promise<Narrowing> {
   }
   return known;
 }
-
-/** One matching (or not covered) session: `$1` project keys, `$2` the folded query, `$3` the narrowing's argument. */
-interface MatchRow {
-  id: string;
-  project_key: string;
-  project_path: string;
-  updated_at: number;
-  hits: number | null;
-  best: number | null;
-  best_hits: number | null;
-  title_hits: number;
-  /** The title as listed, where the rows' folded title does not say it (changed since, or not covered). */
-  title: string | null;
-  title_stale: boolean;
-  /** The snapshot was written without rows: read and indexed now (`version`: its snapshot version). */
-  stale: boolean;
-  version: string;
-  /** Events past the rows' last: read and searched in memory. */
-  pending: boolean;
-}
-
-/** Non-overlapping occurrences of `$2` in `column`, as `countOccurrences` counts them (in bytes: no character count to take). */
-const HITS_IN = (column: string): string => `(octet_length(${column}) - octet_length(replace(${column}, $2, ''))) / octet_length($2)`;
-
-/**
- * Messages holding `$2`: with a trigram index, `LIKE` is exact on its own; the sequences' tsvector
- * finds a superset. A session's own messages are matched by `strpos` (`none`), which no index
- * can serve, so each session's read stays on its primary key: with `LIKE` there, the single
- * user's search for a word in every message of 2,000 sessions, right after they were written,
- * ran past the 15 s query timeout (an index of the word's candidates per session, it seems:
- * the plan was not caught), and took 0.6 s with `strpos`.
- */
-const HOLDS: Record<Narrowing | 'none', string> = {
-  trgm: 'm.folded LIKE $3',
-  grams: 'strpos(m.folded, $2) > 0 AND (m.grams @@ $3::tsquery OR m.grams IS NULL)',
-  none: 'strpos(m.folded, $2) > 0',
-};
-
-/** Packs (hits, message) so that one `max` finds the message with the most hits, the latest of equals. */
-const PACK = 2 ** 32;
-
-/** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
-const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
-      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
-
-/**
- * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
- * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
- * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
- * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number, by one
- * of two branches, the other never run (its gate is a one-time filter): through the narrowing
- * index, or session by session (search-path.ts).
- *
- * The sessions (`vis`) by one of two branches too, gated the same way. A role that sees only its
- * own and shared sessions reads them over VISIBLE_SESSIONS_SQL, and their search facts as two
- * sets, each read over an index and joined whole: its own (by owner, each passing row security
- * by its `owner`: search-owner.ts) and those of the sessions shared with it (by key, each
- * checked against its session); each session's last event by key. A join to every search fact
- * would have row security check every row of the server. A role that sees every session reads
- * them all anyway, and joins them whole.
- */
-export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
-    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM ${VISIBLE_SESSIONS_SQL} s LEFT JOIN (
-        SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}
-        UNION ALL SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner <> ${SEARCHER}
-          AND d.session_id IN (SELECT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public'))
-      ) d ON d.session_id = s.id
-    WHERE NOT ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
-    UNION ALL
-    SELECT ${VIS_COLUMNS}, ev.last_seq
-    FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
-      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
-    WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
-  by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
-  hits AS MATERIALIZED (
-    SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
-    FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
-      WHERE $2 <> '' AND NOT (SELECT yes FROM by_session) AND ${HOLDS[narrowing ?? 'none']}) x
-    GROUP BY x.session_id
-    UNION ALL
-    SELECT v.id, x.hits, x.best FROM vis v CROSS JOIN LATERAL (
-      SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best
-      FROM (SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND ${HOLDS.none}) y) x
-    WHERE $2 <> '' AND (SELECT yes FROM by_session) AND x.hits IS NOT NULL)
-  SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
-    CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
-    s.d_title IS DISTINCT FROM s.title AS title_stale,
-    (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
-    coalesce(s.last_seq > s.d_seq, false) AS pending,
-    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR s.last_seq > s.d_seq
-      OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title,
-    s.snapshot_version::text AS version
-  FROM vis s LEFT JOIN hits h ON h.session_id = s.id
-  WHERE h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
-    OR strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
-    OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`;
-
-/**
- * The match query's transaction. Hash joins and hash aggregation whatever the statistics say:
- * right after a bulk write, before autovacuum has counted the rows, the planner takes the
- * tables for nearly empty and joins 10,000 sessions to their hits by nested loops, or sorts
- * 200,000 hits on disk to group them (seconds for a common word). Memory for the hash tables of
- * every hit of a common word; no JIT: compiling that plan would cost more than running it.
- */
-const MATCH_BEGIN = "BEGIN READ ONLY; SET LOCAL enable_nestloop = off; SET LOCAL enable_sort = off; SET LOCAL work_mem = '64MB'; SET LOCAL jit = off";
 
 /** The argument `$3` of the narrowing (none for a query under 3 characters). */
 function narrowingArgument(narrowing: Narrowing, folded: string): string | undefined {
@@ -207,12 +94,8 @@ export async function searchSessions(
   const keys = projects.map((p) => p.key);
   const narrowing = await narrowingOf(ctx);
   const argument = narrowingArgument(narrowing, q.folded);
-  const sql = matchSql(argument === undefined ? undefined : narrowing);
-  const params = argument === undefined ? [keys, q.folded] : [keys, q.folded, argument];
-  // The trigram pattern also narrows by policy, so that a member's search uses the index
-  // (search-narrowing.ts): set with the transaction's BEGIN, not in a round trip of its own.
-  const begin = argument !== undefined && narrowing === 'trgm' ? `${MATCH_BEGIN}; SET LOCAL ${SEARCH_LIKE_SETTING} = ${quoteLiteral(argument)}` : MATCH_BEGIN;
-  const rows = await transaction(ctx.pool, ctx.target, async (client) => (await client.query<MatchRow>(sql, params)).rows, begin);
+  // One statement: the server's function sets the trigram policy's pattern itself (search-match.ts).
+  const rows = await query<MatchRow>(ctx.pool, ctx.target, MATCHED_SQL, [keys, q.folded, argument ?? null, argument === undefined ? null : narrowing]);
   const found = foundOf(rows, await readUncovered(ctx, rows), q.folded);
   // The first `limit` ranked; all of them only when the listing hides some of those (rare).
   let shown = await resultsOf(ctx, keys, rank(found, limit), limit, q.folded);

@@ -1,0 +1,174 @@
+/**
+ * The match query of a search on PostgreSQL (search.ts), and the function on the server that runs
+ * it by a plan kept per connection (docs/design.md §18).
+ *
+ * Row security makes a member's search, like a listing (listing-sql.ts), expensive to plan: the
+ * policies of `sessions`, `shares`, `events`, `search_sessions` and `search_messages` are expanded
+ * into every branch of the query, which PostgreSQL planned anew on each call when it was sent as
+ * text (8–14 ms of planning under load, beside a floor of two small SELECTs). `chatkeep.search_match`
+ * is a PL/pgSQL function whose queries (one per narrowing, each planned only where it runs) are
+ * planned once per server connection, generically (for any keys and any word), and kept, behind a
+ * transaction-pooling pooler too, where a named prepared statement would not survive. It runs as
+ * whoever calls it (not SECURITY DEFINER): the same policies, checked by the same plan.
+ *
+ * A generic plan cannot be chosen for the word, and does not need to be: what depends on how common
+ * the word is, the index or session by session (search-path.ts), is decided when the query runs,
+ * by a one-time filter on each of the two branches, never by the planner.
+ */
+import { bySessionSql } from './search-path.js';
+import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
+import { SEES_ALL } from './listing-index.js';
+import { LAST_EVENT_SEQ } from './event-log.js';
+import { SEARCHER } from './search-owner.js';
+
+/** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
+export type Narrowing = 'trgm' | 'grams';
+
+/** One matching (or not covered) session: `$1` project keys, `$2` the folded query, `$3` the narrowing's argument. */
+export interface MatchRow {
+  id: string;
+  project_key: string;
+  project_path: string;
+  updated_at: number;
+  hits: number | null;
+  best: number | null;
+  best_hits: number | null;
+  title_hits: number;
+  /** The title as listed, where the rows' folded title does not say it (changed since, or not covered). */
+  title: string | null;
+  title_stale: boolean;
+  /** The snapshot was written without rows: read and indexed now (`version`: its snapshot version). */
+  stale: boolean;
+  version: string;
+  /** Events past the rows' last: read and searched in memory. */
+  pending: boolean;
+}
+
+/** Non-overlapping occurrences of `$2` in `column`, as `countOccurrences` counts them (in bytes: no character count to take). */
+const HITS_IN = (column: string): string => `(octet_length(${column}) - octet_length(replace(${column}, $2, ''))) / octet_length($2)`;
+
+/**
+ * Messages holding `$2`: with a trigram index, `LIKE` is exact on its own; the sequences' tsvector
+ * finds a superset. A session's own messages are matched by `strpos` (`none`), which no index
+ * can serve, so each session's read stays on its primary key: with `LIKE` there, the single
+ * user's search for a word in every message of 2,000 sessions, right after they were written,
+ * ran past the 15 s query timeout (an index of the word's candidates per session, it seems:
+ * the plan was not caught), and took 0.6 s with `strpos`.
+ */
+const HOLDS: Record<Narrowing | 'none', string> = {
+  trgm: 'm.folded LIKE $3',
+  grams: 'strpos(m.folded, $2) > 0 AND (m.grams @@ $3::tsquery OR m.grams IS NULL)',
+  none: 'strpos(m.folded, $2) > 0',
+};
+
+/** Packs (hits, message) so that one `max` finds the message with the most hits, the latest of equals. */
+const PACK = 2 ** 32;
+
+/** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
+const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
+      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
+
+/**
+ * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
+ * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
+ * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
+ * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number, by one
+ * of two branches, the other never run (its gate is a one-time filter): through the narrowing
+ * index, or session by session (search-path.ts).
+ *
+ * The sessions (`vis`) by one of three branches, gated the same way. A role that sees only its
+ * own and shared sessions reads its own sessions and their search facts by owner, each over an
+ * index and joined whole (each search fact passing row security by its `owner`: search-owner.ts);
+ * and each session shared with it, and its search facts, by key, one lookup per share (a lateral
+ * subquery, which no setting or estimate turns into a scan: joined whole, the shared sessions
+ * and their facts were a scan of every other member's, 305,000 buffers and ~2 s for a member of
+ * three shares at 100,000 sessions); each session's last event by key. A join to every search
+ * fact would have row security check every row of the server. A role that sees every session
+ * reads them all anyway, and joins them whole.
+ */
+export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
+    WHERE NOT ${SEES_ALL} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
+      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
+      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
+    WHERE NOT ${SEES_ALL} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ev.last_seq
+    FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
+      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
+    WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
+  by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
+  hits AS MATERIALIZED (
+    SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
+    FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
+      WHERE $2 <> '' AND NOT (SELECT yes FROM by_session) AND ${HOLDS[narrowing ?? 'none']}) x
+    GROUP BY x.session_id
+    UNION ALL
+    SELECT v.id, x.hits, x.best FROM vis v CROSS JOIN LATERAL (
+      SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best
+      FROM (SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND ${HOLDS.none}) y) x
+    WHERE $2 <> '' AND (SELECT yes FROM by_session) AND x.hits IS NOT NULL)
+  SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
+    CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
+    s.d_title IS DISTINCT FROM s.title AS title_stale,
+    (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
+    coalesce(s.last_seq > s.d_seq, false) AS pending,
+    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR s.last_seq > s.d_seq
+      OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title,
+    s.snapshot_version::text AS version
+  FROM vis s LEFT JOIN hits h ON h.session_id = s.id
+  WHERE h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
+    OR strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
+    OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`;
+
+/**
+ * The settings the match query runs with. Hash joins and hash aggregation whatever the statistics
+ * say: right after a bulk write, before autovacuum has counted the rows, the planner takes the
+ * tables for nearly empty and joins 10,000 sessions to their hits by nested loops, or sorts
+ * 200,000 hits on disk to group them (seconds for a common word). Memory for the hash tables of
+ * every hit of a common word; no JIT: compiling that plan would cost more than running it. The
+ * plan generic, made once per connection and kept. `chatkeep.search_like` (search-narrowing.ts)
+ * restored when the function returns: a pattern set inside it narrows its own query only.
+ */
+const MATCH_SETTINGS = `SET plan_cache_mode = force_generic_plan SET enable_nestloop = off SET enable_sort = off
+    SET work_mem = '64MB' SET jit = off SET ${SEARCH_LIKE_SETTING} = ''`;
+
+/** The columns `chatkeep.search_match` returns: matchSql's, by name and type (MatchRow). */
+const MATCH_COLUMNS = `id text, project_key text, project_path text, updated_at float8, hits integer, best integer, best_hits integer,
+      title_hits integer, title_stale boolean, stale boolean, pending boolean, title text, version text`;
+
+/**
+ * The match by the server's function: `$1` the project keys, `$2` the folded query, `$3` the
+ * narrowing's argument and `$4` the narrowing (both NULL for a query the index cannot narrow).
+ */
+export const MATCHED_SQL = 'SELECT * FROM chatkeep.search_match($1, $2, $3, $4)';
+
+/**
+ * The migration that creates `chatkeep.search_match` from this build's matchSql, one query per
+ * narrowing (`$1`…`$3` are the function's first three arguments). With `pg_trgm`, the pattern is
+ * set for the trigram policy first (search-narrowing.ts), inside the function, so that the search is
+ * one statement, one round trip. A build that changes matchSql replaces the function by a
+ * migration of its own: a test compares the server's function with matchSql. `use_column`: the
+ * result's column names (`id`, `title`…) are also PL/pgSQL variables; in the queries they mean the
+ * columns.
+ */
+export const SEARCH_MATCH_FUNCTION_MIGRATION = `
+  CREATE FUNCTION chatkeep.search_match(keys text[], folded text, pattern text, narrowing text) RETURNS TABLE (${MATCH_COLUMNS})
+    LANGUAGE plpgsql STABLE ${MATCH_SETTINGS} AS $match$
+    #variable_conflict use_column
+    BEGIN
+      IF narrowing = 'trgm' THEN
+        PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
+        RETURN QUERY ${matchSql('trgm')};
+      ELSIF narrowing = 'grams' THEN
+        RETURN QUERY ${matchSql('grams')};
+      ELSE
+        RETURN QUERY ${matchSql(undefined)};
+      END IF;
+    END
+  $match$;
+`;
