@@ -56,6 +56,11 @@ describe('PostgreSQL fenced append', () => {
     // The one run at the lock's taking (the warm-up, next test) and the eight appends.
     const kept = await lock.write((c) => c.query("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'chatkeep_append'"));
     expect(kept.rows).toEqual([{ generic_plans: '9', custom_plans: '0' }]);
+    // New events are inserted without ON CONFLICT (no speculative insertion per row); the statement
+    // that skips stored events was never needed, so never prepared.
+    const statements = await lock.write((c) => c.query("SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'chatkeep_append%'"));
+    expect(statements.rows.map((r: { name: string }) => r.name)).toEqual(['chatkeep_append']);
+    expect((statements.rows[0] as { statement: string }).statement).not.toMatch(/ON CONFLICT/i);
 
     await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
     await expect(log.append(turn(9, 'after the takeover'), true)).rejects.toBeInstanceOf(LockSupersededError);
@@ -141,6 +146,10 @@ describe('PostgreSQL fenced append', () => {
     // Sent again with one more (the answer to the first was lost): the stored two are not stored twice.
     await lock.write((c) => insertEvents(c, id, [...first, turn(3, 'third')], lock.epoch, true));
     expect(await stored(id)).toEqual(['first', 'second', 'third']);
+    // The resend met its stored events (the new-events statement failed, storing nothing), and the
+    // statement that skips them stored the third.
+    const again = await lock.write((c) => c.query("SELECT generic_plans FROM pg_prepared_statements WHERE name = 'chatkeep_append_again'"));
+    expect(again.rows).toEqual([{ generic_plans: '1' }]);
 
     await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
     // What is stored is stored, whoever asks; anything new from the old epoch is not.

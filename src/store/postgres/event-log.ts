@@ -51,17 +51,23 @@ const FIRST_APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type
 /**
  * The append, one statement in its own implicit transaction (one round trip, committed when it
  * answers): the events INSERTed only under the epoch (the fence's row, as in CURRENT_EPOCH,
- * joined: no row, nothing inserted), and an event whose ID is stored already skipped by the
- * unique index the INSERT checks anyway, not probed for first. The fence's row also says whether
- * the one appending owns the session (`by_owner`, which the events policy holds true: the
- * listing's trigger skips the owner's own appends, owner-append.ts). No RETURNING: the row count
- * tells a full append, and RETURNING would add the read policy of `events` (row security) to every
- * append's plan and every row it inserts.
+ * joined: no row, nothing inserted). The fence's row also says whether the one appending owns
+ * the session (`by_owner`, which the events policy holds true: the listing's trigger skips the
+ * owner's own appends, owner-append.ts). No RETURNING: the row count tells a full append, and
+ * RETURNING would add the read policy of `events` (row security) to every append's plan and
+ * every row it inserts. NEW_EVENTS_SQL is this alone: the events are new.
  */
-export const APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id, by_owner)
+const NEW_EVENTS_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id, by_owner)
   SELECT $1, u.seq, u.ts, u.type, u.payload, u.event_id, f.mine
   FROM (SELECT s.owner = current_user AS mine FROM chatkeep.sessions s WHERE s.id = $1 AND s.lock_epoch = $7 FOR SHARE) f,
-    unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)
+    unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)`;
+
+/**
+ * NEW_EVENTS_SQL with an event whose ID is stored already skipped (a batch sent again), by the
+ * unique index the INSERT checks anyway, not probed for first: the append a pooler's function
+ * holds, and what a direct lock sends when NEW_EVENTS_SQL met a stored event.
+ */
+export const APPEND_SQL = `${NEW_EVENTS_SQL}
   ON CONFLICT (session_id, event_id) WHERE event_id IS NOT NULL DO NOTHING`;
 
 /**
@@ -106,9 +112,7 @@ const STORED_SQL = 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session
 export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[], epoch: number, prepared = false): Promise<void> {
   const ids = events.map((e) => e.id ?? null);
   const values = [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), ids, epoch];
-  const inserted = prepared
-    ? (await client.query({ name: 'chatkeep_append', text: APPEND_SQL, values })).rowCount
-    : Number((await client.query<{ n: string }>(POOLED_APPEND_SQL, values)).rows[0]?.n);
+  const inserted = prepared ? await appendPrepared(client, values) : Number((await client.query<{ n: string }>(POOLED_APPEND_SQL, values)).rows[0]?.n);
   if (inserted === events.length) return;
   // Fewer stored than sent: fenced off (none inserted), or some were stored before (a retry).
   // An event without an ID is only ever left out by the fence. Otherwise written only if every
@@ -116,6 +120,23 @@ export async function insertEvents(client: Client, id: string, events: readonly 
   if (ids.some((e) => e === null)) throw new LockSupersededError(id, epoch);
   const stored = await client.query<{ n: number }>(STORED_SQL, [id, ids]);
   if (stored.rows[0]?.n !== ids.length) throw new LockSupersededError(id, epoch);
+}
+
+/**
+ * The append on a direct lock: NEW_EVENTS_SQL, then APPEND_SQL only if an event was stored
+ * already. ON CONFLICT makes each row a speculative insertion (a lock of the server's lock
+ * manager taken and released, and a WAL record confirming the row), events without an ID too:
+ * ~70–100 µs of server CPU an append at 200 writers (docs/internals.md, "The fenced append"). A
+ * stored event fails the whole statement on a unique index (23505), storing nothing; APPEND_SQL
+ * then stores the rest. A clash that is not a resend fails APPEND_SQL the same way, and is thrown.
+ */
+async function appendPrepared(client: Client, values: unknown[]): Promise<number | null> {
+  try {
+    return (await client.query({ name: 'chatkeep_append', text: NEW_EVENTS_SQL, values })).rowCount;
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== '23505') throw err;
+    return (await client.query({ name: 'chatkeep_append_again', text: APPEND_SQL, values })).rowCount;
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import { LOCK_SPACE } from './lock-key.js';
 import { ROW_SECURITY_MIGRATION } from './team/row-security.js';
 import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATION } from './by-operation.js';
 import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
+import { LOAD_FUNCTION_MIGRATION } from './load-sql.js';
 import { OWNER_APPEND_MIGRATION } from './owner-append.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION } from './listing-sql.js';
@@ -195,6 +196,8 @@ export const MIGRATIONS: readonly string[] = [
   OWNER_APPEND_MIGRATION,
   // Search's match query as a function whose plan each connection keeps, planned once, not per call (search-match.ts).
   SEARCH_MATCH_FUNCTION_MIGRATION,
+  // A resume's statement as a function whose plan each connection keeps, planned once, not per resume (load-sql.ts).
+  LOAD_FUNCTION_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

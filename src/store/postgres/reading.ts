@@ -15,6 +15,7 @@ import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSour
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { LIST_SQL, LISTED_SQL } from './listing-sql.js';
+import { LOADED_SQL } from './load-sql.js';
 
 export { LIST_SQL };
 
@@ -26,17 +27,6 @@ interface EventRow {
   payload: string;
 }
 
-/**
- * A session's snapshot (part 0), events (1, by seq) and quarantined parts (2), as one statement:
- * a statement reads one snapshot of the database, so a save in between cannot split them, with
- * no transaction around three queries (five round trips, each query planned under row security).
- */
-const LOAD_SQL = `SELECT 0 AS part, NULL::bigint AS seq, s.created_at AS ts, NULL::text AS type, s.snapshot AS payload
-    FROM chatkeep.sessions s WHERE s.id = $1
-  UNION ALL SELECT 1, e.seq, e.ts, e.type, e.payload::text FROM chatkeep.events e WHERE e.session_id = $1
-  UNION ALL SELECT 2, q.n, NULL, NULL, NULL FROM chatkeep.quarantine q WHERE q.session_id = $1
-  ORDER BY 1, 2`;
-
 interface LoadRow {
   part: number;
   seq: string | null;
@@ -45,9 +35,9 @@ interface LoadRow {
   payload: string | null;
 }
 
-/** Reads a session's snapshot and events in one consistent view (LOAD_SQL). */
+/** Reads a session's snapshot and events in one consistent view (load-sql.ts). */
 export async function loadSession(pool: Pool, target: Target, id: string, options: LoadOptions): Promise<StoredSession> {
-  const all = await query<LoadRow>(pool, target, LOAD_SQL, [id]);
+  const all = await query<LoadRow>(pool, target, LOADED_SQL, [id]);
   const head = all[0]?.part === 0 ? all[0] : undefined;
   const session = head ? { snapshot: head.payload, created_at: head.ts! } : undefined;
   const rows: EventRow[] = all.filter((r) => r.part === 1).map((r) => ({ seq: r.seq!, ts: r.ts!, type: r.type!, payload: r.payload! }));
