@@ -16,8 +16,29 @@ import type { ListOptions, SessionManager } from '../../src/session/runtime/mana
 import { ageSessionDirs } from '../helpers/session-files.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
-/** Bytes read from any `index.json`, through `readFile` or an opened handle. */
-const reads = vi.hoisted(() => ({ bytes: 0 }));
+/** Bytes read from any `index.json`, through `readFile`, an opened handle or a descriptor. */
+const reads = vi.hoisted(() => ({ bytes: 0, fds: new Set<number>() }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const counted = {
+    ...fs,
+    openSync: ((...args: Parameters<typeof fs.openSync>) => {
+      const fd = fs.openSync(...args);
+      if (String(args[0]).endsWith('index.json')) reads.fds.add(fd);
+      return fd;
+    }) as typeof fs.openSync,
+    readSync: ((fd: number, ...rest: unknown[]) => {
+      const n = (fs.readSync as (fd: number, ...a: unknown[]) => number)(fd, ...rest);
+      if (reads.fds.has(fd)) reads.bytes += n;
+      return n;
+    }) as typeof fs.readSync,
+    closeSync: ((fd: number) => {
+      reads.fds.delete(fd);
+      fs.closeSync(fd);
+    }) as typeof fs.closeSync,
+  };
+  return { ...counted, default: counted };
+});
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
   const isIndex = (path: unknown): boolean => String(path).endsWith('index.json');

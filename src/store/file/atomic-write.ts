@@ -60,24 +60,33 @@ export async function writeFileAtomic(
 /** How much text is encoded and written in one go. */
 const BATCH_CHARS = 256 * 1024;
 
-/** Writes what `produce` makes, in order, a batch at a time; resolves to the bytes written. */
+/**
+ * Writes what `produce` makes, in order, a batch at a time; resolves to the bytes written. Each
+ * piece is encoded straight into one buffer (a UTF-16 unit is at most 3 bytes of UTF-8) that
+ * is written whenever the next piece might not fit: joining the pieces first cost a copy of
+ * the whole text, and a buffer per batch as much again.
+ */
 async function writeProduced(handle: FileHandle, produce: TextProducer): Promise<number> {
   let bytes = 0;
-  let batch: string[] = [];
-  let size = 0;
-  const flush = async (): Promise<void> => {
-    const buffer = Buffer.from(batch.join(''), 'utf8');
-    batch = [];
-    size = 0;
-    for (let offset = 0; offset < buffer.length; ) offset += (await handle.write(buffer, offset)).bytesWritten;
-    bytes += buffer.length;
+  const buffer = Buffer.allocUnsafe(3 * BATCH_CHARS);
+  let used = 0;
+  const writeOut = async (from: Buffer, length: number): Promise<void> => {
+    for (let offset = 0; offset < length; ) offset += (await handle.write(from, offset, length - offset)).bytesWritten;
+    bytes += length;
   };
   await produce(async (text) => {
-    batch.push(text);
-    size += text.length;
-    if (size >= BATCH_CHARS) await flush();
+    if (used + 3 * text.length > buffer.length) {
+      await writeOut(buffer, used);
+      used = 0;
+    }
+    if (3 * text.length > buffer.length) {
+      const own = Buffer.from(text, 'utf8');
+      await writeOut(own, own.length);
+    } else {
+      used += buffer.write(text, used, 'utf8');
+    }
   });
-  if (size > 0) await flush();
+  if (used > 0) await writeOut(buffer, used);
   return bytes;
 }
 

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
 import { isLog, type IndexLog } from './index-log.js';
@@ -62,8 +62,8 @@ function lastLiveOf(rows: readonly IndexRow[]): number {
  * every row to refresh is among them; undefined otherwise (the caller reads the whole file). A
  * row that does not parse is never trusted: undefined.
  */
-export async function readIndexHead(path: string, n: number, mtime: number): Promise<IndexRow[] | undefined> {
-  const head = await readHead(path);
+export function readIndexHead(path: string, n: number, mtime: number): IndexRow[] | undefined {
+  const head = readHead(path, n);
   if (!head || head.header.sessionsMtimeMs !== mtime) return undefined;
   const wanted = Math.min(head.header.rowCount, Math.max(n, head.header.lastLive + 1));
   if (head.lines.length < wanted) return undefined;
@@ -82,38 +82,56 @@ export async function readIndexHead(path: string, n: number, mtime: number): Pro
  * together place for sure (a prefix of the whole listing), and the header's `lastLive`, `rowCount`
  * and log describe them. Undefined when the file is missing, its first line is no header, or its
  * tail is damaged (the caller reads it whole, which finds that out).
+ *
+ * `newest`: a caller that needs no more than the first max(newest, lastLive + 1) rows; of a body
+ * without a tail only those are decoded (UTF-8 decoding of the whole 64 KB cost more than the
+ * rows a screenful parses). Synchronous, as a stat is (snapshot-stamp.ts): one small read, where
+ * a read through the thread pool costs four round trips.
  */
-export async function readHead(path: string): Promise<{ header: IndexHeader; lines: string[] } | undefined> {
-  let text: string;
+export function readHead(path: string, newest = Infinity): { header: IndexHeader; lines: string[] } | undefined {
+  let buffer: Buffer;
   let tail: Buffer | undefined;
+  let header: IndexHeader | undefined;
   try {
-    const handle = await open(path, 'r');
+    const fd = openSync(path, 'r');
     try {
-      const size = (await handle.stat()).size;
-      const buffer = Buffer.alloc(HEAD_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-      text = buffer.subarray(0, bytesRead).toString('utf8');
-      const bodyBytes = parseHeader(text.slice(0, text.indexOf('\n')))?.bodyBytes;
+      const size = fstatSync(fd).size;
+      buffer = Buffer.allocUnsafe(Math.min(size, HEAD_BYTES));
+      buffer = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
+      const newline = buffer.indexOf(0x0a);
+      header = newline < 0 ? undefined : parseHeader(buffer.toString('utf8', 0, newline));
+      const bodyBytes = header?.bodyBytes;
       if (bodyBytes !== undefined && size > bodyBytes) {
-        tail = Buffer.alloc(size - bodyBytes);
-        const read = await handle.read(tail, 0, tail.length, bodyBytes);
-        tail = tail.subarray(0, read.bytesRead);
+        tail = Buffer.allocUnsafe(size - bodyBytes);
+        tail = tail.subarray(0, readSync(fd, tail, 0, tail.length, bodyBytes));
       }
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch {
     return undefined;
   }
-  const lines = text.split('\n');
-  const header = parseHeader(lines[0]);
   if (!header) return undefined;
+  // With a tail, every row of the head is merged with it; without, the rows asked for are enough.
+  const needed = tail ? header.rowCount : Math.min(header.rowCount, Math.max(newest, header.lastLive + 1));
+  const lines = buffer.toString('utf8', 0, afterLines(buffer, needed + 1)).split('\n');
   // The last piece may be a row cut by the read (or the closing `]}`): only the lines before it are rows.
   const body = lines.slice(1, Math.min(lines.length - 1, header.rowCount + 1));
   if (!tail) return { header, lines: body };
   const parsed = parseTail(tail, header.log?.serial ?? -1);
   if (parsed.kind === 'damaged' || !header.log) return undefined;
   return parsed.records.length === 0 ? { header, lines: body } : withTail(header, header.log, body, parsed.records);
+}
+
+/** The offset just past the `count`th line of `buffer` (its length when it holds fewer). */
+function afterLines(buffer: Buffer, count: number): number {
+  let end = 0;
+  for (let i = 0; i < count; i++) {
+    const newline = buffer.indexOf(0x0a, end);
+    if (newline < 0) return buffer.length;
+    end = newline + 1;
+  }
+  return end;
 }
 
 /** The head's rows with the tail's folded in, cut where a row the head did not reach might come first. */

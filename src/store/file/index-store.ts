@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { rename, stat } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errno } from '../../util/errno.js';
 import { sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
@@ -30,13 +29,9 @@ async function withIndexLock<T>(projectDir: string, fn: () => Promise<T>): Promi
   return withGuard(`${layout.index(projectDir)}.lock`, fn, 5_000);
 }
 
-export async function sessionsMtime(projectDir: string): Promise<number | undefined> {
-  try {
-    return (await stat(layout.sessions(projectDir))).mtimeMs;
-  } catch (err) {
-    if (errno(err) === 'ENOENT') return undefined;
-    throw err;
-  }
+/** Synchronous, as a snapshot's stamp is (snapshot-stamp.ts): every listing and search starts with it. */
+export function sessionsMtime(projectDir: string): number | undefined {
+  return statSync(layout.sessions(projectDir), { throwIfNoEntry: false })?.mtimeMs;
 }
 
 /** Records a row written by a snapshot writer. A missing or damaged index is left for the next listing to rebuild. */
@@ -57,11 +52,11 @@ export async function updateIndexRows(projectDir: string, changed: readonly Inde
  * listing shows; with `newest`, at least that many) have their snapshot's stamp checked.
  */
 export async function listProject(projectDir: string, projectPath: string, reader: RowReader, newest?: number, shown = newest ?? 0): Promise<IndexRow[]> {
-  const mtime = await sessionsMtime(projectDir);
+  const mtime = sessionsMtime(projectDir);
   if (mtime === undefined) return [];
   const check = Math.max(shown, newest ?? 0);
   if (newest !== undefined) {
-    const head = await readIndexHead(layout.index(projectDir), newest, mtime);
+    const head = readIndexHead(layout.index(projectDir), newest, mtime);
     if (head) return refreshLive(projectDir, projectPath, head, reader, check);
   }
   const read = await readIndex(projectDir);
@@ -90,7 +85,7 @@ async function rebuildIndex(projectDir: string, projectPath: string, reader: Row
   const read = await readIndex(projectDir);
   if (read.kind === 'damaged' && write) await rename(layout.index(projectDir), corruptName(layout.index(projectDir), new Date()));
   const before = read.kind === 'ok' ? read.index.rows : [];
-  const seen = (await sessionsMtime(projectDir)) ?? -1;
+  const seen = sessionsMtime(projectDir) ?? -1;
   const rows = await reconcile(projectDir, projectPath, before, reader);
   // Until the mtime has settled, the index records -1 and the next listing looks again.
   if (write) {
