@@ -15,7 +15,7 @@ import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATI
 import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
 import { OWNER_APPEND_MIGRATION } from './owner-append.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
-import { LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION } from './listing-sql.js';
+import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
 
@@ -192,6 +192,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_OWNER_MIGRATION,
   // Each event says whether its session's owner appended it, and the listing's trigger skips those (owner-append.ts).
   OWNER_APPEND_MIGRATION,
+  // The listing asks once per call whether its reader sees every row (listing-sql.ts).
+  LISTING_ASKS_ONCE_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */
