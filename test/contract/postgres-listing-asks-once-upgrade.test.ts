@@ -19,7 +19,7 @@ import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion } from '../helpers/schema-at.js';
+import { databaseAtVersion, fillTwoMembers } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
 
 const SESSIONS = 2_000;
@@ -42,19 +42,10 @@ describe('PostgreSQL schema upgrade to the listing that asks once', () => {
     const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
     const [a, b] = [await person(url, 'ao'), await person(url, 'bo')];
     const owners = [a.role, b.role];
-    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p' || p, '/p' || p, 'h', r FROM generate_series(0, 1) p, unnest($1::text[]) r", [owners]);
-    await runSql(url, "INSERT INTO chatkeep.ids (id, owner) SELECT 'ao-' || n, ($1::text[])[n % 2 + 1] FROM generate_series(1, $2::int) n", [owners, SESSIONS]);
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, message_count, archived_messages)
-       SELECT 'ao-' || n, ($1::text[])[n % 2 + 1], 'p' || (n / 2 % 2), '/p' || (n / 2 % 2), 'Session ' || n,
-         timestamptz '2026-11-24 10:00Z' - n * interval '1 minute', timestamptz '2026-11-24 10:00Z' - n * interval '1 minute',
-         CASE WHEN n = 8 THEN 'open' ELSE 'closed' END, 1, 0
-       FROM generate_series(1, $2::int) n`,
-      [owners, SESSIONS],
-    );
+    await fillTwoMembers(url, 'ao-', [a.role, b.role], SESSIONS);
     // The first member owns the even sessions, the other the odd ones. ao-5 (the other's, in p0)
     // shared with the first; ao-4 held by a holder whose connection is gone; ao-8 left open.
+    await runSql(url, "UPDATE chatkeep.sessions SET status = 'open' WHERE id = 'ao-8'");
     await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('ao-5', $1, $2)", [a.role, b.role]);
     await runSql(url, "INSERT INTO chatkeep.holders (session_id, pid, host, started_at, backend_pid, epoch) VALUES ('ao-4', 1, 'h', now(), 2147483647, 1)");
     await withPool(url, {}, (pool, target) => setupTeam(pool, target, owners, false), { migrate: false });
