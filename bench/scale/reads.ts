@@ -89,7 +89,7 @@ export async function measureReads(
     return { chatkeep: got.filter((r) => told.get(r.id) === r.status).length, floor: floor.length };
   };
   checks['list: newest 50, each with its status'] = await same(NEWEST);
-  const held = await member.lock(head[1]!.id, () => undefined);
+  const held = await member.lock(head[0]!.id, () => undefined);
   try {
     checks['list: newest 50, one held, each with its status'] = await same(NEWEST);
   } finally {
