@@ -12,6 +12,7 @@ import type { ProjectInfo } from '../../src/session/api/data.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
+import { HELD_KEYS_SQL } from '../../src/store/postgres/lock.js';
 import { makeMessages } from '../data.js';
 import type { BenchRow, MeasureOptions } from '../harness.js';
 import { measurePair, row } from '../harness.js';
@@ -26,14 +27,27 @@ export interface Checks {
 /** Bulk writes of 100 sessions, each followed by one search. */
 const BULK_ROUNDS = 4;
 
-/** The listing's columns, plainly: what any listing must fetch at least, for this owner alone. */
-const LIST_FLOOR_SQL = `SELECT id, title, (extract(epoch FROM created_at) * 1000)::float8, (extract(epoch FROM updated_at) * 1000)::float8,
-  message_count, status, project_path, journal_seq::float8, input_tokens::float8, output_tokens::float8, branch, by_model, problem, schema_version
-  FROM chatkeep.sessions WHERE project_key = $1 AND owner = $2 AND trashed_at IS NULL ORDER BY updated_at DESC`;
+/** The listing's columns of session `s`, plainly, with `status` for its status. */
+const columns = (status: string): string => `s.id, s.title, (extract(epoch FROM s.created_at) * 1000)::float8, (extract(epoch FROM s.updated_at) * 1000)::float8,
+  s.message_count, ${status}, s.project_path, s.journal_seq::float8, s.input_tokens::float8, s.output_tokens::float8, s.branch, s.by_model, s.problem, s.schema_version`;
+/** This owner's rows of project `$1`, the newest `$3` (NULL: all). */
+const OWN_ROWS = 'SELECT * FROM chatkeep.sessions WHERE project_key = $1 AND owner = $2 AND trashed_at IS NULL ORDER BY updated_at DESC LIMIT $3';
+/**
+ * The listing plainly, with the status a listing shows (docs/design.md §5), which is part of its
+ * answer: `open` while the session's advisory lock is held (pg_locks, by its key) or its lease
+ * runs; `interrupted` with a holder row, a status saved other than closed, or events past the
+ * snapshot; else closed. The floor of the listing rows (since 29 Nov 2026, 11:30 UTC).
+ */
+const LIST_FLOOR_SQL = `WITH held AS MATERIALIZED (${HELD_KEYS_SQL})
+  SELECT ${columns(`CASE WHEN k.key::oid IN (SELECT objid FROM held) OR coalesce(h.expires_at > now(), false) THEN 'open'
+    WHEN h.session_id IS NOT NULL OR s.status <> 'closed' THEN 'interrupted'
+    WHEN (SELECT max(e.seq) FROM chatkeep.events e WHERE e.session_id = s.id) > s.journal_seq THEN 'interrupted' ELSE 'closed' END AS live`)}
+  FROM (${OWN_ROWS}) s LEFT JOIN chatkeep.lock_keys k ON k.session_id = s.id LEFT JOIN chatkeep.holders h ON h.session_id = s.id
+  ORDER BY s.updated_at DESC`;
+/** The columns alone, the status as saved: the listing rows' floor before, beside it in their notes. */
+const COLUMNS_FLOOR_SQL = `SELECT ${columns('s.status')} FROM (${OWN_ROWS}) s`;
 /** The newest rows of the listing: what `sessions list` and the browser's first screen show. */
 const NEWEST = 50;
-/** The same, the newest `$3`. */
-const LIST_HEAD_FLOOR_SQL = `${LIST_FLOOR_SQL} LIMIT $3`;
 /** chatkeep's own listing query with the owner named instead of left to the policy: the admin's. */
 const ADMIN_LIST_SQL = LIST_SQL.replace('WHERE s.project_key = ANY($1)', 'WHERE s.project_key = ANY($1) AND s.owner = $2');
 /** The same, the newest `$3`. */
@@ -67,24 +81,39 @@ export async function measureReads(
   const listed = { ...member.project, key: projectKey(0) } as ProjectInfo;
   // What a listing shows (`sessions list`, the browser's first screen): the newest 50.
   const head = await member.list([listed], { newest: NEWEST });
-  const floorHead = await admin.query(LIST_HEAD_FLOOR_SQL, [projectKey(0), owner, NEWEST]);
-  checks['list: newest 50'] = { chatkeep: head.length, floor: floorHead.rowCount ?? -1 };
-  const newest = await measurePair(() => member.list([listed], { newest: NEWEST }), () => admin.query(LIST_HEAD_FLOOR_SQL, [projectKey(0), owner, NEWEST]), options);
-  rows.push(row('pg scale: a member lists one project, newest 50', n, newest.ms, newest.floorMs, 1.5, {
-    limitMs: 50,
-    note: `${head.length} sessions; floor: SELECT of the same rows, newest ${NEWEST}`,
-  }));
+  // The answer, status included, beside the floor's: its rows that the floor gives with the same
+  // status (all of them only when it gives no other row), as the data is and with one held (`open`).
+  const same = async (newest: number | null, open?: string): Promise<{ chatkeep: number; floor: number }> => {
+    const got = await member.list([listed], newest === null ? {} : { newest });
+    const floor = (await admin.query<{ id: string; live: string }>(LIST_FLOOR_SQL, [projectKey(0), owner, newest])).rows;
+    const told = new Map(floor.map((r) => [r.id, r.live]));
+    const matching = got.filter((r) => told.get(r.id) === r.status && (r.id !== open || r.status === 'open')).length;
+    return { chatkeep: got.length === floor.length ? matching : got.length, floor: floor.length };
+  };
+  checks['list: newest 50, each with its status'] = await same(NEWEST);
+  const held = await member.lock(head[0]!.id, () => undefined);
+  try {
+    checks['list: newest 50, one held, each with its status'] = await same(NEWEST, head[0]!.id);
+  } finally {
+    await held.release();
+  }
+  const timed = async (newest: number | null, limits: { limitMs?: number }, name: string, what: string): Promise<void> => {
+    const args = [projectKey(0), owner, newest];
+    const list = (): Promise<unknown> => member.list([listed], newest === null ? {} : { newest });
+    const pair = await measurePair(list, () => admin.query(LIST_FLOOR_SQL, args), options);
+    const bare = await measurePair(list, () => admin.query(COLUMNS_FLOOR_SQL, args), options);
+    rows.push(row(name, n, pair.ms, pair.floorMs, 1.5, {
+      ...limits,
+      note: `${what}; floor: SELECT of the same rows with each one's status (pg_locks, holder, last event); the columns alone (the floor before 29 Nov 11:30 UTC): ${bare.floorMs.toFixed(2)} ms, ${(bare.ms / bare.floorMs).toFixed(2)}× (chatkeep ${bare.ms.toFixed(2)} ms)`,
+    }));
+  };
+  await timed(NEWEST, { limitMs: 50 }, 'pg scale: a member lists one project, newest 50', `${head.length} sessions, the newest ${NEWEST}`);
   const rlsHead = await measurePair(() => member.list([listed], { newest: NEWEST }), () => admin.query(ADMIN_HEAD_SQL, [[projectKey(0)], owner, NEWEST]), options);
   rows.push(row('pg scale: the newest 50, row security vs the admin', n, rlsHead.ms, rlsHead.floorMs, 1.5, {
     note: "floor: chatkeep's listing query run by the admin with the owner named (no policy applies), newest 50",
   }));
-  const got = await member.list([listed]);
-  const floorRows = await admin.query(LIST_FLOOR_SQL, [projectKey(0), owner]);
-  checks['list: sessions'] = { chatkeep: got.length, floor: floorRows.rowCount ?? -1 };
-  const list = await measurePair(() => member.list([listed]), () => admin.query(LIST_FLOOR_SQL, [projectKey(0), owner]), options);
-  rows.push(row('pg scale: a member lists one project, all of it', n, list.ms, list.floorMs, 1.5, {
-    note: `${got.length} sessions (every one of the project's); floor: SELECT of the same rows`,
-  }));
+  checks['list: sessions, each with its status'] = await same(null);
+  await timed(null, {}, 'pg scale: a member lists one project, all of it', `${checks['list: sessions, each with its status'].floor} sessions (every one of the project's)`);
   const rls = await measurePair(() => member.list([listed]), () => admin.query(ADMIN_LIST_SQL, [[projectKey(0)], owner]), options);
   rows.push(row('pg scale: the same listing, row security vs the admin', n, rls.ms, rls.floorMs, 1.5, {
     note: "floor: chatkeep's listing query run by the admin with the owner named (no policy applies)",

@@ -16,7 +16,7 @@ import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion } from '../helpers/schema-at.js';
+import { databaseAtVersion, fillTwoMembers } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
 
 const SESSIONS = 2_000;
@@ -38,16 +38,7 @@ describe('PostgreSQL schema upgrade to the listing with a limit', () => {
     const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
     const [a, b] = [await person(url, 'nua'), await person(url, 'nub')];
     const owners = [a.role, b.role];
-    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p' || p, '/p' || p, 'h', r FROM generate_series(0, 1) p, unnest($1::text[]) r", [owners]);
-    await runSql(url, "INSERT INTO chatkeep.ids (id, owner) SELECT 'nu-' || n, ($1::text[])[n % 2 + 1] FROM generate_series(1, $2::int) n", [owners, SESSIONS]);
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, message_count, archived_messages)
-       SELECT 'nu-' || n, ($1::text[])[n % 2 + 1], 'p' || (n / 2 % 2), '/p' || (n / 2 % 2), 'Session ' || n,
-         timestamptz '2026-11-24 10:00Z' - n * interval '1 minute', timestamptz '2026-11-24 10:00Z' - n * interval '1 minute', 'closed', 1, 0
-       FROM generate_series(1, $2::int) n`,
-      [owners, SESSIONS],
-    );
+    await fillTwoMembers(url, 'nu-', [a.role, b.role], SESSIONS);
     await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('nu-1001', $1, $2)", [a.role, b.role]);
     expect(await runSql(url, LISTINGS_SQL)).toEqual([{ args: 'keys text[]' }]);
     const before = await runSql(url, DIGEST_SQL);

@@ -42,6 +42,24 @@ export async function fillWithSessions(url: string, prefix: string, sessions: nu
 }
 
 /**
+ * Fills a database made by `databaseAtVersion` with two members' `sessions` closed sessions,
+ * IDs `<prefix>1`… (the first member's even, the other's odd), in projects `p0` and `p1` by
+ * pairs, each a minute older than the last, as the listing's upgrade tests start from.
+ */
+export async function fillTwoMembers(url: string, prefix: string, owners: readonly [string, string], sessions: number): Promise<void> {
+  await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p' || p, '/p' || p, 'h', r FROM generate_series(0, 1) p, unnest($1::text[]) r", [owners]);
+  await runSql(url, 'INSERT INTO chatkeep.ids (id, owner) SELECT $3 || n, ($1::text[])[n % 2 + 1] FROM generate_series(1, $2::int) n', [owners, sessions, prefix]);
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, message_count, archived_messages)
+     SELECT $3 || n, ($1::text[])[n % 2 + 1], 'p' || (n / 2 % 2), '/p' || (n / 2 % 2), 'Session ' || n,
+       timestamptz '2026-11-24 10:00Z' - n * interval '1 minute', timestamptz '2026-11-24 10:00Z' - n * interval '1 minute', 'closed', 1, 0
+     FROM generate_series(1, $2::int) n`,
+    [owners, sessions, prefix],
+  );
+}
+
+/**
  * Every session, event (the columns every version has), ID and lock key, digested in a fixed
  * order: equal digests before and after an upgrade, nothing lost or changed.
  */

@@ -15,8 +15,11 @@
  */
 const ME = `current_user::text COLLATE "default"`;
 
-/** Whether the role asking sees every row (the schema's owner by its policy; a superuser or BYPASSRLS role by PostgreSQL's rule): once per statement. */
-export const SEES_ALL = '(SELECT chatkeep.is_chatkeep() OR chatkeep.is_admin())';
+/** Whether the role asking sees every row (the schema's owner by its policy; a superuser or BYPASSRLS role by PostgreSQL's rule), as an expression. */
+export const SEES_ALL_CALL = 'chatkeep.is_chatkeep() OR chatkeep.is_admin()';
+
+/** SEES_ALL_CALL once per statement (an init plan): each place it is written in a query asks again. */
+export const SEES_ALL = `(SELECT ${SEES_ALL_CALL})`;
 
 /**
  * `chatkeep.sessions` as the role asking sees it, for a FROM clause (the listing's own conditions,
@@ -30,18 +33,19 @@ export const VISIBLE_SESSIONS_SQL = visibleSessions();
  * with `newest` (SQL for a number; NULL: all), cut to its newest that many. Each branch then
  * reads its rows in order and stops at the limit (the reader's own rows come off
  * `sessions_by_project_owner` in order, for one project and one owner); the branches together
- * hold every one of the newest rows, which the caller sorts and cuts again.
+ * hold every one of the newest rows, which the caller sorts and cuts again. `seesAll`: SQL for
+ * SEES_ALL's answer, where the caller has it already (a PL/pgSQL variable).
  */
-export function visibleSessions(where?: string, newest?: string): string {
+export function visibleSessions(where?: string, newest?: string, seesAll = SEES_ALL): string {
   const and = where === undefined ? '' : ` AND ${where}`;
   const cut = newest === undefined ? '' : ` ORDER BY updated_at DESC LIMIT ${newest}`;
   const branch = (sql: string): string => (newest === undefined ? `${sql}${and}` : `(${sql}${and}${cut})`);
   return `(
     ${branch(`SELECT * FROM chatkeep.sessions WHERE owner = ${ME}`)}
-    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner <> ${ME} AND NOT ${SEES_ALL}
+    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner <> ${ME} AND NOT ${seesAll}
       AND id IN (SELECT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public'))`)}
-    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner < ${ME} AND ${SEES_ALL}`)}
-    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner > ${ME} AND ${SEES_ALL}`)}
+    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner < ${ME} AND ${seesAll}`)}
+    UNION ALL ${branch(`SELECT * FROM chatkeep.sessions WHERE owner > ${ME} AND ${seesAll}`)}
   )`;
 }
 

@@ -12,7 +12,7 @@
  * as whoever calls it (not SECURITY DEFINER), so the same policies apply, checked by the same plan.
  */
 import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
-import { VISIBLE_SESSIONS_SQL, visibleSessions } from './listing-index.js';
+import { SEES_ALL_CALL, VISIBLE_SESSIONS_SQL, visibleSessions } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 
 /**
@@ -43,12 +43,13 @@ const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1
  * key; a join to a whole table would check every row of it (docs/design.md §9). The newest rows
  * are chosen first, in a subquery, so that nothing is looked up for a row the limit drops; over
  * one project the member's rows come off `sessions_by_project_owner` in order, and the scan stops
- * at the limit.
+ * at the limit. `seesAll`: whether the role asking sees every row, where the caller knows it
+ * (listing-index.ts).
  */
-export const listSql = (newest?: string): string => {
+export const listSql = (newest?: string, seesAll?: string): string => {
   const sessions = newest === undefined
-    ? VISIBLE_SESSIONS_SQL
-    : `(SELECT n.* FROM (SELECT DISTINCT unnest($1::text[]) AS key) k, LATERAL (SELECT * FROM ${visibleSessions('project_key = k.key AND trashed_at IS NULL', newest)} v
+    ? (seesAll === undefined ? VISIBLE_SESSIONS_SQL : visibleSessions(undefined, undefined, seesAll))
+    : `(SELECT n.* FROM (SELECT DISTINCT unnest($1::text[]) AS key) k, LATERAL (SELECT * FROM ${visibleSessions('project_key = k.key AND trashed_at IS NULL', newest, seesAll)} v
         ORDER BY v.updated_at DESC LIMIT ${newest}) n)`;
   return `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
   SELECT s.id, s.title, ${EPOCH_MS('s.created_at')} AS created_at, ${EPOCH_MS('s.updated_at')} AS updated_at, s.message_count,
@@ -65,8 +66,11 @@ export const listSql = (newest?: string): string => {
 /** Every row of the projects `$1` (search's rows for the sessions it found narrow it by ID). */
 export const LIST_SQL = listSql();
 
-/** The listing `chatkeep.listing` runs: at most `$2` rows (all when NULL). */
-export const LISTING_SQL = listSql('$2');
+/**
+ * The listing `chatkeep.listing` runs: at most `$2` rows (all when NULL), `sees_all` its variable
+ * (LISTING_ASKS_ONCE_MIGRATION).
+ */
+export const LISTING_SQL = listSql('$2', 'sees_all');
 
 /**
  * The listing by the server's function (its columns are LIST_SQL's, its order re-stated: a
@@ -108,6 +112,26 @@ export const LISTING_NEWEST_MIGRATION = `
   CREATE FUNCTION chatkeep.listing(keys text[], newest integer) RETURNS TABLE (${LISTING_COLUMNS})
     LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
     #variable_conflict use_column
+    BEGIN
+      RETURN QUERY ${listSql('$2')};
+    END
+  $listing$;
+`;
+
+/**
+ * The migration that has `chatkeep.listing` ask once per call whether the role asking sees every
+ * row, into a variable that its query reads as a parameter. Written as a subquery, the question
+ * was an init plan in each of the three branches that need it (listing-index.ts), each running
+ * both functions of SEES_ALL_CALL: about a fifth of the server's CPU time for a member's newest
+ * 50 (docs/internals.md, "The listing's fixed cost"). The answer is the same: the same
+ * functions, asked in the same statement's snapshot by the same role.
+ */
+export const LISTING_ASKS_ONCE_MIGRATION = `
+  CREATE OR REPLACE FUNCTION chatkeep.listing(keys text[], newest integer) RETURNS TABLE (${LISTING_COLUMNS})
+    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
+    #variable_conflict use_column
+    DECLARE
+      sees_all boolean := ${SEES_ALL_CALL};
     BEGIN
       RETURN QUERY ${LISTING_SQL};
     END
