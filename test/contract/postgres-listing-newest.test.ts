@@ -9,7 +9,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openSessions } from '../../src/index.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
-import { LISTING_SQL } from '../../src/store/postgres/listing-sql.js';
+import { listSql } from '../../src/store/postgres/listing-sql.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { explainRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
@@ -64,8 +64,9 @@ describe("a member's newest-N listing on a team's server", () => {
       // The plan the function keeps (generic, the limit a parameter), run as ann: it reads the
       // newest rows and stops, where a listing of every row read all 300 of hers.
       await runSql(url, 'ANALYZE chatkeep.sessions, chatkeep.shares');
-      await member.query(`SET plan_cache_mode = force_generic_plan; PREPARE listing (text[], integer) AS ${LISTING_SQL}`);
-      const execute = `EXECUTE listing(ARRAY[${member.escapeLiteral(key)}], ${NEWEST})`;
+      // Its `sees_all` is a PL/pgSQL variable, which the kept plan reads as a parameter: `$3` here.
+      await member.query(`SET plan_cache_mode = force_generic_plan; PREPARE listing (text[], integer, boolean) AS ${listSql('$2', '$3')}`);
+      const execute = `EXECUTE listing(ARRAY[${member.escapeLiteral(key)}], ${NEWEST}, false)`;
       const read = await explainRowsRead(member, execute, [], new Set(['sessions']));
       expect(read).toBeGreaterThanOrEqual(NEWEST);
       expect(read).toBeLessThanOrEqual(NEWEST + 10);
