@@ -131,11 +131,12 @@ export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis 
  * tables for nearly empty and joins 10,000 sessions to their hits by nested loops, or sorts
  * 200,000 hits on disk to group them (seconds for a common word). Memory for the hash tables of
  * every hit of a common word; no JIT: compiling that plan would cost more than running it. The
- * plan generic, made once per connection and kept. `chatkeep.search_like` (search-narrowing.ts)
- * restored when the function returns: a pattern set inside it narrows its own query only.
+ * plan generic, made once per connection and kept. Not `chatkeep.search_like` (search-narrowing.ts):
+ * PostgreSQL lets only a superuser name a setting no module defines in a function's SET, and a
+ * team's schema owner is none; the function puts the pattern back itself (SEARCH_MATCH_FUNCTION_MIGRATION).
  */
 const MATCH_SETTINGS = `SET plan_cache_mode = force_generic_plan SET enable_nestloop = off SET enable_sort = off
-    SET work_mem = '64MB' SET jit = off SET ${SEARCH_LIKE_SETTING} = ''`;
+    SET work_mem = '64MB' SET jit = off`;
 
 /** The columns `chatkeep.search_match` returns: matchSql's, by name and type (MatchRow). */
 const MATCH_COLUMNS = `id text, project_key text, project_path text, updated_at float8, hits integer, best integer, best_hits integer,
@@ -151,7 +152,8 @@ export const MATCHED_SQL = 'SELECT * FROM chatkeep.search_match($1, $2, $3, $4)'
  * The migration that creates `chatkeep.search_match` from this build's matchSql, one query per
  * narrowing (`$1`…`$3` are the function's first three arguments). With `pg_trgm`, the pattern is
  * set for the trigram policy first (search-narrowing.ts), inside the function, so that the search is
- * one statement, one round trip. A build that changes matchSql replaces the function by a
+ * one statement, one round trip, and put back as it was once the query has run: it narrows the
+ * function's own query only (an error rolls it back with the caller's transaction or savepoint). A build that changes matchSql replaces the function by a
  * migration of its own: a test compares the server's function with matchSql. `use_column`: the
  * result's column names (`id`, `title`…) are also PL/pgSQL variables; in the queries they mean the
  * columns.
@@ -160,10 +162,13 @@ export const SEARCH_MATCH_FUNCTION_MIGRATION = `
   CREATE FUNCTION chatkeep.search_match(keys text[], folded text, pattern text, narrowing text) RETURNS TABLE (${MATCH_COLUMNS})
     LANGUAGE plpgsql STABLE ${MATCH_SETTINGS} AS $match$
     #variable_conflict use_column
+    DECLARE
+      was text := current_setting('${SEARCH_LIKE_SETTING}', true);
     BEGIN
       IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
         RETURN QUERY ${matchSql('trgm')};
+        PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
       ELSIF narrowing = 'grams' THEN
         RETURN QUERY ${matchSql('grams')};
       ELSE
