@@ -14,6 +14,7 @@ import { LISTED_SQL, LISTING_SQL } from '../../src/store/postgres/listing-sql.js
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
+import { keptPlanFunction } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 async function stored(store: PostgresStore, id: string, at: number): Promise<string> {
@@ -41,13 +42,9 @@ describe("a member's listing on a team's server", () => {
       expect(listed.map((r) => [r.id, r.owner ?? 'mine'])).toEqual([[shared, bob.role], [mine[1], 'mine'], [mine[0], 'mine']]);
 
       // The server's function runs this build's listing query, with the setting that keeps its plan generic.
-      const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(
-        url,
-        "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace",
-      );
-      expect(fn).toHaveLength(1);
-      expect(fn[0]!.prosrc).toContain(LISTING_SQL);
-      expect(fn[0]).toMatchObject({ proconfig: ['plan_cache_mode=force_generic_plan'], prosecdef: false });
+      const fn = await keptPlanFunction(url, 'listing');
+      expect(fn.prosrc).toContain(LISTING_SQL);
+      expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
 
       // As ann, each plan the server runs sent back to this connection.
       const notices: string[] = [];

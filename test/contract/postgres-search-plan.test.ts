@@ -17,6 +17,7 @@ import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.j
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
+import { keptPlanFunction } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 async function stored(store: PostgresStore, id: string, text: string): Promise<string> {
@@ -44,14 +45,8 @@ describe("a member's search on a team's server", () => {
       expect((await annStore.searchSessions('heron', [project], {})).results.map((r) => r.session.id).sort()).toEqual([mine, shared]);
 
       // The server's function runs this build's match query, each narrowing's, with the settings that keep its plan generic.
-      const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(
-        url,
-        "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'search_match' AND pronamespace = 'chatkeep'::regnamespace",
-      );
-      expect(fn).toHaveLength(1);
-      for (const narrowing of ['trgm', 'grams', undefined] as const) expect(fn[0]!.prosrc).toContain(matchSql(narrowing));
-      expect(fn[0]!.proconfig).toContain('plan_cache_mode=force_generic_plan');
-      expect(fn[0]!.prosecdef).toBe(false);
+      const fn = await keptPlanFunction(url, 'search_match');
+      for (const narrowing of ['trgm', 'grams', undefined] as const) expect(fn.prosrc).toContain(matchSql(narrowing));
 
       // As ann, on one connection: a rare word, a common one, one too short for the index, and the rare one again.
       const calls: [string, string[]][] = [['heron', [mine, shared]], ['ledger', [mine, 'sp-ann-2', shared]], ['by', [mine]], ['heron', [mine, shared]]];
