@@ -1,5 +1,4 @@
 /** What only the PostgreSQL store has to prove: its schema, its connections, its server going away, its password. */
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
@@ -23,7 +22,6 @@ import { startProxy } from '../helpers/tcp-proxy.js';
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const event = (seq: number, content: string): SessionEvent => ({ seq, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
 const noLoss = (): void => undefined;
-const md5Of = (text: string): string => createHash('md5').update(text).digest('hex');
 
 /** Takes `id`'s lock, with the error its loss reports (a promise that settles only if it is lost). */
 async function lockWatched(store: SessionStore, id: string): Promise<{ lock: WriterLock; lost: Promise<Error> }> {
