@@ -20,7 +20,6 @@ import { databaseBefore, fillWithSessions, schemaVersion, SESSIONS_DIGEST_SQL } 
 
 const SESSIONS = 10_000;
 
-
 const event = (seq: number, content: string): SessionEvent => ({ seq, id: `up-ev-${seq}`, ts: '2025-11-24T11:00:00.000Z', type: 'message', payload: { role: 'user', content } });
 
 describe('PostgreSQL schema upgrade to the append function', () => {

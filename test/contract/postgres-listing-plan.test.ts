@@ -16,7 +16,6 @@ import { runSql } from '../helpers/postgres.js';
 import { keptPlanFunction } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
-
 describe("a member's listing on a team's server", () => {
   it('is what row security lets through, by one generic plan per connection, over the index by owner', async () => {
     const { url, ann, bob, annStore, bobStore, close } = await twoMembers('lp');

@@ -27,7 +27,6 @@ async function explained(client: pg.Client, sql: string, params: unknown[]): Pro
   return explainRowsRead(client, sql, params, TABLES);
 }
 
-
 describe("a member's reads on a team's server", () => {
   it("list and search read the member's own rows, not another member's 4,000 sessions, events and search rows", async () => {
     const { url, ann, bob, annStore, bobStore, close } = await twoMembers('mr');

@@ -35,7 +35,6 @@ async function explained(admin: pg.Client, role: string, key: string, word: stri
   return (await calledRowsRead(admin, role, MATCHED_SQL, [[key], word, `%${word}%`, 'trgm'], new Set([table]))).read;
 }
 
-
 /** Sessions `prefix-1` … `prefix-count` of `owner` in project `key`, each of `messages` messages from `text(n, k)`, with their search rows. */
 async function sessions(url: string, owner: string, key: string, prefix: string, count: number, messages: number, text: string): Promise<void> {
   const ids = `SELECT '${prefix}-' || n AS id, n FROM generate_series(1, ${count}) n`;

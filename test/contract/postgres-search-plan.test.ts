@@ -19,7 +19,6 @@ import { runSql } from '../helpers/postgres.js';
 import { keptPlanFunction } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
-
 describe("a member's search on a team's server", () => {
   it('is what row security lets through, by one generic plan per connection of the match query this build sends', async () => {
     const { url, ann, bob, annStore, bobStore, close } = await twoMembers('sp');
