@@ -81,60 +81,56 @@ function unheard(): { errors: unknown[]; stop(): void } {
   };
 }
 
+/** What a host is given, and how it is left: attaches, keeps two messages, resolves to its exit code once it has left. */
+type Host = (terminal: { home: string; cwd: string; input: PassThrough; output: PassThrough; signals: EventEmitter }) => Promise<() => Promise<number>>;
+
+/** The host's terminal goes away in `order`: it leaves with 0, nothing unheard, the session closed on disk. */
+async function goesAway(order: readonly Sign[], host: Host): Promise<void> {
+  const home = tmpHome();
+  const cwd = tmpHome('chatkeep-project-');
+  const input = terminalInput();
+  const output = new PassThrough();
+  output.resume();
+  const signals = new EventEmitter();
+  const left = await host({ home, cwd, input, output, signals });
+  const seen = unheard();
+  try {
+    const code = left();
+    await show(order, input, signals);
+    expect(await code).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    seen.stop();
+  }
+  expect(seen.errors).toEqual([]);
+  expect(await listed(home, cwd)).toEqual([{ status: 'closed', messageCount: 2 }]);
+}
+
 describe('node:repl: the terminal goes away', () => {
   for (const order of ORDERS) {
-    it(`saves and closes the session: ${order.join(', then ')}`, async () => {
-      const home = tmpHome();
-      const cwd = tmpHome('chatkeep-project-');
-      const input = terminalInput();
-      const output = new PassThrough();
-      output.resume();
-      const signals = new EventEmitter();
-      const server = repl.start({ prompt: 'embed> ', input, output, terminal: true });
-      const { controller, closed } = await attach(server, { home, cwd, host: 'node r.mjs', signals });
-      await controller!.append({ role: 'user', content: '6 * 7' }, { role: 'assistant', content: '42' });
-      const seen = unheard();
-      try {
-        // Node's REPL passes its input's errors on as its own: unheard, one ends the program.
-        await show(order, input, signals);
-        expect(await closed).toBe(0);
-        await new Promise((resolve) => setImmediate(resolve));
-      } finally {
-        seen.stop();
-      }
-      expect(seen.errors).toEqual([]);
-      expect(await listed(home, cwd)).toEqual([{ status: 'closed', messageCount: 2 }]);
-    });
+    // Node's REPL passes its input's errors on as its own: unheard, one ends the program.
+    it(`saves and closes the session: ${order.join(', then ')}`, () =>
+      goesAway(order, async ({ home, cwd, input, output, signals }) => {
+        const server = repl.start({ prompt: 'embed> ', input, output, terminal: true });
+        const { controller, closed } = await attach(server, { home, cwd, host: 'node r.mjs', signals });
+        await controller!.append({ role: 'user', content: '6 * 7' }, { role: 'assistant', content: '42' });
+        return () => closed;
+      }));
   }
 });
 
 describe('readline: the terminal goes away', () => {
   for (const order of ORDERS) {
-    it(`saves and closes the session: ${order.join(', then ')}`, async () => {
-      const home = tmpHome();
-      const cwd = tmpHome('chatkeep-project-');
-      const input = terminalInput();
-      const output = new PassThrough();
-      output.resume();
-      const signals = new EventEmitter();
-      const rl = createInterface({ input, output, terminal: true, prompt: 'you> ' });
-      const chat = await attachReadline(rl, { home, cwd, output, host: 'node r.mjs', signals });
-      await chat.record('hello', 'HELLO!');
-      const seen = unheard();
-      try {
+    it(`saves and closes the session: ${order.join(', then ')}`, () =>
+      goesAway(order, async ({ home, cwd, input, output, signals }) => {
+        const rl = createInterface({ input, output, terminal: true, prompt: 'you> ' });
+        const chat = await attachReadline(rl, { home, cwd, output, host: 'node r.mjs', signals });
+        await chat.record('hello', 'HELLO!');
         // The host's loop, as in examples/embed-readline.mjs.
-        const loop = (async () => {
+        return async () => {
           for await (const line of rl) await chat.handle(line);
           return chat.leave();
-        })();
-        await show(order, input, signals);
-        expect(await loop).toBe(0);
-        await new Promise((resolve) => setImmediate(resolve));
-      } finally {
-        seen.stop();
-      }
-      expect(seen.errors).toEqual([]);
-      expect(await listed(home, cwd)).toEqual([{ status: 'closed', messageCount: 2 }]);
-    });
+        };
+      }));
   }
 });
