@@ -21,9 +21,10 @@ export interface LeavingOptions {
   /** What a hang-up does after `screen.hangUp()` (default `leave`): a host may save before it lets go of the dead terminal. */
   hangUp?(): void;
   /**
-   * True when the input's errors must reach nobody else: `node:readline` passes them on as the
-   * interface's own, and a host's `for await (const line of rl)` throws them, ending the host
-   * before the save. A terminal's input that fails is a terminal gone: a hang-up, nothing more.
+   * True when the input's errors must reach nobody else: `node:readline` (and `node:repl`, built
+   * on it) passes them on as the interface's own, which a host's `for await (const line of rl)`
+   * throws and a REPL's unheard 'error' throws, ending the host before the save. A terminal's
+   * input that fails is a terminal gone: a hang-up, nothing more.
    */
   keepInputErrors?: boolean;
   /** SIGINT with no terminal (piped input): stops the running work and says so; false: nothing ran, so it leaves. */

@@ -90,6 +90,9 @@ export async function attach(server: REPLServer, options: AdapterOptions): Promi
     },
     // The terminal is gone: the session is saved before the REPL lets go of the dead terminal.
     hangUp: () => void leave().then(() => server.close()),
+    // The REPL is a readline interface: it passes its input's errors on as its own, which nobody
+    // hears, so a read that fails before the input's end (EIO) would end the program unsaved.
+    keepInputErrors: server.terminal,
   });
   const closed = new Promise<number>((resolve) => server.once('exit', () => void leave().then(resolve)));
   controller.startAutosave();
