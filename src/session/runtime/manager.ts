@@ -220,7 +220,7 @@ export class Manager extends ManagerCore implements SessionManager {
    */
   private async listRows(projects: readonly ProjectInfo[], options: ListOptions, newest?: number, check = newest): Promise<SessionSummary[] | undefined> {
     const { completeRows, holdsMessage } = await lazy.listing();
-    const { discardOrphans } = await import('./orphans.js');
+    const { discardOrphans } = await lazy.orphans();
     const read = await this.live.list(projects, { ...(newest !== undefined ? { newest } : {}), ...(check ? { shown: check } : {}) });
     if (newest !== undefined) {
       const ids = new Set(read.map((r) => r.id));
