@@ -15,6 +15,7 @@ import type { Holding } from './rows.js';
 import { FIRST_ROWS, type BrowseChoice, type BrowserConfig } from './config.js';
 import type { SessionSummary } from '../session/api/listing.js';
 import type { Found } from './find-sessions.js';
+import { useCells } from './cells.js';
 
 type Core = typeof import('@inquirer/core');
 
@@ -22,8 +23,9 @@ type Core = typeof import('@inquirer/core');
 const QUIET_MS = 300;
 
 export function browserPrompt(core: Core) {
-  const { createPrompt, useEffect, useKeypress, useMemo, useRef, useState } = core;
+  const { createPrompt, useEffect, useKeypress, useMemo } = core;
   return createPrompt<BrowseChoice, BrowserConfig>((config, done) => {
+    const { state: useState, ref: useRef, repaint } = useCells(core);
     // The rows, and whether they are the scope's newest alone (the rest being listed: the count
     // says so). One state: each state set repaints the whole frame at once.
     const [{ rows, partial }, setListing] = useState({ rows: config.rows, partial: config.partial === true });
@@ -42,7 +44,6 @@ export function browserPrompt(core: Core) {
     const [size, setSize] = useState(config.size());
     const [previewOn, setPreviewOn] = useState(config.size().columns >= 120);
     const [message, setMessage] = useState<string[]>([]);
-    const [, setTick] = useState(0);
     const top = useRef(0);
     const previews = useRef(new Map<string, SessionSnapshot | undefined>());
     const holdings = useRef(new Map<string, Holding | undefined>());
@@ -140,7 +141,7 @@ export function browserPrompt(core: Core) {
       void reading.then(
         (snapshot) => previews.current.set(previewId, snapshot),
         () => previews.current.set(previewId, undefined),
-      ).finally(() => setTick((n) => n + 1));
+      ).finally(() => repaint());
     }, [previewId]);
     // Who holds the open sessions on screen (a crashed run leaves `open` with nobody behind it).
     const page = entries.slice(top.current, top.current + height).map((e) => e.row).filter((row) => row.status === 'open' && row.id !== live && !holdings.current.has(row.id));
@@ -154,7 +155,7 @@ export function browserPrompt(core: Core) {
             () => holdings.current.set(row.id, undefined),
           ),
         ),
-      ).then(() => setTick((n) => n + 1));
+      ).then(() => repaint());
     }, [pageKey]);
 
     /** Puts `text` in the prompt's line (readline edits it; keys that are not editing must not). */

@@ -12,14 +12,16 @@ import { SessionOpenHereError, SessionsClosedError } from '../api/errors.js';
 import { heldHere, noteHeld, placeOf } from './held-here.js';
 import { assertValidId } from '../api/ids.js';
 import { whenIdle } from '../../util/defer.js';
+import { once } from '../../util/once.js';
 import { SessionImpl } from './session.js';
 
 // Loading and reading are imported on first use: creating a session (the path to the first
-// prompt) needs neither.
+// prompt) needs neither. Each kept once loaded: an `import()` resolves the module again each call.
 export const lazy = {
-  reading: () => import('./reading.js'),
-  importing: () => import('../model/imported-state.js'),
-  listing: () => import('../format/listed-rows.js'),
+  reading: once(() => import('./reading.js')),
+  importing: once(() => import('../model/imported-state.js')),
+  listing: once(() => import('../format/listed-rows.js')),
+  orphans: once(() => import('./orphans.js')),
 };
 
 /** What the manager is built from (the library's `openSessions` assembles it). */

@@ -204,23 +204,26 @@ export class Manager extends ManagerCore implements SessionManager {
     checkOptions('list', options, LIST_OPTIONS);
     const projects = options.all ? await this.live.projects() : await this.listedProject(options.project);
     // The newest rows alone when nothing filters them by text; a second, full read when the
-    // newest ones hold too few that are shown (sessions without a message are left out).
+    // newest ones hold too few that are shown (sessions without a message are left out) and
+    // the store may have more.
     const filtered = Boolean(options.query?.trim()) || options.branch !== undefined;
     if (options.limit !== undefined && !filtered) {
       const head = await this.listRows(projects, options, options.limit);
-      if (head && head.length >= options.limit) return head.slice(0, options.limit);
+      if (head && (head.rows.length >= options.limit || head.every)) return head.rows.slice(0, options.limit);
     }
-    const all = (await this.listRows(projects, options, undefined, options.limit))!;
+    const all = (await this.listRows(projects, options, undefined, options.limit))!.rows;
     return options.limit === undefined ? all : all.slice(0, options.limit);
   }
 
   /**
    * With `newest`, undefined when a session this process holds is not among the rows read (it may
    * be newer than they are). `check`: how many rows the caller shows (the store checks their caches).
+   * `every`: the store gave every row it has (fewer than `newest`: a store gives that many when
+   * each project has them), so a full read would list the same.
    */
-  private async listRows(projects: readonly ProjectInfo[], options: ListOptions, newest?: number, check = newest): Promise<SessionSummary[] | undefined> {
+  private async listRows(projects: readonly ProjectInfo[], options: ListOptions, newest?: number, check = newest): Promise<{ rows: SessionSummary[]; every: boolean } | undefined> {
     const { completeRows, holdsMessage } = await lazy.listing();
-    const { discardOrphans } = await import('./orphans.js');
+    const { discardOrphans } = await lazy.orphans();
     const read = await this.live.list(projects, { ...(newest !== undefined ? { newest } : {}), ...(check ? { shown: check } : {}) });
     if (newest !== undefined) {
       const ids = new Set(read.map((r) => r.id));
@@ -244,7 +247,7 @@ export class Manager extends ManagerCore implements SessionManager {
         (!query || r.id.toLowerCase().includes(query) || (r.title ?? r.derivedTitle ?? '').toLowerCase().includes(query)) &&
         (options.branch === undefined || r.branch === options.branch),
     );
-    return shown.map(summaryFromRow);
+    return { rows: shown.map(summaryFromRow), every: newest === undefined || read.length < newest };
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResults> {

@@ -26,19 +26,21 @@ import { snapshotFileInfo } from './snapshot-store.js';
 import { snapshotStamp, stamped } from './snapshot-stamp.js';
 import { compactJournal, writeSnapshotCompacting, type OpenJournal } from './snapshot-compaction.js';
 import { lazyTrash } from '../lazy-trash.js';
+import { once } from '../../util/once.js';
 
 // Listing, resolving and loading are imported on first use: creating a session (the path to
-// the first prompt) needs none of them.
+// the first prompt) needs none of them. Each import is kept: an `import()` of a module already
+// loaded still resolves it again (a tenth of a small listing's CPU).
 const lazy = {
-  resolve: () => import('./resolve.js'),
-  index: () => import('./index-store.js'),
-  load: () => import('./load.js'),
-  trash: () => import('./trash.js'),
-  search: () => import('./search/search-index.js'),
-  source: () => import('./summary.js'),
-  discard: () => import('./discard.js'),
-  kept: () => import('./kept-aside.js'),
-  caches: () => import('./cache-check.js'),
+  resolve: once(() => import('./resolve.js')),
+  index: once(() => import('./index-store.js')),
+  load: once(() => import('./load.js')),
+  trash: once(() => import('./trash.js')),
+  search: once(() => import('./search/search-index.js')),
+  source: once(() => import('./summary.js')),
+  discard: once(() => import('./discard.js')),
+  kept: once(() => import('./kept-aside.js')),
+  caches: once(() => import('./cache-check.js')),
 };
 
 export interface FileStoreOptions {

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fdatasync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
 import { errno } from '../../util/errno.js';
 import { layout } from './layout.js';
@@ -96,36 +95,50 @@ export async function recordRows(projectDir: string, changed: readonly IndexRow[
 /** Bytes of the file's start read for its header (the log's 256 IDs fit). */
 const HEADER_BYTES = 64 * 1024;
 
-/** The bytes appended; undefined when the whole file is to be rewritten. */
+/**
+ * The bytes appended; undefined when the whole file is to be rewritten. Read and written
+ * synchronously (a few hundred bytes, and the tail of at most 512 KB): through the thread pool
+ * this was seven round trips under the index lock; only the sync waits on the disk.
+ */
 async function appendRecord(projectDir: string, changed: readonly IndexRow[]): Promise<number | undefined> {
-  let handle;
+  let fd: number;
   try {
-    handle = await open(layout.index(projectDir), 'r+');
+    fd = openSync(layout.index(projectDir), 'r+');
   } catch {
     return undefined;
   }
   try {
-    const size = (await handle.stat()).size;
-    const start = Buffer.alloc(Math.min(size, HEADER_BYTES));
-    await handle.read(start, 0, start.length, 0);
-    const newline = start.indexOf(0x0a);
-    const header = newline < 0 ? undefined : parseHeader(start.subarray(0, newline).toString('utf8'));
-    if (header?.version !== 3 || !header.log || header.bodyBytes! > size) return undefined;
-    const bodyBytes = header.bodyBytes!;
-    const tailBytes = Buffer.alloc(size - bodyBytes);
-    await handle.read(tailBytes, 0, tailBytes.length, bodyBytes);
-    const tail = parseTail(tailBytes, header.log.serial);
-    if (tail.kind === 'damaged') return undefined;
-    const serial = tail.records.at(-1)?.serial ?? header.log.serial;
-    const record = Buffer.from(recordText(serial + 1, changed), 'utf8');
-    if (tail.whole + record.length > tailLimit(bodyBytes)) return undefined;
-    // A line cut short by a crash is no record: cut off before this one follows the last whole line.
-    const at = bodyBytes + tail.whole;
-    if (at < size) await handle.truncate(at);
-    for (let offset = 0; offset < record.length; ) offset += (await handle.write(record, offset, record.length - offset, at + offset)).bytesWritten;
-    await handle.datasync();
-    return record.length;
+    const record = appendedRecord(fd, changed);
+    if (record !== undefined) await datasync(fd);
+    return record;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
+}
+
+/** Appends the record of `changed` after the tail's last whole line; undefined when the file is to be rewritten. */
+function appendedRecord(fd: number, changed: readonly IndexRow[]): number | undefined {
+  const size = fstatSync(fd).size;
+  const start = Buffer.alloc(Math.min(size, HEADER_BYTES));
+  readSync(fd, start, 0, start.length, 0);
+  const newline = start.indexOf(0x0a);
+  const header = newline < 0 ? undefined : parseHeader(start.subarray(0, newline).toString('utf8'));
+  if (header?.version !== 3 || !header.log || header.bodyBytes! > size) return undefined;
+  const bodyBytes = header.bodyBytes!;
+  const tailBytes = Buffer.alloc(size - bodyBytes);
+  readSync(fd, tailBytes, 0, tailBytes.length, bodyBytes);
+  const tail = parseTail(tailBytes, header.log.serial);
+  if (tail.kind === 'damaged') return undefined;
+  const serial = tail.records.at(-1)?.serial ?? header.log.serial;
+  const record = Buffer.from(recordText(serial + 1, changed), 'utf8');
+  if (tail.whole + record.length > tailLimit(bodyBytes)) return undefined;
+  // A line cut short by a crash is no record: cut off before this one follows the last whole line.
+  const at = bodyBytes + tail.whole;
+  if (at < size) ftruncateSync(fd, at);
+  for (let offset = 0; offset < record.length; ) offset += writeSync(fd, record, offset, record.length - offset, at + offset);
+  return record.length;
+}
+
+function datasync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 }

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import { join } from 'node:path';
 import { sessionIdsIn } from './ids.js';
 import { withGuard } from './guard.js';
 import { inspectLock } from './lock.js';
@@ -133,12 +132,12 @@ async function reconcile(projectDir: string, projectPath: string, rows: IndexRow
   for (let start = 0; start < missing.length; start += META_BATCH) {
     if (start > 0) await yieldToEventLoop();
     for (const id of missing.slice(start, start + META_BATCH)) {
-      const row = readMetaSync(join(sessionsDir, id), id);
+      const row = readMetaSync(layout.session(sessionsDir, id), id);
       if (row) kept.push(row);
       else unrecorded.push(id);
     }
   }
-  for (const id of unrecorded) kept.push(await rowFromFiles(join(sessionsDir, id), id, projectPath, reader));
+  for (const id of unrecorded) kept.push(await rowFromFiles(layout.session(sessionsDir, id), id, projectPath, reader));
   return kept.sort(byUpdatedDesc);
 }
 
@@ -162,7 +161,7 @@ export async function refreshLive(projectDir: string, projectPath: string, rows:
     const row = out[i];
     if (row.status === 'closed' && !row.problem) {
       if (i < check) {
-        const stale = await staleRow(join(sessionsDir, row.id), row, projectPath, reader);
+        const stale = await staleRow(layout.session(sessionsDir, row.id), row, projectPath, reader);
         if (stale) {
           out[i] = stale;
           (changed ??= []).push(stale);
@@ -170,7 +169,7 @@ export async function refreshLive(projectDir: string, projectPath: string, rows:
       }
       continue;
     }
-    const dir = join(sessionsDir, row.id);
+    const dir = layout.session(sessionsDir, row.id);
     const lock = await inspectLock(dir, reader.staleMs);
     if (row.problem) {
       const truth = await rowFromFiles(dir, row.id, projectPath, reader);

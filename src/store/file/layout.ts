@@ -17,6 +17,11 @@ export const layout = {
   /** Which of index.json's writes the two files above were last brought up to date with (search-sync.ts). */
   searchSync: (projectDir: string) => join(projectDir, 'search.sync.json'),
   sessions: (projectDir: string) => join(projectDir, 'sessions'),
+  /**
+   * A session's directory in `sessionsDir` (itself from join()): concatenated, as the paths below
+   * are, since a listing builds one per row it checks, and join() costs more than the stat.
+   */
+  session: (sessionsDir: string, id: string) => `${sessionsDir}${sep}${id}`,
   history: (projectDir: string) => join(projectDir, 'history'),
   projectConfig: (projectDir: string) => join(projectDir, 'config.json'),
 

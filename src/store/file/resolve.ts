@@ -44,8 +44,12 @@ async function isDir(path: string): Promise<boolean> {
  * `wanted` before it came here (a path is built from it).
  */
 export async function locate(home: string, current: FileProject, wanted: string): Promise<SessionDir> {
+  // This project's first, before the others are listed (a readdir and every other project's
+  // project.json): nearly every session read, resumed or previewed is one of its own.
+  const here = join(layout.sessions(current.dir), wanted);
+  if (await isDir(here)) return { id: wanted, dir: here, project: current };
   const projects = await projectsOf(home, current);
-  for (const project of projects) {
+  for (const project of projects.slice(1)) {
     const dir = join(layout.sessions(project.dir), wanted);
     if (await isDir(dir)) return { id: wanted, dir, project };
   }
