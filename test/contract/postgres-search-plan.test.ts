@@ -69,7 +69,7 @@ describe("a member's search on a team's server", () => {
     try {
       const project = { ...annStore.project, key: keyOf(annStore.project) } as ProjectInfo;
       const bulk = (from: number): Promise<string[]> =>
-        Promise.all(Array.from({ length: 30 }, (_, i) => stored(annStore, `sc-${from + i}`, i % 3 ? 'the ledger' : 'a heron by the ledger')));
+        Promise.all(Array.from({ length: 30 }, (_, i) => adoptedSession(annStore, `sc-${from + i}`, i % 3 ? 'the ledger' : 'a heron by the ledger')));
       // Each search finds sessions, and so reads their listing rows and their snippets' messages too.
       await bulk(0);
       const first = await annStore.searchSessions('heron', [project], {});
