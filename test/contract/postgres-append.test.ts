@@ -55,18 +55,23 @@ describe('PostgreSQL fenced append', () => {
     // Each run by the one generic plan, never planned for one run's values (the server's default
     // plans the first five runs each anew).
     // The one run at the lock's taking (the warm-up, next test) and the eight appends.
-    const kept = await lock.write((c) => c.query("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'chatkeep_append'"));
-    expect(kept.rows).toEqual([{ generic_plans: '9', custom_plans: '0' }]);
+    // A single event goes by its own statement (scalars, no arrays), a batch of more by the other.
+    await lock.write((c) => insertEvents(c, id, [turn(9, 'turn 9', 'ev-9'), turn(10, 'turn 10', 'ev-10')], lock.epoch, true));
+    const kept = await lock.write((c) => c.query("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'chatkeep_append%' ORDER BY name"));
+    expect(kept.rows).toEqual([
+      { name: 'chatkeep_append', generic_plans: '2', custom_plans: '0' },
+      { name: 'chatkeep_append_one', generic_plans: '9', custom_plans: '0' },
+    ]);
     // New events are inserted without ON CONFLICT (no speculative insertion per row); the statement
     // that skips stored events was never needed, so never prepared.
     const statements = await lock.write((c) => c.query("SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'chatkeep_append%'"));
-    expect(statements.rows.map((r: { name: string }) => r.name)).toEqual(['chatkeep_append']);
-    expect((statements.rows[0] as { statement: string }).statement).not.toMatch(/ON CONFLICT/i);
+    expect(statements.rows.map((r: { name: string }) => r.name).sort()).toEqual(['chatkeep_append', 'chatkeep_append_one']);
+    for (const r of statements.rows as { statement: string }[]) expect(r.statement).not.toMatch(/ON CONFLICT/i);
 
     await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
-    await expect(log.append(turn(9, 'after the takeover'), true)).rejects.toBeInstanceOf(LockSupersededError);
+    await expect(log.append(turn(11, 'after the takeover'), true)).rejects.toBeInstanceOf(LockSupersededError);
     await log.close();
-    expect(await stored(id)).toEqual(Array.from({ length: 8 }, (_, i) => `turn ${i + 1}`));
+    expect(await stored(id)).toEqual(Array.from({ length: 10 }, (_, i) => `turn ${i + 1}`));
   });
 
   it('a direct lock readies its append when it is taken: prepared and run once before anything is appended, writing nothing', async () => {
@@ -79,8 +84,11 @@ describe('PostgreSQL fenced append', () => {
     const lock = (await store.lock(id, () => undefined)) as PgLock;
     // Before the first append: the statement is on the connection, planned (generically) and run
     // once, so the first acknowledged message does not pay the connection's first run.
-    const ready = await lock.write((c) => c.query("SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'chatkeep_append'"));
-    expect(ready.rows).toEqual([{ generic_plans: '1', custom_plans: '0' }]);
+    const ready = await lock.write((c) => c.query("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'chatkeep_append%' ORDER BY name"));
+    expect(ready.rows).toEqual([
+      { name: 'chatkeep_append', generic_plans: '1', custom_plans: '0' },
+      { name: 'chatkeep_append_one', generic_plans: '1', custom_plans: '0' },
+    ]);
     expect(await stored(id)).toEqual(before);
     expect(await listed()).toEqual(row);
     const log = await store.openLog(id, lock);
@@ -147,10 +155,16 @@ describe('PostgreSQL fenced append', () => {
     // statement that skips them stored the third.
     const again = await lock.write((c) => c.query("SELECT generic_plans FROM pg_prepared_statements WHERE name = 'chatkeep_append_again'"));
     expect(again.rows).toEqual([{ generic_plans: '1' }]);
+    // One event sent again goes by the single event's statement, and the same way.
+    await lock.write((c) => insertEvents(c, id, [turn(3, 'third')], lock.epoch, true));
+    expect(await stored(id)).toEqual(['first', 'second', 'third']);
+    const twice = await lock.write((c) => c.query("SELECT generic_plans FROM pg_prepared_statements WHERE name = 'chatkeep_append_again'"));
+    expect(twice.rows).toEqual([{ generic_plans: '2' }]);
 
     await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
     // What is stored is stored, whoever asks; anything new from the old epoch is not.
     await lock.write((c) => insertEvents(c, id, first, lock.epoch, true));
+    await lock.write((c) => insertEvents(c, id, [turn(3, 'third')], lock.epoch, true));
     await expect(lock.write((c) => insertEvents(c, id, [turn(3, 'third'), turn(4, 'fourth')], lock.epoch, true))).rejects.toBeInstanceOf(LockSupersededError);
     expect(await stored(id)).toEqual(['first', 'second', 'third']);
   });

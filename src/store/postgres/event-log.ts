@@ -63,6 +63,16 @@ const NEW_EVENTS_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, 
     unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)`;
 
 /**
+ * NEW_EVENTS_SQL for one event, its values as scalars: what a direct lock sends for the common
+ * batch (a turn, a delta that found the connection free). Arrays cost each append their literal
+ * text built and escaped in Node, then parsed and unnested by the server: ~30 µs of server CPU an
+ * append (docs/internals.md, "The fenced append").
+ */
+const NEW_EVENT_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id, by_owner)
+  SELECT $1, $2::bigint, $3::timestamptz, $4::text, $5::json, $6::text, f.mine
+  FROM (SELECT s.owner = current_user AS mine FROM chatkeep.sessions s WHERE s.id = $1 AND s.lock_epoch = $7 FOR SHARE) f`;
+
+/**
  * NEW_EVENTS_SQL with an event whose ID is stored already skipped (a batch sent again), by the
  * unique index the INSERT checks anyway, not probed for first: the append a pooler's function
  * holds, and what a direct lock sends when NEW_EVENTS_SQL met a stored event.
@@ -111,8 +121,8 @@ const STORED_SQL = 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session
  */
 export async function insertEvents(client: Client, id: string, events: readonly SessionEvent[], epoch: number, prepared = false): Promise<void> {
   const ids = events.map((e) => e.id ?? null);
-  const values = [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), ids, epoch];
-  const inserted = prepared ? await appendPrepared(client, values) : Number((await client.query<{ n: string }>(POOLED_APPEND_SQL, values)).rows[0]?.n);
+  const values = (): unknown[] => [id, events.map((e) => e.seq), events.map((e) => e.ts), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), ids, epoch];
+  const inserted = prepared ? await appendPrepared(client, id, events, epoch, values) : Number((await client.query<{ n: string }>(POOLED_APPEND_SQL, values())).rows[0]?.n);
   if (inserted === events.length) return;
   // Fewer stored than sent: fenced off (none inserted), or some were stored before (a retry).
   // An event without an ID is only ever left out by the fence. Otherwise written only if every
@@ -123,32 +133,44 @@ export async function insertEvents(client: Client, id: string, events: readonly 
 }
 
 /**
- * The append on a direct lock: NEW_EVENTS_SQL, then APPEND_SQL only if an event was stored
- * already. ON CONFLICT makes each row a speculative insertion (a lock of the server's lock
- * manager taken and released, and a WAL record confirming the row), events without an ID too:
- * ~70–100 µs of server CPU an append at 200 writers (docs/internals.md, "The fenced append"). A
- * stored event fails the whole statement on a unique index (23505), storing nothing; APPEND_SQL
- * then stores the rest. A clash that is not a resend fails APPEND_SQL the same way, and is thrown.
+ * The append on a direct lock: NEW_EVENT_SQL for one event, NEW_EVENTS_SQL for more, then
+ * APPEND_SQL only if an event was stored already. ON CONFLICT makes each row a speculative
+ * insertion (a lock of the server's lock manager taken and released, and a WAL record confirming
+ * the row), events without an ID too: ~70–100 µs of server CPU an append at 200 writers
+ * (docs/internals.md, "The fenced append"). A stored event fails the whole statement on a unique
+ * index (23505), storing nothing; APPEND_SQL then stores the rest. A clash that is not a resend
+ * fails APPEND_SQL the same way, and is thrown.
  */
-async function appendPrepared(client: Client, values: unknown[]): Promise<number | null> {
+async function appendPrepared(client: Client, id: string, events: readonly SessionEvent[], epoch: number, values: () => unknown[]): Promise<number | null> {
+  const [one] = events;
   try {
-    return (await client.query({ name: 'chatkeep_append', text: NEW_EVENTS_SQL, values })).rowCount;
+    if (events.length === 1 && one) {
+      const scalars = [id, one.seq, one.ts, one.type, JSON.stringify(one.payload), one.id ?? null, epoch];
+      return (await client.query({ name: 'chatkeep_append_one', text: NEW_EVENT_SQL, values: scalars })).rowCount;
+    }
+    return (await client.query({ name: 'chatkeep_append', text: NEW_EVENTS_SQL, values: values() })).rowCount;
   } catch (err) {
     if ((err as { code?: unknown }).code !== '23505') throw err;
-    return (await client.query({ name: 'chatkeep_append_again', text: APPEND_SQL, values })).rowCount;
+    return (await client.query({ name: 'chatkeep_append_again', text: APPEND_SQL, values: values() })).rowCount;
   }
 }
 
+/** An epoch no taking gives (each raises it from 0): the warm-up's single append, fenced off, writes nothing. */
+const NO_EPOCH = -1;
+
 /**
  * Readies a direct lock's connection for its appends when the lock is taken, before anything is
- * appended: the append prepared (parsed, planned generically) and run once with no events. That
- * run loads what every first append paid for on a new connection (the tables' catalog entries and
+ * appended: each append statement (a batch's, a single event's) prepared (parsed, planned
+ * generically) and run once, inserting nothing. That run loads what every first append paid for on a new connection (the tables' catalog entries and
  * policies, the fence's plan: several ms of server CPU), so the first acknowledged message costs
  * what the later ones cost, and the lock costs that much more to take (docs/internals.md, "Where
- * the 200 writers' append time went"). It writes nothing: no event, so no trigger fires.
+ * the 200 writers' append time went"). It writes nothing: no row, so no trigger fires.
  */
 export async function warmAppend(client: Client, id: string, epoch: number): Promise<void> {
   await insertEvents(client, id, [], epoch, true);
+  // The single event's statement, run under an epoch that is never current: found no row, it inserts none.
+  const probe: SessionEvent = { seq: 0, ts: new Date(0).toISOString(), type: 'message', payload: {} };
+  await appendPrepared(client, id, [probe], NO_EPOCH, () => []);
 }
 
 /** Throws `LockSupersededError` unless `epoch` is still the session's (a write that changes nothing, fenced all the same). */

@@ -88,6 +88,39 @@ describe('snapshot codec and versions', () => {
     await expect(decodeSnapshot(superjson.stringify(odd), 'odd.json')).rejects.toThrow(/^odd\.json: invalid: /);
   });
 
+  it('reads the known shape with its meta checked as text, and anything like it as superjson does', async () => {
+    const superjson = (await import('superjson')).default;
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
+    // Contents that spell the meta's own text: inside a JSON string its quotes are escaped.
+    const tricky = '},"meta":{"values":{"createdAt":["Date"]},"v":1}';
+    const snap = {
+      format: 'chatkeep.session' as const, schemaVersion: 2, id: 'session-20260101-000000', title: tricky, createdAt: at(0), updatedAt: at(9),
+      status: 'open' as const, project: '/p', host: 'h', pid: 1, toolVersion: '0.1.0', provider: { name: 'echo', model: null },
+      systemPrompt: null, config: {}, summary: null, archived: [], journalSeq: 2, stats: { messageCount: 2, inputTokens: 0, outputTokens: 0 },
+      messages: [{ role: 'user' as const, content: tricky, timestamp: at(1) }, { role: 'assistant' as const, content: ',"meta":', timestamp: at(2) }],
+    };
+    const text = await encodeSnapshot(snap);
+    expect(text.endsWith(',"meta":{"values":{"createdAt":["Date"],"updatedAt":["Date"],"messages.0.timestamp":["Date"],"messages.1.timestamp":["Date"]},"v":1}}')).toBe(true);
+    const read = await decodeSnapshot(text, 'x');
+    expect(read).toEqual({ ...snap, schemaVersion: 3 });
+    expect(read.messages[1]!.timestamp).toBeInstanceOf(Date);
+    // The same meta with one annotation more, of a path the model keeps no Date at: superjson's walk.
+    const more = text.replace('"messages.1.timestamp":["Date"]', '"messages.1.timestamp":["Date"],"title":["Date"]').replace(JSON.stringify(tricky), '"2026-01-02T03:04:05.678Z"');
+    expect((await decodeSnapshot(more, 'x')).title).toEqual(new Date('2026-01-02T03:04:05.678Z'));
+    expect(superjson.parse<{ title: unknown }>(more).title).toEqual(new Date('2026-01-02T03:04:05.678Z'));
+    // A damaged json part before an intact meta is told as parsing the whole text tells it.
+    const damaged = text.replace('"role":"assistant"', '"role":"assistant"}');
+    const parseError = (() => {
+      try {
+        JSON.parse(damaged);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error('damaged text parsed');
+    })();
+    await expect(decodeSnapshot(damaged, 'd.json')).rejects.toThrow(`d.json: not JSON (${parseError})`);
+  });
+
   it('migrates the version-1 fixture on read', async () => {
     const home = tmpHome();
     const sessions = await openSessions({ home, cwd: tmpHome() });
