@@ -5,7 +5,8 @@
  * Shown by the plans the server runs (auto_explain, as the member): for every call, whatever the
  * word, the plan names the word as the parameter `$2`, never its value, as a plan made for one
  * call's values would. The answers stay what row security allows, and the trigram policy's
- * pattern, set inside the function, is gone when it returns.
+ * pattern, set inside the function, is gone when it returns. A search holds one connection of the
+ * store's pool, so that the search after a bulk write runs where the plan is kept already.
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +60,28 @@ describe("a member's search on a team's server", () => {
       }
     } finally {
       await admin.end();
+      await close();
+    }
+  });
+
+  it('holds one connection of the pool, where the plan is kept, also for the search after a bulk write', async () => {
+    const { url, ann, annStore, close } = await twoMembers('sc');
+    try {
+      const project = { ...annStore.project, key: keyOf(annStore.project) } as ProjectInfo;
+      const bulk = (from: number): Promise<string[]> =>
+        Promise.all(Array.from({ length: 30 }, (_, i) => adoptedSession(annStore, `sc-${from + i}`, i % 3 ? 'the ledger' : 'a heron by the ledger')));
+      // Each search finds sessions, and so reads their listing rows and their snippets' messages too.
+      await bulk(0);
+      const first = await annStore.searchSessions('heron', [project], {});
+      await bulk(30);
+      const second = await annStore.searchSessions('heron', [project], {});
+      expect([first.total, second.total]).toEqual([10, 20]);
+      expect(second.results.every((r) => r.snippet?.text.includes('heron'))).toBe(true);
+      // The store's connections on the server (it holds no session's lock): a second, opened for the
+      // snippets beside the listing rows, was where the next search ran, its plan not made there yet.
+      const held = await runSql<{ n: number }>(url, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1 AND backend_type = 'client backend'", [ann.role]);
+      expect(held[0]!.n).toBe(1);
+    } finally {
       await close();
     }
   });

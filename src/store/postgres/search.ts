@@ -165,7 +165,11 @@ async function resultsOf(ctx: SearchContext, keys: string[], ranked: Found[], li
   for (let start = 0; start < ranked.length && results.length < wanted; ) {
     const batch = ranked.slice(start, start + Math.min(ROW_BATCH, Math.max(wanted - results.length, 1)));
     start += batch.length;
-    const [rows, messages] = await Promise.all([ctx.rows(keys, batch.map((f) => f.row.id)), bestMessages(ctx, batch)]);
+    // One after the other, so that a search holds one of the pool's connections, never two: each
+    // connection plans the match anew (search-match.ts), and a second one opened for the snippets
+    // was the connection the next search got, after a bulk write too, and paid that plan again.
+    const rows = await ctx.rows(keys, batch.map((f) => f.row.id));
+    const messages = await bestMessages(ctx, batch);
     const rowOf = new Map(rows.map((r) => [r.id, r]));
     for (const f of batch) {
       const row = rowOf.get(f.row.id);
