@@ -1,19 +1,17 @@
 /**
- * The listing's SQL, and the function on the server that runs it by a plan kept per connection.
+ * The listing's SQL, and the function on the server that runs it by a plan kept per connection
+ * (kept-plan.ts).
  *
  * Row security makes a member's listing expensive to plan, not to run: every policy on every
- * table the query touches (sessions, shares, holders, lock_keys, events) is expanded into it, and
- * PostgreSQL plans a query sent as text anew on each call: 2.5–4 ms of planning against 1 ms of
- * running, on a quiet machine. A prepared statement did not help (the server plans the first five
- * runs for their values, and keeps doing so when that looks cheaper), and a named statement does
- * not survive a transaction-pooling pooler (docs/design.md §11). `chatkeep.listing` is a PL/pgSQL
- * function whose one query is planned once per server connection, generically (for any keys),
- * and kept: a listing on a connection that listed before is not planned again. The function runs
- * as whoever calls it (not SECURITY DEFINER), so the same policies apply, checked by the same plan.
+ * table the query touches (sessions, shares, holders, lock_keys, events) is expanded into it:
+ * 2.5–4 ms of planning against 1 ms of running, on a quiet machine, when it was sent as text.
+ * `chatkeep.listing` plans it once per server connection, generically (for any keys), and keeps
+ * the plan: a listing on a connection that listed before is not planned again.
  */
 import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
 import { SEES_ALL_CALL, VISIBLE_SESSIONS_SQL, visibleSessions } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
+import { keptPlanFunction } from './kept-plan.js';
 
 /**
  * The status as the file store tells it (docs/design.md §5): `open` while a connection holds the lock;
@@ -87,18 +85,11 @@ const LISTING_COLUMNS = `id text, title text, created_at float8, updated_at floa
 /**
  * The migration that creates `chatkeep.listing`, from this build's LIST_SQL (`$1` is the
  * function's first argument). A build that changes LIST_SQL replaces the function by a migration
- * of its own: a test compares the server's function with LIST_SQL. `use_column`: the result's
- * column names (`id`, `owner`…) are also PL/pgSQL variables; in the query they mean the columns.
+ * of its own: a test compares the server's function with LIST_SQL.
  */
-export const LISTING_FUNCTION_MIGRATION = `
-  CREATE FUNCTION chatkeep.listing(keys text[]) RETURNS TABLE (${LISTING_COLUMNS})
-    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
-    #variable_conflict use_column
-    BEGIN
-      RETURN QUERY ${LIST_SQL};
-    END
-  $listing$;
-`;
+export const LISTING_FUNCTION_MIGRATION = keptPlanFunction({
+  name: 'chatkeep.listing', args: 'keys text[]', columns: LISTING_COLUMNS, body: `RETURN QUERY ${LIST_SQL};`, tag: 'listing',
+});
 
 /**
  * The migration that gives `chatkeep.listing` a limit, `newest` (NULL: every row), so that a
@@ -108,15 +99,9 @@ export const LISTING_FUNCTION_MIGRATION = `
  * keeps the index scans that return the rows in order, for a whole listing too.
  */
 export const LISTING_NEWEST_MIGRATION = `
-  DROP FUNCTION chatkeep.listing(text[]);
-  CREATE FUNCTION chatkeep.listing(keys text[], newest integer) RETURNS TABLE (${LISTING_COLUMNS})
-    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
-    #variable_conflict use_column
-    BEGIN
-      RETURN QUERY ${listSql('$2')};
-    END
-  $listing$;
-`;
+  DROP FUNCTION chatkeep.listing(text[]);${keptPlanFunction({
+  name: 'chatkeep.listing', args: 'keys text[], newest integer', columns: LISTING_COLUMNS, body: `RETURN QUERY ${listSql('$2')};`, tag: 'listing',
+})}`;
 
 /**
  * The migration that has `chatkeep.listing` ask once per call whether the role asking sees every
@@ -126,14 +111,7 @@ export const LISTING_NEWEST_MIGRATION = `
  * 50 (docs/internals.md, "The listing's fixed cost"). The answer is the same: the same
  * functions, asked in the same statement's snapshot by the same role.
  */
-export const LISTING_ASKS_ONCE_MIGRATION = `
-  CREATE OR REPLACE FUNCTION chatkeep.listing(keys text[], newest integer) RETURNS TABLE (${LISTING_COLUMNS})
-    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
-    #variable_conflict use_column
-    DECLARE
-      sees_all boolean := ${SEES_ALL_CALL};
-    BEGIN
-      RETURN QUERY ${LISTING_SQL};
-    END
-  $listing$;
-`;
+export const LISTING_ASKS_ONCE_MIGRATION = keptPlanFunction({
+  create: 'CREATE OR REPLACE', name: 'chatkeep.listing', args: 'keys text[], newest integer', columns: LISTING_COLUMNS,
+  declare: `sees_all boolean := ${SEES_ALL_CALL};`, body: `RETURN QUERY ${LISTING_SQL};`, tag: 'listing',
+});
