@@ -9,7 +9,7 @@
  * the plan: a listing on a connection that listed before is not planned again.
  */
 import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
-import { SEES_ALL_CALL, VISIBLE_SESSIONS_SQL, visibleSessions } from './listing-index.js';
+import { SEES_ALL_CALL, visibleSessions } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { keptPlanFunction } from './kept-plan.js';
 
@@ -42,11 +42,18 @@ const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1
  * are chosen first, in a subquery, so that nothing is looked up for a row the limit drops; over
  * one project the member's rows come off `sessions_by_project_owner` in order, and the scan stops
  * at the limit. `seesAll`: whether the role asking sees every row, where the caller knows it
- * (listing-index.ts).
+ * (listing-index.ts). `ids` (a parameter's name, with no `newest`): only the sessions of those
+ * IDs, each looked up by its primary key alone (a lateral subquery per ID, kept apart by OFFSET 0),
+ * its row passed or not by row security, which lets through what the listing's branches read. In
+ * branches, a generic plan read the admin's by owner and filtered by ID, where its estimate of the
+ * owners below the role asking was low (with `id = ANY`, or the subquery pulled up into a join, too).
  */
-export const listSql = (newest?: string, seesAll?: string): string => {
-  const sessions = newest === undefined
-    ? (seesAll === undefined ? VISIBLE_SESSIONS_SQL : visibleSessions(undefined, undefined, seesAll))
+export const listSql = (newest?: string, seesAll?: string, ids?: string): string => {
+  const sessions = ids !== undefined
+    ? `(SELECT v.* FROM (SELECT DISTINCT unnest(${ids}::text[]) AS id) w,
+        LATERAL (SELECT * FROM chatkeep.sessions x WHERE x.id = w.id OFFSET 0) v)`
+    : newest === undefined
+    ? visibleSessions(undefined, undefined, seesAll)
     : `(SELECT n.* FROM (SELECT DISTINCT unnest($1::text[]) AS key) k, LATERAL (SELECT * FROM ${visibleSessions('project_key = k.key AND trashed_at IS NULL', newest, seesAll)} v
         ORDER BY v.updated_at DESC LIMIT ${newest}) n)`;
   return `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
@@ -61,7 +68,7 @@ export const listSql = (newest?: string, seesAll?: string): string => {
   ORDER BY s.updated_at DESC`;
 };
 
-/** Every row of the projects `$1` (search's rows for the sessions it found narrow it by ID). */
+/** Every row of the projects `$1`. */
 export const LIST_SQL = listSql();
 
 /**
@@ -114,4 +121,23 @@ export const LISTING_NEWEST_MIGRATION = `
 export const LISTING_ASKS_ONCE_MIGRATION = keptPlanFunction({
   create: 'CREATE OR REPLACE', name: 'chatkeep.listing', args: 'keys text[], newest integer', columns: LISTING_COLUMNS,
   declare: `sees_all boolean := ${SEES_ALL_CALL};`, body: `RETURN QUERY ${LISTING_SQL};`, tag: 'listing',
+});
+
+/**
+ * The listing rows of the sessions `$2` of the projects `$1`, which `chatkeep.listing_of` runs:
+ * search's rows for the sessions it found (search.ts).
+ */
+export const LISTING_OF_SQL = listSql(undefined, undefined, '$2');
+
+/** Search's listing rows by the server's function, in any order: `$1` the project keys, `$2` the IDs. */
+export const LISTED_OF_SQL = 'SELECT * FROM chatkeep.listing_of($1, $2)';
+
+/**
+ * The migration that creates `chatkeep.listing_of` from LISTING_OF_SQL. Sent as text, that query
+ * was planned on every search, row security and all: 24–32 ms of planning against 1–2 ms of
+ * running for a member's 20 results (docs/internals.md). A build that changes the query replaces
+ * the function by a migration of its own: a test compares the server's function with it.
+ */
+export const LISTING_OF_MIGRATION = keptPlanFunction({
+  name: 'chatkeep.listing_of', args: 'keys text[], ids text[]', columns: LISTING_COLUMNS, body: `RETURN QUERY ${LISTING_OF_SQL};`, tag: 'listing_of',
 });
