@@ -10,21 +10,20 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { LISTED_SQL, LISTING_ASKS_ONCE_MIGRATION, LISTING_SQL } from '../../src/store/postgres/listing-sql.js';
 import { LOCK_SPACE } from '../../src/store/postgres/lock-key.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion, fillTwoMembers } from '../helpers/schema-at.js';
+import { serverFunctions } from '../helpers/server-function.js';
+import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
 
 const SESSIONS = 2_000;
-/** The version before this migration, wherever the migration ends up in the list. */
-const BEFORE = MIGRATIONS.indexOf(LISTING_ASKS_ONCE_MIGRATION);
 
 const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sessions,
   (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
@@ -32,14 +31,11 @@ const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sess
   (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows,
   (SELECT md5(string_agg(sh::text, '|' ORDER BY sh.session_id)) FROM chatkeep.shares sh) AS share_rows`;
 
-const FUNCTION_SQL = "SELECT prosrc FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace";
-
 type Listed = { id: string; live: string; shared_by: string | null };
 
 describe('PostgreSQL schema upgrade to the listing that asks once', () => {
   it('keeps every row, replaces the listing function, and each listing gives the same rows and status', async () => {
-    expect(BEFORE).toBeGreaterThan(0);
-    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    const url = await databaseBefore(LISTING_ASKS_ONCE_MIGRATION);
     const [a, b] = [await person(url, 'ao'), await person(url, 'bo')];
     const owners = [a.role, b.role];
     await fillTwoMembers(url, 'ao-', [a.role, b.role], SESSIONS);
@@ -80,9 +76,9 @@ describe('PostgreSQL schema upgrade to the listing that asks once', () => {
 
       const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
       await (await openPostgresStore(url, { interpreter, cwd })).close();
-      expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+      expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, DIGEST_SQL)).toEqual(digest);
-      const [fn] = await runSql<{ prosrc: string }>(url, FUNCTION_SQL);
+      const [fn] = await serverFunctions(url, 'listing');
       expect(fn!.prosrc).toContain(LISTING_SQL);
       expect(fn!.prosrc).toMatch(/sees_all boolean := chatkeep\.is_chatkeep\(\) OR chatkeep\.is_admin\(\)/);
       expect(await listings()).toEqual(before);

@@ -7,21 +7,20 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { LISTING_NEWEST_MIGRATION } from '../../src/store/postgres/listing-sql.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion, fillTwoMembers } from '../helpers/schema-at.js';
+import { serverFunctions } from '../helpers/server-function.js';
+import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
 
 const SESSIONS = 2_000;
-/** The version before this migration, wherever the migration ends up in the list. */
-const BEFORE = MIGRATIONS.indexOf(LISTING_NEWEST_MIGRATION);
 
 const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sessions,
   (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
@@ -30,24 +29,21 @@ const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sess
   (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows,
   (SELECT md5(string_agg(sh::text, '|' ORDER BY sh.session_id)) FROM chatkeep.shares sh) AS share_rows`;
 
-const LISTINGS_SQL = "SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace";
-
 describe('PostgreSQL schema upgrade to the listing with a limit', () => {
   it('keeps every row, replaces the listing function, and a member lists their newest sessions', async () => {
-    expect(BEFORE).toBeGreaterThan(0);
-    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    const url = await databaseBefore(LISTING_NEWEST_MIGRATION);
     const [a, b] = [await person(url, 'nua'), await person(url, 'nub')];
     const owners = [a.role, b.role];
     await fillTwoMembers(url, 'nu-', [a.role, b.role], SESSIONS);
     await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('nu-1001', $1, $2)", [a.role, b.role]);
-    expect(await runSql(url, LISTINGS_SQL)).toEqual([{ args: 'keys text[]' }]);
+    expect((await serverFunctions(url, 'listing')).map((f) => f.args)).toEqual(['keys text[]']);
     const before = await runSql(url, DIGEST_SQL);
 
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
     await (await openPostgresStore(url, { interpreter, cwd })).close();
-    expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+    expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
     expect(await runSql(url, DIGEST_SQL)).toEqual(before);
-    expect(await runSql(url, LISTINGS_SQL)).toEqual([{ args: 'keys text[], newest integer' }]);
+    expect((await serverFunctions(url, 'listing')).map((f) => f.args)).toEqual(['keys text[], newest integer']);
 
     await withPool(url, {}, (pool, target) => setupTeam(pool, target, owners, false), { migrate: false });
     const member = await openPostgresStore(a.url, { interpreter, cwd });

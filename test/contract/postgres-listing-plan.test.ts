@@ -9,21 +9,12 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
-import { blankSnapshot } from '../../src/session/format/blank.js';
 import { LISTED_SQL, LISTING_SQL } from '../../src/store/postgres/listing-sql.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
-import type { PostgresStore } from '../../src/store/postgres/store.js';
+import { adoptedSession } from '../helpers/adopted.js';
 import { runSql } from '../helpers/postgres.js';
+import { keptPlanFunction } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
-
-async function stored(store: PostgresStore, id: string, at: number): Promise<string> {
-  const s = blankSnapshot(id, store.project.path, new Date(at), 'test');
-  s.messages = [{ role: 'user', content: `hello from ${id}`, timestamp: new Date(at) }];
-  s.stats.messageCount = 1;
-  s.updatedAt = new Date(at);
-  expect(await store.adopt(s)).toBe(true);
-  return id;
-}
 
 describe("a member's listing on a team's server", () => {
   it('is what row security lets through, by one generic plan per connection, over the index by owner', async () => {
@@ -32,22 +23,18 @@ describe("a member's listing on a team's server", () => {
     await admin.connect();
     try {
       const base = Date.UTC(2026, 10, 20);
-      const mine = [await stored(annStore, 'lp-ann-1', base + 1000), await stored(annStore, 'lp-ann-2', base + 2000)];
-      const shared = await stored(bobStore, 'lp-bob-shared', base + 3000);
-      await stored(bobStore, 'lp-bob-own', base + 4000);
+      const mine = [await adoptedSession(annStore, 'lp-ann-1', 'hello from lp-ann-1', { at: base + 1000 }), await adoptedSession(annStore, 'lp-ann-2', 'hello from lp-ann-2', { at: base + 2000 })];
+      const shared = await adoptedSession(bobStore, 'lp-bob-shared', 'hello from lp-bob-shared', { at: base + 3000 });
+      await adoptedSession(bobStore, 'lp-bob-own', 'hello from lp-bob-own', { at: base + 4000 });
       await runSql(bob.url, 'INSERT INTO chatkeep.shares (session_id, grantee) VALUES ($1, $2)', [shared, ann.role]);
       const key = keyOf(annStore.project);
       const listed = await annStore.list([{ ...annStore.project, key } as ProjectInfo]);
       expect(listed.map((r) => [r.id, r.owner ?? 'mine'])).toEqual([[shared, bob.role], [mine[1], 'mine'], [mine[0], 'mine']]);
 
       // The server's function runs this build's listing query, with the setting that keeps its plan generic.
-      const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(
-        url,
-        "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace",
-      );
-      expect(fn).toHaveLength(1);
-      expect(fn[0]!.prosrc).toContain(LISTING_SQL);
-      expect(fn[0]).toMatchObject({ proconfig: ['plan_cache_mode=force_generic_plan'], prosecdef: false });
+      const fn = await keptPlanFunction(url, 'listing');
+      expect(fn.prosrc).toContain(LISTING_SQL);
+      expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
 
       // As ann, each plan the server runs sent back to this connection.
       const notices: string[] = [];

@@ -7,21 +7,21 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { LISTING_BY_OWNER_MIGRATION } from '../../src/store/postgres/listing-index.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
+import { runSql } from '../helpers/postgres.js';
+import { serverFunctions } from '../helpers/server-function.js';
+import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
 
 const SESSIONS = 10_000;
-/** The version before this migration, wherever the migration ends up in the list. */
-const BEFORE = MIGRATIONS.indexOf(LISTING_BY_OWNER_MIGRATION);
 
 /** Every row of the tables that hold what people wrote, in a fixed order: equal digests, nothing lost or changed. */
 const DIGEST_SQL = `SELECT
@@ -34,15 +34,8 @@ const DIGEST_SQL = `SELECT
 
 describe('PostgreSQL schema upgrade to the listing by owner', () => {
   it('keeps every row of a 10,000-session team database, and each member lists their own and shared sessions over the new index', async () => {
-    expect(BEFORE).toBeGreaterThan(0);
-    const url = await createDatabase(inject('postgresAdminUrl'));
+    const url = await databaseBefore(LISTING_BY_OWNER_MIGRATION);
     const [a, b] = [await person(url, 'upa'), await person(url, 'upb')];
-    await runSql(url, 'CREATE SCHEMA chatkeep');
-    await runSql(url, 'CREATE TABLE chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)');
-    for (let v = 1; v <= BEFORE; v++) {
-      await runSql(url, MIGRATIONS[v - 1]!);
-      await runSql(url, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES ($1, '0.1.0')", [v]);
-    }
     // Two members' sessions across 5 projects both work in, each of 2 messages (as events past no snapshot).
     const owners = [a.role, b.role];
     await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p' || p, '/p' || p, 'h', r FROM generate_series(0, 4) p, unnest($1::text[]) r", [owners]);
@@ -71,7 +64,7 @@ describe('PostgreSQL schema upgrade to the listing by owner', () => {
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
     const admin = await openPostgresStore(url, { interpreter, cwd });
     try {
-      expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+      expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, DIGEST_SQL)).toEqual(before);
       for (const n of [1, 5000, SESSIONS]) {
         const loaded = await admin.load(`up-${n}`, { quarantine: false, now: new Date() });
@@ -95,7 +88,7 @@ describe('PostgreSQL schema upgrade to the listing by owner', () => {
       // Listed by the function a later migration added (listing-sql.ts): the same rows as the query it runs.
       const direct = await runSql<{ id: string }>(a.url, LIST_SQL, [['p1']]);
       expect(direct.map((r) => r.id)).toEqual(listed.map((r) => r.id));
-      expect(await runSql(url, "SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'listing' AND pronamespace = 'chatkeep'::regnamespace")).toEqual([{ n: 1 }]);
+      expect(await serverFunctions(url, 'listing')).toHaveLength(1);
     } finally {
       await member.close();
     }

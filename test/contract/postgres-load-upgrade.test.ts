@@ -10,41 +10,36 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UnknownSessionError } from '../../src/session/api/errors.js';
 import { blankSnapshot } from '../../src/session/format/blank.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { LOAD_FUNCTION_MIGRATION, LOAD_SQL } from '../../src/store/postgres/load-sql.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion, fillWithSessions, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
+import { keptPlanFunction, serverFunctions } from '../helpers/server-function.js';
+import { databaseBefore, fillWithSessions, schemaVersion, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 const SESSIONS = 10_000;
-/** The version before this migration, wherever the migration ends up in the list. */
-const BEFORE = MIGRATIONS.indexOf(LOAD_FUNCTION_MIGRATION);
-
-const FUNCTION_SQL = "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'load_session' AND pronamespace = 'chatkeep'::regnamespace";
 
 describe('PostgreSQL schema upgrade to the resume as a function', () => {
   it('keeps every row of a 10,000-session database, and a session stored before resumes with its events', async () => {
-    expect(BEFORE).toBeGreaterThan(0);
-    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    const url = await databaseBefore(LOAD_FUNCTION_MIGRATION);
     await fillWithSessions(url, 'ld-', SESSIONS);
-    expect(await runSql(url, FUNCTION_SQL)).toEqual([]);
+    expect(await serverFunctions(url, 'load_session')).toEqual([]);
     const before = await runSql(url, SESSIONS_DIGEST_SQL);
     expect(before[0]).toMatchObject({ events: 2 * SESSIONS });
 
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-load-upgrade-'));
     const store = await openPostgresStore(url, { interpreter, cwd });
     try {
-      expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+      expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, SESSIONS_DIGEST_SQL)).toEqual(before);
-      const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(url, FUNCTION_SQL);
-      expect(fn).toHaveLength(1);
-      expect(fn[0]!.prosrc).toContain(LOAD_SQL);
-      expect(fn[0]).toMatchObject({ proconfig: ['plan_cache_mode=force_generic_plan'], prosecdef: false });
+      const fn = await keptPlanFunction(url, 'load_session');
+      expect(fn.prosrc).toContain(LOAD_SQL);
+      expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
 
       const loaded = await store.load('ld-5000', { quarantine: false, now: new Date() });
       expect(loaded.events.map((e) => [e.seq, (e.payload as { content: string }).content])).toEqual([[1, 'message 1 of 5000'], [2, 'message 2 of 5000']]);
@@ -68,7 +63,7 @@ describe('PostgreSQL schema upgrade to the resume as a function', () => {
       await expect(annStore.load(s.id, { quarantine: false, now: new Date() })).rejects.toBeInstanceOf(UnknownSessionError);
       await runSql(bob.url, 'INSERT INTO chatkeep.shares (session_id, grantee) VALUES ($1, $2)', [s.id, ann.role]);
       expect((await annStore.load(s.id, { quarantine: false, now: new Date() })).snapshot?.messages.map((m) => m.content)).toEqual(['only for bob']);
-      expect(await runSql(url, FUNCTION_SQL)).toHaveLength(1);
+      expect(await serverFunctions(url, 'load_session')).toHaveLength(1);
     } finally {
       await close();
     }

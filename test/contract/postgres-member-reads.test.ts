@@ -10,12 +10,11 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
-import { blankSnapshot } from '../../src/session/format/blank.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
 import { matchSql } from '../../src/store/postgres/search-match.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
-import type { PostgresStore } from '../../src/store/postgres/store.js';
+import { adoptedSession } from '../helpers/adopted.js';
 import { runSql } from '../helpers/postgres.js';
 import { explainRowsRead } from '../helpers/plan-rows.js';
 import { twoMembers } from '../helpers/team-stores.js';
@@ -28,16 +27,6 @@ async function explained(client: pg.Client, sql: string, params: unknown[]): Pro
   return explainRowsRead(client, sql, params, TABLES);
 }
 
-async function stored(store: PostgresStore, id: string, at: number, text: string): Promise<string> {
-  const s = blankSnapshot(id, store.project.path, new Date(at), 'test');
-  s.messages = [{ role: 'user', content: text, timestamp: new Date(at) }];
-  s.stats.messageCount = 1;
-  s.title = text;
-  s.updatedAt = new Date(at);
-  expect(await store.adopt(s)).toBe(true);
-  return id;
-}
-
 describe("a member's reads on a team's server", () => {
   it("list and search read the member's own rows, not another member's 4,000 sessions, events and search rows", async () => {
     const { url, ann, bob, annStore, bobStore, close } = await twoMembers('mr');
@@ -47,10 +36,10 @@ describe("a member's reads on a team's server", () => {
     try {
       const base = Date.UTC(2026, 10, 20);
       const mine = [
-        await stored(annStore, 'mr-ann-1', base + 1000, `ann's ${WORD} for the week`),
-        await stored(annStore, 'mr-ann-2', base + 2000, 'ann on something else'),
+        await adoptedSession(annStore, 'mr-ann-1', `ann's ${WORD} for the week`, { at: base + 1000, title: `ann's ${WORD} for the week` }),
+        await adoptedSession(annStore, 'mr-ann-2', 'ann on something else', { at: base + 2000, title: 'ann on something else' }),
       ];
-      const shared = await stored(bobStore, 'mr-bob-shared', base + 3000, `bob's ${WORD}, shared`);
+      const shared = await adoptedSession(bobStore, 'mr-bob-shared', `bob's ${WORD}, shared`, { at: base + 3000, title: `bob's ${WORD}, shared` });
       await runSql(bob.url, 'INSERT INTO chatkeep.shares (session_id, grantee) VALUES ($1, $2)', [shared, ann.role]);
       // bob's other sessions in the same project, each with two events and search rows holding the word.
       const key = keyOf(annStore.project);

@@ -12,11 +12,10 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
-import { blankSnapshot } from '../../src/session/format/blank.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { MATCHED_SQL } from '../../src/store/postgres/search-match.js';
 import { SESSION_BY_SESSION } from '../../src/store/postgres/search-path.js';
-import type { PostgresStore } from '../../src/store/postgres/store.js';
+import { adoptedSession } from '../helpers/adopted.js';
 import { runSql } from '../helpers/postgres.js';
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { twoMembers } from '../helpers/team-stores.js';
@@ -34,14 +33,6 @@ const THEIRS = 100;
  */
 async function explained(admin: pg.Client, role: string, key: string, word: string, table = 'search_messages'): Promise<number> {
   return (await calledRowsRead(admin, role, MATCHED_SQL, [[key], word, `%${word}%`, 'trgm'], new Set([table]))).read;
-}
-
-async function stored(store: PostgresStore, id: string, text: string): Promise<void> {
-  const at = Date.UTC(2026, 10, 20);
-  const s = blankSnapshot(id, store.project.path, new Date(at), 'test');
-  s.messages = [{ role: 'user', content: text, timestamp: new Date(at) }];
-  s.stats.messageCount = 1;
-  expect(await store.adopt(s)).toBe(true);
 }
 
 /** Sessions `prefix-1` … `prefix-count` of `owner` in project `key`, each of `messages` messages from `text(n, k)`, with their search rows. */
@@ -75,8 +66,8 @@ describe("a member's search on a team's server", () => {
     await client.connect();
     try {
       // Through the stores: each member's project row, and one session each with both words.
-      await stored(annStore, 'ms-ann-own', `ann's ${COMMON} and ${RARE}`);
-      await stored(bobStore, 'ms-bob-own', `bob's ${COMMON} and ${RARE}`);
+      await adoptedSession(annStore, 'ms-ann-own', `ann's ${COMMON} and ${RARE}`);
+      await adoptedSession(bobStore, 'ms-bob-own', `bob's ${COMMON} and ${RARE}`);
       const key = keyOf(annStore.project);
       // ann: MINE sessions of one message, each holding COMMON, the first also RARE.
       await sessions(url, ann.role, key, 'ms-a', MINE, 1, `'ann ${COMMON} ' || n || CASE WHEN n = 1 THEN ' ${RARE}' ELSE '' END`);

@@ -1,5 +1,4 @@
 /** What only the PostgreSQL store has to prove: its schema, its connections, its server going away, its password. */
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
@@ -10,19 +9,19 @@ import { blankSnapshot } from '../../src/session/format/blank.js';
 import { FutureStoreSchemaError, ReadOnlySessionError, SessionInUseError, StoreUnavailableError, UserError } from '../../src/session/api/errors.js';
 import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/format/store.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import type { PostgresStore, PostgresStoreOptions } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
 import { TEST_PASSWORD, createDatabase, freePort, runSql, startPostgres } from '../helpers/postgres.js';
 import { eventually } from '../helpers/eventually.js';
+import { migrateTo, schemaVersion } from '../helpers/schema-at.js';
 import { startProxy } from '../helpers/tcp-proxy.js';
 
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const event = (seq: number, content: string): SessionEvent => ({ seq, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
 const noLoss = (): void => undefined;
-const md5Of = (text: string): string => createHash('md5').update(text).digest('hex');
 
 /** Takes `id`'s lock, with the error its loss reports (a promise that settles only if it is lost). */
 async function lockWatched(store: SessionStore, id: string): Promise<{ lock: WriterLock; lost: Promise<Error> }> {
@@ -136,10 +135,7 @@ describe('PostgreSQL store', () => {
   });
 
   it('migrates a database of schema version 1 (before the trash and search) and keeps its sessions', async () => {
-    await runSql(url, 'CREATE SCHEMA chatkeep');
-    await runSql(url, 'CREATE TABLE chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)');
-    await runSql(url, MIGRATIONS[0]!);
-    await runSql(url, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES (1, '0.1.0')");
+    await migrateTo(url, 1);
     await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('k', '/old', 'h')");
     await runSql(url, "INSERT INTO chatkeep.ids (id) VALUES ('session-20200101-000000')");
     await runSql(
@@ -147,7 +143,7 @@ describe('PostgreSQL store', () => {
       "INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at, title) VALUES ('session-20200101-000000', 'k', '/old', now(), now(), 'kept')",
     );
     const store = await open();
-    expect((await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations'))[0]).toEqual({ v: STORE_SCHEMA_VERSION });
+    expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
     const oldProject = { ...store.project, key: 'k', path: '/old' } as typeof store.project;
     const [old] = await store.list([oldProject]);
     expect(old).toMatchObject({ id: 'session-20200101-000000', title: 'kept' });

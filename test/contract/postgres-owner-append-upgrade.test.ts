@@ -9,21 +9,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/session/format/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { OWNER_APPEND_MIGRATION } from '../../src/store/postgres/owner-append.js';
 import type { PgLock } from '../../src/store/postgres/lock.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
 import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion, fillWithSessions, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
+import { databaseBefore, fillWithSessions, schemaVersion, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
 
 const SESSIONS = 10_000;
-/** The version before this migration, wherever the migration ends up in the list. */
-const BEFORE = MIGRATIONS.indexOf(OWNER_APPEND_MIGRATION);
-
 
 const event = (seq: number, content: string): SessionEvent => ({ seq, id: `up-ev-${seq}`, ts: '2025-11-24T11:00:00.000Z', type: 'message', payload: { role: 'user', content } });
 
@@ -31,8 +28,7 @@ describe('PostgreSQL schema upgrade to the owner\'s append marked', () => {
   const bouncer = usePgBouncer();
 
   it('keeps every row of a 10,000-session database, and a session stored before takes the owner\'s appends through PgBouncer and directly, marked hers', async () => {
-    expect(BEFORE).toBeGreaterThan(0);
-    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    const url = await databaseBefore(OWNER_APPEND_MIGRATION);
     await fillWithSessions(url, 'oa-', SESSIONS);
     const before = await runSql(url, SESSIONS_DIGEST_SQL);
     expect(before[0]).toMatchObject({ events: 2 * SESSIONS });
@@ -41,7 +37,7 @@ describe('PostgreSQL schema upgrade to the owner\'s append marked', () => {
     const stores: PostgresStore[] = [];
     try {
       stores.push(await openPostgresStore(url, { interpreter, cwd }));
-      expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+      expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, SESSIONS_DIGEST_SQL)).toEqual(before);
       expect(await runSql(url, 'SELECT by_owner, count(*)::int AS n FROM chatkeep.events GROUP BY by_owner')).toEqual([{ by_owner: false, n: 2 * SESSIONS }]);
       const listed = await runSql(url, "SELECT updated_at, journal_seq, message_count FROM chatkeep.sessions WHERE id = 'oa-5000'");

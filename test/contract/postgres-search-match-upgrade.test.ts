@@ -7,35 +7,31 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { SEARCH_MATCH_FUNCTION_MIGRATION } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion, fillWithSessions, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
+import { serverFunctions } from '../helpers/server-function.js';
+import { databaseBefore, fillWithSessions, schemaVersion, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
 
 const SESSIONS = 300;
-/** The version before this migration, wherever the migration ends up in the list. */
-const BEFORE = MIGRATIONS.indexOf(SEARCH_MATCH_FUNCTION_MIGRATION);
-
-const FUNCTIONS_SQL = "SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'search_match' AND pronamespace = 'chatkeep'::regnamespace";
 
 describe('PostgreSQL schema upgrade to the search function', () => {
   it('keeps every row, creates the function, and a search finds what the sessions hold', async () => {
-    expect(BEFORE).toBeGreaterThan(0);
-    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    const url = await databaseBefore(SEARCH_MATCH_FUNCTION_MIGRATION);
     await fillWithSessions(url, 'su-', SESSIONS);
-    expect(await runSql(url, FUNCTIONS_SQL)).toEqual([]);
+    expect(await serverFunctions(url, 'search_match')).toEqual([]);
     const before = await runSql(url, SESSIONS_DIGEST_SQL);
 
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
     const store = await openPostgresStore(url, { interpreter, cwd });
     try {
-      expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+      expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, SESSIONS_DIGEST_SQL)).toEqual(before);
-      expect(await runSql(url, FUNCTIONS_SQL)).toEqual([{ args: 'keys text[], folded text, pattern text, narrowing text' }]);
+      expect((await serverFunctions(url, 'search_match')).map((f) => f.args)).toEqual(['keys text[], folded text, pattern text, narrowing text']);
       const project = { ...store.project, key: 'p' } as ProjectInfo;
       // By title ('Session N'): the first search indexes the sessions (written before search rows), the next reads their rows.
       for (let round = 0; round < 2; round++) {

@@ -9,10 +9,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { SEARCH_OWNER_MIGRATION } from '../../src/store/postgres/search-owner.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
@@ -21,12 +21,10 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { explainRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion } from '../helpers/schema-at.js';
+import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
 
 const SESSIONS = 2_000;
-/** The version before this migration, wherever the migration ends up in the list. */
-const BEFORE = MIGRATIONS.indexOf(SEARCH_OWNER_MIGRATION);
 
 /** Every search row, its owner aside: equal digests, nothing lost or changed. */
 const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.search_messages) AS messages,
@@ -42,8 +40,7 @@ const WRONG_OWNER_SQL = `SELECT
 
 describe('PostgreSQL schema upgrade to search rows that carry their owner', () => {
   it("names each search row's owner, keeps every row, refuses a wrong owner, and each member finds what they may read", async () => {
-    expect(BEFORE).toBeGreaterThan(0);
-    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    const url = await databaseBefore(SEARCH_OWNER_MIGRATION);
     const [a, b] = [await person(url, 'soa'), await person(url, 'sob')];
     const owners = [a.role, b.role];
     // Two members' sessions in one project, each with its search facts and three messages; `heron` in one of each's.
@@ -76,7 +73,7 @@ describe('PostgreSQL schema upgrade to search rows that carry their owner', () =
 
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
     await (await openPostgresStore(url, { interpreter, cwd })).close();
-    expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+    expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
     expect(await runSql(url, DIGEST_SQL)).toEqual(before);
     expect(await runSql(url, WRONG_OWNER_SQL)).toEqual([{ facts: 0, messages: 0 }]);
     expect(await runSql(url, 'SELECT count(DISTINCT owner)::int AS n FROM chatkeep.search_messages')).toEqual([{ n: 2 }]);

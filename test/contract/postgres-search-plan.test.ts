@@ -10,23 +10,14 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
-import { blankSnapshot } from '../../src/session/format/blank.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { MATCHED_SQL, matchSql } from '../../src/store/postgres/search-match.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
-import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { calledRowsRead } from '../helpers/plan-rows.js';
+import { adoptedSession } from '../helpers/adopted.js';
 import { runSql } from '../helpers/postgres.js';
+import { keptPlanFunction } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
-
-async function stored(store: PostgresStore, id: string, text: string): Promise<string> {
-  const at = Date.UTC(2026, 10, 20);
-  const s = blankSnapshot(id, store.project.path, new Date(at), 'test');
-  s.messages = [{ role: 'user', content: text, timestamp: new Date(at) }];
-  s.stats.messageCount = 1;
-  expect(await store.adopt(s)).toBe(true);
-  return id;
-}
 
 describe("a member's search on a team's server", () => {
   it('is what row security lets through, by one generic plan per connection of the match query this build sends', async () => {
@@ -34,24 +25,18 @@ describe("a member's search on a team's server", () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      const mine = await stored(annStore, 'sp-ann-1', 'a heron by the ledger');
-      await stored(annStore, 'sp-ann-2', 'the ledger again');
-      const shared = await stored(bobStore, 'sp-bob-shared', 'a heron in the ledger of bob');
-      await stored(bobStore, 'sp-bob-own', 'a heron and a ledger nobody shared');
+      const mine = await adoptedSession(annStore, 'sp-ann-1', 'a heron by the ledger');
+      await adoptedSession(annStore, 'sp-ann-2', 'the ledger again');
+      const shared = await adoptedSession(bobStore, 'sp-bob-shared', 'a heron in the ledger of bob');
+      await adoptedSession(bobStore, 'sp-bob-own', 'a heron and a ledger nobody shared');
       await runSql(bob.url, 'INSERT INTO chatkeep.shares (session_id, grantee) VALUES ($1, $2)', [shared, ann.role]);
       const key = keyOf(annStore.project);
       const project = { ...annStore.project, key } as ProjectInfo;
       expect((await annStore.searchSessions('heron', [project], {})).results.map((r) => r.session.id).sort()).toEqual([mine, shared]);
 
       // The server's function runs this build's match query, each narrowing's, with the settings that keep its plan generic.
-      const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(
-        url,
-        "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'search_match' AND pronamespace = 'chatkeep'::regnamespace",
-      );
-      expect(fn).toHaveLength(1);
-      for (const narrowing of ['trgm', 'grams', undefined] as const) expect(fn[0]!.prosrc).toContain(matchSql(narrowing));
-      expect(fn[0]!.proconfig).toContain('plan_cache_mode=force_generic_plan');
-      expect(fn[0]!.prosecdef).toBe(false);
+      const fn = await keptPlanFunction(url, 'search_match');
+      for (const narrowing of ['trgm', 'grams', undefined] as const) expect(fn.prosrc).toContain(matchSql(narrowing));
 
       // As ann, on one connection: a rare word, a common one, one too short for the index, and the rare one again.
       const calls: [string, string[]][] = [['heron', [mine, shared]], ['ledger', [mine, 'sp-ann-2', shared]], ['by', [mine]], ['heron', [mine, shared]]];

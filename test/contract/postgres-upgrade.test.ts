@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
+import { runSql } from '../helpers/postgres.js';
+import { databaseAtVersion, schemaVersion } from '../helpers/schema-at.js';
 
 const ID = 'session-20251124-101010';
 const BEFORE = 6;
@@ -19,13 +20,7 @@ const BEFORE = 6;
 describe('PostgreSQL schema upgrade to row security by operation', () => {
   it('keeps every session and event of a version-6 database and gives each session a random lock key its writer takes', async () => {
     expect(STORE_SCHEMA_VERSION).toBeGreaterThan(BEFORE);
-    const url = await createDatabase(inject('postgresAdminUrl'));
-    await runSql(url, 'CREATE SCHEMA chatkeep');
-    await runSql(url, 'CREATE TABLE chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)');
-    for (let v = 1; v <= BEFORE; v++) {
-      await runSql(url, MIGRATIONS[v - 1]!);
-      await runSql(url, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES ($1, '0.1.0')", [v]);
-    }
+    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
     await runSql(url, "INSERT INTO chatkeep.projects (key, path, host) VALUES ('k', '/old', 'h')");
     await runSql(url, 'INSERT INTO chatkeep.ids (id) VALUES ($1)', [ID]);
     await runSql(url, "INSERT INTO chatkeep.sessions (id, project_key, project_path, created_at, updated_at, title) VALUES ($1, 'k', '/old', now(), now(), 'kept')", [ID]);
@@ -41,7 +36,7 @@ describe('PostgreSQL schema upgrade to row security by operation', () => {
 
     const store = await openPostgresStore(url, { interpreter, cwd: await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-')) });
     try {
-      expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+      expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await dump()).toEqual(events);
       expect(await runSql(url, 'SELECT session_id, key > 0 AS positive FROM chatkeep.lock_keys')).toEqual([{ session_id: ID, positive: true }]);
       expect(await runSql(url, "SELECT 1 FROM information_schema.columns WHERE table_schema = 'chatkeep' AND table_name = 'sessions' AND column_name = 'lock_key'")).toEqual([]);

@@ -2,19 +2,40 @@
  * A new database whose chatkeep schema is at an older version, as a build of that version left
  * it: for the upgrade tests, which fill it and let this build migrate it.
  */
+import { inject } from 'vitest';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { createDatabase, runSql } from './postgres.js';
 
-/** Creates a database with the schema at `version` (the first `version` migrations, recorded); its URL. */
-export async function databaseAtVersion(adminUrl: string, version: number): Promise<string> {
-  const url = await createDatabase(adminUrl);
+/** Gives the database at `url`, which has no chatkeep schema yet, the first `version` migrations, each recorded. */
+export async function migrateTo(url: string, version: number): Promise<void> {
   await runSql(url, 'CREATE SCHEMA chatkeep');
   await runSql(url, 'CREATE TABLE chatkeep.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), tool_version text NOT NULL)');
   for (let v = 1; v <= version; v++) {
     await runSql(url, MIGRATIONS[v - 1]!);
     await runSql(url, "INSERT INTO chatkeep.migrations (version, tool_version) VALUES ($1, '0.1.0')", [v]);
   }
+}
+
+/** Creates a database with the schema at `version` (the first `version` migrations, recorded); its URL. */
+export async function databaseAtVersion(adminUrl: string, version: number): Promise<string> {
+  const url = await createDatabase(adminUrl);
+  await migrateTo(url, version);
   return url;
+}
+
+/**
+ * A new database on the test server at the schema just before `migration`, wherever the migration
+ * ends up in the list (a migration is renumbered when two branches each add one); its URL.
+ */
+export async function databaseBefore(migration: string): Promise<string> {
+  const version = MIGRATIONS.indexOf(migration);
+  if (version < 1) throw new Error(`databaseBefore: not a migration after the first (index ${version})`);
+  return databaseAtVersion(inject('postgresAdminUrl'), version);
+}
+
+/** The newest migration the database at `url` has recorded. */
+export async function schemaVersion(url: string): Promise<number> {
+  return (await runSql<{ v: number }>(url, 'SELECT max(version) AS v FROM chatkeep.migrations'))[0]!.v;
 }
 
 /**
