@@ -14,6 +14,7 @@ import { LISTED_OF_SQL, LISTING_OF_SQL } from '../../src/store/postgres/listing-
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
 import { fillTwoMembers } from '../helpers/schema-at.js';
+import { keptPlanFunction } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 const SESSIONS = 4_000;
@@ -45,13 +46,9 @@ describe("search's listing rows on a team's server", () => {
       await runSql(url, 'ANALYZE chatkeep.sessions; ANALYZE chatkeep.shares');
 
       // The server's function runs this build's query, with the setting that keeps its plan generic.
-      const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(
-        url,
-        "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'listing_of' AND pronamespace = 'chatkeep'::regnamespace",
-      );
-      expect(fn).toHaveLength(1);
-      expect(fn[0]!.prosrc).toContain(LISTING_OF_SQL);
-      expect(fn[0]).toMatchObject({ proconfig: ['plan_cache_mode=force_generic_plan'], prosecdef: false });
+      const fn = await keptPlanFunction(url, 'listing_of');
+      expect(fn.prosrc).toContain(LISTING_OF_SQL);
+      expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
 
       const ids = (from: number, n: number): string[] => Array.from({ length: n }, (_, i) => `lo-${from + i}`);
       // Ann's own even sessions, lo-7 (shared), and no other of Bob's.

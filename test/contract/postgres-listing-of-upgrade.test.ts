@@ -12,23 +12,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { LIST_SQL, LISTED_OF_SQL, LISTING_OF_MIGRATION, LISTING_OF_SQL } from '../../src/store/postgres/listing-sql.js';
 import { LOCK_SPACE } from '../../src/store/postgres/lock-key.js';
-import { MIGRATIONS, STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { MATCHED_SQL } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseAtVersion, fillTwoMembers } from '../helpers/schema-at.js';
+import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
+import { keptPlanFunction, serverFunctions } from '../helpers/server-function.js';
 import { person } from '../helpers/team.js';
 
 const SESSIONS = 10_000;
-/** The version before this migration, wherever the migration ends up in the list. */
-const BEFORE = MIGRATIONS.indexOf(LISTING_OF_MIGRATION);
 
 /** What the build before sent for search's listing rows (reading.ts, listRowsOf). */
 const SENT_BEFORE_SQL = `SELECT l.* FROM (${LIST_SQL}) l WHERE l.id = ANY($2)`;
@@ -41,17 +40,15 @@ const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sess
   (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows,
   (SELECT md5(string_agg(sh::text, '|' ORDER BY sh.session_id)) FROM chatkeep.shares sh) AS share_rows`;
 
-const FUNCTION_SQL = "SELECT prosrc, proconfig, prosecdef FROM pg_proc WHERE proname = 'listing_of' AND pronamespace = 'chatkeep'::regnamespace";
-
 type Row = Record<string, unknown> & { id: string };
 const byId = (rows: Row[]): Row[] => [...rows].sort((x, y) => x.id.localeCompare(y.id));
 
 describe("PostgreSQL schema upgrade to search's listing rows as a function", () => {
   it('keeps every row of a 10,000-session database, and gives each reader the rows the statement before gave', async () => {
-    expect(BEFORE).toBeGreaterThan(0);
-    const url = await databaseAtVersion(inject('postgresAdminUrl'), BEFORE);
+    const url = await databaseBefore(LISTING_OF_MIGRATION);
     const [a, b] = [await person(url, 'lu'), await person(url, 'lv')];
     await fillTwoMembers(url, 'lu-', [a.role, b.role], SESSIONS);
+    expect(await serverFunctions(url, 'listing_of')).toEqual([]);
     // Search rows as each session's snapshot would have written them (a title, no messages).
     await runSql(url, `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, title, folded_title)
       SELECT id, owner, snapshot_version, 0, 0, 0, title, lower(title) FROM chatkeep.sessions`);
@@ -88,12 +85,11 @@ describe("PostgreSQL schema upgrade to search's listing rows as a function", () 
 
       const store = await openPostgresStore(url, { interpreter, cwd });
       await store.close();
-      expect(await runSql(url, 'SELECT max(version) AS v FROM chatkeep.migrations')).toEqual([{ v: STORE_SCHEMA_VERSION }]);
+      expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, DIGEST_SQL)).toEqual(digest);
-      const fn = await runSql<{ prosrc: string; proconfig: string[]; prosecdef: boolean }>(url, FUNCTION_SQL);
-      expect(fn).toHaveLength(1);
-      expect(fn[0]!.prosrc).toContain(LISTING_OF_SQL);
-      expect(fn[0]).toMatchObject({ proconfig: ['plan_cache_mode=force_generic_plan'], prosecdef: false });
+      const fn = await keptPlanFunction(url, 'listing_of');
+      expect(fn.prosrc).toContain(LISTING_OF_SQL);
+      expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
       expect(await rowsAsked(LISTED_OF_SQL)).toEqual(before);
 
       // The same search by the member's store on the upgraded server: the same sessions, their rows as before.
