@@ -48,7 +48,7 @@ const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1
  * branches, a generic plan read the admin's by owner and filtered by ID, where its estimate of the
  * owners below the role asking was low (with `id = ANY`, or the subquery pulled up into a join, too).
  */
-export const listSql = (newest?: string, seesAll?: string, ids?: string): string => {
+export const listSql = ({ newest, seesAll, ids }: { newest?: string; seesAll?: string; ids?: string } = {}): string => {
   const sessions = ids !== undefined
     ? `(SELECT v.* FROM (SELECT DISTINCT unnest(${ids}::text[]) AS id) w,
         LATERAL (SELECT * FROM chatkeep.sessions x WHERE x.id = w.id OFFSET 0) v)`
@@ -75,7 +75,7 @@ export const LIST_SQL = listSql();
  * The listing `chatkeep.listing` runs: at most `$2` rows (all when NULL), `sees_all` its variable
  * (LISTING_ASKS_ONCE_MIGRATION).
  */
-export const LISTING_SQL = listSql('$2', 'sees_all');
+export const LISTING_SQL = listSql({ newest: '$2', seesAll: 'sees_all' });
 
 /**
  * The listing by the server's function (its columns are LIST_SQL's, its order re-stated: a
@@ -107,7 +107,7 @@ export const LISTING_FUNCTION_MIGRATION = keptPlanFunction({
  */
 export const LISTING_NEWEST_MIGRATION = `
   DROP FUNCTION chatkeep.listing(text[]);${keptPlanFunction({
-  name: 'chatkeep.listing', args: 'keys text[], newest integer', columns: LISTING_COLUMNS, body: `RETURN QUERY ${listSql('$2')};`, tag: 'listing',
+  name: 'chatkeep.listing', args: 'keys text[], newest integer', columns: LISTING_COLUMNS, body: `RETURN QUERY ${listSql({ newest: '$2' })};`, tag: 'listing',
 })}`;
 
 /**
@@ -127,7 +127,7 @@ export const LISTING_ASKS_ONCE_MIGRATION = keptPlanFunction({
  * The listing rows of the sessions `$2` of the projects `$1`, which `chatkeep.listing_of` runs:
  * search's rows for the sessions it found (search.ts).
  */
-export const LISTING_OF_SQL = listSql(undefined, undefined, '$2');
+export const LISTING_OF_SQL = listSql({ ids: '$2' });
 
 /** Search's listing rows by the server's function, in any order: `$1` the project keys, `$2` the IDs. */
 export const LISTED_OF_SQL = 'SELECT * FROM chatkeep.listing_of($1, $2)';
