@@ -19,20 +19,13 @@
  */
 
 /** One function: what varies between them; everything else is the shape above. */
-export interface KeptPlan {
+export type KeptPlan = {
   /** `CREATE` (the default) or `CREATE OR REPLACE`. */
   create?: 'CREATE' | 'CREATE OR REPLACE';
   /** The function's name, schema-qualified (`chatkeep.listing`). */
   name: string;
   /** Its arguments, as in CREATE FUNCTION (`keys text[], newest integer`). */
   args: string;
-  /**
-   * The columns of the rows it returns (`id text, title text`…), or, with `returns`, none. The
-   * columns' names are also PL/pgSQL variables: `use_column` has a name in a query mean the column.
-   */
-  columns?: string;
-  /** What it returns instead of rows (`bigint`). */
-  returns?: string;
   /** It writes: not STABLE. */
   writes?: boolean;
   /** Settings beyond the generic plan, as SET clauses (`SET jit = off`). */
@@ -43,7 +36,15 @@ export interface KeptPlan {
   body: string;
   /** The dollar quote's tag around the body (`listing` for `$listing$`). */
   tag: string;
-}
+} & (
+  /**
+   * The columns of the rows it returns (`id text, title text`…). Their names are also PL/pgSQL
+   * variables: `use_column` has such a name in a query mean the column.
+   */
+  | { columns: string; returns?: never }
+  /** What it returns instead of rows (`bigint`). */
+  | { returns: string; columns?: never }
+);
 
 /** The SQL that creates (or replaces) the function, as a migration holds it. */
 export function keptPlanFunction(fn: KeptPlan): string {
