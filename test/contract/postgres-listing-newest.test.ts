@@ -65,7 +65,7 @@ describe("a member's newest-N listing on a team's server", () => {
       // newest rows and stops, where a listing of every row read all 300 of hers.
       await runSql(url, 'ANALYZE chatkeep.sessions, chatkeep.shares');
       // Its `sees_all` is a PL/pgSQL variable, which the kept plan reads as a parameter: `$3` here.
-      await member.query(`SET plan_cache_mode = force_generic_plan; PREPARE listing (text[], integer, boolean) AS ${listSql('$2', '$3')}`);
+      await member.query(`SET plan_cache_mode = force_generic_plan; PREPARE listing (text[], integer, boolean) AS ${listSql({ newest: '$2', seesAll: '$3' })}`);
       const execute = `EXECUTE listing(ARRAY[${member.escapeLiteral(key)}], ${NEWEST}, false)`;
       const read = await explainRowsRead(member, execute, [], new Set(['sessions']));
       expect(read).toBeGreaterThanOrEqual(NEWEST);

@@ -9,6 +9,7 @@ import type { Client, ClientBase } from 'pg';
 import type { EventLog, SessionEvent } from '../../session/format/store.js';
 import type { PgLock } from './lock.js';
 import { LockSupersededError, StoreUnavailableError } from '../../session/api/errors.js';
+import { keptPlanFunction } from './kept-plan.js';
 
 /**
  * Events carry their own ID (docs/design.md §4): a column of their row, unique per session (rows
@@ -84,24 +85,16 @@ export const APPEND_SQL = `${NEW_EVENTS_SQL}
  * The append as a function of the server's, for a lock behind a pooler (transaction pooling): a
  * statement there is parsed and planned on every call (transaction pooling hands the server
  * connection to others between appends, so nothing prepared by us stays), and planning the
- * append, row security and all, costs several times running it. PL/pgSQL keeps a function's plans
- * on each server connection, which the pooler keeps open: the append is planned once per server
- * connection, generically (its `plan_cache_mode`), and a call costs planning a one-function
- * SELECT. Its body is `sql` with the same parameters, as the append was when the migration was
- * written. Runs as the caller (row security as for the INSERT).
+ * append, row security and all, costs several times running it. As a function (kept-plan.ts) the
+ * append is planned once per server connection, and a call costs planning a one-function SELECT.
+ * Its body is `sql` with the same parameters, as the append was when the migration was written.
  */
-export const appendFunction = (create: 'CREATE' | 'CREATE OR REPLACE', sql: string): string => `
-  ${create} FUNCTION chatkeep.append_events(text, bigint[], timestamptz[], text[], json[], text[], bigint) RETURNS bigint
-    LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
-    DECLARE
-      stored bigint;
-    BEGIN
-      ${sql};
+export const appendFunction = (create: 'CREATE' | 'CREATE OR REPLACE', sql: string): string => keptPlanFunction({
+  create, name: 'chatkeep.append_events', args: 'text, bigint[], timestamptz[], text[], json[], text[], bigint', returns: 'bigint', writes: true,
+  declare: 'stored bigint;', tag: 'fn', body: `${sql};
       GET DIAGNOSTICS stored = ROW_COUNT;
-      RETURN stored;
-    END
-  $fn$;
-`;
+      RETURN stored;`,
+});
 
 /** The append as a function (appendFunction); changing APPEND_SQL needs a migration that replaces it, as OWNER_APPEND_MIGRATION does. */
 export const APPEND_FUNCTION_MIGRATION = appendFunction('CREATE', FIRST_APPEND_SQL);

@@ -1,19 +1,17 @@
 /**
- * The listing's SQL, and the function on the server that runs it by a plan kept per connection.
+ * The listing's SQL, and the function on the server that runs it by a plan kept per connection
+ * (kept-plan.ts).
  *
  * Row security makes a member's listing expensive to plan, not to run: every policy on every
- * table the query touches (sessions, shares, holders, lock_keys, events) is expanded into it, and
- * PostgreSQL plans a query sent as text anew on each call: 2.5–4 ms of planning against 1 ms of
- * running, on a quiet machine. A prepared statement did not help (the server plans the first five
- * runs for their values, and keeps doing so when that looks cheaper), and a named statement does
- * not survive a transaction-pooling pooler (docs/design.md §11). `chatkeep.listing` is a PL/pgSQL
- * function whose one query is planned once per server connection, generically (for any keys),
- * and kept: a listing on a connection that listed before is not planned again. The function runs
- * as whoever calls it (not SECURITY DEFINER), so the same policies apply, checked by the same plan.
+ * table the query touches (sessions, shares, holders, lock_keys, events) is expanded into it:
+ * 2.5–4 ms of planning against 1 ms of running, on a quiet machine, when it was sent as text.
+ * `chatkeep.listing` plans it once per server connection, generically (for any keys), and keeps
+ * the plan: a listing on a connection that listed before is not planned again.
  */
 import { ADVISORY_HELD_LISTED, HELD_IDS_SQL, HELD_KEYS_SQL, LEASED_SQL } from './lock.js';
-import { SEES_ALL_CALL, VISIBLE_SESSIONS_SQL, visibleSessions } from './listing-index.js';
+import { SEES_ALL_CALL, visibleSessions } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
+import { keptPlanFunction } from './kept-plan.js';
 
 /**
  * The status as the file store tells it (docs/design.md §5): `open` while a connection holds the lock;
@@ -44,11 +42,18 @@ const EPOCH_MS = (column: string): string => `(extract(epoch FROM ${column}) * 1
  * are chosen first, in a subquery, so that nothing is looked up for a row the limit drops; over
  * one project the member's rows come off `sessions_by_project_owner` in order, and the scan stops
  * at the limit. `seesAll`: whether the role asking sees every row, where the caller knows it
- * (listing-index.ts).
+ * (listing-index.ts). `ids` (a parameter's name, with no `newest`): only the sessions of those
+ * IDs, each looked up by its primary key alone (a lateral subquery per ID, kept apart by OFFSET 0),
+ * its row passed or not by row security, which lets through what the listing's branches read. In
+ * branches, a generic plan read the admin's by owner and filtered by ID, where its estimate of the
+ * owners below the role asking was low (with `id = ANY`, or the subquery pulled up into a join, too).
  */
-export const listSql = (newest?: string, seesAll?: string): string => {
-  const sessions = newest === undefined
-    ? (seesAll === undefined ? VISIBLE_SESSIONS_SQL : visibleSessions(undefined, undefined, seesAll))
+export const listSql = ({ newest, seesAll, ids }: { newest?: string; seesAll?: string; ids?: string } = {}): string => {
+  const sessions = ids !== undefined
+    ? `(SELECT v.* FROM (SELECT DISTINCT unnest(${ids}::text[]) AS id) w,
+        LATERAL (SELECT * FROM chatkeep.sessions x WHERE x.id = w.id OFFSET 0) v)`
+    : newest === undefined
+    ? visibleSessions(undefined, undefined, seesAll)
     : `(SELECT n.* FROM (SELECT DISTINCT unnest($1::text[]) AS key) k, LATERAL (SELECT * FROM ${visibleSessions('project_key = k.key AND trashed_at IS NULL', newest, seesAll)} v
         ORDER BY v.updated_at DESC LIMIT ${newest}) n)`;
   return `WITH held AS MATERIALIZED (${HELD_KEYS_SQL}), held_ids AS MATERIALIZED (${HELD_IDS_SQL('held')})
@@ -63,14 +68,14 @@ export const listSql = (newest?: string, seesAll?: string): string => {
   ORDER BY s.updated_at DESC`;
 };
 
-/** Every row of the projects `$1` (search's rows for the sessions it found narrow it by ID). */
+/** Every row of the projects `$1`. */
 export const LIST_SQL = listSql();
 
 /**
  * The listing `chatkeep.listing` runs: at most `$2` rows (all when NULL), `sees_all` its variable
  * (LISTING_ASKS_ONCE_MIGRATION).
  */
-export const LISTING_SQL = listSql('$2', 'sees_all');
+export const LISTING_SQL = listSql({ newest: '$2', seesAll: 'sees_all' });
 
 /**
  * The listing by the server's function (its columns are LIST_SQL's, its order re-stated: a
@@ -87,18 +92,11 @@ const LISTING_COLUMNS = `id text, title text, created_at float8, updated_at floa
 /**
  * The migration that creates `chatkeep.listing`, from this build's LIST_SQL (`$1` is the
  * function's first argument). A build that changes LIST_SQL replaces the function by a migration
- * of its own: a test compares the server's function with LIST_SQL. `use_column`: the result's
- * column names (`id`, `owner`…) are also PL/pgSQL variables; in the query they mean the columns.
+ * of its own: a test compares the server's function with LIST_SQL.
  */
-export const LISTING_FUNCTION_MIGRATION = `
-  CREATE FUNCTION chatkeep.listing(keys text[]) RETURNS TABLE (${LISTING_COLUMNS})
-    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
-    #variable_conflict use_column
-    BEGIN
-      RETURN QUERY ${LIST_SQL};
-    END
-  $listing$;
-`;
+export const LISTING_FUNCTION_MIGRATION = keptPlanFunction({
+  name: 'chatkeep.listing', args: 'keys text[]', columns: LISTING_COLUMNS, body: `RETURN QUERY ${LIST_SQL};`, tag: 'listing',
+});
 
 /**
  * The migration that gives `chatkeep.listing` a limit, `newest` (NULL: every row), so that a
@@ -108,15 +106,9 @@ export const LISTING_FUNCTION_MIGRATION = `
  * keeps the index scans that return the rows in order, for a whole listing too.
  */
 export const LISTING_NEWEST_MIGRATION = `
-  DROP FUNCTION chatkeep.listing(text[]);
-  CREATE FUNCTION chatkeep.listing(keys text[], newest integer) RETURNS TABLE (${LISTING_COLUMNS})
-    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
-    #variable_conflict use_column
-    BEGIN
-      RETURN QUERY ${listSql('$2')};
-    END
-  $listing$;
-`;
+  DROP FUNCTION chatkeep.listing(text[]);${keptPlanFunction({
+  name: 'chatkeep.listing', args: 'keys text[], newest integer', columns: LISTING_COLUMNS, body: `RETURN QUERY ${listSql({ newest: '$2' })};`, tag: 'listing',
+})}`;
 
 /**
  * The migration that has `chatkeep.listing` ask once per call whether the role asking sees every
@@ -126,14 +118,26 @@ export const LISTING_NEWEST_MIGRATION = `
  * 50 (docs/internals.md, "The listing's fixed cost"). The answer is the same: the same
  * functions, asked in the same statement's snapshot by the same role.
  */
-export const LISTING_ASKS_ONCE_MIGRATION = `
-  CREATE OR REPLACE FUNCTION chatkeep.listing(keys text[], newest integer) RETURNS TABLE (${LISTING_COLUMNS})
-    LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $listing$
-    #variable_conflict use_column
-    DECLARE
-      sees_all boolean := ${SEES_ALL_CALL};
-    BEGIN
-      RETURN QUERY ${LISTING_SQL};
-    END
-  $listing$;
-`;
+export const LISTING_ASKS_ONCE_MIGRATION = keptPlanFunction({
+  create: 'CREATE OR REPLACE', name: 'chatkeep.listing', args: 'keys text[], newest integer', columns: LISTING_COLUMNS,
+  declare: `sees_all boolean := ${SEES_ALL_CALL};`, body: `RETURN QUERY ${LISTING_SQL};`, tag: 'listing',
+});
+
+/**
+ * The listing rows of the sessions `$2` of the projects `$1`, which `chatkeep.listing_of` runs:
+ * search's rows for the sessions it found (search.ts).
+ */
+export const LISTING_OF_SQL = listSql({ ids: '$2' });
+
+/** Search's listing rows by the server's function, in any order: `$1` the project keys, `$2` the IDs. */
+export const LISTED_OF_SQL = 'SELECT * FROM chatkeep.listing_of($1, $2)';
+
+/**
+ * The migration that creates `chatkeep.listing_of` from LISTING_OF_SQL. Sent as text, that query
+ * was planned on every search, row security and all: 24–32 ms of planning against 1–2 ms of
+ * running for a member's 20 results (docs/internals.md). A build that changes the query replaces
+ * the function by a migration of its own: a test compares the server's function with it.
+ */
+export const LISTING_OF_MIGRATION = keptPlanFunction({
+  name: 'chatkeep.listing_of', args: 'keys text[], ids text[]', columns: LISTING_COLUMNS, body: `RETURN QUERY ${LISTING_OF_SQL};`, tag: 'listing_of',
+});

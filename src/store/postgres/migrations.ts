@@ -16,7 +16,7 @@ import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
 import { LOAD_FUNCTION_MIGRATION } from './load-sql.js';
 import { OWNER_APPEND_MIGRATION } from './owner-append.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
-import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION } from './listing-sql.js';
+import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION, LISTING_OF_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
 import { SEARCH_MATCH_FUNCTION_MIGRATION } from './search-match.js';
@@ -200,6 +200,8 @@ export const MIGRATIONS: readonly string[] = [
   LOAD_FUNCTION_MIGRATION,
   // The listing asks once per call whether its reader sees every row (listing-sql.ts).
   LISTING_ASKS_ONCE_MIGRATION,
+  // Search's listing rows as a function whose plan each connection keeps, planned once, not per search (listing-sql.ts).
+  LISTING_OF_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

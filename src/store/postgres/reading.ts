@@ -14,7 +14,7 @@ import { salvageSnapshot, type Salvage } from '../../session/format/salvage.js';
 import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/api/data.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { LIST_SQL, LISTED_SQL } from './listing-sql.js';
+import { LIST_SQL, LISTED_OF_SQL, LISTED_SQL } from './listing-sql.js';
 import { LOADED_SQL } from './load-sql.js';
 
 export { LIST_SQL };
@@ -126,9 +126,9 @@ export async function listRows(pool: Pool, target: Target, projectKeys: readonly
   return (await query<ListRow>(pool, target, LISTED_SQL, [projectKeys, newest ?? null])).map(rowOf);
 }
 
-/** The listing rows of these sessions of these projects (any order): the listing, narrowed to them. */
+/** The listing rows of these sessions of these projects (any order): the listing, narrowed to them (by the server's function, listing-sql.ts). */
 export async function listRowsOf(pool: Pool, target: Target, projectKeys: readonly string[], ids: readonly string[]): Promise<IndexRow[]> {
-  return (await query<ListRow>(pool, target, `SELECT l.* FROM (${LIST_SQL}) l WHERE l.id = ANY($2)`, [projectKeys, ids])).map(rowOf);
+  return (await query<ListRow>(pool, target, LISTED_OF_SQL, [projectKeys, ids])).map(rowOf);
 }
 
 function rowOf(r: ListRow): IndexRow {

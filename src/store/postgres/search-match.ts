@@ -20,6 +20,7 @@ import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
 import { SEES_ALL } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
+import { keptPlanFunction } from './kept-plan.js';
 
 /** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
 export type Narrowing = 'trgm' | 'grams';
@@ -130,12 +131,12 @@ export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis 
  * say: right after a bulk write, before autovacuum has counted the rows, the planner takes the
  * tables for nearly empty and joins 10,000 sessions to their hits by nested loops, or sorts
  * 200,000 hits on disk to group them (seconds for a common word). Memory for the hash tables of
- * every hit of a common word; no JIT: compiling that plan would cost more than running it. The
- * plan generic, made once per connection and kept. Not `chatkeep.search_like` (search-narrowing.ts):
+ * every hit of a common word; no JIT: compiling that plan would cost more than running it. (The
+ * plan generic, made once per connection and kept: kept-plan.ts.) Not `chatkeep.search_like` (search-narrowing.ts):
  * PostgreSQL lets only a superuser name a setting no module defines in a function's SET, and a
  * team's schema owner is none; the function puts the pattern back itself (SEARCH_MATCH_FUNCTION_MIGRATION).
  */
-const MATCH_SETTINGS = `SET plan_cache_mode = force_generic_plan SET enable_nestloop = off SET enable_sort = off
+const MATCH_SETTINGS = `SET enable_nestloop = off SET enable_sort = off
     SET work_mem = '64MB' SET jit = off`;
 
 /** The columns `chatkeep.search_match` returns: matchSql's, by name and type (MatchRow). */
@@ -154,18 +155,12 @@ export const MATCHED_SQL = 'SELECT * FROM chatkeep.search_match($1, $2, $3, $4)'
  * set for the trigram policy first (search-narrowing.ts), inside the function, so that the search is
  * one statement, one round trip, and put back as it was once the query has run: it narrows the
  * function's own query only (an error rolls it back with the caller's transaction or savepoint). A build that changes matchSql replaces the function by a
- * migration of its own: a test compares the server's function with matchSql. `use_column`: the
- * result's column names (`id`, `title`…) are also PL/pgSQL variables; in the queries they mean the
- * columns.
+ * migration of its own: a test compares the server's function with matchSql.
  */
-export const SEARCH_MATCH_FUNCTION_MIGRATION = `
-  CREATE FUNCTION chatkeep.search_match(keys text[], folded text, pattern text, narrowing text) RETURNS TABLE (${MATCH_COLUMNS})
-    LANGUAGE plpgsql STABLE ${MATCH_SETTINGS} AS $match$
-    #variable_conflict use_column
-    DECLARE
-      was text := current_setting('${SEARCH_LIKE_SETTING}', true);
-    BEGIN
-      IF narrowing = 'trgm' THEN
+export const SEARCH_MATCH_FUNCTION_MIGRATION = keptPlanFunction({
+  name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
+  settings: MATCH_SETTINGS, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
+  body: `IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
         RETURN QUERY ${matchSql('trgm')};
         PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
@@ -173,7 +168,5 @@ export const SEARCH_MATCH_FUNCTION_MIGRATION = `
         RETURN QUERY ${matchSql('grams')};
       ELSE
         RETURN QUERY ${matchSql(undefined)};
-      END IF;
-    END
-  $match$;
-`;
+      END IF;`,
+});

@@ -31,6 +31,7 @@ const RELEASED = [
   /* 18 */ '027e5d8f2f0db078',
   /* 19 */ '96f13265eeb79385',
   /* 20 */ '1f27235682afa1b9',
+  /* 21 */ 'c6629f2dbb77438b',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
