@@ -1,8 +1,10 @@
 /**
- * A database at the schema before the search function, upgraded by this build: every row as it
- * was, `chatkeep.search_match` created, and a search on it what its sessions hold, the first
- * (which indexes the sessions, which have no search rows) and the next alike. (A build that
- * knows only the schema before refuses the result as any newer schema: postgres-only.test.ts.)
+ * A database at the schema before the search function, and one at the schema before its role that
+ * sees every session read by key, each upgraded by this build: every row as it was,
+ * `chatkeep.search_match` this build's (each narrowing's matchSql), and a search on it what its
+ * sessions hold, the first (which indexes the sessions, which have no search rows) and the next
+ * alike. (A build that knows only the schema before refuses the result as any newer schema:
+ * postgres-only.test.ts.)
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
-import { SEARCH_MATCH_FUNCTION_MIGRATION } from '../../src/store/postgres/search-match.js';
+import { matchSql, SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
 import { serverFunctions } from '../helpers/server-function.js';
@@ -19,11 +21,16 @@ import { databaseBefore, fillWithSessions, schemaVersion, SESSIONS_DIGEST_SQL } 
 
 const SESSIONS = 300;
 
-describe('PostgreSQL schema upgrade to the search function', () => {
-  it('keeps every row, creates the function, and a search finds what the sessions hold', async () => {
-    const url = await databaseBefore(SEARCH_MATCH_FUNCTION_MIGRATION);
+const NARROWINGS = ['trgm', 'grams', undefined] as const;
+
+describe.each([
+  ['the search function', SEARCH_MATCH_FUNCTION_MIGRATION, 0],
+  ['the search by key for a role that sees every session', SEARCH_MATCH_BY_KEY_MIGRATION, 1],
+] as const)('PostgreSQL schema upgrade to %s', (_, migration, functionsBefore) => {
+  it('keeps every row, makes the function this build\'s, and a search finds what the sessions hold', async () => {
+    const url = await databaseBefore(migration);
     await fillWithSessions(url, 'su-', SESSIONS);
-    expect(await serverFunctions(url, 'search_match')).toEqual([]);
+    expect(await serverFunctions(url, 'search_match')).toHaveLength(functionsBefore);
     const before = await runSql(url, SESSIONS_DIGEST_SQL);
 
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
@@ -31,7 +38,9 @@ describe('PostgreSQL schema upgrade to the search function', () => {
     try {
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, SESSIONS_DIGEST_SQL)).toEqual(before);
-      expect((await serverFunctions(url, 'search_match')).map((f) => f.args)).toEqual(['keys text[], folded text, pattern text, narrowing text']);
+      const after = await serverFunctions(url, 'search_match');
+      expect(after.map((f) => f.args)).toEqual(['keys text[], folded text, pattern text, narrowing text']);
+      for (const narrowing of NARROWINGS) expect(after[0]!.prosrc).toContain(matchSql(narrowing));
       const project = { ...store.project, key: 'p' } as ProjectInfo;
       // By title ('Session N'): the first search indexes the sessions (written before search rows), the next reads their rows.
       for (let round = 0; round < 2; round++) {

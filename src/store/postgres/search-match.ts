@@ -70,6 +70,24 @@ const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title,
       d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
 
 /**
+ * `vis`'s branch for a role that sees every session (a single user's database, the admin), by
+ * how each release wrote it. `joinedWhole` (schema 18) joined every search fact of the server, and
+ * every event of the server grouped by session, to the sessions of the projects asked for: the
+ * events and facts of every other project read for a search of one (a single user's search of
+ * 2,000 sessions several times its floor). `byKey` reads each listed session's facts and last
+ * event by its key, as the member's branches do. A released migration never changes
+ * (docs/postgres.md), so schema 18's text is still built from `joinedWhole`.
+ */
+const EVERY_SESSION = {
+  joinedWhole: `SELECT ${VIS_COLUMNS}, ev.last_seq
+    FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
+      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id`,
+  byKey: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM chatkeep.sessions s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true`,
+};
+type EverySession = keyof typeof EVERY_SESSION;
+
+/**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
  * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
@@ -85,9 +103,10 @@ const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title,
  * and their facts were a scan of every other member's, 305,000 buffers and ~2 s for a member of
  * three shares at 100,000 sessions); each session's last event by key. A join to every search
  * fact would have row security check every row of the server. A role that sees every session
- * reads them all anyway, and joins them whole.
+ * reads the sessions of the projects asked for, and each one's search facts and last event by key
+ * too (EVERY_SESSION).
  */
-export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis AS MATERIALIZED (
+export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byKey'): string => `WITH vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
     WHERE NOT ${SEES_ALL} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
@@ -98,9 +117,7 @@ export const matchSql = (narrowing: Narrowing | undefined): string => `WITH vis 
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
     WHERE NOT ${SEES_ALL} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
     UNION ALL
-    SELECT ${VIS_COLUMNS}, ev.last_seq
-    FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
-      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id
+    ${EVERY_SESSION[everySession]}
     WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
   by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
   hits AS MATERIALIZED (
@@ -157,16 +174,23 @@ export const MATCHED_SQL = 'SELECT * FROM chatkeep.search_match($1, $2, $3, $4)'
  * function's own query only (an error rolls it back with the caller's transaction or savepoint). A build that changes matchSql replaces the function by a
  * migration of its own: a test compares the server's function with matchSql.
  */
-export const SEARCH_MATCH_FUNCTION_MIGRATION = keptPlanFunction({
-  name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
-  settings: MATCH_SETTINGS, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
-  body: `IF narrowing = 'trgm' THEN
+export const SEARCH_MATCH_FUNCTION_MIGRATION = searchMatchFunction('CREATE', 'joinedWhole');
+
+/** `chatkeep.search_match` replaced by this build's, whose role that sees every session reads by key (EVERY_SESSION). */
+export const SEARCH_MATCH_BY_KEY_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byKey');
+
+function searchMatchFunction(create: 'CREATE' | 'CREATE OR REPLACE', everySession: EverySession): string {
+  return keptPlanFunction({
+    create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
+    settings: MATCH_SETTINGS, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
+    body: `IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
-        RETURN QUERY ${matchSql('trgm')};
+        RETURN QUERY ${matchSql('trgm', everySession)};
         PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
       ELSIF narrowing = 'grams' THEN
-        RETURN QUERY ${matchSql('grams')};
+        RETURN QUERY ${matchSql('grams', everySession)};
       ELSE
-        RETURN QUERY ${matchSql(undefined)};
+        RETURN QUERY ${matchSql(undefined, everySession)};
       END IF;`,
-});
+  });
+}
