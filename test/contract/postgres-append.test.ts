@@ -17,7 +17,7 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { createDatabase, runSql } from '../helpers/postgres.js';
-import { keptPlanFunction } from '../helpers/server-function.js';
+import { serverKeptPlan } from '../helpers/server-function.js';
 import { AT, savedSession } from './contract-kit.js';
 
 const turn = (seq: number, content: string, id = `ev-${seq}`): SessionEvent => ({ seq, id, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
@@ -137,7 +137,7 @@ describe('PostgreSQL fenced append', () => {
 
   it("the server's append function runs this build's append, with the setting that keeps its plan generic (a build that changes it replaces it by a migration)", async () => {
     await open(direct); // creates the schema
-    const fn = await keptPlanFunction(direct, 'append_events');
+    const fn = await serverKeptPlan(direct, 'append_events');
     expect(fn.prosrc).toContain(APPEND_SQL);
     expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
   });

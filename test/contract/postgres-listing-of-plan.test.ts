@@ -14,7 +14,7 @@ import { LISTED_OF_SQL, LISTING_OF_SQL } from '../../src/store/postgres/listing-
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
 import { fillTwoMembers } from '../helpers/schema-at.js';
-import { keptPlanFunction } from '../helpers/server-function.js';
+import { serverKeptPlan } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 const SESSIONS = 4_000;
@@ -46,7 +46,7 @@ describe("search's listing rows on a team's server", () => {
       await runSql(url, 'ANALYZE chatkeep.sessions; ANALYZE chatkeep.shares');
 
       // The server's function runs this build's query, with the setting that keeps its plan generic.
-      const fn = await keptPlanFunction(url, 'listing_of');
+      const fn = await serverKeptPlan(url, 'listing_of');
       expect(fn.prosrc).toContain(LISTING_OF_SQL);
       expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
 

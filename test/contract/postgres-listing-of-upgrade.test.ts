@@ -24,7 +24,7 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
-import { keptPlanFunction, serverFunctions } from '../helpers/server-function.js';
+import { serverKeptPlan, serverFunctions } from '../helpers/server-function.js';
 import { person } from '../helpers/team.js';
 
 const SESSIONS = 10_000;
@@ -87,7 +87,7 @@ describe("PostgreSQL schema upgrade to search's listing rows as a function", () 
       await store.close();
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, DIGEST_SQL)).toEqual(digest);
-      const fn = await keptPlanFunction(url, 'listing_of');
+      const fn = await serverKeptPlan(url, 'listing_of');
       expect(fn.prosrc).toContain(LISTING_OF_SQL);
       expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
       expect(await rowsAsked(LISTED_OF_SQL)).toEqual(before);

@@ -13,7 +13,7 @@ import { LISTED_SQL, LISTING_SQL } from '../../src/store/postgres/listing-sql.js
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { adoptedSession } from '../helpers/adopted.js';
 import { runSql } from '../helpers/postgres.js';
-import { keptPlanFunction } from '../helpers/server-function.js';
+import { serverKeptPlan } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 describe("a member's listing on a team's server", () => {
@@ -32,7 +32,7 @@ describe("a member's listing on a team's server", () => {
       expect(listed.map((r) => [r.id, r.owner ?? 'mine'])).toEqual([[shared, bob.role], [mine[1], 'mine'], [mine[0], 'mine']]);
 
       // The server's function runs this build's listing query, with the setting that keeps its plan generic.
-      const fn = await keptPlanFunction(url, 'listing');
+      const fn = await serverKeptPlan(url, 'listing');
       expect(fn.prosrc).toContain(LISTING_SQL);
       expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
 

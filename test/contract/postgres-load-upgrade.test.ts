@@ -18,7 +18,7 @@ import { LOAD_FUNCTION_MIGRATION, LOAD_SQL } from '../../src/store/postgres/load
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
-import { keptPlanFunction, serverFunctions } from '../helpers/server-function.js';
+import { serverKeptPlan, serverFunctions } from '../helpers/server-function.js';
 import { databaseBefore, fillWithSessions, schemaVersion, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
@@ -37,7 +37,7 @@ describe('PostgreSQL schema upgrade to the resume as a function', () => {
     try {
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, SESSIONS_DIGEST_SQL)).toEqual(before);
-      const fn = await keptPlanFunction(url, 'load_session');
+      const fn = await serverKeptPlan(url, 'load_session');
       expect(fn.prosrc).toContain(LOAD_SQL);
       expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
 

@@ -17,7 +17,7 @@ import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.j
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { adoptedSession } from '../helpers/adopted.js';
 import { runSql } from '../helpers/postgres.js';
-import { keptPlanFunction } from '../helpers/server-function.js';
+import { serverKeptPlan } from '../helpers/server-function.js';
 import { twoMembers } from '../helpers/team-stores.js';
 
 describe("a member's search on a team's server", () => {
@@ -36,7 +36,7 @@ describe("a member's search on a team's server", () => {
       expect((await annStore.searchSessions('heron', [project], {})).results.map((r) => r.session.id).sort()).toEqual([mine, shared]);
 
       // The server's function runs this build's match query, each narrowing's, with the settings that keep its plan generic.
-      const fn = await keptPlanFunction(url, 'search_match');
+      const fn = await serverKeptPlan(url, 'search_match');
       for (const narrowing of ['trgm', 'grams', undefined] as const) expect(fn.prosrc).toContain(matchSql(narrowing));
 
       // As ann, on one connection: a rare word, a common one, one too short for the index, and the rare one again.

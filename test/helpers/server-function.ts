@@ -18,7 +18,7 @@ export async function serverFunctions(url: string, name: string): Promise<Server
 }
 
 /** The one function `chatkeep.<name>`, checked to run as its caller with its plan kept generic. */
-export async function keptPlanFunction(url: string, name: string): Promise<ServerFunction> {
+export async function serverKeptPlan(url: string, name: string): Promise<ServerFunction> {
   const found = await serverFunctions(url, name);
   expect(found).toHaveLength(1);
   expect(found[0]!.prosecdef).toBe(false);
