@@ -1,10 +1,10 @@
-import { closeSync, fdatasync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { writeCacheFile, writeFileAtomic } from './atomic-write.js';
 import { errno } from '../../util/errno.js';
 import { layout } from './layout.js';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
-import { indexText, parseHeader } from './index-head.js';
+import { indexText, parseHeader, readStart } from './index-head.js';
 import { nextLog, type IndexLog } from './index-log.js';
 import { foldLog, foldRows, parseTail, recordText, tailLimit } from './index-tail.js';
 
@@ -92,9 +92,6 @@ export async function recordRows(projectDir: string, changed: readonly IndexRow[
   return Buffer.byteLength(text);
 }
 
-/** Bytes of the file's start read for its header (the log's 256 IDs fit). */
-const HEADER_BYTES = 64 * 1024;
-
 /**
  * The bytes appended; undefined when the whole file is to be rewritten. Read and written
  * synchronously (a few hundred bytes, and the tail of at most 512 KB): through the thread pool
@@ -118,15 +115,9 @@ async function appendRecord(projectDir: string, changed: readonly IndexRow[]): P
 
 /** Appends the record of `changed` after the tail's last whole line; undefined when the file is to be rewritten. */
 function appendedRecord(fd: number, changed: readonly IndexRow[]): number | undefined {
-  const size = fstatSync(fd).size;
-  const start = Buffer.alloc(Math.min(size, HEADER_BYTES));
-  readSync(fd, start, 0, start.length, 0);
-  const newline = start.indexOf(0x0a);
-  const header = newline < 0 ? undefined : parseHeader(start.subarray(0, newline).toString('utf8'));
+  const { size, header, tail: tailBytes } = readStart(fd);
   if (header?.version !== 3 || !header.log || header.bodyBytes! > size) return undefined;
   const bodyBytes = header.bodyBytes!;
-  const tailBytes = Buffer.alloc(size - bodyBytes);
-  readSync(fd, tailBytes, 0, tailBytes.length, bodyBytes);
   const tail = parseTail(tailBytes, header.log.serial);
   if (tail.kind === 'damaged') return undefined;
   const serial = tail.records.at(-1)?.serial ?? header.log.serial;

@@ -85,32 +85,22 @@ export function readIndexHead(path: string, n: number, mtime: number): IndexRow[
  *
  * `newest`: a caller that needs no more than the first max(newest, lastLive + 1) rows; of a body
  * without a tail only those are decoded (UTF-8 decoding of the whole 64 KB cost more than the
- * rows a screenful parses). Synchronous, as a stat is (snapshot-stamp.ts): one small read, where
- * a read through the thread pool costs four round trips.
+ * rows a screenful parses). Read synchronously (readStart).
  */
 export function readHead(path: string, newest = Infinity): { header: IndexHeader; lines: string[] } | undefined {
-  let buffer: Buffer;
-  let tail: Buffer | undefined;
-  let header: IndexHeader | undefined;
+  let read: IndexStart;
   try {
     const fd = openSync(path, 'r');
     try {
-      const size = fstatSync(fd).size;
-      buffer = Buffer.allocUnsafe(Math.min(size, HEAD_BYTES));
-      buffer = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
-      const newline = buffer.indexOf(0x0a);
-      header = newline < 0 ? undefined : parseHeader(buffer.toString('utf8', 0, newline));
-      const bodyBytes = header?.bodyBytes;
-      if (bodyBytes !== undefined && size > bodyBytes) {
-        tail = Buffer.allocUnsafe(size - bodyBytes);
-        tail = tail.subarray(0, readSync(fd, tail, 0, tail.length, bodyBytes));
-      }
+      read = readStart(fd);
     } finally {
       closeSync(fd);
     }
   } catch {
     return undefined;
   }
+  const { start: buffer, header } = read;
+  const tail = read.tail.length > 0 ? read.tail : undefined;
   if (!header) return undefined;
   // With a tail, every row of the head is merged with it; without, the rows asked for are enough.
   const needed = tail ? header.rowCount : Math.min(header.rowCount, Math.max(newest, header.lastLive + 1));
@@ -121,6 +111,36 @@ export function readHead(path: string, newest = Infinity): { header: IndexHeader
   const parsed = parseTail(tail, header.log?.serial ?? -1);
   if (parsed.kind === 'damaged' || !header.log) return undefined;
   return parsed.records.length === 0 ? { header, lines: body } : withTail(header, header.log, body, parsed.records);
+}
+
+/** index.json's start as read from an open file: its size, first HEAD_BYTES, header, and tail. */
+export interface IndexStart {
+  size: number;
+  start: Buffer;
+  /** From the first line; undefined when there is none or it is no header. */
+  header: IndexHeader | undefined;
+  /** The bytes past the body the header counts (empty without a header, or when there are none). */
+  tail: Buffer;
+}
+
+/**
+ * Reads index.json's start and tail from `fd`, synchronously, as a stat is (snapshot-stamp.ts):
+ * a small read or two, where a read through the thread pool costs several round trips. The
+ * listing's head (readHead) and a writer's tail append (index-file.ts) both start here.
+ */
+export function readStart(fd: number): IndexStart {
+  const size = fstatSync(fd).size;
+  let start = Buffer.allocUnsafe(Math.min(size, HEAD_BYTES));
+  start = start.subarray(0, readSync(fd, start, 0, start.length, 0));
+  const newline = start.indexOf(0x0a);
+  const header = newline < 0 ? undefined : parseHeader(start.toString('utf8', 0, newline));
+  const bodyBytes = header?.bodyBytes;
+  let tail = Buffer.alloc(0);
+  if (bodyBytes !== undefined && size > bodyBytes) {
+    tail = Buffer.allocUnsafe(size - bodyBytes);
+    tail = tail.subarray(0, readSync(fd, tail, 0, tail.length, bodyBytes));
+  }
+  return { size, start, header, tail };
 }
 
 /** The offset just past the `count`th line of `buffer` (its length when it holds fewer). */
