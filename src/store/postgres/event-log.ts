@@ -49,6 +49,9 @@ const FIRST_APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type
   WHERE EXISTS ${CURRENT_EPOCH(7)}
   ON CONFLICT (session_id, event_id) WHERE event_id IS NOT NULL DO NOTHING`;
 
+/** The fence's row under `$7` as the appends join it (`f`): none, nothing inserted; `f.mine`, whether the one appending owns the session. */
+const FENCED_OWNER = '(SELECT s.owner = current_user AS mine FROM chatkeep.sessions s WHERE s.id = $1 AND s.lock_epoch = $7 FOR SHARE) f';
+
 /**
  * The append, one statement in its own implicit transaction (one round trip, committed when it
  * answers): the events INSERTed only under the epoch (the fence's row, as in CURRENT_EPOCH,
@@ -60,7 +63,7 @@ const FIRST_APPEND_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type
  */
 const NEW_EVENTS_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id, by_owner)
   SELECT $1, u.seq, u.ts, u.type, u.payload, u.event_id, f.mine
-  FROM (SELECT s.owner = current_user AS mine FROM chatkeep.sessions s WHERE s.id = $1 AND s.lock_epoch = $7 FOR SHARE) f,
+  FROM ${FENCED_OWNER},
     unnest($2::bigint[], $3::timestamptz[], $4::text[], $5::json[], $6::text[]) AS u (seq, ts, type, payload, event_id)`;
 
 /**
@@ -71,7 +74,7 @@ const NEW_EVENTS_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, 
  */
 const NEW_EVENT_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id, by_owner)
   SELECT $1, $2::bigint, $3::timestamptz, $4::text, $5::json, $6::text, f.mine
-  FROM (SELECT s.owner = current_user AS mine FROM chatkeep.sessions s WHERE s.id = $1 AND s.lock_epoch = $7 FOR SHARE) f`;
+  FROM ${FENCED_OWNER}`;
 
 /**
  * NEW_EVENTS_SQL with an event whose ID is stored already skipped (a batch sent again), by the
