@@ -3,8 +3,8 @@
  * sees every session read by key, and one before its hits were counted in one pass, each upgraded
  * by this build: every row as it was, `chatkeep.search_match` this build's (each narrowing's
  * matchSql), and a search on it what its sessions hold, the first (which indexes the sessions,
- * which have no search rows) and the next alike. (A build that knows only the schema before refuses the result as any newer schema:
- * postgres-only.test.ts.)
+ * which have no search rows) and the next alike. (A build that knows only the schema before
+ * refuses the result as any newer schema: postgres-only.test.ts.)
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
