@@ -1,10 +1,10 @@
 /**
- * A database at the schema before the search function, and one at the schema before its role that
- * sees every session read by key, each upgraded by this build: every row as it was,
- * `chatkeep.search_match` this build's (each narrowing's matchSql), and a search on it what its
- * sessions hold, the first (which indexes the sessions, which have no search rows) and the next
- * alike. (A build that knows only the schema before refuses the result as any newer schema:
- * postgres-only.test.ts.)
+ * A database at the schema before the search function, one at the schema before its role that
+ * sees every session read by key, and one before its hits were counted in one pass, each upgraded
+ * by this build: every row as it was, `chatkeep.search_match` this build's (each narrowing's
+ * matchSql), and a search on it what its sessions hold, the first (which indexes the sessions,
+ * which have no search rows) and the next alike. (A build that knows only the schema before
+ * refuses the result as any newer schema: postgres-only.test.ts.)
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
-import { matchSql, SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION } from '../../src/store/postgres/search-match.js';
+import { matchSql, SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_COUNTED_ONCE_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
 import { serverFunctions } from '../helpers/server-function.js';
@@ -26,6 +26,7 @@ const NARROWINGS = ['trgm', 'grams', undefined] as const;
 describe.each([
   ['the search function', SEARCH_MATCH_FUNCTION_MIGRATION, 0],
   ['the search by key for a role that sees every session', SEARCH_MATCH_BY_KEY_MIGRATION, 1],
+  ['the hits counted in one pass', SEARCH_MATCH_COUNTED_ONCE_MIGRATION, 1],
 ] as const)('PostgreSQL schema upgrade to %s', (_, migration, functionsBefore) => {
   it('keeps every row, makes the function this build\'s, and a search finds what the sessions hold', async () => {
     const url = await databaseBefore(migration);

@@ -19,7 +19,7 @@ import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION, LISTING_OF_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
-import { SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION } from './search-match.js';
+import { SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_COUNTED_ONCE_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION } from './search-match.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -204,6 +204,8 @@ export const MIGRATIONS: readonly string[] = [
   LISTING_OF_MIGRATION,
   // Search's match for a role that sees every session reads each one's facts and last event by key (search-match.ts).
   SEARCH_MATCH_BY_KEY_MIGRATION,
+  // Search's match counts each message's hits in one pass, not found by one and counted by another (search-match.ts).
+  SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

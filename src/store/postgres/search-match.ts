@@ -50,11 +50,11 @@ const HITS_IN = (column: string): string => `(octet_length(${column}) - octet_le
 
 /**
  * Messages holding `$2`: with a trigram index, `LIKE` is exact on its own; the sequences' tsvector
- * finds a superset. A session's own messages are matched by `strpos` (`none`), which no index
- * can serve, so each session's read stays on its primary key: with `LIKE` there, the single
- * user's search for a word in every message of 2,000 sessions, right after they were written,
- * ran past the 15 s query timeout (an index of the word's candidates per session, it seems:
- * the plan was not caught), and took 0.6 s with `strpos`.
+ * finds a superset; with neither (`none`), `strpos`. A session's own messages are never matched
+ * by `LIKE`, which an index could serve: each session's read stays on its primary key (with `LIKE`
+ * there, the single user's search for a word in every message of 2,000 sessions, right after they
+ * were written, ran past the 15 s query timeout: an index of the word's candidates per session, it
+ * seems; the plan was not caught), and took 0.6 s with `strpos`. SESSION_HITS says how each is counted.
  */
 const HOLDS: Record<Narrowing | 'none', string> = {
   trgm: 'm.folded LIKE $3',
@@ -64,6 +64,28 @@ const HOLDS: Record<Narrowing | 'none', string> = {
 
 /** Packs (hits, message) so that one `max` finds the message with the most hits, the latest of equals. */
 const PACK = 2 ** 32;
+
+/**
+ * One session's hits (`v.id`), read session by session, by how each release counted them: the
+ * sum, and the message with the most packed with its count (PACK), as `hits` and `best`; `kept`
+ * says which sessions have any. `filtered` (schema 18) found the messages holding `$2` by `strpos`,
+ * then counted each by `replace`: two passes over every message that holds it (three with the
+ * trigram policy's `LIKE`, search-narrowing.ts), and a long message, stored compressed,
+ * decompressed for each. `countedOnce` counts every message of the session in one pass; a message
+ * without the word counts 0, which changes neither the sum nor the best (a message with hits packs
+ * above any without), and a session whose sum is 0 is dropped: the same hits, one pass fewer.
+ */
+const SESSION_HITS = {
+  filtered: {
+    read: `SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND strpos(m.folded, $2) > 0`,
+    kept: 'x.hits IS NOT NULL',
+  },
+  countedOnce: {
+    read: `SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id`,
+    kept: 'x.hits > 0',
+  },
+};
+type SessionHits = keyof typeof SESSION_HITS;
 
 /** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
 const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
@@ -106,7 +128,7 @@ type EverySession = keyof typeof EVERY_SESSION;
  * reads the sessions of the projects asked for, and each one's search facts and last event by key
  * too (EVERY_SESSION).
  */
-export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byKey'): string => `WITH vis AS MATERIALIZED (
+export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byKey', sessionHits: SessionHits = 'countedOnce'): string => `WITH vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
     WHERE NOT ${SEES_ALL} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
@@ -128,8 +150,8 @@ export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySe
     UNION ALL
     SELECT v.id, x.hits, x.best FROM vis v CROSS JOIN LATERAL (
       SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best
-      FROM (SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND ${HOLDS.none}) y) x
-    WHERE $2 <> '' AND (SELECT yes FROM by_session) AND x.hits IS NOT NULL)
+      FROM (${SESSION_HITS[sessionHits].read}) y) x
+    WHERE $2 <> '' AND (SELECT yes FROM by_session) AND ${SESSION_HITS[sessionHits].kept})
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
     CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
     s.d_title IS DISTINCT FROM s.title AS title_stale,
@@ -174,23 +196,26 @@ export const MATCHED_SQL = 'SELECT * FROM chatkeep.search_match($1, $2, $3, $4)'
  * function's own query only (an error rolls it back with the caller's transaction or savepoint). A build that changes matchSql replaces the function by a
  * migration of its own: a test compares the server's function with matchSql.
  */
-export const SEARCH_MATCH_FUNCTION_MIGRATION = searchMatchFunction('CREATE', 'joinedWhole');
+export const SEARCH_MATCH_FUNCTION_MIGRATION = searchMatchFunction('CREATE', 'joinedWhole', 'filtered');
 
-/** `chatkeep.search_match` replaced by this build's, whose role that sees every session reads by key (EVERY_SESSION). */
-export const SEARCH_MATCH_BY_KEY_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byKey');
+/** `chatkeep.search_match` replaced by schema 22's, whose role that sees every session reads by key (EVERY_SESSION). */
+export const SEARCH_MATCH_BY_KEY_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byKey', 'filtered');
 
-function searchMatchFunction(create: 'CREATE' | 'CREATE OR REPLACE', everySession: EverySession): string {
+/** `chatkeep.search_match` replaced by this build's, which counts each message's hits in one pass (SESSION_HITS). */
+export const SEARCH_MATCH_COUNTED_ONCE_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byKey', 'countedOnce');
+
+function searchMatchFunction(create: 'CREATE' | 'CREATE OR REPLACE', everySession: EverySession, sessionHits: SessionHits): string {
   return keptPlanFunction({
     create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
     settings: MATCH_SETTINGS, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
     body: `IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
-        RETURN QUERY ${matchSql('trgm', everySession)};
+        RETURN QUERY ${matchSql('trgm', everySession, sessionHits)};
         PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
       ELSIF narrowing = 'grams' THEN
-        RETURN QUERY ${matchSql('grams', everySession)};
+        RETURN QUERY ${matchSql('grams', everySession, sessionHits)};
       ELSE
-        RETURN QUERY ${matchSql(undefined, everySession)};
+        RETURN QUERY ${matchSql(undefined, everySession, sessionHits)};
       END IF;`,
   });
 }
