@@ -120,7 +120,7 @@ let lockfileModule: Lockfile | undefined;
 /**
  * proper-lockfile, loaded by the first lock taken. A CommonJS package, so it is required: an
  * `import()` of it has Node's ES loader read and lex its source for named exports first, on top
- * of the CommonJS loader that then loads it anyway (~8 ms of a start's CPU, docs/internals.md).
+ * of the CommonJS loader that then loads it anyway (4–8 ms of a start's CPU, docs/internals.md).
  */
 function loadLockfile(): Lockfile {
   lockfileModule ??= createRequire(import.meta.url)('proper-lockfile') as Lockfile;
