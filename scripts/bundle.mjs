@@ -2,8 +2,9 @@
 // of ~100 (module loading was most of the time to the first prompt). The library (the
 // package's main export) stays tsc's output in dist/src/.
 //
-// The package's own dependencies are never bundled: the CLI imports them from node_modules, where
-// `npm install chatkeep` puts them for the library anyway (one copy of each in the tarball).
+// The package's own dependencies are not bundled: the CLI imports them from node_modules, where
+// `npm install chatkeep` puts them for the library anyway (one copy of each in the tarball). The
+// exception is chalk, which every start imports (BUNDLED_DEPENDENCIES below).
 // Packages loaded later and only sometimes (the provider SDKs when one is chosen) are each bundled into their own CommonJS file under dist/bundle/vendor/,
 // with a V8 code cache beside it, and loaded by scripts/vendor-runtime.mjs when the CLI first
 // imports them: one file instead of the SDK's 150–300 modules resolved from node_modules, and
@@ -43,20 +44,31 @@ const DEPENDENCY_FILTER = new RegExp(`^(${DEPENDENCIES.map((n) => n.replace(/[/.
 
 /**
  * The package's dependencies (and their subpaths) stay imports of node_modules, where they are
- * installed beside the CLI. Only the copy at the top of node_modules: a bundled package that
- * needs another major version of one (cli-highlight's chalk 4) gets its nested copy bundled,
- * since at run time the bare name would find chatkeep's.
+ * installed beside the CLI, except those named in `inside`. Only the copy at the top of
+ * node_modules: a bundled package that needs another major version of one (cli-highlight's
+ * chalk 4) gets its nested copy bundled, since at run time the bare name would find chatkeep's.
  */
-const dependenciesOutside = {
+const keepOutside = (inside = []) => ({
   name: 'dependencies-outside',
   setup: (b) =>
     b.onResolve({ filter: DEPENDENCY_FILTER }, async (args) => {
       if (args.pluginData === 'dependencies-outside') return undefined;
-      const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'dependencies-outside' });
       const name = DEPENDENCY_FILTER.exec(args.path)[1];
+      if (inside.includes(name)) return undefined;
+      const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'dependencies-outside' });
       return found.path.startsWith(`${root}node_modules/${name}/`) ? { path: args.path, external: true } : found;
     }),
-};
+});
+const dependenciesOutside = keepOutside();
+
+/**
+ * The one dependency bundled into cli.js all the same: chalk, the only package every start
+ * imports (the screen's colours). From node_modules it is four ES modules, each resolved, read,
+ * compiled and linked apart: 11–14 ms of CPU where the same code as one file costs 5–6 ms
+ * (docs/internals.md, "Start to first prompt, by CPU"). Its 16 kB are then in the tarball twice:
+ * the library, and the Markdown renderer loaded after the prompt, import it from node_modules.
+ */
+const BUNDLED_DEPENDENCIES = ['chalk'];
 
 /**
  * Packages the CLI loads on one path only (the Markdown renderer once the prompt is up, the
@@ -108,7 +120,7 @@ await build({
   // Bundled CommonJS code calls require() for Node's built-ins.
   banner: REQUIRE_BANNER,
   plugins: [
-    dependenciesOutside,
+    keepOutside(BUNDLED_DEPENDENCIES),
     splitOutTo('./vendor/'),
     {
       name: 'vendored',

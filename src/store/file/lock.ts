@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { LockOwner } from '../../session/api/errors.js';
 import type { LockState, WriterLock } from '../../session/format/store.js';
 import { LockSupersededError } from '../../session/api/errors.js';
@@ -115,16 +116,19 @@ async function tryAcquire(sessionDir: string, options: LockOptions): Promise<Hel
 const keptHere = new Set<string>();
 
 type Lockfile = typeof import('proper-lockfile');
-let lockfileModule: Promise<Lockfile> | undefined;
-/** Starts loading proper-lockfile, so that it overlaps other start-up work. */
-export function loadLockfile(): Promise<Lockfile> {
-  // A CommonJS module: its exports are the namespace's default, both in Node and in the bundle.
-  lockfileModule ??= import('proper-lockfile').then((m) => (m as Lockfile & { default?: Lockfile }).default ?? m);
+let lockfileModule: Lockfile | undefined;
+/**
+ * proper-lockfile, loaded by the first lock taken. A CommonJS package, so it is required: an
+ * `import()` of it has Node's ES loader read and lex its source for named exports first, on top
+ * of the CommonJS loader that then loads it anyway (4–8 ms of a start's CPU, docs/internals.md).
+ */
+function loadLockfile(): Lockfile {
+  lockfileModule ??= createRequire(import.meta.url)('proper-lockfile') as Lockfile;
   return lockfileModule;
 }
 
 async function lockNow(sessionDir: string, options: LockOptions): Promise<HeldLock> {
-  const lockfile = await loadLockfile();
+  const lockfile = loadLockfile();
   const lockPath = layout.lock(sessionDir);
   const key = resolve(sessionDir);
   let kept = true;

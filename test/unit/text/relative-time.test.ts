@@ -1,5 +1,5 @@
 import { formatDistance } from 'date-fns/formatDistance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { relativeTime } from '../../../src/text/relative-time.js';
 
 const MINUTE = 60_000;
@@ -28,6 +28,34 @@ describe('relativeTime', () => {
     expect(relativeTime(new Date(now.getTime() + 5 * MINUTE), now)).toBe('less than a minute ago');
     expect(relativeTime(new Date(now.getTime() - 5 * MINUTE), now)).toBe('5 minutes ago');
     expect(relativeTime(new Date(now.getTime() - 2 * 60 * MINUTE), now)).toBe('about 2 hours ago');
+  });
+
+  it('writes each count as Intl.RelativeTimeFormat does in English, thousands grouped, without building one', async () => {
+    const intl = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+    const built = vi.spyOn(Intl, 'RelativeTimeFormat');
+    try {
+      // A copy of the module of its own: nothing the tests above did is kept in it.
+      vi.resetModules();
+      const { relativeTime } = await import('../../../src/text/relative-time.js');
+      const now = new Date('2026-03-31T12:00:00Z');
+      const cases: [number, Intl.RelativeTimeFormatUnit, string][] = [
+        ...[1, 2, 21, 44].map((n): [number, Intl.RelativeTimeFormatUnit, string] => [n * MINUTE, 'minute', '']),
+        ...[2, 11, 23].map((n): [number, Intl.RelativeTimeFormatUnit, string] => [n * 60 * MINUTE, 'hour', 'about ']),
+        ...[1, 2, 29].map((n): [number, Intl.RelativeTimeFormatUnit, string] => [n * DAY, 'day', '']),
+      ];
+      for (const [span, unit, qualifier] of cases) {
+        const count = Math.round(span / { minute: MINUTE, hour: 60 * MINUTE, day: DAY }[unit as 'minute' | 'hour' | 'day']);
+        expect(relativeTime(new Date(now.getTime() - span), now)).toBe(`${qualifier}${intl.format(-count, unit)}`);
+      }
+      // Years by the thousand: a date from long ago (a clock reset, an import) still reads as before.
+      const then = new Date(now.getTime());
+      then.setFullYear(then.getFullYear() - 1_200);
+      expect(relativeTime(then, now)).toBe(`about ${intl.format(-1_200, 'year')}`);
+      expect(relativeTime(then, now)).toBe('about 1,200 years ago');
+      expect(built).not.toHaveBeenCalled();
+    } finally {
+      built.mockRestore();
+    }
   });
 
   it('counts the time elapsed across a change to summer time', () => {
