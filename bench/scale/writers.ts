@@ -33,7 +33,12 @@ interface Side {
   finish(): Promise<number>;
 }
 
-export type WritersResult = Workload & { serverCpuUs: number };
+/**
+ * `serverCpuUs`: the server's CPU per append (server-cpu.ts); `clientCpuUs`: this process's, its
+ * writers' side of each append (the bench and the server share the machine's cores, so what the
+ * client spends is taken from the server).
+ */
+export type WritersResult = Workload & { serverCpuUs: number; clientCpuUs: number };
 
 /** Runs the writers' rounds, chatkeep's and the floor's, in ORDER, each after a CHECKPOINT. */
 export async function writersBesideFloor(stores: readonly PostgresStore[], admin: pg.Client, url: string): Promise<{
@@ -43,20 +48,24 @@ export async function writersBesideFloor(stores: readonly PostgresStore[], admin
   const [{ pid }] = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [{ pid: number }];
   const ck = await chatkeepSide(stores, admin);
   const floor = await bareSide(url);
-  const seen = { chatkeep: { latencies: [] as number[], wallMs: 0, cpuMs: 0, rounds: 0 }, floor: { latencies: [] as number[], wallMs: 0, cpuMs: 0, rounds: 0 } };
+  const seen = { chatkeep: { latencies: [] as number[], wallMs: 0, cpuMs: 0, clientUs: 0, rounds: 0 }, floor: { latencies: [] as number[], wallMs: 0, cpuMs: 0, clientUs: 0, rounds: 0 } };
   for (const side of ORDER) {
     await admin.query('CHECKPOINT');
     const s = seen[side];
     const cpu = serverCpuMs(pid);
+    const client = process.cpuUsage();
     const start = performance.now();
     s.latencies.push(...(await (side === 'chatkeep' ? ck.side : floor).round(s.rounds++)));
     s.wallMs += performance.now() - start;
+    const used = process.cpuUsage(client);
+    s.clientUs += used.user + used.system;
     s.cpuMs += serverCpuMs(pid) - cpu;
   }
   const figures = (s: typeof seen.floor, bytesPerMessage: number): WritersResult => ({
     ...summary(s.latencies, s.wallMs),
     bytesPerMessage,
     serverCpuUs: (s.cpuMs * 1000) / s.latencies.length,
+    clientCpuUs: s.clientUs / s.latencies.length,
   });
   return { ck: { ...figures(seen.chatkeep, await ck.side.finish()), ...(await ck.check()), lockP50: ck.lockP50, lockP99: ck.lockP99 }, floor: figures(seen.floor, await floor.finish()) };
 }

@@ -2,8 +2,8 @@
  * The listing's trigger (`note_appended`) skips the owner's own appends and notes a grantee's
  * (owner-append.ts): each event says whether its session's owner appended it, and the events
  * policy lets only the owner say so. Counted by the server (`pg_stat_user_functions`): none of
- * the owner's fenced appends calls the trigger; each of a grantee's events does, and moves the
- * owner's listing.
+ * the owner's fenced appends (nor her lock's warm-up) calls the trigger; each of a grantee's
+ * events does, and moves the owner's listing (and her lock's warm-up does, rolled back).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src/session/format/store.js';
@@ -59,9 +59,11 @@ describe('PostgreSQL: the owner\'s append and the listing\'s trigger', () => {
     // Nothing for the trigger to do: the owner's chatkeep writes the listing with its snapshot.
     expect(await listing(id)).toEqual(before);
 
-    // Two events of the grantee's (one batch or two): each is noted, and the listing moves.
+    // Two events of the grantee's (one batch or two): each is noted, and the listing moves. Her
+    // lock's warm-up calls it once more, for its probe event, whose transaction is rolled back:
+    // the listing below moved by the two events only.
     await appendAll(team.annStore, id, [turn(4, 'ann 4'), turn(5, 'ann 5')]);
-    expect(await noted(2)).toBe(2);
+    expect(await noted(3)).toBe(3);
     expect(await listing(id)).toMatchObject({ journal_seq: '5', updated_at: new Date(turn(5, '').ts), message_count: (before as { message_count: number }).message_count + 2 });
 
     const rows = await runSql(team.url, "SELECT seq::int, by_owner, payload->>'content' AS content FROM chatkeep.events WHERE session_id = $1 ORDER BY seq", [id]);

@@ -10,6 +10,7 @@ import type { EventLog, SessionEvent } from '../../session/format/store.js';
 import type { PgLock } from './lock.js';
 import { LockSupersededError, StoreUnavailableError } from '../../session/api/errors.js';
 import { keptPlanFunction } from './kept-plan.js';
+import { limitsSql, type Timeouts } from './connect.js';
 
 /**
  * Events carry their own ID (docs/design.md §4): a column of their row, unique per session (rows
@@ -151,22 +152,35 @@ async function appendPrepared(client: Client, id: string, events: readonly Sessi
   }
 }
 
-/** An epoch no taking gives (each raises it from 0): the warm-up's single append, fenced off, writes nothing. */
-const NO_EPOCH = -1;
+/**
+ * The seq of the warm-up's event, which is never stored (its transaction is rolled back): after
+ * every real one, so that a writable grantee's append (only after the last event) is checked,
+ * and its trigger run, as the real one will be.
+ */
+const PROBE_SEQ = Number.MAX_SAFE_INTEGER;
 
 /**
  * Readies a direct lock's connection for its appends when the lock is taken, before anything is
  * appended: each append statement (a batch's, a single event's) prepared (parsed, planned
- * generically) and run once, inserting nothing. That run loads what every first append paid for on a new connection (the tables' catalog entries and
- * policies, the fence's plan: several ms of server CPU), so the first acknowledged message costs
+ * generically) and run once. The batch's runs with no events; the single event's appends a probe
+ * event under the lock's epoch in a transaction that is rolled back, so that it runs whole: the
+ * events policy's check, the foreign key's check (whose query the server prepares on a
+ * connection's first use, ~350 µs of server CPU) and, for a grantee, the listing's trigger.
+ * That loads what every first append paid for on a new connection (the tables' catalog entries
+ * and policies, the fence's plan, the foreign key's), so the first acknowledged message costs
  * what the later ones cost, and the lock costs that much more to take (docs/internals.md, "Where
- * the 200 writers' append time went"). It writes nothing: no row, so no trigger fires.
+ * the 200 writers' append time went", "The first append's foreign key, readied too"). Nothing of
+ * it stays: the probe's row is never committed, and the row lock its fence took goes with it.
  */
-export async function warmAppend(client: Client, id: string, epoch: number): Promise<void> {
+export async function warmAppend(client: Client, id: string, epoch: number, timeouts: Timeouts): Promise<void> {
   await insertEvents(client, id, [], epoch, true);
-  // The single event's statement, run under an epoch that is never current: found no row, it inserts none.
-  const probe: SessionEvent = { seq: 0, ts: new Date(0).toISOString(), type: 'message', payload: {} };
-  await appendPrepared(client, id, [probe], NO_EPOCH, () => []);
+  const probe: SessionEvent = { seq: PROBE_SEQ, ts: new Date(0).toISOString(), type: 'message', payload: {} };
+  await client.query(`BEGIN; ${limitsSql(timeouts)}`);
+  try {
+    await appendPrepared(client, id, [probe], epoch, () => []);
+  } finally {
+    await client.query('ROLLBACK');
+  }
 }
 
 /** Throws `LockSupersededError` unless `epoch` is still the session's (a write that changes nothing, fenced all the same). */

@@ -15,6 +15,7 @@ import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATI
 import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
 import { LOAD_FUNCTION_MIGRATION } from './load-sql.js';
 import { OWNER_APPEND_MIGRATION } from './owner-append.js';
+import { APPEND_POLICY_MIGRATION } from './append-policy.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION, LISTING_OF_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
@@ -206,6 +207,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_MATCH_BY_KEY_MIGRATION,
   // Search's match counts each message's hits in one pass, not found by one and counted by another (search-match.ts).
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
+  // The append's row security without the grantee's subqueries in the owner's plan (append-policy.ts).
+  APPEND_POLICY_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

@@ -84,7 +84,7 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
     });
     // The first append's one-off cost on this connection, paid now (event-log.ts): a direct lock's
     // connection keeps it; behind a pooler nothing stays, so nothing is readied.
-    if (!pooled) await warmAppend(client, id, epoch);
+    if (!pooled) await warmAppend(client, id, epoch, target.timeouts);
     const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: startedAt.toISOString() };
     return heldLock({ target, client, id, owner, epoch, leaseMs, onLost: options.onLost });
   } catch (err) {
