@@ -33,6 +33,7 @@ const RELEASED = [
   /* 20 */ '1f27235682afa1b9',
   /* 21 */ 'c6629f2dbb77438b',
   /* 22 */ '2608dd4ef694c213',
+  /* 23 */ '853b873b4bfd77cc',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
