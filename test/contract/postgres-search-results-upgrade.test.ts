@@ -11,20 +11,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { LISTED_OF_SQL } from '../../src/store/postgres/listing-sql.js';
-import { LOCK_SPACE } from '../../src/store/postgres/lock-key.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
-import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { MATCHED_SQL } from '../../src/store/postgres/search-match.js';
 import { SEARCH_RESULTS_MIGRATION, SEARCH_RESULTS_SQL, SEARCHED_RESULTS_SQL } from '../../src/store/postgres/search-results.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
+import { giveListedStatuses } from '../helpers/listed-statuses.js';
 import { serverKeptPlan, serverFunctions } from '../helpers/server-function.js';
 import { person } from '../helpers/team.js';
 
@@ -63,18 +60,10 @@ describe("PostgreSQL schema upgrade to search's results in one statement", () =>
       FROM chatkeep.sessions s, generate_series(0, 2) k,
         LATERAL (SELECT CASE k WHEN 0 THEN 'Nothing here in ' || s.id WHEN 1 THEN 'Zanzibar, once' ELSE 'zanzibar and Zanzibar again, ' || s.id END AS t) m
       WHERE s.id ~ '^ru-12[0-9]$'`);
-    // The first member owns the even sessions, the other the odd ones. ru-125 (the other's) shared
-    // with the first; ru-124 held by a holder whose connection is gone; ru-128 left open.
-    await runSql(url, "UPDATE chatkeep.sessions SET status = 'open' WHERE id = 'ru-128'");
-    await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('ru-125', $1, $2)", [a.role, b.role]);
-    await runSql(url, "INSERT INTO chatkeep.holders (session_id, pid, host, started_at, backend_pid, epoch) VALUES ('ru-124', 1, 'h', now(), 2147483647, 1)");
-    await withPool(url, {}, (pool, target) => setupTeam(pool, target, [a.role, b.role], false), { migrate: false });
-    // ru-126 held by a connection of its own, as a writer holds one.
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
+    // ru-125 shared with the first member, ru-124 a dead holder's, ru-126 held, ru-128 left open.
+    const holder = await giveListedStatuses(url, 'ru-', [a.role, b.role]);
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-search-results-upgrade-'));
     try {
-      await holder.query("SELECT pg_advisory_lock($1, key) FROM chatkeep.lock_keys WHERE session_id = 'ru-126'", [LOCK_SPACE]);
       const ids = ['ru-120', 'ru-121', 'ru-124', 'ru-125', 'ru-126', 'ru-127', 'ru-128', 'ru-9998', 'ru-no-such'];
       // The message each ID's snippet comes from (none for two of them).
       const ns = ids.map((id) => (id === 'ru-128' || id === 'ru-9998' ? null : 2));
