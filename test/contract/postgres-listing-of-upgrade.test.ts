@@ -11,19 +11,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { LIST_SQL, LISTED_OF_SQL, LISTING_OF_MIGRATION, LISTING_OF_SQL } from '../../src/store/postgres/listing-sql.js';
-import { LOCK_SPACE } from '../../src/store/postgres/lock-key.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
-import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { MATCHED_SQL } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
+import { giveListedStatuses } from '../helpers/listed-statuses.js';
 import { serverKeptPlan, serverFunctions } from '../helpers/server-function.js';
 import { person } from '../helpers/team.js';
 
@@ -52,18 +49,10 @@ describe("PostgreSQL schema upgrade to search's listing rows as a function", () 
     // Search rows as each session's snapshot would have written them (a title, no messages).
     await runSql(url, `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, title, folded_title)
       SELECT id, owner, snapshot_version, 0, 0, 0, title, lower(title) FROM chatkeep.sessions`);
-    // The first member owns the even sessions, the other the odd ones. lu-125 (the other's) shared
-    // with the first; lu-124 held by a holder whose connection is gone; lu-128 left open.
-    await runSql(url, "UPDATE chatkeep.sessions SET status = 'open' WHERE id = 'lu-128'");
-    await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('lu-125', $1, $2)", [a.role, b.role]);
-    await runSql(url, "INSERT INTO chatkeep.holders (session_id, pid, host, started_at, backend_pid, epoch) VALUES ('lu-124', 1, 'h', now(), 2147483647, 1)");
-    await withPool(url, {}, (pool, target) => setupTeam(pool, target, [a.role, b.role], false), { migrate: false });
-    // lu-126 held by a connection of its own, as a writer holds one.
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
+    // lu-125 shared with the first member, lu-124 a dead holder's, lu-126 held, lu-128 left open.
+    const holder = await giveListedStatuses(url, 'lu-', [a.role, b.role]);
     const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-listing-of-upgrade-'));
     try {
-      await holder.query("SELECT pg_advisory_lock($1, key) FROM chatkeep.lock_keys WHERE session_id = 'lu-126'", [LOCK_SPACE]);
       const ids = ['lu-120', 'lu-121', 'lu-124', 'lu-125', 'lu-126', 'lu-127', 'lu-128', 'lu-9998', 'lu-no-such'];
       const rowsAsked = async (sql: string): Promise<Row[][]> => {
         const asked: Row[][] = [];

@@ -83,8 +83,8 @@ export const LISTING_SQL = listSql({ newest: '$2', seesAll: 'sees_all' });
  */
 export const LISTED_SQL = 'SELECT * FROM chatkeep.listing($1, $2) ORDER BY updated_at DESC';
 
-/** The columns `chatkeep.listing` returns: LIST_SQL's, by name and type. */
-const LISTING_COLUMNS = `id text, title text, created_at float8, updated_at float8,
+/** The columns `chatkeep.listing` returns: LIST_SQL's, by name and type (search-results.ts adds its own to them). */
+export const LISTING_COLUMNS = `id text, title text, created_at float8, updated_at float8,
       message_count integer, live text, project_path text, journal_seq float8, input_tokens float8, output_tokens float8,
       branch text, by_model jsonb, problem jsonb, schema_version integer, parent_id text, fork_point integer, shared_by text,
       title_source text, archived_messages integer`;

@@ -21,6 +21,7 @@ import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
 import { SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_COUNTED_ONCE_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION } from './search-match.js';
+import { SEARCH_RESULTS_MIGRATION } from './search-results.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -209,6 +210,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
   // The append's row security without the grantee's subqueries in the owner's plan (append-policy.ts).
   APPEND_POLICY_MIGRATION,
+  // Search's results, listing rows and snippets' messages, in one statement by a function whose plan each connection keeps (search-results.ts).
+  SEARCH_RESULTS_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

@@ -11,10 +11,12 @@ import { SCHEMA_VERSION } from '../../session/format/migrations.js';
 import type { LoadOptions, SessionEvent, StoredSession } from '../../session/format/store.js';
 import { readEvent, rowLine } from '../../session/model/future-events.js';
 import { salvageSnapshot, type Salvage } from '../../session/format/salvage.js';
-import type { FutureEvent, ModelUsage, SessionSnapshot, SessionStatus, TitleSource } from '../../session/api/data.js';
+import type { FutureEvent, ModelUsage, Role, SessionSnapshot, SessionStatus, TitleSource } from '../../session/api/data.js';
+import type { SearchableMessage } from '../../search/rank.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
-import { LIST_SQL, LISTED_OF_SQL, LISTED_SQL } from './listing-sql.js';
+import { LIST_SQL, LISTED_SQL } from './listing-sql.js';
+import { SEARCHED_RESULTS_SQL } from './search-results.js';
 import { LOADED_SQL } from './load-sql.js';
 
 export { LIST_SQL };
@@ -126,10 +128,33 @@ export async function listRows(pool: Pool, target: Target, projectKeys: readonly
   return (await query<ListRow>(pool, target, LISTED_SQL, [projectKeys, newest ?? null])).map(rowOf);
 }
 
-/** The listing rows of these sessions of these projects (any order): the listing, narrowed to them (by the server's function, listing-sql.ts). */
-export async function listRowsOf(pool: Pool, target: Target, projectKeys: readonly string[], ids: readonly string[]): Promise<IndexRow[]> {
-  return (await query<ListRow>(pool, target, LISTED_OF_SQL, [projectKeys, ids])).map(rowOf);
+/** A search's result as read: its listing row and the message its snippet comes from (when one was asked for and is readable). */
+export interface SearchedRow {
+  row: IndexRow;
+  best?: SearchableMessage;
 }
+
+/**
+ * The listing rows of these sessions of these projects (any order), the listing narrowed to them,
+ * each with its message numbered `messages[i]` (null: none) for the snippet: one statement, by the
+ * server's function (search-results.ts).
+ */
+export async function searchedRows(
+  pool: Pool,
+  target: Target,
+  projectKeys: readonly string[],
+  ids: readonly string[],
+  messages: readonly (number | null)[],
+): Promise<SearchedRow[]> {
+  const rows = await query<ListRow & BestColumns>(pool, target, SEARCHED_RESULTS_SQL, [projectKeys, ids, messages]);
+  return rows.map((r) => {
+    const row = rowOf(r);
+    return r.best_role === null ? { row } : { row, best: { role: r.best_role, content: r.best_content, timestamp: new Date(r.best_at), archived: r.best_archived } };
+  });
+}
+
+/** The snippet message's columns of a search's row (search-results.ts). */
+type BestColumns = { best_role: Role; best_at: number; best_archived: boolean; best_content: string } | { best_role: null; best_at: null; best_archived: null; best_content: null };
 
 function rowOf(r: ListRow): IndexRow {
   const newer = r.schema_version !== null && r.schema_version > SCHEMA_VERSION;

@@ -18,15 +18,15 @@
  * past their last snapshot (a live session), read without their lock and searched in memory;
  * and those whose snapshot was written without rows (a database from before search rows, a
  * quarantined snapshot), read and indexed now. Listing rows and snippet messages are then read
- * for the results returned only.
+ * for the results returned only, in one statement (search-results.ts).
  */
 import type { Pool } from 'pg';
 import { countOccurrences, fold, foldQuery } from '../../search/fold.js';
+import { summaryFromRow } from '../../session/format/index-row.js';
 import { countHits, rank, searchableMessages, toResult, type MessageHits, type SearchableMessage } from '../../search/rank.js';
 import type { SearchIndexReport, SearchResult, SearchResults } from '../../session/api/search-data.js';
-import type { IndexRow } from '../../session/api/listing.js';
-import { summaryFromRow } from '../../session/format/index-row.js';
-import type { Role, SessionSnapshot } from '../../session/api/data.js';
+import type { SessionSnapshot } from '../../session/api/data.js';
+import type { SearchedRow } from './reading.js';
 import type { Target } from './connect.js';
 import { query, transaction } from './connect.js';
 import { writeSearchRows } from './search-rows.js';
@@ -42,8 +42,11 @@ const ROW_BATCH = 200;
 export interface SearchContext {
   pool: Pool;
   target: Target;
-  /** The listing rows of these sessions (of these projects), in any order; a session the listing hides is left out. */
-  rows(projectKeys: string[], ids: string[]): Promise<IndexRow[]>;
+  /**
+   * The listing rows of these sessions (of these projects), in any order, a session the listing
+   * hides left out; each with its message numbered `messages[i]` (null: none wanted), in one statement.
+   */
+  results(projectKeys: string[], ids: string[], messages: (number | null)[]): Promise<SearchedRow[]>;
   /** A session as a lock-free reading gives it (snapshot with its events applied); undefined when unreadable. */
   read(id: string, projectPath: string): Promise<SessionSnapshot | undefined>;
 }
@@ -165,38 +168,23 @@ async function resultsOf(ctx: SearchContext, keys: string[], ranked: Found[], li
   for (let start = 0; start < ranked.length && results.length < wanted; ) {
     const batch = ranked.slice(start, start + Math.min(ROW_BATCH, Math.max(wanted - results.length, 1)));
     start += batch.length;
-    // One after the other, so that a search holds one of the pool's connections, never two: each
-    // connection plans the match anew (search-match.ts), and a second one opened for the snippets
-    // was the connection the next search got, after a bulk write too, and paid that plan again.
-    const rows = await ctx.rows(keys, batch.map((f) => f.row.id));
-    const messages = await bestMessages(ctx, batch);
-    const rowOf = new Map(rows.map((r) => [r.id, r]));
+    // The listing rows and the snippets' messages in one statement: one round trip, on one of the
+    // pool's connections (whose plans are kept: search-match.ts), for the results of a batch.
+    // Those read here (not covered by their rows) have their messages already.
+    const rows = await ctx.results(keys, batch.map((f) => f.row.id), batch.map((f) => (f.best && !f.messages ? f.best.message : null)));
+    const rowOf = new Map(rows.map((r) => [r.row.id, r]));
     for (const f of batch) {
-      const row = rowOf.get(f.row.id);
-      if (!row) {
+      const found = rowOf.get(f.row.id);
+      if (!found) {
         hidden++;
         continue;
       }
       if (results.length === wanted) break;
-      const message = f.best && (f.messages ? f.messages[f.best.message] : messages.get(f.row.id));
-      results.push(toResult({ ...f, session: summaryFromRow(row) }, folded, message || undefined));
+      const message = f.best && (f.messages ? f.messages[f.best.message] : found.best);
+      results.push(toResult({ ...f, session: summaryFromRow(found.row) }, folded, message || undefined));
     }
   }
   return { results, hidden };
-}
-
-/** The message each match's snippet comes from, one query for all of them (those read here have theirs). */
-async function bestMessages(ctx: SearchContext, found: Found[]): Promise<Map<string, SearchableMessage>> {
-  const wanted = found.filter((f) => f.best && !f.messages);
-  if (wanted.length === 0) return new Map();
-  const rows = await query<{ session_id: string; role: Role; at: number; archived: boolean; content: string }>(
-    ctx.pool,
-    ctx.target,
-    `SELECT m.session_id, m.role, m.at, m.archived, m.content FROM chatkeep.search_messages m
-     JOIN unnest($1::text[], $2::int[]) AS w(id, n) ON m.session_id = w.id AND m.n = w.n`,
-    [wanted.map((f) => f.row.id), wanted.map((f) => f.best!.message)],
-  );
-  return new Map(rows.map((r) => [r.session_id, { role: r.role, content: r.content, timestamp: new Date(r.at), archived: r.archived }]));
 }
 
 /** One report per project, as the file store gives: what this search had to index first. */

@@ -21,7 +21,7 @@ import { takeLock } from './take-lock.js';
 import type { InspectRow, PgLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
-import { findSession, listRows, listRowsOf, loadSession } from './reading.js';
+import { findSession, listRows, loadSession, searchedRows } from './reading.js';
 import { candidateIds, insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
 import { ReadOnlyShareError } from './team/sharing.js';
 import { OWNER_SQL } from './team/row-security.js';
@@ -276,7 +276,7 @@ export class PostgresStore implements SessionStore {
     const context = {
       pool: this.pool,
       target: this.target,
-      rows: (keys: string[], ids: string[]) => listRowsOf(this.pool, this.target, keys, ids),
+      results: (keys: string[], ids: string[], messages: (number | null)[]) => searchedRows(this.pool, this.target, keys, ids, messages),
       read: async (id: string, path: string) => (await this.readStable(id, path)).reading.snapshot,
     };
     return searchSessions(context, text, projects.map((p) => ({ key: keyOf(p), path: p.path })), options.limit);

@@ -35,6 +35,7 @@ const RELEASED = [
   /* 22 */ '2608dd4ef694c213',
   /* 23 */ 'dae0369c0cca9830',
   /* 24 */ '08da3f8097c5d494',
+  /* 25 */ '853b873b4bfd77cc',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
