@@ -1,10 +1,12 @@
 /**
  * A team's database at the schema before the listing asked once per call whether its reader sees
- * every row, upgraded by this build: every row of every table as it was, `chatkeep.listing` now
- * this build's (asking into a variable), and a member's listing the same rows with the same
- * status as the function before gave them: `open` under a lock held by another connection,
- * `interrupted` for a dead holder's row and for a session left open, a session shared by the
- * other member, and (asked by the admin, who sees every row) everyone's.
+ * every row, upgraded by this build (by the team's setup, which brings the schema up to this
+ * build's): every row of every table as it was, `chatkeep.listing` now this build's (asking into a
+ * variable), the admin's listing (who sees every row) the same rows with the same status as the
+ * function before gave them, and each member's what she must see: `open` under a lock held by
+ * another connection, `interrupted` for a dead holder's row and for a session left open, a
+ * session shared by the other member. (Members can read only once the team is set up, so their
+ * listings by the function before cannot be asked on this build.)
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,13 +46,20 @@ describe('PostgreSQL schema upgrade to the listing that asks once', () => {
     await runSql(url, "UPDATE chatkeep.sessions SET status = 'open' WHERE id = 'ao-8'");
     await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('ao-5', $1, $2)", [a.role, b.role]);
     await runSql(url, "INSERT INTO chatkeep.holders (session_id, pid, host, started_at, backend_pid, epoch) VALUES ('ao-4', 1, 'h', now(), 2147483647, 1)");
-    await withPool(url, {}, (pool, target) => setupTeam(pool, target, owners, false), { migrate: false });
     // ao-12 and ao-5 held by a connection of their own, as a writer holds one (ao-5 with its holder row).
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
     try {
       await holder.query("SELECT pg_advisory_lock($1, key) FROM chatkeep.lock_keys WHERE session_id IN ('ao-12', 'ao-5')", [LOCK_SPACE]);
       await holder.query("INSERT INTO chatkeep.holders (session_id, pid, host, started_at, backend_pid, epoch) VALUES ('ao-5', 2, 'h', now(), pg_backend_pid(), 1)");
+      // The admin's listing by the function before, at the schema before: the members can read only
+      // once the team is set up, and the team's setup brings the schema up to this build's.
+      const version = await schemaVersion(url);
+      const everyoneBefore = await runSql<Listed>(url, `SELECT id, live, shared_by FROM (${LISTED_SQL}) l`, [['p0', 'p1'], 10]);
+      const digestBefore = await runSql(url, DIGEST_SQL);
+      await withPool(url, {}, (pool, target) => setupTeam(pool, target, owners, false), { migrate: false });
+      expect(await schemaVersion(url)).toBeGreaterThan(version);
+      expect(await runSql(url, DIGEST_SQL)).toEqual(digestBefore);
       const listings = async (): Promise<Listed[][]> => {
         const asked: Listed[][] = [];
         for (const [who, newest] of [[a.url, 10], [a.url, null], [b.url, 10], [url, 10]] as const) {
@@ -58,10 +67,12 @@ describe('PostgreSQL schema upgrade to the listing that asks once', () => {
         }
         return asked;
       };
+      // The members' listings by this build's function: the rows and statuses each must see.
       const before = await listings();
       const digest = await runSql(url, DIGEST_SQL);
       const statuses = (rows: Listed[]): string[] => rows.filter((r) => r.live !== 'closed').map((r) => `${r.id} ${r.live}`);
       const [newest, all, other, everyone] = before;
+      expect(everyone).toEqual(everyoneBefore);
       expect(newest!.slice(0, 3)).toEqual([
         { id: 'ao-2', live: 'closed', shared_by: null },
         { id: 'ao-4', live: 'interrupted', shared_by: null },

@@ -8,9 +8,6 @@
  * A member's search finds what the build before's match found, with those rows. (A build that
  * knows only the schema before refuses the result as any newer schema: postgres-only.test.ts.)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
@@ -19,40 +16,27 @@ import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { MATCHED_SQL } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
-import { giveListedStatuses } from '../helpers/listed-statuses.js';
-import { serverKeptPlan, serverFunctions } from '../helpers/server-function.js';
-import { person } from '../helpers/team.js';
+import { schemaVersion, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
+import { withListedStatuses } from '../helpers/listed-statuses.js';
+import { serverKeptPlan } from '../helpers/server-function.js';
 
 const SESSIONS = 10_000;
 
 /** What the build before sent for search's listing rows (reading.ts, listRowsOf). */
 const SENT_BEFORE_SQL = `SELECT l.* FROM (${LIST_SQL}) l WHERE l.id = ANY($2)`;
 
-const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sessions,
-  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
-  (SELECT md5(string_agg(d::text, '|' ORDER BY d.session_id)) FROM chatkeep.search_sessions d) AS search_rows,
-  (SELECT md5(string_agg(i::text, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
-  (SELECT md5(string_agg(h::text, '|' ORDER BY h.session_id)) FROM chatkeep.holders h) AS holder_rows,
-  (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows,
-  (SELECT md5(string_agg(sh::text, '|' ORDER BY sh.session_id)) FROM chatkeep.shares sh) AS share_rows`;
-
 type Row = Record<string, unknown> & { id: string };
 const byId = (rows: Row[]): Row[] => [...rows].sort((x, y) => x.id.localeCompare(y.id));
 
+// Search rows as each session's snapshot would have written them (a title, no messages).
+const SEARCH_ROWS = [
+  `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, title, folded_title)
+      SELECT id, owner, snapshot_version, 0, 0, 0, title, lower(title) FROM chatkeep.sessions`,
+];
+
 describe("PostgreSQL schema upgrade to search's listing rows as a function", () => {
   it('keeps every row of a 10,000-session database, and gives each reader the rows the statement before gave', async () => {
-    const url = await databaseBefore(LISTING_OF_MIGRATION);
-    const [a, b] = [await person(url, 'lu'), await person(url, 'lv')];
-    await fillTwoMembers(url, 'lu-', [a.role, b.role], SESSIONS);
-    expect(await serverFunctions(url, 'listing_of')).toEqual([]);
-    // Search rows as each session's snapshot would have written them (a title, no messages).
-    await runSql(url, `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, title, folded_title)
-      SELECT id, owner, snapshot_version, 0, 0, 0, title, lower(title) FROM chatkeep.sessions`);
-    // lu-125 shared with the first member, lu-124 a dead holder's, lu-126 held, lu-128 left open.
-    const holder = await giveListedStatuses(url, 'lu-', [a.role, b.role]);
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-listing-of-upgrade-'));
-    try {
+    await withListedStatuses(LISTING_OF_MIGRATION, 'listing_of', 'l', SESSIONS, SEARCH_ROWS, async ({ url, a, b, cwd }) => {
       const ids = ['lu-120', 'lu-121', 'lu-124', 'lu-125', 'lu-126', 'lu-127', 'lu-128', 'lu-9998', 'lu-no-such'];
       const rowsAsked = async (sql: string): Promise<Row[][]> => {
         const asked: Row[][] = [];
@@ -70,12 +54,12 @@ describe("PostgreSQL schema upgrade to search's listing rows as a function", () 
       expect(found).toContain('lu-125');
       expect(found).toHaveLength(1 + 56); // lu-12, lu-120…128 even, lu-1200…1298 even; and lu-125.
       const searched = byId(await runSql<Row>(a.url, SENT_BEFORE_SQL, [['p0', 'p1'], found]));
-      const digest = await runSql(url, DIGEST_SQL);
+      const digest = await runSql(url, TEAM_DIGEST_SQL);
 
       const store = await openPostgresStore(url, { interpreter, cwd });
       await store.close();
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
-      expect(await runSql(url, DIGEST_SQL)).toEqual(digest);
+      expect(await runSql(url, TEAM_DIGEST_SQL)).toEqual(digest);
       const fn = await serverKeptPlan(url, 'listing_of');
       expect(fn.prosrc).toContain(LISTING_OF_SQL);
       expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
@@ -92,10 +76,7 @@ describe("PostgreSQL schema upgrade to search's listing rows as a function", () 
       } finally {
         await annStore.close();
       }
-      expect(await runSql(url, DIGEST_SQL)).toEqual(digest);
-    } finally {
-      await holder.end();
-      await rm(cwd, { recursive: true, force: true });
-    }
+      expect(await runSql(url, TEAM_DIGEST_SQL)).toEqual(digest);
+    });
   });
 });

@@ -8,9 +8,6 @@
  * that the build before's three statements gave. (A build that knows only the schema before
  * refuses the result as any newer schema: postgres-only.test.ts.)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
@@ -20,10 +17,9 @@ import { MATCHED_SQL } from '../../src/store/postgres/search-match.js';
 import { SEARCH_RESULTS_MIGRATION, SEARCH_RESULTS_SQL, SEARCHED_RESULTS_SQL } from '../../src/store/postgres/search-results.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
-import { giveListedStatuses } from '../helpers/listed-statuses.js';
-import { serverKeptPlan, serverFunctions } from '../helpers/server-function.js';
-import { person } from '../helpers/team.js';
+import { schemaVersion, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
+import { withListedStatuses } from '../helpers/listed-statuses.js';
+import { serverKeptPlan } from '../helpers/server-function.js';
 
 const SESSIONS = 10_000;
 
@@ -31,39 +27,26 @@ const SESSIONS = 10_000;
 const SNIPPETS_BEFORE_SQL = `SELECT m.session_id, m.role, m.at, m.archived, m.content FROM chatkeep.search_messages m
   JOIN unnest($1::text[], $2::int[]) AS w(id, n) ON m.session_id = w.id AND m.n = w.n`;
 
-const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sessions,
-  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
-  (SELECT md5(string_agg(d::text, '|' ORDER BY d.session_id)) FROM chatkeep.search_sessions d) AS search_rows,
-  (SELECT md5(string_agg(m::text, '|' ORDER BY m.session_id, m.n)) FROM chatkeep.search_messages m) AS message_rows,
-  (SELECT md5(string_agg(i::text, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
-  (SELECT md5(string_agg(h::text, '|' ORDER BY h.session_id)) FROM chatkeep.holders h) AS holder_rows,
-  (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows,
-  (SELECT md5(string_agg(sh::text, '|' ORDER BY sh.session_id)) FROM chatkeep.shares sh) AS share_rows`;
-
 type Row = Record<string, unknown> & { id: string };
 const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((x, y) => x.id.localeCompare(y.id));
 const BEST = ['best_role', 'best_at', 'best_archived', 'best_content'];
 const listingOnly = (r: Row): Row => Object.fromEntries(Object.entries(r).filter(([k]) => !BEST.includes(k))) as Row;
 
-describe("PostgreSQL schema upgrade to search's results in one statement", () => {
-  it('keeps every row of a 10,000-session database, and gives each reader the rows and messages the two statements before gave', async () => {
-    const url = await databaseBefore(SEARCH_RESULTS_MIGRATION);
-    const [a, b] = [await person(url, 'ru'), await person(url, 'rv')];
-    await fillTwoMembers(url, 'ru-', [a.role, b.role], SESSIONS);
-    expect(await serverFunctions(url, 'search_results')).toEqual([]);
-    // Search rows as each session's snapshot would have written them: a title and, for ru-120…ru-129,
-    // three messages, the second and third holding `zanzibar` (the third twice: the best).
-    await runSql(url, `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, title, folded_title)
-      SELECT id, owner, snapshot_version, 0, CASE WHEN id ~ '^ru-12[0-9]$' THEN 3 ELSE 0 END, 0, title, lower(title) FROM chatkeep.sessions`);
-    await runSql(url, `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
+// Search rows as each session's snapshot would have written them: a title and, for ru-120…ru-129,
+// three messages, the second and third holding `zanzibar` (the third twice: the best).
+const SEARCH_ROWS = [
+  `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, title, folded_title)
+      SELECT id, owner, snapshot_version, 0, CASE WHEN id ~ '^ru-12[0-9]$' THEN 3 ELSE 0 END, 0, title, lower(title) FROM chatkeep.sessions`,
+  `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
       SELECT s.id, s.owner, k, CASE WHEN k = 1 THEN 'assistant' ELSE 'user' END, 1764000000000 + k, k = 0, to_json(t), lower(t)
       FROM chatkeep.sessions s, generate_series(0, 2) k,
         LATERAL (SELECT CASE k WHEN 0 THEN 'Nothing here in ' || s.id WHEN 1 THEN 'Zanzibar, once' ELSE 'zanzibar and Zanzibar again, ' || s.id END AS t) m
-      WHERE s.id ~ '^ru-12[0-9]$'`);
-    // ru-125 shared with the first member, ru-124 a dead holder's, ru-126 held, ru-128 left open.
-    const holder = await giveListedStatuses(url, 'ru-', [a.role, b.role]);
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-search-results-upgrade-'));
-    try {
+      WHERE s.id ~ '^ru-12[0-9]$'`,
+];
+
+describe("PostgreSQL schema upgrade to search's results in one statement", () => {
+  it('keeps every row of a 10,000-session database, and gives each reader the rows and messages the two statements before gave', async () => {
+    await withListedStatuses(SEARCH_RESULTS_MIGRATION, 'search_results', 'r', SESSIONS, SEARCH_ROWS, async ({ url, a, b, cwd }) => {
       const ids = ['ru-120', 'ru-121', 'ru-124', 'ru-125', 'ru-126', 'ru-127', 'ru-128', 'ru-9998', 'ru-no-such'];
       // The message each ID's snippet comes from (none for two of them).
       const ns = ids.map((id) => (id === 'ru-128' || id === 'ru-9998' ? null : 2));
@@ -80,12 +63,12 @@ describe("PostgreSQL schema upgrade to search's results in one statement", () =>
       // The first member's search as the build before ran it: its match, then those sessions' rows and best messages.
       const found = byId(await runSql<{ id: string; best: number | null }>(a.url, MATCHED_SQL, [['p0', 'p1'], 'zanzibar', null, null]));
       expect(found.map((r) => `${r.id} ${r.best}`)).toEqual(['ru-120 2', 'ru-122 2', 'ru-124 2', 'ru-125 2', 'ru-126 2', 'ru-128 2']);
-      const digest = await runSql(url, DIGEST_SQL);
+      const digest = await runSql(url, TEAM_DIGEST_SQL);
 
       const store = await openPostgresStore(url, { interpreter, cwd });
       await store.close();
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
-      expect(await runSql(url, DIGEST_SQL)).toEqual(digest);
+      expect(await runSql(url, TEAM_DIGEST_SQL)).toEqual(digest);
       const fn = await serverKeptPlan(url, 'search_results');
       expect(fn.prosrc).toContain(SEARCH_RESULTS_SQL);
       expect(fn.proconfig).toEqual(['plan_cache_mode=force_generic_plan']);
@@ -110,10 +93,7 @@ describe("PostgreSQL schema upgrade to search's results in one statement", () =>
       } finally {
         await annStore.close();
       }
-      expect(await runSql(url, DIGEST_SQL)).toEqual(digest);
-    } finally {
-      await holder.end();
-      await rm(cwd, { recursive: true, force: true });
-    }
+      expect(await runSql(url, TEAM_DIGEST_SQL)).toEqual(digest);
+    });
   });
 });

@@ -89,3 +89,16 @@ export const SESSIONS_DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.e
   (SELECT md5(string_agg((e.session_id, e.seq, e.ts, e.type, e.payload, e.event_id)::text, '|' ORDER BY e.session_id, e.seq)) FROM chatkeep.events e) AS event_rows,
   (SELECT md5(string_agg(i.id, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
   (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows`;
+
+/**
+ * Every row of the tables a team's listing and search read (sessions, their search rows, IDs,
+ * holders, lock keys, shares), digested in a fixed order: equal before and after an upgrade.
+ */
+export const TEAM_DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sessions,
+  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
+  (SELECT md5(string_agg(d::text, '|' ORDER BY d.session_id)) FROM chatkeep.search_sessions d) AS search_rows,
+  (SELECT md5(string_agg(m::text, '|' ORDER BY m.session_id, m.n)) FROM chatkeep.search_messages m) AS message_rows,
+  (SELECT md5(string_agg(i::text, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
+  (SELECT md5(string_agg(h::text, '|' ORDER BY h.session_id)) FROM chatkeep.holders h) AS holder_rows,
+  (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows,
+  (SELECT md5(string_agg(sh::text, '|' ORDER BY sh.session_id)) FROM chatkeep.shares sh) AS share_rows`;
