@@ -22,9 +22,12 @@ export async function benchSearch(config: BenchConfig, n: number): Promise<Bench
   const { manager, dir, reused } = await plantedProject(config, n);
   // The first search builds the index (timed once: it reads every session). A kept project's
   // index was built by the run that wrote it: that row is measured once, there.
+  // CPU time beside wall: on a shared machine the build and its floor, minutes apart, meet different loads.
   let start = performance.now();
+  let cpu = process.cpuUsage();
   const built = await manager.search(RARE);
   const buildMs = performance.now() - start;
+  const buildCpu = cpuSeconds(cpu);
   const building = built.index[0]?.state === 'missing';
   if ((!building && !reused) || built.total === 0) throw new Error(`search bench: unexpected first search ${JSON.stringify(built.index)}`);
   // The floor: every message's folded text in one file, as the index holds it; read it and count the hits.
@@ -32,8 +35,10 @@ export async function benchSearch(config: BenchConfig, n: number): Promise<Bench
   // Kept beside a kept project (at 100,000 sessions it takes minutes to make).
   const floorFile = join(dir, 'all-text.txt');
   start = performance.now();
+  cpu = process.cpuUsage();
   const rows = await manager.list();
   let readMs = 0;
+  let readCpu = 0;
   if (building || !existsSync(floorFile)) {
     let text = '';
     for (const r of rows) {
@@ -41,6 +46,7 @@ export async function benchSearch(config: BenchConfig, n: number): Promise<Bench
       for (const m of searchableMessages(snapshot)) text += `${fold(m.content)}\0`;
     }
     readMs = performance.now() - start;
+    readCpu = cpuSeconds(cpu);
     await writeFile(floorFile, text);
   }
   const inMemory = await readFile(floorFile);
@@ -107,6 +113,15 @@ export async function benchSearch(config: BenchConfig, n: number): Promise<Bench
     row('  search: first of a process', rows.length, cold.ms, cold.floorMs, 1.5, { informational: true, note: 'reads the index file; floor: list + read and scan one file of all the text' }),
     row('  search after one session changed', rows.length, stale, rare.floorMs, 1.5, { informational: true, note: 'reads it again, rewrites search.recent.idx' }),
   ];
-  if (building) out.push(row('  search: building the index', rows.length, buildMs, readMs, 2, { informational: true, note: 'once; floor: reading every session and folding its text' }));
+  if (building) out.push(row('  search: building the index', rows.length, buildMs, readMs, 2, {
+    informational: true,
+    note: `once; floor: reading every session and folding its text; CPU ${buildCpu.toFixed(1)} s beside ${readCpu.toFixed(1)} s (${(buildCpu / readCpu).toFixed(2)}×)`,
+  }));
   return out;
+}
+
+/** CPU seconds (user and system) of this process since `since`. */
+function cpuSeconds(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
 }
