@@ -5,19 +5,14 @@
  * (`browseSessions`, @inquirer/core and all) runs on in-memory streams standing in for a 120×40
  * terminal; a frame counts once it is written.
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import { browseSessions } from '../src/browser/browse.js';
 import { FIRST_ROWS } from '../src/browser/config.js';
 import type { SessionManager } from '../src/session/runtime/manager-api.js';
 import type { BenchConfig } from './config.js';
-import { manySessions, openProject } from './fixtures.js';
+import { plantedProject, RARE } from './planted.js';
 import { measure, measurePair, row, type BenchRow } from './harness.js';
-
-/** Planted in one session of 100, as the search benchmark does. */
-const RARE = 'zanzibar';
 
 /** A browser open on fake terminal streams, and a way to wait for the frame that satisfies a test. */
 interface OpenBrowser {
@@ -64,13 +59,7 @@ const painted = (n: number) => (frame: string) => frame.includes(`· ${n} of ${n
 const answered = (frame: string) => /· \d+ of \d+ ·/.test(frame) && !frame.includes('searching');
 
 export async function benchBrowser(config: BenchConfig, n: number): Promise<BenchRow[]> {
-  const dir = join(config.root, 'browser');
-  await mkdir(dir, { recursive: true });
-  const { manager, template } = await openProject(join(dir, 'home'), join(dir, 'project'));
-  await manySessions(manager, template, n - 1, (i, messages) => {
-    const m = messages[i % messages.length]!;
-    if (i % 100 === 0) m.content = `${m.content} and then Zanzibar came up`;
-  });
+  const { manager } = await plantedProject(config, n);
   // The listing's and the search's indexes built once, as any earlier run leaves them: once the
   // sessions directory's mtime has settled, so that index.json records it and its head is trusted.
   await new Promise((resolve) => setTimeout(resolve, 2_500));

@@ -12,7 +12,8 @@ import { layout } from '../src/store/file/layout.js';
 import type { SessionManager } from '../src/session/runtime/manager-api.js';
 import type { BenchConfig } from './config.js';
 import { makeMessages, TEN_MB_AVG_BYTES } from './data.js';
-import { idAt, manySessions, openProject, sessionRestorer, writeSession } from './fixtures.js';
+import { idAt, openProject, sessionRestorer, writeSession } from './fixtures.js';
+import { plantedProject } from './planted.js';
 import { measure, measurePair, row, type BenchRow } from './harness.js';
 import { median } from '../measure/median.js';
 import { BIN, timeNodeStart, timeToPrompt } from './startup.js';
@@ -56,11 +57,9 @@ export async function benchStartup(config: BenchConfig): Promise<BenchRow[]> {
 
 /** `headline`: the size the index-missing target is for (smaller sizes show the growth curve). */
 export async function benchList(config: BenchConfig, n: number, headline: boolean): Promise<BenchRow[]> {
-  const { home, cwd } = await scratch(config);
-  const { manager, template } = await openProject(home, cwd);
-  await manySessions(manager, template, n - 1);
+  const { manager, dir } = await plantedProject(config, n);
   const rows = await manager.list(); // the first listing builds the index
-  const rowsFile = join(home, 'rows.json');
+  const rowsFile = join(dir, 'rows.json');
   await writeFile(rowsFile, JSON.stringify(rows));
   const { ms, floorMs } = await measurePair(
     () => manager.list(),
@@ -68,7 +67,7 @@ export async function benchList(config: BenchConfig, n: number, headline: boolea
     config,
   );
   const out = [row(`list sessions`, rows.length, ms, floorMs, 3, { limitMs: 50 })];
-  out.push(await listNewest(config, manager, rows, home));
+  out.push(await listNewest(config, manager, rows, dir));
   out.push(await listIndexMissing(config, manager, rows.length, headline));
   // What tools without an index do: read and parse every session file.
   const sessionsDir = layout.sessions(layout.project(manager.store.location, manager.project.key));
@@ -88,10 +87,10 @@ export async function benchList(config: BenchConfig, n: number, headline: boolea
  * settled sessions directory (a listing 2 s after the last creation, as a person's next one is).
  * Floor: reading and parsing a file of those 50 rows.
  */
-async function listNewest(config: BenchConfig, manager: SessionManager, rows: readonly unknown[], home: string): Promise<BenchRow> {
+async function listNewest(config: BenchConfig, manager: SessionManager, rows: readonly unknown[], dir: string): Promise<BenchRow> {
   await new Promise((resolve) => setTimeout(resolve, 2_100));
   await manager.list();
-  const headFile = join(home, 'head.json');
+  const headFile = join(dir, 'head.json');
   await writeFile(headFile, JSON.stringify(rows.slice(0, 50)));
   const { ms, floorMs } = await measurePair(
     () => manager.list({ limit: 50 }),

@@ -5,4 +5,9 @@ export interface BenchConfig {
   warmup: number;
   /** Scratch space, removed at the end. */
   root: string;
+  /**
+   * `--keep DIR`: where the listing, search and browser rows keep their many-session project
+   * between runs (written once, at 100,000 sessions about 10 minutes; reused by the next run).
+   */
+  keep?: string;
 }

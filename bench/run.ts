@@ -4,7 +4,7 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig } from './config.js';
 import { formatTable, type BenchRow } from './harness.js';
@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   // `--only import`: that one case (while working on it); the table then holds only its rows.
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   const root = await mkdtemp(join(tmpdir(), 'chatkeep-bench-'));
-  const config: BenchConfig = { quick, runs: quick ? 5 : 7, warmup: quick ? 1 : 2, root };
+  // `--keep DIR`: the listing, search and browser rows' projects written once there and reused (bench/planted.ts).
+  const keep = process.argv.includes('--keep') ? resolve(process.argv[process.argv.indexOf('--keep') + 1] ?? '') : undefined;
+  const config: BenchConfig = { quick, runs: quick ? 5 : 7, warmup: quick ? 1 : 2, root, ...(keep !== undefined ? { keep } : {}) };
   const rows: BenchRow[] = [];
   const started = Date.now();
   const step = async (label: string, fn: () => Promise<BenchRow[]>): Promise<void> => {

@@ -143,11 +143,10 @@ export function drawFrame(frame: Frame): { top: string; bottom: string } {
   const layout = (at: number): ReturnType<typeof formatPage> =>
     formatPage(widths, page, { selected: frame.selected - frame.top, now: frame.now, width: at, projectPath: frame.projectPath, holding: frame.holding });
   let listWidth = width;
-  let rows = layout(width);
+  // The preview gives way first: the list takes what its rows need (the title up to the room
+  // the tables give it), the pane the rest, down to PANE_MIN.
+  let rows = layout(wide ? width - 3 - PANE_MIN : width);
   if (wide) {
-    // The preview gives way first: the list takes what its rows need (the title up to the room
-    // the tables give it), the pane the rest, down to PANE_MIN.
-    rows = layout(width - 3 - PANE_MIN);
     const needed = Math.max(...[rows.header, ...rows.lines].map((line) => widths.displayWidth(line.trimEnd())));
     listWidth = Math.max(needed, Math.floor(width * 0.4));
     rows = { header: fit(widths, rows.header.trimEnd(), listWidth), lines: rows.lines.map((line) => fit(widths, line.trimEnd(), listWidth)) };

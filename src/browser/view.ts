@@ -22,7 +22,17 @@ type Core = typeof import('@inquirer/core');
 /** How long typing pauses before every match of the query is asked for. */
 const QUIET_MS = 300;
 
-export function browserPrompt(core: Core) {
+type Prompt = ReturnType<typeof makePrompt>;
+const made = new WeakMap<Core, Prompt>();
+
+/** The browser's prompt, made once per copy of the library (making one captures a stack trace). */
+export function browserPrompt(core: Core): Prompt {
+  let prompt = made.get(core);
+  if (prompt === undefined) made.set(core, (prompt = makePrompt(core)));
+  return prompt;
+}
+
+function makePrompt(core: Core) {
   const { createPrompt, useEffect, useKeypress, useMemo } = core;
   return createPrompt<BrowseChoice, BrowserConfig>((config, done) => {
     const { state: useState, ref: useRef, repaint } = useCells(core);

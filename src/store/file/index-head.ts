@@ -66,19 +66,26 @@ export function readIndexHead(path: string, n: number, mtime: number): IndexRow[
   const head = readHead(path, n);
   if (!head || head.header.sessionsMtimeMs !== mtime) return undefined;
   const wanted = Math.min(head.header.rowCount, Math.max(n, head.header.lastLive + 1));
-  if (head.lines.length < wanted) return undefined;
-  const rows: IndexRow[] = [];
-  for (let i = 0; i < wanted; i++) {
-    const row = parseRow(head.lines[i]);
-    if (!row) return undefined;
-    rows.push(row);
-  }
-  return rows;
+  if (head.count < wanted) return undefined;
+  const rows = headRows(head, wanted);
+  return rows.length < wanted ? undefined : rows;
+}
+
+/**
+ * The rows a head read placed for sure (a prefix of the whole listing): the body's lines parsed
+ * as they are asked for (a screenful parses the rows it shows), or the rows the tail was folded
+ * into, parsed already.
+ */
+export interface Head {
+  header: IndexHeader;
+  count: number;
+  /** The `i`th row; undefined when its line does not parse (never trusted). */
+  row(i: number): IndexRow | undefined;
 }
 
 /**
  * The header and the whole row lines of the file's first 64 KB (rows not parsed: a caller parses
- * those it needs), with the tail folded in: then the lines are the rows the head and the tail
+ * those it needs), with the tail folded in: then the rows are those the head and the tail
  * together place for sure (a prefix of the whole listing), and the header's `lastLive`, `rowCount`
  * and log describe them. Undefined when the file is missing, its first line is no header, or its
  * tail is damaged (the caller reads it whole, which finds that out).
@@ -87,7 +94,7 @@ export function readIndexHead(path: string, n: number, mtime: number): IndexRow[
  * without a tail only those are decoded (UTF-8 decoding of the whole 64 KB cost more than the
  * rows a screenful parses). Read synchronously (readStart).
  */
-export function readHead(path: string, newest = Infinity): { header: IndexHeader; lines: string[] } | undefined {
+export function readHead(path: string, newest = Infinity): Head | undefined {
   let read: IndexStart;
   try {
     const fd = openSync(path, 'r');
@@ -107,10 +114,13 @@ export function readHead(path: string, newest = Infinity): { header: IndexHeader
   const lines = buffer.toString('utf8', 0, afterLines(buffer, needed + 1)).split('\n');
   // The last piece may be a row cut by the read (or the closing `]}`): only the lines before it are rows.
   const body = lines.slice(1, Math.min(lines.length - 1, header.rowCount + 1));
-  if (!tail) return { header, lines: body };
+  const unparsed: Head = { header, count: body.length, row: (i) => parseRow(body[i]) };
+  if (!tail) return unparsed;
   const parsed = parseTail(tail, header.log?.serial ?? -1);
   if (parsed.kind === 'damaged' || !header.log) return undefined;
-  return parsed.records.length === 0 ? { header, lines: body } : withTail(header, header.log, body, parsed.records);
+  if (parsed.records.length === 0) return unparsed;
+  const folded = withTail(header, header.log, headRows(unparsed), parsed.records);
+  return { header: folded.header, count: folded.rows.length, row: (i) => folded.rows[i] };
 }
 
 /** index.json's start as read from an open file: its size, first HEAD_BYTES, header, and tail. */
@@ -154,9 +164,11 @@ function afterLines(buffer: Buffer, count: number): number {
   return end;
 }
 
-/** The head's rows with the tail's folded in, cut where a row the head did not reach might come first. */
-function withTail(header: IndexHeader, log: IndexLog, body: string[], records: TailRecord[]): { header: IndexHeader; lines: string[] } {
-  const read = headRows(body);
+/**
+ * The head's rows with the tail's folded in, cut where a row the head did not reach might come
+ * first. `read`: the body's rows up to the first that does not parse.
+ */
+function withTail(header: IndexHeader, log: IndexLog, read: IndexRow[], records: TailRecord[]): { header: IndexHeader; rows: IndexRow[] } {
   const latest = latestRows(records);
   const fromBody = new Set(read.filter((r) => !latest.has(r.id)));
   const merged = [...fromBody, ...latest.values()].sort(byUpdatedDesc);
@@ -173,14 +185,14 @@ function withTail(header: IndexHeader, log: IndexLog, body: string[], records: T
   const lastLive = liveReached ? lastLiveOf(rows) : rows.length;
   const readIds = new Set(read.map((r) => r.id));
   const rowCount = complete ? merged.length : header.rowCount + [...latest.keys()].filter((id) => !readIds.has(id)).length;
-  return { header: { ...header, lastLive, rowCount, log: foldLog(log, records) }, lines: rows.map((r) => JSON.stringify(r)) };
+  return { header: { ...header, lastLive, rowCount, log: foldLog(log, records) }, rows };
 }
 
-/** The rows of `lines` up to the first that does not parse (a row that does not parse is never trusted). */
-export function headRows(lines: readonly string[], count = lines.length): IndexRow[] {
+/** The first `count` rows of `head` up to the first that does not parse (a row that does not parse is never trusted). */
+export function headRows(head: Head, count = head.count): IndexRow[] {
   const rows: IndexRow[] = [];
-  for (const line of lines.slice(0, count)) {
-    const row = parseRow(line);
+  for (let i = 0; i < Math.min(count, head.count); i++) {
+    const row = head.row(i);
     if (!row) break;
     rows.push(row);
   }

@@ -35,7 +35,7 @@ export async function prepareProject(project: FileProject, reader: RowReader, re
   // Sessions created or removed since index.json was written change the directory's mtime: then it is the whole listing.
   const usable = head !== undefined && log !== undefined && mark !== undefined && head.header.sessionsMtimeMs === mtime && files.base.kind === 'ok' && names(mark, files);
   const since = usable ? changedSince(log, mark.epoch, mark.serial) : undefined;
-  const parsed = since ? headRows(head!.lines) : [];
+  const parsed = since ? headRows(head!) : [];
   if (since && parsed.length > head!.header.lastLive) {
     // Rows not closed (or with a problem) are all in the head (index-head.ts): brought up to date as the listing does.
     const live = await refreshLive(dir, project.path, parsed.slice(0, head!.header.lastLive + 1), reader, 0);
