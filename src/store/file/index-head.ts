@@ -90,9 +90,9 @@ export interface Head {
  * and log describe them. Undefined when the file is missing, its first line is no header, or its
  * tail is damaged (the caller reads it whole, which finds that out).
  *
- * `newest`: a caller that needs no more than the first max(newest, lastLive + 1) rows; of a body
- * without a tail only those are decoded (UTF-8 decoding of the whole 64 KB cost more than the
- * rows a screenful parses). Read synchronously (readStart).
+ * `newest`: a caller that needs no more than the first max(newest, lastLive + 1) rows; only those,
+ * and one more for each record of the tail, are decoded and parsed (UTF-8 decoding and parsing the
+ * whole 64 KB cost several times what a screenful needs). Read synchronously (readStart).
  */
 export function readHead(path: string, newest = Infinity): Head | undefined {
   let read: IndexStart;
@@ -107,19 +107,22 @@ export function readHead(path: string, newest = Infinity): Head | undefined {
     return undefined;
   }
   const { start: buffer, header } = read;
-  const tail = read.tail.length > 0 ? read.tail : undefined;
   if (!header) return undefined;
-  // With a tail, every row of the head is merged with it; without, the rows asked for are enough.
-  const needed = tail ? header.rowCount : Math.min(header.rowCount, Math.max(newest, header.lastLive + 1));
+  let records: TailRecord[] = [];
+  if (read.tail.length > 0) {
+    const parsed = parseTail(read.tail, header.log?.serial ?? -1);
+    if (parsed.kind === 'damaged' || !header.log) return undefined;
+    records = parsed.records;
+  }
+  // The rows asked for, and as many more as the tail has records: each record takes at most one
+  // of the body's rows out of its place, so the first `newest` rows of the two together are among these.
+  const needed = Math.min(header.rowCount, Math.max(newest, header.lastLive + 1) + records.length);
   const lines = buffer.toString('utf8', 0, afterLines(buffer, needed + 1)).split('\n');
   // The last piece may be a row cut by the read (or the closing `]}`): only the lines before it are rows.
-  const body = lines.slice(1, Math.min(lines.length - 1, header.rowCount + 1));
+  const body = lines.slice(1, Math.min(lines.length - 1, needed + 1));
   const unparsed: Head = { header, count: body.length, row: (i) => parseRow(body[i]) };
-  if (!tail) return unparsed;
-  const parsed = parseTail(tail, header.log?.serial ?? -1);
-  if (parsed.kind === 'damaged' || !header.log) return undefined;
-  if (parsed.records.length === 0) return unparsed;
-  const folded = withTail(header, header.log, headRows(unparsed), parsed.records);
+  if (records.length === 0 || !header.log) return unparsed;
+  const folded = withTail(header, header.log, headRows(unparsed), records);
   return { header: folded.header, count: folded.rows.length, row: (i) => folded.rows[i] };
 }
 

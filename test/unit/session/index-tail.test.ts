@@ -121,6 +121,37 @@ describe('the tail of index.json', () => {
     expect((await indexOnDisk(layout.index(dir))).rows).toEqual(truth);
   });
 
+  it('gives the newest rows from the head however the tail moved them: up, down, new, among the newest', async () => {
+    const dir = projectDir();
+    writeFileSync(layout.index(dir), indexText(42, rows, freshLog()));
+    // The newest row renamed (its time unchanged), then moved down past the next: the head still answers.
+    await updateIndexRows(dir, [{ ...rows[0]!, title: 'renamed' }]);
+    expect(await readIndexHead(layout.index(dir), 1, 42)).toEqual([{ ...rows[0]!, title: 'renamed' }]);
+    await updateIndexRows(dir, [{ ...rows[0]!, title: 'renamed', updatedAt: start - 1_500 }]);
+    expect(await readIndexHead(layout.index(dir), 2, 42)).toEqual([rows[1], { ...rows[0]!, title: 'renamed', updatedAt: start - 1_500 }]);
+    let truth = [rows[1]!, { ...rows[0]!, title: 'renamed', updatedAt: start - 1_500 }, ...rows.slice(2)];
+    // A fixed sequence that reaches every case: a row of the newest few, one far down, a new row,
+    // a row moved down (older than it was), a tie with the newest row.
+    let seed = 7;
+    const next = (): number => (seed = (seed * 48271) % 2147483647);
+    for (let i = 0; i < 60; i++) {
+      const pick = truth[next() % (i % 3 === 0 ? 5 : truth.length)]!;
+      const kind = i % 5;
+      const row: IndexRow = kind === 2
+        ? { ...rows[0]!, id: `new-${i}`, updatedAt: start + 1_000 + i }
+        : kind === 3
+          ? { ...pick, updatedAt: pick.updatedAt - 3_500, title: `moved down ${i}` }
+          : kind === 4
+            ? { ...pick, updatedAt: truth[0]!.updatedAt, title: `a tie ${i}` }
+            : newer(pick, 1_000 + i);
+      await updateIndexRows(dir, [row]);
+      truth = [...truth.filter((r) => r.id !== row.id), row].sort((x, y) => y.updatedAt - x.updatedAt);
+      const whole = (await indexOnDisk(layout.index(dir))).rows;
+      expect(whole.map((r) => r.id).sort()).toEqual(truth.map((r) => r.id).sort());
+      for (const n of [1, 3, 50]) expect(await readIndexHead(layout.index(dir), n, 42)).toEqual(whole.slice(0, n));
+    }
+  });
+
   it('never trusts a torn last line, and the next write cuts it off', async () => {
     const dir = projectDir();
     writeFileSync(layout.index(dir), indexText(42, rows, freshLog()));
