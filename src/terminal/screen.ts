@@ -7,6 +7,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { lineWrapper, wrapText } from './wrap.js';
+import { measure } from './wrap-width.js';
 
 /** The REPL's output channels. */
 export interface Screen {
@@ -14,8 +15,12 @@ export interface Screen {
   readonly color: ChalkInstance;
   /** A piece of the assistant's reply, as it streams (on a terminal, wrapped at word boundaries as the words arrive). */
   reply(text: string): void;
-  /** Ends a reply: an optional marker (wrapped with it), then a newline. */
-  endReply(marker?: string): void;
+  /**
+   * Ends a reply: an optional marker (wrapped with it), then a newline. `column`: the reply was
+   * written laid out already (rendered Markdown, through `raw`), its last row ending there: the
+   * marker follows on that row when it fits, else begins the next.
+   */
+  endReply(marker?: string, column?: number): void;
   /** Output a command asked for (listings, help). */
   info(text: string): void;
   /** What an earlier run said (a resumed session's last exchanges): stderr when piped, as stdout carries only this run's output. */
@@ -63,12 +68,18 @@ export function createScreen(options: {
     stream?.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   };
   let replying = lineWrapper(columns);
+  /** `marker` after a row that ends at `column`, or on the next row when it does not fit (a terminal would break it anywhere). */
+  const afterRow = (marker: string, column: number): string => {
+    const width = columns();
+    return width !== undefined && column + measure(marker) > width ? `\n${color.yellow(marker.trimStart())}` : color.yellow(marker);
+  };
   return {
     terminal,
     color,
     reply: (text) => stdout?.write(replying.push(text)),
-    endReply: (marker) => {
-      stdout?.write(`${replying.push(marker ? color.yellow(marker) : '')}${replying.end()}\n`);
+    endReply: (marker, column) => {
+      if (column === undefined) stdout?.write(`${replying.push(marker ? color.yellow(marker) : '')}${replying.end()}\n`);
+      else stdout?.write(`${marker ? afterRow(marker, column) : ''}\n`);
       replying = lineWrapper(columns);
     },
     info: (text) => line(stdout, text),

@@ -41,8 +41,9 @@ async function interruptedReply(run: PtyRun, first: string): Promise<string> {
   const lines = await run.visible();
   const at = lines.findIndex((line) => line.startsWith(`Echo: ${first}`));
   expect(at, lines.join('\n')).toBeGreaterThan(-1);
-  // A long reply wraps between words over several rows: the rows up to the one marked [interrupted].
-  const end = lines.findIndex((line, i) => i >= at && line.endsWith(' [interrupted]'));
+  // A long reply wraps between words over several rows: the rows up to the one marked [interrupted]
+  // (the marker wraps as a word does: at the end of the reply's last row, or on a row of its own).
+  const end = lines.findIndex((line, i) => i >= at && (line.endsWith(' [interrupted]') || line === '[interrupted]'));
   expect(end, lines.join('\n')).toBeGreaterThan(-1);
   return lines.slice(at, end + 1).join(' ').replace(/ \[interrupted\]$/, '');
 }

@@ -112,14 +112,14 @@ export async function runChatTurn(options: ChatTurnOptions): Promise<ChatTurnOut
       // The reply could not be finished (the lock or the store went away): what was shown is
       // stored as its pieces and comes back interrupted; its line ends before the error is said.
       markdown?.end();
-      screen.endReply(' [interrupted]');
+      screen.endReply(' [interrupted]', markdown?.column());
       throw err;
     }
     if (reply.length > shown) show(reply.slice(shown));
     // Rendered Markdown ends without the reply's trailing whitespace (the marker needs its
     // space), or on a line of its own already (after a closing code fence).
     const lineEnded = markdown?.end() ?? false;
-    if (!lineEnded) screen.endReply(interrupted ? `${!markdown && /\s$/.test(reply) ? '' : ' '}[interrupted]` : undefined);
+    if (!lineEnded) screen.endReply(interrupted ? `${!markdown && /\s$/.test(reply) ? '' : ' '}[interrupted]` : undefined, markdown?.column());
     else if (interrupted) screen.endReply('[interrupted]');
   } else if (signal.aborted) {
     screen.warn('[interrupted]');

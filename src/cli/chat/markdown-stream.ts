@@ -14,6 +14,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { lineWrapper, wrapText, type LineWrapper } from '../../terminal/wrap.js';
+import { measure } from '../../terminal/wrap-width.js';
 import type { MarkdownRenderer } from './markdown.js';
 
 /** A Markdown reply being streamed. */
@@ -26,6 +27,8 @@ export interface MarkdownStream {
    * fence is), false when it is at the end of the reply's last line, which the caller ends.
    */
   end(): boolean;
+  /** The column the cursor is at on its row: where the reply's last row ends (0 at the start of a line). */
+  column(): number;
 }
 
 /**
@@ -48,6 +51,8 @@ export function createMarkdownStream(markdown: MarkdownRenderer, write: (text: s
   let previewRows: LineWrapper | undefined;
   let wroteAny = false;
   let out = '';
+  /** Columns the last row of the last written line takes. */
+  let lastRow = 0;
 
   const newLine = (): void => {
     if (lineOpen) out += '\n';
@@ -64,7 +69,9 @@ export function createMarkdownStream(markdown: MarkdownRenderer, write: (text: s
     const width = columns?.();
     for (const line of lines) {
       newLine();
-      out += width === undefined ? line : wrapText(line, width);
+      const rows = width === undefined ? line : wrapText(line, width);
+      out += rows;
+      lastRow = measure(stripVTControlCharacters(rows.slice(rows.lastIndexOf('\n') + 1)));
       lineOpen = true;
     }
   };
@@ -132,6 +139,7 @@ export function createMarkdownStream(markdown: MarkdownRenderer, write: (text: s
       flush();
       return wroteAny && !lineOpen;
     },
+    column: () => (lineOpen ? lastRow : 0),
   };
 }
 

@@ -63,6 +63,8 @@ describe('the line in progress (a terminal of known width)', () => {
       '\n',
       '\r\x1b[Jnext',
     ]);
+    // Where the reply's last row ends, for a marker after it (screen.endReply).
+    expect(md.column()).toBe(4);
   });
 
   it('leaves the cursor on its own line when the last line renders to nothing (a closing fence)', async () => {
@@ -71,6 +73,7 @@ describe('the line in progress (a terminal of known width)', () => {
     const md = createMarkdownStream(render, (t) => (text += t), () => 80);
     md.push('```\ncode\n```');
     expect(md.end()).toBe(true);
+    expect(md.column()).toBe(0);
     expect(text.endsWith('\r\x1b[J')).toBe(true);
   });
 });

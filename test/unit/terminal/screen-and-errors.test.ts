@@ -55,6 +55,16 @@ describe('createScreen', () => {
     expect(out.text()).toBe('reply\n');
     expect(err.text()).toBe('\x1b[31mbad\x1b[39m\n');
   });
+
+  it('puts the [interrupted] marker after a laid-out reply only where it fits, else on the next row whole', () => {
+    const out = capture();
+    const stream = Object.assign(out.stream, { columns: 40 });
+    const screen = createScreen({ stdout: stream, stderr: capture().stream, terminal: true, colorLevel: 0 });
+    // Rendered Markdown ends its last row at column 30, then 26: 30 + 14 > 40; 26 + 14 fits.
+    screen.endReply(' [interrupted]', 30);
+    screen.endReply(' [interrupted]', 26);
+    expect(out.text()).toBe('\n[interrupted]\n [interrupted]\n');
+  });
 });
 
 /** The CLI's command writer as chatkeep on PATH writes it. */
