@@ -48,7 +48,8 @@ export async function writersBesideFloor(stores: readonly PostgresStore[], admin
   const [{ pid }] = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [{ pid: number }];
   const ck = await chatkeepSide(stores, admin);
   const floor = await bareSide(url);
-  const seen = { chatkeep: { latencies: [] as number[], wallMs: 0, cpuMs: 0, clientUs: 0, rounds: 0 }, floor: { latencies: [] as number[], wallMs: 0, cpuMs: 0, clientUs: 0, rounds: 0 } };
+  const fresh = () => ({ latencies: [] as number[], wallMs: 0, cpuMs: 0, clientUs: 0, rounds: 0 });
+  const seen = { chatkeep: fresh(), floor: fresh() };
   for (const side of ORDER) {
     await admin.query('CHECKPOINT');
     const s = seen[side];

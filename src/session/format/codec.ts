@@ -138,7 +138,7 @@ export async function decodeSnapshot(text: string, file: string): Promise<Sessio
   let jsonPart: unknown = json;
   try {
     // The known shape's meta was only checked (knownShape): superjson wants it parsed.
-    const meta: unknown = known ? (JSON.parse(text) as { meta?: unknown }).meta : raw.meta;
+    const meta: unknown = known ? JSON.parse(known.metaText) : raw.meta;
     decoded = superjson.deserialize({ json: json as never, meta: isObject(meta) ? (meta as never) : undefined });
     if (version < SCHEMA_VERSION) {
       decoded = migrate(decoded, version);
@@ -165,12 +165,15 @@ const META_KEY = ',"meta":';
  * as text instead. Undefined for any other text, which is parsed whole: the same answer, since
  * a meta that matches holds no `,"meta":` of its own, so the last one found is where it starts.
  * A json part that does not parse is parsed whole too, so a damaged snapshot is told as before.
+ * `metaText`: the meta as it stands, parsed only where superjson decodes it (an older version's
+ * migrations), never the whole document a second time.
  */
-function knownShape(text: string): { json: unknown } | undefined {
+function knownShape(text: string): { json: unknown; metaText: string } | undefined {
   const at = text.lastIndexOf(META_KEY);
-  if (at < 0 || !text.startsWith('{"json":') || !text.endsWith('}') || !MODEL_DATES_META.test(text.slice(at + META_KEY.length, -1))) return undefined;
+  const metaText = at < 0 ? '' : text.slice(at + META_KEY.length, -1);
+  if (at < 0 || !text.startsWith('{"json":') || !text.endsWith('}') || !MODEL_DATES_META.test(metaText)) return undefined;
   try {
-    return { json: JSON.parse(text.slice('{"json":'.length, at)) as unknown };
+    return { json: JSON.parse(text.slice('{"json":'.length, at)) as unknown, metaText };
   } catch {
     return undefined;
   }

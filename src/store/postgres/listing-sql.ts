@@ -129,7 +129,11 @@ export const LISTING_ASKS_ONCE_MIGRATION = keptPlanFunction({
  */
 export const LISTING_OF_SQL = listSql({ ids: '$2' });
 
-/** Search's listing rows by the server's function, in any order: `$1` the project keys, `$2` the IDs. */
+/**
+ * The listing rows by `chatkeep.listing_of`, in any order: `$1` the project keys, `$2` the IDs. What
+ * the build of schema 21–24 called for search's rows; this build reads them with the snippets'
+ * messages by `chatkeep.search_results` (search-results.ts), and its tests call this one.
+ */
 export const LISTED_OF_SQL = 'SELECT * FROM chatkeep.listing_of($1, $2)';
 
 /**
