@@ -19,7 +19,8 @@
  *   by the same function. Changing a session is one row at a time (a snapshot, a taking, a trash),
  *   so the function runs at most once a row, never over a listing's many.
  * The sessions policy for reading keeps its subquery: a listing reads many rows, which one hashed
- * pass over the shares serves (team/row-security.ts).
+ * pass over the shares serves (team/row-security.ts); READ_POLICY_MIGRATION, below, lets the
+ * planner choose that pass or a probe by key, plan by plan.
  */
 import { TEAM } from './team/row-security.js';
 
