@@ -20,8 +20,8 @@ import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseBefore, fillTwoMembers, schemaVersion, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
-import { person } from '../helpers/team.js';
+import { schemaVersion, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
+import { twoMembersBefore } from '../helpers/two-members-before.js';
 
 const SESSIONS = 10_000;
 
@@ -36,13 +36,8 @@ const OTHERS_SQL = 'SELECT id FROM chatkeep.sessions WHERE owner <> current_user
 
 describe('PostgreSQL schema upgrade to the sessions policy for reading probed by key', () => {
   it('keeps every row of a 10,000-session database, and each member reads what she read before', { timeout: 120_000 }, async () => {
-    const url = await databaseBefore(READ_POLICY_MIGRATION);
-    const [a, b] = [await person(url, 'ra'), await person(url, 'rb')];
     // The first member owns the even sessions, the other the odd ones; each has two events.
-    await fillTwoMembers(url, 'ra-', [a.role, b.role], SESSIONS);
-    await runSql(url, `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
-      SELECT s.id, k, timestamptz '2026-11-24 10:00Z', 'message', json_build_object('role', 'user', 'content', 'message ' || k || ' of ' || s.id), 'e' || k
-      FROM chatkeep.sessions s, generate_series(1, 2) k`);
+    const { url, a, b } = await twoMembersBefore(READ_POLICY_MIGRATION, 'r', SESSIONS);
     // ra-3 shared with the first member for reading, ra-5 for writing, ra-7 with the team; ra-9's share is forged.
     await runSql(url, `INSERT INTO chatkeep.shares (session_id, grantee, owner, writable) VALUES
       ('ra-3', $1, $2, false), ('ra-5', $1, $2, true), ('ra-7', 'public', $2, false), ('ra-9', $1, $1, true)`, [a.role, b.role]);
