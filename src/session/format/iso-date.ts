@@ -2,7 +2,7 @@
  * A Date from the text `Date.prototype.toISOString` writes (`2026-11-01T09:30:00.000Z`), as
  * `new Date(text)` makes it. A resume revives one per message (2,000 in a 2,000-message
  * snapshot), and `new Date` of a string runs V8's general date parser, about 2.5 times what
- * reading the 24 digits here costs (docs/internals.md, "Resume at 1,000,000 sessions, decoded").
+ * reading the 24 digits here costs (docs/internals.md, "Resume's Dates from their digits").
  * Any other text, or a field out of its range (which `new Date` normalises or refuses), is handed
  * to `new Date`: the answer is always `new Date(text)`'s.
  */

@@ -35,9 +35,9 @@ const ROW_SEPARATOR = Buffer.from(',\n');
 /**
  * The body's bytes: the header line, then each row on its own line (no tail yet). `lines`: a
  * row's JSON text as it was read, one line of UTF-8 (meta-file.ts), used as it is: a rebuild
- * of 2,000 rows spent more on writing each row as JSON again and encoding the text twice (its
- * length, then the write) than on reading the meta files (docs/internals.md, "The listing
- * without an index, and the rows written as read").
+ * of 2,000 rows spent about half what reading their meta files costs on writing each row as
+ * JSON again and encoding the text twice, its length and then the write (docs/internals.md,
+ * "The listing without an index: each row written as read").
  */
 export function indexBody(sessionsMtimeMs: number, rows: readonly IndexRow[], log: IndexLog, lines?: ReadonlyMap<IndexRow, Uint8Array>): Buffer {
   const lastLive = lastLiveOf(rows);
