@@ -7,7 +7,7 @@ import { appendFile, mkdir, open, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IndexRow } from '../src/session/api/listing.js';
 import { writeFileAtomic } from '../src/store/file/atomic-write.js';
-import { indexText } from '../src/store/file/index-head.js';
+import { indexBody } from '../src/store/file/index-head.js';
 import { freshLog } from '../src/store/file/index-log.js';
 import { updateIndexRow } from '../src/store/file/index-store.js';
 import { layout } from '../src/store/file/layout.js';
@@ -32,7 +32,7 @@ export async function benchIndexWrite(config: BenchConfig, n: number): Promise<B
   const projectDir = join(config.root, `index-write-${n}`);
   await mkdir(projectDir, { recursive: true });
   const rows = Array.from({ length: n }, (_, i) => sessionRow(n - i));
-  const body = indexText(0, rows, freshLog());
+  const body = indexBody(0, rows, freshLog());
   await writeFile(layout.index(projectDir), body);
   const floorPath = join(projectDir, 'floor.jsonl');
   let turn = 0;
@@ -58,7 +58,7 @@ export async function benchIndexWrite(config: BenchConfig, n: number): Promise<B
   }
   const appended = (bytes - largest) / Math.max(1, writes - 1);
   const mb = (Buffer.byteLength(body) / 2 ** 20).toFixed(1);
-  const whole = await measure(() => writeFileAtomic(join(projectDir, 'whole.json'), indexText(0, rows, freshLog())), { runs: Math.min(config.runs, 3), warmup: 0 });
+  const whole = await measure(() => writeFileAtomic(join(projectDir, 'whole.json'), indexBody(0, rows, freshLog())), { runs: Math.min(config.runs, 3), warmup: 0 });
   return [
     row(`snapshot write at ${n.toLocaleString('en-US')} sessions: index update`, n, ms, floorMs, 2, {
       note: `floor: append one row + fdatasync; ${appended.toFixed(0)} B appended a write; every ${writes} writes one rewrite of ${mb} MB: ${((bytes / writes) / 1024).toFixed(1)} KB a write on average`,

@@ -10,6 +10,7 @@ import { packageVersion } from '../../version.js';
 import { isObject } from '../../util/is-object.js';
 import { schemaMismatch } from './fits-schema.js';
 import { sessionJsonSchema } from './schema.js';
+import { isoDate } from './iso-date.js';
 
 /** A snapshot file that does not parse or validate. */
 
@@ -199,7 +200,7 @@ function onlyModelDates(meta: unknown): boolean {
 
 /** A damaged `meta` leaves ISO strings where Dates belong: the schema has vouched for their format. */
 function reviveDates(s: SessionSnapshot): SessionSnapshot {
-  const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+  const date = (value: Date | string): Date => (value instanceof Date ? value : isoDate(value));
   s.createdAt = date(s.createdAt);
   s.updatedAt = date(s.updatedAt);
   for (const m of s.messages) m.timestamp = date(m.timestamp);

@@ -95,7 +95,7 @@ async function writeProduced(handle: FileHandle, produce: TextProducer): Promise
  * files they describe (meta files): readers see the old file or the new one, whole; after a
  * power cut it may be the old one, or empty, which the reader ignores. Skips the two fsyncs.
  */
-export async function writeCacheFile(target: string, data: string): Promise<void> {
+export async function writeCacheFile(target: string, data: string | Uint8Array): Promise<void> {
   const tmp = tempPath(target);
   await writeFile(tmp, data, { mode: FILE_MODE, flag: 'wx' });
   await rename(tmp, target).catch(async (err: unknown) => {

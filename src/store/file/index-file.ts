@@ -4,7 +4,7 @@ import { errno } from '../../util/errno.js';
 import { layout } from './layout.js';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
-import { indexText, parseHeader, readStart } from './index-head.js';
+import { indexBody, parseHeader, readStart } from './index-head.js';
 import { nextLog, type IndexLog } from './index-log.js';
 import { foldLog, foldRows, parseTail, recordText, tailLimit } from './index-tail.js';
 
@@ -68,9 +68,17 @@ function parseIndex(bytes: Buffer): IndexFile | undefined {
  * missing or damaged again (and rebuilt), never an older set of rows; skipping the two fsyncs of
  * ~3 MB at 10,000 sessions saves tens of ms.
  */
-export async function writeIndex(projectDir: string, sessionsMtimeMs: number, rows: IndexRow[], log: IndexLog, durable = true): Promise<void> {
+export async function writeIndex(
+  projectDir: string,
+  sessionsMtimeMs: number,
+  rows: IndexRow[],
+  log: IndexLog,
+  durable = true,
+  /** Rows' JSON lines as read (indexBody). */
+  lines?: ReadonlyMap<IndexRow, Uint8Array>,
+): Promise<void> {
   rows.sort(byUpdatedDesc);
-  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), indexText(sessionsMtimeMs, rows, log));
+  await (durable ? writeFileAtomic : writeCacheFile)(layout.index(projectDir), indexBody(sessionsMtimeMs, rows, log, lines));
 }
 
 /**
@@ -87,9 +95,9 @@ export async function recordRows(projectDir: string, changed: readonly IndexRow[
   const ids = new Set(changed.map((r) => r.id));
   const rows = read.index.rows.filter((r) => !ids.has(r.id));
   rows.push(...changed);
-  const text = indexText(read.index.sessionsMtimeMs, rows.sort(byUpdatedDesc), nextLog(read.index, [...ids]));
-  await writeFileAtomic(layout.index(projectDir), text);
-  return Buffer.byteLength(text);
+  const body = indexBody(read.index.sessionsMtimeMs, rows.sort(byUpdatedDesc), nextLog(read.index, [...ids]));
+  await writeFileAtomic(layout.index(projectDir), body);
+  return body.byteLength;
 }
 
 /**

@@ -6,7 +6,7 @@ import { inspectLock } from './lock.js';
 import { corruptName, layout } from './layout.js';
 import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
-import { readMetaSync, writeMeta } from './meta-file.js';
+import { readMetaRowSync, writeMeta } from './meta-file.js';
 import { snapshotStamp } from './snapshot-stamp.js';
 import { readIndexHead } from './index-head.js';
 import { freshLog, nextLog } from './index-log.js';
@@ -85,12 +85,13 @@ async function rebuildIndex(projectDir: string, projectPath: string, reader: Row
   if (read.kind === 'damaged' && write) await rename(layout.index(projectDir), corruptName(layout.index(projectDir), new Date()));
   const before = read.kind === 'ok' ? read.index.rows : [];
   const seen = sessionsMtime(projectDir) ?? -1;
-  const rows = await reconcile(projectDir, projectPath, before, reader);
+  const lines = new Map<IndexRow, Uint8Array>();
+  const rows = await reconcile(projectDir, projectPath, before, reader, lines);
   // Until the mtime has settled, the index records -1 and the next listing looks again.
   if (write) {
     // The sessions added and removed are logged (a search reads them from the header); a new index starts a new log.
     const log = read.kind === 'ok' ? nextLog(read.index, difference(before, rows)) : freshLog();
-    await writeIndex(projectDir, isSettled(seen) ? seen : -1, rows, log, read.kind === 'ok');
+    await writeIndex(projectDir, isSettled(seen) ? seen : -1, rows, log, read.kind === 'ok', lines);
   }
   return rows;
 }
@@ -120,9 +121,10 @@ const META_BATCH = 200;
 
 /**
  * Keeps rows whose directory exists, adds rows for directories the index lacks: from each
- * session's meta file (one small read), else from its snapshot and journal.
+ * session's meta file (one small read; its line kept in `lines` for the index), else from its
+ * snapshot and journal.
  */
-async function reconcile(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader): Promise<IndexRow[]> {
+async function reconcile(projectDir: string, projectPath: string, rows: IndexRow[], reader: RowReader, lines: Map<IndexRow, Uint8Array>): Promise<IndexRow[]> {
   const sessionsDir = layout.sessions(projectDir);
   const names = new Set(await sessionIdsIn(sessionsDir));
   const kept = rows.filter((r) => names.has(r.id));
@@ -132,9 +134,12 @@ async function reconcile(projectDir: string, projectPath: string, rows: IndexRow
   for (let start = 0; start < missing.length; start += META_BATCH) {
     if (start > 0) await yieldToEventLoop();
     for (const id of missing.slice(start, start + META_BATCH)) {
-      const row = readMetaSync(layout.session(sessionsDir, id), id);
-      if (row) kept.push(row);
-      else unrecorded.push(id);
+      const meta = readMetaRowSync(layout.session(sessionsDir, id), id);
+      if (!meta) unrecorded.push(id);
+      else {
+        kept.push(meta.row);
+        if (meta.line) lines.set(meta.row, meta.line);
+      }
     }
   }
   for (const id of unrecorded) kept.push(await rowFromFiles(layout.session(sessionsDir, id), id, projectPath, reader));

@@ -6,7 +6,7 @@ import { eventually } from '../../helpers/eventually.js';
 import type { SessionManager } from '../../../src/index.js';
 import { openSessions } from '../../../src/index.js';
 import { layout } from '../../../src/store/file/layout.js';
-import { indexText, readIndexHead } from '../../../src/store/file/index-head.js';
+import { indexBody, readIndexHead } from '../../../src/store/file/index-head.js';
 import { freshLog } from '../../../src/store/file/index-log.js';
 import type { IndexRow } from '../../../src/session/api/listing.js';
 
@@ -119,7 +119,7 @@ describe('the head of index.json', () => {
   }) as unknown as IndexRow);
 
   it('has a body that is one JSON document, saying its own length', () => {
-    const text = indexText(42, rows, freshLog());
+    const text = indexBody(42, rows, freshLog()).toString('utf8');
     const parsed = JSON.parse(text) as { format: string; version: number; sessionsMtimeMs: number; bodyBytes: number; rows: IndexRow[] };
     expect(parsed).toMatchObject({ format: 'chatkeep.index', version: 3, sessionsMtimeMs: 42, bodyBytes: Buffer.byteLength(text) });
     expect(parsed.rows).toEqual(rows);
@@ -127,16 +127,16 @@ describe('the head of index.json', () => {
 
   it('gives the newest rows when current and within reach, else nothing (the caller reads it all)', async () => {
     const path = join(tmpHome(), 'index.json');
-    writeFileSync(path, indexText(42, rows, freshLog()));
+    writeFileSync(path, indexBody(42, rows, freshLog()));
     expect(await readIndexHead(path, 5, 42)).toEqual(rows.slice(0, 5));
     expect(await readIndexHead(path, 5, 43)).toBeUndefined(); // stale
     expect(await readIndexHead(path, 900, 42)).toBeUndefined(); // past the head
     // A row to refresh far down the file: the head must reach it, or the caller reads all.
     const live = rows.map((r, i) => (i === 950 ? { ...r, status: 'open' as const } : r));
-    writeFileSync(path, indexText(42, live, freshLog()));
+    writeFileSync(path, indexBody(42, live, freshLog()));
     expect(await readIndexHead(path, 5, 42)).toBeUndefined();
     const near = rows.map((r, i) => (i === 7 ? { ...r, status: 'open' as const } : r));
-    writeFileSync(path, indexText(42, near, freshLog()));
+    writeFileSync(path, indexBody(42, near, freshLog()));
     expect(await readIndexHead(path, 5, 42)).toEqual(near.slice(0, 8));
     writeFileSync(path, JSON.stringify({ format: 'chatkeep.index', version: 2, sessionsMtimeMs: 42, rows })); // an older build's file
     expect(await readIndexHead(path, 5, 42)).toBeUndefined();

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { manySessions, openProject } from '../../../bench/fixtures.js';
 import { openSessions, type SessionManager } from '../../../src/index.js';
 import type { IndexRow } from '../../../src/session/api/listing.js';
-import { indexText, readHead, readIndexHead } from '../../../src/store/file/index-head.js';
+import { indexBody, readHead, readIndexHead } from '../../../src/store/file/index-head.js';
 import { freshLog } from '../../../src/store/file/index-log.js';
 import { updateIndexRows } from '../../../src/store/file/index-store.js';
 import { recordText } from '../../../src/store/file/index-tail.js';
@@ -82,7 +82,7 @@ describe('the tail of index.json', () => {
   it('folds in for the whole listing and the head alike; compaction rewrites it once it is long', async () => {
     const dir = projectDir();
     const log = freshLog();
-    writeFileSync(layout.index(dir), indexText(42, rows, log));
+    writeFileSync(layout.index(dir), indexBody(42, rows, log));
     let truth = rows.slice();
     const body = statSync(layout.index(dir)).size;
     // Rows far down the body brought to the top, one write each; one left open far down (to refresh).
@@ -123,7 +123,7 @@ describe('the tail of index.json', () => {
 
   it('gives the newest rows from the head however the tail moved them: up, down, new, among the newest', async () => {
     const dir = projectDir();
-    writeFileSync(layout.index(dir), indexText(42, rows, freshLog()));
+    writeFileSync(layout.index(dir), indexBody(42, rows, freshLog()));
     // The newest row renamed (its time unchanged), then moved down past the next: the head still answers.
     await updateIndexRows(dir, [{ ...rows[0]!, title: 'renamed' }]);
     expect(await readIndexHead(layout.index(dir), 1, 42)).toEqual([{ ...rows[0]!, title: 'renamed' }]);
@@ -154,7 +154,7 @@ describe('the tail of index.json', () => {
 
   it('never trusts a torn last line, and the next write cuts it off', async () => {
     const dir = projectDir();
-    writeFileSync(layout.index(dir), indexText(42, rows, freshLog()));
+    writeFileSync(layout.index(dir), indexBody(42, rows, freshLog()));
     const first = newer(rows[800]!, 1);
     await updateIndexRows(dir, [first]);
     const whole = (await indexOnDisk(layout.index(dir))).rows;

@@ -146,4 +146,36 @@ describe('session.meta.json, the listing row beside the snapshot', () => {
     dropIndex(to);
     expect(plain(await to.list())).toEqual(listed);
   });
+
+  it('writes a rebuilt index row for row as it would from the rows themselves, one line each', async () => {
+    const { sessions } = await closedSessions();
+    const truth = plain(await sessions.list());
+    dropIndex(sessions);
+    expect(plain(await sessions.list())).toEqual(truth);
+    const index = readFileSync(join(layout.project(sessions.store.location, sessions.project.key), 'index.json'), 'utf8');
+    const lines = index.split('\n').slice(1, 4).map((line) => line.replace(/,$/, ''));
+    const rows = (JSON.parse(index) as { rows: unknown[] }).rows;
+    expect(rows).toHaveLength(3);
+    expect(lines).toEqual(rows.map((r) => JSON.stringify(r)));
+  });
+
+  it('reads a meta file written otherwise (by hand, spread over lines, a key twice) as JSON reads it', async () => {
+    const { sessions, ids } = await closedSessions();
+    const read = (id: string) => JSON.parse(readFileSync(metaPath(sessions, id), 'utf8')) as { row: Record<string, unknown> };
+    const [first, second, third] = ids.map(read);
+    // Spread over lines: the row is the same, and index.json still has one row a line.
+    writeFileSync(metaPath(sessions, ids[0]), JSON.stringify({ ...first, row: { ...first!.row, title: 'spread' } }, null, 2));
+    // The row twice: JSON keeps the last.
+    writeFileSync(metaPath(sessions, ids[1]), `{"format":"chatkeep.meta","version":1,"row":${JSON.stringify(second!.row)},"row":${JSON.stringify({ ...second!.row, title: 'the last' })}}`);
+    // A line break inside the row's text, in a string's escape and as white space.
+    writeFileSync(metaPath(sessions, ids[2]), `{"format":"chatkeep.meta","version":1,"row":${JSON.stringify({ ...third!.row, title: 'two\nlines' }).replace(',', ',\r\n')}}`);
+    dropIndex(sessions);
+    const rows = plain(await sessions.list());
+    expect(rows.map((r) => r.title)).toEqual(['two\nlines', 'the last', 'spread']);
+    // A new listing reads the index it wrote, whole and by its head: the same rows.
+    expect(plain(await sessions.list())).toEqual(rows);
+    expect(plain(await sessions.list({ limit: 2 }))).toEqual(rows.slice(0, 2));
+    const index = readFileSync(join(layout.project(sessions.store.location, sessions.project.key), 'index.json'), 'utf8');
+    expect(index.split('\n').slice(1, 4).map((line) => (JSON.parse(line.replace(/,$/, '')) as { title: string }).title)).toEqual(['two\nlines', 'the last', 'spread']);
+  });
 });
