@@ -105,12 +105,14 @@ const NOT_PLAIN = /[^\x00-\x0c\x0e-\x7f]+/g;
 /**
  * Characters that are each a grapheme of their own beside any plain character or any other of
  * them: none extends, joins or prefixes a neighbour, or pairs with itself (accented Latin, Greek,
- * Cyrillic, kana, CJK ideographs, punctuation, arrows, mathematical and other symbols).
+ * Cyrillic, kana, CJK ideographs, punctuation, arrows, mathematical and other symbols, emoji
+ * without their skin tones).
  * test/unit/search/fold-and-snippet.test.ts checks each against Intl.Segmenter. A run of only
  * these needs no segmenter, whose every call costs a few µs before its first character: prose
  * of mixed scripts made ~10 calls a snippet, most of a snippet's time.
  */
-export const LONE_GRAPHEMES = /^[\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u052f\u1e00-\u1eff\u2010-\u2027\u2030-\u205f\u2190-\u23ff\u2500-\u27bf\u3041-\u3096\u30a0-\u30ff\u4e00-\u9fff]+$/;
+export const LONE_GRAPHEMES =
+  /^[\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u052f\u1e00-\u1eff\u2010-\u2027\u2030-\u205f\u2190-\u23ff\u2500-\u27bf\u3041-\u3096\u30a0-\u30ff\u4e00-\u9fff\u{1f300}-\u{1f3fa}\u{1f400}-\u{1f64f}\u{1f680}-\u{1f6ff}]+$/u;
 
 /**
  * Segmenting and folding grapheme by grapheme cost ~1 µs a character: most of a search's time

@@ -89,8 +89,9 @@ describe('makeSnippet', () => {
     const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
     const joined: string[] = [];
     let lone = 0;
-    for (let cp = 0x80; cp <= 0xffff; cp++) {
-      const c = String.fromCharCode(cp);
+    for (let cp = 0x80; cp <= 0x1ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
       if (!LONE_GRAPHEMES.test(c)) continue;
       lone++;
       // Beside plain characters (an accent would join the one before, a prefix the one after) and beside itself (flags, jamo).
