@@ -60,17 +60,14 @@ function snapshotValues(s: SessionSnapshot, text: string, at: Date): unknown[] {
     s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s)];
 }
 
-/** `$from`, `$from+1`… one for each snapshot column. */
-const placeholders = (from: number): string[] => SNAPSHOT_COLUMNS.map((_, i) => `$${from + i}`);
-
 /** Session `$1`'s snapshot; with an epoch (the last parameter), only while the session is its writer's. */
-const UPDATE_SNAPSHOT_SQL = `UPDATE chatkeep.sessions SET ${SNAPSHOT_COLUMNS.map((c, i) => `${c} = ${placeholders(2)[i]}`).join(', ')},
+const UPDATE_SNAPSHOT_SQL = `UPDATE chatkeep.sessions SET ${SNAPSHOT_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')},
     problem = NULL, snapshot_version = snapshot_version + 1
   WHERE id = $1 AND ($${SNAPSHOT_COLUMNS.length + 2}::bigint IS NULL OR lock_epoch = $${SNAPSHOT_COLUMNS.length + 2})`;
 
 /** A new session's row as its first snapshot leaves it (a trigger gives it its lock key). */
 const INSERT_SNAPSHOT_SQL = `INSERT INTO chatkeep.sessions (id, project_key, project_path, ${SNAPSHOT_COLUMNS.join(', ')}, snapshot_version)
-  VALUES ($1, $2, $3, ${placeholders(4).join(', ')}, 1)`;
+  VALUES ($1, $2, $3, ${SNAPSHOT_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')}, 1)`;
 
 /**
  * Puts a snapshot (its encoded text) in place, with the listing columns it implies, and its search
@@ -86,11 +83,11 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
 }
 
 /**
- * Creates the row of a newly issued ID with its snapshot in place, and its search rows, in one
- * INSERT each: a session stored whole (import, copies) is written once, as it ends. Its row
- * written empty and then updated by the snapshot left a dead row version behind in `sessions`
- * for each session, which the first search after a bulk write pruned (docs/internals.md, "The
- * first search after a bulk write"). Run it in the transaction that issued the ID.
+ * Creates the row of a newly issued ID with its snapshot in place (one INSERT), then its search
+ * rows: a session stored whole (import, copies) is written once, as it ends. Its row written
+ * empty and then updated by the snapshot left a dead version of it in `sessions`, which the
+ * first search after a bulk write pruned (docs/internals.md, "The first search after a bulk
+ * write: each new row written once"). Run it in the transaction that issued the ID.
  */
 export async function insertWithSnapshot(client: ClientBase, s: SessionSnapshot, text: string, project: ProjectInfo, at: Date): Promise<void> {
   await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, text, at)]);
