@@ -103,6 +103,18 @@ interface Parts {
 const NOT_PLAIN = /[^\x00-\x0c\x0e-\x7f]+/g;
 
 /**
+ * Characters that are each a grapheme of their own beside any plain character or any other of
+ * them: none extends, joins or prefixes a neighbour, or pairs with itself (accented Latin, Greek,
+ * Cyrillic, kana, CJK ideographs, punctuation, arrows, mathematical and other symbols, emoji
+ * without their skin tones).
+ * test/unit/search/fold-and-snippet.test.ts checks each against Intl.Segmenter. A run of only
+ * these needs no segmenter, whose every call costs a few µs before its first character: prose
+ * of mixed scripts made ~10 calls a snippet, most of a snippet's time.
+ */
+export const LONE_GRAPHEMES =
+  /^[\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u052f\u1e00-\u1eff\u2010-\u2027\u2030-\u205f\u2190-\u23ff\u2500-\u27bf\u3041-\u3096\u30a0-\u30ff\u4e00-\u9fff\u{1f300}-\u{1f3fa}\u{1f400}-\u{1f64f}\u{1f680}-\u{1f6ff}]+$/u;
+
+/**
  * Segmenting and folding grapheme by grapheme cost ~1 µs a character: most of a search's time
  * at 100 results. Only the runs of other characters are segmented, each with the plain character
  * on either side of it (a cluster may start with one: `e` and a combining accent); plain
@@ -111,14 +123,18 @@ const NOT_PLAIN = /[^\x00-\x0c\x0e-\x7f]+/g;
  * the whole text segmented.
  */
 function segmented(text: string): Parts {
-  // The windows segmented: each run of other characters with a plain character on either side, overlapping ones merged.
-  const windows: [number, number][] = [];
+  // The windows segmented: each run of other characters with a plain character on either side, overlapping ones merged;
+  // a window of LONE_GRAPHEMES runs only is cut into its characters.
+  const windows: [number, number, boolean][] = [];
   for (const run of text.matchAll(NOT_PLAIN)) {
     const from = Math.max(0, run.index - 1);
     const to = Math.min(text.length, run.index + run[0].length + 1);
+    const lone = LONE_GRAPHEMES.test(run[0]);
     const last = windows.at(-1);
-    if (last && from < last[1]) last[1] = to;
-    else windows.push([from, to]);
+    if (last && from < last[1]) {
+      last[1] = to;
+      last[2] &&= lone;
+    } else windows.push([from, to, lone]);
   }
   const graphemes: string[] = [];
   const starts: number[] = [];
@@ -131,10 +147,10 @@ function segmented(text: string): Parts {
     foldedText += fold(text.slice(from, to));
   };
   let at = 0;
-  for (const [from, to] of windows) {
+  for (const [from, to, lone] of windows) {
     plain(at, from);
     // Where each grapheme starts in the folded text (folding may change lengths: `ß` → `ss`).
-    for (const g of segment(text.slice(from, to))) {
+    for (const g of lone ? text.slice(from, to) : segment(text.slice(from, to))) {
       graphemes.push(g);
       starts.push(foldedText.length);
       foldedText += fold(g);

@@ -95,6 +95,24 @@ describe('PostgreSQL store', () => {
     }
   });
 
+  it('writes an adopted session\'s row once, snapshot and all, leaving no dead version of it', async () => {
+    const store = await open();
+    const ids = ['session-20200101-000001', 'session-20200101-000002', 'session-20200101-000003'];
+    // Stored at once, as an import stores them: one batch, one transaction, on a table that held no row before.
+    await Promise.all(ids.map(async (id) => {
+      const s = blankSnapshot(id, cwd, AT, 'test');
+      s.messages = [{ role: 'user', content: `hello from ${id}`, timestamp: AT }];
+      s.stats.messageCount = 1;
+      expect(await store.adopt(s)).toBe(true);
+    }));
+    // A row inserted and then updated takes a second slot of the page (and leaves the first dead):
+    // three rows written once are the page's first three slots.
+    const rows = await runSql<{ id: string; at: string }>(url, 'SELECT id, ctid::text AS at, snapshot_version::int AS version, message_count FROM chatkeep.sessions ORDER BY ctid');
+    expect(rows.map((r) => r.at)).toEqual(['(0,1)', '(0,2)', '(0,3)']);
+    expect(rows.map(({ at: _, ...r }) => r).sort((a, b) => a.id.localeCompare(b.id))).toEqual(ids.map((id) => ({ id, version: 1, message_count: 1 })));
+    expect((await store.searchSessions('hello from', [store.project], {})).results.map((r) => r.session.id).sort()).toEqual(ids);
+  });
+
   it('knows the projects sessions were kept in, and records a problem a reading found', async () => {
     const store = await open();
     const empty = await mkdtemp(join(tmpdir(), 'chatkeep-pg-empty-'));

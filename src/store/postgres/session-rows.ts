@@ -49,25 +49,47 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
   ]);
 }
 
+/** The columns a snapshot sets, its listing columns among them, in the order of `snapshotValues`. */
+const SNAPSHOT_COLUMNS = ['snapshot', 'snapshot_bytes', 'snapshot_at', 'schema_version', 'title', 'status', 'updated_at', 'message_count',
+  'input_tokens', 'output_tokens', 'by_model', 'branch', 'journal_seq', 'created_at', 'parent_id', 'fork_point', 'title_source', 'archived_messages'];
+
+/** The values of SNAPSHOT_COLUMNS for snapshot `s`, encoded as `text`, written at `at`. */
+function snapshotValues(s: SessionSnapshot, text: string, at: Date): unknown[] {
+  return [text, Buffer.byteLength(text, 'utf8'), at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens,
+    s.stats.outputTokens, s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
+    s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s)];
+}
+
+/** Session `$1`'s snapshot; with an epoch (the last parameter), only while the session is its writer's. */
+const UPDATE_SNAPSHOT_SQL = `UPDATE chatkeep.sessions SET ${SNAPSHOT_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')},
+    problem = NULL, snapshot_version = snapshot_version + 1
+  WHERE id = $1 AND ($${SNAPSHOT_COLUMNS.length + 2}::bigint IS NULL OR lock_epoch = $${SNAPSHOT_COLUMNS.length + 2})`;
+
+/** A new session's row as its first snapshot leaves it (a trigger gives it its lock key). */
+const INSERT_SNAPSHOT_SQL = `INSERT INTO chatkeep.sessions (id, project_key, project_path, ${SNAPSHOT_COLUMNS.join(', ')}, snapshot_version)
+  VALUES ($1, $2, $3, ${SNAPSHOT_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')}, 1)`;
+
 /**
  * Puts a snapshot (its encoded text) in place, with the listing columns it implies, and its search
  * rows (search-rows.ts): run it in a transaction, so that they change together. With the
  * writer's `epoch`, only while it is the session's (else `LockSupersededError`).
  */
 export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date, epoch?: number): Promise<number> {
-  const bytes = Buffer.byteLength(text, 'utf8');
-  const stored = await client.query(
-    `UPDATE chatkeep.sessions SET snapshot = $2, snapshot_bytes = $3, snapshot_at = $4, schema_version = $5,
-       title = $6, status = $7, updated_at = $8, message_count = $9, input_tokens = $10, output_tokens = $11,
-       by_model = $12, branch = $13, journal_seq = $14, created_at = $15, problem = NULL,
-       parent_id = $16, fork_point = $17, snapshot_version = snapshot_version + 1, title_source = $18, archived_messages = $19
-     WHERE id = $1 AND ($20::bigint IS NULL OR lock_epoch = $20)`,
-    [s.id, text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens, s.stats.outputTokens,
-      s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
-      s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s), epoch ?? null],
-  );
+  const stored = await client.query(UPDATE_SNAPSHOT_SQL, [s.id, ...snapshotValues(s, text, at), epoch ?? null]);
   if (epoch !== undefined && stored.rowCount === 0) throw new LockSupersededError(s.id, epoch);
   // Rows only for a snapshot that is stored.
   if (stored.rowCount === 1) await writeSearchRows(client, s.id, s);
-  return bytes;
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/**
+ * Creates the row of a newly issued ID with its snapshot in place (one INSERT), then its search
+ * rows: a session stored whole (import, copies) is written once, as it ends. Its row written
+ * empty and then updated by the snapshot left a dead version of it in `sessions`, which the
+ * first search after a bulk write pruned (docs/internals.md, "The first search after a bulk
+ * write: each new row written once"). Run it in the transaction that issued the ID.
+ */
+export async function insertWithSnapshot(client: ClientBase, s: SessionSnapshot, text: string, project: ProjectInfo, at: Date): Promise<void> {
+  await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, text, at)]);
+  await writeSearchRows(client, s.id, s);
 }

@@ -22,7 +22,7 @@ import type { InspectRow, PgLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, loadSession, searchedRows } from './reading.js';
-import { candidateIds, insertSession, issueId, recordProject, storeSnapshot } from './session-rows.js';
+import { candidateIds, insertSession, insertWithSnapshot, issueId, recordProject, storeSnapshot } from './session-rows.js';
 import { ReadOnlyShareError } from './team/sharing.js';
 import { OWNER_SQL } from './team/row-security.js';
 import { isPostgresUrl, redactUrl } from './url.js';
@@ -132,8 +132,7 @@ export class PostgresStore implements SessionStore {
     return this.batches.adopt(async (client) => {
       await recordProject(client, project);
       if (!(await issueId(client, snapshot.id))) return false;
-      await insertSession(client, snapshot.id, project, snapshot.createdAt);
-      await storeSnapshot(client, closed, text, this.now());
+      await insertWithSnapshot(client, closed, text, project, this.now());
       return true;
     });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countOccurrences, fold, foldQuery } from '../../../src/search/fold.js';
-import { makeSnippet } from '../../../src/search/snippet.js';
+import { LONE_GRAPHEMES, makeSnippet } from '../../../src/search/snippet.js';
 
 /** The snippet with its hits in brackets, as a reader sees which parts are marked. */
 function marked(content: string, query: string, width?: number): string {
@@ -83,6 +83,28 @@ describe('makeSnippet', () => {
     const content = `${'ae\u0301 '.repeat(30)} hit ${'1🇫🇷1👩‍💻1e\u0301 '.repeat(20)}`;
     // 18 graphemes of room (the blank runs before the hit collapse to one), none cut apart.
     expect(marked(content, 'hit', 20)).toBe('…ae\u0301 ae\u0301 [hit] 1🇫🇷1👩‍💻1e\u0301…');
+  });
+
+  it('takes as graphemes of their own only characters the segmenter never joins to a neighbour', () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const joined: string[] = [];
+    let lone = 0;
+    for (let cp = 0x80; cp <= 0x1ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (!LONE_GRAPHEMES.test(c)) continue;
+      lone++;
+      // Beside plain characters (an accent would join the one before, a prefix the one after) and beside itself (flags, jamo).
+      if ([...segmenter.segment(`a${c}${c}a`)].length !== 4) joined.push(cp.toString(16));
+    }
+    expect(lone).toBeGreaterThan(20_000);
+    expect(joined).toEqual([]);
+  });
+
+  it('cuts prose of mixed scripts where the segmenter does, runs of lone characters beside others', () => {
+    // 38 graphemes of room, a third before the hit; the emoji, its variation selector, the jamo and the accents kept whole.
+    const content = `${'über naïve café 数据 保存 сессия журнал λ → ≤ '.repeat(3)}hit 🚀 ✅\ufe0f 한국어 e\u0301 ä\u0308 1🇫🇷1 ${'数据 café '.repeat(5)}`;
+    expect(marked(content, 'hit', 40)).toBe('…рнал λ → ≤ [hit] 🚀 ✅\ufe0f 한국어 e\u0301 ä\u0308 1🇫🇷1 数据 café…');
   });
 
   it('finds a hit in a very long message through its line', () => {
