@@ -10,6 +10,7 @@ import { serverRefusal } from './server-refusal.js';
 import { encrypted, planTls, tlsFailure, type TlsPlan } from './tls.js';
 import { redactUrl, scrub } from './url.js';
 import { importRequired } from '../../session/runtime/optional-package.js';
+import { WARM_KEEP_MS } from '../../search/warm.js';
 
 export interface Timeouts {
   /** Opening a connection (a server that does not answer: typed error after this long). */
@@ -89,8 +90,9 @@ async function config(target: Target): Promise<ClientConfig> {
 /** The pool: a few connections, reopened by node-postgres after the server comes back. */
 export async function createPool(target: Target): Promise<Pool> {
   const pg = await loadPg();
-  // allowExitOnIdle: idle pooled connections must not keep a finished program alive.
-  const pool = new pg.Pool({ ...(await config(target)), max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+  // allowExitOnIdle: idle pooled connections must not keep a finished program alive. An idle one is
+  // kept as long as the file store keeps its index: a search after it is let go logs in again (WARM_KEEP_MS).
+  const pool = new pg.Pool({ ...(await config(target)), max: 4, idleTimeoutMillis: WARM_KEEP_MS, allowExitOnIdle: true });
   // An idle connection dropped by the server (a restart) must not crash the process: the pool discards it.
   pool.on('error', () => undefined);
   return pool;

@@ -12,9 +12,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { readSearchIndex, type LoadedIndex, type ReadIndex } from './search-index-file.js';
+import { WARM_KEEP_MS } from '../../../search/warm.js';
 
-/** How long an index unused stays in memory. */
-const KEEP_MS = 60_000;
 /** How long a file let go stays open for the searches still using it. */
 const CLOSE_DELAY_MS = 10_000;
 
@@ -62,7 +61,7 @@ export async function readKeptIndex(path: string): Promise<ReadIndex> {
   if (meanwhile) forget(path, meanwhile);
   // If the file was replaced between the stat and the read, the next search's stat differs: it is read again.
   const index: LoadedIndex = { ...read.index, close: async () => undefined };
-  const timer = setTimeout(() => forget(path, kept.get(path)), KEEP_MS);
+  const timer = setTimeout(() => forget(path, kept.get(path)), WARM_KEEP_MS);
   timer.unref();
   kept.set(path, { identity, index, close: read.index.close, timer });
   return { kind: 'ok', index };
