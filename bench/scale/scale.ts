@@ -16,6 +16,7 @@ import { sampleRows } from './sample.js';
 import { SETTINGS, startScaleServer } from './server.js';
 import { ROUNDS, WRITERS, TURNS, writersBesideFloor, type WritersResult } from './writers.js';
 import { langChainHistoryWriters, langGraphWriters } from './peers.js';
+import { walNote } from './wal-use.js';
 import type { Workload } from './workload.js';
 
 export const MEMBERS = 100;
@@ -43,7 +44,7 @@ function workloadRows(n: number, ck: WritersResult & { lockP50: number; lockP99:
     row('pg scale: fenced append p99, 200 writers', n, ck.p99, floor.p99, 1.5, { note: `${rounds}; floor: bare INSERT + COMMIT at the same concurrency` }),
     row('  pg scale: appends per second, 200 writers', n, 1000 / ck.perSecond, 1000 / floor.perSecond, 1.5, {
       informational: true,
-      note: `ms per append overall: chatkeep ${fmt(ck.perSecond)}/s, floor ${fmt(floor.perSecond)}/s; bytes per message ${Math.round(ck.bytesPerMessage)} (events), floor ${Math.round(floor.bytesPerMessage)}; server CPU per append ${Math.round(ck.serverCpuUs)} µs, floor ${Math.round(floor.serverCpuUs)} µs; the bench's own (Node) CPU per append ${Math.round(ck.clientCpuUs)} µs, floor ${Math.round(floor.clientCpuUs)} µs; taking each writer's lock (10 at a time, before the clock starts; it readies the append): p50 ${fmt(ck.lockP50)} ms, p99 ${fmt(ck.lockP99)} ms`,
+      note: `ms per append overall: chatkeep ${fmt(ck.perSecond)}/s, floor ${fmt(floor.perSecond)}/s; bytes per message ${Math.round(ck.bytesPerMessage)} (events), floor ${Math.round(floor.bytesPerMessage)}; server CPU per append ${Math.round(ck.serverCpuUs)} µs, floor ${Math.round(floor.serverCpuUs)} µs; the bench's own (Node) CPU per append ${Math.round(ck.clientCpuUs)} µs, floor ${Math.round(floor.clientCpuUs)} µs; WAL per append ${walNote(ck.wal)}, floor ${walNote(floor.wal)}; taking each writer's lock (10 at a time, before the clock starts; it readies the append): p50 ${fmt(ck.lockP50)} ms, p99 ${fmt(ck.lockP99)} ms`,
     }),
     row('pg scale: fenced append p99 vs LangGraph PostgresSaver put + getTuple p99', n, ck.p99, peer.p99, 1, {
       note: `${load} each; LangGraph: p50 ${fmt(peer.p50)} ms, ${fmt(peer.perSecond)}/s, ${Math.round(peer.bytesPerMessage)} bytes on disk per message (its database's growth); chatkeep below it (≤ 1×) with a lock and fencing`,

@@ -16,6 +16,7 @@ import type { PostgresStore } from '../../src/store/postgres/store.js';
 import type { SessionEvent } from '../../src/session/format/store.js';
 import { percentile, type Workload } from './workload.js';
 import { serverCpuMs } from './server-cpu.js';
+import { addWal, NO_WAL, walNow, walPer, walSettled, type WalUse } from './wal-use.js';
 
 export const WRITERS = 200;
 export const TURNS = 20;
@@ -36,9 +37,10 @@ interface Side {
 /**
  * `serverCpuUs`: the server's CPU per append (server-cpu.ts); `clientCpuUs`: this process's, its
  * writers' side of each append (the bench and the server share the machine's cores, so what the
- * client spends is taken from the server).
+ * client spends is taken from the server); `wal`: the log's records, bytes, full-page images and
+ * flushes per append (wal-use.ts), which the machine's load does not move.
  */
-export type WritersResult = Workload & { serverCpuUs: number; clientCpuUs: number };
+export type WritersResult = Workload & { serverCpuUs: number; clientCpuUs: number; wal: WalUse };
 
 /** Runs the writers' rounds, chatkeep's and the floor's, in ORDER, each after a CHECKPOINT. */
 export async function writersBesideFloor(stores: readonly PostgresStore[], admin: pg.Client, url: string): Promise<{
@@ -48,11 +50,14 @@ export async function writersBesideFloor(stores: readonly PostgresStore[], admin
   const [{ pid }] = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [{ pid: number }];
   const ck = await chatkeepSide(stores, admin);
   const floor = await bareSide(url);
-  const fresh = () => ({ latencies: [] as number[], wallMs: 0, cpuMs: 0, clientUs: 0, rounds: 0 });
+  const fresh = () => ({ latencies: [] as number[], wallMs: 0, cpuMs: 0, clientUs: 0, rounds: 0, wal: NO_WAL });
   const seen = { chatkeep: fresh(), floor: fresh() };
+  // What taking the locks wrote reported before the first round's log counters are read (each round's, after it).
+  await walSettled(admin);
   for (const side of ORDER) {
     await admin.query('CHECKPOINT');
     const s = seen[side];
+    const wal = await walNow(admin);
     const cpu = serverCpuMs(pid);
     const client = process.cpuUsage();
     const start = performance.now();
@@ -61,12 +66,14 @@ export async function writersBesideFloor(stores: readonly PostgresStore[], admin
     const used = process.cpuUsage(client);
     s.clientUs += used.user + used.system;
     s.cpuMs += serverCpuMs(pid) - cpu;
+    s.wal = addWal(s.wal, wal, await walSettled(admin));
   }
   const figures = (s: typeof seen.floor, bytesPerMessage: number): WritersResult => ({
     ...summary(s.latencies, s.wallMs),
     bytesPerMessage,
     serverCpuUs: (s.cpuMs * 1000) / s.latencies.length,
     clientCpuUs: s.clientUs / s.latencies.length,
+    wal: walPer(s.wal, s.latencies.length),
   });
   return { ck: { ...figures(seen.chatkeep, await ck.side.finish()), ...(await ck.check()), lockP50: ck.lockP50, lockP99: ck.lockP99 }, floor: figures(seen.floor, await floor.finish()) };
 }

@@ -6,9 +6,6 @@
  * out another chatkeep takes the session over.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { SessionInUseError } from '../../src/session/api/errors.js';
@@ -17,6 +14,7 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { usePgBouncer } from '../helpers/use-pgbouncer.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { AT, savedSession } from './contract-kit.js';
+import { tmpHome } from '../helpers/tmp-home.js';
 
 const dist = (path: string): string => new URL(`../../dist/src/${path}`, import.meta.url).href;
 
@@ -41,7 +39,7 @@ describe('a holder frozen inside a transaction through PgBouncer', () => {
   it('costs the others the lease and a few seconds, not as long as it stays frozen', async () => {
     const direct = await createDatabase(inject('postgresAdminUrl'));
     const pooled = bouncer.url(direct);
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-frozen-'));
+    const cwd = tmpHome('chatkeep-frozen-');
     const first = await openPostgresStore(direct, { interpreter, cwd });
     const { id } = await savedSession(first, AT, ['one']);
     await first.close();

@@ -20,8 +20,8 @@ import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseBefore, fillTwoMembers, schemaVersion, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
-import { person } from '../helpers/team.js';
+import { schemaVersion, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
+import { twoMembersBefore } from '../helpers/two-members-before.js';
 
 const SESSIONS = 10_000;
 
@@ -33,13 +33,8 @@ const INSERT_SQL = `INSERT INTO chatkeep.events (session_id, seq, ts, type, payl
 
 describe("PostgreSQL schema upgrade to the append's row security without the grantee's subqueries", () => {
   it('keeps every row of a 10,000-session database, and who may append or take a session is as before', { timeout: 120_000 }, async () => {
-    const url = await databaseBefore(APPEND_POLICY_MIGRATION);
-    const [a, b] = [await person(url, 'pa'), await person(url, 'pb')];
     // The first member owns the even sessions, the other the odd ones; each has two events.
-    await fillTwoMembers(url, 'pa-', [a.role, b.role], SESSIONS);
-    await runSql(url, `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
-      SELECT s.id, k, timestamptz '2026-11-24 10:00Z', 'message', json_build_object('role', 'user', 'content', 'message ' || k || ' of ' || s.id), 'e' || k
-      FROM chatkeep.sessions s, generate_series(1, 2) k`);
+    const { url, a, b } = await twoMembersBefore(APPEND_POLICY_MIGRATION, 'p', SESSIONS);
     // pa-3 (the other's) shared with the first member for writing, pa-5 for reading.
     await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner, writable) VALUES ('pa-3', $1, $2, true), ('pa-5', $1, $2, false)", [a.role, b.role]);
     await withPool(url, {}, (pool, target) => setupTeam(pool, target, [a.role, b.role], false), { migrate: false });

@@ -8,9 +8,6 @@
  * session shared by the other member. (Members can read only once the team is set up, so their
  * listings by the function before cannot be asked on this build.)
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
@@ -24,6 +21,7 @@ import { runSql } from '../helpers/postgres.js';
 import { serverFunctions } from '../helpers/server-function.js';
 import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
+import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 2_000;
 
@@ -85,7 +83,7 @@ describe('PostgreSQL schema upgrade to the listing that asks once', () => {
       // The newest 10 of each project: p0 and p1 alternate in pairs.
       expect(everyone!.map((r) => r.id)).toEqual(Array.from({ length: 20 }, (_, i) => `ao-${i + 1}`));
 
-      const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
+      const cwd = tmpHome('chatkeep-upgrade-');
       await (await openPostgresStore(url, { interpreter, cwd })).close();
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await runSql(url, DIGEST_SQL)).toEqual(digest);

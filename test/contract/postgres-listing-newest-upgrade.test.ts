@@ -4,9 +4,6 @@
  * and a member's newest-N listing what the rows say. (A build that knows only the schema before
  * refuses the result as any newer schema: postgres-only.test.ts.)
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
@@ -19,6 +16,7 @@ import { runSql } from '../helpers/postgres.js';
 import { serverFunctions } from '../helpers/server-function.js';
 import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
+import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 2_000;
 
@@ -39,7 +37,7 @@ describe('PostgreSQL schema upgrade to the listing with a limit', () => {
     expect((await serverFunctions(url, 'listing')).map((f) => f.args)).toEqual(['keys text[]']);
     const before = await runSql(url, DIGEST_SQL);
 
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
+    const cwd = tmpHome('chatkeep-upgrade-');
     await (await openPostgresStore(url, { interpreter, cwd })).close();
     expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
     expect(await runSql(url, DIGEST_SQL)).toEqual(before);

@@ -4,8 +4,6 @@
  * member's listing (own rows, a shared one) what the rows say, over the new index. (A build that
  * knows only the schema before refuses the result as any newer schema: postgres-only.test.ts.)
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
@@ -20,6 +18,7 @@ import { runSql } from '../helpers/postgres.js';
 import { serverFunctions } from '../helpers/server-function.js';
 import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
+import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 10_000;
 
@@ -61,7 +60,7 @@ describe('PostgreSQL schema upgrade to the listing by owner', () => {
     const before = await runSql(url, DIGEST_SQL);
     expect(before[0]).toMatchObject({ sessions: SESSIONS, events: 2 * SESSIONS });
 
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
+    const cwd = tmpHome('chatkeep-upgrade-');
     const admin = await openPostgresStore(url, { interpreter, cwd });
     try {
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);

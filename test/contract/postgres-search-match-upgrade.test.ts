@@ -6,9 +6,6 @@
  * which have no search rows) and the next alike. (A build that knows only the schema before
  * refuses the result as any newer schema: postgres-only.test.ts.)
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
@@ -18,6 +15,7 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
 import { serverFunctions } from '../helpers/server-function.js';
 import { databaseBefore, fillWithSessions, schemaVersion, SESSIONS_DIGEST_SQL } from '../helpers/schema-at.js';
+import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 300;
 
@@ -34,7 +32,7 @@ describe.each([
     expect(await serverFunctions(url, 'search_match')).toHaveLength(functionsBefore);
     const before = await runSql(url, SESSIONS_DIGEST_SQL);
 
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
+    const cwd = tmpHome('chatkeep-upgrade-');
     const store = await openPostgresStore(url, { interpreter, cwd });
     try {
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);

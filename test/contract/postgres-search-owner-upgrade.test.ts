@@ -5,9 +5,6 @@
  * security allows (own sessions, a shared one), its own rows passing by their owner. (A build that
  * knows only the schema before refuses the result as any newer schema: postgres-only.test.ts.)
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
@@ -23,6 +20,7 @@ import { explainRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
+import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 2_000;
 
@@ -71,7 +69,7 @@ describe('PostgreSQL schema upgrade to search rows that carry their owner', () =
     const before = await runSql(url, DIGEST_SQL);
     expect(before[0]).toMatchObject({ messages: 3 * SESSIONS });
 
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-'));
+    const cwd = tmpHome('chatkeep-upgrade-');
     await (await openPostgresStore(url, { interpreter, cwd })).close();
     expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
     expect(await runSql(url, DIGEST_SQL)).toEqual(before);

@@ -4,15 +4,13 @@
  * random lock key that its writer takes. (A build that knows only version 6 refuses the result as
  * any newer schema: postgres-only.test.ts.)
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseAtVersion, schemaVersion } from '../helpers/schema-at.js';
+import { tmpHome } from '../helpers/tmp-home.js';
 
 const ID = 'session-20251124-101010';
 const BEFORE = 6;
@@ -34,7 +32,7 @@ describe('PostgreSQL schema upgrade to row security by operation', () => {
     const dump = async (): Promise<unknown[]> => runSql(url, 'SELECT seq, type, payload::text FROM chatkeep.events ORDER BY seq');
     const events = await dump();
 
-    const store = await openPostgresStore(url, { interpreter, cwd: await mkdtemp(join(tmpdir(), 'chatkeep-upgrade-')) });
+    const store = await openPostgresStore(url, { interpreter, cwd: tmpHome('chatkeep-upgrade-') });
     try {
       expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
       expect(await dump()).toEqual(events);

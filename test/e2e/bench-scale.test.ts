@@ -46,6 +46,11 @@ describe('bench:scale at a small size', () => {
       expect(results.checks[n]!['load: rows as chatkeep writes them']!.floor).toBeGreaterThanOrEqual(5);
       expect(results.checks[n]!['load: sessions without a lock key']).toEqual({ chatkeep: 0, floor: 0 });
     }
+    // The write-ahead log each side's appends wrote, read from the server: each append's message (400 characters) at least.
+    for (const r of results.rows.filter((row) => row.name.includes('appends per second'))) {
+      const [, ck, floor] = /WAL per append [\d.]+ records, (\d+) bytes[^;]*, floor [\d.]+ records, (\d+) bytes/.exec(r.note ?? '') ?? [];
+      expect([Number(ck), Number(floor)].every((bytes) => bytes > 400)).toBe(true);
+    }
     for (const r of results.rows) {
       expect(Object.keys(r).filter((k) => !['limitMs', 'pass', 'note'].includes(k)).sort()).toEqual(['floorMs', 'ms', 'n', 'name', 'ratio', 'target']);
       expect(r.ms).toBeGreaterThan(0);

@@ -3,9 +3,6 @@
  * or issues the session IDs of the coming seconds ahead of time, blocks nobody else's chat, and a
  * refusal names a holder that exists.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { baseIdFor } from '../../src/session/api/ids.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
@@ -14,6 +11,7 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { runPiped } from '../helpers/pty.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { as, chat, ok, person } from '../helpers/team.js';
+import { tmpHome } from '../helpers/tmp-home.js';
 
 describe('squatting on a team database', () => {
   it("a member holding chatkeep's advisory locks or another's session IDs blocks no one; a hand-held lock names its connection", async () => {
@@ -35,7 +33,7 @@ describe('squatting on a team database', () => {
       const at = new Date('2031-05-06T07:08:09Z');
       const base = baseIdFor(at);
       await squatter.query("INSERT INTO chatkeep.ids (id) SELECT CASE WHEN n = 1 THEN $1 ELSE $1 || '-' || n END FROM generate_series(1, 9999) n", [base]);
-      const store = await openPostgresStore(ann!.url, { interpreter, cwd: await mkdtemp(join(tmpdir(), 'chatkeep-squat-')) });
+      const store = await openPostgresStore(ann!.url, { interpreter, cwd: tmpHome('chatkeep-squat-') });
       try {
         const id = await store.reserveId(at, store.project);
         expect(id.startsWith(`${base}-`)).toBe(true);

@@ -3,7 +3,7 @@
  * contract tests of what row security lets a member read: the schema migrated by the server's
  * admin (who may create pg_trgm), then the team set up with both as members.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -22,7 +22,7 @@ export interface TwoMembers {
   cwd: string;
   annStore: PostgresStore;
   bobStore: PostgresStore;
-  /** Closes both stores. */
+  /** Closes both stores and removes `cwd`. */
   close(): Promise<void>;
 }
 
@@ -35,5 +35,8 @@ export async function twoMembers(prefix: string): Promise<TwoMembers> {
   await withPool(url, {}, (pool, target) => setupTeam(pool, target, [ann.role, bob.role], false), { migrate: false });
   const annStore = await openPostgresStore(ann.url, { interpreter, cwd });
   const bobStore = await openPostgresStore(bob.url, { interpreter, cwd });
-  return { url, ann, bob, cwd, annStore, bobStore, close: async () => void (await Promise.all([annStore.close(), bobStore.close()])) };
+  return { url, ann, bob, cwd, annStore, bobStore, close: async () => {
+    await Promise.all([annStore.close(), bobStore.close()]);
+    await rm(cwd, { recursive: true, force: true });
+  } };
 }

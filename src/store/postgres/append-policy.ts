@@ -19,7 +19,8 @@
  *   by the same function. Changing a session is one row at a time (a snapshot, a taking, a trash),
  *   so the function runs at most once a row, never over a listing's many.
  * The sessions policy for reading keeps its subquery: a listing reads many rows, which one hashed
- * pass over the shares serves (team/row-security.ts).
+ * pass over the shares serves (team/row-security.ts); READ_POLICY_MIGRATION, below, lets the
+ * planner choose that pass or a probe by key, plan by plan.
  */
 import { TEAM } from './team/row-security.js';
 
@@ -30,4 +31,19 @@ export const APPEND_POLICY_MIGRATION = `
   ALTER POLICY events_append ON chatkeep.events WITH CHECK (EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.id = events.session_id
     AND (s.owner = current_user OR (NOT events.by_owner AND chatkeep.writable_share(s.id, s.owner) AND events.seq > chatkeep.last_seq(s.id)))));
   ALTER POLICY sessions_update ON chatkeep.sessions USING (owner = current_user OR chatkeep.writable_share(id, owner));
+`;
+
+/**
+ * The sessions policy for reading with its grantee's part correlated (`EXISTS … WHERE
+ * sh.session_id = sessions.id`), the same rows readable. Every append reads its session's row
+ * twice under this policy (the fence's share lock, the events policy's check), and written
+ * `(id, owner) IN (…)` the part was a subplan the planner always hashes, set up on every
+ * execution of the kept plan though the owner's branch answers first. Correlated, the planner
+ * picks per plan: a hashed pass for a listing's or a search's many rows, a probe of the shares'
+ * key for a single row, whose setup is a few pointers (docs/internals.md, "The read policy
+ * probed by key for one row").
+ */
+export const READ_POLICY_MIGRATION = `
+  ALTER POLICY sessions_read ON chatkeep.sessions USING (owner = current_user
+    OR EXISTS (SELECT 1 FROM chatkeep.shares sh WHERE sh.session_id = sessions.id AND sh.owner = sessions.owner AND sh.grantee IN (current_user, '${TEAM}')));
 `;

@@ -15,7 +15,7 @@ import { BY_OPERATION_MIGRATION, LOCK_KEYS_MIGRATION, ONCE_PER_STATEMENT_MIGRATI
 import { APPEND_FUNCTION_MIGRATION, EVENT_IDS_MIGRATION } from './event-log.js';
 import { LOAD_FUNCTION_MIGRATION } from './load-sql.js';
 import { OWNER_APPEND_MIGRATION } from './owner-append.js';
-import { APPEND_POLICY_MIGRATION } from './append-policy.js';
+import { APPEND_POLICY_MIGRATION, READ_POLICY_MIGRATION } from './append-policy.js';
 import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION, LISTING_OF_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
@@ -214,6 +214,8 @@ export const MIGRATIONS: readonly string[] = [
   APPEND_POLICY_MIGRATION,
   // Search's results, listing rows and snippets' messages, in one statement by a function whose plan each connection keeps (search-results.ts).
   SEARCH_RESULTS_MIGRATION,
+  // The sessions policy for reading with its shares part correlated: a single row's read probes it by key, not hashed (append-policy.ts).
+  READ_POLICY_MIGRATION,
   // A session's messages kept in blocks of 32, from which search's match counts a common word (search-blocks.ts).
   SEARCH_MATCH_BLOCKS_MIGRATION,
 ];
