@@ -2,9 +2,10 @@
  * Builds the scale bench's data with COPY, straight into chatkeep's schema as chatkeep writes it:
  * the session, ID and project rows of each owner, and each message's search row made by
  * chatkeep's own functions (its folded text by `fold`, its session's tail hash by `tailOf`,
- * its content as the JSON search-rows.ts stores). The server reads CSV files written here, a
- * batch of sessions at a time, loaded as load.ts says (triggers off, their rows made set-based,
- * indexes built once after the data: what they hold is the same; building once is far cheaper).
+ * its content as the JSON search-rows.ts stores; its blocks by chatkeep's own rule, load.ts).
+ * The server reads CSV files written here, a batch of sessions at a time, loaded as load.ts says
+ * (triggers off, their rows made set-based, indexes built once after the data: what they hold is
+ * the same; building once is far cheaper).
  *
  * Sessions carry no snapshot: the listing and search read only their rows and search rows (the
  * one session resumed is written by the store itself, see reads.ts; sample.ts checks that the
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { fold } from '../../src/search/fold.js';
 import { tailOf } from '../../src/store/postgres/search-rows.js';
-import { endLoad, finishLoad, giveLockKeys, startLoad } from './load.js';
+import { endLoad, finishLoad, giveLockKeys, makeBlocks, startLoad } from './load.js';
 import { SCHEMA_VERSION } from '../../src/session/format/migrations.js';
 import { PROJECTS, messageCount, messagePool, nextMessage, random } from './shape.js';
 
@@ -170,6 +171,7 @@ export async function buildData(url: string, members: readonly string[], count: 
           })(),
           ...messageClients.map((c, h) => copy(c, 'search_messages', halves[h]!)),
         ]);
+        await makeBlocks(loader, sessionId(from), sessionId(to - 1));
         for (const f of files) await rm(f.path);
       });
       // Awaited before the next batch's COPY or after the last; until then a failure must not end the process unheard.

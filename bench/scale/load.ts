@@ -8,6 +8,7 @@
  * by the expression of chatkeep's own trigger function, read from the server.
  */
 import type pg from 'pg';
+import { blocksOf } from '../../src/store/postgres/search-blocks.js';
 
 /** The tables whose non-constraint indexes are dropped for a load and built after it. */
 const INDEXED = ['sessions', 'search_messages'];
@@ -56,6 +57,18 @@ export async function giveLockKeys(loader: Loader, first: string, last: string):
     const [left] = (await c.query<{ n: number }>(`SELECT count(*)::int AS n ${keyless}`, [first, last])).rows;
     if (left!.n === 0) return;
   }
+}
+
+/**
+ * The search blocks of the sessions of IDs `first` to `last` (a batch), made from their messages by chatkeep's own rule, as
+ * its migration and each snapshot's write make them. Memory for the batch's blocks: grouped in memory, not spilled to disk.
+ */
+export async function makeBlocks(loader: Loader, first: string, last: string): Promise<void> {
+  const [c] = loader.clients;
+  await c.query("SET work_mem = '1GB'");
+  await c.query(`INSERT INTO chatkeep.search_blocks (session_id, owner, block, folded)
+    ${blocksOf('(SELECT * FROM chatkeep.search_messages WHERE session_id BETWEEN $1 AND $2)')}`, [first, last]);
+  await c.query('RESET work_mem');
 }
 
 /**

@@ -14,6 +14,7 @@ const COMPARED: [table: string, key: string, columns: string, order: string][] =
   ['sessions', 'id', 'title, title_source, status, message_count, archived_messages, schema_version, created_at, updated_at', ''],
   ['search_sessions', 'session_id', 'owner, messages, archived, tail, title, folded_title', ''],
   ['search_messages', 'session_id', 'owner, n, role, at, archived, content::text, folded, grams::text', ' ORDER BY n'],
+  ['search_blocks', 'session_id', 'owner, block, folded', ' ORDER BY block'],
 ];
 
 export async function sampleRows(store: PostgresStore, admin: pg.Client, sample: Sample, suffix: string): Promise<{ chatkeep: number; floor: number }> {

@@ -32,6 +32,9 @@ export function forgeries(id: string, owner: string): Forgery[] {
     f('search_messages', `UPDATE chatkeep.search_messages SET content = $2::json, folded = '${FORGED}' WHERE session_id = $1`, [id, json]),
     f('search_messages', 'DELETE FROM chatkeep.search_messages WHERE session_id = $1'),
     f('search_messages', `INSERT INTO chatkeep.search_messages (session_id, n, role, at, archived, content, folded) VALUES ($1, 1000, 'user', 0, false, $2::json, '${FORGED}')`, [id, json]),
+    f('search_blocks', `UPDATE chatkeep.search_blocks SET folded = ARRAY['${FORGED}'] WHERE session_id = $1`),
+    f('search_blocks', 'DELETE FROM chatkeep.search_blocks WHERE session_id = $1'),
+    f('search_blocks', `INSERT INTO chatkeep.search_blocks (session_id, block, folded) VALUES ($1, 1000, ARRAY['${FORGED}'])`),
     f('search_sessions', `UPDATE chatkeep.search_sessions SET title = '${FORGED}', folded_title = '${FORGED}', messages = 0 WHERE session_id = $1`),
     f('search_sessions', 'DELETE FROM chatkeep.search_sessions WHERE session_id = $1'),
     f('holders', 'UPDATE chatkeep.holders SET pid = 1 WHERE session_id = $1'),
@@ -59,7 +62,7 @@ const SCOPE: Record<string, string> = {
   quarantine: 'x.session_id IN (SELECT id FROM chatkeep.sessions WHERE owner = $1)',
   migrations: '$1::text IS NOT NULL',
   ...Object.fromEntries(
-    ['events', 'search_messages', 'search_sessions', 'holders', 'lock_keys'].map((t) => [t, 'x.session_id IN (SELECT id FROM chatkeep.sessions WHERE owner = $1)']),
+    ['events', 'search_messages', 'search_blocks', 'search_sessions', 'holders', 'lock_keys'].map((t) => [t, 'x.session_id IN (SELECT id FROM chatkeep.sessions WHERE owner = $1)']),
   ),
 };
 

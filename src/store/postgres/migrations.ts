@@ -20,7 +20,9 @@ import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION, LISTING_OF_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
-import { SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_COUNTED_ONCE_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION } from './search-match.js';
+import {
+  SEARCH_MATCH_BLOCKS_MIGRATION, SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_COUNTED_ONCE_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION,
+} from './search-match.js';
 import { SEARCH_RESULTS_MIGRATION } from './search-results.js';
 
 /**
@@ -214,6 +216,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_RESULTS_MIGRATION,
   // The sessions policy for reading with its shares part correlated: a single row's read probes it by key, not hashed (append-policy.ts).
   READ_POLICY_MIGRATION,
+  // A session's messages kept in blocks of 32, from which search's match counts a common word (search-blocks.ts).
+  SEARCH_MATCH_BLOCKS_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

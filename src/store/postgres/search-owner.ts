@@ -27,10 +27,10 @@ export const SEARCHER = `current_user::text COLLATE "default"`;
  * a lookup of that session: `OFFSET 0` keeps the planner from hashing every session of the
  * server instead, which it would do once for a search that meets a single row of a shared session.
  */
-const sessionReadable = (t: string): string => `EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.id = ${t}.session_id OFFSET 0)`;
+export const sessionReadable = (t: string): string => `EXISTS (SELECT 1 FROM chatkeep.sessions s WHERE s.id = ${t}.session_id OFFSET 0)`;
 
 /** A row of `t`, named as the role asking's, whose session that role owns. */
-const ownedAndNamed = (t: string): string => `${t}.owner = current_user AND ${owned(t)}`;
+export const ownedAndNamed = (t: string): string => `${t}.owner = current_user AND ${owned(t)}`;
 
 const TABLES = ['search_sessions', 'search_messages'] as const;
 

@@ -7,7 +7,8 @@
  * (`snapshot_version`, and `seq`, the last event it holds), the title (as written and folded),
  * and how many messages (`messages`, of which `archived`) with a hash of the last one (`tail`).
  * `chatkeep.search_messages` holds each message: its folded text (src/search/fold.ts) and, on a
- * server without `pg_trgm`, its 3-character sequences as a tsvector (search.ts says why).
+ * server without `pg_trgm`, its 3-character sequences as a tsvector (search.ts says why);
+ * `chatkeep.search_blocks` the same folded texts, 32 messages a row (search-blocks.ts).
  *
  * Messages only ever grow at the end (a `/reset` archives them in place, flipping `archived`):
  * when the rows hold a prefix of the snapshot's messages (same count archived, same last
@@ -19,20 +20,33 @@ import type { ClientBase } from 'pg';
 import { fold } from '../../search/fold.js';
 import { searchableMessages, type SearchableMessage } from '../../search/rank.js';
 import type { SessionSnapshot } from '../../session/api/data.js';
+import { BLOCK, blocksOf } from './search-blocks.js';
 
 /** Longer folded messages get no sequences (a tsvector holds under 1 MB of lexemes; 3 characters take at most 12 bytes + 4). */
 const MAX_GRAMMED = 60_000;
 
 /**
  * The messages' rows; their 3-character sequences (computed by the server, in its characters, as
- * `strpos` counts them) only where no trigram index (`pg_trgm`) serves the search.
+ * `strpos` counts them) only where no trigram index (`pg_trgm`) serves the search. In the same
+ * statement, the blocks the new messages fall in made again (search-blocks.ts), from the new rows
+ * and the earlier messages of the first such block (`$9`: the first new message's number): the
+ * statement's own inserts are not visible to its reads, their RETURNING is.
  */
-const INSERT_MESSAGES_SQL = `WITH mode AS (SELECT to_regclass('chatkeep.search_messages_trgm') IS NULL AS grammed)
-  INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded, grams)
+const INSERT_MESSAGES_SQL = `WITH mode AS (SELECT to_regclass('chatkeep.search_messages_trgm') IS NULL AS grammed),
+  added AS (INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded, grams)
   SELECT $1, $8, m.n, m.role, m.at, m.archived, m.content, m.folded,
     CASE WHEN mode.grammed AND char_length(m.folded) <= ${MAX_GRAMMED} THEN array_to_tsvector(ARRAY(
       SELECT DISTINCT substr(m.folded, i, 3) FROM generate_series(1, char_length(m.folded) - 2) AS i)) END
-  FROM unnest($2::int[], $3::text[], $4::float8[], $5::bool[], $6::json[], $7::text[]) AS m(n, role, at, archived, content, folded), mode`;
+  FROM unnest($2::int[], $3::text[], $4::float8[], $5::bool[], $6::json[], $7::text[]) AS m(n, role, at, archived, content, folded), mode
+  RETURNING session_id, owner, n, folded)
+  INSERT INTO chatkeep.search_blocks (session_id, owner, block, folded)
+  ${blocksOf(`(SELECT * FROM added UNION ALL SELECT k.session_id, k.owner, k.n, k.folded FROM chatkeep.search_messages k
+    WHERE k.session_id = $1 AND k.n >= $9::int / ${BLOCK} * ${BLOCK} AND k.n < $9)`)}
+  ON CONFLICT (session_id, block) DO UPDATE SET folded = EXCLUDED.folded`;
+
+/** A session's rows made again from nothing: its messages and their blocks. */
+const DELETE_MESSAGES_SQL = `WITH blocks AS (DELETE FROM chatkeep.search_blocks WHERE session_id = $1)
+  DELETE FROM chatkeep.search_messages WHERE session_id = $1`;
 
 /**
  * The facts the rows were made from; the session's row gives its snapshot version and its owner,
@@ -66,7 +80,7 @@ export async function writeSearchRows(client: ClientBase, id: string, snapshot: 
   const prefix = before !== undefined && before.tail !== null && before.archived === archived && before.messages <= messages.length
     && before.tail === tailOf(messages[before.messages - 1]);
   const from = prefix ? before.messages : 0;
-  if (before && !prefix) await client.query('DELETE FROM chatkeep.search_messages WHERE session_id = $1', [id]);
+  if (before && !prefix) await client.query(DELETE_MESSAGES_SQL, [id]);
   const title = snapshot?.title ?? null;
   const upserted = await client.query<{ owner: string }>(UPSERT_SESSION_SQL, [
     id, snapshot?.journalSeq ?? 0, messages.length, archived, tailOf(messages.at(-1)), title, fold(title ?? ''),
@@ -83,5 +97,6 @@ export async function writeSearchRows(client: ClientBase, id: string, snapshot: 
     added.map((m) => JSON.stringify(m.content)),
     added.map((m) => fold(m.content)),
     owner,
+    from,
   ]);
 }

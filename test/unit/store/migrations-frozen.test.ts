@@ -37,6 +37,7 @@ const RELEASED = [
   /* 24 */ '08da3f8097c5d494',
   /* 25 */ '853b873b4bfd77cc',
   /* 26 */ '309288fd4d8a5e9d',
+  /* 27 */ '72a607c9c7f87c3f',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
