@@ -20,7 +20,12 @@ import { LISTING_BY_OWNER_MIGRATION } from './listing-index.js';
 import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST_MIGRATION, LISTING_OF_MIGRATION } from './listing-sql.js';
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
-import { SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_COUNTED_ONCE_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION } from './search-match.js';
+import {
+  SEARCH_MATCH_BY_KEY_MIGRATION,
+  SEARCH_MATCH_BY_PROJECT_MIGRATION,
+  SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
+  SEARCH_MATCH_FUNCTION_MIGRATION,
+} from './search-match.js';
 import { SEARCH_RESULTS_MIGRATION } from './search-results.js';
 
 /**
@@ -212,6 +217,8 @@ export const MIGRATIONS: readonly string[] = [
   APPEND_POLICY_MIGRATION,
   // Search's results, listing rows and snippets' messages, in one statement by a function whose plan each connection keeps (search-results.ts).
   SEARCH_RESULTS_MIGRATION,
+  // Search's match for a role that sees every session reads its projects' sessions by the index on the project (search-match.ts).
+  SEARCH_MATCH_BY_PROJECT_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

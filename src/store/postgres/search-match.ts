@@ -91,24 +91,64 @@ type SessionHits = keyof typeof SESSION_HITS;
 const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
       d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
 
+/** The projects' sessions asked of a role that sees every session, as joinedWhole and byKey read them. */
+const ASKED_WHERE = `
+    WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL`;
+
 /**
  * `vis`'s branch for a role that sees every session (a single user's database, the admin), by
- * how each release wrote it. `joinedWhole` (schema 18) joined every search fact of the server, and
- * every event of the server grouped by session, to the sessions of the projects asked for: the
- * events and facts of every other project read for a search of one (a single user's search of
- * 2,000 sessions several times its floor). `byKey` reads each listed session's facts and last
- * event by its key, as the member's branches do. A released migration never changes
- * (docs/postgres.md), so schema 18's text is still built from `joinedWhole`.
+ * how each release wrote it (`with`: CTEs it needs before `vis`). `joinedWhole` (schema 18) joined
+ * every search fact of the server, and every event of the server grouped by session, to the
+ * sessions of the projects asked for: the events and facts of every other project read for a
+ * search of one. `byKey` (schema 22) reads each listed session's facts and last event by its key,
+ * as the member's branches do: three buffers a session for its facts, two for its last event.
+ *
+ * Both filtered the projects' sessions by `project_key` on the row, and the generic plan read them
+ * by a sequential scan whenever the statistics of its first call made one project most of the
+ * table: `sessions` moves any column past 24 bytes out of the row (`toast_tuple_target = 128`,
+ * migrations.ts), a project key such as `vm:/tmp/…` or a long remote among them, so the scan
+ * fetched each session's key from TOAST to compare it (three buffers a session: 6,106 buffers
+ * for the 2,000 sessions of one project of 4,000). `byProject` reads them by the index on
+ * `(project_key, owner, updated_at)` that holds the key, a lookup per project (lateral, and
+ * `enable_seqscan = off` so that no estimate turns it into a scan: SEARCH_MATCH_BY_PROJECT_SETTINGS),
+ * into `asked`; their search facts then by one hashed pass over `search_sessions` where the asked
+ * sessions are at least a quarter of the server's facts (`wide`; `pg_class.reltuples`), by key
+ * otherwise (a project among many costs its own sessions, not the server's); each last event by
+ * key (a hashed pass over `events` would have row security look up each event's session for a
+ * role that is not a superuser). A released migration never changes (docs/postgres.md), so
+ * schema 18's and 22's texts are still built from the first two.
  */
-const EVERY_SESSION = {
-  joinedWhole: `SELECT ${VIS_COLUMNS}, ev.last_seq
+type EverySession = 'joinedWhole' | 'byKey' | 'byProject';
+const EVERY_SESSION: Record<EverySession, { with: string; branch: string }> = {
+  joinedWhole: {
+    with: '',
+    branch: `SELECT ${VIS_COLUMNS}, ev.last_seq
     FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
-      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id`,
-  byKey: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM chatkeep.sessions s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true`,
+      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id${ASKED_WHERE}`,
+  },
+  byKey: {
+    with: '',
+    branch: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM chatkeep.sessions s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true${ASKED_WHERE}`,
+  },
+  byProject: {
+    with: `asked AS MATERIALIZED (
+    SELECT s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version
+    FROM (SELECT DISTINCT unnest($1) AS key) k
+      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
+    WHERE ${SEES_ALL}),
+  wide AS MATERIALIZED (
+    SELECT count(*) > 0 AND count(*) * 4 >= (SELECT c.reltuples FROM pg_class c WHERE c.oid = 'chatkeep.search_sessions'::regclass) AS yes FROM asked),
+  `,
+    branch: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM asked s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
+    WHERE (SELECT yes FROM wide)
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM asked s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
+    WHERE NOT (SELECT yes FROM wide)`,
+  },
 };
-type EverySession = keyof typeof EVERY_SESSION;
-
 /**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
@@ -128,7 +168,7 @@ type EverySession = keyof typeof EVERY_SESSION;
  * reads the sessions of the projects asked for, and each one's search facts and last event by key
  * too (EVERY_SESSION).
  */
-export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byKey', sessionHits: SessionHits = 'countedOnce'): string => `WITH vis AS MATERIALIZED (
+export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byProject', sessionHits: SessionHits = 'countedOnce'): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
     WHERE NOT ${SEES_ALL} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
@@ -139,8 +179,7 @@ export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySe
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
     WHERE NOT ${SEES_ALL} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
     UNION ALL
-    ${EVERY_SESSION[everySession]}
-    WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
+    ${EVERY_SESSION[everySession].branch}),
   by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
@@ -178,6 +217,13 @@ export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySe
 const MATCH_SETTINGS = `SET enable_nestloop = off SET enable_sort = off
     SET work_mem = '64MB' SET jit = off`;
 
+/**
+ * MATCH_SETTINGS, and no sequential scan where an index serves (schema 26 on): the projects'
+ * sessions of a role that sees every session by the index that holds their key (EVERY_SESSION's
+ * `byProject`), whatever the first call's statistics say. The member's branches read by index already.
+ */
+const SEARCH_MATCH_BY_PROJECT_SETTINGS = `${MATCH_SETTINGS} SET enable_seqscan = off`;
+
 /** The columns `chatkeep.search_match` returns: matchSql's, by name and type (MatchRow). */
 const MATCH_COLUMNS = `id text, project_key text, project_path text, updated_at float8, hits integer, best integer, best_hits integer,
       title_hits integer, title_stale boolean, stale boolean, pending boolean, title text, version text`;
@@ -204,10 +250,21 @@ export const SEARCH_MATCH_BY_KEY_MIGRATION = searchMatchFunction('CREATE OR REPL
 /** `chatkeep.search_match` replaced by this build's, which counts each message's hits in one pass (SESSION_HITS). */
 export const SEARCH_MATCH_COUNTED_ONCE_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byKey', 'countedOnce');
 
-function searchMatchFunction(create: 'CREATE' | 'CREATE OR REPLACE', everySession: EverySession, sessionHits: SessionHits): string {
+/**
+ * `chatkeep.search_match` replaced by this build's, whose role that sees every session reads its
+ * projects' sessions by the index on the project, and their facts hashed where they are most of the server's (EVERY_SESSION).
+ */
+export const SEARCH_MATCH_BY_PROJECT_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProject', 'countedOnce', SEARCH_MATCH_BY_PROJECT_SETTINGS);
+
+function searchMatchFunction(
+  create: 'CREATE' | 'CREATE OR REPLACE',
+  everySession: EverySession,
+  sessionHits: SessionHits,
+  settings = MATCH_SETTINGS,
+): string {
   return keptPlanFunction({
     create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
-    settings: MATCH_SETTINGS, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
+    settings, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
     body: `IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
         RETURN QUERY ${matchSql('trgm', everySession, sessionHits)};
