@@ -134,7 +134,7 @@ const EVERY_SESSION: Record<EverySession, { with: string; branch: string }> = {
   byProject: {
     with: `asked AS MATERIALIZED (
     SELECT s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version
-    FROM (SELECT DISTINCT unnest($1) AS key) k
+    FROM (SELECT DISTINCT unnest($1::text[]) AS key) k
       CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
     WHERE ${SEES_ALL}),
   wide AS MATERIALIZED (
