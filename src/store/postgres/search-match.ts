@@ -91,6 +91,9 @@ type SessionHits = keyof typeof SESSION_HITS;
 const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
       d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
 
+/** What `vis` takes of a session: each column named in the lateral read too, whose `OFFSET 0` would otherwise form every column of each row. */
+const ASKED_COLUMNS = 's.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version';
+
 /** The projects' sessions asked of a role that sees every session, as joinedWhole and byKey read them. */
 const ASKED_WHERE = `
     WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL`;
@@ -133,9 +136,9 @@ const EVERY_SESSION: Record<EverySession, { with: string; branch: string }> = {
   },
   byProject: {
     with: `asked AS MATERIALIZED (
-    SELECT s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version
+    SELECT ${ASKED_COLUMNS}
     FROM (SELECT DISTINCT unnest($1::text[]) AS key) k
-      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
+      CROSS JOIN LATERAL (SELECT ${ASKED_COLUMNS} FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
     WHERE ${SEES_ALL}),
   wide AS MATERIALIZED (
     SELECT count(*) > 0 AND count(*) * 4 >= (SELECT c.reltuples FROM pg_class c WHERE c.oid = 'chatkeep.search_sessions'::regclass) AS yes FROM asked),
