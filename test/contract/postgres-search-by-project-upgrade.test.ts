@@ -20,6 +20,7 @@ import { MATCHED_SQL, matchSql, SEARCH_MATCH_BY_PROJECT_MIGRATION, type MatchRow
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
+import { writeSearchFacts } from '../helpers/search-facts.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
 import { databaseBefore, schemaVersion, SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
 
@@ -46,11 +47,7 @@ async function fill(url: string): Promise<void> {
        repeat('{"messages":[]} ', 40)
      FROM (${all}) a`,
   );
-  await runSql(
-    url,
-    `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
-     SELECT id, current_user, 1, 2, 1, 0, 't', 'Session ' || n, 'session ' || n FROM (${all}) a`,
-  );
+  await writeSearchFacts(url, `SELECT id, 'Session ' || n AS title FROM (${all}) a`);
   await runSql(
     url,
     `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
