@@ -2,7 +2,7 @@
  * A search by a role that sees every session (a single user's database, the admin) reads the
  * sessions of the projects it searches, and each one's search facts and last event by key: not
  * every search fact and every event of the server, grouped, as schema 18's match did (EVERY_SESSION
- * in search-match.ts; since schema 26 its facts in one pass only where they are a quarter of the
+ * in search-every-session.ts; since schema 26 its facts in one pass only where they are a quarter of the
  * server's or more, which these three are not). Counted as the rows the server function's kept plan
  * reads (auto_explain).
  */
