@@ -21,7 +21,11 @@ import { LISTING_ASKS_ONCE_MIGRATION, LISTING_FUNCTION_MIGRATION, LISTING_NEWEST
 import { SEARCH_NARROWING_MIGRATION } from './search-narrowing.js';
 import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
 import {
-  SEARCH_MATCH_BLOCKS_MIGRATION, SEARCH_MATCH_BY_KEY_MIGRATION, SEARCH_MATCH_COUNTED_ONCE_MIGRATION, SEARCH_MATCH_FUNCTION_MIGRATION,
+  SEARCH_MATCH_BLOCKS_MIGRATION,
+  SEARCH_MATCH_BY_KEY_MIGRATION,
+  SEARCH_MATCH_BY_PROJECT_MIGRATION,
+  SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
+  SEARCH_MATCH_FUNCTION_MIGRATION,
 } from './search-match.js';
 import { SEARCH_RESULTS_MIGRATION } from './search-results.js';
 
@@ -218,6 +222,8 @@ export const MIGRATIONS: readonly string[] = [
   READ_POLICY_MIGRATION,
   // A session's messages kept in blocks of 32, from which search's match counts a common word (search-blocks.ts).
   SEARCH_MATCH_BLOCKS_MIGRATION,
+  // Search's match for a role that sees every session reads its projects' sessions by the index on the project (search-match.ts).
+  SEARCH_MATCH_BY_PROJECT_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

@@ -22,6 +22,7 @@ import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 import { keptPlanFunction } from './kept-plan.js';
 import { BLOCK, SEARCH_BLOCKS_MIGRATION } from './search-blocks.js';
+import { EVERY_SESSION, VIS_COLUMNS, type EverySession } from './search-every-session.js';
 
 /** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
 export type Narrowing = 'trgm' | 'grams';
@@ -116,28 +117,6 @@ function bySessionBranch(sessionHits: SessionHits): string {
       CROSS JOIN LATERAL (${TOTALS(SESSION_HITS.countedOnce.read)} WHERE x.covered IS DISTINCT FROM v.d_messages) f`;
 }
 
-/** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
-const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
-      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
-
-/**
- * `vis`'s branch for a role that sees every session (a single user's database, the admin), by
- * how each release wrote it. `joinedWhole` (schema 18) joined every search fact of the server, and
- * every event of the server grouped by session, to the sessions of the projects asked for: the
- * events and facts of every other project read for a search of one (a single user's search of
- * 2,000 sessions several times its floor). `byKey` reads each listed session's facts and last
- * event by its key, as the member's branches do. A released migration never changes
- * (docs/postgres.md), so schema 18's text is still built from `joinedWhole`.
- */
-const EVERY_SESSION = {
-  joinedWhole: `SELECT ${VIS_COLUMNS}, ev.last_seq
-    FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
-      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id`,
-  byKey: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM chatkeep.sessions s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true`,
-};
-type EverySession = keyof typeof EVERY_SESSION;
-
 /**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
@@ -157,7 +136,7 @@ type EverySession = keyof typeof EVERY_SESSION;
  * reads the sessions of the projects asked for, and each one's search facts and last event by key
  * too (EVERY_SESSION).
  */
-export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byKey', sessionHits: SessionHits = 'blocks'): string => `WITH vis AS MATERIALIZED (
+export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byProject', sessionHits: SessionHits = 'blocks'): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
     WHERE NOT ${SEES_ALL} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
@@ -168,8 +147,7 @@ export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySe
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
     WHERE NOT ${SEES_ALL} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
     UNION ALL
-    ${EVERY_SESSION[everySession]}
-    WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL),
+    ${EVERY_SESSION[everySession].branch}),
   by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
@@ -205,6 +183,13 @@ export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySe
 const MATCH_SETTINGS = `SET enable_nestloop = off SET enable_sort = off
     SET work_mem = '64MB' SET jit = off`;
 
+/**
+ * MATCH_SETTINGS, and no sequential scan where an index serves (schema 26 on): the projects'
+ * sessions of a role that sees every session by the index that holds their key (EVERY_SESSION's
+ * `byProject`), whatever the first call's statistics say. The member's branches read by index already.
+ */
+const SEARCH_MATCH_BY_PROJECT_SETTINGS = `${MATCH_SETTINGS} SET enable_seqscan = off`;
+
 /** The columns `chatkeep.search_match` returns: matchSql's, by name and type (MatchRow). */
 const MATCH_COLUMNS = `id text, project_key text, project_path text, updated_at float8, hits integer, best integer, best_hits integer,
       title_hits integer, title_stale boolean, stale boolean, pending boolean, title text, version text`;
@@ -237,10 +222,21 @@ export const SEARCH_MATCH_COUNTED_ONCE_MIGRATION = searchMatchFunction('CREATE O
  */
 export const SEARCH_MATCH_BLOCKS_MIGRATION = `${SEARCH_BLOCKS_MIGRATION}${searchMatchFunction('CREATE OR REPLACE', 'byKey', 'blocks')}`;
 
-function searchMatchFunction(create: 'CREATE' | 'CREATE OR REPLACE', everySession: EverySession, sessionHits: SessionHits): string {
+/**
+ * `chatkeep.search_match` replaced by this build's, whose role that sees every session reads its
+ * projects' sessions by the index on the project, and their facts hashed where they are most of the server's (EVERY_SESSION).
+ */
+export const SEARCH_MATCH_BY_PROJECT_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProject', 'blocks', SEARCH_MATCH_BY_PROJECT_SETTINGS);
+
+function searchMatchFunction(
+  create: 'CREATE' | 'CREATE OR REPLACE',
+  everySession: EverySession,
+  sessionHits: SessionHits,
+  settings = MATCH_SETTINGS,
+): string {
   return keptPlanFunction({
     create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
-    settings: MATCH_SETTINGS, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
+    settings, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
     body: `IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
         RETURN QUERY ${matchSql('trgm', everySession, sessionHits)};

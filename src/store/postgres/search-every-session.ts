@@ -1,0 +1,72 @@
+/**
+ * The sessions a search looks at (`vis`, search-match.ts) for a role that sees every session, by
+ * how each release read them, and the columns every branch of `vis` gives.
+ */
+import { SEES_ALL } from './listing-index.js';
+import { LAST_EVENT_SEQ } from './event-log.js';
+
+/** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
+export const VIS_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, d.session_id AS d_id,
+      d.snapshot_version AS d_version, d.seq AS d_seq, d.messages AS d_messages, d.title AS d_title, d.folded_title`;
+
+/** What `vis` takes of a session: each column named in the lateral read too, whose `OFFSET 0` would otherwise form every column of each row. */
+const ASKED_COLUMNS = 's.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version';
+
+/** The projects' sessions asked of a role that sees every session, as joinedWhole and byKey read them. */
+const ASKED_WHERE = `
+    WHERE ${SEES_ALL} AND s.project_key = ANY($1) AND s.trashed_at IS NULL`;
+
+/**
+ * `vis`'s branch for a role that sees every session (a single user's database, the admin), by
+ * how each release wrote it (`with`: CTEs it needs before `vis`). `joinedWhole` (schema 18) joined
+ * every search fact of the server, and every event of the server grouped by session, to the
+ * sessions of the projects asked for: the events and facts of every other project read for a
+ * search of one. `byKey` (schema 22) reads each listed session's facts and last event by its key,
+ * as the member's branches do: three buffers a session for its facts, two for its last event.
+ *
+ * Both filtered the projects' sessions by `project_key` on the row, and the generic plan read them
+ * by a sequential scan whenever the statistics of its first call made one project most of the
+ * table: `sessions` moves any column past 24 bytes out of the row (`toast_tuple_target = 128`,
+ * migrations.ts), a project key such as `vm:/tmp/…` or a long remote among them, so the scan
+ * fetched each session's key from TOAST to compare it (three buffers a session: 6,106 buffers
+ * for the 2,000 sessions of one project of 4,000). `byProject` reads them by the index on
+ * `(project_key, owner, updated_at)` that holds the key, a lookup per project (lateral, and
+ * `enable_seqscan = off` so that no estimate turns it into a scan: SEARCH_MATCH_BY_PROJECT_SETTINGS),
+ * into `asked`; their search facts then by one hashed pass over `search_sessions` where the asked
+ * sessions are at least a quarter of the server's facts (`wide`; `pg_class.reltuples`), by key
+ * otherwise (a project among many costs its own sessions, not the server's); each last event by
+ * key (a hashed pass over `events` would have row security look up each event's session for a
+ * role that is not a superuser). A released migration never changes (docs/postgres.md), so
+ * schema 18's and 22's texts are still built from the first two.
+ */
+export type EverySession = 'joinedWhole' | 'byKey' | 'byProject';
+export const EVERY_SESSION: Record<EverySession, { with: string; branch: string }> = {
+  joinedWhole: {
+    with: '',
+    branch: `SELECT ${VIS_COLUMNS}, ev.last_seq
+    FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
+      LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id${ASKED_WHERE}`,
+  },
+  byKey: {
+    with: '',
+    branch: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM chatkeep.sessions s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true${ASKED_WHERE}`,
+  },
+  byProject: {
+    with: `asked AS MATERIALIZED (
+    SELECT ${ASKED_COLUMNS}
+    FROM (SELECT DISTINCT unnest($1::text[]) AS key) k
+      CROSS JOIN LATERAL (SELECT ${ASKED_COLUMNS} FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
+    WHERE ${SEES_ALL}),
+  wide AS MATERIALIZED (
+    SELECT count(*) > 0 AND count(*) * 4 >= (SELECT c.reltuples FROM pg_class c WHERE c.oid = 'chatkeep.search_sessions'::regclass) AS yes FROM asked),
+  `,
+    branch: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM asked s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
+    WHERE (SELECT yes FROM wide)
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM asked s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
+    WHERE NOT (SELECT yes FROM wide)`,
+  },
+};
