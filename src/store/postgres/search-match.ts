@@ -17,7 +17,7 @@
  */
 import { bySessionSql } from './search-path.js';
 import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
-import { SEES_ALL } from './listing-index.js';
+import { SEES_ALL, SEES_ALL_CALL } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 import { keptPlanFunction } from './kept-plan.js';
@@ -183,12 +183,25 @@ export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySe
 const MATCH_SETTINGS = `SET enable_nestloop = off SET enable_sort = off
     SET work_mem = '64MB' SET jit = off`;
 
+
 /**
- * MATCH_SETTINGS, and no sequential scan where an index serves (schema 26 on): the projects'
- * sessions of a role that sees every session by the index that holds their key (EVERY_SESSION's
- * `byProject`), whatever the first call's statistics say. The member's branches read by index already.
+ * No sequential scan where an index serves, for a role that sees every session only (schema 28
+ * on): its projects' sessions by the index that holds their key (EVERY_SESSION's `byProject`),
+ * whatever the first call's statistics say (a scan fetched each session's key from TOAST to
+ * compare it). Not for a member: with scans off everywhere, a member's search of a word in nearly
+ * every message of her own project's adopted sessions took 690–780 ms against 18–29 with them
+ * allowed (10,000 sessions, the scale bench's data; docs/internals.md, "Search's match: a single
+ * user's sessions by the index on the project"). The role is a connection's for its life, so the
+ * plan each connection keeps is made under the setting its role gets; the function's own `SET`
+ * keeps the change inside the call.
  */
-const SEARCH_MATCH_BY_PROJECT_SETTINGS = `${MATCH_SETTINGS} SET enable_seqscan = off`;
+const BY_PROJECT_SCANS = {
+  settings: ' SET enable_seqscan = on',
+  body: `IF ${SEES_ALL_CALL} THEN
+        PERFORM set_config('enable_seqscan', 'off', true);
+      END IF;
+      `,
+};
 
 /** The columns `chatkeep.search_match` returns: matchSql's, by name and type (MatchRow). */
 const MATCH_COLUMNS = `id text, project_key text, project_path text, updated_at float8, hits integer, best integer, best_hits integer,
@@ -226,18 +239,18 @@ export const SEARCH_MATCH_BLOCKS_MIGRATION = `${SEARCH_BLOCKS_MIGRATION}${search
  * `chatkeep.search_match` replaced by this build's, whose role that sees every session reads its
  * projects' sessions by the index on the project, and their facts hashed where they are most of the server's (EVERY_SESSION).
  */
-export const SEARCH_MATCH_BY_PROJECT_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProject', 'blocks', SEARCH_MATCH_BY_PROJECT_SETTINGS);
+export const SEARCH_MATCH_BY_PROJECT_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProject', 'blocks', BY_PROJECT_SCANS);
 
 function searchMatchFunction(
   create: 'CREATE' | 'CREATE OR REPLACE',
   everySession: EverySession,
   sessionHits: SessionHits,
-  settings = MATCH_SETTINGS,
+  scans?: { settings: string; body: string },
 ): string {
   return keptPlanFunction({
     create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
-    settings, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
-    body: `IF narrowing = 'trgm' THEN
+    settings: `${MATCH_SETTINGS}${scans?.settings ?? ''}`, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
+    body: `${scans?.body ?? ''}IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
         RETURN QUERY ${matchSql('trgm', everySession, sessionHits)};
         PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
