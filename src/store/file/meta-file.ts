@@ -29,10 +29,15 @@ export async function writeMeta(sessionDir: string, row: IndexRow): Promise<void
   await writeCacheFile(layout.meta(sessionDir), metaText(row));
 }
 
-/** The meta file's text for `row`. */
+/** The format and version every meta file names. */
+const FORMAT: Omit<MetaFile, 'row'> = { format: 'chatkeep.meta', version: 1 };
+
+/** A meta file's text up to its row: `JSON.stringify` of a MetaFile is this, then the row, then `}`. */
+const META_HEAD = `${JSON.stringify(FORMAT).slice(0, -1)},"row":`;
+
+/** The meta file's text for `row`: the MetaFile's JSON, written as META_HEAD, the row and `}`. */
 function metaText(row: IndexRow): string {
-  const meta: MetaFile = { format: 'chatkeep.meta', version: 1, row };
-  return JSON.stringify(meta);
+  return `${META_HEAD}${JSON.stringify(row)}}`;
 }
 
 /** Forgets the row: before a new snapshot goes in, and when a session is resumed for writing. */
@@ -57,14 +62,14 @@ export interface MetaRow {
   line?: Buffer;
 }
 
-const META_OPEN = Buffer.from('{"format":"chatkeep.meta","version":1,"row":');
+const META_OPEN = Buffer.from(META_HEAD);
 const CLOSE_BRACE = 0x7d;
 
 /**
  * `readMetaSync`'s row, with its line for index.json (index-head.ts, `indexBody`). Synchronous on
  * purpose: a rebuild reads thousands of these small files, and a direct read costs a fraction of
  * a round trip through libuv's thread pool (the caller yields between batches). A file that is
- * `{"format":"chatkeep.meta","version":1,"row":` + a JSON value + `}` (what `writeMeta` writes) has
+ * META_HEAD + a JSON value + `}` (what `writeMeta` writes) has
  * only that value parsed: the whole file, parsed, is that same row with that format and version.
  * Anything else is parsed whole, as it always was (and has no line).
  */
@@ -93,7 +98,7 @@ export function readMetaRowSync(sessionDir: string, id: string): MetaRow | undef
   } catch {
     return undefined; // damaged
   }
-  return meta.format === 'chatkeep.meta' && meta.version === 1 && isRow(meta.row, id) ? { row: meta.row } : undefined;
+  return meta.format === FORMAT.format && meta.version === FORMAT.version && isRow(meta.row, id) ? { row: meta.row } : undefined;
 }
 
 const smallBuffer = Buffer.allocUnsafe(16 * 1024);

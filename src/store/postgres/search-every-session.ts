@@ -31,7 +31,8 @@ const ASKED_WHERE = `
  * fetched each session's key from TOAST to compare it (three buffers a session: 6,106 buffers
  * for the 2,000 sessions of one project of 4,000). `byProject` reads them by the index on
  * `(project_key, owner, updated_at)` that holds the key, a lookup per project (lateral, and
- * `enable_seqscan = off` so that no estimate turns it into a scan: SEARCH_MATCH_BY_PROJECT_SETTINGS),
+ * `enable_seqscan` off for such a role so that no estimate turns it into a scan: search-match.ts,
+ * BY_PROJECT_SCANS),
  * into `asked`; their search facts then by one hashed pass over `search_sessions` where the asked
  * sessions are at least a quarter of the server's facts (`wide`; `pg_class.reltuples`), by key
  * otherwise (a project among many costs its own sessions, not the server's); each last event by

@@ -183,7 +183,6 @@ export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySe
 const MATCH_SETTINGS = `SET enable_nestloop = off SET enable_sort = off
     SET work_mem = '64MB' SET jit = off`;
 
-
 /**
  * No sequential scan where an index serves, for a role that sees every session only (schema 28
  * on): its projects' sessions by the index that holds their key (EVERY_SESSION's `byProject`),
