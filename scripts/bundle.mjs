@@ -66,13 +66,15 @@ const keepOutside = (inside = []) => ({
 const dependenciesOutside = keepOutside();
 
 /**
- * The one dependency bundled into cli.js all the same: chalk, the only package every start
- * imports (the screen's colours). From node_modules it is four ES modules, each resolved, read,
- * compiled and linked apart: 11–14 ms of CPU where the same code as one file costs 5–6 ms
- * (docs/internals.md, "Start to first prompt, by CPU"). Its 16 kB are then in the tarball twice:
- * the library, and the Markdown renderer loaded after the prompt, import it from node_modules.
+ * The dependencies bundled into cli.cjs all the same, the two every start loads: chalk (the
+ * screen's colours) and proper-lockfile (a new session's lock, src/store/file/lock.ts). From
+ * node_modules chalk is four ES modules, each resolved, read, compiled and linked apart: 11–14 ms
+ * of CPU where the same code as one file costs 5–6 ms; proper-lockfile and its dependencies ten
+ * CommonJS files, 10–12 ms where in the bundle, with its code cache, they cost 4–5 ms
+ * (docs/internals.md, "Start to first prompt, by CPU"). Their 16 and 51 kB are then in the tarball
+ * twice: the library, and the Markdown renderer loaded after the prompt, load them from node_modules.
  */
-const BUNDLED_DEPENDENCIES = ['chalk'];
+const BUNDLED_DEPENDENCIES = ['chalk', 'proper-lockfile'];
 
 /**
  * Packages the CLI loads on one path only (the Markdown renderer once the prompt is up, the

@@ -134,16 +134,17 @@ describe('the package', () => {
     expect([...shipped].filter((f) => /\.cache$/.test(f))).toEqual([]);
   });
 
-  it('bundles none of its dependencies but chalk: the CLI imports them from node_modules, one copy of each', () => {
-    // esbuild marks each bundled module with a `// node_modules/NAME/…` comment. chalk, which
-    // every start imports, is in the CLI's bundle as well (scripts/bundle.mjs, BUNDLED_DEPENDENCIES).
+  it('bundles none of its dependencies but chalk and proper-lockfile: the CLI imports them from node_modules, one copy of each', () => {
+    // esbuild marks each bundled module with a `// node_modules/NAME/…` comment. chalk and
+    // proper-lockfile, which every start loads, are in the CLI's bundle as well (scripts/bundle.mjs,
+    // BUNDLED_DEPENDENCIES).
     const bundled = [...shipped].filter((f) => /^dist\/bundle\/.*\.(m?js|cjs)$/.test(f));
     expect(bundled).toContain('dist/bundle/cli.cjs');
     const twice = bundled.flatMap((f) => {
       const text = readFileSync(join(root, f), 'utf8');
       return Object.keys(pkg.dependencies).filter((dep) => text.includes(`// node_modules/${dep}/`)).map((dep) => `${dep} in ${f}`);
     });
-    expect(twice).toEqual(['chalk in dist/bundle/cli.cjs']);
+    expect(twice).toEqual(['chalk in dist/bundle/cli.cjs', 'proper-lockfile in dist/bundle/cli.cjs']);
   });
 
   it('lets a CommonJS program require each entry (require(esm), Node 20.19 and later)', () => {
