@@ -2,12 +2,12 @@
 // of ~100 (module loading was most of the time to the first prompt). The library (the
 // package's main export) stays tsc's output in dist/src/. The bundle is CommonJS, run by the
 // launcher (bin/chatkeep.js) with a V8 code cache made at build time by a start of its own
-// (scripts/cli-code-cache.mjs): compiling the bundle and the ES loader were a third of a start's
-// CPU above a bare Node's.
+// (scripts/cli-code-cache.mjs): the ES loader and compiling the bundle were nearly half of a
+// start's CPU above a bare Node's.
 //
 // The package's own dependencies are not bundled: the CLI imports them from node_modules, where
 // `npm install chatkeep` puts them for the library anyway (one copy of each in the tarball). The
-// exception is chalk, which every start imports (BUNDLED_DEPENDENCIES below).
+// exceptions are chalk and proper-lockfile, which every start loads (BUNDLED_DEPENDENCIES below).
 // Packages loaded later and only sometimes (the provider SDKs when one is chosen) are each bundled into their own CommonJS file under dist/bundle/vendor/,
 // with a V8 code cache beside it, and loaded by scripts/cached-script.cjs when the CLI first
 // imports them: one file instead of the SDK's 150–300 modules resolved from node_modules, and
