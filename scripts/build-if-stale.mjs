@@ -6,7 +6,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const built = `${root}dist/bundle/cli.js`;
+const built = `${root}dist/bundle/cli.cjs`;
 
 /** The newest modification time under `dir` (0 when it does not exist). */
 function newest(dir) {

@@ -1,12 +1,15 @@
-// Bundles the CLI into one file, dist/bundle/cli.js, so that start-up loads one module instead
+// Bundles the CLI into one file, dist/bundle/cli.cjs, so that start-up loads one module instead
 // of ~100 (module loading was most of the time to the first prompt). The library (the
-// package's main export) stays tsc's output in dist/src/.
+// package's main export) stays tsc's output in dist/src/. The bundle is CommonJS, run by the
+// launcher (bin/chatkeep.js) with a V8 code cache made at build time by a start of its own
+// (scripts/cli-code-cache.mjs): the ES loader and compiling the bundle were nearly half of a
+// start's CPU above a bare Node's.
 //
 // The package's own dependencies are not bundled: the CLI imports them from node_modules, where
 // `npm install chatkeep` puts them for the library anyway (one copy of each in the tarball). The
-// exception is chalk, which every start imports (BUNDLED_DEPENDENCIES below).
+// exceptions are chalk and proper-lockfile, which every start loads (BUNDLED_DEPENDENCIES below).
 // Packages loaded later and only sometimes (the provider SDKs when one is chosen) are each bundled into their own CommonJS file under dist/bundle/vendor/,
-// with a V8 code cache beside it, and loaded by scripts/vendor-runtime.mjs when the CLI first
+// with a V8 code cache beside it, and loaded by scripts/cached-script.cjs when the CLI first
 // imports them: one file instead of the SDK's 150–300 modules resolved from node_modules, and
 // little left to compile. Measured on Node 20: `import('openai')` 65 ms → 4–9 ms,
 // `@anthropic-ai/sdk` 130 ms → 5–9 ms. The code caches are tied to the Node that made them, so
@@ -15,9 +18,10 @@
 // the HTML export's (marked, sanitize-html, highlight.js) when one is written, each from its own
 // file under dist/bundle/vendor/ (SPLIT_OUT below); string-width stays in node_modules.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeVendorCache } from './vendor-runtime.mjs';
+import { launchedImports, trainCodeCache } from './cli-code-cache.mjs';
+import cachedScript from './cached-script.cjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}/dist/bundle`, { recursive: true, force: true });
@@ -62,13 +66,15 @@ const keepOutside = (inside = []) => ({
 const dependenciesOutside = keepOutside();
 
 /**
- * The one dependency bundled into cli.js all the same: chalk, the only package every start
- * imports (the screen's colours). From node_modules it is four ES modules, each resolved, read,
- * compiled and linked apart: 11–14 ms of CPU where the same code as one file costs 5–6 ms
- * (docs/internals.md, "Start to first prompt, by CPU"). Its 16 kB are then in the tarball twice:
- * the library, and the Markdown renderer loaded after the prompt, import it from node_modules.
+ * The dependencies bundled into cli.cjs all the same, the two every start loads: chalk (the
+ * screen's colours) and proper-lockfile (a new session's lock, src/store/file/lock.ts). From
+ * node_modules chalk is four ES modules, each resolved, read, compiled and linked apart: 11–14 ms
+ * of CPU where the same code as one file costs 5–6 ms; proper-lockfile and its dependencies ten
+ * CommonJS files, 10–12 ms where in the bundle, with its code cache, they cost 4–5 ms
+ * (docs/internals.md, "Start to first prompt, by CPU"). Their 16 and 51 kB are then in the tarball
+ * twice: the library, and the Markdown renderer loaded after the prompt, load them from node_modules.
  */
-const BUNDLED_DEPENDENCIES = ['chalk'];
+const BUNDLED_DEPENDENCIES = ['chalk', 'proper-lockfile'];
 
 /**
  * Packages the CLI loads on one path only (the Markdown renderer once the prompt is up, the
@@ -108,47 +114,59 @@ const REQUIRE_BANNER = { js: "import { createRequire as __chatkeepRequire } from
 
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
 
-await build({
-  ...common,
-  format: 'esm',
-  // The import's reading thread (src/import/readers.ts) is started from its own file beside cli.js.
-  entryPoints: ['src/cli.ts', { in: 'src/import/read-worker.ts', out: 'read-worker' }],
-  outdir: 'dist/bundle',
-  // The dependencies load from node_modules (readline-sync also finds its helper scripts next
-  // to its own files there). What SPLIT_OUT names loads from the bundle's own vendor/ files,
-  // only on its path: kept out of the bundle's bytes.
-  // Bundled CommonJS code calls require() for Node's built-ins.
-  banner: REQUIRE_BANNER,
-  plugins: [
-    keepOutside(BUNDLED_DEPENDENCIES),
-    splitOutTo('./vendor/'),
-    {
-      name: 'vendored',
-      setup(b) {
-        const names = Object.keys(VENDORED).map((n) => n.replace(/[/.]/g, '\\$&'));
-        b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendored' }));
-        // Inside the bundle, a dynamic import() of these runs this module then: the file loads only when needed.
-        b.onLoad({ filter: /.*/, namespace: 'vendored' }, (args) => {
-          const [file, exports] = VENDORED[args.path];
-          return {
-            contents: [
-              `import { loadVendor } from ${JSON.stringify(fileURLToPath(new URL('./vendor-runtime.mjs', import.meta.url)))};`,
-              `const vendored = loadVendor(new URL('./vendor/${file}.cjs', import.meta.url));`,
-              exports,
-            ].join('\n'),
-            resolveDir: root,
-            loader: 'js',
-          };
-        });
-      },
+/**
+ * The dependencies load from node_modules (readline-sync also finds its helper scripts next
+ * to its own files there). What SPLIT_OUT names loads from the bundle's own vendor/ files,
+ * only on its path: kept out of the bundle's bytes.
+ */
+const cliPlugins = [
+  keepOutside(BUNDLED_DEPENDENCIES),
+  splitOutTo('./vendor/'),
+  {
+    name: 'vendored',
+    setup(b) {
+      const names = Object.keys(VENDORED).map((n) => n.replace(/[/.]/g, '\\$&'));
+      b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'vendored' }));
+      // Inside the bundle, a dynamic import() of these runs this module then: the file loads only when needed.
+      b.onLoad({ filter: /.*/, namespace: 'vendored' }, (args) => {
+        const [file, exports] = VENDORED[args.path];
+        return {
+          contents: [
+            `import { loadVendor } from ${JSON.stringify(fileURLToPath(new URL('./cached-script.cjs', import.meta.url)))};`,
+            `const vendored = loadVendor(new URL('./vendor/${file}.cjs', import.meta.url));`,
+            exports,
+          ].join('\n'),
+          resolveDir: root,
+          loader: 'js',
+        };
+      });
     },
-  ],
+  },
+];
+
+const cli = await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: ['src/cli.ts'],
+  outfile: 'dist/bundle/cli.cjs',
+  write: false,
+  // Written as ES modules: their `import.meta.url` is the bundle's own file's.
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "'use strict';\nconst importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: cliPlugins,
 });
+mkdirSync(`${root}/dist/bundle`, { recursive: true });
+writeFileSync(`${root}/dist/bundle/cli.cjs`, launchedImports(cli.outputFiles[0].text));
+copyFileSync(`${root}/scripts/cached-script.cjs`, `${root}/dist/bundle/cached-script.cjs`);
+// The import's reading thread (src/import/readers.ts) is started from its own file beside cli.cjs:
+// an ES module, as Node runs a worker's file itself. Bundled CommonJS code calls require() for Node's built-ins.
+await build({ ...common, format: 'esm', entryPoints: { 'read-worker': 'src/import/read-worker.ts' }, outdir: 'dist/bundle', banner: REQUIRE_BANNER, plugins: cliPlugins });
 
 for (const [file, contents] of Object.entries(VENDOR_FILES)) {
   const outfile = `${root}/dist/bundle/vendor/${file}.cjs`;
   await build({ ...common, format: 'cjs', stdin: { contents, resolveDir: root, sourcefile: `vendor-${file}.js` }, outfile, plugins: [dependenciesOutside] });
-  writeVendorCache(outfile);
+  // Evaluated once, and the code cache of what that compiled written beside it.
+  cachedScript.writeCache(outfile, cachedScript.runCached(outfile).script);
 }
 
 for (const [name, contents] of Object.entries(SPLIT_OUT)) {
@@ -164,3 +182,6 @@ for (const [name, contents] of Object.entries(SPLIT_OUT)) {
     banner: REQUIRE_BANNER,
   });
 }
+
+// Last: the start that makes the CLI's code cache needs every file it loads.
+trainCodeCache(`${root}/dist/bundle`);

@@ -1,7 +1,7 @@
 /**
  * A reading thread of `sessions import` (readers.ts): reads and parses the files it is sent,
  * one answer per request, in order. Its own entry point (dist/src/import/read-worker.js; the
- * CLI's bundle has it beside cli.js).
+ * CLI's bundle has it beside cli.cjs).
  */
 import { parentPort } from 'node:worker_threads';
 import { readPeerFile, type TitleCache } from './read-peer.js';

@@ -19,7 +19,11 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
 };
 
-/** A module's imports: relative files and bare package names (static, `export … from`, dynamic with a literal). */
+/**
+ * A module's imports: relative files and bare package names (static, `export … from`, dynamic with
+ * a literal, as the CLI's bundle calls its launcher's import(), `dynamicImport`, and CommonJS's
+ * `require` and `require.resolve` of a literal: the launcher's way to the bundle).
+ */
 function importsOf(file: string): { files: string[]; packages: string[] } {
   // Comment lines left out: bundled packages' JSDoc writes `import("./x").Type`.
   const text = readFileSync(join(root, file), 'utf8')
@@ -29,7 +33,8 @@ function importsOf(file: string): { files: string[]; packages: string[] } {
   const specs = [
     ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s*['"]([^'"]+)['"]/gm),
     ...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
-    ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...text.matchAll(/\b(?:import|dynamicImport)\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...text.matchAll(/\brequire(?:\.resolve)?\(\s*['"]([^'"]+)['"]\s*\)/g),
   ].map((m) => m[1]!);
   const files: string[] = [];
   const packages: string[] = [];
@@ -69,7 +74,7 @@ describe('the package', () => {
   }, 120_000);
 
   it('ships the CLI, the library with its types, and the schemas, and nothing of the tests, benches or torture', () => {
-    for (const file of ['bin/chatkeep.js', 'dist/bundle/cli.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'schema/session.validate.mjs', 'schema/export.schema.json', 'package.json', 'README.md']) {
+    for (const file of ['bin/chatkeep.js', 'bin/package.json', 'dist/bundle/cli.cjs', 'dist/bundle/cached-script.cjs', 'dist/src/index.js', 'dist/src/index.d.ts', 'schema/session.validate.mjs', 'schema/export.schema.json', 'package.json', 'README.md']) {
       expect(shipped.has(file), file).toBe(true);
     }
     const strays = [...shipped].filter((f) => /^dist\/(test|bench|torture)\/|\.test\.|\.map$|tsbuildinfo|^src\/|^test\/|^scripts\//.test(f));
@@ -85,6 +90,7 @@ describe('the package', () => {
   it('ships every file the CLI reaches, which finds nothing in node_modules but its dependencies', () => {
     const cli = reach(Object.values(pkg.bin).map((f) => normalize(f)));
     expect([...cli.files].filter((f) => !shipped.has(f))).toEqual([]);
+    expect(cli.files.has('dist/bundle/cli.cjs')).toBe(true);
     expect(cli.files.has('dist/bundle/vendor/pg.mjs')).toBe(true);
     // readline-sync is found by require.resolve (its helper scripts lie beside it), not imported.
     expect([...cli.packages].filter((p) => !(p in pkg.dependencies))).toEqual([]);
@@ -128,16 +134,17 @@ describe('the package', () => {
     expect([...shipped].filter((f) => /\.cache$/.test(f))).toEqual([]);
   });
 
-  it('bundles none of its dependencies but chalk: the CLI imports them from node_modules, one copy of each', () => {
-    // esbuild marks each bundled module with a `// node_modules/NAME/…` comment. chalk, which
-    // every start imports, is in the CLI's bundle as well (scripts/bundle.mjs, BUNDLED_DEPENDENCIES).
+  it('bundles none of its dependencies but chalk and proper-lockfile: the CLI imports them from node_modules, one copy of each', () => {
+    // esbuild marks each bundled module with a `// node_modules/NAME/…` comment. chalk and
+    // proper-lockfile, which every start loads, are in the CLI's bundle as well (scripts/bundle.mjs,
+    // BUNDLED_DEPENDENCIES).
     const bundled = [...shipped].filter((f) => /^dist\/bundle\/.*\.(m?js|cjs)$/.test(f));
-    expect(bundled).toContain('dist/bundle/cli.js');
+    expect(bundled).toContain('dist/bundle/cli.cjs');
     const twice = bundled.flatMap((f) => {
       const text = readFileSync(join(root, f), 'utf8');
       return Object.keys(pkg.dependencies).filter((dep) => text.includes(`// node_modules/${dep}/`)).map((dep) => `${dep} in ${f}`);
     });
-    expect(twice).toEqual(['chalk in dist/bundle/cli.js']);
+    expect(twice).toEqual(['chalk in dist/bundle/cli.cjs', 'proper-lockfile in dist/bundle/cli.cjs']);
   });
 
   it('lets a CommonJS program require each entry (require(esm), Node 20.19 and later)', () => {

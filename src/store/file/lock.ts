@@ -121,9 +121,12 @@ let lockfileModule: Lockfile | undefined;
  * proper-lockfile, loaded by the first lock taken. A CommonJS package, so it is required: an
  * `import()` of it has Node's ES loader read and lex its source for named exports first, on top
  * of the CommonJS loader that then loads it anyway (4–8 ms of a start's CPU, docs/internals.md).
+ * In the CLI's bundle (CommonJS, where `require` is its own) the package is bundled and compiled
+ * with the bundle's code cache (scripts/bundle.mjs, `BUNDLED_DEPENDENCIES`): from node_modules,
+ * its ten files cost a start ~10 ms of CPU more.
  */
 function loadLockfile(): Lockfile {
-  lockfileModule ??= createRequire(import.meta.url)('proper-lockfile') as Lockfile;
+  lockfileModule ??= (typeof require === 'function' ? require('proper-lockfile') : createRequire(import.meta.url)('proper-lockfile')) as Lockfile;
   return lockfileModule;
 }
 
