@@ -102,5 +102,5 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
  */
 export async function insertWithSnapshot(client: ClientBase, s: SessionSnapshot, text: string, project: ProjectInfo, at: Date): Promise<void> {
   await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, text, at)]);
-  await writeSearchRows(client, s.id, s);
+  await writeSearchRows(client, s.id, s, { fresh: true });
 }
