@@ -19,6 +19,7 @@ import { measurePair, row } from '../harness.js';
 import { median } from '../../measure/median.js';
 import { COMMON, PROJECTS, RARE } from './shape.js';
 import { projectKey } from './build.js';
+import { bulkWrite } from './bulk.js';
 
 export interface Checks {
   [name: string]: { chatkeep: number; floor: number };
@@ -129,13 +130,7 @@ export async function measureReads(
   const afterBulk: number[] = [];
   let first = { total: 0 };
   for (let round = 0; round < BULK_ROUNDS; round++) {
-    await Promise.all(Array.from({ length: 100 }, async (_, j) => {
-      const i = round * 100 + j;
-      const s = blankSnapshot(`scale-bulk-${n}-${i}`, member.project.path, new Date(base + i), 'bench');
-      s.messages = makeMessages(20, 300, i).map((m, k) => (k === 5 && i % 10 === 0 ? { ...m, content: `${m.content} ${RARE}` } : m));
-      s.stats.messageCount = s.messages.length;
-      await member.adopt(s);
-    }));
+    await bulkWrite(member, n, round);
     const at = performance.now();
     first = await member.searchSessions(RARE, projects, {});
     afterBulk.push(performance.now() - at);

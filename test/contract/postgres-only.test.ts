@@ -113,6 +113,23 @@ describe('PostgreSQL store', () => {
     expect((await store.searchSessions('hello from', [store.project], {})).results.map((r) => r.session.id).sort()).toEqual(ids);
   });
 
+  it("writes the project's row once for a batch of adopted sessions, not once for each", async () => {
+    const store = await open();
+    const adopt = async (id: string): Promise<void> => {
+      const s = blankSnapshot(id, cwd, AT, 'test');
+      s.messages = [{ role: 'user', content: `hello from ${id}`, timestamp: AT }];
+      s.stats.messageCount = 1;
+      expect(await store.adopt(s)).toBe(true);
+    };
+    // The first alone (its project's row inserted); then three at once, in one turn of the event
+    // loop (the codec loaded): one batch, which updates the row once (before: once a session).
+    await adopt('session-20200101-000010');
+    await Promise.all(['session-20200101-000011', 'session-20200101-000012', 'session-20200101-000013'].map(adopt));
+    const projects = await runSql<{ key: string; at: string }>(url, 'SELECT key, ctid::text AS at FROM chatkeep.projects');
+    expect(projects).toEqual([{ key: store.project.key, at: '(0,2)' }]);
+    expect((await store.list([store.project])).map((r) => r.id).sort()).toEqual(['10', '11', '12', '13'].map((n) => `session-20200101-0000${n}`));
+  });
+
   it('knows the projects sessions were kept in, and records a problem a reading found', async () => {
     const store = await open();
     const empty = await mkdtemp(join(tmpdir(), 'chatkeep-pg-empty-'));

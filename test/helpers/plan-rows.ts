@@ -7,6 +7,7 @@ import type pg from 'pg';
 
 interface PlanNode {
   'Relation Name'?: string;
+  'Index Name'?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
   'Rows Removed by Filter'?: number;
@@ -20,6 +21,16 @@ function rowsRead(node: PlanNode, tables: ReadonlySet<string>): number {
     ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * (node['Actual Loops'] ?? 1)
     : 0;
   return own + (node.Plans ?? []).reduce((n, p) => n + rowsRead(p, tables), 0);
+}
+
+/**
+ * The entries the plan's scans of index `index` gave, over all their loops: what an index scan
+ * costs, which the rows read do not show when another condition (a BitmapAnd) drops them.
+ */
+export function indexEntries(plan: { Plan: object }, index: string): number {
+  const walk = (node: PlanNode): number =>
+    (node['Index Name'] === index ? (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) : 0) + (node.Plans ?? []).reduce((n, p) => n + walk(p), 0);
+  return walk(plan.Plan as PlanNode);
 }
 
 /** Runs `sql` under EXPLAIN ANALYZE on `client` (as its role) and counts the rows it read of `tables`. */

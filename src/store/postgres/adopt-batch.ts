@@ -3,17 +3,21 @@
  * file store does (src/store/file/adopt-batch.ts): those stored at the same time go in one
  * transaction, one commit (one WAL flush) for the batch instead of one per session. Each session
  * runs under its own savepoint, so one that fails is rolled back alone and reported to its
- * caller; the others commit, and each caller is told only once the COMMIT has returned.
+ * caller; the others commit, and each caller is told only once the COMMIT has returned. The
+ * batch records its sessions' projects once, first.
  */
 import type { Pool, PoolClient } from 'pg';
+import type { ProjectInfo } from '../../session/api/data.js';
 import { GroupCommit } from '../group-commit.js';
 import { transaction } from './connect.js';
 import type { Target } from './connect.js';
+import { recordProjects } from './session-rows.js';
 
 /** Sessions committed together at most. */
 const BATCH = 128;
 
 interface Waiting {
+  project: ProjectInfo;
   store: (client: PoolClient) => Promise<boolean>;
   settle: (stored: boolean) => void;
   fail: (err: unknown) => void;
@@ -27,10 +31,13 @@ export class PgAdoptBatches {
     private readonly target: Target,
   ) {}
 
-  /** Runs `store` in the next batch's transaction; resolves to its answer once that transaction committed. */
-  adopt(store: (client: PoolClient) => Promise<boolean>): Promise<boolean> {
+  /**
+   * Runs `store` in the next batch's transaction, after the batch's projects are recorded
+   * (`project` among them); resolves to its answer once that transaction committed.
+   */
+  adopt(project: ProjectInfo, store: (client: PoolClient) => Promise<boolean>): Promise<boolean> {
     return new Promise<boolean>((settle, fail) => {
-      this.queue.add({ store, settle, fail });
+      this.queue.add({ project, store, settle, fail });
     });
   }
 
@@ -38,6 +45,9 @@ export class PgAdoptBatches {
     const outcomes: ({ stored: boolean } | { err: unknown })[] = [];
     try {
       await transaction(this.pool, this.target, async (client) => {
+        // Each project's row once for the batch, before its sessions (which refer to it): one
+        // version of the row, where an upsert per session left a dead one per session.
+        await recordProjects(client, batch.map((one) => one.project));
         for (const one of batch) {
           await client.query('SAVEPOINT adopt');
           try {

@@ -67,11 +67,13 @@ export function tailOf(m: SearchableMessage | undefined): string {
  * Makes session `id`'s search rows say what `snapshot` holds (undefined: a session that cannot be
  * read, indexed empty until it changes). Run inside the transaction that wrote the snapshot (or,
  * for a session indexed by a search, one holding its row), after the session's row is updated.
+ * `fresh`: the session's row was inserted by this transaction, so it has no search rows to read
+ * first (an ID is issued once: none of an earlier session of that ID can be left).
  */
-export async function writeSearchRows(client: ClientBase, id: string, snapshot: SessionSnapshot | undefined): Promise<void> {
+export async function writeSearchRows(client: ClientBase, id: string, snapshot: SessionSnapshot | undefined, options: { fresh?: boolean } = {}): Promise<void> {
   const messages = snapshot ? searchableMessages(snapshot) : [];
   const archived = messages.reduce((n, m) => n + (m.archived ? 1 : 0), 0);
-  const [before] = (
+  const [before] = options.fresh ? [] : (
     await client.query<{ messages: number; archived: number; tail: string | null }>(
       'SELECT messages, archived, tail FROM chatkeep.search_sessions WHERE session_id = $1 FOR UPDATE',
       [id],

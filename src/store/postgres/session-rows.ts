@@ -13,10 +13,21 @@ import { writeSearchRows } from './search-rows.js';
 
 /** Records the project (its path on the machine that last used it). */
 export async function recordProject(client: ClientBase, project: ProjectInfo): Promise<void> {
+  await recordProjects(client, [project]);
+}
+
+/**
+ * Records these projects in one statement, each once (the last path given for a key wins): a
+ * batch of adopted sessions writes one version of its project's row, not one per session
+ * (docs/internals.md, "The first search after a bulk write: a project's row once a batch").
+ */
+export async function recordProjects(client: ClientBase, projects: readonly ProjectInfo[]): Promise<void> {
+  // ON CONFLICT may not touch one row twice in a statement.
+  const paths = new Map(projects.map((p) => [keyOf(p), p.path]));
   await client.query(
-    `INSERT INTO chatkeep.projects (key, path, host) VALUES ($1, $2, $3)
+    `INSERT INTO chatkeep.projects (key, path, host) SELECT k, p, $3 FROM unnest($1::text[], $2::text[]) AS t(k, p)
      ON CONFLICT (owner, key) DO UPDATE SET path = EXCLUDED.path, host = EXCLUDED.host, updated_at = now()`,
-    [keyOf(project), project.path, HOST],
+    [[...paths.keys()], [...paths.values()], HOST],
   );
 }
 
@@ -91,5 +102,5 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
  */
 export async function insertWithSnapshot(client: ClientBase, s: SessionSnapshot, text: string, project: ProjectInfo, at: Date): Promise<void> {
   await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, text, at)]);
-  await writeSearchRows(client, s.id, s);
+  await writeSearchRows(client, s.id, s, { fresh: true });
 }

@@ -129,8 +129,7 @@ export class PostgresStore implements SessionStore {
     const closed: SessionSnapshot = { ...snapshot, status: 'closed' };
     const text = await encodeSnapshot(closed);
     this.batches ??= new PgAdoptBatches(this.pool, this.target);
-    return this.batches.adopt(async (client) => {
-      await recordProject(client, project);
+    return this.batches.adopt(project, async (client) => {
       if (!(await issueId(client, snapshot.id))) return false;
       await insertWithSnapshot(client, closed, text, project, this.now());
       return true;
