@@ -1,9 +1,9 @@
 /**
  * A session's events go with it, without a foreign key checked on every append. The key from
  * `events` to `sessions` ran, for each appended row, a check of its own (a trigger that plans and
- * runs a share lock of the session's row through the server's SPI): ~30 µs of a backend's CPU an
- * append on one connection, more at 200 writers (docs/internals.md, "The append without the
- * foreign key's check"). What it guarded, each append already does:
+ * runs a share lock of the session's row through the server's SPI): ~35 µs of a backend's CPU an
+ * append on one connection, ~60 µs of the server's at 200 writers (docs/internals.md, "The append
+ * without the foreign key's check"). What it guarded, each append already does:
  *
  * - an event only for a session that exists: every append chatkeep sends is fenced (event-log.ts,
  *   `FENCED_OWNER`), a share lock of the session's row at the lock's epoch, taken before the row
