@@ -10,7 +10,7 @@ import type { EventLog, SessionEvent } from '../../session/format/store.js';
 import type { PgLock } from './lock.js';
 import { LockSupersededError, StoreUnavailableError } from '../../session/api/errors.js';
 import { keptPlanFunction } from './kept-plan.js';
-import { limitsSql, type Timeouts } from './connect.js';
+import { limitsSql, runPrepared, type Timeouts } from './connect.js';
 
 /**
  * Events carry their own ID (docs/design.md §4): a column of their row, unique per session (rows
@@ -143,12 +143,12 @@ async function appendPrepared(client: Client, id: string, events: readonly Sessi
   try {
     if (events.length === 1 && one) {
       const scalars = [id, one.seq, one.ts, one.type, JSON.stringify(one.payload), one.id ?? null, epoch];
-      return (await client.query({ name: 'chatkeep_append_one', text: NEW_EVENT_SQL, values: scalars })).rowCount;
+      return await runPrepared(client, 'chatkeep_append_one', NEW_EVENT_SQL, scalars);
     }
-    return (await client.query({ name: 'chatkeep_append', text: NEW_EVENTS_SQL, values: values() })).rowCount;
+    return await runPrepared(client, 'chatkeep_append', NEW_EVENTS_SQL, values());
   } catch (err) {
     if ((err as { code?: unknown }).code !== '23505') throw err;
-    return (await client.query({ name: 'chatkeep_append_again', text: APPEND_SQL, values: values() })).rowCount;
+    return await runPrepared(client, 'chatkeep_append_again', APPEND_SQL, values());
   }
 }
 
@@ -164,10 +164,10 @@ const PROBE_SEQ = Number.MAX_SAFE_INTEGER;
  * appended: each append statement (a batch's, a single event's) prepared (parsed, planned
  * generically) and run once. The batch's runs with no events; the single event's appends a probe
  * event under the lock's epoch in a transaction that is rolled back, so that it runs whole: the
- * events policy's check, the foreign key's check (whose query the server prepares on a
- * connection's first use, ~350 µs of server CPU) and, for a grantee, the listing's trigger.
+ * events policy's check and, for a grantee, the listing's trigger (before schema version 29 also
+ * the foreign key's check, whose query the server prepared on a connection's first use).
  * That loads what every first append paid for on a new connection (the tables' catalog entries
- * and policies, the fence's plan, the foreign key's), so the first acknowledged message costs
+ * and policies, the fence's plan), so the first acknowledged message costs
  * what the later ones cost, and the lock costs that much more to take (docs/internals.md, "Where
  * the 200 writers' append time went", "The first append's foreign key, readied too"). Nothing of
  * it stays: the probe's row is never committed, and the row lock its fence took goes with it.

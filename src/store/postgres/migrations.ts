@@ -28,6 +28,7 @@ import {
   SEARCH_MATCH_FUNCTION_MIGRATION,
 } from './search-match.js';
 import { SEARCH_RESULTS_MIGRATION } from './search-results.js';
+import { EVENTS_CASCADE_MIGRATION } from './events-cascade.js';
 
 /**
  * `MIGRATIONS[n - 1]` brings the schema to version n. Event payloads are `json`, not `jsonb`:
@@ -224,6 +225,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_MATCH_BLOCKS_MIGRATION,
   // Search's match for a role that sees every session reads its projects' sessions by the index on the project (search-match.ts).
   SEARCH_MATCH_BY_PROJECT_MIGRATION,
+  // A session's events deleted with it by a trigger, not a foreign key checked on every append (events-cascade.ts).
+  EVENTS_CASCADE_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

@@ -167,7 +167,7 @@ export class PostgresStore implements SessionStore {
   }
 
   async discard(id: string, lock: WriterLock, options: { freeId?: boolean } = {}): Promise<void> {
-    // The row goes, and its events, holder and search rows with it (ON DELETE CASCADE); the ID
+    // The row goes, and its events (a trigger: events-cascade.ts), holder and search rows (ON DELETE CASCADE) with it; the ID
     // stays in chatkeep.ids. Over the lock's own connection, which lets the lock go as it ends.
     const deleted = await this.ownLock(id, lock).write((client) =>
       client.query(

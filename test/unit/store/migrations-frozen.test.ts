@@ -39,6 +39,7 @@ const RELEASED = [
   /* 26 */ '309288fd4d8a5e9d',
   /* 27 */ '72a607c9c7f87c3f',
   /* 28 */ 'c93dc1c272ffb168',
+  /* 29 */ 'ce6255ea43b69d9e',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
