@@ -39,6 +39,7 @@ const RELEASED = [
   /* 26 */ '309288fd4d8a5e9d',
   /* 27 */ '72a607c9c7f87c3f',
   /* 28 */ 'c93dc1c272ffb168',
+  /* 29 */ 'f17f3a8015a80f52',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
