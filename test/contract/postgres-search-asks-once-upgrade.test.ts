@@ -18,6 +18,7 @@ import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion, SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
+import { makeUncovered } from '../helpers/search-facts.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
 import { person } from '../helpers/team.js';
 import { tmpHome } from '../helpers/tmp-home.js';
@@ -93,16 +94,8 @@ describe('PostgreSQL schema upgrade to the match that asks once whether its role
        FROM (${sessions}) x, generate_series(0, 1) k`,
       [owners],
     );
-    // Facts of an older snapshot, a title renamed since, no facts at all, events past the facts, trashed; each member's (odd: b's).
-    await runSql(url, "UPDATE chatkeep.search_sessions SET snapshot_version = 0 WHERE session_id IN ('ao-5', 'ao-6')");
-    await runSql(url, "UPDATE chatkeep.sessions SET title = 'Renamed heron' WHERE id IN ('ao-7', 'ao-8')");
-    await runSql(url, "DELETE FROM chatkeep.search_sessions WHERE session_id IN ('ao-9', 'ao-10')");
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
-       SELECT s.id, 3, now(), 'message', '{"role":"user","content":"a heron"}', 'e3' FROM chatkeep.sessions s WHERE s.id IN ('ao-11', 'ao-12')`,
-    );
-    await runSql(url, "UPDATE chatkeep.sessions SET trashed_at = now() WHERE id IN ('ao-97', 'ao-194')");
+    // Sessions the rows do not cover, and trashed ones, of each member (odd: b's).
+    await makeUncovered(url, { stale: ['ao-5', 'ao-6'], renamed: ['ao-7', 'ao-8'], unindexed: ['ao-9', 'ao-10'], pending: ['ao-11', 'ao-12'], trashed: ['ao-97', 'ao-194'] });
     // ao-1 is b's (n % 2 + 1 = 2), shared with a.
     await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('ao-1', $1, $2)", [a.role, b.role]);
     await runSql(url, 'ANALYZE');
