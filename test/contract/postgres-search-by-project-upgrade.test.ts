@@ -20,7 +20,7 @@ import { MATCHED_SQL, matchSql, SEARCH_MATCH_BY_PROJECT_MIGRATION, type MatchRow
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
-import { writeSearchFacts } from '../helpers/search-facts.js';
+import { makeUncovered, writeSearchFacts } from '../helpers/search-facts.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
 import { databaseBefore, schemaVersion, SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
 
@@ -54,15 +54,7 @@ async function fill(url: string): Promise<void> {
      SELECT id, current_user, 0, 'user', 0, false, '"x"', 'message of ' || n || CASE WHEN n % 97 = 0 THEN ' and a heron, heron' ELSE '' END FROM (${all}) a`,
   );
   // Facts of an older snapshot, a title renamed since, no facts at all, events past the facts, trashed.
-  await runSql(url, "UPDATE chatkeep.search_sessions SET snapshot_version = 0 WHERE session_id IN ('sp-5', 'sp-8005')");
-  await runSql(url, "UPDATE chatkeep.sessions SET title = 'Renamed heron' WHERE id IN ('sp-6', 'sp-8006')");
-  await runSql(url, "DELETE FROM chatkeep.search_sessions WHERE session_id IN ('sp-7', 'sp-8007')");
-  await runSql(
-    url,
-    `INSERT INTO chatkeep.events (session_id, seq, ts, type, payload, event_id)
-     SELECT id, 3, now(), 'message', '{"role":"user","content":"a heron"}', 'e3' FROM unnest(ARRAY['sp-9', 'sp-8009']) id`,
-  );
-  await runSql(url, "UPDATE chatkeep.sessions SET trashed_at = now() WHERE id IN ('sp-97', 'sp-8051')");
+  await makeUncovered(url, { stale: ['sp-5', 'sp-8005'], renamed: ['sp-6', 'sp-8006'], unindexed: ['sp-7', 'sp-8007'], pending: ['sp-9', 'sp-8009'], trashed: ['sp-97', 'sp-8051'] });
   await runSql(url, 'ANALYZE');
 }
 

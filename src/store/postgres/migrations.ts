@@ -23,6 +23,7 @@ import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
 import {
   SEARCH_MATCH_BLOCKS_MIGRATION,
   SEARCH_MATCH_BY_KEY_MIGRATION,
+  SEARCH_MATCH_ASKS_ONCE_MIGRATION,
   SEARCH_MATCH_BY_PROJECT_MIGRATION,
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
   SEARCH_MATCH_FUNCTION_MIGRATION,
@@ -227,6 +228,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_MATCH_BY_PROJECT_MIGRATION,
   // A session's events deleted with it by a trigger, not a foreign key checked on every append (events-cascade.ts).
   EVENTS_CASCADE_MIGRATION,
+  // Search's match asks once per call whether its role sees every session, not in each branch (search-every-session.ts).
+  SEARCH_MATCH_ASKS_ONCE_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

@@ -2,7 +2,7 @@
  * The sessions a search looks at (`vis`, search-match.ts) for a role that sees every session, by
  * how each release read them, and the columns every branch of `vis` gives.
  */
-import { SEES_ALL } from './listing-index.js';
+import { SEES_ALL, SEES_ALL_CALL } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 
 /** What the match needs of a session (`s`) and of its search rows' facts (`d`). */
@@ -37,37 +37,66 @@ const ASKED_WHERE = `
  * sessions are at least a quarter of the server's facts (`wide`; `pg_class.reltuples`), by key
  * otherwise (a project among many costs its own sessions, not the server's); each last event by
  * key (a hashed pass over `events` would have row security look up each event's session for a
- * role that is not a superuser). A released migration never changes (docs/postgres.md), so
- * schema 18's and 22's texts are still built from the first two.
+ * role that is not a superuser). `byProjectAskedOnce` (schema 30) is `byProject` asking once per
+ * statement whether the role sees every session (SEER, below). A released migration never
+ * changes (docs/postgres.md), so schema 18's, 22's and 28's texts are still built from the others.
  */
-export type EverySession = 'joinedWhole' | 'byKey' | 'byProject';
-export const EVERY_SESSION: Record<EverySession, { with: string; branch: string }> = {
-  joinedWhole: {
-    with: '',
-    branch: `SELECT ${VIS_COLUMNS}, ev.last_seq
+export type EverySession = 'joinedWhole' | 'byKey' | 'byProject' | 'byProjectAskedOnce';
+
+/** `with` and `branch` as above; `seesAll`, SQL for whether the role asking sees every session, as the member's branches ask it. */
+export interface EverySessionSql {
+  with: string;
+  branch: string;
+  seesAll: string;
+}
+
+const JOINED_WHOLE = {
+  with: '',
+  branch: `SELECT ${VIS_COLUMNS}, ev.last_seq
     FROM chatkeep.sessions s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
       LEFT JOIN (SELECT session_id, max(seq) AS last_seq FROM chatkeep.events GROUP BY session_id) ev ON ev.session_id = s.id${ASKED_WHERE}`,
-  },
-  byKey: {
-    with: '',
-    branch: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+};
+
+const BY_KEY = {
+  with: '',
+  branch: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM chatkeep.sessions s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true${ASKED_WHERE}`,
-  },
-  byProject: {
-    with: `asked AS MATERIALIZED (
+};
+
+/** `byProject`, asking whether the role sees every session as `seesAll` says. */
+const byProject = (seesAll: string): { with: string; branch: string } => ({
+  with: `asked AS MATERIALIZED (
     SELECT ${ASKED_COLUMNS}
     FROM (SELECT DISTINCT unnest($1::text[]) AS key) k
       CROSS JOIN LATERAL (SELECT ${ASKED_COLUMNS} FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
-    WHERE ${SEES_ALL}),
+    WHERE ${seesAll}),
   wide AS MATERIALIZED (
     SELECT count(*) > 0 AND count(*) * 4 >= (SELECT c.reltuples FROM pg_class c WHERE c.oid = 'chatkeep.search_sessions'::regclass) AS yes FROM asked),
   `,
-    branch: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+  branch: `SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM asked s LEFT JOIN chatkeep.search_sessions d ON d.session_id = s.id
     WHERE (SELECT yes FROM wide)
     UNION ALL
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM asked s LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
     WHERE NOT (SELECT yes FROM wide)`,
-  },
+});
+
+/**
+ * Whether the role asking sees every session, asked once per statement (`seer`, schema 30 on):
+ * SEES_ALL written in a branch is an init plan of its own, a query of `pg_namespace` and
+ * `pg_roles` each (~0.1 ms of the server's CPU: three a match, `asked`'s and the two branches
+ * of a role that sees only its own and shared sessions); each branch now reads `seer`'s one row.
+ */
+const SEER = {
+  with: `seer AS MATERIALIZED (SELECT ${SEES_ALL_CALL} AS yes),
+  `,
+  seesAll: '(SELECT yes FROM seer)',
+};
+
+export const EVERY_SESSION: Record<EverySession, EverySessionSql> = {
+  joinedWhole: { ...JOINED_WHOLE, seesAll: SEES_ALL },
+  byKey: { ...BY_KEY, seesAll: SEES_ALL },
+  byProject: { ...byProject(SEES_ALL), seesAll: SEES_ALL },
+  byProjectAskedOnce: { with: `${SEER.with}${byProject(SEER.seesAll).with}`, branch: byProject(SEER.seesAll).branch, seesAll: SEER.seesAll },
 };

@@ -17,7 +17,7 @@
  */
 import { bySessionSql } from './search-path.js';
 import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
-import { SEES_ALL, SEES_ALL_CALL } from './listing-index.js';
+import { SEES_ALL_CALL } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 import { keptPlanFunction } from './kept-plan.js';
@@ -136,16 +136,16 @@ function bySessionBranch(sessionHits: SessionHits): string {
  * reads the sessions of the projects asked for, and each one's search facts and last event by key
  * too (EVERY_SESSION).
  */
-export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byProject', sessionHits: SessionHits = 'blocks'): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
+export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byProjectAskedOnce', sessionHits: SessionHits = 'blocks'): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
-    WHERE NOT ${SEES_ALL} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
     UNION ALL
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
       CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
-    WHERE NOT ${SEES_ALL} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
     UNION ALL
     ${EVERY_SESSION[everySession].branch}),
   by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
@@ -239,6 +239,12 @@ export const SEARCH_MATCH_BLOCKS_MIGRATION = `${SEARCH_BLOCKS_MIGRATION}${search
  * projects' sessions by the index on the project, and their facts hashed where they are most of the server's (EVERY_SESSION).
  */
 export const SEARCH_MATCH_BY_PROJECT_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProject', 'blocks', BY_PROJECT_SCANS);
+
+/**
+ * `chatkeep.search_match` replaced by this build's, which asks once per call whether its role sees
+ * every session, where schema 28's asked in each branch of `vis` (search-every-session.ts, SEER).
+ */
+export const SEARCH_MATCH_ASKS_ONCE_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'blocks', BY_PROJECT_SCANS);
 
 function searchMatchFunction(
   create: 'CREATE' | 'CREATE OR REPLACE',

@@ -40,6 +40,7 @@ const RELEASED = [
   /* 27 */ '72a607c9c7f87c3f',
   /* 28 */ 'c93dc1c272ffb168',
   /* 29 */ 'ce6255ea43b69d9e',
+  /* 30 */ 'f17f3a8015a80f52',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);

@@ -1,0 +1,131 @@
+/**
+ * A team's database at the schema before search's match asked once per call whether its role sees
+ * every session (SEARCH_MATCH_ASKS_ONCE_MIGRATION), with 10,000 sessions of two members and their
+ * search rows, upgraded by this build: every row as it was, `chatkeep.search_match` this build's,
+ * and each member's and the admin's match rows the same as before (stale, title-stale, pending and
+ * trashed sessions among them, a shared one for a member). The match now reads the roles' catalog
+ * once per call, where it read it in each branch of `vis`. (A build that knows only the schema
+ * before refuses the result as any newer schema: postgres-only.test.ts.)
+ */
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
+import { withPool } from '../../src/store/postgres/pool-scope.js';
+import { MATCHED_SQL, matchSql, SEARCH_MATCH_ASKS_ONCE_MIGRATION, type MatchRow } from '../../src/store/postgres/search-match.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
+import { setupTeam } from '../../src/store/postgres/team-setup.js';
+import { calledRowsRead } from '../helpers/plan-rows.js';
+import { runSql } from '../helpers/postgres.js';
+import { databaseBefore, schemaVersion, SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
+import { makeUncovered } from '../helpers/search-facts.js';
+import { serverKeptPlan } from '../helpers/server-function.js';
+import { person } from '../helpers/team.js';
+import { tmpHome } from '../helpers/tmp-home.js';
+
+const SESSIONS = 10_000;
+
+/** Every row of the sessions, their events and their search rows. */
+const DIGESTS = `SELECT a.events, a.event_rows, b.* FROM (${SESSIONS_DIGEST_SQL}) a, (${TEAM_DIGEST_SQL}) b`;
+
+/** Searches of the project, by each narrowing and a query too short for one. */
+const SEARCHES: [string[], string, string | null, string | null][] = [
+  [['p'], 'heron', '%heron%', 'trgm'],
+  [['p'], 'session 12', '%session 12%', 'trgm'],
+  [['p'], 'heron', "'her' & 'ero' & 'ron'", 'grams'],
+  [['p'], 'he', null, null],
+];
+
+/** Each search's rows as the role of `url` gets them, in ID order, on a new connection (whose kept plan is the server's function now). */
+async function matches(url: string): Promise<MatchRow[][]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const out: MatchRow[][] = [];
+    for (const args of SEARCHES) out.push((await client.query<MatchRow>(MATCHED_SQL, args)).rows.sort((a, b) => (a.id < b.id ? -1 : 1)));
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * How many times the admin's match asks whether its role sees every session (`chatkeep.is_chatkeep()`,
+ * each asking a scan of `pg_namespace`), by auto_explain's account of the function's statements as
+ * they ran (no policy asks it for the admin).
+ */
+async function catalogRead(url: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const [{ role }] = (await admin.query<{ role: string }>('SELECT current_user AS role')).rows as [{ role: string }];
+    const { plans } = await calledRowsRead(admin, role, MATCHED_SQL, SEARCHES[0]!, new Set(['pg_namespace']));
+    // Each scan of it, inlined into the match's plan or in the function's own statement, as often as it ran.
+    return plans.reduce((n, p) => n + [...p.matchAll(/"Relation Name":"pg_namespace"[^{}]*?"Actual Loops":(\d+)/g)].reduce((k, m) => k + Number(m[1]), 0), 0);
+  } finally {
+    await admin.end();
+  }
+}
+
+describe('PostgreSQL schema upgrade to the match that asks once whether its role sees every session', () => {
+  it("keeps every row and every role's search rows, and asks once a call whether its role sees every session", async () => {
+    const url = await databaseBefore(SEARCH_MATCH_ASKS_ONCE_MIGRATION);
+    const [a, b] = [await person(url, 'aoa'), await person(url, 'aob')];
+    const owners = [a.role, b.role];
+    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p', '/p', 'h', r FROM unnest($1::text[]) r", [owners]);
+    const sessions = `SELECT 'ao-' || n AS id, ($1::text[])[n % 2 + 1] AS owner, n FROM generate_series(1, ${SESSIONS}) n`;
+    await runSql(url, `INSERT INTO chatkeep.ids (id, owner) SELECT id, owner FROM (${sessions}) x`, [owners]);
+    await runSql(
+      url,
+      `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version, message_count)
+       SELECT id, owner, 'p', '/p', 'Session ' || n, now(), now(), 'closed', 1, 2 FROM (${sessions}) x`,
+      [owners],
+    );
+    await runSql(
+      url,
+      `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
+       SELECT id, owner, 1, 2, 2, 0, 't' || n, 'Session ' || n, 'session ' || n FROM (${sessions}) x`,
+      [owners],
+    );
+    await runSql(
+      url,
+      `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
+       SELECT id, owner, k, 'user', k, false, to_json('message ' || k || ' of ' || n), 'message ' || k || ' of ' || n || CASE WHEN (n % 97 = 0 OR n = 1) AND k = 1 THEN ' heron' ELSE '' END
+       FROM (${sessions}) x, generate_series(0, 1) k`,
+      [owners],
+    );
+    // Sessions the rows do not cover, and trashed ones, of each member (odd: b's).
+    await makeUncovered(url, { stale: ['ao-5', 'ao-6'], renamed: ['ao-7', 'ao-8'], unindexed: ['ao-9', 'ao-10'], pending: ['ao-11', 'ao-12'], trashed: ['ao-97', 'ao-194'] });
+    // ao-1 is b's (n % 2 + 1 = 2), shared with a.
+    await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('ao-1', $1, $2)", [a.role, b.role]);
+    await runSql(url, 'ANALYZE');
+    const before = await runSql(url, DIGESTS);
+    const found = await matches(url);
+    const catalogBefore = await catalogRead(url);
+    // What the searches hold: the word in ao-1 and every 97th session (but the trashed), and every exception.
+    const odd = (rows: MatchRow[]): string[] => rows.filter((r) => r.stale || r.pending || r.title_stale).map((r) => r.id).sort();
+    expect(odd(found[0]!)).toEqual(['ao-10', 'ao-11', 'ao-12', 'ao-5', 'ao-6', 'ao-7', 'ao-8', 'ao-9']);
+    expect(found[0]!.filter((r) => r.hits !== null)).toHaveLength(Math.floor(SESSIONS / 97) - 2 + 1);
+    expect(found[0]!.map((r) => r.id)).not.toContain('ao-97');
+
+    await (await openPostgresStore(url, { interpreter, cwd: tmpHome('chatkeep-upgrade-') })).close();
+    expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
+    expect(await runSql(url, DIGESTS)).toEqual(before);
+    const fn = await serverKeptPlan(url, 'search_match');
+    for (const narrowing of ['trgm', 'grams', undefined] as const) expect(fn.prosrc).toContain(matchSql(narrowing));
+    expect(await matches(url)).toEqual(found);
+    // The match asks once (and its body once more), where it asked in `asked` and in each member branch too.
+    expect(await catalogRead(url)).toBeLessThanOrEqual(catalogBefore / 2);
+
+    // Each member: the admin's rows of the sessions row security lets them read (their own, and for a the one shared with her), the same.
+    await withPool(url, {}, (pool, target) => setupTeam(pool, target, owners, false), { migrate: false });
+    const owned = async (role: string): Promise<Set<string>> =>
+      new Set((await runSql<{ id: string }>(url, 'SELECT id FROM chatkeep.sessions WHERE owner = $1', [role])).map((r) => r.id));
+    const [ofA, ofB] = [await owned(a.role), await owned(b.role)];
+    ofA.add('ao-1');
+    expect(await matches(a.url)).toEqual(found.map((rows) => rows.filter((r) => ofA.has(r.id))));
+    expect(await matches(b.url)).toEqual(found.map((rows) => rows.filter((r) => ofB.has(r.id))));
+    expect(odd((await matches(a.url))[0]!)).toEqual(['ao-10', 'ao-12', 'ao-6', 'ao-8']);
+    expect(await runSql(url, DIGESTS)).toEqual(before);
+  });
+});
