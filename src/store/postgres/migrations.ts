@@ -23,7 +23,7 @@ import { SEARCH_OWNER_MIGRATION } from './search-owner.js';
 import {
   SEARCH_MATCH_BLOCKS_MIGRATION,
   SEARCH_MATCH_BY_KEY_MIGRATION,
-  SEARCH_MATCH_ASKS_ONCE_MIGRATION,
+  SEARCH_MATCH_ASKS_ONCE_MIGRATION, SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION,
   SEARCH_MATCH_BY_PROJECT_MIGRATION,
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
   SEARCH_MATCH_FUNCTION_MIGRATION,
@@ -230,6 +230,8 @@ export const MIGRATIONS: readonly string[] = [
   EVENTS_CASCADE_MIGRATION,
   // Search's match asks once per call whether its role sees every session, not in each branch (search-every-session.ts).
   SEARCH_MATCH_ASKS_ONCE_MIGRATION,
+  // Search's match samples the searcher's sessions from their blocks, which no trigram index narrows (search-path.ts).
+  SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

@@ -15,7 +15,7 @@
  * the word is, the index or session by session (search-path.ts), is decided when the query runs,
  * by a one-time filter on each of the two branches, never by the planner.
  */
-import { bySessionSql } from './search-path.js';
+import { bySessionSql, type SampledFrom } from './search-path.js';
 import { SEARCH_LIKE_SETTING } from './search-narrowing.js';
 import { SEES_ALL_CALL } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
@@ -136,7 +136,12 @@ function bySessionBranch(sessionHits: SessionHits): string {
  * reads the sessions of the projects asked for, and each one's search facts and last event by key
  * too (EVERY_SESSION).
  */
-export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySession = 'byProjectAskedOnce', sessionHits: SessionHits = 'blocks'): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
+export const matchSql = (
+  narrowing: Narrowing | undefined,
+  everySession: EverySession = 'byProjectAskedOnce',
+  sessionHits: SessionHits = 'blocks',
+  sampled: SampledFrom = 'blocks',
+): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
     WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
@@ -148,7 +153,7 @@ export const matchSql = (narrowing: Narrowing | undefined, everySession: EverySe
     WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
     UNION ALL
     ${EVERY_SESSION[everySession].branch}),
-  by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined)}),
+  by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
@@ -246,23 +251,31 @@ export const SEARCH_MATCH_BY_PROJECT_MIGRATION = searchMatchFunction('CREATE OR 
  */
 export const SEARCH_MATCH_ASKS_ONCE_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'blocks', BY_PROJECT_SCANS);
 
+/**
+ * `chatkeep.search_match` replaced by this build's, whose sample that picks the hits' path counts
+ * from the sampled sessions' blocks, where a member's kept plan could AND each one's key with the
+ * trigram index over its message rows (search-path.ts, SAMPLED).
+ */
+export const SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'blocks', BY_PROJECT_SCANS, 'blocks');
+
 function searchMatchFunction(
   create: 'CREATE' | 'CREATE OR REPLACE',
   everySession: EverySession,
   sessionHits: SessionHits,
   scans?: { settings: string; body: string },
+  sampled: SampledFrom = 'messages',
 ): string {
   return keptPlanFunction({
     create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
     settings: `${MATCH_SETTINGS}${scans?.settings ?? ''}`, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
     body: `${scans?.body ?? ''}IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
-        RETURN QUERY ${matchSql('trgm', everySession, sessionHits)};
+        RETURN QUERY ${matchSql('trgm', everySession, sessionHits, sampled)};
         PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
       ELSIF narrowing = 'grams' THEN
-        RETURN QUERY ${matchSql('grams', everySession, sessionHits)};
+        RETURN QUERY ${matchSql('grams', everySession, sessionHits, sampled)};
       ELSE
-        RETURN QUERY ${matchSql(undefined, everySession, sessionHits)};
+        RETURN QUERY ${matchSql(undefined, everySession, sessionHits, sampled)};
       END IF;`,
   });
 }

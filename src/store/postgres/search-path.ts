@@ -17,6 +17,28 @@
 export const SESSION_BY_SESSION = { upTo: 2_000, sample: { sessions: 32, messages: 100 } };
 
 /**
+ * How the sample's sessions (`t`) are counted, by how each release read them: `messages`, the
+ * messages holding `$2` among each one's message rows; `blocks` (schema 31), the texts holding it
+ * among each one's blocks (search-blocks.ts), the same count where the blocks are whole. Read from
+ * the message rows, each sampled session was a lookup by its key that the trigram policy
+ * (search-narrowing.ts) also narrows, and the plan a member's connection keeps could take both
+ * indexes and AND them: each of the 32 sessions then had the trigram index give every message of
+ * the server holding the word (1,371,936 entries for one search of a word in nearly every message at
+ * the scale bench's 2,000 sessions: docs/internals.md, "The by-session sample read from blocks").
+ * Blocks carry no trigram policy and no trigram index. A session whose blocks do not cover as many
+ * messages as its search facts say is counted from its message rows, as the hits are (search-match.ts):
+ * sampled short, a common word would take the index.
+ */
+export type SampledFrom = 'messages' | 'blocks';
+const MESSAGES_FOUND = 'SELECT count(*) FROM chatkeep.search_messages m WHERE m.session_id = t.id AND strpos(m.folded, $2) > 0';
+const SAMPLED: Record<SampledFrom, string> = {
+  messages: 'SELECT count(*) AS found FROM chatkeep.search_messages m WHERE m.session_id = t.id AND strpos(m.folded, $2) > 0',
+  blocks: `SELECT CASE WHEN x.covered = t.d_messages THEN x.found ELSE (${MESSAGES_FOUND}) END AS found
+          FROM (SELECT count(*) FILTER (WHERE strpos(z.folded, $2) > 0) AS found, count(*) AS covered
+            FROM (SELECT unnest(b.folded) AS folded FROM chatkeep.search_blocks b WHERE b.session_id = t.id) z) x`,
+};
+
+/**
  * Whether the hits are read session by session, as one row `yes` (`narrows`: the query is long
  * enough for the index; the match query's `vis` and `$2`, its folded query, in scope): from `vis`,
  * the searcher's messages (each session's count in its search facts) and the sample's share of
@@ -24,13 +46,13 @@ export const SESSION_BY_SESSION = { upTo: 2_000, sample: { sessions: 32, message
  * the sample can tell"); the server's messages as the statistics count them (`reltuples`, which
  * any role may read: a count, not a row). The sample is read only past `upTo`.
  */
-export const bySessionSql = (narrows: boolean): string => {
+export const bySessionSql = (narrows: boolean, sampled: SampledFrom = 'messages'): string => {
   if (!narrows) return 'SELECT true AS yes';
   const { upTo, sample } = SESSION_BY_SESSION;
   return `SELECT z.messages <= ${upTo} OR (
       SELECT greatest((SELECT c.reltuples FROM pg_class c WHERE c.oid = 'chatkeep.search_messages'::regclass), z.messages)
         * (coalesce(sum(x.found), 0) + 1) / (coalesce(sum(t.d_messages), 0) + 1) >= z.messages
       FROM (SELECT v.id, v.d_messages FROM vis v WHERE v.d_messages BETWEEN 1 AND ${sample.messages} LIMIT ${sample.sessions}) t
-        CROSS JOIN LATERAL (SELECT count(*) AS found FROM chatkeep.search_messages m WHERE m.session_id = t.id AND strpos(m.folded, $2) > 0) x) AS yes
+        CROSS JOIN LATERAL (${SAMPLED[sampled]}) x) AS yes
     FROM (SELECT coalesce(sum(d_messages), 0)::float8 AS messages FROM vis) z`;
 };

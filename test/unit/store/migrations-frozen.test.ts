@@ -41,6 +41,7 @@ const RELEASED = [
   /* 28 */ 'c93dc1c272ffb168',
   /* 29 */ 'ce6255ea43b69d9e',
   /* 30 */ 'f17f3a8015a80f52',
+  /* 31 */ '32d8e6d5f3bfa001',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
