@@ -45,10 +45,13 @@ export function trainCodeCache(bundleDir) {
       `process.on('exit', () => writeCache(${JSON.stringify(cli)}, script));`,
       `cli.main(['--provider', 'echo', '--autosave', 'off']).then((code) => { process.exitCode = code; });`,
     ].join('\n'));
+    // None of the builder's own settings: a CHATKEEP_STORE there would have the start open a
+    // session on that store (a team's server, say).
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CHATKEEP_')));
     const run = spawnSync(process.execPath, [starter], {
       cwd,
       input: '/quit\n',
-      env: { ...process.env, CHATKEEP_HOME: join(scratch, 'home'), NO_COLOR: '1' },
+      env: { ...env, CHATKEEP_HOME: join(scratch, 'home'), NO_COLOR: '1' },
       encoding: 'utf8',
     });
     if (run.status !== 0) throw new Error(`The start that makes the CLI's code cache failed (${run.status}): ${run.stderr}`);

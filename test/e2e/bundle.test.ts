@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,4 +70,25 @@ describe('the CLI bundle', () => {
     const out = execFileSync(process.execPath, ['-e', check], { encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual([]);
   });
+
+  it("makes its code cache from a start of its own, whatever store the builder's CHATKEEP_STORE names", async () => {
+    // A copy of the bundle beside it (its import()s find node_modules from there), so that the
+    // cache the other tests read is not rewritten under them. A server nobody listens on: a start
+    // that opened the builder's store would fail to connect, and the build with it.
+    const copy = mkdtempSync(join(root, 'dist', 'bundle-cache-'));
+    const { trainCodeCache } = (await import(join(root, 'scripts', 'cli-code-cache.mjs'))) as { trainCodeCache: (dir: string) => void };
+    const was = process.env.CHATKEEP_STORE;
+    try {
+      cpSync(bundleDir, copy, { recursive: true });
+      rmSync(join(copy, 'cli.cjs.cache'));
+      process.env.CHATKEEP_STORE = 'postgres://nobody@127.0.0.1:1/nothing';
+      trainCodeCache(copy);
+      expect(existsSync(join(copy, 'cli.cjs.cache'))).toBe(true);
+      expect(readdirSync(copy).filter((name) => name.startsWith('code-cache-start'))).toEqual([]);
+    } finally {
+      if (was === undefined) delete process.env.CHATKEEP_STORE;
+      else process.env.CHATKEEP_STORE = was;
+      rmSync(copy, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
