@@ -94,9 +94,11 @@ const SEER = {
   seesAll: '(SELECT yes FROM seer)',
 };
 
+const BY_PROJECT_ASKED_ONCE = byProject(SEER.seesAll);
+
 export const EVERY_SESSION: Record<EverySession, EverySessionSql> = {
   joinedWhole: { ...JOINED_WHOLE, seesAll: SEES_ALL },
   byKey: { ...BY_KEY, seesAll: SEES_ALL },
   byProject: { ...byProject(SEES_ALL), seesAll: SEES_ALL },
-  byProjectAskedOnce: { with: `${SEER.with}${byProject(SEER.seesAll).with}`, branch: byProject(SEER.seesAll).branch, seesAll: SEER.seesAll },
+  byProjectAskedOnce: { with: `${SEER.with}${BY_PROJECT_ASKED_ONCE.with}`, branch: BY_PROJECT_ASKED_ONCE.branch, seesAll: SEER.seesAll },
 };

@@ -30,10 +30,11 @@ export const SESSION_BY_SESSION = { upTo: 2_000, sample: { sessions: 32, message
  * sampled short, a common word would take the index.
  */
 export type SampledFrom = 'messages' | 'blocks';
-const MESSAGES_FOUND = 'SELECT count(*) FROM chatkeep.search_messages m WHERE m.session_id = t.id AND strpos(m.folded, $2) > 0';
+/** The sampled session's message rows that hold `$2`. */
+const MESSAGES_HOLDING = 'FROM chatkeep.search_messages m WHERE m.session_id = t.id AND strpos(m.folded, $2) > 0';
 const SAMPLED: Record<SampledFrom, string> = {
-  messages: 'SELECT count(*) AS found FROM chatkeep.search_messages m WHERE m.session_id = t.id AND strpos(m.folded, $2) > 0',
-  blocks: `SELECT CASE WHEN x.covered = t.d_messages THEN x.found ELSE (${MESSAGES_FOUND}) END AS found
+  messages: `SELECT count(*) AS found ${MESSAGES_HOLDING}`,
+  blocks: `SELECT CASE WHEN x.covered = t.d_messages THEN x.found ELSE (SELECT count(*) ${MESSAGES_HOLDING}) END AS found
           FROM (SELECT count(*) FILTER (WHERE strpos(z.folded, $2) > 0) AS found, count(*) AS covered
             FROM (SELECT unnest(b.folded) AS folded FROM chatkeep.search_blocks b WHERE b.session_id = t.id) z) x`,
 };

@@ -64,9 +64,9 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
 const SNAPSHOT_COLUMNS = ['snapshot', 'snapshot_bytes', 'snapshot_at', 'schema_version', 'title', 'status', 'updated_at', 'message_count',
   'input_tokens', 'output_tokens', 'by_model', 'branch', 'journal_seq', 'created_at', 'parent_id', 'fork_point', 'title_source', 'archived_messages'];
 
-/** The values of SNAPSHOT_COLUMNS for snapshot `s`, encoded as `text`, written at `at`. */
-function snapshotValues(s: SessionSnapshot, text: string, at: Date): unknown[] {
-  return [text, Buffer.byteLength(text, 'utf8'), at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens,
+/** The values of SNAPSHOT_COLUMNS for snapshot `s`, encoded as `text` of `bytes` bytes of UTF-8, written at `at`. */
+function snapshotValues(s: SessionSnapshot, text: string, bytes: number, at: Date): unknown[] {
+  return [text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens,
     s.stats.outputTokens, s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
     s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s)];
 }
@@ -86,11 +86,12 @@ const INSERT_SNAPSHOT_SQL = `INSERT INTO chatkeep.sessions (id, project_key, pro
  * writer's `epoch`, only while it is the session's (else `LockSupersededError`).
  */
 export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date, epoch?: number): Promise<number> {
-  const stored = await client.query(UPDATE_SNAPSHOT_SQL, [s.id, ...snapshotValues(s, text, at), epoch ?? null]);
+  const bytes = Buffer.byteLength(text, 'utf8');
+  const stored = await client.query(UPDATE_SNAPSHOT_SQL, [s.id, ...snapshotValues(s, text, bytes, at), epoch ?? null]);
   if (epoch !== undefined && stored.rowCount === 0) throw new LockSupersededError(s.id, epoch);
   // Rows only for a snapshot that is stored.
   if (stored.rowCount === 1) await writeSearchRows(client, s.id, s);
-  return Buffer.byteLength(text, 'utf8');
+  return bytes;
 }
 
 /**
@@ -101,6 +102,6 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
  * write: each new row written once"). Run it in the transaction that issued the ID.
  */
 export async function insertWithSnapshot(client: ClientBase, s: SessionSnapshot, text: string, project: ProjectInfo, at: Date): Promise<void> {
-  await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, text, at)]);
+  await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, text, Buffer.byteLength(text, 'utf8'), at)]);
   await writeSearchRows(client, s.id, s, { fresh: true });
 }
