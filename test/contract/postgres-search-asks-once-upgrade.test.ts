@@ -20,7 +20,7 @@ import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion, SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
 import { makeUncovered } from '../helpers/search-facts.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
-import { person } from '../helpers/team.js';
+import { twoInOneProject } from '../helpers/team.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 10_000;
@@ -70,11 +70,7 @@ async function catalogRead(url: string): Promise<number> {
 describe('PostgreSQL schema upgrade to the match that asks once whether its role sees every session', () => {
   it("keeps every row and every role's search rows, and asks once a call whether its role sees every session", async () => {
     const url = await databaseBefore(SEARCH_MATCH_ASKS_ONCE_MIGRATION);
-    const [a, b] = [await person(url, 'aoa'), await person(url, 'aob')];
-    const owners = [a.role, b.role];
-    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p', '/p', 'h', r FROM unnest($1::text[]) r", [owners]);
-    const sessions = `SELECT 'ao-' || n AS id, ($1::text[])[n % 2 + 1] AS owner, n FROM generate_series(1, ${SESSIONS}) n`;
-    await runSql(url, `INSERT INTO chatkeep.ids (id, owner) SELECT id, owner FROM (${sessions}) x`, [owners]);
+    const { a, b, owners, sessions } = await twoInOneProject(url, 'ao', SESSIONS);
     await runSql(
       url,
       `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version, message_count)

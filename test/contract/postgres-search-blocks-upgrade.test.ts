@@ -15,7 +15,7 @@ import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
 import { BLOCKS_SQL } from '../helpers/search-blocks.js';
-import { person } from '../helpers/team.js';
+import { twoInOneProject } from '../helpers/team.js';
 
 const SESSIONS = 10_000;
 
@@ -30,12 +30,8 @@ const ASKED = [['journal', 'trgm'], ['journal', null], ['heron', 'trgm']] as con
 describe('PostgreSQL schema upgrade to search blocks', () => {
   it('makes every session\'s blocks from its messages, keeps every row, and search answers as before for the admin and a member', async () => {
     const url = await databaseBefore(SEARCH_MATCH_BLOCKS_MIGRATION);
-    const [a, b] = [await person(url, 'sba'), await person(url, 'sbb')];
-    const owners = [a.role, b.role];
     // Two members' sessions of 1 to 40 messages (one or two blocks), `journal` 0 to 2 times a message, `heron` in a few.
-    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p', '/p', 'h', r FROM unnest($1::text[]) r", [owners]);
-    const sessions = `SELECT 'sb-' || n AS id, ($1::text[])[n % 2 + 1] AS owner, n, 1 + n % 40 AS messages FROM generate_series(1, ${SESSIONS}) n`;
-    await runSql(url, `INSERT INTO chatkeep.ids (id, owner) SELECT id, owner FROM (${sessions}) x`, [owners]);
+    const { a, b, owners, sessions } = await twoInOneProject(url, 'sb', SESSIONS, ', 1 + n % 40 AS messages');
     await runSql(
       url,
       `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version, message_count)

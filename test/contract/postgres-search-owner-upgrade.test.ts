@@ -19,7 +19,7 @@ import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { explainRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
-import { person } from '../helpers/team.js';
+import { twoInOneProject } from '../helpers/team.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 2_000;
@@ -39,12 +39,8 @@ const WRONG_OWNER_SQL = `SELECT
 describe('PostgreSQL schema upgrade to search rows that carry their owner', () => {
   it("names each search row's owner, keeps every row, refuses a wrong owner, and each member finds what they may read", async () => {
     const url = await databaseBefore(SEARCH_OWNER_MIGRATION);
-    const [a, b] = [await person(url, 'soa'), await person(url, 'sob')];
-    const owners = [a.role, b.role];
     // Two members' sessions in one project, each with its search facts and three messages; `heron` in one of each's.
-    await runSql(url, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p', '/p', 'h', r FROM unnest($1::text[]) r", [owners]);
-    const sessions = `SELECT 'so-' || n AS id, ($1::text[])[n % 2 + 1] AS owner, n FROM generate_series(1, ${SESSIONS}) n`;
-    await runSql(url, `INSERT INTO chatkeep.ids (id, owner) SELECT id, owner FROM (${sessions}) x`, [owners]);
+    const { a, b, owners, sessions } = await twoInOneProject(url, 'so', SESSIONS);
     await runSql(
       url,
       `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version, message_count)

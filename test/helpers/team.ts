@@ -48,3 +48,18 @@ export async function chat(p: Person, lines: string[], args: string[] = []): Pro
   expect(r.code, r.stderr).toBe(0);
   return /--session-id (\S+)/.exec(r.stderr)![1]!;
 }
+
+/**
+ * Two new people on the server of `db` with `count` sessions between them in one project `p` (the
+ * project's row each, every ID issued to its owner): `sessions`, SQL of each one's `id`
+ * (`PREFIX-n`), `owner` and `n` (and the columns `also` adds), its owners the statement's `$1`.
+ * How the upgrade tests fill a database at an older schema before writing its sessions' rows.
+ */
+export async function twoInOneProject(db: string, prefix: string, count: number, also = ''): Promise<{ a: Person; b: Person; owners: string[]; sessions: string }> {
+  const [a, b] = [await person(db, `${prefix}a`), await person(db, `${prefix}b`)];
+  const owners = [a.role, b.role];
+  await runSql(db, "INSERT INTO chatkeep.projects (key, path, host, owner) SELECT 'p', '/p', 'h', r FROM unnest($1::text[]) r", [owners]);
+  const sessions = `SELECT '${prefix}-' || n AS id, ($1::text[])[n % 2 + 1] AS owner, n${also} FROM generate_series(1, ${count}) n`;
+  await runSql(db, `INSERT INTO chatkeep.ids (id, owner) SELECT id, owner FROM (${sessions}) x`, [owners]);
+  return { a, b, owners, sessions };
+}
