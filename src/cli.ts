@@ -9,7 +9,7 @@ import { parseCommandLine, replHelp } from './cli/options.js';
 import { chatkeepHost } from './cli/chatkeep-host.js';
 import { hostCommand, type HostName } from './repl/host.js';
 import type { Invocation } from './terminal/invocation.js';
-import { closeDeadTerminals, terminalDescriptors } from './terminal/dead-terminal.js';
+import { closeDeadTerminals, closeTerminalsAtExit, terminalDescriptors } from './terminal/dead-terminal.js';
 import { describeError } from './terminal/report-error.js';
 import { forStream, wrappedOutput } from './terminal/wrap-output.js';
 import type { ResumeHow } from './cli/start-chat.js';
@@ -85,7 +85,6 @@ type ReplFlags = Extract<ReturnType<typeof parseCommandLine>, { kind: 'repl' }>[
 async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: string, host: HostName, chooseStore: () => Promise<string | undefined>): Promise<number> {
   const env = process.env;
   const cwd = process.cwd();
-  const ignore = (): void => {};
   if (flags.version) {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
@@ -112,9 +111,11 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
     stderrColorLevel: colorLevelFor(env, stderrTerminal, colorDepth(process.stderr)),
     stderrIsTerminal: stderrTerminal,
   });
+  const ttys = terminalDescriptors();
   // The REPL handles a hang-up while it runs; before and after it, one must not kill the
   // process half-way (a closed terminal is noticed by its reads failing, and leaves as /quit).
-  if (terminal) process.on('SIGHUP', ignore);
+  // Its terminal is closed as the process exits, gone or going (terminal/dead-terminal.ts).
+  if (terminal) process.on('SIGHUP', () => closeTerminalsAtExit(ttys));
   // Once nothing is left to do (every write done), leave with process.exit, which skips Node's
   // teardown of what is about to end anyway (the heap page by page: 2–3 ms of a one-shot run's
   // leaving). On a terminal it also matters otherwise: that teardown closes the signal handles
@@ -122,7 +123,6 @@ async function runChat(flags: ReplFlags, how: ResumeHow | undefined, home: strin
   // SIGHUP a terminal sends after closing would turn a run that has saved into one killed by a
   // signal (exit 129); this way the handler holds to the end.
   process.once('beforeExit', () => process.exit());
-  const ttys = terminalDescriptors();
   try {
     return await startChat(flags, {
       home,

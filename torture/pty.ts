@@ -1,4 +1,5 @@
 /** The real binary in a pseudo-terminal (node-pty), for what only a terminal does: history, pastes, pickers, hang-ups. */
+import { spawn as spawnChild } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 import * as pty from '@lydell/node-pty';
 import { BIN, chatEnv, matches, onHost, waitUntil, type RunOptions } from './proc.js';
@@ -22,6 +23,12 @@ export interface Term {
   resize(cols: number, rows: number): void;
   /** Closes the terminal, as closing its window does: the pty goes away, then SIGHUP. */
   destroy(): void;
+  /**
+   * Keeps the terminal open in another process too, as a terminal's other tabs may hold it: after
+   * `destroy()` chatkeep gets its SIGHUP while the terminal still answers. Ending that process (the
+   * function returned) ends the terminal.
+   */
+  holdElsewhere(): () => void;
   kill(signal?: string): void;
   /** The exit code (128 + signal when killed by one). */
   readonly exited: Promise<number>;
@@ -86,6 +93,10 @@ export function spawnTerm(args: string[], options: TermOptions): Term {
     resize: (cols, rows) => term.resize(cols, rows),
     exited,
     destroy: () => (term as pty.IPty & { destroy(): void }).destroy(),
+    holdElsewhere() {
+      const holder = spawnChild('sleep', ['600'], { stdio: ['ignore', 'ignore', 'ignore', (term as pty.IPty & { _fd: number })._fd] });
+      return () => holder.kill('SIGKILL');
+    },
     kill: (signal) => term.kill(signal),
     waitFor: (what, { from = 0, timeout = 20_000 } = {}) =>
       until(() => matches(screen().slice(from), what), timeout, (why) => {

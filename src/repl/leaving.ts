@@ -5,7 +5,7 @@
  * sends the text that follows only where it can still be read (`Screen.hangUp`).
  */
 import type { EventEmitter } from 'node:events';
-import { closeDeadTerminals, terminalDescriptors } from '../terminal/dead-terminal.js';
+import { closeTerminalsAtExit, terminalDescriptors } from '../terminal/dead-terminal.js';
 import type { Screen } from '../terminal/screen.js';
 
 export interface LeavingOptions {
@@ -61,7 +61,7 @@ export function watchLeaving(options: LeavingOptions): LeavingWatch {
     hungUp = true;
     leaving.abort();
     screen.hangUp();
-    if (ttys.length > 0) process.once('exit', () => closeDeadTerminals(ttys));
+    closeTerminalsAtExit(ttys);
     // Not from inside the failing call: the error may come from the host's own close (readline's
     // setRawMode as it closes), and closing again from there would fail again before it is done.
     queueMicrotask(options.hangUp ?? options.leave);

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
 import { bannerId, sessionDir } from '../helpers/session-files.js';
 import { runPiped, spawnPty } from '../helpers/pty.js';
 import { tmpHome } from '../helpers/tmp-home.js';
@@ -95,6 +97,27 @@ describe('closing the terminal window', () => {
     const saved = snapshotOf(where.home, id);
     expect(saved.status).toBe('closed');
     expect(saved.messages).toHaveLength(2);
+    expect(lockFilesOf(where.home, id)).toEqual([]);
+  });
+
+  it('with the terminal ending only as it exits (another process held it open): exits 0, saved', async () => {
+    const where = { home: tmpHome(), cwd: tmpHome('chatkeep-project-') };
+    const leaving = join(where.home, 'leaving');
+    const preload = fileURLToPath(new URL('../fixtures/preload/terminal-ends-late.cjs', import.meta.url));
+    const run = spawnPty([], { ...where, env: { NODE_OPTIONS: `--require ${preload}`, CHATKEEP_TEST_LEAVING: leaving } });
+    const id = bannerId(await run.waitFor('Type a message'));
+    await run.say('first words', 'Echo: first words (read 1 message)');
+    await run.prompt();
+    const release = run.holdElsewhere();
+    run.destroy();
+    // The terminal still answers while chatkeep saves and runs its exit handlers; then it ends.
+    try {
+      await eventually(async () => expect(existsSync(leaving), 'chatkeep reached its last exit handler').toBe(true));
+    } finally {
+      release();
+    }
+    expect(await run.exited).toBe(0);
+    expect(snapshotOf(where.home, id).status).toBe('closed');
     expect(lockFilesOf(where.home, id)).toEqual([]);
   });
 

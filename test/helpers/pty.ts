@@ -68,6 +68,8 @@ export interface PtyRun {
   resize(cols: number, rows: number): void;
   /** Closes the terminal itself, as closing its window does: the pty goes away, then SIGHUP. */
   destroy(): void;
+  /** Keeps the terminal open in another process too (torture/pty.ts's `Term.holdElsewhere`); the function returned ends it. */
+  holdElsewhere(): () => void;
 }
 
 /** Starts chatkeep in a pseudo-terminal (torture/pty.ts's `spawnTerm`); it is killed when the test finishes if still running. */
@@ -109,6 +111,7 @@ export function spawnPty(args: string[], options: RunOptions): PtyRun {
       term.resize(cols, rows);
     },
     destroy: () => term.destroy(),
+    holdElsewhere: () => term.holdElsewhere(),
     prompt(options) {
       return this.waitFor(/› $/, options);
     },
