@@ -6,7 +6,7 @@ import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
 import { indexBody, parseHeader, readStart } from './index-head.js';
 import { nextLog, type IndexLog } from './index-log.js';
-import { foldLog, foldRows, parseTail, recordText, tailLimit } from './index-tail.js';
+import { foldLog, foldRows, parseTail, recordText, tailEnd, tailLimit } from './index-tail.js';
 
 /**
  * `index.json` read whole and written (docs/design.md §8): the body, rewritten atomically, and
@@ -126,10 +126,9 @@ function appendedRecord(fd: number, changed: readonly IndexRow[]): number | unde
   const { size, header, tail: tailBytes } = readStart(fd);
   if (header?.version !== 3 || !header.log || header.bodyBytes! > size) return undefined;
   const bodyBytes = header.bodyBytes!;
-  const tail = parseTail(tailBytes, header.log.serial);
-  if (tail.kind === 'damaged') return undefined;
-  const serial = tail.records.at(-1)?.serial ?? header.log.serial;
-  const record = Buffer.from(recordText(serial + 1, changed), 'utf8');
+  const tail = tailEnd(tailBytes, header.log.serial);
+  if (!tail) return undefined;
+  const record = Buffer.from(recordText(tail.serial + 1, changed), 'utf8');
   if (tail.whole + record.length > tailLimit(bodyBytes)) return undefined;
   // A line cut short by a crash is no record: cut off before this one follows the last whole line.
   const at = bodyBytes + tail.whole;

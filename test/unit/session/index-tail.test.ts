@@ -182,6 +182,31 @@ describe('the tail of index.json', () => {
     await sessions.close();
   });
 
+  it('takes a write after a damaged earlier line, which the next listing still moves aside and rebuilds', async () => {
+    const { sessions, index } = await bigProject(30);
+    const ids = (plain(await sessions.list()) as IndexRow[]).map((r) => r.id);
+    await turn(sessions, ids[5]!, 'first');
+    await turn(sessions, ids[6]!, 'second');
+    // The first record's serial out of sequence: valid JSON, but no record that follows the body.
+    const lines = readFileSync(index, 'utf8').split('\n');
+    const first = lines.length - 3;
+    expect(lines[first]).toMatch(/^\{"serial":\d+,/);
+    lines[first] = lines[first]!.replace(/^\{"serial":(\d+),/, (_, n: string) => `{"serial":${Number(n) + 100},`);
+    writeFileSync(index, lines.join('\n'));
+    await turn(sessions, ids[7]!, 'third');
+    // The writer reads no row of the tail: its record follows the last one.
+    const tail = readFileSync(index, 'utf8').split('\n').slice(-3);
+    expect(tail[2]).toBe('');
+    expect(tail[1]).toContain(`"id":"${ids[7]!}"`);
+    const listed = plain(await sessions.list()) as IndexRow[];
+    expect(listed.slice(0, 3).map((r) => r.id)).toEqual([ids[7], ids[6], ids[5]]);
+    expect(readdirSync(projectDirOf(sessions)).filter((n) => n.startsWith('index.json.corrupt-'))).toHaveLength(1);
+    rmSync(index);
+    ageSessionDirs(sessions.home);
+    expect(plain(await sessions.list())).toEqual(listed);
+    await sessions.close();
+  });
+
   it('is refused by an older build (one JSON document of version 2 or nothing), and its rewrite is read and taken over', async () => {
     const { sessions, index } = await bigProject(30);
     const ids = (await sessions.list()).map((r) => r.id);
