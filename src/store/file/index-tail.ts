@@ -51,8 +51,8 @@ export function parseTail(bytes: Buffer, bodySerial: number): Tail {
  * bytes of the whole lines (a cut last line after them is cut off). Only the last line is parsed;
  * the earlier ones are counted. A writer reads no row of the tail, and every reader parses each
  * line (parseTail): a damaged line anywhere still makes the index damaged where it is read, and
- * a write after it changes nothing of that. Parsing every line here cost an append at 1,000
- * sessions about a third of its CPU (docs/internals.md, "The index update by CPU").
+ * a write after it changes nothing of that. Parsing every line here was a fifth of an append's
+ * CPU at 1,000 sessions and half at 10,000 (docs/internals.md, "The index update by CPU").
  * Undefined when the last record does not parse or does not follow the body's serial line by line.
  */
 export function tailEnd(bytes: Buffer, bodySerial: number): { serial: number; whole: number } | undefined {
