@@ -121,9 +121,16 @@ async function appendRecord(projectDir: string, changed: readonly IndexRow[]): P
   }
 }
 
+/**
+ * What a writer reads of the file's start: the header line, which holds its log of up to 256 IDs
+ * (7-10 KB of chatkeep's IDs; longer, readStart reads on). The 64 KB a listing's head reads were
+ * up to a tenth of an append's CPU (docs/internals.md, "The index update by CPU").
+ */
+const HEADER_BYTES = 16 * 1024;
+
 /** Appends the record of `changed` after the tail's last whole line; undefined when the file is to be rewritten. */
 function appendedRecord(fd: number, changed: readonly IndexRow[]): number | undefined {
-  const { size, header, tail: tailBytes } = readStart(fd);
+  const { size, header, tail: tailBytes } = readStart(fd, HEADER_BYTES);
   if (header?.version !== 3 || !header.log || header.bodyBytes! > size) return undefined;
   const bodyBytes = header.bodyBytes!;
   const tail = tailEnd(tailBytes, header.log.serial);

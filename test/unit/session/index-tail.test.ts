@@ -152,6 +152,19 @@ describe('the tail of index.json', () => {
     }
   });
 
+  it('appends after a header longer than a writer reads first (a full log of long IDs)', async () => {
+    const dir = projectDir();
+    const ids = Array.from({ length: 256 }, (_, i) => `a-session-imported-with-a-long-name-${String(i).padStart(40, '0')}`);
+    writeFileSync(layout.index(dir), indexBody(42, rows, { epoch: 'e', serial: 7, logFrom: 0, changes: [[7, ...ids]] }));
+    expect(readFileSync(layout.index(dir), 'utf8').indexOf('\n')).toBeGreaterThan(20_000);
+    const before = statSync(layout.index(dir));
+    const row = newer(rows[500]!, 1);
+    expect(await updateIndexRows(dir, [row])).toBeLessThan(1_000);
+    expect(statSync(layout.index(dir)).ino).toBe(before.ino);
+    expect(readFileSync(layout.index(dir), 'utf8').endsWith(recordText(8, [row]))).toBe(true);
+    expect((await indexOnDisk(layout.index(dir))).rows).toEqual([row, ...rows.filter((r) => r.id !== row.id)]);
+  });
+
   it('never trusts a torn last line, and the next write cuts it off', async () => {
     const dir = projectDir();
     writeFileSync(layout.index(dir), indexBody(42, rows, freshLog()));
