@@ -167,22 +167,19 @@ export interface IndexStart {
  */
 export function readStart(fd: number, headBytes = HEAD_BYTES): IndexStart {
   const size = fstatSync(fd).size;
-  let start = Buffer.allocUnsafe(Math.min(size, headBytes));
-  start = start.subarray(0, readSync(fd, start, 0, start.length, 0));
-  let newline = start.indexOf(0x0a);
-  if (newline < 0 && start.length < Math.min(size, HEAD_BYTES)) {
-    start = Buffer.allocUnsafe(Math.min(size, HEAD_BYTES));
-    start = start.subarray(0, readSync(fd, start, 0, start.length, 0));
-    newline = start.indexOf(0x0a);
-  }
+  let start = readAt(fd, Math.min(size, headBytes), 0);
+  if (start.indexOf(0x0a) < 0 && start.length < Math.min(size, HEAD_BYTES)) start = readAt(fd, Math.min(size, HEAD_BYTES), 0);
+  const newline = start.indexOf(0x0a);
   const header = newline < 0 ? undefined : parseHeader(start.toString('utf8', 0, newline));
   const bodyBytes = header?.bodyBytes;
-  let tail = Buffer.alloc(0);
-  if (bodyBytes !== undefined && size > bodyBytes) {
-    tail = Buffer.allocUnsafe(size - bodyBytes);
-    tail = tail.subarray(0, readSync(fd, tail, 0, tail.length, bodyBytes));
-  }
+  const tail = bodyBytes !== undefined && size > bodyBytes ? readAt(fd, size - bodyBytes, bodyBytes) : Buffer.alloc(0);
   return { size, start, header, tail };
+}
+
+/** Up to `length` bytes of `fd` from `position` (fewer when the file ends first). */
+function readAt(fd: number, length: number, position: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  return bytes.subarray(0, readSync(fd, bytes, 0, length, position));
 }
 
 /** The offset just past the `count`th line of `buffer` (its length when it holds fewer). */
