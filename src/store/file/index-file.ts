@@ -6,7 +6,7 @@ import type { IndexRow } from '../../session/api/listing.js';
 import { byUpdatedDesc } from '../../session/format/index-row.js';
 import { indexBody, parseHeader, readStart } from './index-head.js';
 import { nextLog, type IndexLog } from './index-log.js';
-import { foldLog, foldRows, parseTail, recordText, tailLimit } from './index-tail.js';
+import { foldLog, foldRows, parseTail, recordText, tailEnd, tailLimit } from './index-tail.js';
 
 /**
  * `index.json` read whole and written (docs/design.md §8): the body, rewritten atomically, and
@@ -121,15 +121,21 @@ async function appendRecord(projectDir: string, changed: readonly IndexRow[]): P
   }
 }
 
+/**
+ * What a writer reads of the file's start: the header line, which holds its log of up to 256 IDs
+ * (7-10 KB of chatkeep's IDs; longer, readStart reads on). The 64 KB a listing's head reads were
+ * up to a tenth of an append's CPU (docs/internals.md, "The index update by CPU").
+ */
+const HEADER_BYTES = 16 * 1024;
+
 /** Appends the record of `changed` after the tail's last whole line; undefined when the file is to be rewritten. */
 function appendedRecord(fd: number, changed: readonly IndexRow[]): number | undefined {
-  const { size, header, tail: tailBytes } = readStart(fd);
+  const { size, header, tail: tailBytes } = readStart(fd, HEADER_BYTES);
   if (header?.version !== 3 || !header.log || header.bodyBytes! > size) return undefined;
   const bodyBytes = header.bodyBytes!;
-  const tail = parseTail(tailBytes, header.log.serial);
-  if (tail.kind === 'damaged') return undefined;
-  const serial = tail.records.at(-1)?.serial ?? header.log.serial;
-  const record = Buffer.from(recordText(serial + 1, changed), 'utf8');
+  const tail = tailEnd(tailBytes, header.log.serial);
+  if (!tail) return undefined;
+  const record = Buffer.from(recordText(tail.serial + 1, changed), 'utf8');
   if (tail.whole + record.length > tailLimit(bodyBytes)) return undefined;
   // A line cut short by a crash is no record: cut off before this one follows the last whole line.
   const at = bodyBytes + tail.whole;

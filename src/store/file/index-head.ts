@@ -162,20 +162,24 @@ export interface IndexStart {
  * Reads index.json's start and tail from `fd`, synchronously, as a stat is (snapshot-stamp.ts):
  * a small read or two, where a read through the thread pool costs several round trips. The
  * listing's head (readHead) and a writer's tail append (index-file.ts) both start here.
+ * `headBytes`: how much of the start to read first; a start without a whole first line is read
+ * again up to HEAD_BYTES (a writer, which needs the header line alone, asks for less).
  */
-export function readStart(fd: number): IndexStart {
+export function readStart(fd: number, headBytes = HEAD_BYTES): IndexStart {
   const size = fstatSync(fd).size;
-  let start = Buffer.allocUnsafe(Math.min(size, HEAD_BYTES));
-  start = start.subarray(0, readSync(fd, start, 0, start.length, 0));
+  let start = readAt(fd, Math.min(size, headBytes), 0);
+  if (start.indexOf(0x0a) < 0 && start.length < Math.min(size, HEAD_BYTES)) start = readAt(fd, Math.min(size, HEAD_BYTES), 0);
   const newline = start.indexOf(0x0a);
   const header = newline < 0 ? undefined : parseHeader(start.toString('utf8', 0, newline));
   const bodyBytes = header?.bodyBytes;
-  let tail = Buffer.alloc(0);
-  if (bodyBytes !== undefined && size > bodyBytes) {
-    tail = Buffer.allocUnsafe(size - bodyBytes);
-    tail = tail.subarray(0, readSync(fd, tail, 0, tail.length, bodyBytes));
-  }
+  const tail = bodyBytes !== undefined && size > bodyBytes ? readAt(fd, size - bodyBytes, bodyBytes) : Buffer.alloc(0);
   return { size, start, header, tail };
+}
+
+/** Up to `length` bytes of `fd` from `position` (fewer when the file ends first). */
+function readAt(fd: number, length: number, position: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  return bytes.subarray(0, readSync(fd, bytes, 0, length, position));
 }
 
 /** The offset just past the `count`th line of `buffer` (its length when it holds fewer). */
@@ -235,8 +239,9 @@ export function parseHeader(line: string | undefined): IndexHeader | undefined {
     if (!ok) return undefined;
     const { epoch, serial, logFrom, changes, ...rest } = value as IndexHeader & Partial<IndexLog>;
     const log = { epoch, serial, logFrom, changes };
-    if (value.version === 3 && !isLog(log)) return undefined;
-    return { ...(rest as IndexHeader), ...(isLog(log) ? { log } : {}) };
+    const logged = isLog(log);
+    if (value.version === 3 && !logged) return undefined;
+    return { ...(rest as IndexHeader), ...(logged ? { log } : {}) };
   } catch {
     return undefined;
   }

@@ -152,6 +152,19 @@ describe('the tail of index.json', () => {
     }
   });
 
+  it('appends after a header longer than a writer reads first (a full log of long IDs)', async () => {
+    const dir = projectDir();
+    const ids = Array.from({ length: 256 }, (_, i) => `a-session-imported-with-a-long-name-${String(i).padStart(40, '0')}`);
+    writeFileSync(layout.index(dir), indexBody(42, rows, { epoch: 'e', serial: 7, logFrom: 0, changes: [[7, ...ids]] }));
+    expect(readFileSync(layout.index(dir), 'utf8').indexOf('\n')).toBeGreaterThan(20_000);
+    const before = statSync(layout.index(dir));
+    const row = newer(rows[500]!, 1);
+    expect(await updateIndexRows(dir, [row])).toBeLessThan(1_000);
+    expect(statSync(layout.index(dir)).ino).toBe(before.ino);
+    expect(readFileSync(layout.index(dir), 'utf8').endsWith(recordText(8, [row]))).toBe(true);
+    expect((await indexOnDisk(layout.index(dir))).rows).toEqual([row, ...rows.filter((r) => r.id !== row.id)]);
+  });
+
   it('never trusts a torn last line, and the next write cuts it off', async () => {
     const dir = projectDir();
     writeFileSync(layout.index(dir), indexBody(42, rows, freshLog()));
@@ -179,6 +192,31 @@ describe('the tail of index.json', () => {
     expect(plain(await sessions.list())).toEqual(listed);
     expect(readdirSync(projectDirOf(sessions)).filter((n) => n.startsWith('index.json.corrupt-'))).toHaveLength(1);
     expect((await indexOnDisk(index)).rows.map((r) => r.id)).toEqual((listed as IndexRow[]).map((r) => r.id));
+    await sessions.close();
+  });
+
+  it('takes a write after a damaged earlier line, which the next listing still moves aside and rebuilds', async () => {
+    const { sessions, index } = await bigProject(30);
+    const ids = (plain(await sessions.list()) as IndexRow[]).map((r) => r.id);
+    await turn(sessions, ids[5]!, 'first');
+    await turn(sessions, ids[6]!, 'second');
+    // The first record's serial out of sequence: valid JSON, but no record that follows the body.
+    const lines = readFileSync(index, 'utf8').split('\n');
+    const first = lines.length - 3;
+    expect(lines[first]).toMatch(/^\{"serial":\d+,/);
+    lines[first] = lines[first]!.replace(/^\{"serial":(\d+),/, (_, n: string) => `{"serial":${Number(n) + 100},`);
+    writeFileSync(index, lines.join('\n'));
+    await turn(sessions, ids[7]!, 'third');
+    // The writer reads no row of the tail: its record follows the last one.
+    const tail = readFileSync(index, 'utf8').split('\n').slice(-3);
+    expect(tail[2]).toBe('');
+    expect(tail[1]).toContain(`"id":"${ids[7]!}"`);
+    const listed = plain(await sessions.list()) as IndexRow[];
+    expect(listed.slice(0, 3).map((r) => r.id)).toEqual([ids[7], ids[6], ids[5]]);
+    expect(readdirSync(projectDirOf(sessions)).filter((n) => n.startsWith('index.json.corrupt-'))).toHaveLength(1);
+    rmSync(index);
+    ageSessionDirs(sessions.home);
+    expect(plain(await sessions.list())).toEqual(listed);
     await sessions.close();
   });
 
