@@ -14,11 +14,12 @@
  * and snippets are src/search/'s, as for every store.
  *
  * One query (search-match.ts, run by a server function that keeps its plan) finds every matching
- * session with what ranking needs (hits, the best message, the title's hits, the time), and flags the few sessions its rows do not cover: those with events
+ * session with what ranking needs (hits, the title's hits, the time) and the best message where it
+ * comes with the count, and flags the few sessions its rows do not cover: those with events
  * past their last snapshot (a live session), read without their lock and searched in memory;
  * and those whose snapshot was written without rows (a database from before search rows, a
- * quarantined snapshot), read and indexed now. Listing rows and snippet messages are then read
- * for the results returned only, in one statement (search-results.ts).
+ * quarantined snapshot), read and indexed now. Listing rows and snippet messages (and the best
+ * message the match left) are then read for the results returned only, in one statement (search-results.ts).
  */
 import type { Pool } from 'pg';
 import { countOccurrences, fold, foldQuery } from '../../search/fold.js';
@@ -44,9 +45,10 @@ export interface SearchContext {
   target: Target;
   /**
    * The listing rows of these sessions (of these projects), in any order, a session the listing
-   * hides left out; each with its message numbered `messages[i]` (null: none wanted), in one statement.
+   * hides left out; each with its message numbered `messages[i]` (null: none wanted), or where
+   * `find[i]` its best message for the folded query found there (`at`), in one statement.
    */
-  results(projectKeys: string[], ids: string[], messages: (number | null)[]): Promise<SearchedRow[]>;
+  results(projectKeys: string[], ids: string[], messages: (number | null)[], folded: string, find: boolean[]): Promise<SearchedRow[]>;
   /** A session as a lock-free reading gives it (snapshot with its events applied); undefined when unreadable. */
   read(id: string, projectPath: string): Promise<SessionSnapshot | undefined>;
 }
@@ -170,8 +172,15 @@ async function resultsOf(ctx: SearchContext, keys: string[], ranked: Found[], li
     start += batch.length;
     // The listing rows and the snippets' messages in one statement: one round trip, on one of the
     // pool's connections (whose plans are kept: search-match.ts), for the results of a batch.
-    // Those read here (not covered by their rows) have their messages already.
-    const rows = await ctx.results(keys, batch.map((f) => f.row.id), batch.map((f) => (f.best && !f.messages ? f.best.message : null)));
+    // Those read here (not covered by their rows) have their messages already; a session with hits
+    // whose best message the match left (search-hits.ts, `bestShown`) has it found there.
+    const rows = await ctx.results(
+      keys,
+      batch.map((f) => f.row.id),
+      batch.map((f) => (f.best && !f.messages ? f.best.message : null)),
+      folded,
+      batch.map((f) => !f.best && !f.messages && f.hits > 0),
+    );
     const rowOf = new Map(rows.map((r) => [r.row.id, r]));
     for (const f of batch) {
       const found = rowOf.get(f.row.id);
@@ -180,6 +189,7 @@ async function resultsOf(ctx: SearchContext, keys: string[], ranked: Found[], li
         continue;
       }
       if (results.length === wanted) break;
+      if (found.at) f.best = found.at;
       const message = f.best && (f.messages ? f.messages[f.best.message] : found.best);
       results.push(toResult({ ...f, session: summaryFromRow(found.row) }, folded, message || undefined));
     }

@@ -274,7 +274,8 @@ export class PostgresStore implements SessionStore {
     const context = {
       pool: this.pool,
       target: this.target,
-      results: (keys: string[], ids: string[], messages: (number | null)[]) => searchedRows(this.pool, this.target, keys, ids, messages),
+      results: (keys: string[], ids: string[], messages: (number | null)[], folded: string, find: boolean[]) =>
+        searchedRows(this.pool, this.target, keys, ids, messages, folded, find),
       read: async (id: string, path: string) => (await this.readStable(id, path)).reading.snapshot,
     };
     return searchSessions(context, text, projects.map((p) => ({ key: keyOf(p), path: p.path })), options.limit);
