@@ -23,13 +23,13 @@ export const PACK = 2 ** 32;
 const TOTALS = (rows: string, also = ''): string => `SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best${also}
       FROM (${rows}) y`;
 
-/** The session `v.id`'s messages, each with its number and its hits of `needle`, read from its message rows. */
-const FROM_ROWS = (needle: string): string =>
-  `SELECT m.n, ${HITS_IN('m.folded', needle)} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id`;
+/** The session `v.id`'s messages, each with its number and its hits of `needle`, read from its message rows (only if `also`, ` AND …`). */
+const FROM_ROWS = (needle: string, also = ''): string =>
+  `SELECT m.n, ${HITS_IN('m.folded', needle)} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id${also}`;
 
 /** The same from its blocks (search-blocks.ts), each message's number its block's first plus its place in the array. */
-const FROM_BLOCKS = (needle: string): string => `SELECT z.n, ${HITS_IN('z.t', needle)} AS hits FROM (SELECT generate_series(b.block * ${BLOCK}, b.block * ${BLOCK} + cardinality(b.folded) - 1) AS n,
-        unnest(b.folded) AS t FROM chatkeep.search_blocks b WHERE b.session_id = v.id) z`;
+const FROM_BLOCKS = (needle: string, also = ''): string => `SELECT z.n, ${HITS_IN('z.t', needle)} AS hits FROM (SELECT generate_series(b.block * ${BLOCK}, b.block * ${BLOCK} + cardinality(b.folded) - 1) AS n,
+        unnest(b.folded) AS t FROM chatkeep.search_blocks b WHERE b.session_id = v.id${also}) z`;
 
 /**
  * One session's hits (`v.id`), read session by session, by how each release counted them: the
@@ -67,9 +67,9 @@ export const keptBy = (sessionHits: SessionHits): string => SESSION_HITS[session
  * `unnest … WITH ORDINALITY` in FROM copied every block's texts into a tuplestore first (196 ms
  * beside 164 of the member's backend CPU at 1,000,000 sessions).
  */
-const blocksOrRows = (sessions: string, needle: string): string => `SELECT v.id, coalesce(f.hits, x.hits) AS hits, coalesce(f.best, x.best) AS best FROM ${sessions} v CROSS JOIN LATERAL (
-      ${TOTALS(FROM_BLOCKS(needle), ', count(*) AS covered')}) x
-      CROSS JOIN LATERAL (${TOTALS(FROM_ROWS(needle))} WHERE x.covered IS DISTINCT FROM v.d_messages) f`;
+const blocksOrRows = (sessions: string, needle: string, also = ''): string => `SELECT v.id, coalesce(f.hits, x.hits) AS hits, coalesce(f.best, x.best) AS best FROM ${sessions} v CROSS JOIN LATERAL (
+      ${TOTALS(FROM_BLOCKS(needle, also), ', count(*) AS covered')}) x
+      CROSS JOIN LATERAL (${TOTALS(FROM_ROWS(needle, also))} WHERE x.covered IS DISTINCT FROM v.d_messages) f`;
 
 /** The hits' branch that reads session by session (`vis`), as SESSION_HITS says (`x`, and but for the first two `f`). */
 export function bySessionBranch(sessionHits: SessionHits): string {
@@ -88,7 +88,9 @@ export function bySessionBranch(sessionHits: SessionHits): string {
  * The best message of the session `id` for the folded query `needle`, counted as the match counts
  * (from its blocks, or its message rows where they do not cover its search facts' messages), as
  * `best` (its number) and `best_hits`; a row of NULLs where `wanted` is not true or it has no
- * message. Read under the same policies as the match's.
+ * message. Read under the same policies as the match's. `wanted` is in each read's own condition,
+ * where it is a one-time filter: outside them (a join's filter) every session's blocks were read
+ * and counted before it was looked at.
  */
 export const bestOf = (id: string, needle: string, wanted: string): string => `SELECT (o.best % ${PACK})::int AS best, (o.best / ${PACK})::int AS best_hits FROM (
-      ${blocksOrRows(`(SELECT ${id} AS id, (SELECT d.messages FROM chatkeep.search_sessions d WHERE d.session_id = ${id}) AS d_messages WHERE ${wanted})`, needle)}) o`;
+      ${blocksOrRows(`(SELECT ${id} AS id, (SELECT d.messages FROM chatkeep.search_sessions d WHERE d.session_id = ${id} AND ${wanted}) AS d_messages)`, needle, ` AND ${wanted}`)}) o`;

@@ -33,14 +33,17 @@ export const SEARCH_RESULTS_SQL = `SELECT l.*, m.role AS best_role, m.at AS best
  * for the folded query `$4`, found here as the match finds it (search-hits.ts, `bestOf`): its
  * number and hits as `best` and `best_hits`, and the message itself as the others'. The match
  * counts a common word's hits from the blocks of every session a searcher may read (~10,000 at
- * 1,000,000 sessions) and leaves their best message to this, for the ~20 a search shows.
+ * 1,000,000 sessions) and leaves their best message to this, for the ~20 a search shows. The
+ * message's number is a subquery's of its own (`k`), so that the message is read by its key: in
+ * the message's condition, `coalesce(w.n, b.best)` was a filter on each of the session's messages.
  */
 export const SEARCH_RESULTS_BEST_SQL = `SELECT l.*, b.best, b.best_hits, m.role AS best_role, m.at AS best_at, m.archived AS best_archived, m.content AS best_content
   FROM (${LISTING_OF_SQL}) l
     LEFT JOIN LATERAL (SELECT w.n, w.find FROM unnest($2::text[], $3::int[], $5::boolean[]) AS w(id, n, find) WHERE w.id = l.id LIMIT 1) w ON true
     LEFT JOIN LATERAL (${bestOf('l.id', '$4', 'w.find')}) b ON true
+    CROSS JOIN LATERAL (SELECT coalesce(w.n, b.best) AS n OFFSET 0) k
     LEFT JOIN LATERAL (SELECT m.role, m.at, m.archived, m.content FROM chatkeep.search_messages m
-      WHERE m.session_id = l.id AND m.n = coalesce(w.n, b.best) OFFSET 0) m ON true`;
+      WHERE m.session_id = l.id AND m.n = k.n OFFSET 0) m ON true`;
 
 /**
  * The results by the server's function: `$1` the project keys, `$2` the IDs, `$3` each one's

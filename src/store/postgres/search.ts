@@ -94,6 +94,7 @@ export async function searchSessions(
   text: string,
   projects: readonly { key: string; path: string }[],
   limit = 20,
+  snippets = true,
 ): Promise<SearchResults> {
   const q = foldQuery(text);
   const keys = projects.map((p) => p.key);
@@ -103,8 +104,9 @@ export async function searchSessions(
   const rows = await query<MatchRow>(ctx.pool, ctx.target, MATCHED_SQL, [keys, q.folded, argument ?? null, argument === undefined ? null : narrowing]);
   const found = foundOf(rows, await readUncovered(ctx, rows), q.folded);
   // The first `limit` ranked; all of them only when the listing hides some of those (rare).
-  let shown = await resultsOf(ctx, keys, rank(found, limit), limit, q.folded);
-  if (limit > 0 && shown.results.length < limit && found.length > limit) shown = await resultsOf(ctx, keys, rank(found, 0), limit, q.folded);
+  const shows = { limit, folded: q.folded, snippets };
+  let shown = await resultsOf(ctx, keys, rank(found, limit), shows);
+  if (limit > 0 && shown.results.length < limit && found.length > limit) shown = await resultsOf(ctx, keys, rank(found, 0), shows);
   return { query: q.text, total: found.length - shown.hidden, results: shown.results, index: reports(projects, rows) };
 }
 
@@ -162,8 +164,17 @@ async function index(ctx: SearchContext, sessions: { row: MatchRow; snapshot: Se
   });
 }
 
-/** The results: listing rows and snippet messages of the first `limit` (0: all) of `ranked`, skipping sessions the listing hides. */
-async function resultsOf(ctx: SearchContext, keys: string[], ranked: Found[], limit: number, folded: string): Promise<{ results: SearchResult[]; hidden: number }> {
+/**
+ * The results: listing rows and (unless `snippets` is false) snippet messages of the first `limit`
+ * (0: all) of `ranked`, skipping sessions the listing hides. Without snippets no message is read
+ * and no best message found: the session browser searches all results at each keystroke so.
+ */
+async function resultsOf(
+  ctx: SearchContext,
+  keys: string[],
+  ranked: Found[],
+  { limit, folded, snippets }: { limit: number; folded: string; snippets: boolean },
+): Promise<{ results: SearchResult[]; hidden: number }> {
   const results: SearchResult[] = [];
   let hidden = 0;
   const wanted = limit > 0 ? limit : ranked.length;
@@ -177,9 +188,9 @@ async function resultsOf(ctx: SearchContext, keys: string[], ranked: Found[], li
     const rows = await ctx.results(
       keys,
       batch.map((f) => f.row.id),
-      batch.map((f) => (f.best && !f.messages ? f.best.message : null)),
+      batch.map((f) => (snippets && f.best && !f.messages ? f.best.message : null)),
       folded,
-      batch.map((f) => !f.best && !f.messages && f.hits > 0),
+      batch.map((f) => snippets && !f.best && !f.messages && f.hits > 0),
     );
     const rowOf = new Map(rows.map((r) => [r.row.id, r]));
     for (const f of batch) {
@@ -190,7 +201,7 @@ async function resultsOf(ctx: SearchContext, keys: string[], ranked: Found[], li
       }
       if (results.length === wanted) break;
       if (found.at) f.best = found.at;
-      const message = f.best && (f.messages ? f.messages[f.best.message] : found.best);
+      const message = snippets && f.best && (f.messages ? f.messages[f.best.message] : found.best);
       results.push(toResult({ ...f, session: summaryFromRow(found.row) }, folded, message || undefined));
     }
   }
