@@ -2,7 +2,8 @@
  * A team's database of 10,000 sessions with search rows, at the schema before search's blocks,
  * upgraded by the team's setup as an admin runs it: every row as it was, each message's folded text
  * at its place in its session's blocks, and search's match the same rows as before for the admin
- * and for a member (her own sessions and one shared with her), by every way it reads: session by
+ * and for a member (her own sessions and one shared with her), each session's best message too (since
+ * schema 32 the results find it for a session counted from its blocks), by every way it reads: session by
  * session (a common word; no narrowing) and through the trigram index (a rare word). A member
  * reads no block of a session she may not read and writes none of another's. (A build that knows
  * only the schema before refuses the result as any newer schema: postgres-only.test.ts.)
@@ -14,16 +15,10 @@ import { SEARCH_MATCH_BLOCKS_MIGRATION } from '../../src/store/postgres/search-m
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
-import { BLOCKS_SQL } from '../helpers/search-blocks.js';
+import { BLOCKS_SQL, bestsMatched, bestsShown, matchedRows as match, writeTeamMessages } from '../helpers/search-blocks.js';
 import { twoInOneProject } from '../helpers/team.js';
 
 const SESSIONS = 10_000;
-
-/** The match's rows for a word and narrowing, each as text, in ID order. */
-const match = async (url: string, word: string, narrowing: 'trgm' | null): Promise<string[]> =>
-  (await runSql<{ r: string }>(url, 'SELECT row(f.*)::text AS r FROM chatkeep.search_match($1, $2, $3, $4) f ORDER BY f.id', [
-    ['p'], word, narrowing && `%${word}%`, narrowing,
-  ])).map((x) => x.r);
 
 const ASKED = [['journal', 'trgm'], ['journal', null], ['heron', 'trgm']] as const;
 
@@ -32,32 +27,18 @@ describe('PostgreSQL schema upgrade to search blocks', () => {
     const url = await databaseBefore(SEARCH_MATCH_BLOCKS_MIGRATION);
     // Two members' sessions of 1 to 40 messages (one or two blocks), `journal` 0 to 2 times a message, `heron` in a few.
     const { a, b, owners, sessions } = await twoInOneProject(url, 'sb', SESSIONS, ', 1 + n % 40 AS messages');
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version, message_count)
-       SELECT id, owner, 'p', '/p', 'Session ' || n, now(), now() - n * interval '1 second', 'closed', 1, messages FROM (${sessions}) x`,
-      [owners],
-    );
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
-       SELECT id, owner, 1, 0, messages, 0, 't' || n, 'Session ' || n, 'session ' || n FROM (${sessions}) x`,
-      [owners],
-    );
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
-       SELECT id, owner, k, 'user', k, false, to_json(t), t FROM (${sessions}) x, generate_series(0, x.messages - 1) k,
-         LATERAL (SELECT 'message ' || k || ' of ' || x.n || repeat(' journal', (x.n + k) % 3) || CASE WHEN x.n % 997 = 0 AND k = 0 THEN ' heron' ELSE '' END AS t) m`,
-      [owners],
-    );
+    await writeTeamMessages(url, owners, sessions);
     // sb-1 is b's (n % 2 + 1 = 2), shared with a.
     await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('sb-1', $1, $2)", [a.role, b.role]);
     await runSql(url, 'ANALYZE');
     const before = await runSql(url, TEAM_DIGEST_SQL);
     const count = await messages(url);
     const asked = [];
-    for (const [word, narrowing] of ASKED) asked.push(await match(url, word, narrowing));
+    const bests = [];
+    for (const [word, narrowing] of ASKED) {
+      asked.push(await match(url, word, narrowing));
+      bests.push(await bestsMatched(url, word, narrowing));
+    }
     expect(asked[0]!.length).toBeGreaterThan(SESSIONS / 2);
     expect(asked[2]!.length).toBe(10);
 
@@ -70,6 +51,12 @@ describe('PostgreSQL schema upgrade to search blocks', () => {
     // The member: her own sessions (a's are the even ones) and sb-1, each row as the admin's.
     const hers = (rows: string[]): string[] => rows.filter((r) => /^\(sb-(\d*[02468]|1),/.test(r));
     for (const [i, [word, narrowing]] of ASKED.entries()) expect(await match(a.url, word, narrowing)).toEqual(hers(asked[i]!));
+    // Each session's best message as the match found it then: since schema 32 the results find it for a session counted from its blocks.
+    for (const [i, [word]] of ASKED.entries()) {
+      const ids = bests[i]!.map((r) => r.split(' ')[0]!);
+      expect(await bestsShown(url, ids, word)).toEqual(bests[i]);
+      expect(await bestsShown(a.url, ids, word)).toEqual(bests[i]!.filter((r) => /^sb-(\d*[02468]|1) /.test(r)));
+    }
     const readable = await runSql(url, "SELECT count(*)::int AS n FROM chatkeep.search_blocks WHERE owner = $1 OR session_id = 'sb-1'", [a.role]);
     expect(await runSql(a.url, 'SELECT count(*)::int AS n FROM chatkeep.search_blocks')).toEqual(readable);
     for (const owner of owners) {

@@ -107,6 +107,17 @@ describe('PostgreSQL search rows', () => {
     expect(again.index[0]?.reindexed).toBe(0);
   });
 
+  it('makes no snippet where none is asked for: no message read, no best message found', async () => {
+    const store = await open();
+    const ids = [await store.reserveId(AT, store.project), await store.reserveId(AT, store.project)];
+    await save(store, ids[0]!, ['the zanzibar plan', 'zanzibar and Zanzibar again']);
+    await save(store, ids[1]!, ['zanzibar once', 'nothing']);
+    const without = await store.searchSessions('zanzibar', [store.project], { limit: 0, snippets: false });
+    expect(without.results.map((r) => [r.session.id, r.hits, r.snippet])).toEqual([[ids[0], 3, undefined], [ids[1], 1, undefined]]);
+    const withThem = await store.searchSessions('zanzibar', [store.project], { limit: 0 });
+    expect(withThem.results.map((r) => [r.session.id, r.hits, r.snippet?.message])).toEqual([[ids[0], 3, 1], [ids[1], 1, 0]]);
+  });
+
   it('narrows over the trigram index where the server has pg_trgm; finds the same once pg_trgm is gone', async () => {
     const store = await open();
     expect(await sql("SELECT to_regclass('chatkeep.search_messages_trgm') IS NOT NULL AS trgm")).toEqual([{ trgm: true }]);

@@ -86,6 +86,18 @@ export function searchCases(h: Harness): void {
     await check(store);
   });
 
+  it('search without snippets (the session browser\'s, at every keystroke): the same sessions, hits and order', async () => {
+    const store = await h.open();
+    await savedSession(store, AT, ['the zanzibar plan', 'zanzibar and Zanzibar again']);
+    await savedSession(store, minutes(1), ['zanzibar once', 'nothing']);
+    await savedSession(store, minutes(2), ['nothing here']);
+    const withThem = await store.searchSessions('zanzibar', [store.project], { limit: 0 });
+    const without = await store.searchSessions('zanzibar', [store.project], { limit: 0, snippets: false });
+    expect(withThem.results.map((r) => r.snippet?.message)).toEqual([1, 0]);
+    const found = (r: SearchResults) => ({ total: r.total, results: r.results.map((x) => ({ id: x.session.id, hits: x.hits, matched: x.matched })) });
+    expect(found(without)).toEqual(found(withThem));
+  });
+
   it('search as typed: each longer query (narrowed from the last one\'s hits) finds exactly what a fresh search finds', async () => {
     const store = await h.open();
     const a = await savedSession(store, AT, ['Zanzibar came up', 'zany plans', 'nothing']);

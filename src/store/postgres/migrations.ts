@@ -28,7 +28,7 @@ import {
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
   SEARCH_MATCH_FUNCTION_MIGRATION,
 } from './search-match.js';
-import { SEARCH_RESULTS_MIGRATION } from './search-results.js';
+import { SEARCH_BEST_SHOWN_MIGRATION, SEARCH_RESULTS_MIGRATION } from './search-results.js';
 import { EVENTS_CASCADE_MIGRATION } from './events-cascade.js';
 
 /**
@@ -232,6 +232,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_MATCH_ASKS_ONCE_MIGRATION,
   // Search's match samples the searcher's sessions from their blocks, which no trigram index narrows (search-path.ts).
   SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION,
+  // Search's match counts a common word's hits alone from the blocks; the results find the best message of those shown (search-hits.ts).
+  SEARCH_BEST_SHOWN_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

@@ -128,16 +128,20 @@ export async function listRows(pool: Pool, target: Target, projectKeys: readonly
   return (await query<ListRow>(pool, target, LISTED_SQL, [projectKeys, newest ?? null])).map(rowOf);
 }
 
-/** A search's result as read: its listing row and the message its snippet comes from (when one was asked for and is readable). */
+/**
+ * A search's result as read: its listing row, the best message's number and hits where it was
+ * found there (`at`), and the message its snippet comes from (when one was asked for and is readable).
+ */
 export interface SearchedRow {
   row: IndexRow;
+  at?: { message: number; hits: number };
   best?: SearchableMessage;
 }
 
 /**
  * The listing rows of these sessions of these projects (any order), the listing narrowed to them,
- * each with its message numbered `messages[i]` (null: none) for the snippet: one statement, by the
- * server's function (search-results.ts).
+ * each with its message numbered `messages[i]` (null: none) for the snippet, or where `find[i]` its
+ * best message for the folded query found: one statement, by the server's function (search-results.ts).
  */
 export async function searchedRows(
   pool: Pool,
@@ -145,16 +149,21 @@ export async function searchedRows(
   projectKeys: readonly string[],
   ids: readonly string[],
   messages: readonly (number | null)[],
+  folded: string,
+  find: readonly boolean[],
 ): Promise<SearchedRow[]> {
-  const rows = await query<ListRow & BestColumns>(pool, target, SEARCHED_RESULTS_SQL, [projectKeys, ids, messages]);
+  const rows = await query<ListRow & BestColumns>(pool, target, SEARCHED_RESULTS_SQL, [projectKeys, ids, messages, folded, find]);
   return rows.map((r) => {
-    const row = rowOf(r);
-    return r.best_role === null ? { row } : { row, best: { role: r.best_role, content: r.best_content, timestamp: new Date(r.best_at), archived: r.best_archived } };
+    const found: SearchedRow = { row: rowOf(r) };
+    if (r.best !== null) found.at = { message: r.best, hits: r.best_hits };
+    if (r.best_role !== null) found.best = { role: r.best_role, content: r.best_content, timestamp: new Date(r.best_at), archived: r.best_archived };
+    return found;
   });
 }
 
-/** The snippet message's columns of a search's row (search-results.ts). */
-type BestColumns = { best_role: Role; best_at: number; best_archived: boolean; best_content: string } | { best_role: null; best_at: null; best_archived: null; best_content: null };
+/** The best message's columns of a search's row (search-results.ts). */
+type BestColumns = ({ best: number; best_hits: number } | { best: null; best_hits: null }) &
+  ({ best_role: Role; best_at: number; best_archived: boolean; best_content: string } | { best_role: null; best_at: null; best_archived: null; best_content: null });
 
 function rowOf(r: ListRow): IndexRow {
   const newer = r.schema_version !== null && r.schema_version > SCHEMA_VERSION;

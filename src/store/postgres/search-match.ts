@@ -21,7 +21,8 @@ import { SEES_ALL_CALL } from './listing-index.js';
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 import { keptPlanFunction } from './kept-plan.js';
-import { BLOCK, SEARCH_BLOCKS_MIGRATION } from './search-blocks.js';
+import { SEARCH_BLOCKS_MIGRATION } from './search-blocks.js';
+import { bySessionBranch, HITS_IN, keptBy, PACK, type SessionHits } from './search-hits.js';
 import { EVERY_SESSION, VIS_COLUMNS, type EverySession } from './search-every-session.js';
 
 /** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
@@ -34,6 +35,7 @@ export interface MatchRow {
   project_path: string;
   updated_at: number;
   hits: number | null;
+  /** The message with the most hits, and its hits: NULL where the match did not find it (search-hits.ts, `bestShown`). */
   best: number | null;
   best_hits: number | null;
   title_hits: number;
@@ -47,16 +49,13 @@ export interface MatchRow {
   pending: boolean;
 }
 
-/** Non-overlapping occurrences of `$2` in `column`, as `countOccurrences` counts them (in bytes: no character count to take). */
-const HITS_IN = (column: string): string => `(octet_length(${column}) - octet_length(replace(${column}, $2, ''))) / octet_length($2)`;
-
 /**
  * Messages holding `$2`: with a trigram index, `LIKE` is exact on its own; the sequences' tsvector
  * finds a superset; with neither (`none`), `strpos`. A session's own messages are never matched
  * by `LIKE`, which an index could serve: each session's read stays on its primary key (with `LIKE`
  * there, the single user's search for a word in every message of 2,000 sessions, right after they
  * were written, ran past the 15 s query timeout: an index of the word's candidates per session, it
- * seems; the plan was not caught), and took 0.6 s with `strpos`. SESSION_HITS says how each is counted.
+ * seems; the plan was not caught), and took 0.6 s with `strpos`. SESSION_HITS (search-hits.ts) says how each is counted.
  */
 const HOLDS: Record<Narrowing | 'none', string> = {
   trgm: 'm.folded LIKE $3',
@@ -64,63 +63,11 @@ const HOLDS: Record<Narrowing | 'none', string> = {
   none: 'strpos(m.folded, $2) > 0',
 };
 
-/** Packs (hits, message) so that one `max` finds the message with the most hits, the latest of equals. */
-const PACK = 2 ** 32;
-
-/** A session's hits and best message (packed, PACK), and the columns `also`, from its messages' numbers `y.n` and hits `y.hits` in `rows`. */
-const TOTALS = (rows: string, also = ''): string => `SELECT sum(y.hits)::int AS hits, max(y.hits::bigint * ${PACK} + y.n) AS best${also}
-      FROM (${rows}) y`;
-
-/**
- * One session's hits (`v.id`), read session by session, by how each release counted them: the
- * sum, and the message with the most packed with its count (PACK), as `hits` and `best`; `kept`
- * says which sessions have any. `filtered` (schema 18) found the messages holding `$2` by `strpos`,
- * then counted each by `replace`: two passes over every message that holds it (three with the
- * trigram policy's `LIKE`, search-narrowing.ts), and a long message, stored compressed,
- * decompressed for each. `countedOnce` counts every message of the session in one pass; a message
- * without the word counts 0, which changes neither the sum nor the best (a message with hits packs
- * above any without), and a session whose sum is 0 is dropped: the same hits, one pass fewer.
- * `blocks` counts the same way from the session's blocks (search-blocks.ts), each message's number
- * its block's first plus its place in the array; a session whose blocks cover fewer or more
- * messages than its search facts say (`d_messages`) is counted from its message rows, as
- * `countedOnce` counts (`f`, read only for such a session: its condition is the subquery's
- * one-time filter).
- */
-const SESSION_HITS = {
-  filtered: {
-    read: `SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id AND strpos(m.folded, $2) > 0`,
-    kept: 'x.hits IS NOT NULL',
-  },
-  countedOnce: {
-    read: `SELECT m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m WHERE m.session_id = v.id`,
-    kept: 'x.hits > 0',
-  },
-  blocks: {
-    read: `SELECT z.n, ${HITS_IN('z.t')} AS hits FROM (SELECT generate_series(b.block * ${BLOCK}, b.block * ${BLOCK} + cardinality(b.folded) - 1) AS n,
-        unnest(b.folded) AS t FROM chatkeep.search_blocks b WHERE b.session_id = v.id) z`,
-    kept: 'coalesce(f.hits, x.hits) > 0',
-  },
-};
-type SessionHits = keyof typeof SESSION_HITS;
-
-/** The hits' branch that reads session by session, as SESSION_HITS says (`x`, and for `blocks` `f`). */
-function bySessionBranch(sessionHits: SessionHits): string {
-  if (sessionHits !== 'blocks') {
-    return `SELECT v.id, x.hits, x.best FROM vis v CROSS JOIN LATERAL (
-      ${TOTALS(SESSION_HITS[sessionHits].read)}) x`;
-  }
-  // A generate_series and an unnest side by side in the select list run in step (a ProjectSet):
-  // `unnest … WITH ORDINALITY` in FROM copied every block's texts into a tuplestore first (196 ms
-  // beside 164 of the member's backend CPU at 1,000,000 sessions).
-  return `SELECT v.id, coalesce(f.hits, x.hits) AS hits, coalesce(f.best, x.best) AS best FROM vis v CROSS JOIN LATERAL (
-      ${TOTALS(SESSION_HITS.blocks.read, ', count(*) AS covered')}) x
-      CROSS JOIN LATERAL (${TOTALS(SESSION_HITS.countedOnce.read)} WHERE x.covered IS DISTINCT FROM v.d_messages) f`;
-}
-
 /**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
- * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
+ * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals)
+ * where the hits' branch finds it on its way (before `bestShown`, everywhere: search-hits.ts).
  * The hits are computed once (MATERIALIZED), whatever the planner thinks of their number, by one
  * of two branches, the other never run (its gate is a one-time filter): through the narrowing
  * index, or session by session (search-path.ts).
@@ -139,7 +86,7 @@ function bySessionBranch(sessionHits: SessionHits): string {
 export const matchSql = (
   narrowing: Narrowing | undefined,
   everySession: EverySession = 'byProjectAskedOnce',
-  sessionHits: SessionHits = 'blocks',
+  sessionHits: SessionHits = 'bestShown',
   sampled: SampledFrom = 'blocks',
 ): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
     SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
@@ -161,7 +108,7 @@ export const matchSql = (
     GROUP BY x.session_id
     UNION ALL
     ${bySessionBranch(sessionHits)}
-    WHERE $2 <> '' AND (SELECT yes FROM by_session) AND ${SESSION_HITS[sessionHits].kept})
+    WHERE $2 <> '' AND (SELECT yes FROM by_session) AND ${keptBy(sessionHits)})
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
     CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
     s.d_title IS DISTINCT FROM s.title AS title_stale,
@@ -230,12 +177,12 @@ export const SEARCH_MATCH_FUNCTION_MIGRATION = searchMatchFunction('CREATE', 'jo
 /** `chatkeep.search_match` replaced by schema 22's, whose role that sees every session reads by key (EVERY_SESSION). */
 export const SEARCH_MATCH_BY_KEY_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byKey', 'filtered');
 
-/** `chatkeep.search_match` replaced by schema 23's, which counts each message's hits in one pass (SESSION_HITS). */
+/** `chatkeep.search_match` replaced by schema 23's, which counts each message's hits in one pass (search-hits.ts). */
 export const SEARCH_MATCH_COUNTED_ONCE_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byKey', 'countedOnce');
 
 /**
  * The messages' blocks (search-blocks.ts), made from every message row, and `chatkeep.search_match`
- * replaced by this build's, which counts a session's hits from them (SESSION_HITS).
+ * replaced by this build's, which counts a session's hits from them (search-hits.ts).
  */
 export const SEARCH_MATCH_BLOCKS_MIGRATION = `${SEARCH_BLOCKS_MIGRATION}${searchMatchFunction('CREATE OR REPLACE', 'byKey', 'blocks')}`;
 
@@ -257,6 +204,14 @@ export const SEARCH_MATCH_ASKS_ONCE_MIGRATION = searchMatchFunction('CREATE OR R
  * trigram index over its message rows (search-path.ts, SAMPLED).
  */
 export const SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'blocks', BY_PROJECT_SCANS, 'blocks');
+
+/**
+ * `chatkeep.search_match` replaced by this build's, which counts the hits alone from a session's
+ * blocks and gives its best message only where it comes free (search-hits.ts, `bestShown`): the
+ * results find the rest for the sessions shown. Part of SEARCH_BEST_SHOWN_MIGRATION
+ * (search-results.ts), which replaces both functions at once: each build reads both.
+ */
+export const SEARCH_MATCH_BEST_SHOWN = searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'bestShown', BY_PROJECT_SCANS, 'blocks');
 
 function searchMatchFunction(
   create: 'CREATE' | 'CREATE OR REPLACE',

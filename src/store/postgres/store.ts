@@ -269,15 +269,16 @@ export class PostgresStore implements SessionStore {
     },
   };
 
-  async searchSessions(text: string, projects: readonly ProjectInfo[], options: { limit?: number }): Promise<SearchResults> {
+  async searchSessions(text: string, projects: readonly ProjectInfo[], options: { limit?: number; snippets?: boolean }): Promise<SearchResults> {
     const { searchSessions } = await import('./search.js');
     const context = {
       pool: this.pool,
       target: this.target,
-      results: (keys: string[], ids: string[], messages: (number | null)[]) => searchedRows(this.pool, this.target, keys, ids, messages),
+      results: (keys: string[], ids: string[], messages: (number | null)[], folded: string, find: boolean[]) =>
+        searchedRows(this.pool, this.target, keys, ids, messages, folded, find),
       read: async (id: string, path: string) => (await this.readStable(id, path)).reading.snapshot,
     };
-    return searchSessions(context, text, projects.map((p) => ({ key: keyOf(p), path: p.path })), options.limit);
+    return searchSessions(context, text, projects.map((p) => ({ key: keyOf(p), path: p.path })), options.limit, options.snippets);
   }
 
   /** A session as a lock-free reading gives it (as listings and `show` read it). */
