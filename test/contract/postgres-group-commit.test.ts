@@ -16,6 +16,7 @@ import type { PgLock } from '../../src/store/postgres/lock.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { createDatabase, runSql } from '../helpers/postgres.js';
+import { twoMembers } from '../helpers/team-stores.js';
 import { AT, savedSession } from './contract-kit.js';
 
 const turn = (seq: number, content: string): SessionEvent => ({ seq, id: `${content}-${seq}`, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
@@ -111,6 +112,30 @@ describe('PostgreSQL group commit across held sessions', () => {
       expect(told.slice(GROUPS_IN_FLIGHT).every((t) => t.status === 'rejected')).toBe(true);
     } finally {
       await admin.end();
+    }
+  });
+
+  it('a member\'s group of her own sessions and one shared with her for writing: each event marked as whose it is, the shared one\'s listing moved', async () => {
+    const team = await twoMembers('gc');
+    try {
+      const { annStore, bobStore } = team;
+      const { id: shared } = await savedSession(bobStore, AT, ['bob']);
+      await runSql(team.bob.url, 'INSERT INTO chatkeep.shares (session_id, grantee, writable) VALUES ($1, $2, true)', [shared, team.ann.role]);
+      const own = await Promise.all(Array.from({ length: GROUPS_IN_FLIGHT + 1 }, (_, w) => savedSession(annStore, new Date(AT.getTime() + (w + 1) * 1000), [`ann ${w}`])));
+      const ids = [...own.map((s) => s.id), shared];
+      const logs = await Promise.all(ids.map(async (id) => annStore.openLog(id, await annStore.lock(id, () => undefined))));
+      const at = new Date(AT.getTime() + 3_600_000).toISOString();
+      await Promise.all(logs.map((log, i) => log.append({ ...turn(1, `ann to ${i}`), ts: at }, true)));
+      const stored = await runSql<{ session_id: string; by_owner: boolean; c: string; xmin: string }>(
+        team.url, "SELECT session_id, by_owner, payload->>'content' AS c, xmin::text FROM chatkeep.events WHERE session_id = ANY($1)", [ids]);
+      const of = (id: string) => stored.find((r) => r.session_id === id)!;
+      expect(ids.map((id, i) => [of(id).c, of(id).by_owner])).toEqual(ids.map((id, i) => [`ann to ${i}`, id !== shared]));
+      // The last of her own and the shared one went together.
+      expect(of(shared).xmin).toBe(of(own.at(-1)!.id).xmin);
+      const [listed] = await runSql<{ journal_seq: string; updated_at: Date }>(team.url, 'SELECT journal_seq, updated_at FROM chatkeep.sessions WHERE id = $1', [shared]);
+      expect(listed).toEqual({ journal_seq: '1', updated_at: new Date(at) });
+    } finally {
+      await team.close();
     }
   });
 });
