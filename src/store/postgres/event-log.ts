@@ -1,9 +1,10 @@
 /**
  * A held session's events as rows (docs/design.md §9): an append resolves once its INSERT has
- * committed, on the lock's own connection. Appends that arrive while one INSERT is on its way
- * go together in the next (group commit): a streamed reply's deltas cost one round trip per
- * batch, not per delta, and each still resolves only once it is in the database, so a
- * kill -9 of chatkeep keeps every delta it was told was written.
+ * committed. Appends that arrive while one INSERT is on its way go together in the next: a
+ * streamed reply's deltas cost one round trip per batch, not per delta, and each still resolves
+ * only once it is in the database, so a kill -9 of chatkeep keeps every delta it was told was
+ * written. A direct lock's batch goes through the store's group commit (group-commit.ts), which
+ * sends it on the lock's own connection, or with other sessions' batches on one of theirs.
  */
 import type { Client, ClientBase } from 'pg';
 import type { EventLog, SessionEvent } from '../../session/format/store.js';
