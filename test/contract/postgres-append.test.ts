@@ -58,14 +58,16 @@ describe('PostgreSQL fenced append', () => {
     // A single event goes by its own statement (scalars, no arrays), a batch of more by the other.
     await lock.write((c) => insertEvents(c, id, [turn(9, 'turn 9', 'ev-9'), turn(10, 'turn 10', 'ev-10')], lock.epoch, true));
     const kept = await lock.write((c) => c.query("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'chatkeep_append%' ORDER BY name"));
+    // The statement across sessions (group commit) ran at the warm-up only: one session appended at a time goes alone.
     expect(kept.rows).toEqual([
       { name: 'chatkeep_append', generic_plans: '2', custom_plans: '0' },
+      { name: 'chatkeep_append_across', generic_plans: '1', custom_plans: '0' },
       { name: 'chatkeep_append_one', generic_plans: '9', custom_plans: '0' },
     ]);
     // New events are inserted without ON CONFLICT (no speculative insertion per row); the statement
     // that skips stored events was never needed, so never prepared.
     const statements = await lock.write((c) => c.query("SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'chatkeep_append%'"));
-    expect(statements.rows.map((r: { name: string }) => r.name).sort()).toEqual(['chatkeep_append', 'chatkeep_append_one']);
+    expect(statements.rows.map((r: { name: string }) => r.name).sort()).toEqual(['chatkeep_append', 'chatkeep_append_across', 'chatkeep_append_one']);
     for (const r of statements.rows as { statement: string }[]) expect(r.statement).not.toMatch(/ON CONFLICT/i);
 
     await runSql(direct, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [id]);
@@ -87,6 +89,7 @@ describe('PostgreSQL fenced append', () => {
     const ready = await lock.write((c) => c.query("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'chatkeep_append%' ORDER BY name"));
     expect(ready.rows).toEqual([
       { name: 'chatkeep_append', generic_plans: '1', custom_plans: '0' },
+      { name: 'chatkeep_append_across', generic_plans: '1', custom_plans: '0' },
       { name: 'chatkeep_append_one', generic_plans: '1', custom_plans: '0' },
     ]);
     expect(await stored(id)).toEqual(before);

@@ -3,7 +3,7 @@
  * for reads and bookkeeping, and one dedicated connection per held session (its lock and its
  * writes). Every failure leaves here as a typed error whose text carries no password.
  */
-import type { Client, ClientBase, ClientConfig, Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Client, ClientBase, ClientConfig, Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { ChatkeepError, StoreUnavailableError, UserError } from '../../session/api/errors.js';
 import { privilegeError } from './team/privilege.js';
 import { serverRefusal } from './server-refusal.js';
@@ -60,20 +60,25 @@ function loadPg(): Promise<Pg> {
 
 /**
  * Runs the statement `name` (parsed and planned on the connection's first run of it) with
- * `values`: the rows it changed. node-postgres copies a query given as `{ name, text, values }`
+ * `values`: its result. node-postgres copies a query given as `{ name, text, values }`
  * descriptor by descriptor on every call (~2 µs of Node's CPU and its garbage, on every append
  * of 200 writers: docs/internals.md, "The append without the foreign key's check"); a query made
  * from its text, then named, is not copied. Typed errors are the caller's, as for `client.query`.
  */
-export function runPrepared(client: ClientBase, name: string, text: string, values: unknown[]): Promise<number | null> {
+export function runPreparedRows<R extends QueryResultRow>(client: ClientBase, name: string, text: string, values: unknown[]): Promise<QueryResult<R>> {
   const Query = QueryOf;
   if (!Query) return Promise.reject(new Error('node-postgres is not loaded: a prepared statement needs a connection first'));
   return new Promise((resolve, reject) => {
     // node-postgres's types leave out the name it reads from the query (a named statement's).
-    const query: InstanceType<Pg['Query']> & { name?: string } = new Query(text, values, (err, result) => (err ? reject(err) : resolve(result.rowCount)));
+    const query: InstanceType<Pg['Query']> & { name?: string } = new Query(text, values, (err, result) => (err ? reject(err) : resolve(result as unknown as QueryResult<R>)));
     query.name = name;
     void client.query(query);
   });
+}
+
+/** runPreparedRows for a statement whose rows are not wanted: the rows it changed. */
+export async function runPrepared(client: ClientBase, name: string, text: string, values: unknown[]): Promise<number | null> {
+  return (await runPreparedRows(client, name, text, values)).rowCount;
 }
 
 /** The connection settings of the store's URL. */

@@ -1,9 +1,10 @@
 /**
  * A held session's events as rows (docs/design.md §9): an append resolves once its INSERT has
- * committed, on the lock's own connection. Appends that arrive while one INSERT is on its way
- * go together in the next (group commit): a streamed reply's deltas cost one round trip per
- * batch, not per delta, and each still resolves only once it is in the database, so a
- * kill -9 of chatkeep keeps every delta it was told was written.
+ * committed. Appends that arrive while one INSERT is on its way go together in the next: a
+ * streamed reply's deltas cost one round trip per batch, not per delta, and each still resolves
+ * only once it is in the database, so a kill -9 of chatkeep keeps every delta it was told was
+ * written. A direct lock's batch goes through the store's group commit (group-commit.ts), which
+ * sends it on the lock's own connection, or with other sessions' batches on one of theirs.
  */
 import type { Client, ClientBase } from 'pg';
 import type { EventLog, SessionEvent } from '../../session/format/store.js';
@@ -11,6 +12,8 @@ import type { PgLock } from './lock.js';
 import { LockSupersededError, StoreUnavailableError } from '../../session/api/errors.js';
 import { keptPlanFunction } from './kept-plan.js';
 import { limitsSql, runPrepared, type Timeouts } from './connect.js';
+import { appendAcross } from './append-across.js';
+import type { AppendGroup } from './group-commit.js';
 
 /**
  * Events carry their own ID (docs/design.md §4): a column of their row, unique per session (rows
@@ -161,8 +164,9 @@ const PROBE_SEQ = Number.MAX_SAFE_INTEGER;
 
 /**
  * Readies a direct lock's connection for its appends when the lock is taken, before anything is
- * appended: each append statement (a batch's, a single event's) prepared (parsed, planned
- * generically) and run once. The batch's runs with no events; the single event's appends a probe
+ * appended: each append statement (a batch's, a single event's, several sessions' at once)
+ * prepared (parsed, planned generically) and run once. The batch's and the several sessions' run
+ * with no events; the single event's appends a probe
  * event under the lock's epoch in a transaction that is rolled back, so that it runs whole: the
  * events policy's check and, for a grantee, the listing's trigger (before schema version 29 also
  * the foreign key's check, whose query the server prepared on a connection's first use).
@@ -177,6 +181,9 @@ export async function warmAppend(client: Client, id: string, epoch: number, time
   const probe: SessionEvent = { seq: PROBE_SEQ, ts: new Date(0).toISOString(), type: 'message', payload: {} };
   await client.query(`BEGIN; ${limitsSql(timeouts)}`);
   try {
+    // The statement across sessions (group-commit.ts) planned too, run with no events: its fence
+    // share-locks the row, which the rollback lets go; the probe below runs the events' checks.
+    await appendAcross(client, [{ id, epoch, events: [] }]);
     await appendPrepared(client, id, [probe], epoch, () => []);
   } finally {
     await client.query('ROLLBACK');
@@ -189,8 +196,12 @@ export async function stillCurrent(client: ClientBase, id: string, epoch: number
   if (current.rowCount !== 1) throw new LockSupersededError(id, epoch);
 }
 
-/** The log of a held session; `appendOnly` (another's session shared for writing): it is never compacted. */
-export function openEventLog(lock: PgLock, appendOnly = false): EventLog {
+/**
+ * The log of a held session; `appendOnly` (another's session shared for writing): it is never
+ * compacted. `group`: the store's group commit (group-commit.ts), which a direct lock's batches go
+ * through; behind a pooler each batch is the server's function's call on the lock's connection.
+ */
+export function openEventLog(lock: PgLock, appendOnly = false, group?: AppendGroup): EventLog {
   // The batch not yet sent: appends join it until its turn on the connection comes.
   let open: Pending | undefined;
   let closed = false;
@@ -205,7 +216,8 @@ export function openEventLog(lock: PgLock, appendOnly = false): EventLog {
       batch.done = lock
         .write(async (client) => {
           if (open === batch) open = undefined;
-          await insertEvents(client, lock.id, batch.events, lock.epoch, lock.direct);
+          if (group && lock.direct) await group.append(client, lock.id, lock.epoch, batch.events);
+          else await insertEvents(client, lock.id, batch.events, lock.epoch, lock.direct);
         })
         .catch(async (err: unknown) => {
           // The connection went away with the INSERT perhaps on its way or waiting in the server:

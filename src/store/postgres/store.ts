@@ -15,6 +15,7 @@ import type { ProjectInfo, SessionSnapshot } from '../../session/api/data.js';
 import type { Target, Timeouts } from './connect.js';
 import { DEFAULT_TIMEOUTS, createPool, onOneConnection, query, targetOf, transaction } from './connect.js';
 import { openEventLog, stillCurrent } from './event-log.js';
+import { appendGroup } from './group-commit.js';
 import { PgAdoptBatches } from './adopt-batch.js';
 import { INSPECT_SQL, lockStateFrom } from './lock.js';
 import { takeLock } from './take-lock.js';
@@ -73,6 +74,8 @@ export class PostgresStore implements SessionStore {
   private readonly held = new Set<PgLock>();
   /** Locks of sessions shared with this role for writing: it appends events, never rewrites what is stored. */
   private readonly appendOnly = new WeakSet<PgLock>();
+  /** The held sessions' appends, committed together when they arrive together (group-commit.ts). */
+  private readonly appends = appendGroup();
   /** Sessions stored whole (import, copies), committed by the batch. */
   private batches: PgAdoptBatches | undefined;
 
@@ -163,7 +166,7 @@ export class PostgresStore implements SessionStore {
 
   async openLog(id: string, lock: WriterLock): Promise<EventLog> {
     const held = this.ownLock(id, lock);
-    return openEventLog(held, this.appendOnly.has(held));
+    return openEventLog(held, this.appendOnly.has(held), this.appends);
   }
 
   async discard(id: string, lock: WriterLock, options: { freeId?: boolean } = {}): Promise<void> {

@@ -1,0 +1,83 @@
+/**
+ * Group commit across a store's held sessions (docs/design.md §9). Each held session appends on
+ * its lock's connection, one batch at a time (event-log.ts); when many sessions of one store
+ * append at once (an agent service's writers), each batch alone would be its own statement and
+ * commit, and as many server backends taking turns on the cores. Here at most GROUPS_IN_FLIGHT
+ * appends of the store are on their way at once; the sessions' batches that arrive meanwhile wait,
+ * and go together as one statement (append-across.ts) on the lock connection of one of them, each
+ * still fenced by its own epoch, each resolved only once that statement has committed.
+ *
+ * What a batch is told: stored (the statement committed with its session fenced in); or its own
+ * append is sent alone on its own connection, as without the group (insertEvents, event-log.ts),
+ * when the statement stored nothing of it: its session was fenced off (the lone append then says
+ * so, or finds its events stored by an earlier try), or the statement failed with the server's
+ * answer (an event stored before, a policy, a deadlock with another's locks: it rolled back
+ * whole). When the connection failed under the statement, the outcome is unknown for every batch
+ * in it: each is rejected with that failure, its lock counts as lost, and its event log settles
+ * what was stored before anyone is told (settle.ts).
+ */
+import type { Client } from 'pg';
+import type { SessionEvent } from '../../session/format/store.js';
+import { appendAcross, type Part } from './append-across.js';
+import { isUnreachable } from './connect.js';
+import { insertEvents } from './event-log.js';
+
+/**
+ * How many appends of one store may be on their way at once: one sent while another commits, so
+ * that the server's WAL flush of one group overlaps the next group's statement; more would bring
+ * back backends queueing for the cores (docs/internals.md, "Group commit across a store's sessions").
+ */
+export const GROUPS_IN_FLIGHT = 2;
+
+/** A store's appends of its direct locks, grouped. */
+export interface AppendGroup {
+  /** Appends `events` of session `id` under `epoch`; `client` is its lock's connection, free until this resolves. */
+  append(client: Client, id: string, epoch: number, events: readonly SessionEvent[]): Promise<void>;
+}
+
+interface Waiting extends Part {
+  client: Client;
+  told: (outcome: 'stored' | 'alone') => void;
+  failed: (err: unknown) => void;
+}
+
+export function appendGroup(): AppendGroup {
+  let waiting: Waiting[] = [];
+  let sending = 0;
+  const next = (): void => {
+    if (sending >= GROUPS_IN_FLIGHT || waiting.length === 0) return;
+    const group = waiting;
+    waiting = [];
+    sending++;
+    void send(group).finally(() => {
+      sending--;
+      next();
+    });
+  };
+  return {
+    async append(client, id, epoch, events) {
+      const outcome = await new Promise<'stored' | 'alone'>((told, failed) => {
+        waiting.push({ client, id, epoch, events, told, failed });
+        next();
+      });
+      if (outcome === 'alone') await insertEvents(client, id, events, epoch, true);
+    },
+  };
+}
+
+/** Sends one group: a batch alone by its own statement, several by one across their sessions. */
+async function send(group: readonly Waiting[]): Promise<void> {
+  const [first] = group;
+  if (!first) return;
+  if (group.length === 1) {
+    await insertEvents(first.client, first.id, first.events, first.epoch, true).then(() => first.told('stored'), first.failed);
+    return;
+  }
+  try {
+    const stored = await appendAcross(first.client, group);
+    for (const w of group) w.told(stored.has(w.id) ? 'stored' : 'alone');
+  } catch (err) {
+    if (isUnreachable(err)) for (const w of group) w.failed(err);
+    else for (const w of group) w.told('alone');
+  }
+}
