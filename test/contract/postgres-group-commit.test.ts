@@ -84,7 +84,7 @@ describe('PostgreSQL group commit across held sessions', () => {
     for (const [i, w] of writers.entries()) if (w !== again) expect((await rows(w.id)).map((r) => r.c)).toEqual([`w${i}`]);
   });
 
-  it('a group whose connection is cut under its statement tells each writer only what is stored', async () => {
+  it('a group whose connection is cut under its statement: its session\'s writer told it failed, the others\' batches stored alone', async () => {
     const writers = await held(GROUPS_IN_FLIGHT + 2);
     const grouped = writers.slice(GROUPS_IN_FLIGHT);
     // The group's statement waits for a row lock of the admin's, on its first session's row (the
@@ -109,7 +109,8 @@ describe('PostgreSQL group commit across held sessions', () => {
         expect(stored).toEqual(told[i]!.status === 'fulfilled' ? [`w${i}`] : []);
       }
       expect(told.slice(0, GROUPS_IN_FLIGHT).every((t) => t.status === 'fulfilled')).toBe(true);
-      expect(told.slice(GROUPS_IN_FLIGHT).every((t) => t.status === 'rejected')).toBe(true);
+      // The cut connection's session lost its lock; the other's own connection stored its batch.
+      expect(told.slice(GROUPS_IN_FLIGHT).map((t) => t.status)).toEqual(['rejected', 'fulfilled']);
     } finally {
       await admin.end();
     }

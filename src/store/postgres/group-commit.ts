@@ -12,9 +12,12 @@
  * when the statement stored nothing of it: its session was fenced off (the lone append then says
  * so, or finds its events stored by an earlier try), or the statement failed with the server's
  * answer (an event stored before, a policy, a deadlock with another's locks: it rolled back
- * whole). When the connection failed under the statement, the outcome is unknown for every batch
- * in it: each is rejected with that failure, its lock counts as lost, and its event log settles
- * what was stored before anyone is told (settle.ts).
+ * whole). When the connection failed under the statement, that connection's session lost its
+ * lock: its batch is rejected with the failure, and its event log settles what was stored before
+ * anyone is told (settle.ts). The other sessions' own connections may be well: each sends its batch
+ * alone on its own, which stores what the statement did not (an event it stored, with its ID, is
+ * found there; a statement still running on the server meets the same rows' keys) or fails there,
+ * and only then is its writer told.
  */
 import type { Client } from 'pg';
 import type { SessionEvent } from '../../session/format/store.js';
@@ -77,7 +80,9 @@ async function send(group: readonly Waiting[]): Promise<void> {
     const stored = await appendAcross(first.client, group);
     for (const w of group) w.told(stored.has(w.id) ? 'stored' : 'alone');
   } catch (err) {
-    if (isUnreachable(err)) for (const w of group) w.failed(err);
-    else for (const w of group) w.told('alone');
+    for (const w of group) {
+      if (w === first && isUnreachable(err)) w.failed(err);
+      else w.told('alone');
+    }
   }
 }
