@@ -26,6 +26,7 @@ import {
   SEARCH_MATCH_ASKS_ONCE_MIGRATION, SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION,
   SEARCH_MATCH_BY_PROJECT_MIGRATION,
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
+  SEARCH_MATCH_FLAGGED_MIGRATION,
   SEARCH_MATCH_FUNCTION_MIGRATION,
 } from './search-match.js';
 import { SEARCH_RESULTS_MIGRATION } from './search-results.js';
@@ -232,6 +233,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_MATCH_ASKS_ONCE_MIGRATION,
   // Search's match samples the searcher's sessions from their blocks, which no trigram index narrows (search-path.ts).
   SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION,
+  // Whether a session's search rows cover it, on its own row, so that search's match reads no facts of the sessions they cover (search-coverage.ts).
+  SEARCH_MATCH_FLAGGED_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

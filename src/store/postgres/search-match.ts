@@ -22,7 +22,8 @@ import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 import { keptPlanFunction } from './kept-plan.js';
 import { BLOCK, SEARCH_BLOCKS_MIGRATION } from './search-blocks.js';
-import { EVERY_SESSION, VIS_COLUMNS, type EverySession } from './search-every-session.js';
+import { EVERY_SESSION, SEER, VIS_COLUMNS, type EverySession } from './search-every-session.js';
+import { flaggedFinal, flaggedVis, SEARCH_COVERAGE_MIGRATION } from './search-coverage.js';
 
 /** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
 export type Narrowing = 'trgm' | 'grams';
@@ -118,6 +119,44 @@ function bySessionBranch(sessionHits: SessionHits): string {
 }
 
 /**
+ * How the match decides whether a session's search rows cover it, by release: `joined` (schema 18
+ * on) joins each session the searcher may read with its search facts (EVERY_SESSION for a role that
+ * sees every session) and compares their snapshot version, title and last event with the
+ * session's; `flagged` (schema 32) reads it off the session's own row and reads the facts of the
+ * few that are not covered (search-coverage.ts). Each gives `vis`, the final SELECT's coverage
+ * columns, its FROM (`s`, over `vis`) and its filter past the hits and the ID.
+ */
+export type Coverage = 'joined' | 'flagged';
+
+const COVERAGE: Record<Coverage, { vis: (everySession: EverySession) => string; columns: string; from: string; where: string }> = {
+  joined: {
+    vis: (everySession) => `${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
+    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
+      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
+      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
+    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    ${EVERY_SESSION[everySession].branch}),
+  `,
+    columns: `CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
+    s.d_title IS DISTINCT FROM s.title AS title_stale,
+    (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
+    coalesce(s.last_seq > s.d_seq, false) AS pending,
+    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR s.last_seq > s.d_seq
+      OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title`,
+    from: 'vis s',
+    where: `strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
+    OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`,
+  },
+  flagged: { vis: () => flaggedVis(SEER, SEARCHER, LAST_EVENT_SEQ('s.id')), ...flaggedFinal(HITS_IN) },
+};
+
+/**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
  * (non-overlapping, as `countOccurrences`), and the message with the most (the latest of equals).
@@ -141,19 +180,8 @@ export const matchSql = (
   everySession: EverySession = 'byProjectAskedOnce',
   sessionHits: SessionHits = 'blocks',
   sampled: SampledFrom = 'blocks',
-): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
-    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
-    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
-    UNION ALL
-    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
-      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
-      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
-    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
-    UNION ALL
-    ${EVERY_SESSION[everySession].branch}),
-  by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled)}),
+  coverage: Coverage = 'flagged',
+): string => `WITH ${COVERAGE[coverage].vis(everySession)}by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
@@ -163,17 +191,11 @@ export const matchSql = (
     ${bySessionBranch(sessionHits)}
     WHERE $2 <> '' AND (SELECT yes FROM by_session) AND ${SESSION_HITS[sessionHits].kept})
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
-    CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
-    s.d_title IS DISTINCT FROM s.title AS title_stale,
-    (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
-    coalesce(s.last_seq > s.d_seq, false) AS pending,
-    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR s.last_seq > s.d_seq
-      OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title,
+    ${COVERAGE[coverage].columns},
     s.snapshot_version::text AS version
-  FROM vis s LEFT JOIN hits h ON h.session_id = s.id
+  FROM ${COVERAGE[coverage].from} LEFT JOIN hits h ON h.session_id = s.id
   WHERE h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
-    OR strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
-    OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`;
+    OR ${COVERAGE[coverage].where}`;
 
 /**
  * The settings the match query runs with. Hash joins and hash aggregation whatever the statistics
@@ -258,24 +280,32 @@ export const SEARCH_MATCH_ASKS_ONCE_MIGRATION = searchMatchFunction('CREATE OR R
  */
 export const SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION = searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'blocks', BY_PROJECT_SCANS, 'blocks');
 
+/**
+ * The columns on each session's row that say whether its search rows cover it, filled from its
+ * search facts, and `chatkeep.search_match` replaced by this build's, which reads them there and
+ * the facts only of the sessions they do not cover (search-coverage.ts).
+ */
+export const SEARCH_MATCH_FLAGGED_MIGRATION = `${SEARCH_COVERAGE_MIGRATION}${searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'blocks', BY_PROJECT_SCANS, 'blocks', 'flagged')}`;
+
 function searchMatchFunction(
   create: 'CREATE' | 'CREATE OR REPLACE',
   everySession: EverySession,
   sessionHits: SessionHits,
   scans?: { settings: string; body: string },
   sampled: SampledFrom = 'messages',
+  coverage: Coverage = 'joined',
 ): string {
   return keptPlanFunction({
     create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
     settings: `${MATCH_SETTINGS}${scans?.settings ?? ''}`, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
     body: `${scans?.body ?? ''}IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
-        RETURN QUERY ${matchSql('trgm', everySession, sessionHits, sampled)};
+        RETURN QUERY ${matchSql('trgm', everySession, sessionHits, sampled, coverage)};
         PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
       ELSIF narrowing = 'grams' THEN
-        RETURN QUERY ${matchSql('grams', everySession, sessionHits, sampled)};
+        RETURN QUERY ${matchSql('grams', everySession, sessionHits, sampled, coverage)};
       ELSE
-        RETURN QUERY ${matchSql(undefined, everySession, sessionHits, sampled)};
+        RETURN QUERY ${matchSql(undefined, everySession, sessionHits, sampled, coverage)};
       END IF;`,
   });
 }
