@@ -21,6 +21,9 @@
  * leave the row alone (the append's cost, event-log.ts): the last event is still looked up per
  * session, and compared with `search_seq`.
  */
+import { LAST_EVENT_SEQ } from './event-log.js';
+import { SEARCHER } from './search-owner.js';
+import { EVERY_SESSION, SEER, VIS_COLUMNS, type EverySession } from './search-every-session.js';
 
 /** A session (`s`) whose search rows are of its current snapshot and title. */
 export const COVERED = 's.search_version IS NOT DISTINCT FROM s.snapshot_version';
@@ -78,7 +81,7 @@ const PROJECT_COLUMNS = 's.id, s.project_key, s.project_path, s.updated_at, s.ti
  * row where it is covered, and `d_id`, `d_version`, `d_title`, `folded_title` of the facts, read
  * (NULL where they are not).
  */
-export const flaggedVis = (seer: { with: string; seesAll: string }, searcher: string, lastEventSeq: string): string => `${seer.with}vis AS MATERIALIZED (
+const flaggedVis = (seer: { with: string; seesAll: string }, searcher: string, lastEventSeq: string): string => `${seer.with}vis AS MATERIALIZED (
     SELECT s.*, CASE WHEN s.covered THEN s.search_messages ELSE d.messages END AS d_messages, CASE WHEN s.covered THEN s.search_seq ELSE d.seq END AS d_seq,
       d.session_id AS d_id, d.snapshot_version AS d_version, d.title AS d_title, d.folded_title, ${lastEventSeq} AS last_seq
     FROM (
@@ -104,7 +107,7 @@ const UNCOVERED = '(NOT s.covered AND (s.d_id IS NULL OR s.d_version IS DISTINCT
  * The final SELECT's coverage columns and filter over `vis` (`s`, with its folded title `ft`,
  * FOLDED_TITLE) and the hits (`h`), as the joined match gave them: `hitsIn` counts a word in a column.
  */
-export const flaggedFinal = (hitsIn: (column: string) => string): { columns: string; from: string; where: string } => ({
+const flaggedFinal = (hitsIn: (column: string) => string): { columns: string; from: string; where: string } => ({
   columns: `CASE WHEN $2 = '' OR s.ft IS NULL THEN 0 ELSE ${hitsIn('s.ft')} END AS title_hits,
     NOT s.covered AND s.d_title IS DISTINCT FROM s.title AS title_stale,
     NOT s.covered AND (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
@@ -112,4 +115,51 @@ export const flaggedFinal = (hitsIn: (column: string) => string): { columns: str
     CASE WHEN ${UNCOVERED} OR s.last_seq > s.d_seq THEN s.title END AS title`,
   from: `(SELECT s.*, ${FOLDED_TITLE} AS ft FROM vis s) s`,
   where: `strpos(s.ft, $2) > 0 OR ${UNCOVERED} OR s.last_seq > s.d_seq`,
+});
+
+/**
+ * How the match decides whether a session's search rows cover it, by release: `joined` (schema 18
+ * on) joins each session the searcher may read with its search facts (EVERY_SESSION for a role that
+ * sees every session) and compares their snapshot version, title and last event with the
+ * session's; `flagged` (schema 32) reads it off the session's own row and reads the facts of the
+ * few that are not covered (search-coverage.ts). Each gives `vis`, the final SELECT's coverage
+ * columns, its FROM (`s`, over `vis`) and its filter past the hits and the ID.
+ */
+export type Coverage = 'joined' | 'flagged';
+
+/** One variant: `vis` (with the CTEs before it, for `everySession`), and the final SELECT's coverage columns, FROM and filter. */
+interface CoverageSql {
+  vis: (everySession: EverySession) => string;
+  columns: string;
+  from: string;
+  where: string;
+}
+
+/** COVERAGE's variants, `hitsIn` counting the query in a column (search-match.ts, HITS_IN). */
+export const coverageSql = (hitsIn: (column: string) => string): Record<Coverage, CoverageSql> => ({
+  joined: {
+    vis: (everySession) => `${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
+    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
+      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
+      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
+    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+    UNION ALL
+    ${EVERY_SESSION[everySession].branch}),
+  `,
+    columns: `CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${hitsIn('s.folded_title')} END AS title_hits,
+    s.d_title IS DISTINCT FROM s.title AS title_stale,
+    (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
+    coalesce(s.last_seq > s.d_seq, false) AS pending,
+    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR s.last_seq > s.d_seq
+      OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title`,
+    from: 'vis s',
+    where: `strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
+    OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`,
+  },
+  flagged: { vis: () => flaggedVis(SEER, SEARCHER, LAST_EVENT_SEQ('s.id')), ...flaggedFinal(hitsIn) },
 });

@@ -22,8 +22,8 @@ import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 import { keptPlanFunction } from './kept-plan.js';
 import { BLOCK, SEARCH_BLOCKS_MIGRATION } from './search-blocks.js';
-import { EVERY_SESSION, SEER, VIS_COLUMNS, type EverySession } from './search-every-session.js';
-import { flaggedFinal, flaggedVis, SEARCH_COVERAGE_MIGRATION } from './search-coverage.js';
+import type { EverySession } from './search-every-session.js';
+import { coverageSql, SEARCH_COVERAGE_MIGRATION, type Coverage } from './search-coverage.js';
 
 /** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
 export type Narrowing = 'trgm' | 'grams';
@@ -118,43 +118,7 @@ function bySessionBranch(sessionHits: SessionHits): string {
       CROSS JOIN LATERAL (${TOTALS(SESSION_HITS.countedOnce.read)} WHERE x.covered IS DISTINCT FROM v.d_messages) f`;
 }
 
-/**
- * How the match decides whether a session's search rows cover it, by release: `joined` (schema 18
- * on) joins each session the searcher may read with its search facts (EVERY_SESSION for a role that
- * sees every session) and compares their snapshot version, title and last event with the
- * session's; `flagged` (schema 32) reads it off the session's own row and reads the facts of the
- * few that are not covered (search-coverage.ts). Each gives `vis`, the final SELECT's coverage
- * columns, its FROM (`s`, over `vis`) and its filter past the hits and the ID.
- */
-export type Coverage = 'joined' | 'flagged';
-
-const COVERAGE: Record<Coverage, { vis: (everySession: EverySession) => string; columns: string; from: string; where: string }> = {
-  joined: {
-    vis: (everySession) => `${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
-    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
-    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
-    UNION ALL
-    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
-      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
-      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
-    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
-    UNION ALL
-    ${EVERY_SESSION[everySession].branch}),
-  `,
-    columns: `CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
-    s.d_title IS DISTINCT FROM s.title AS title_stale,
-    (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
-    coalesce(s.last_seq > s.d_seq, false) AS pending,
-    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR s.last_seq > s.d_seq
-      OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title`,
-    from: 'vis s',
-    where: `strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
-    OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`,
-  },
-  flagged: { vis: () => flaggedVis(SEER, SEARCHER, LAST_EVENT_SEQ('s.id')), ...flaggedFinal(HITS_IN) },
-};
+const COVERAGE = coverageSql(HITS_IN);
 
 /**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
@@ -173,7 +137,8 @@ const COVERAGE: Record<Coverage, { vis: (everySession: EverySession) => string; 
  * three shares at 100,000 sessions); each session's last event by key. A join to every search
  * fact would have row security check every row of the server. A role that sees every session
  * reads the sessions of the projects asked for, and each one's search facts and last event by key
- * too (EVERY_SESSION).
+ * too (EVERY_SESSION). Since schema 32 (`flagged`) whether a session's rows cover it is read off
+ * its own row, and the facts only of the few they do not cover (COVERAGE, search-coverage.ts).
  */
 export const matchSql = (
   narrowing: Narrowing | undefined,
