@@ -26,13 +26,13 @@ import { SEARCHER } from './search-owner.js';
 import { EVERY_SESSION, SEER, VIS_COLUMNS, type EverySession } from './search-every-session.js';
 
 /** A session (`s`) whose search rows are of its current snapshot and title. */
-export const COVERED = 's.search_version IS NOT DISTINCT FROM s.snapshot_version';
+const COVERED = 's.search_version IS NOT DISTINCT FROM s.snapshot_version';
 
 /**
  * The session's columns the match reads, one row each: the listing's, what coverage needs, and the
  * messages its rows hold where they cover it (the hits' path is chosen from them: search-path.ts).
  */
-export const COVERAGE_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version,
+const COVERAGE_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version,
       ${COVERED} AS covered, s.search_seq, s.search_messages`;
 
 /**
@@ -41,13 +41,13 @@ export const COVERAGE_COLUMNS = `s.id, s.project_key, s.project_path, s.updated_
  * which is what folding does to ASCII; any other title is its rows' folded title (`d`, read for
  * such a session only).
  */
-export const FOLDED_TITLE = `CASE WHEN s.covered AND octet_length(s.title) = char_length(s.title) THEN lower(s.title COLLATE "C") ELSE s.folded_title END`;
+const FOLDED_TITLE = `CASE WHEN s.covered AND octet_length(s.title) = char_length(s.title) THEN lower(s.title COLLATE "C") ELSE s.folded_title END`;
 
 /**
  * Whether the session's search facts are read (`d`): not covered, or a title that lowercasing does
  * not fold. A NULL title is neither (no title: nothing of it to match).
  */
-export const FACTS_READ = `NOT s.covered OR octet_length(s.title) <> char_length(s.title)`;
+const FACTS_READ = `NOT s.covered OR octet_length(s.title) <> char_length(s.title)`;
 
 /**
  * The columns, the trigger, and the facts of every session copied onto its row where its rows
