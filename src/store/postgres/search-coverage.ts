@@ -51,13 +51,17 @@ const FACTS_READ = `NOT s.covered OR octet_length(s.title) <> char_length(s.titl
 
 /**
  * The columns, the trigger, and the facts of every session copied onto its row where its rows
- * cover it (the same four comparisons the match made), so that the match's answers stay as they were.
+ * cover it (the same four comparisons the match made), so that the match's answers stay as they
+ * were: row security off for `search_sessions` while they are read (the schema's owner, which a
+ * team's admin acts as, reads every row then, as search-owner.ts's migration did).
  */
 export const SEARCH_COVERAGE_MIGRATION = `
   ALTER TABLE chatkeep.sessions ADD COLUMN search_version bigint, ADD COLUMN search_seq bigint, ADD COLUMN search_messages integer;
+  ALTER TABLE chatkeep.search_sessions NO FORCE ROW LEVEL SECURITY;
   UPDATE chatkeep.sessions s SET search_version = d.snapshot_version, search_seq = d.seq, search_messages = d.messages
     FROM chatkeep.search_sessions d
     WHERE d.session_id = s.id AND d.snapshot_version = s.snapshot_version AND d.title IS NOT DISTINCT FROM s.title;
+  ALTER TABLE chatkeep.search_sessions FORCE ROW LEVEL SECURITY;
   CREATE FUNCTION chatkeep.search_uncovered() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       NEW.search_version := NULL;
