@@ -76,7 +76,7 @@ const TABLES = ['ids', 'sessions', 'search_sessions'] as const;
 const COLUMNS: Record<(typeof TABLES)[number] | 'search_messages', string> = {
   ids: 'id, owner, issued_at',
   sessions: `id, owner, project_key, project_path, title, title_source, status, created_at, updated_at, message_count,
-    journal_seq, snapshot_version, schema_version, archived_messages`,
+    journal_seq, snapshot_version, schema_version, archived_messages, search_version, search_seq, search_messages`,
   search_sessions: 'session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title',
   search_messages: 'session_id, owner, n, role, at, archived, content, folded',
 };
@@ -155,7 +155,8 @@ export async function buildData(url: string, members: readonly string[], count: 
           if (!sample && n >= 3) sample = { id, title, createdAt: new Date(created), updatedAt: new Date(updated), messages: kept };
           messages += n;
           await ids.row([id, owner, created]);
-          await sessions.row([id, owner, projectKey(p), `/work/project-${p}`, title, 'auto', 'closed', created, updated, n, 0, 1, SCHEMA_VERSION, 0]);
+          // Its search rows (below) of its snapshot, as the snapshot's own statement says (src/store/postgres/search-coverage.ts).
+          await sessions.row([id, owner, projectKey(p), `/work/project-${p}`, title, 'auto', 'closed', created, updated, n, 0, 1, SCHEMA_VERSION, 0, 1, 0, n]);
           await searchSessions.row([id, owner, 1, 0, n, 0, tailOf(last), title, fold(title)]);
         }
         for (const f of files) await f.close();

@@ -11,7 +11,7 @@ import type { Sample } from './build.js';
 
 /** Each table's columns both writers must agree on (what they write from the same messages). */
 const COMPARED: [table: string, key: string, columns: string, order: string][] = [
-  ['sessions', 'id', 'title, title_source, status, message_count, archived_messages, schema_version, created_at, updated_at', ''],
+  ['sessions', 'id', 'title, title_source, status, message_count, archived_messages, schema_version, created_at, updated_at, search_version = snapshot_version, search_messages', ''],
   ['search_sessions', 'session_id', 'owner, messages, archived, tail, title, folded_title', ''],
   ['search_messages', 'session_id', 'owner, n, role, at, archived, content::text, folded, grams::text', ' ORDER BY n'],
   ['search_blocks', 'session_id', 'owner, block, folded', ' ORDER BY block'],

@@ -17,37 +17,12 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
-import { databaseBefore, schemaVersion, SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from '../helpers/schema-at.js';
-import { makeUncovered } from '../helpers/search-facts.js';
+import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
+import { DIGESTS, matches, SEARCHES, teamSearchRows } from '../helpers/search-upgrade.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
-import { twoInOneProject } from '../helpers/team.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 10_000;
-
-/** Every row of the sessions, their events and their search rows. */
-const DIGESTS = `SELECT a.events, a.event_rows, b.* FROM (${SESSIONS_DIGEST_SQL}) a, (${TEAM_DIGEST_SQL}) b`;
-
-/** Searches of the project, by each narrowing and a query too short for one. */
-const SEARCHES: [string[], string, string | null, string | null][] = [
-  [['p'], 'heron', '%heron%', 'trgm'],
-  [['p'], 'session 12', '%session 12%', 'trgm'],
-  [['p'], 'heron', "'her' & 'ero' & 'ron'", 'grams'],
-  [['p'], 'he', null, null],
-];
-
-/** Each search's rows as the role of `url` gets them, in ID order, on a new connection (whose kept plan is the server's function now). */
-async function matches(url: string): Promise<MatchRow[][]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const out: MatchRow[][] = [];
-    for (const args of SEARCHES) out.push((await client.query<MatchRow>(MATCHED_SQL, args)).rows.sort((a, b) => (a.id < b.id ? -1 : 1)));
-    return out;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * How many times the admin's match asks whether its role sees every session (`chatkeep.is_chatkeep()`,
@@ -70,31 +45,7 @@ async function catalogRead(url: string): Promise<number> {
 describe('PostgreSQL schema upgrade to the match that asks once whether its role sees every session', () => {
   it("keeps every row and every role's search rows, and asks once a call whether its role sees every session", async () => {
     const url = await databaseBefore(SEARCH_MATCH_ASKS_ONCE_MIGRATION);
-    const { a, b, owners, sessions } = await twoInOneProject(url, 'ao', SESSIONS);
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version, message_count)
-       SELECT id, owner, 'p', '/p', 'Session ' || n, now(), now(), 'closed', 1, 2 FROM (${sessions}) x`,
-      [owners],
-    );
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
-       SELECT id, owner, 1, 2, 2, 0, 't' || n, 'Session ' || n, 'session ' || n FROM (${sessions}) x`,
-      [owners],
-    );
-    await runSql(
-      url,
-      `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
-       SELECT id, owner, k, 'user', k, false, to_json('message ' || k || ' of ' || n), 'message ' || k || ' of ' || n || CASE WHEN (n % 97 = 0 OR n = 1) AND k = 1 THEN ' heron' ELSE '' END
-       FROM (${sessions}) x, generate_series(0, 1) k`,
-      [owners],
-    );
-    // Sessions the rows do not cover, and trashed ones, of each member (odd: b's).
-    await makeUncovered(url, { stale: ['ao-5', 'ao-6'], renamed: ['ao-7', 'ao-8'], unindexed: ['ao-9', 'ao-10'], pending: ['ao-11', 'ao-12'], trashed: ['ao-97', 'ao-194'] });
-    // ao-1 is b's (n % 2 + 1 = 2), shared with a.
-    await runSql(url, "INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ('ao-1', $1, $2)", [a.role, b.role]);
-    await runSql(url, 'ANALYZE');
+    const { a, b, owners } = await teamSearchRows(url, 'ao', SESSIONS);
     const before = await runSql(url, DIGESTS);
     const found = await matches(url);
     const catalogBefore = await catalogRead(url);

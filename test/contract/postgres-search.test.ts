@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { blankSnapshot } from '../../src/session/format/blank.js';
 import { encodeSnapshot } from '../../src/session/format/codec.js';
+import { rowFromSnapshot } from '../../src/session/format/index-row.js';
 import type { SessionStore } from '../../src/session/format/store.js';
 import type { SessionSnapshot } from '../../src/session/api/data.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
@@ -116,6 +117,39 @@ describe('PostgreSQL search rows', () => {
     expect(without.results.map((r) => [r.session.id, r.hits, r.snippet])).toEqual([[ids[0], 3, undefined], [ids[1], 1, undefined]]);
     const withThem = await store.searchSessions('zanzibar', [store.project], { limit: 0 });
     expect(withThem.results.map((r) => [r.session.id, r.hits, r.snippet?.message])).toEqual([[ids[0], 3, 1], [ids[1], 1, 0]]);
+  });
+
+  it("says on the session's row whether its rows cover it: set by a snapshot, cleared by a title recorded without one, set by the search that indexes it", async () => {
+    const store = await open();
+    const id = await store.reserveId(AT, store.project);
+    const first = await save(store, id, ['a heron on the shore', 'indeed'], (s) => (s.title = 'Heron notes'));
+    const coverage = () => sql<{ covered: boolean; seq: boolean; messages: number }>(
+      `SELECT s.search_version IS NOT DISTINCT FROM s.snapshot_version AS covered, s.search_seq = d.seq AS seq, s.search_messages AS messages
+       FROM chatkeep.sessions s JOIN chatkeep.search_sessions d ON d.session_id = s.id WHERE s.id = $1`,
+      [id],
+    );
+    expect(await coverage()).toEqual([{ covered: true, seq: true, messages: 2 }]);
+    const found = async (query: string): Promise<[string, number][]> =>
+      (await store.searchSessions(query, [store.project], {})).results.map((r) => [r.session.id, r.matched.title ? 1 : 0]);
+
+    // The model records a title the rows do not hold (a title folded otherwise than lowercased): found by it, not by the old one.
+    await store.recordRow(rowFromSnapshot({ ...first, title: 'Straße notes' }, 'closed'));
+    expect((await coverage())[0]?.covered).toBe(false);
+    expect(await found('STRASSE')).toEqual([[id, 1]]);
+    expect(await found('heron notes')).toEqual([]);
+    expect(await found('heron')).toEqual([[id, 0]]);
+
+    // Its next snapshot writes rows of that title: covered again, the title found from them.
+    await save(store, id, ['a heron on the shore', 'indeed', 'and an egret'], (s) => (s.title = 'Straße notes'));
+    expect(await coverage()).toEqual([{ covered: true, seq: true, messages: 3 }]);
+    expect(await found('strasse')).toEqual([[id, 1]]);
+
+    // A snapshot version the rows are not of (as a quarantine leaves it): read and indexed by the search, covered again.
+    await sql('UPDATE chatkeep.sessions SET snapshot_version = snapshot_version + 1 WHERE id = $1', [id]);
+    expect((await coverage())[0]?.covered).toBe(false);
+    const again = await store.searchSessions('egret', [store.project], {});
+    expect([again.results.map((r) => r.session.id), again.index[0]?.reindexed]).toEqual([[id], 1]);
+    expect(await coverage()).toEqual([{ covered: true, seq: true, messages: 3 }]);
   });
 
   it('narrows over the trigram index where the server has pg_trgm; finds the same once pg_trgm is gone', async () => {

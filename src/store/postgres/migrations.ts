@@ -26,6 +26,7 @@ import {
   SEARCH_MATCH_ASKS_ONCE_MIGRATION, SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION,
   SEARCH_MATCH_BY_PROJECT_MIGRATION,
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
+  SEARCH_MATCH_FLAGGED_MIGRATION,
   SEARCH_MATCH_FUNCTION_MIGRATION,
 } from './search-match.js';
 import { SEARCH_BEST_SHOWN_MIGRATION, SEARCH_RESULTS_MIGRATION } from './search-results.js';
@@ -234,6 +235,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION,
   // Search's match counts a common word's hits alone from the blocks; the results find the best message of those shown (search-hits.ts).
   SEARCH_BEST_SHOWN_MIGRATION,
+  // Whether a session's search rows cover it, on its own row, so that search's match reads no facts of the sessions they cover (search-coverage.ts).
+  SEARCH_MATCH_FLAGGED_MIGRATION,
 ];
 
 /** How long one migration may run: search-owner.ts's rewrites ~2 M rows a minute on a busy server. */

@@ -88,7 +88,7 @@ const byProject = (seesAll: string): { with: string; branch: string } => ({
  * `pg_roles` each (~0.1 ms of the server's CPU: three a match, `asked`'s and the two branches
  * of a role that sees only its own and shared sessions); each branch now reads `seer`'s one row.
  */
-const SEER = {
+export const SEER = {
   with: `seer AS MATERIALIZED (SELECT ${SEES_ALL_CALL} AS yes),
   `,
   seesAll: '(SELECT yes FROM seer)',

@@ -23,7 +23,8 @@ import { SEARCHER } from './search-owner.js';
 import { keptPlanFunction } from './kept-plan.js';
 import { SEARCH_BLOCKS_MIGRATION } from './search-blocks.js';
 import { bySessionBranch, HITS_IN, keptBy, PACK, type SessionHits } from './search-hits.js';
-import { EVERY_SESSION, VIS_COLUMNS, type EverySession } from './search-every-session.js';
+import type { EverySession } from './search-every-session.js';
+import { coverageSql, SEARCH_COVERAGE_MIGRATION, type Coverage } from './search-coverage.js';
 
 /** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
 export type Narrowing = 'trgm' | 'grams';
@@ -63,6 +64,8 @@ const HOLDS: Record<Narrowing | 'none', string> = {
   none: 'strpos(m.folded, $2) > 0',
 };
 
+const COVERAGE = coverageSql(HITS_IN);
+
 /**
  * Every session of the projects `$1` that holds `$2` (the folded query; `$3` the narrowing's
  * argument) in its ID, title or messages, or that its rows do not cover. Per session: hits
@@ -81,26 +84,16 @@ const HOLDS: Record<Narrowing | 'none', string> = {
  * three shares at 100,000 sessions); each session's last event by key. A join to every search
  * fact would have row security check every row of the server. A role that sees every session
  * reads the sessions of the projects asked for, and each one's search facts and last event by key
- * too (EVERY_SESSION).
+ * too (EVERY_SESSION). Since schema 33 (`flagged`) whether a session's rows cover it is read off
+ * its own row, and the facts only of the few they do not cover (COVERAGE, search-coverage.ts).
  */
 export const matchSql = (
   narrowing: Narrowing | undefined,
   everySession: EverySession = 'byProjectAskedOnce',
   sessionHits: SessionHits = 'bestShown',
   sampled: SampledFrom = 'blocks',
-): string => `WITH ${EVERY_SESSION[everySession].with}vis AS MATERIALIZED (
-    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM chatkeep.sessions s LEFT JOIN (SELECT d.* FROM chatkeep.search_sessions d WHERE d.owner = ${SEARCHER}) d ON d.session_id = s.id
-    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
-    UNION ALL
-    SELECT ${VIS_COLUMNS}, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
-      CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
-      LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id OFFSET 0) d ON true
-    WHERE NOT ${EVERY_SESSION[everySession].seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
-    UNION ALL
-    ${EVERY_SESSION[everySession].branch}),
-  by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled)}),
+  coverage: Coverage = 'flagged',
+): string => `WITH ${COVERAGE[coverage].vis(everySession)}by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
@@ -110,17 +103,11 @@ export const matchSql = (
     ${bySessionBranch(sessionHits)}
     WHERE $2 <> '' AND (SELECT yes FROM by_session) AND ${keptBy(sessionHits)})
   SELECT s.id, s.project_key, s.project_path, (extract(epoch FROM s.updated_at) * 1000)::float8 AS updated_at, h.hits, (h.best % ${PACK})::int AS best, (h.best / ${PACK})::int AS best_hits,
-    CASE WHEN $2 = '' OR s.folded_title IS NULL THEN 0 ELSE ${HITS_IN('s.folded_title')} END AS title_hits,
-    s.d_title IS DISTINCT FROM s.title AS title_stale,
-    (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
-    coalesce(s.last_seq > s.d_seq, false) AS pending,
-    CASE WHEN s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL OR s.last_seq > s.d_seq
-      OR s.d_version IS DISTINCT FROM s.snapshot_version THEN s.title END AS title,
+    ${COVERAGE[coverage].columns},
     s.snapshot_version::text AS version
-  FROM vis s LEFT JOIN hits h ON h.session_id = s.id
+  FROM ${COVERAGE[coverage].from} LEFT JOIN hits h ON h.session_id = s.id
   WHERE h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
-    OR strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
-    OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`;
+    OR ${COVERAGE[coverage].where}`;
 
 /**
  * The settings the match query runs with. Hash joins and hash aggregation whatever the statistics
@@ -213,24 +200,33 @@ export const SEARCH_MATCH_SAMPLED_FROM_BLOCKS_MIGRATION = searchMatchFunction('C
  */
 export const SEARCH_MATCH_BEST_SHOWN = searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'bestShown', BY_PROJECT_SCANS, 'blocks');
 
+/**
+ * The columns on each session's row that say whether its search rows cover it, filled from its
+ * search facts, and `chatkeep.search_match` replaced by this build's, which reads them there and
+ * the facts only of the sessions they do not cover (search-coverage.ts), counting a common word's
+ * hits as SEARCH_MATCH_BEST_SHOWN does.
+ */
+export const SEARCH_MATCH_FLAGGED_MIGRATION = `${SEARCH_COVERAGE_MIGRATION}${searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'bestShown', BY_PROJECT_SCANS, 'blocks', 'flagged')}`;
+
 function searchMatchFunction(
   create: 'CREATE' | 'CREATE OR REPLACE',
   everySession: EverySession,
   sessionHits: SessionHits,
   scans?: { settings: string; body: string },
   sampled: SampledFrom = 'messages',
+  coverage: Coverage = 'joined',
 ): string {
   return keptPlanFunction({
     create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
     settings: `${MATCH_SETTINGS}${scans?.settings ?? ''}`, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
     body: `${scans?.body ?? ''}IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
-        RETURN QUERY ${matchSql('trgm', everySession, sessionHits, sampled)};
+        RETURN QUERY ${matchSql('trgm', everySession, sessionHits, sampled, coverage)};
         PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
       ELSIF narrowing = 'grams' THEN
-        RETURN QUERY ${matchSql('grams', everySession, sessionHits, sampled)};
+        RETURN QUERY ${matchSql('grams', everySession, sessionHits, sampled, coverage)};
       ELSE
-        RETURN QUERY ${matchSql(undefined, everySession, sessionHits, sampled)};
+        RETURN QUERY ${matchSql(undefined, everySession, sessionHits, sampled, coverage)};
       END IF;`,
   });
 }

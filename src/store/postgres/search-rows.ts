@@ -50,9 +50,15 @@ const DELETE_MESSAGES_SQL = `WITH blocks AS (DELETE FROM chatkeep.search_blocks 
 
 /**
  * The facts the rows were made from; the session's row gives its snapshot version and its owner,
- * which every search row carries (search-owner.ts), none: the session is gone.
+ * which every search row carries (search-owner.ts), none: the session is gone. The session's row
+ * says they cover it (search-coverage.ts) where its title is theirs; a snapshot's own statement
+ * says so already (session-rows.ts), so this changes the row only for rows written by a search
+ * (search.ts), of a snapshot stored without them.
  */
-const UPSERT_SESSION_SQL = `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
+const UPSERT_SESSION_SQL = `WITH covered AS (UPDATE chatkeep.sessions s SET search_version = s.snapshot_version, search_seq = $2, search_messages = $3
+    WHERE s.id = $1 AND s.title IS NOT DISTINCT FROM $6
+      AND (s.search_version, s.search_seq, s.search_messages) IS DISTINCT FROM (s.snapshot_version, $2::bigint, $3::int))
+  INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
   SELECT s.id, s.owner, s.snapshot_version, $2, $3, $4, $5, $6, $7 FROM chatkeep.sessions s WHERE s.id = $1
   ON CONFLICT (session_id) DO UPDATE SET snapshot_version = EXCLUDED.snapshot_version, seq = EXCLUDED.seq, messages = EXCLUDED.messages,
     archived = EXCLUDED.archived, tail = EXCLUDED.tail, title = EXCLUDED.title, folded_title = EXCLUDED.folded_title
@@ -68,10 +74,16 @@ export function tailOf(m: SearchableMessage | undefined): string {
  * read, indexed empty until it changes). Run inside the transaction that wrote the snapshot (or,
  * for a session indexed by a search, one holding its row), after the session's row is updated.
  * `fresh`: the session's row was inserted by this transaction, so it has no search rows to read
- * first (an ID is issued once: none of an earlier session of that ID can be left).
+ * first (an ID is issued once: none of an earlier session of that ID can be left); `messages`:
+ * the snapshot's searchable messages, where the caller has them already.
  */
-export async function writeSearchRows(client: ClientBase, id: string, snapshot: SessionSnapshot | undefined, options: { fresh?: boolean } = {}): Promise<void> {
-  const messages = snapshot ? searchableMessages(snapshot) : [];
+export async function writeSearchRows(
+  client: ClientBase,
+  id: string,
+  snapshot: SessionSnapshot | undefined,
+  options: { fresh?: boolean; messages?: SearchableMessage[] } = {},
+): Promise<void> {
+  const messages = options.messages ?? (snapshot ? searchableMessages(snapshot) : []);
   const archived = messages.reduce((n, m) => n + (m.archived ? 1 : 0), 0);
   const [before] = options.fresh ? [] : (
     await client.query<{ messages: number; archived: number; tail: string | null }>(

@@ -7,6 +7,7 @@ import type { ClientBase } from 'pg';
 import { LockSupersededError } from '../../session/api/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/api/data.js';
 import { archivedCount } from '../../session/format/index-row.js';
+import { searchableMessages } from '../../search/rank.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';
 import { writeSearchRows } from './search-rows.js';
@@ -60,25 +61,33 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
   ]);
 }
 
-/** The columns a snapshot sets, its listing columns among them, in the order of `snapshotValues`. */
+/**
+ * The columns a snapshot sets, its listing columns among them, in the order of `snapshotValues`;
+ * the last two say what its search rows, written in the same transaction, hold (search-coverage.ts).
+ */
 const SNAPSHOT_COLUMNS = ['snapshot', 'snapshot_bytes', 'snapshot_at', 'schema_version', 'title', 'status', 'updated_at', 'message_count',
-  'input_tokens', 'output_tokens', 'by_model', 'branch', 'journal_seq', 'created_at', 'parent_id', 'fork_point', 'title_source', 'archived_messages'];
+  'input_tokens', 'output_tokens', 'by_model', 'branch', 'journal_seq', 'created_at', 'parent_id', 'fork_point', 'title_source', 'archived_messages',
+  'search_seq', 'search_messages'];
 
-/** The values of SNAPSHOT_COLUMNS for snapshot `s`, encoded as `text` of `bytes` bytes of UTF-8, written at `at`. */
-function snapshotValues(s: SessionSnapshot, text: string, bytes: number, at: Date): unknown[] {
+/** The values of SNAPSHOT_COLUMNS for snapshot `s` of `searchable` messages, encoded as `text` of `bytes` bytes of UTF-8, written at `at`. */
+function snapshotValues(s: SessionSnapshot, searchable: number, text: string, bytes: number, at: Date): unknown[] {
   return [text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens,
     s.stats.outputTokens, s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
-    s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s)];
+    s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s), s.journalSeq, searchable];
 }
 
-/** Session `$1`'s snapshot; with an epoch (the last parameter), only while the session is its writer's. */
+/**
+ * Session `$1`'s snapshot; with an epoch (the last parameter), only while the session is its
+ * writer's. Its search rows are of this version (`search_version`): the caller writes them next,
+ * in the same transaction.
+ */
 const UPDATE_SNAPSHOT_SQL = `UPDATE chatkeep.sessions SET ${SNAPSHOT_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')},
-    problem = NULL, snapshot_version = snapshot_version + 1
+    problem = NULL, snapshot_version = snapshot_version + 1, search_version = snapshot_version + 1
   WHERE id = $1 AND ($${SNAPSHOT_COLUMNS.length + 2}::bigint IS NULL OR lock_epoch = $${SNAPSHOT_COLUMNS.length + 2})`;
 
-/** A new session's row as its first snapshot leaves it (a trigger gives it its lock key). */
-const INSERT_SNAPSHOT_SQL = `INSERT INTO chatkeep.sessions (id, project_key, project_path, ${SNAPSHOT_COLUMNS.join(', ')}, snapshot_version)
-  VALUES ($1, $2, $3, ${SNAPSHOT_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')}, 1)`;
+/** A new session's row as its first snapshot leaves it, its search rows (written next) of that snapshot (a trigger gives it its lock key). */
+const INSERT_SNAPSHOT_SQL = `INSERT INTO chatkeep.sessions (id, project_key, project_path, ${SNAPSHOT_COLUMNS.join(', ')}, snapshot_version, search_version)
+  VALUES ($1, $2, $3, ${SNAPSHOT_COLUMNS.map((_, i) => `$${i + 4}`).join(', ')}, 1, 1)`;
 
 /**
  * Puts a snapshot (its encoded text) in place, with the listing columns it implies, and its search
@@ -87,10 +96,11 @@ const INSERT_SNAPSHOT_SQL = `INSERT INTO chatkeep.sessions (id, project_key, pro
  */
 export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date, epoch?: number): Promise<number> {
   const bytes = Buffer.byteLength(text, 'utf8');
-  const stored = await client.query(UPDATE_SNAPSHOT_SQL, [s.id, ...snapshotValues(s, text, bytes, at), epoch ?? null]);
+  const messages = searchableMessages(s);
+  const stored = await client.query(UPDATE_SNAPSHOT_SQL, [s.id, ...snapshotValues(s, messages.length, text, bytes, at), epoch ?? null]);
   if (epoch !== undefined && stored.rowCount === 0) throw new LockSupersededError(s.id, epoch);
   // Rows only for a snapshot that is stored.
-  if (stored.rowCount === 1) await writeSearchRows(client, s.id, s);
+  if (stored.rowCount === 1) await writeSearchRows(client, s.id, s, { messages });
   return bytes;
 }
 
@@ -102,6 +112,7 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
  * write: each new row written once"). Run it in the transaction that issued the ID.
  */
 export async function insertWithSnapshot(client: ClientBase, s: SessionSnapshot, text: string, project: ProjectInfo, at: Date): Promise<void> {
-  await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, text, Buffer.byteLength(text, 'utf8'), at)]);
-  await writeSearchRows(client, s.id, s, { fresh: true });
+  const messages = searchableMessages(s);
+  await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, messages.length, text, Buffer.byteLength(text, 'utf8'), at)]);
+  await writeSearchRows(client, s.id, s, { fresh: true, messages });
 }

@@ -43,6 +43,7 @@ const RELEASED = [
   /* 30 */ 'f17f3a8015a80f52',
   /* 31 */ '32d8e6d5f3bfa001',
   /* 32 */ 'a9dfdad7579add10',
+  /* 33 */ '6b52f3fe34430afa',
 ];
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);

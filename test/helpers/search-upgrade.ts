@@ -1,0 +1,70 @@
+/**
+ * The team's database the search upgrade tests fill at an older schema: two members' sessions in
+ * one project `p`, each with its search facts and two messages, the word `heron` in the first and
+ * every 97th, sessions the rows do not cover and trashed ones of each member, one of b's shared with
+ * a; and each search's match rows as a role gets them, to compare before and after an upgrade.
+ */
+import pg from 'pg';
+import { MATCHED_SQL, type MatchRow } from '../../src/store/postgres/search-match.js';
+import { runSql } from './postgres.js';
+import { SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from './schema-at.js';
+import { makeUncovered } from './search-facts.js';
+import { twoInOneProject, type Person } from './team.js';
+
+/** Every row of the sessions, their events and their search rows. */
+export const DIGESTS = `SELECT a.events, a.event_rows, b.* FROM (${SESSIONS_DIGEST_SQL}) a, (${TEAM_DIGEST_SQL}) b`;
+
+/** Searches of the project, by each narrowing and a query too short for one. */
+export const SEARCHES: [string[], string, string | null, string | null][] = [
+  [['p'], 'heron', '%heron%', 'trgm'],
+  [['p'], 'session 12', '%session 12%', 'trgm'],
+  [['p'], 'heron', "'her' & 'ero' & 'ron'", 'grams'],
+  [['p'], 'he', null, null],
+];
+
+/** Each search's rows as the role of `url` gets them, in ID order, on a new connection (whose kept plan is the server's function now). */
+export async function matches(url: string): Promise<MatchRow[][]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const out: MatchRow[][] = [];
+    for (const args of SEARCHES) out.push((await client.query<MatchRow>(MATCHED_SQL, args)).rows.sort((a, b) => (a.id < b.id ? -1 : 1)));
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * `count` sessions `PREFIX-n` of two new members (a's even, b's odd) with their search rows:
+ * `PREFIX-5`/`-6` stale, `-7`/`-8` renamed, `-9`/`-10` unindexed, `-11`/`-12` pending, `-97`/`-194`
+ * trashed; `PREFIX-1` (b's) shared with a.
+ */
+export async function teamSearchRows(url: string, prefix: string, count: number): Promise<{ a: Person; b: Person; owners: string[] }> {
+  const { a, b, owners, sessions } = await twoInOneProject(url, prefix, count);
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.sessions (id, owner, project_key, project_path, title, created_at, updated_at, status, snapshot_version, message_count)
+     SELECT id, owner, 'p', '/p', 'Session ' || n, now(), now(), 'closed', 1, 2 FROM (${sessions}) x`,
+    [owners],
+  );
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.search_sessions (session_id, owner, snapshot_version, seq, messages, archived, tail, title, folded_title)
+     SELECT id, owner, 1, 2, 2, 0, 't' || n, 'Session ' || n, 'session ' || n FROM (${sessions}) x`,
+    [owners],
+  );
+  await runSql(
+    url,
+    `INSERT INTO chatkeep.search_messages (session_id, owner, n, role, at, archived, content, folded)
+     SELECT id, owner, k, 'user', k, false, to_json('message ' || k || ' of ' || n), 'message ' || k || ' of ' || n || CASE WHEN (n % 97 = 0 OR n = 1) AND k = 1 THEN ' heron' ELSE '' END
+     FROM (${sessions}) x, generate_series(0, 1) k`,
+    [owners],
+  );
+  const id = (n: number): string => `${prefix}-${n}`;
+  await makeUncovered(url, { stale: [id(5), id(6)], renamed: [id(7), id(8)], unindexed: [id(9), id(10)], pending: [id(11), id(12)], trashed: [id(97), id(194)] });
+  // PREFIX-1 is b's (n % 2 + 1 = 2).
+  await runSql(url, 'INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ($1, $2, $3)', [id(1), a.role, b.role]);
+  await runSql(url, 'ANALYZE');
+  return { a, b, owners };
+}
