@@ -19,14 +19,14 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
 import { serverFunctions } from '../helpers/server-function.js';
-import { databaseBefore, fillTwoMembers, schemaVersion } from '../helpers/schema-at.js';
+import { databaseBefore, fillTwoMembers, schemaVersion, SESSION_ROW } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
 const SESSIONS = 2_000;
 
 const DIGEST_SQL = `SELECT (SELECT count(*)::int FROM chatkeep.sessions) AS sessions,
-  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
+  (SELECT md5(string_agg(${SESSION_ROW}, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
   (SELECT md5(string_agg(h::text, '|' ORDER BY h.session_id)) FROM chatkeep.holders h) AS holder_rows,
   (SELECT md5(string_agg(k::text, '|' ORDER BY k.session_id)) FROM chatkeep.lock_keys k) AS lock_key_rows,
   (SELECT md5(string_agg(sh::text, '|' ORDER BY sh.session_id)) FROM chatkeep.shares sh) AS share_rows`;

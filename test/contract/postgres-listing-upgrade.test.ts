@@ -16,7 +16,7 @@ import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
 import { serverFunctions } from '../helpers/server-function.js';
-import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
+import { databaseBefore, schemaVersion, SESSION_ROW } from '../helpers/schema-at.js';
 import { person } from '../helpers/team.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
@@ -25,7 +25,7 @@ const SESSIONS = 10_000;
 /** Every row of the tables that hold what people wrote, in a fixed order: equal digests, nothing lost or changed. */
 const DIGEST_SQL = `SELECT
   (SELECT count(*)::int FROM chatkeep.sessions) AS sessions, (SELECT count(*)::int FROM chatkeep.events) AS events,
-  (SELECT md5(string_agg(s::text, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
+  (SELECT md5(string_agg(${SESSION_ROW}, '|' ORDER BY s.id)) FROM chatkeep.sessions s) AS session_rows,
   (SELECT md5(string_agg(e.session_id || e.seq || e.payload::text, '|' ORDER BY e.session_id, e.seq)) FROM chatkeep.events e) AS event_rows,
   (SELECT md5(string_agg(i::text, '|' ORDER BY i.id)) FROM chatkeep.ids i) AS id_rows,
   (SELECT md5(string_agg(p::text, '|' ORDER BY p.owner, p.key)) FROM chatkeep.projects p) AS project_rows,

@@ -85,7 +85,7 @@ export async function fillTwoMembers(url: string, prefix: string, owners: readon
  * schema 33 fills them from its search facts (src/store/postgres/search-coverage.ts), which its
  * own upgrade test checks; every other upgrade leaves the row as it was.
  */
-const SESSION_ROW = "(to_jsonb(s) - 'search_version' - 'search_seq' - 'search_messages')::text";
+export const SESSION_ROW = "(to_jsonb(s) - 'search_version' - 'search_seq' - 'search_messages')::text";
 
 /**
  * Every session, event (the columns every version has), ID and lock key, digested in a fixed
