@@ -2,7 +2,7 @@
 import type { Pool } from 'pg';
 import type { Target } from './connect.js';
 import { createPool, targetOf } from './connect.js';
-import { migrate } from './migrations.js';
+import { migrate } from './schema-upgrade.js';
 
 /**
  * Runs `fn` with a pool on the store at `url`. With `migrate`, the schema is brought up to date

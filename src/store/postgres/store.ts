@@ -20,7 +20,7 @@ import { PgAdoptBatches } from './adopt-batch.js';
 import { INSPECT_SQL, lockStateFrom } from './lock.js';
 import { takeLock } from './take-lock.js';
 import type { InspectRow, PgLock } from './lock.js';
-import { migrate } from './migrations.js';
+import { migrate } from './schema-upgrade.js';
 import { keyOf, projectInfo, projectOf } from './project-key.js';
 import { findSession, listRows, loadSession, searchedRows } from './reading.js';
 import { candidateIds, insertSession, insertWithSnapshot, issueId, recordProject, storeSnapshot } from './session-rows.js';
