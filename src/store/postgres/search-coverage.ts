@@ -85,22 +85,22 @@ const PROJECT_COLUMNS = 's.id, s.project_key, s.project_path, s.updated_at, s.ti
  * row where it is covered, and `d_id`, `d_version`, `d_title`, `folded_title` of the facts, read
  * (NULL where they are not).
  */
-const flaggedVis = (seer: { with: string; seesAll: string }, searcher: string, lastEventSeq: string): string => `${seer.with}vis AS MATERIALIZED (
+const FLAGGED_VIS = `${SEER.with}vis AS MATERIALIZED (
     SELECT s.*, CASE WHEN s.covered THEN s.search_messages ELSE d.messages END AS d_messages, CASE WHEN s.covered THEN s.search_seq ELSE d.seq END AS d_seq,
-      d.session_id AS d_id, d.snapshot_version AS d_version, d.title AS d_title, d.folded_title, ${lastEventSeq} AS last_seq
+      d.session_id AS d_id, d.snapshot_version AS d_version, d.title AS d_title, d.folded_title, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM (
       SELECT ${COVERAGE_COLUMNS} FROM chatkeep.sessions s
-      WHERE NOT ${seer.seesAll} AND s.owner = ${searcher} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+      WHERE NOT ${SEER.seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
       UNION ALL
       SELECT ${COVERAGE_COLUMNS}
       FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
         CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
-      WHERE NOT ${seer.seesAll} AND s.owner <> ${searcher} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+      WHERE NOT ${SEER.seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
       UNION ALL
       SELECT ${COVERAGE_COLUMNS}
       FROM (SELECT DISTINCT unnest($1::text[]) AS key) k
         CROSS JOIN LATERAL (SELECT ${PROJECT_COLUMNS} FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
-      WHERE ${seer.seesAll}) s
+      WHERE ${SEER.seesAll}) s
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id AND (${FACTS_READ}) OFFSET 0) d ON true),
   `;
 
@@ -165,5 +165,5 @@ export const coverageSql = (hitsIn: (column: string) => string): Record<Coverage
     where: `strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
     OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`,
   },
-  flagged: { vis: () => flaggedVis(SEER, SEARCHER, LAST_EVENT_SEQ('s.id')), ...flaggedFinal(hitsIn) },
+  flagged: { vis: () => FLAGGED_VIS, ...flaggedFinal(hitsIn) },
 });

@@ -7,7 +7,7 @@ import type { ClientBase } from 'pg';
 import { LockSupersededError } from '../../session/api/errors.js';
 import type { ProjectInfo, SessionSnapshot } from '../../session/api/data.js';
 import { archivedCount } from '../../session/format/index-row.js';
-import { searchableMessages } from '../../search/rank.js';
+import { searchableMessages, type SearchableMessage } from '../../search/rank.js';
 import { HOST } from './lock.js';
 import { keyOf } from './project-key.js';
 import { writeSearchRows } from './search-rows.js';
@@ -62,18 +62,25 @@ export async function insertSession(client: ClientBase, id: string, project: Pro
 }
 
 /**
- * The columns a snapshot sets, its listing columns among them, in the order of `snapshotValues`;
+ * The columns a snapshot sets, its listing columns among them, in the order of `snapshotWrite`'s values;
  * the last two say what its search rows, written in the same transaction, hold (search-coverage.ts).
  */
 const SNAPSHOT_COLUMNS = ['snapshot', 'snapshot_bytes', 'snapshot_at', 'schema_version', 'title', 'status', 'updated_at', 'message_count',
   'input_tokens', 'output_tokens', 'by_model', 'branch', 'journal_seq', 'created_at', 'parent_id', 'fork_point', 'title_source', 'archived_messages',
   'search_seq', 'search_messages'];
 
-/** The values of SNAPSHOT_COLUMNS for snapshot `s` of `searchable` messages, encoded as `text` of `bytes` bytes of UTF-8, written at `at`. */
-function snapshotValues(s: SessionSnapshot, searchable: number, text: string, bytes: number, at: Date): unknown[] {
-  return [text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens,
+/**
+ * What storing snapshot `s`, encoded as `text`, written at `at`, puts in its row and search rows:
+ * the values of SNAPSHOT_COLUMNS, its searchable messages (their count is the row's), and the
+ * text's bytes of UTF-8, each made once.
+ */
+function snapshotWrite(s: SessionSnapshot, text: string, at: Date): { values: unknown[]; messages: SearchableMessage[]; bytes: number } {
+  const messages = searchableMessages(s);
+  const bytes = Buffer.byteLength(text, 'utf8');
+  const values = [text, bytes, at, s.schemaVersion, s.title, s.status, s.updatedAt, s.stats.messageCount, s.stats.inputTokens,
     s.stats.outputTokens, s.stats.byModel?.length ? JSON.stringify(s.stats.byModel) : null, s.git?.branch ?? null, s.journalSeq, s.createdAt,
-    s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s), s.journalSeq, searchable];
+    s.parentId ?? null, s.parentId !== undefined ? (s.forkPoint ?? 0) : null, s.titleSource ?? null, archivedCount(s), s.journalSeq, messages.length];
+  return { values, messages, bytes };
 }
 
 /**
@@ -95,9 +102,8 @@ const INSERT_SNAPSHOT_SQL = `INSERT INTO chatkeep.sessions (id, project_key, pro
  * writer's `epoch`, only while it is the session's (else `LockSupersededError`).
  */
 export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text: string, at: Date, epoch?: number): Promise<number> {
-  const bytes = Buffer.byteLength(text, 'utf8');
-  const messages = searchableMessages(s);
-  const stored = await client.query(UPDATE_SNAPSHOT_SQL, [s.id, ...snapshotValues(s, messages.length, text, bytes, at), epoch ?? null]);
+  const { values, messages, bytes } = snapshotWrite(s, text, at);
+  const stored = await client.query(UPDATE_SNAPSHOT_SQL, [s.id, ...values, epoch ?? null]);
   if (epoch !== undefined && stored.rowCount === 0) throw new LockSupersededError(s.id, epoch);
   // Rows only for a snapshot that is stored.
   if (stored.rowCount === 1) await writeSearchRows(client, s.id, s, { messages });
@@ -112,7 +118,7 @@ export async function storeSnapshot(client: ClientBase, s: SessionSnapshot, text
  * write: each new row written once"). Run it in the transaction that issued the ID.
  */
 export async function insertWithSnapshot(client: ClientBase, s: SessionSnapshot, text: string, project: ProjectInfo, at: Date): Promise<void> {
-  const messages = searchableMessages(s);
-  await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...snapshotValues(s, messages.length, text, Buffer.byteLength(text, 'utf8'), at)]);
+  const { values, messages } = snapshotWrite(s, text, at);
+  await client.query(INSERT_SNAPSHOT_SQL, [s.id, keyOf(project), project.path, ...values]);
   await writeSearchRows(client, s.id, s, { fresh: true, messages });
 }
