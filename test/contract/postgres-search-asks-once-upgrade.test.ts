@@ -7,18 +7,16 @@
  * once per call, where it read it in each branch of `vis`. (A build that knows only the schema
  * before refuses the result as any newer schema: postgres-only.test.ts.)
  */
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
-import { MATCHED_SQL, matchSql, SEARCH_MATCH_ASKS_ONCE_MIGRATION, type MatchRow } from '../../src/store/postgres/search-match.js';
+import { matchSql, SEARCH_MATCH_ASKS_ONCE_MIGRATION, type MatchRow } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
-import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
-import { DIGESTS, matches, SEARCHES, teamSearchRows } from '../helpers/search-upgrade.js';
+import { adminSearchRead, DIGESTS, matches, teamSearchRows } from '../helpers/search-upgrade.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
@@ -30,16 +28,9 @@ const SESSIONS = 10_000;
  * they ran (no policy asks it for the admin).
  */
 async function catalogRead(url: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const [{ role }] = (await admin.query<{ role: string }>('SELECT current_user AS role')).rows as [{ role: string }];
-    const { plans } = await calledRowsRead(admin, role, MATCHED_SQL, SEARCHES[0]!, new Set(['pg_namespace']));
-    // Each scan of it, inlined into the match's plan or in the function's own statement, as often as it ran.
-    return plans.reduce((n, p) => n + [...p.matchAll(/"Relation Name":"pg_namespace"[^{}]*?"Actual Loops":(\d+)/g)].reduce((k, m) => k + Number(m[1]), 0), 0);
-  } finally {
-    await admin.end();
-  }
+  const { plans } = await adminSearchRead(url, new Set(['pg_namespace']));
+  // Each scan of it, inlined into the match's plan or in the function's own statement, as often as it ran.
+  return plans.reduce((n, p) => n + [...p.matchAll(/"Relation Name":"pg_namespace"[^{}]*?"Actual Loops":(\d+)/g)].reduce((k, m) => k + Number(m[1]), 0), 0);
 }
 
 describe('PostgreSQL schema upgrade to the match that asks once whether its role sees every session', () => {

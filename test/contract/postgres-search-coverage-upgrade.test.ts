@@ -8,18 +8,16 @@
  * sessions they do not cover only, where it read every one's. (A build that knows only the schema
  * before refuses the result as any newer schema: postgres-only.test.ts.)
  */
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
-import { MATCHED_SQL, matchSql, SEARCH_MATCH_FLAGGED_MIGRATION, type MatchRow } from '../../src/store/postgres/search-match.js';
+import { matchSql, SEARCH_MATCH_FLAGGED_MIGRATION, type MatchRow } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
-import { calledRowsRead } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
-import { DIGESTS, matches, SEARCHES, teamSearchRows } from '../helpers/search-upgrade.js';
+import { adminSearchRead, DIGESTS, matches, teamSearchRows } from '../helpers/search-upgrade.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
@@ -27,14 +25,7 @@ const SESSIONS = 10_000;
 
 /** The search facts the admin's match reads for the first search, by auto_explain's account of the function's statements. */
 async function factsRead(url: string): Promise<number> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const [{ role }] = (await admin.query<{ role: string }>('SELECT current_user AS role')).rows as [{ role: string }];
-    return (await calledRowsRead(admin, role, MATCHED_SQL, SEARCHES[0]!, new Set(['search_sessions']))).read;
-  } finally {
-    await admin.end();
-  }
+  return (await adminSearchRead(url, new Set(['search_sessions']))).read;
 }
 
 describe('PostgreSQL schema upgrade to search coverage on the session row', () => {

@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { MATCHED_SQL, type MatchRow } from '../../src/store/postgres/search-match.js';
+import { calledRowsRead } from './plan-rows.js';
 import { runSql } from './postgres.js';
 import { SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from './schema-at.js';
 import { makeUncovered } from './search-facts.js';
@@ -67,4 +68,19 @@ export async function teamSearchRows(url: string, prefix: string, count: number)
   await runSql(url, 'INSERT INTO chatkeep.shares (session_id, grantee, owner) VALUES ($1, $2, $3)', [id(1), a.role, b.role]);
   await runSql(url, 'ANALYZE');
   return { a, b, owners };
+}
+
+/**
+ * The admin's first search (SEARCHES[0]) by the server's match, as `url`'s superuser asking as
+ * itself: the rows its own queries read of `tables` and its plans, as calledRowsRead gives them.
+ */
+export async function adminSearchRead(url: string, tables: ReadonlySet<string>): Promise<{ read: number; plans: string[] }> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const [{ role }] = (await admin.query<{ role: string }>('SELECT current_user AS role')).rows as [{ role: string }];
+    return await calledRowsRead(admin, role, MATCHED_SQL, SEARCHES[0]!, tables);
+  } finally {
+    await admin.end();
+  }
 }
