@@ -11,13 +11,11 @@
 import { describe, expect, it } from 'vitest';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
-import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { matchSql, SEARCH_MATCH_FLAGGED_MIGRATION, type MatchRow } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { runSql } from '../helpers/postgres.js';
 import { databaseBefore, schemaVersion } from '../helpers/schema-at.js';
-import { adminSearchRead, DIGESTS, matches, teamSearchRows } from '../helpers/search-upgrade.js';
+import { adminSearchRead, DIGESTS, matches, membersBesideAdmin, teamSearchRows } from '../helpers/search-upgrade.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
 import { tmpHome } from '../helpers/tmp-home.js';
 
@@ -61,13 +59,9 @@ describe('PostgreSQL schema upgrade to search coverage on the session row', () =
     expect(await factsRead(url)).toBeLessThanOrEqual(6);
 
     // Each member: the admin's rows of the sessions row security lets them read (their own, and for a the one shared with her), the same.
-    await withPool(url, {}, (pool, target) => setupTeam(pool, target, owners, false), { migrate: false });
-    const owned = async (role: string): Promise<Set<string>> =>
-      new Set((await runSql<{ id: string }>(url, 'SELECT id FROM chatkeep.sessions WHERE owner = $1', [role])).map((r) => r.id));
-    const [ofA, ofB] = [await owned(a.role), await owned(b.role)];
-    ofA.add('co-1');
-    expect(await matches(a.url)).toEqual(found.map((rows) => rows.filter((r) => ofA.has(r.id))));
-    expect(await matches(b.url)).toEqual(found.map((rows) => rows.filter((r) => ofB.has(r.id))));
+    const members = await membersBesideAdmin(url, owners, { a, b }, 'co-1', found);
+    expect(members.a[0]).toEqual(members.a[1]);
+    expect(members.b[0]).toEqual(members.b[1]);
     expect(odd((await matches(a.url))[0]!)).toEqual(['co-10', 'co-12', 'co-6', 'co-8']);
     expect(await runSql(url, DIGESTS)).toEqual(before);
   });

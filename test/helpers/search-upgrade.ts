@@ -5,6 +5,8 @@
  * a; and each search's match rows as a role gets them, to compare before and after an upgrade.
  */
 import pg from 'pg';
+import { withPool } from '../../src/store/postgres/pool-scope.js';
+import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { MATCHED_SQL, type MatchRow } from '../../src/store/postgres/search-match.js';
 import { calledRowsRead } from './plan-rows.js';
 import { runSql } from './postgres.js';
@@ -83,4 +85,25 @@ export async function adminSearchRead(url: string, tables: ReadonlySet<string>):
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * Once the team is set up (row security for `owners`), each member's match rows for SEARCHES, and
+ * the admin's `found` cut to the sessions she may read: her own, and for `a` `shared` too. A test
+ * expects them equal.
+ */
+export async function membersBesideAdmin(
+  url: string,
+  owners: string[],
+  people: { a: Person; b: Person },
+  shared: string,
+  found: MatchRow[][],
+): Promise<{ a: [MatchRow[][], MatchRow[][]]; b: [MatchRow[][], MatchRow[][]] }> {
+  await withPool(url, {}, (pool, target) => setupTeam(pool, target, owners, false), { migrate: false });
+  const owned = async (role: string): Promise<Set<string>> =>
+    new Set((await runSql<{ id: string }>(url, 'SELECT id FROM chatkeep.sessions WHERE owner = $1', [role])).map((r) => r.id));
+  const [ofA, ofB] = [await owned(people.a.role), await owned(people.b.role)];
+  ofA.add(shared);
+  const readable = (of: Set<string>): MatchRow[][] => found.map((rows) => rows.filter((r) => of.has(r.id)));
+  return { a: [await matches(people.a.url), readable(ofA)], b: [await matches(people.b.url), readable(ofB)] };
 }
