@@ -20,6 +20,7 @@ import {
   SEARCH_MATCH_BY_PROJECT_MIGRATION,
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
   SEARCH_MATCH_FLAGGED_MIGRATION,
+  SEARCH_MATCH_SEEN_ONCE_MIGRATION,
   SEARCH_MATCH_FUNCTION_MIGRATION,
 } from './search-match.js';
 import { SEARCH_BEST_SHOWN_MIGRATION, SEARCH_RESULTS_MIGRATION } from './search-results.js';
@@ -230,6 +231,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_BEST_SHOWN_MIGRATION,
   // Whether a session's search rows cover it, on its own row, so that search's match reads no facts of the sessions they cover (search-coverage.ts).
   SEARCH_MATCH_FLAGGED_MIGRATION,
+  // Search's match asks once per call, in its body, whether its role sees every session, not again in its query (search-every-session.ts).
+  SEARCH_MATCH_SEEN_ONCE_MIGRATION,
 ];
 
 /** The schema version this build writes. */
