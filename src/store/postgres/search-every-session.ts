@@ -102,8 +102,8 @@ export const SEEN = 'seen';
 
 /**
  * Where `seer` gets its answer, by release: `asked` (schema 30 on) calls SEES_ALL_CALL in the query,
- * a second asking beside the function body's (two SQL functions of a catalog query each, ~0.19 ms of a
- * member's backend CPU a match); `given` (schema 34) reads the body's answer (SEEN). `given` is valid
+ * a second asking beside the function body's (two SQL functions of a catalog query each, 0.06–0.19 ms
+ * of a member's backend CPU a match); `given` (schema 34) reads the body's answer (SEEN). `given` is valid
  * only inside the function; a statement of its own asks (search-match.ts, matchStatement).
  */
 export type Seer = 'asked' | 'given';

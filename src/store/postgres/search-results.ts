@@ -10,7 +10,7 @@
  * listing's branches are; each one's message by the primary key of `search_messages`, a lateral
  * lookup per row, checked by that table's read policy as before. Since schema 32 it also finds the
  * best message of each shown session whose hits the match counted from its blocks without one
- * (search-hits.ts).
+ * (search-hits.ts); since schema 35 it plans that only where one is to be found.
  */
 import { LISTING_COLUMNS, LISTING_OF_SQL } from './listing-sql.js';
 import { keptPlanFunction } from './kept-plan.js';
@@ -37,8 +37,8 @@ function resultsSql(before: string): string {
  * SEARCH_RESULTS_BEST_SQL's columns where no best message is to be found (`$5` holds no true, as a
  * rare word's results and every keystroke's have it): SEARCH_RESULTS_SQL's rows, `best` and
  * `best_hits` NULL, without the best message's laterals, whose plan (a count from each session's
- * blocks or rows, under every policy) was set up on each call for nothing (~0.14 ms of the member's
- * backend CPU a search at 10,000 sessions).
+ * blocks or rows, under every policy) was set up on each call for nothing (~0.1 ms of the member's
+ * backend CPU a search at 10,000 sessions: docs/internals.md).
  */
 export const SEARCH_RESULTS_NONE_FOUND_SQL = resultsSql('NULL::integer AS best, NULL::integer AS best_hits, ');
 
