@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
-import { matchSql } from '../../src/store/postgres/search-match.js';
+import { matchStatement } from '../../src/store/postgres/search-match.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
 import { adoptedSession } from '../helpers/adopted.js';
 import { runSql } from '../helpers/postgres.js';
@@ -86,7 +86,7 @@ describe("a member's reads on a team's server", () => {
 
         expect(await explained(client, LIST_SQL, [[key]])).toBeLessThan(100);
         await client.query(`BEGIN; SET LOCAL ${SEARCH_LIKE_SETTING} = '%${WORD}%'`);
-        expect(await explained(client, matchSql('trgm'), [[key], WORD, `%${WORD}%`])).toBeLessThan(100);
+        expect(await explained(client, matchStatement('trgm'), [[key], WORD, `%${WORD}%`])).toBeLessThan(100);
         await client.query('ROLLBACK');
       } finally {
         await annLock.release();

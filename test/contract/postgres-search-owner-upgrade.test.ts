@@ -13,7 +13,7 @@ import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { SEARCH_OWNER_MIGRATION } from '../../src/store/postgres/search-owner.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
-import { matchSql } from '../../src/store/postgres/search-match.js';
+import { matchStatement } from '../../src/store/postgres/search-match.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { explainRowsRead } from '../helpers/plan-rows.js';
@@ -97,7 +97,7 @@ describe('PostgreSQL schema upgrade to search rows that carry their owner', () =
     await client.connect();
     try {
       await client.query(`BEGIN; SET LOCAL ${SEARCH_LIKE_SETTING} = '%heron%'`);
-      expect(await explainRowsRead(client, matchSql('trgm'), [['p'], 'heron', '%heron%'], new Set(['sessions']))).toBeLessThan(SESSIONS / 2 + 50);
+      expect(await explainRowsRead(client, matchStatement('trgm'), [['p'], 'heron', '%heron%'], new Set(['sessions']))).toBeLessThan(SESSIONS / 2 + 50);
       await client.query('ROLLBACK');
     } finally {
       await client.end();

@@ -14,7 +14,7 @@ import { rowFromSnapshot } from '../../src/session/format/index-row.js';
 import type { SessionStore } from '../../src/session/format/store.js';
 import type { SessionSnapshot } from '../../src/session/api/data.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
-import { matchSql } from '../../src/store/postgres/search-match.js';
+import { matchStatement } from '../../src/store/postgres/search-match.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
@@ -157,7 +157,7 @@ describe('PostgreSQL search rows', () => {
     expect(await sql("SELECT to_regclass('chatkeep.search_messages_trgm') IS NOT NULL AS trgm")).toEqual([{ trgm: true }]);
     const key = (store.project as SessionStore['project'] & { key: string }).key;
     const needle = await bulk(key, store.project.path, false);
-    const trgmPlan = await explain(matchSql('trgm').replaceAll('$1', `ARRAY['${key}']`).replaceAll('$2', `'${needle}'`).replaceAll('$3', `'%${needle}%'`));
+    const trgmPlan = await explain(matchStatement('trgm').replaceAll('$1', `ARRAY['${key}']`).replaceAll('$2', `'${needle}'`).replaceAll('$3', `'%${needle}%'`));
     expect(trgmPlan).toContain('search_messages_trgm');
     expect(trgmPlan).not.toMatch(/Seq Scan on search_messages/);
     const found = await store.searchSessions(needle.toUpperCase(), [store.project], {});
@@ -179,7 +179,7 @@ describe('PostgreSQL search rows', () => {
     const key = (store.project as SessionStore['project'] & { key: string }).key;
     const needle = await bulk(key, store.project.path, true);
     const grams = `''${needle.slice(0, 3)}'' & ''${needle.slice(5, 8)}''`;
-    const plan = await explain(matchSql('grams').replaceAll('$1', `ARRAY['${key}']`).replaceAll('$2', `'${needle}'`).replaceAll('$3', `'${grams}'`));
+    const plan = await explain(matchStatement('grams').replaceAll('$1', `ARRAY['${key}']`).replaceAll('$2', `'${needle}'`).replaceAll('$3', `'${grams}'`));
     expect(plan).toContain('search_messages_grams');
     expect(plan).not.toMatch(/Seq Scan on search_messages/);
     expect((await store.searchSessions(needle, [store.project], {})).results.map((r) => r.session.id)).toEqual(['s4242']);

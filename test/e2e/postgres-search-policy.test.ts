@@ -10,7 +10,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { createDatabase, runSql } from '../helpers/postgres.js';
 import { as, chat, ok, person } from '../helpers/team.js';
-import { matchSql } from '../../src/store/postgres/search-match.js';
+import { matchStatement } from '../../src/store/postgres/search-match.js';
 import { SEARCH_LIKE_SETTING } from '../../src/store/postgres/search-narrowing.js';
 
 const WORD = 'quokkaplan';
@@ -47,7 +47,7 @@ describe("a member's search through row security", () => {
       const pattern = `%${WORD}%`;
       await client.query('SELECT set_config($1, $2, true)', [SEARCH_LIKE_SETTING, pattern]);
       const key = (await client.query<{ key: string }>('SELECT project_key AS key FROM chatkeep.sessions WHERE id = $1', [annId])).rows[0]!.key;
-      const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${matchSql('trgm')}`, [[key], WORD, pattern])).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${matchStatement('trgm')}`, [[key], WORD, pattern])).rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).toMatch(/Bitmap Index Scan on search_messages_trgm/);
       await client.query('ROLLBACK');
     } finally {

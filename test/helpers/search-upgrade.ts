@@ -107,3 +107,17 @@ export async function membersBesideAdmin(
   const readable = (of: Set<string>): MatchRow[][] => found.map((rows) => rows.filter((r) => of.has(r.id)));
   return { a: [await matches(people.a.url), readable(ofA)], b: [await matches(people.b.url), readable(ofB)] };
 }
+
+/**
+ * How many times the admin's match asks whether its role sees every session (`chatkeep.is_chatkeep()`,
+ * each asking a scan of `pg_namespace`), by auto_explain's account of the function's statements as
+ * they ran (no policy asks it for the admin).
+ */
+export async function adminCatalogScans(url: string): Promise<number> {
+  const { plans } = await adminSearchRead(url, new Set(['pg_namespace']));
+  // Each scan of it, inlined into the match's plan or in the function's own statement, as often as it ran.
+  return plans.reduce((n, p) => n + [...p.matchAll(/"Relation Name":"pg_namespace"[^{}]*?"Actual Loops":(\d+)/g)].reduce((k, m) => k + Number(m[1]), 0), 0);
+}
+
+/** The IDs of the match rows that their search rows do not cover (stale, pending or title-stale), sorted. */
+export const uncoveredIds = (rows: MatchRow[]): string[] => rows.filter((r) => r.stale || r.pending || r.title_stale).map((r) => r.id).sort();

@@ -20,9 +20,10 @@ import {
   SEARCH_MATCH_BY_PROJECT_MIGRATION,
   SEARCH_MATCH_COUNTED_ONCE_MIGRATION,
   SEARCH_MATCH_FLAGGED_MIGRATION,
+  SEARCH_MATCH_SEEN_ONCE_MIGRATION,
   SEARCH_MATCH_FUNCTION_MIGRATION,
 } from './search-match.js';
-import { SEARCH_BEST_SHOWN_MIGRATION, SEARCH_RESULTS_MIGRATION } from './search-results.js';
+import { SEARCH_BEST_SHOWN_MIGRATION, SEARCH_RESULTS_FOUND_ONLY_MIGRATION, SEARCH_RESULTS_MIGRATION } from './search-results.js';
 import { EVENTS_CASCADE_MIGRATION } from './events-cascade.js';
 
 /**
@@ -230,6 +231,10 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_BEST_SHOWN_MIGRATION,
   // Whether a session's search rows cover it, on its own row, so that search's match reads no facts of the sessions they cover (search-coverage.ts).
   SEARCH_MATCH_FLAGGED_MIGRATION,
+  // Search's match asks once per call, in its body, whether its role sees every session, not again in its query (search-every-session.ts).
+  SEARCH_MATCH_SEEN_ONCE_MIGRATION,
+  // Search's results find no best message's plan where none is to be found (search-results.ts).
+  SEARCH_RESULTS_FOUND_ONLY_MIGRATION,
 ];
 
 /** The schema version this build writes. */

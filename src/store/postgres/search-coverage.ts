@@ -23,7 +23,7 @@
  */
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
-import { EVERY_SESSION, SEER, VIS_COLUMNS, type EverySession } from './search-every-session.js';
+import { EVERY_SESSION, SEERS, VIS_COLUMNS, type EverySession, type Seer } from './search-every-session.js';
 
 /** A session (`s`) whose search rows are of its current snapshot and title. */
 const COVERED = 's.search_version IS NOT DISTINCT FROM s.snapshot_version';
@@ -83,24 +83,25 @@ const PROJECT_COLUMNS = 's.id, s.project_key, s.project_path, s.updated_at, s.ti
  * facts; the facts read by key only where FACTS_READ says, behind a one-time filter of each row.
  * The columns the rest of the match reads keep their names: `d_messages` and `d_seq` from the
  * row where it is covered, and `d_id`, `d_version`, `d_title`, `folded_title` of the facts, read
- * (NULL where they are not).
+ * (NULL where they are not). `seer` says where the one row of whether the role sees every
+ * session comes from (search-every-session.ts, SEERS).
  */
-const FLAGGED_VIS = `${SEER.with}vis AS MATERIALIZED (
+const flaggedVis = (seer: (typeof SEERS)[Seer]): string => `${seer.with}vis AS MATERIALIZED (
     SELECT s.*, CASE WHEN s.covered THEN s.search_messages ELSE d.messages END AS d_messages, CASE WHEN s.covered THEN s.search_seq ELSE d.seq END AS d_seq,
       d.session_id AS d_id, d.snapshot_version AS d_version, d.title AS d_title, d.folded_title, ${LAST_EVENT_SEQ('s.id')} AS last_seq
     FROM (
       SELECT ${COVERAGE_COLUMNS} FROM chatkeep.sessions s
-      WHERE NOT ${SEER.seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+      WHERE NOT ${seer.seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
       UNION ALL
       SELECT ${COVERAGE_COLUMNS}
       FROM (SELECT DISTINCT sh.session_id FROM chatkeep.shares sh WHERE sh.grantee IN (current_user, 'public')) sh
         CROSS JOIN LATERAL (SELECT s.* FROM chatkeep.sessions s WHERE s.id = sh.session_id OFFSET 0) s
-      WHERE NOT ${SEER.seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
+      WHERE NOT ${seer.seesAll} AND s.owner <> ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
       UNION ALL
       SELECT ${COVERAGE_COLUMNS}
       FROM (SELECT DISTINCT unnest($1::text[]) AS key) k
         CROSS JOIN LATERAL (SELECT ${PROJECT_COLUMNS} FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
-      WHERE ${SEER.seesAll}) s
+      WHERE ${seer.seesAll}) s
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id AND (${FACTS_READ}) OFFSET 0) d ON true),
   `;
 
@@ -133,7 +134,8 @@ export type Coverage = 'joined' | 'flagged';
 
 /** One variant: `vis` (with the CTEs before it, for `everySession`), and the final SELECT's coverage columns, FROM and filter. */
 interface CoverageSql {
-  vis: (everySession: EverySession) => string;
+  /** `seer`: where the flagged `vis` gets whether the role sees every session (the joined one asks as EVERY_SESSION says). */
+  vis: (everySession: EverySession, seer: Seer) => string;
   columns: string;
   from: string;
   where: string;
@@ -165,5 +167,5 @@ export const coverageSql = (hitsIn: (column: string) => string): Record<Coverage
     where: `strpos(s.folded_title, $2) > 0 OR s.d_title IS DISTINCT FROM s.title OR s.d_id IS NULL
     OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`,
   },
-  flagged: { vis: () => FLAGGED_VIS, ...flaggedFinal(hitsIn) },
+  flagged: { vis: (_, seer) => flaggedVis(SEERS[seer]), ...flaggedFinal(hitsIn) },
 });

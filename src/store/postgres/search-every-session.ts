@@ -94,6 +94,26 @@ export const SEER = {
   seesAll: '(SELECT yes FROM seer)',
 };
 
+/**
+ * The PL/pgSQL variable of `chatkeep.search_match` that holds SEES_ALL_CALL's answer, asked once in
+ * its body (search-match.ts), which needs it before the query (for its scans) and asked again in `seer`.
+ */
+export const SEEN = 'seen';
+
+/**
+ * Where `seer` gets its answer, by release: `asked` (schema 30 on) calls SEES_ALL_CALL in the query,
+ * a second asking beside the function body's (two SQL functions of a catalog query each, 0.06–0.19 ms
+ * of a member's backend CPU a match); `given` (schema 34) reads the body's answer (SEEN). `given` is valid
+ * only inside the function; a statement of its own asks (search-match.ts, matchStatement).
+ */
+export type Seer = 'asked' | 'given';
+
+export const SEERS: Record<Seer, { with: string; seesAll: string }> = {
+  asked: SEER,
+  given: { with: `seer AS MATERIALIZED (SELECT ${SEEN} AS yes),
+  `, seesAll: SEER.seesAll },
+};
+
 const BY_PROJECT_ASKED_ONCE = byProject(SEER.seesAll);
 
 export const EVERY_SESSION: Record<EverySession, EverySessionSql> = {

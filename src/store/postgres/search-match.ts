@@ -23,7 +23,7 @@ import { SEARCHER } from './search-owner.js';
 import { keptPlanFunction } from './kept-plan.js';
 import { SEARCH_BLOCKS_MIGRATION } from './search-blocks.js';
 import { bySessionBranch, HITS_IN, keptBy, PACK, type SessionHits } from './search-hits.js';
-import type { EverySession } from './search-every-session.js';
+import { SEEN, type EverySession, type Seer } from './search-every-session.js';
 import { coverageSql, SEARCH_COVERAGE_MIGRATION, type Coverage } from './search-coverage.js';
 
 /** How the server narrows: a trigram index (`pg_trgm`), or the core tsvector of sequences. */
@@ -93,7 +93,8 @@ export const matchSql = (
   sessionHits: SessionHits = 'bestShown',
   sampled: SampledFrom = 'blocks',
   coverage: Coverage = 'flagged',
-): string => `WITH ${COVERAGE[coverage].vis(everySession)}by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled)}),
+  seer: Seer = 'given',
+): string => `WITH ${COVERAGE[coverage].vis(everySession, seer)}by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
@@ -108,6 +109,12 @@ export const matchSql = (
   FROM ${COVERAGE[coverage].from} LEFT JOIN hits h ON h.session_id = s.id
   WHERE h.session_id IS NOT NULL OR strpos(lower(s.id), $2) > 0
     OR ${COVERAGE[coverage].where}`;
+
+/**
+ * This build's match as a statement of its own, outside `chatkeep.search_match` (whose variable
+ * SEEN matchSql reads): it asks whether the role sees every session itself. For EXPLAIN in tests.
+ */
+export const matchStatement = (narrowing: Narrowing | undefined): string => matchSql(narrowing, undefined, undefined, undefined, undefined, 'asked');
 
 /**
  * The settings the match query runs with. Hash joins and hash aggregation whatever the statistics
@@ -133,13 +140,14 @@ const MATCH_SETTINGS = `SET enable_nestloop = off SET enable_sort = off
  * plan each connection keeps is made under the setting its role gets; the function's own `SET`
  * keeps the change inside the call.
  */
-const BY_PROJECT_SCANS = {
+const byProjectScans = (seesAll: string): { settings: string; body: string } => ({
   settings: ' SET enable_seqscan = on',
-  body: `IF ${SEES_ALL_CALL} THEN
+  body: `IF ${seesAll} THEN
         PERFORM set_config('enable_seqscan', 'off', true);
       END IF;
       `,
-};
+});
+const BY_PROJECT_SCANS = byProjectScans(SEES_ALL_CALL);
 
 /** The columns `chatkeep.search_match` returns: matchSql's, by name and type (MatchRow). */
 const MATCH_COLUMNS = `id text, project_key text, project_path text, updated_at float8, hits integer, best integer, best_hits integer,
@@ -208,6 +216,15 @@ export const SEARCH_MATCH_BEST_SHOWN = searchMatchFunction('CREATE OR REPLACE', 
  */
 export const SEARCH_MATCH_FLAGGED_MIGRATION = `${SEARCH_COVERAGE_MIGRATION}${searchMatchFunction('CREATE OR REPLACE', 'byProjectAskedOnce', 'bestShown', BY_PROJECT_SCANS, 'blocks', 'flagged')}`;
 
+/**
+ * `chatkeep.search_match` replaced by this build's, which asks once per call whether its role sees
+ * every session, in its body, and gives the answer to the query's `seer` (search-every-session.ts,
+ * SEERS), where schema 33's asked in its body and again in the query.
+ */
+export const SEARCH_MATCH_SEEN_ONCE_MIGRATION = searchMatchFunction(
+  'CREATE OR REPLACE', 'byProjectAskedOnce', 'bestShown', byProjectScans(SEEN), 'blocks', 'flagged', 'given',
+);
+
 function searchMatchFunction(
   create: 'CREATE' | 'CREATE OR REPLACE',
   everySession: EverySession,
@@ -215,18 +232,21 @@ function searchMatchFunction(
   scans?: { settings: string; body: string },
   sampled: SampledFrom = 'messages',
   coverage: Coverage = 'joined',
+  seer: Seer = 'asked',
 ): string {
+  // `given`: the body asks once, for its scans and for the query's `seer` (SEEN).
+  const seen = seer === 'given' ? `\n      ${SEEN} boolean := ${SEES_ALL_CALL};` : '';
   return keptPlanFunction({
     create, name: 'chatkeep.search_match', args: 'keys text[], folded text, pattern text, narrowing text', columns: MATCH_COLUMNS,
-    settings: `${MATCH_SETTINGS}${scans?.settings ?? ''}`, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);`, tag: 'match',
+    settings: `${MATCH_SETTINGS}${scans?.settings ?? ''}`, declare: `was text := current_setting('${SEARCH_LIKE_SETTING}', true);${seen}`, tag: 'match',
     body: `${scans?.body ?? ''}IF narrowing = 'trgm' THEN
         PERFORM set_config('${SEARCH_LIKE_SETTING}', pattern, true);
-        RETURN QUERY ${matchSql('trgm', everySession, sessionHits, sampled, coverage)};
+        RETURN QUERY ${matchSql('trgm', everySession, sessionHits, sampled, coverage, seer)};
         PERFORM set_config('${SEARCH_LIKE_SETTING}', coalesce(was, ''), true);
       ELSIF narrowing = 'grams' THEN
-        RETURN QUERY ${matchSql('grams', everySession, sessionHits, sampled, coverage)};
+        RETURN QUERY ${matchSql('grams', everySession, sessionHits, sampled, coverage, seer)};
       ELSE
-        RETURN QUERY ${matchSql(undefined, everySession, sessionHits, sampled, coverage)};
+        RETURN QUERY ${matchSql(undefined, everySession, sessionHits, sampled, coverage, seer)};
       END IF;`,
   });
 }
