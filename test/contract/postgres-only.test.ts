@@ -130,6 +130,49 @@ describe('PostgreSQL store', () => {
     expect((await store.list([store.project])).map((r) => r.id).sort()).toEqual(['10', '11', '12', '13'].map((n) => `session-20200101-0000${n}`));
   });
 
+  it('stores a batch of adopted sessions under one transaction ID, not one per session', async () => {
+    const store = await open();
+    const ids = ['session-20200101-000021', 'session-20200101-000022', 'session-20200101-000023'];
+    await Promise.all(ids.map(async (id) => {
+      const s = blankSnapshot(id, cwd, AT, 'test');
+      s.messages = [{ role: 'user', content: `hello from ${id}`, timestamp: AT }];
+      s.stats.messageCount = 1;
+      expect(await store.adopt(s)).toBe(true);
+    }));
+    // Under a savepoint each, each session's rows carried a subtransaction's ID of their own: three here.
+    const written = await runSql<{ xmin: string }>(
+      url,
+      `SELECT xmin::text FROM chatkeep.sessions WHERE id = ANY($1) UNION ALL SELECT xmin::text FROM chatkeep.search_messages WHERE session_id = ANY($1)
+       UNION ALL SELECT xmin::text FROM chatkeep.search_sessions WHERE session_id = ANY($1)`,
+      [ids],
+    );
+    expect(written).toHaveLength(9);
+    expect(new Set(written.map((r) => r.xmin)).size).toBe(1);
+  });
+
+  it('rolls back alone a session of a batch that the server refuses, and stores the others', async () => {
+    const store = await open();
+    const refused = 'session-20200101-000032';
+    await runSql(url, `CREATE FUNCTION chatkeep.refuse_one() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.id = '${refused}' THEN RAISE EXCEPTION 'refused for the test'; END IF; RETURN NEW; END $$`);
+    await runSql(url, 'CREATE TRIGGER refuse_one BEFORE INSERT ON chatkeep.sessions FOR EACH ROW EXECUTE FUNCTION chatkeep.refuse_one()');
+    const snapshotOf = (id: string): ReturnType<typeof blankSnapshot> => {
+      const s = blankSnapshot(id, cwd, AT, 'test');
+      s.messages = [{ role: 'user', content: `hello from ${id}`, timestamp: AT }];
+      s.stats.messageCount = 1;
+      return s;
+    };
+    const ids = ['session-20200101-000031', refused, 'session-20200101-000033'];
+    const outcomes = await Promise.allSettled(ids.map((id) => store.adopt(snapshotOf(id))));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toContain('refused for the test');
+    expect((await store.list([store.project])).map((r) => r.id).sort()).toEqual([ids[0], ids[2]]);
+    expect((await store.searchSessions('hello from', [store.project], {})).results.map((r) => r.session.id).sort()).toEqual([ids[0], ids[2]]);
+    // Its ID was not issued: once the server takes it, it is stored.
+    await runSql(url, 'DROP TRIGGER refuse_one ON chatkeep.sessions');
+    expect(await store.adopt(snapshotOf(refused))).toBe(true);
+  });
+
   it('knows the projects sessions were kept in, and records a problem a reading found', async () => {
     const store = await open();
     const empty = await mkdtemp(join(tmpdir(), 'chatkeep-pg-empty-'));
