@@ -1,10 +1,17 @@
 /**
  * Sessions stored whole (import, copies) by the batch on PostgreSQL (docs/design.md §7), as the
  * file store does (src/store/file/adopt-batch.ts): those stored at the same time go in one
- * transaction, one commit (one WAL flush) for the batch instead of one per session. Each session
- * runs under its own savepoint, so one that fails is rolled back alone and reported to its
- * caller; the others commit, and each caller is told only once the COMMIT has returned. The
- * batch records its sessions' projects once, first.
+ * transaction, one commit (one WAL flush) for the batch instead of one per session. A session that
+ * fails is rolled back alone and reported to its caller; the others commit, and each caller is
+ * told only once the COMMIT has returned. The batch records its sessions' projects once, first.
+ *
+ * The batch runs first without a savepoint per session: its rows then carry one transaction ID,
+ * not one per session, so the first read after it (a search right after an import) looks one ID up
+ * in the commit log to set their hint bits instead of one per session, the server keeps no
+ * subtransactions for it (past 64 in one transaction, every other backend's snapshot taken while it
+ * runs checks recent rows against pg_subtrans), and it costs two round trips a session fewer. Only
+ * when a session fails is the transaction rolled back and the batch run again, a savepoint each
+ * (docs/internals.md, "The first search after a bulk write: one transaction ID a batch").
  */
 import type { Pool, PoolClient } from 'pg';
 import type { ProjectInfo } from '../../session/api/data.js';
@@ -15,6 +22,9 @@ import { recordProjects } from './session-rows.js';
 
 /** Sessions committed together at most. */
 const BATCH = 128;
+
+/** What became of one session of a batch. */
+type Outcome = { stored: boolean } | { err: unknown };
 
 interface Waiting {
   project: ProjectInfo;
@@ -42,31 +52,61 @@ export class PgAdoptBatches {
   }
 
   private async commit(batch: Waiting[]): Promise<void> {
-    const outcomes: ({ stored: boolean } | { err: unknown })[] = [];
+    let outcomes: Outcome[];
+    const failed = { one: false };
     try {
-      await transaction(this.pool, this.target, async (client) => {
-        // Each project's row once for the batch, before its sessions (which refer to it): one
-        // version of the row, where an upsert per session left a dead one per session.
-        await recordProjects(client, batch.map((one) => one.project));
-        for (const one of batch) {
-          await client.query('SAVEPOINT adopt');
-          try {
-            outcomes.push({ stored: await one.store(client) });
-            await client.query('RELEASE SAVEPOINT adopt');
-          } catch (err) {
-            await client.query('ROLLBACK TO SAVEPOINT adopt');
-            outcomes.push({ err });
-          }
-        }
-      });
+      outcomes = await this.run(batch, failed);
     } catch (err) {
-      for (const one of batch) one.fail(err);
-      return;
+      if (!failed.one) return this.failAll(batch, err);
+      // A session failed: each one alone this time, so that the others are stored.
+      try {
+        outcomes = await this.run(batch);
+      } catch (again) {
+        return this.failAll(batch, again);
+      }
     }
     batch.forEach((one, i) => {
       const outcome = outcomes[i]!;
       if ('err' in outcome) one.fail(outcome.err);
       else one.settle(outcome.stored);
     });
+  }
+
+  /**
+   * The batch in one transaction: its projects, then each session, each under a savepoint of its
+   * own unless `failed` is given, where a session that throws rolls the whole transaction back
+   * (and `failed.one` says it was a session, not the transaction).
+   */
+  private run(batch: Waiting[], failed?: { one: boolean }): Promise<Outcome[]> {
+    return transaction(this.pool, this.target, async (client) => {
+      const outcomes: Outcome[] = [];
+      // Each project's row once for the batch, before its sessions (which refer to it): one
+      // version of the row, where an upsert per session left a dead one per session.
+      await recordProjects(client, batch.map((one) => one.project));
+      for (const one of batch) {
+        if (failed) {
+          try {
+            outcomes.push({ stored: await one.store(client) });
+          } catch (err) {
+            failed.one = true;
+            throw err;
+          }
+          continue;
+        }
+        await client.query('SAVEPOINT adopt');
+        try {
+          outcomes.push({ stored: await one.store(client) });
+          await client.query('RELEASE SAVEPOINT adopt');
+        } catch (err) {
+          await client.query('ROLLBACK TO SAVEPOINT adopt');
+          outcomes.push({ err });
+        }
+      }
+      return outcomes;
+    });
+  }
+
+  private failAll(batch: Waiting[], err: unknown): void {
+    for (const one of batch) one.fail(err);
   }
 }
