@@ -52,31 +52,60 @@ describe('PostgreSQL group commit across held sessions', () => {
     for (let seq = 1; seq <= 3; seq++) await Promise.all(writers.map((w, i) => w.log.append(turn(seq, `w${i}`), true)));
     const stored = await Promise.all(writers.map((w) => rows(w.id)));
     stored.forEach((r, i) => expect(r.map((x) => x.c)).toEqual(['w' + i, 'w' + i, 'w' + i]));
-    // Each round: the first GROUPS_IN_FLIGHT appends go at once, each alone; the rest arrive while
-    // they are on their way, and go together once one of them has committed.
-    for (let k = 0; k < 3; k++) {
-      const transactions = new Set(stored.map((r) => r[k]!.xmin));
-      expect(transactions.size).toBe(GROUPS_IN_FLIGHT + 1);
-      expect(new Set(stored.slice(GROUPS_IN_FLIGHT).map((r) => r[k]!.xmin)).size).toBe(1);
+    // Each round's appends arrive in one turn of the event loop: they go together, none of them
+    // first alone (which would make the others wait for it).
+    for (let k = 0; k < 3; k++) expect(new Set(stored.map((r) => r[k]!.xmin)).size).toBe(1);
+  });
+
+  it('appends arriving while GROUPS_IN_FLIGHT groups are on their way wait, and go together once one has committed', async () => {
+    const writers = await held(GROUPS_IN_FLIGHT + 3);
+    const ahead = writers.slice(0, GROUPS_IN_FLIGHT);
+    const later = writers.slice(GROUPS_IN_FLIGHT);
+    // The groups ahead wait on the server for row locks of the admin's, one group after another.
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query('BEGIN');
+      await admin.query('SELECT 1 FROM chatkeep.sessions WHERE id = ANY($1) FOR UPDATE', [ahead.map((w) => w.id)]);
+      const waitingOnAdmin = async (): Promise<number> =>
+        (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY (pg_blocking_pids(pid))')).rows[0]!.n;
+      const sent: Promise<void>[] = [];
+      for (const [i, w] of ahead.entries()) {
+        sent.push(w.log.append(turn(1, `ahead ${i}`), true));
+        for (let tries = 0; tries < 100 && (await waitingOnAdmin()) < i + 1; tries++) await new Promise((r) => setTimeout(r, 50));
+        expect(await waitingOnAdmin()).toBe(i + 1);
+      }
+      sent.push(...later.map((w, i) => w.log.append(turn(1, `later ${i}`), true)));
+      await admin.query('ROLLBACK');
+      await Promise.all(sent);
+    } finally {
+      await admin.end();
     }
+    const stored = await Promise.all(writers.map((w) => rows(w.id)));
+    expect(stored.map((r) => r.map((x) => x.c))).toEqual([...ahead.map((_, i) => [`ahead ${i}`]), ...later.map((_, i) => [`later ${i}`])]);
+    const xmins = stored.map((r) => r[0]!.xmin);
+    expect(new Set(xmins.slice(GROUPS_IN_FLIGHT)).size).toBe(1);
+    expect(new Set(xmins).size).toBe(GROUPS_IN_FLIGHT + 1);
   });
 
   it('a session taken over stores nothing of its group and its writer is told; the others of the group are stored', async () => {
-    const writers = await held(GROUPS_IN_FLIGHT + 3);
-    const [taken, ...others] = writers.slice(GROUPS_IN_FLIGHT);
-    await runSql(url, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [taken!.id]);
+    const writers = await held(4);
+    const taken = writers[1]!;
+    const others = writers.filter((w) => w !== taken);
+    await runSql(url, 'UPDATE chatkeep.sessions SET lock_epoch = lock_epoch + 1 WHERE id = $1', [taken.id]);
     const appended = await Promise.allSettled(writers.map((w, i) => w.log.append(turn(1, `w${i}`), true)));
-    expect(appended[GROUPS_IN_FLIGHT]).toMatchObject({ status: 'rejected', reason: expect.any(LockSupersededError) });
+    expect(appended[1]).toMatchObject({ status: 'rejected', reason: expect.any(LockSupersededError) });
     expect(appended.filter((a) => a.status === 'fulfilled')).toHaveLength(writers.length - 1);
-    expect(await rows(taken!.id)).toEqual([]);
+    expect(await rows(taken.id)).toEqual([]);
     const grouped = await Promise.all(others.map((w) => rows(w.id)));
-    expect(grouped.map((r) => r.map((x) => x.c))).toEqual(others.map((_, j) => [`w${GROUPS_IN_FLIGHT + 1 + j}`]));
+    expect(grouped.map((r) => r.map((x) => x.c))).toEqual(['w0', 'w2', 'w3'].map((c) => [c]));
     expect(new Set(grouped.map((r) => r[0]!.xmin)).size).toBe(1);
   });
 
   it('an event stored before, sent again in a group, counts as written once; the group\'s other events are stored', async () => {
-    const writers = await held(GROUPS_IN_FLIGHT + 2);
-    const again = writers[GROUPS_IN_FLIGHT]!;
+    const writers = await held(3);
+    const again = writers[1]!;
     await again.log.append(turn(1, 'again'), true);
     // The answer to that append was lost, say: it is sent again, with the others' first turns.
     await Promise.all(writers.map((w, i) => w.log.append(w === again ? turn(1, 'again') : turn(1, `w${i}`), true)));
@@ -85,8 +114,8 @@ describe('PostgreSQL group commit across held sessions', () => {
   });
 
   it('a group whose connection is cut under its statement: its session\'s writer told it failed, the others\' batches stored alone', async () => {
-    const writers = await held(GROUPS_IN_FLIGHT + 2);
-    const grouped = writers.slice(GROUPS_IN_FLIGHT);
+    // All three arrive in one turn: one group, on the first one's connection.
+    const writers = await held(3);
     // The group's statement waits for a row lock of the admin's, on its first session's row (the
     // one whose connection it runs on); its connection is cut meanwhile.
     const { default: pg } = await import('pg');
@@ -94,7 +123,7 @@ describe('PostgreSQL group commit across held sessions', () => {
     await admin.connect();
     try {
       await admin.query('BEGIN');
-      await admin.query('SELECT 1 FROM chatkeep.sessions WHERE id = $1 FOR UPDATE', [grouped[0]!.id]);
+      await admin.query('SELECT 1 FROM chatkeep.sessions WHERE id = $1 FOR UPDATE', [writers[0]!.id]);
       const appended = Promise.allSettled(writers.map((w, i) => w.log.append(turn(1, `w${i}`), true)));
       const leader = async (): Promise<number | undefined> =>
         (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE pg_backend_pid() = ANY (pg_blocking_pids(pid))')).rows[0]?.pid;
@@ -108,9 +137,8 @@ describe('PostgreSQL group commit across held sessions', () => {
         const stored = (await rows(w.id)).map((r) => r.c);
         expect(stored).toEqual(told[i]!.status === 'fulfilled' ? [`w${i}`] : []);
       }
-      expect(told.slice(0, GROUPS_IN_FLIGHT).every((t) => t.status === 'fulfilled')).toBe(true);
-      // The cut connection's session lost its lock; the other's own connection stored its batch.
-      expect(told.slice(GROUPS_IN_FLIGHT).map((t) => t.status)).toEqual(['rejected', 'fulfilled']);
+      // The cut connection's session lost its lock; the others' own connections stored their batches.
+      expect(told.map((t) => t.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     } finally {
       await admin.end();
     }
