@@ -4,19 +4,19 @@ import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FutureStoreSchemaError, ReadOnlySessionError, SessionInUseError, StoreUnavailableError, UserError } from '../../src/session/api/errors.js';
 import type { SessionEvent, SessionStore, WriterLock } from '../../src/session/format/store.js';
 import { LIST_SQL } from '../../src/store/postgres/reading.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
-import type { PostgresStore, PostgresStoreOptions } from '../../src/store/postgres/store.js';
 import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { redactUrl } from '../../src/store/postgres/url.js';
-import { TEST_PASSWORD, createDatabase, freePort, runSql, startPostgres } from '../helpers/postgres.js';
+import { TEST_PASSWORD, freePort, runSql, startPostgres } from '../helpers/postgres.js';
 import { eventually } from '../helpers/eventually.js';
 import { migrateTo, schemaVersion } from '../helpers/schema-at.js';
 import { startProxy } from '../helpers/tcp-proxy.js';
+import { storeEachTest } from '../helpers/store-each-test.js';
 
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const event = (seq: number, content: string): SessionEvent => ({ seq, ts: AT.toISOString(), type: 'message', payload: { role: 'user', content } });
@@ -40,26 +40,16 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 }
 
 describe('PostgreSQL store', () => {
+  const each = storeEachTest('pg-only');
+  const open = each.open;
   let url: string;
   let cwd: string;
-  const opened: SessionStore[] = [];
-  const open = async (at = url, options: Partial<PostgresStoreOptions> = {}): Promise<PostgresStore> => {
-    const store = await openPostgresStore(at, { interpreter, cwd, ...options });
-    opened.push(store);
-    return store;
-  };
-
   /** The test server's password (every message is checked for it). */
   let secret: string;
 
-  beforeEach(async () => {
-    url = await createDatabase(inject('postgresAdminUrl'));
+  beforeEach(() => {
+    ({ url, cwd } = each);
     secret = decodeURIComponent(new URL(url).password);
-    cwd = await mkdtemp(join(tmpdir(), 'chatkeep-pg-only-'));
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    await rm(cwd, { recursive: true, force: true });
   });
 
   it('shows where it is without the password', async () => {
