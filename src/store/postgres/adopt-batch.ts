@@ -52,15 +52,24 @@ export class PgAdoptBatches {
   }
 
   private async commit(batch: Waiting[]): Promise<void> {
+    let sessionFailed = false;
+    // Together: a session that throws rolls the whole transaction back, and says it was a session.
+    const together = async (client: PoolClient, one: Waiting): Promise<Outcome> => {
+      try {
+        return { stored: await one.store(client) };
+      } catch (err) {
+        sessionFailed = true;
+        throw err;
+      }
+    };
     let outcomes: Outcome[];
-    const failed = { one: false };
     try {
-      outcomes = await this.run(batch, failed);
+      outcomes = await this.run(batch, together);
     } catch (err) {
-      if (!failed.one) return this.failAll(batch, err);
+      if (!sessionFailed) return this.failAll(batch, err);
       // A session failed: each one alone this time, so that the others are stored.
       try {
-        outcomes = await this.run(batch);
+        outcomes = await this.run(batch, alone);
       } catch (again) {
         return this.failAll(batch, again);
       }
@@ -72,41 +81,32 @@ export class PgAdoptBatches {
     });
   }
 
-  /**
-   * The batch in one transaction: its projects, then each session, each under a savepoint of its
-   * own unless `failed` is given, where a session that throws rolls the whole transaction back
-   * (and `failed.one` says it was a session, not the transaction).
-   */
-  private run(batch: Waiting[], failed?: { one: boolean }): Promise<Outcome[]> {
+  /** The batch in one transaction: its projects, then each session as `each` stores it. */
+  private run(batch: Waiting[], each: (client: PoolClient, one: Waiting) => Promise<Outcome>): Promise<Outcome[]> {
     return transaction(this.pool, this.target, async (client) => {
       const outcomes: Outcome[] = [];
       // Each project's row once for the batch, before its sessions (which refer to it): one
       // version of the row, where an upsert per session left a dead one per session.
       await recordProjects(client, batch.map((one) => one.project));
-      for (const one of batch) {
-        if (failed) {
-          try {
-            outcomes.push({ stored: await one.store(client) });
-          } catch (err) {
-            failed.one = true;
-            throw err;
-          }
-          continue;
-        }
-        await client.query('SAVEPOINT adopt');
-        try {
-          outcomes.push({ stored: await one.store(client) });
-          await client.query('RELEASE SAVEPOINT adopt');
-        } catch (err) {
-          await client.query('ROLLBACK TO SAVEPOINT adopt');
-          outcomes.push({ err });
-        }
-      }
+      for (const one of batch) outcomes.push(await each(client, one));
       return outcomes;
     });
   }
 
   private failAll(batch: Waiting[], err: unknown): void {
     for (const one of batch) one.fail(err);
+  }
+}
+
+/** A session under a savepoint of its own: one that fails is rolled back alone, and its error is its outcome. */
+async function alone(client: PoolClient, one: Waiting): Promise<Outcome> {
+  await client.query('SAVEPOINT adopt');
+  try {
+    const stored = await one.store(client);
+    await client.query('RELEASE SAVEPOINT adopt');
+    return { stored };
+  } catch (err) {
+    await client.query('ROLLBACK TO SAVEPOINT adopt');
+    return { err };
   }
 }
