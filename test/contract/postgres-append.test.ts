@@ -4,19 +4,15 @@
  * behind PgBouncer (transaction pooling) nothing is kept on the server connection; an
  * event stored before (a write of unknown outcome sent again) counts as written, never twice.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { LockSupersededError } from '../../src/session/api/errors.js';
 import type { SessionEvent } from '../../src/session/format/store.js';
 import { APPEND_SQL, insertEvents } from '../../src/store/postgres/event-log.js';
 import type { PgLock } from '../../src/store/postgres/lock.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
-import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { usePgBouncer } from '../helpers/use-pgbouncer.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
+import { runSql } from '../helpers/postgres.js';
+import { storeEachTest } from '../helpers/store-each-test.js';
 import { serverKeptPlan } from '../helpers/server-function.js';
 import { AT, savedSession } from './contract-kit.js';
 
@@ -24,26 +20,16 @@ const turn = (seq: number, content: string, id = `ev-${seq}`): SessionEvent => (
 
 describe('PostgreSQL fenced append', () => {
   const bouncer = usePgBouncer();
+  const each = storeEachTest('pg-append');
+  const open = (url: string): Promise<PostgresStore> => each.open(url);
   let direct: string;
-  let cwd: string;
-  const opened: PostgresStore[] = [];
-  const open = async (url: string): Promise<PostgresStore> => {
-    const store = await openPostgresStore(url, { interpreter, cwd });
-    opened.push(store);
-    return store;
-  };
+  beforeEach(() => {
+    direct = each.url;
+  });
   /** The contents of a session's events, in order, as the database has them. */
   const stored = async (id: string): Promise<string[]> =>
     (await runSql<{ c: string }>(direct, "SELECT payload->>'content' AS c FROM chatkeep.events WHERE session_id = $1 ORDER BY seq", [id])).map((r) => r.c);
 
-  beforeEach(async () => {
-    direct = await createDatabase(inject('postgresAdminUrl'));
-    cwd = await mkdtemp(join(tmpdir(), 'chatkeep-pg-append-'));
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    await rm(cwd, { recursive: true, force: true });
-  });
 
   it('a direct lock keeps its append prepared, planned once (generically) from its first run; a superseded holder still appends nothing', async () => {
     const store = await open(direct);

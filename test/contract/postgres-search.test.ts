@@ -4,10 +4,7 @@
  * when a session grows, the trigram or core index serves the query, and databases of schema 2
  * keep what they had indexed.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { blankSnapshot } from '../../src/session/format/blank.js';
 import { encodeSnapshot } from '../../src/session/format/codec.js';
 import { rowFromSnapshot } from '../../src/session/format/index-row.js';
@@ -16,22 +13,19 @@ import type { SessionSnapshot } from '../../src/session/api/data.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { matchStatement } from '../../src/store/postgres/search-match.js';
 import type { PostgresStore } from '../../src/store/postgres/store.js';
-import { interpreter } from '../../src/session/runtime/interpreter.js';
-import { openPostgresStore } from '../../src/store/postgres/store.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
+import { runSql } from '../helpers/postgres.js';
+import { storeEachTest } from '../helpers/store-each-test.js';
 
 const AT = new Date('2026-11-23T10:20:30.000Z');
 const noLoss = (): void => undefined;
 
 describe('PostgreSQL search rows', () => {
+  const each = storeEachTest('pg-search');
+  const open = (): Promise<PostgresStore> => each.open();
   let url: string;
-  let cwd: string;
-  const opened: SessionStore[] = [];
-  const open = async (): Promise<PostgresStore> => {
-    const store = await openPostgresStore(url, { interpreter, cwd });
-    opened.push(store);
-    return store;
-  };
+  beforeEach(() => {
+    url = each.url;
+  });
   const sql = <R = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<R[]> => runSql<R>(url, text, params);
   const explain = async (text: string): Promise<string> => (await sql<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`)).map((r) => r['QUERY PLAN']).join('\n');
 
@@ -68,15 +62,6 @@ describe('PostgreSQL search rows', () => {
     await sql('VACUUM ANALYZE chatkeep.sessions, chatkeep.search_sessions, chatkeep.search_messages');
     return (await sql<{ h: string }>("SELECT md5('4242') AS h"))[0]!.h.slice(3, 11);
   }
-
-  beforeEach(async () => {
-    url = await createDatabase(inject('postgresAdminUrl'));
-    cwd = await mkdtemp(join(tmpdir(), 'chatkeep-pg-search-'));
-  });
-  afterEach(async () => {
-    for (const store of opened.splice(0)) await store.close();
-    await rm(cwd, { recursive: true, force: true });
-  });
 
   it('writes the rows with the snapshot: the first search indexes nothing; a grown session gets only its new messages', async () => {
     const writer = await open();
