@@ -6,6 +6,11 @@
  * And `@langchain/community`'s PostgresChatMessageHistory, a turn being `addMessage` and the
  * `getMessages` that reads the history back: one history per writer over one shared pool (pg's
  * default size), as a host shares its pool; its table in a database of its own likewise.
+ *
+ * Like for like with chatkeep's rounds (writers.ts): each peer's pool is opened to its size before
+ * its clock starts (as chatkeep's connections are, its locks taken), and its run starts from a
+ * CHECKPOINT, so that neither a connection's start nor a checkpoint's flushing lands in its figures
+ * by chance.
  */
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { uuid6, type Checkpoint } from '@langchain/langgraph-checkpoint';
@@ -14,6 +19,15 @@ import { PostgresChatMessageHistory } from '@langchain/community/stores/message/
 import { createDatabase, runSql } from '../../test/helpers/postgres.js';
 import { TURNS, WRITERS, summary, turnText } from './writers.js';
 import type { Workload } from './workload.js';
+
+/** pg's default pool size: the peers' pools are as a host gets them. */
+const PEER_POOL = 10;
+
+/** Every connection of a peer's pool opened (`call` takes one), then a CHECKPOINT: the clock starts after. */
+async function readied(adminUrl: string, call: () => Promise<unknown>): Promise<void> {
+  await Promise.all(Array.from({ length: PEER_POOL }, call));
+  await runSql(adminUrl, 'CHECKPOINT');
+}
 
 /** The database's size, tables, indexes and TOAST together. */
 async function databaseBytes(url: string): Promise<number> {
@@ -26,6 +40,7 @@ export async function langGraphWriters(adminUrl: string): Promise<Workload & { r
   const saver = PostgresSaver.fromConnString(url);
   try {
     await saver.setup();
+    await readied(adminUrl, () => saver.getTuple({ configurable: { thread_id: 'none', checkpoint_ns: '' } }));
     const before = await databaseBytes(url);
     const latencies: number[] = [];
     const start = performance.now();
@@ -56,11 +71,12 @@ export async function langGraphWriters(adminUrl: string): Promise<Workload & { r
 export async function langChainHistoryWriters(adminUrl: string): Promise<Workload & { resumed: number }> {
   const url = await createDatabase(adminUrl);
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = new pg.Pool({ connectionString: url, max: PEER_POOL });
   const history = (w: number): PostgresChatMessageHistory => new PostgresChatMessageHistory({ sessionId: `w${w}`, pool });
   try {
     // Its table made once before the clock starts (200 first calls at once would race to create it).
     await history(-1).getMessages();
+    await readied(adminUrl, () => history(-1).getMessages());
     const before = await databaseBytes(url);
     const latencies: number[] = [];
     const start = performance.now();
