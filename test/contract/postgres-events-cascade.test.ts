@@ -40,8 +40,8 @@ describe('PostgreSQL: a session deleted while it is appended to', () => {
     expect(await deleted).toEqual([{ n: 1 }]);
     expect(await runSql(team.url, 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session_id = $1', [id])).toEqual([{ n: 0 }]);
 
-    // Refused (the session is gone, which the store tells as a share revoked: lock.ts), nothing stored.
-    await expect(log.append(turn(3), true)).rejects.toMatchObject({ name: 'ShareRevokedError' });
+    // Refused: the session, hers, is gone (team/revoked.ts tells it from a share revoked), nothing stored.
+    await expect(log.append(turn(3), true)).rejects.toMatchObject({ name: 'SessionDeletedError', code: 'E_SESSION_DELETED' });
     expect(await runSql(team.url, 'SELECT count(*)::int AS n FROM chatkeep.events WHERE session_id = $1', [id])).toEqual([{ n: 0 }]);
     await lock.release();
   });

@@ -180,6 +180,20 @@ export class ShareRevokedError extends LockSupersededError {
   }
 }
 
+/**
+ * A write to this role's own session refused because the session was deleted from the store (by
+ * hand, in SQL) while this process held it: no process to wait for and nothing to resume. What
+ * this process holds goes on in a fork of one's own, as after a share revoked.
+ */
+export class SessionDeletedError extends LockSupersededError {
+  constructor(id: string, epoch: number) {
+    super(id, epoch, `Session ${id} was deleted from the store while this process held it: nothing more of yours is written to it.`, 'E_SESSION_DELETED', {
+      to: 'Keep what this process holds in a session of your own with',
+      call: 'sessions.fork(session)',
+    });
+  }
+}
+
 /** A call on a session after `close()`: nothing was written. */
 export class SessionClosedError extends ChatkeepError {
   constructor(readonly id: string) {

@@ -96,12 +96,14 @@ export interface Held {
   id: string;
   owner: LockOwner;
   epoch: number;
+  /** The session is this role's own (or one it creates): its row gone is a deletion, never a share revoked. */
+  mine: boolean;
   /** The lease's length behind a pooler (renewed every third of it); null: an advisory lock. */
   leaseMs: number | null;
   onLost: (err: Error) => void;
 }
 
-export function heldLock({ target, client, id, owner, epoch, leaseMs, onLost }: Held): PgLock {
+export function heldLock({ target, client, id, owner, epoch, mine, leaseMs, onLost }: Held): PgLock {
   let released = false;
   let lost: Error | undefined;
   let answeredAt = Date.now();
@@ -131,7 +133,7 @@ export function heldLock({ target, client, id, owner, epoch, leaseMs, onLost }: 
     } catch (err) {
       if (isUnreachable(err)) markLost(err instanceof Error ? err.message : String(err));
       if (err instanceof LockSupersededError) {
-        const why = await revokedOrSuperseded(client, err);
+        const why = await revokedOrSuperseded(client, err, mine);
         markLost(why);
         throw why;
       }

@@ -143,7 +143,7 @@ export class PostgresStore implements SessionStore {
     // Another role's session shared read-only: refused here, in one line, before any write is tried.
     const [owned] = await this.q<{ owner: string; writable: boolean; mine: boolean }>(OWNER_SQL, [id]);
     if (owned && !owned.writable) throw new ReadOnlyShareError(id, owned.owner);
-    const lock = await takeLock({ target: this.target, id, onLost, now: this.now });
+    const lock = await takeLock({ target: this.target, id, onLost, now: this.now, mine: owned === undefined || owned.mine });
     this.held.add(lock);
     // Another's session shared for writing: its events are appended, its snapshot stays its owner's.
     if (owned && !owned.mine) this.appendOnly.add(lock);

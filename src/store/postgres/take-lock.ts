@@ -60,6 +60,8 @@ export interface TakeOptions {
   id: string;
   onLost: (err: Error) => void;
   now: () => Date;
+  /** The session is this role's own, or one it creates (Held's `mine`). */
+  mine: boolean;
 }
 
 /** Takes the writer lock of `id`: `SessionInUseError` (exit 3) naming the holder when another process has it. */
@@ -86,7 +88,7 @@ export async function takeLock(options: TakeOptions): Promise<PgLock> {
     // connection keeps it; behind a pooler nothing stays, so nothing is readied.
     if (!pooled) await warmAppend(client, id, epoch, target.timeouts);
     const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: startedAt.toISOString() };
-    return heldLock({ target, client, id, owner, epoch, leaseMs, onLost: options.onLost });
+    return heldLock({ target, client, id, owner, epoch, mine: options.mine, leaseMs, onLost: options.onLost });
   } catch (err) {
     await client.end().catch(() => undefined);
     throw storeError(err, target);
