@@ -5,7 +5,7 @@
  *
  * A session's events are deleted once a snapshot holds them (event-log.ts compacts), so `events`
  * holds the tails of the sessions written to since their last snapshot: few rows on a live server,
- * none in the benches when they search. Schemas 18 to 35 read each session's last event by key
+ * none in the scale bench when it searches. Schemas 18 to 35 read each session's last event by key
  * (LAST_EVENT_SEQ), a probe of the events index per session the searcher may read, whatever the
  * table held: for the single user's 2,000 sessions, the table empty, 2,000 probes and 4,000
  * buffers, ~0.9 ms of the 4.4 ms of backend CPU her match took for a rare word (docs/internals.md,
@@ -14,22 +14,24 @@
  * Schema 36 reads the table itself, up to as many rows as the search has sessions (`tail`, after
  * `vis` and COUNTED, search-path.ts); fewer than that means every row the searcher may read is in
  * it (`whole`), and a session none of them names has no event past anything: only the sessions
- * it names are probed. Otherwise each session is probed, as before. Reading costs what the table
- * holds, so it is read only where it is empty (no page: nothing to read, whoever reads), or where
- * its pages times the rows a page held when the statistics last counted (`pg_class`, which any role
- * may read: a count, not a row) are fewer than the search's sessions and no row security applies
- * to the reader (a superuser or a role with BYPASSRLS: the admin, as `chatkeep.is_admin()` says).
- * Under row security each row read is checked by the events policy, and the plan a connection keeps
- * checked it by a hashed subplan, a scan of every session of the server under its own policy: a
- * member's match at 10,000 sessions with 180 events on the server, 30 of them hers, took 9.1 ms of
- * backend CPU against 3.3 with the probes. With no count to go by, the probes.
+ * it names are probed. Otherwise each session is probed, as before. Where the table has no page
+ * it is read whoever reads (nothing to read). Otherwise only by a reader no row security applies to
+ * (`row_security_active`: false for a superuser or a role with BYPASSRLS, the admin as
+ * `chatkeep.is_admin()` says), whose read of a row costs a fraction of a probe (a few hundredths of
+ * a µs against ~0.5) and never more rows than the probes it may save; and not where its pages times the rows a
+ * page held when the statistics last counted (`pg_class`: a count, not a row) say it holds as many
+ * rows as the sessions searched, which a table of dead rows would cost to read (with no count yet,
+ * it is read). Under row security each row read is checked by the events policy, and the plan a
+ * connection keeps checked it by a hashed subplan, a scan of every session of the server under its
+ * own policy: a member's match at 10,000 sessions with 180 events on the server, 30 of them hers,
+ * took 9.1 ms of backend CPU against 3.3 with the probes. A role under row security (a member, the
+ * schema's owner) probes as before wherever the table has a page.
  */
 import { LAST_EVENT_SEQ } from './event-log.js';
 
 /** Whether reading `events` costs less than a probe per session, as the header says (one row `yes`; COUNTED's `n` in scope). */
-const TRIED = `SELECT pg_relation_size(c.oid) = 0 OR (c.relpages > 0 AND c.reltuples >= 0
-      AND pg_relation_size(c.oid) / current_setting('block_size')::float8 * c.reltuples / c.relpages < (SELECT n FROM counted)
-      AND (SELECT r.rolsuper OR r.rolbypassrls FROM pg_roles r WHERE r.rolname = current_user)) AS yes
+const TRIED = `SELECT pg_relation_size(c.oid) = 0 OR (NOT row_security_active(c.oid) AND (c.reltuples < 0 OR c.relpages = 0
+      OR pg_relation_size(c.oid) / current_setting('block_size')::float8 * c.reltuples / c.relpages < (SELECT n FROM counted))) AS yes
     FROM pg_class c WHERE c.oid = 'chatkeep.events'::regclass`;
 
 /** The CTEs after `vis` and COUNTED: the sessions the events the searcher may read name (`tail`), and whether those are all of them (`whole`). */
