@@ -87,7 +87,8 @@ const COVERAGE = coverageSql(HITS_IN);
  * too (EVERY_SESSION). Since schema 33 (`flagged`) whether a session's rows cover it is read off
  * its own row, and the facts only of the few they do not cover (COVERAGE, search-coverage.ts);
  * since schema 36 (`tails`) whether it has events past its rows from the events table, read once
- * where it holds few rows (search-pending.ts), not by a probe per session.
+ * where it has no page or the reader has no row security and it holds fewer rows than the sessions
+ * (search-pending.ts), not by a probe per session.
  */
 export const matchSql = (
   narrowing: Narrowing | undefined,
@@ -229,9 +230,10 @@ export const SEARCH_MATCH_SEEN_ONCE_MIGRATION = searchMatchFunction(
 
 /**
  * `chatkeep.search_match` replaced by this build's, which knows which sessions have events past
- * their rows from one read of the events table where it holds fewer rows than the search's sessions,
- * where schema 34's probed each session's last event, and reads a session's search facts, where it
- * needs them, as one value (search-pending.ts, search-coverage.ts `tails`). Same arguments, same columns.
+ * their rows from one read of the events table where that costs less than a probe per session
+ * (search-pending.ts says when), where schema 34's probed each session's last event, and reads a
+ * session's search facts, where it needs them, as one value (search-coverage.ts, `tails`). Same
+ * arguments, same columns: another function may wrap it.
  */
 export const SEARCH_MATCH_TAILS_MIGRATION = searchMatchFunction(
   'CREATE OR REPLACE', 'byProjectAskedOnce', 'bestShown', byProjectScans(SEEN), 'blocks', 'tails', 'given',
