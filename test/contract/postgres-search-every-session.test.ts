@@ -3,8 +3,9 @@
  * sessions of the projects it searches, and each one's search facts and last event by key: not
  * every search fact and every event of the server, grouped, as schema 18's match did (EVERY_SESSION
  * in search-every-session.ts; since schema 26 its facts in one pass only where they are a quarter of the
- * server's or more, which these three are not). Counted as the rows the server function's kept plan
- * reads (auto_explain).
+ * server's or more, which these three are not; since schema 36 the events table read once where it
+ * holds fewer rows than the sessions searched, which these 4,000 are not: search-pending.ts).
+ * Counted as the rows the server function's kept plan reads (auto_explain).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

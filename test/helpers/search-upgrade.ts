@@ -5,12 +5,18 @@
  * a; and each search's match rows as a role gets them, to compare before and after an upgrade.
  */
 import pg from 'pg';
+import { expect } from 'vitest';
+import { interpreter } from '../../src/session/runtime/interpreter.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { withPool } from '../../src/store/postgres/pool-scope.js';
+import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
-import { MATCHED_SQL, type MatchRow } from '../../src/store/postgres/search-match.js';
+import { MATCHED_SQL, matchSql, type MatchRow } from '../../src/store/postgres/search-match.js';
 import { calledRowsRead } from './plan-rows.js';
 import { runSql } from './postgres.js';
-import { SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from './schema-at.js';
+import { databaseBefore, schemaVersion, SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from './schema-at.js';
+import { serverKeptPlan } from './server-function.js';
+import { tmpHome } from './tmp-home.js';
 import { makeUncovered } from './search-facts.js';
 import { twoInOneProject, type Person } from './team.js';
 
@@ -109,14 +115,56 @@ export async function membersBesideAdmin(
 }
 
 /**
- * How many times the admin's match asks whether its role sees every session (`chatkeep.is_chatkeep()`,
- * each asking a scan of `pg_namespace`), by auto_explain's account of the function's statements as
- * they ran (no policy asks it for the admin).
+ * How many times the admin's match reads `table` (each scan of it, inlined into the match's plan
+ * or in the function's own statement, as often as it ran: a lookup by key per session is one each),
+ * by auto_explain's account of the function's statements as they ran.
  */
-export async function adminCatalogScans(url: string): Promise<number> {
-  const { plans } = await adminSearchRead(url, new Set(['pg_namespace']));
-  // Each scan of it, inlined into the match's plan or in the function's own statement, as often as it ran.
-  return plans.reduce((n, p) => n + [...p.matchAll(/"Relation Name":"pg_namespace"[^{}]*?"Actual Loops":(\d+)/g)].reduce((k, m) => k + Number(m[1]), 0), 0);
+export async function adminScans(url: string, table: string): Promise<number> {
+  const { plans } = await adminSearchRead(url, new Set([table]));
+  const node = new RegExp(`"Relation Name":"${table}"[^{}]*?"Actual Loops":(\\d+)`, 'g');
+  return plans.reduce((n, p) => n + [...p.matchAll(node)].reduce((k, m) => k + Number(m[1]), 0), 0);
+}
+
+/**
+ * How many times the admin's match asks whether its role sees every session (`chatkeep.is_chatkeep()`,
+ * each asking a scan of `pg_namespace`; no policy asks it for the admin).
+ */
+export const adminCatalogScans = (url: string): Promise<number> => adminScans(url, 'pg_namespace');
+
+/**
+ * The database before `migration` with `count` sessions `PREFIX-n` of two members (teamSearchRows),
+ * upgraded by this build and checked: every row as it was, `chatkeep.search_match` this build's,
+ * the admin's match rows the same as before (stale, title-stale, pending and trashed sessions among
+ * them), and each member's the admin's rows she may read (a shared one for a). `measured` before
+ * and after, for the caller to judge.
+ */
+export async function upgradedFrom(migration: string, prefix: string, count: number, measured: (url: string) => Promise<number>): Promise<{ before: number; after: number }> {
+  const url = await databaseBefore(migration);
+  const { a, b, owners } = await teamSearchRows(url, prefix, count);
+  const digests = await runSql(url, DIGESTS);
+  const found = await matches(url);
+  const before = await measured(url);
+  const id = (n: number): string => `${prefix}-${n}`;
+  // What the searches hold: the word in PREFIX-1 and every 97th session (but the trashed), and every exception.
+  expect(uncoveredIds(found[0]!)).toEqual([10, 11, 12, 5, 6, 7, 8, 9].map(id));
+  expect(found[0]!.filter((r) => r.hits !== null)).toHaveLength(Math.floor(count / 97) - 2 + 1);
+  expect(found[0]!.map((r) => r.id)).not.toContain(id(97));
+
+  await (await openPostgresStore(url, { interpreter, cwd: tmpHome('chatkeep-upgrade-') })).close();
+  expect(await schemaVersion(url)).toBe(STORE_SCHEMA_VERSION);
+  expect(await runSql(url, DIGESTS)).toEqual(digests);
+  const fn = await serverKeptPlan(url, 'search_match');
+  for (const narrowing of ['trgm', 'grams', undefined] as const) expect(fn.prosrc).toContain(matchSql(narrowing));
+  expect(await matches(url)).toEqual(found);
+  const after = await measured(url);
+
+  // Each member: the admin's rows of the sessions row security lets them read (their own, and for a the one shared with her), the same.
+  const members = await membersBesideAdmin(url, owners, { a, b }, id(1), found);
+  expect(members.a[0]).toEqual(members.a[1]);
+  expect(members.b[0]).toEqual(members.b[1]);
+  expect(uncoveredIds((await matches(a.url))[0]!)).toEqual([10, 12, 6, 8].map(id));
+  expect(await runSql(url, DIGESTS)).toEqual(digests);
+  return { before, after };
 }
 
 /** The IDs of the match rows that their search rows do not cover (stale, pending or title-stale), sorted. */

@@ -22,6 +22,7 @@ import {
   SEARCH_MATCH_FLAGGED_MIGRATION,
   SEARCH_MATCH_SEEN_ONCE_MIGRATION,
   SEARCH_MATCH_FUNCTION_MIGRATION,
+  SEARCH_MATCH_TAILS_MIGRATION,
 } from './search-match.js';
 import { SEARCH_BEST_SHOWN_MIGRATION, SEARCH_RESULTS_FOUND_ONLY_MIGRATION, SEARCH_RESULTS_MIGRATION } from './search-results.js';
 import { EVENTS_CASCADE_MIGRATION } from './events-cascade.js';
@@ -235,6 +236,8 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_MATCH_SEEN_ONCE_MIGRATION,
   // Search's results find no best message's plan where none is to be found (search-results.ts).
   SEARCH_RESULTS_FOUND_ONLY_MIGRATION,
+  // Search's match reads the events table once where it holds few rows, not each session's last event by key (search-pending.ts).
+  SEARCH_MATCH_TAILS_MIGRATION,
 ];
 
 /** The schema version this build writes. */

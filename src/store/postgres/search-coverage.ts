@@ -19,11 +19,14 @@
  * (the trigger below, whose condition the server checks without calling it when the title stays):
  * the rows' folded title no longer says the session's. Events appended by the session's owner
  * leave the row alone (the append's cost, event-log.ts): the last event is still looked up per
- * session, and compared with `search_seq`.
+ * session, and compared with `search_seq` (since schema 36 only where the events table holds as
+ * many rows as the sessions searched: search-pending.ts).
  */
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 import { EVERY_SESSION, SEERS, VIS_COLUMNS, type EverySession, type Seer } from './search-every-session.js';
+import { COUNTED } from './search-path.js';
+import { PENDING, TAILS } from './search-pending.js';
 
 /** A session (`s`) whose search rows are of its current snapshot and title. */
 const COVERED = 's.search_version IS NOT DISTINCT FROM s.snapshot_version';
@@ -77,19 +80,11 @@ export const SEARCH_COVERAGE_MIGRATION = `
 const PROJECT_COLUMNS = 's.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, s.search_version, s.search_seq, s.search_messages';
 
 /**
- * `vis` (search-match.ts) with coverage read off each session's row: the sessions of the three
- * branches as before (a member's own by owner, each shared one by key, a role that sees every
- * session's by the index on the project: search-every-session.ts), none joined with its search
- * facts; the facts read by key only where FACTS_READ says, behind a one-time filter of each row.
- * The columns the rest of the match reads keep their names: `d_messages` and `d_seq` from the
- * row where it is covered, and `d_id`, `d_version`, `d_title`, `folded_title` of the facts, read
- * (NULL where they are not). `seer` says where the one row of whether the role sees every
- * session comes from (search-every-session.ts, SEERS).
+ * The sessions the searcher may read, with what says whether their rows cover them, by the three
+ * branches (a member's own by owner, each shared one by key, a role that sees every session's by
+ * the index on the project: search-every-session.ts), only one run: `seer.seesAll` decides.
  */
-const flaggedVis = (seer: (typeof SEERS)[Seer]): string => `${seer.with}vis AS MATERIALIZED (
-    SELECT s.*, CASE WHEN s.covered THEN s.search_messages ELSE d.messages END AS d_messages, CASE WHEN s.covered THEN s.search_seq ELSE d.seq END AS d_seq,
-      d.session_id AS d_id, d.snapshot_version AS d_version, d.title AS d_title, d.folded_title, ${LAST_EVENT_SEQ('s.id')} AS last_seq
-    FROM (
+const sessionsOf = (seer: (typeof SEERS)[Seer]): string => `
       SELECT ${COVERAGE_COLUMNS} FROM chatkeep.sessions s
       WHERE NOT ${seer.seesAll} AND s.owner = ${SEARCHER} AND s.project_key = ANY($1) AND s.trashed_at IS NULL
       UNION ALL
@@ -101,9 +96,38 @@ const flaggedVis = (seer: (typeof SEERS)[Seer]): string => `${seer.with}vis AS M
       SELECT ${COVERAGE_COLUMNS}
       FROM (SELECT DISTINCT unnest($1::text[]) AS key) k
         CROSS JOIN LATERAL (SELECT ${PROJECT_COLUMNS} FROM chatkeep.sessions s WHERE s.project_key = k.key AND s.trashed_at IS NULL OFFSET 0) s
-      WHERE ${seer.seesAll}) s
+      WHERE ${seer.seesAll}`;
+
+/**
+ * `vis` (search-match.ts) with coverage read off each session's row: the sessions (sessionsOf),
+ * none joined with its search facts; the facts read by key only where FACTS_READ says, behind a
+ * one-time filter of each row.
+ * The columns the rest of the match reads keep their names: `d_messages` and `d_seq` from the
+ * row where it is covered, and `d_id`, `d_version`, `d_title`, `folded_title` of the facts, read
+ * (NULL where they are not). `seer` says where the one row of whether the role sees every
+ * session comes from (search-every-session.ts, SEERS).
+ */
+const flaggedVis = (seer: (typeof SEERS)[Seer]): string => `${seer.with}vis AS MATERIALIZED (
+    SELECT s.*, CASE WHEN s.covered THEN s.search_messages ELSE d.messages END AS d_messages, CASE WHEN s.covered THEN s.search_seq ELSE d.seq END AS d_seq,
+      d.session_id AS d_id, d.snapshot_version AS d_version, d.title AS d_title, d.folded_title, ${LAST_EVENT_SEQ('s.id')} AS last_seq
+    FROM (${sessionsOf(seer)}) s
       LEFT JOIN LATERAL (SELECT d.* FROM chatkeep.search_sessions d WHERE d.session_id = s.id AND (${FACTS_READ}) OFFSET 0) d ON true),
   `;
+
+/**
+ * `vis` as flaggedVis gives it, but for two things a session needs only where its rows do not
+ * cover it (schema 36): its search facts are one value (`d`, the row of `search_sessions`) that a
+ * CASE reads where FACTS_READ says, not a lateral join run for each session to find its condition
+ * false; and no last event (whether it has events past its rows is PENDING's, after `vis`:
+ * search-pending.ts). Then COUNTED (search-path.ts) and the tails.
+ */
+const tailsVis = (seer: (typeof SEERS)[Seer]): string => `${seer.with}vis AS MATERIALIZED (
+    SELECT s.id, s.project_key, s.project_path, s.updated_at, s.title, s.snapshot_version, s.covered,
+      CASE WHEN s.covered THEN s.search_messages ELSE (s.d).messages END AS d_messages, CASE WHEN s.covered THEN s.search_seq ELSE (s.d).seq END AS d_seq,
+      (s.d).session_id AS d_id, (s.d).snapshot_version AS d_version, (s.d).title AS d_title, (s.d).folded_title
+    FROM (SELECT s.*, CASE WHEN ${FACTS_READ} THEN (SELECT d FROM chatkeep.search_sessions d WHERE d.session_id = s.id) END AS d
+      FROM (${sessionsOf(seer)}) s OFFSET 0) s),
+  ${COUNTED}${TAILS}`;
 
 /** Rows not covered, as the facts read say (`s`, a row of `vis`): no facts, or facts of another snapshot or title. */
 const UNCOVERED = '(NOT s.covered AND (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.d_title IS DISTINCT FROM s.title))';
@@ -111,15 +135,22 @@ const UNCOVERED = '(NOT s.covered AND (s.d_id IS NULL OR s.d_version IS DISTINCT
 /**
  * The final SELECT's coverage columns and filter over `vis` (`s`, with its folded title `ft`,
  * FOLDED_TITLE) and the hits (`h`), as the joined match gave them: `hitsIn` counts a word in a column.
+ * `past` is whether the session has events past its rows (`s`), as `pending` is said, and `from`
+ * gives `s`: flagged's compares its last event, read in `vis`; tails' reads PENDING's answer.
  */
-const flaggedFinal = (hitsIn: (column: string) => string): { columns: string; from: string; where: string } => ({
+const flaggedFinal = (
+  hitsIn: (column: string) => string,
+  past = 's.last_seq > s.d_seq',
+  pending = `coalesce(${past}, false)`,
+  from = `(SELECT s.*, ${FOLDED_TITLE} AS ft FROM vis s) s`,
+): { columns: string; from: string; where: string } => ({
   columns: `CASE WHEN $2 = '' OR s.ft IS NULL THEN 0 ELSE ${hitsIn('s.ft')} END AS title_hits,
     NOT s.covered AND s.d_title IS DISTINCT FROM s.title AS title_stale,
     NOT s.covered AND (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version) AS stale,
-    coalesce(s.last_seq > s.d_seq, false) AS pending,
-    CASE WHEN ${UNCOVERED} OR s.last_seq > s.d_seq THEN s.title END AS title`,
-  from: `(SELECT s.*, ${FOLDED_TITLE} AS ft FROM vis s) s`,
-  where: `strpos(s.ft, $2) > 0 OR ${UNCOVERED} OR s.last_seq > s.d_seq`,
+    ${pending} AS pending,
+    CASE WHEN ${UNCOVERED} OR ${past} THEN s.title END AS title`,
+  from,
+  where: `strpos(s.ft, $2) > 0 OR ${UNCOVERED} OR ${past}`,
 });
 
 /**
@@ -127,10 +158,12 @@ const flaggedFinal = (hitsIn: (column: string) => string): { columns: string; fr
  * on) joins each session the searcher may read with its search facts (EVERY_SESSION for a role that
  * sees every session) and compares their snapshot version, title and last event with the
  * session's; `flagged` (schema 33) reads it off the session's own row and reads the facts of the
- * few that are not covered (search-coverage.ts). Each gives `vis`, the final SELECT's coverage
+ * few that are not covered (search-coverage.ts); `tails` (schema 36) reads the facts where they are
+ * read as one value, and whether a session has events past its rows from the events table read
+ * once where it holds few (search-pending.ts). Each gives `vis`, the final SELECT's coverage
  * columns, its FROM (`s`, over `vis`) and its filter past the hits and the ID.
  */
-export type Coverage = 'joined' | 'flagged';
+export type Coverage = 'joined' | 'flagged' | 'tails';
 
 /** One variant: `vis` (with the CTEs before it, for `everySession`), and the final SELECT's coverage columns, FROM and filter. */
 interface CoverageSql {
@@ -139,6 +172,8 @@ interface CoverageSql {
   columns: string;
   from: string;
   where: string;
+  /** `vis` is followed by COUNTED (search-path.ts), from which the hits' path takes the searcher's messages. */
+  counted?: boolean;
 }
 
 /** COVERAGE's variants, `hitsIn` counting the query in a column (search-match.ts, HITS_IN). */
@@ -168,4 +203,9 @@ export const coverageSql = (hitsIn: (column: string) => string): Record<Coverage
     OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.last_seq > s.d_seq`,
   },
   flagged: { vis: (_, seer) => flaggedVis(SEERS[seer]), ...flaggedFinal(hitsIn) },
+  tails: {
+    vis: (_, seer) => tailsVis(SEERS[seer]),
+    ...flaggedFinal(hitsIn, 's.ahead', 's.ahead', `(SELECT s.*, ${FOLDED_TITLE} AS ft, ${PENDING} AS ahead FROM vis s OFFSET 0) s`),
+    counted: true,
+  },
 });

@@ -85,16 +85,19 @@ const COVERAGE = coverageSql(HITS_IN);
  * fact would have row security check every row of the server. A role that sees every session
  * reads the sessions of the projects asked for, and each one's search facts and last event by key
  * too (EVERY_SESSION). Since schema 33 (`flagged`) whether a session's rows cover it is read off
- * its own row, and the facts only of the few they do not cover (COVERAGE, search-coverage.ts).
+ * its own row, and the facts only of the few they do not cover (COVERAGE, search-coverage.ts);
+ * since schema 36 (`tails`) whether it has events past its rows from the events table, read once
+ * where it has no page or the reader has no row security and it holds fewer rows than the sessions
+ * (search-pending.ts), not by a probe per session.
  */
 export const matchSql = (
   narrowing: Narrowing | undefined,
   everySession: EverySession = 'byProjectAskedOnce',
   sessionHits: SessionHits = 'bestShown',
   sampled: SampledFrom = 'blocks',
-  coverage: Coverage = 'flagged',
+  coverage: Coverage = 'tails',
   seer: Seer = 'given',
-): string => `WITH ${COVERAGE[coverage].vis(everySession, seer)}by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled)}),
+): string => `WITH ${COVERAGE[coverage].vis(everySession, seer)}by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled, COVERAGE[coverage].counted ? 'counted' : 'vis')}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m
@@ -223,6 +226,17 @@ export const SEARCH_MATCH_FLAGGED_MIGRATION = `${SEARCH_COVERAGE_MIGRATION}${sea
  */
 export const SEARCH_MATCH_SEEN_ONCE_MIGRATION = searchMatchFunction(
   'CREATE OR REPLACE', 'byProjectAskedOnce', 'bestShown', byProjectScans(SEEN), 'blocks', 'flagged', 'given',
+);
+
+/**
+ * `chatkeep.search_match` replaced by this build's, which knows which sessions have events past
+ * their rows from one read of the events table where that costs less than a probe per session
+ * (search-pending.ts says when), where schema 34's probed each session's last event, and reads a
+ * session's search facts, where it needs them, as one value (search-coverage.ts, `tails`). Same
+ * arguments, same columns: another function may wrap it.
+ */
+export const SEARCH_MATCH_TAILS_MIGRATION = searchMatchFunction(
+  'CREATE OR REPLACE', 'byProjectAskedOnce', 'bestShown', byProjectScans(SEEN), 'blocks', 'tails', 'given',
 );
 
 function searchMatchFunction(

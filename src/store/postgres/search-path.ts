@@ -40,14 +40,29 @@ const SAMPLED: Record<SampledFrom, string> = {
 };
 
 /**
+ * The searcher's sessions and their messages (each session's count in its search facts), in one
+ * pass over `vis` (schema 36 on): the messages decide the hits' path (bySessionSql), the sessions
+ * whether the events table is read whole (search-pending.ts). Before, the path summed `vis` alone.
+ */
+export const COUNTED = `counted AS MATERIALIZED (SELECT count(*) AS n, coalesce(sum(d_messages), 0)::float8 AS messages FROM vis),
+  `;
+
+/** Where bySessionSql takes the searcher's messages from: a pass of its own over `vis`, or COUNTED's. */
+const MESSAGES = {
+  vis: '(SELECT coalesce(sum(d_messages), 0)::float8 AS messages FROM vis) z',
+  counted: '(SELECT c.messages FROM counted c) z',
+};
+
+/**
  * Whether the hits are read session by session, as one row `yes` (`narrows`: the query is long
  * enough for the index; the match query's `vis` and `$2`, its folded query, in scope): from `vis`,
- * the searcher's messages (each session's count in its search facts) and the sample's share of
+ * the searcher's messages (each session's count in its search facts, summed by a pass of its own
+ * or by COUNTED's, `messages`) and the sample's share of
  * messages that hold `$2` (one added to each side: a sample without the word says "rarer than
  * the sample can tell"); the server's messages as the statistics count them (`reltuples`, which
  * any role may read: a count, not a row). The sample is read only past `upTo`.
  */
-export const bySessionSql = (narrows: boolean, sampled: SampledFrom = 'messages'): string => {
+export const bySessionSql = (narrows: boolean, sampled: SampledFrom = 'messages', messages: keyof typeof MESSAGES = 'vis'): string => {
   if (!narrows) return 'SELECT true AS yes';
   const { upTo, sample } = SESSION_BY_SESSION;
   return `SELECT z.messages <= ${upTo} OR (
@@ -55,5 +70,5 @@ export const bySessionSql = (narrows: boolean, sampled: SampledFrom = 'messages'
         * (coalesce(sum(x.found), 0) + 1) / (coalesce(sum(t.d_messages), 0) + 1) >= z.messages
       FROM (SELECT v.id, v.d_messages FROM vis v WHERE v.d_messages BETWEEN 1 AND ${sample.messages} LIMIT ${sample.sessions}) t
         CROSS JOIN LATERAL (${SAMPLED[sampled]}) x) AS yes
-    FROM (SELECT coalesce(sum(d_messages), 0)::float8 AS messages FROM vis) z`;
+    FROM ${MESSAGES[messages]}`;
 };
