@@ -9,7 +9,7 @@ import type { Widths } from '../terminal/table.js';
 import type { Entry } from './families.js';
 import { filterLine, NO_FILTERS, type Filters } from './filters.js';
 import { previewLines, wrapWords } from './preview.js';
-import { fit, formatPage, type Holding } from './rows.js';
+import { fit, formatPage, padded, type Holding } from './rows.js';
 
 /** Columns from which the preview is a side pane. */
 export const WIDE = 120;
@@ -140,18 +140,13 @@ export function drawFrame(frame: Frame): { top: string; bottom: string } {
   const height = listHeight(widths, columns, lines, frame.preview.on, said.length);
   const wide = columns >= WIDE && frame.preview.on;
   const page = frame.entries.slice(frame.top, frame.top + height);
-  const layout = (at: number): ReturnType<typeof formatPage> =>
-    formatPage(widths, page, { selected: frame.selected - frame.top, now: frame.now, width: at, projectPath: frame.projectPath, holding: frame.holding });
-  let listWidth = width;
   // The preview gives way first: the list takes what its rows need (the title up to the room
   // the tables give it), the pane the rest, down to PANE_MIN.
-  let rows = layout(wide ? width - 3 - PANE_MIN : width);
-  if (wide) {
-    const needed = Math.max(...[rows.header, ...rows.lines].map((line) => widths.displayWidth(line.trimEnd())));
-    listWidth = Math.max(needed, Math.floor(width * 0.4));
-    rows = { header: fit(widths, rows.header.trimEnd(), listWidth), lines: rows.lines.map((line) => fit(widths, line.trimEnd(), listWidth)) };
-  }
-  const list = rows.lines.map((text, i) => (frame.top + i === frame.selected ? color.inverse(text) : text));
+  const rows = formatPage(widths, page, { selected: frame.selected - frame.top, now: frame.now, width: wide ? width - 3 - PANE_MIN : width, projectPath: frame.projectPath, holding: frame.holding });
+  const listWidth = wide ? Math.max(rows.header.width, ...rows.lines.map((line) => line.width), Math.floor(width * 0.4)) : width;
+  // Every line of the side-by-side list is as wide as the list (the pane's rule lines up); else
+  // only the highlighted one is padded (its bar spans the width).
+  const list = rows.lines.map((line, i) => (frame.top + i === frame.selected ? color.inverse(padded(line, listWidth)) : wide ? padded(line, listWidth) : line.text));
   if (frame.entries.length === 0) list.push(...wrapWords(widths, emptyLine(frame), listWidth).map((line) => fit(widths, line, listWidth)));
   while (list.length < height) list.push(' '.repeat(listWidth));
   const current = frame.entries[frame.selected];
@@ -159,9 +154,9 @@ export function drawFrame(frame: Frame): { top: string; bottom: string } {
   if (wide) {
     const paneWidth = width - listWidth - 3;
     const pane = current ? paneLines(frame, current, paneWidth, height + 1) : [];
-    [color.dim(rows.header), ...list].forEach((line, i) => body.push(`${line} ${color.dim('│')} ${pane[i] ?? ''}`.trimEnd()));
+    [color.dim(padded(rows.header, listWidth)), ...list].forEach((line, i) => body.push(`${line} ${color.dim('│')} ${pane[i] ?? ''}`.trimEnd()));
   } else {
-    body.push(color.dim(rows.header.trimEnd()), ...list.map((line) => line.trimEnd()));
+    body.push(color.dim(rows.header.text), ...list.map((line) => line.trimEnd()));
     if (frame.preview.on) {
       const room = Math.max(0, lines - chrome(widths, columns, said.length) - height - 1);
       body.push(color.dim('─'.repeat(width)));

@@ -4,8 +4,8 @@
  * 10,000 sessions. Measured with the `Widths` the browser loaded as it opened.
  */
 import type { SessionSummary } from '../session/api/listing.js';
-import type { Widths } from '../terminal/table.js';
-import { fitTable, type FitColumn } from '../terminal/fit-table.js';
+import { hasControls, type Widths } from '../terminal/table.js';
+import { fitRows, type FitColumn } from '../terminal/fit-table.js';
 import { plural, SESSION_ROW_PLAN, shownTitle } from '../terminal/format.js';
 import { visibleText } from '../text/visible-text.js';
 import type { Entry } from './families.js';
@@ -40,17 +40,24 @@ function titleCell(entry: Entry, projectPath: string): string {
   return visibleText(`${entry.lead}${fork}${shownTitle(row)}${project}`);
 }
 
+/** A line of the list, cut to the width it was laid out for but not padded, and the columns it takes. */
+export interface ListLine {
+  text: string;
+  width: number;
+}
+
 /**
  * The list's column headers and rows: marker and ID, age, messages, status (or who holds it),
  * branch, title (a folded family's `+N forks` kept at its end). Laid out as every table of
  * sessions is (`formatRows`), giving up room in the order `SESSION_ROW_PLAN` states, so the
- * title keeps the room the tables promise; each line is cut (or padded) to `width`.
+ * title keeps the room the tables promise; each line is cut to `width`, with its width as
+ * measured while laying it out (the frame pads it, `padded`, without measuring it again).
  */
 export function formatPage(
   widths: Widths,
   entries: readonly Entry[],
   options: { selected: number; now: Date; width: number; projectPath: string; holding: (id: string) => Holding | undefined },
-): { header: string; lines: string[] } {
+): { header: ListLine; lines: ListLine[] } {
   const branched = entries.some((entry) => entry.row.branch !== undefined);
   const header = ['  ID', 'age', 'msgs', 'status', branched ? 'branch' : '', '', 'title'];
   const cells = entries.map((entry, i) => {
@@ -61,9 +68,21 @@ export function formatPage(
   });
   const tails = ['', ...entries.map((entry) => (entry.folded > 0 ? `  +${plural(entry.folded, 'fork')}` : ''))];
   const columns: FitColumn[] = [{}, { align: 'right' }, { align: 'right' }, {}, {}, {}, { tail: tails }];
-  const [head, ...lines] = fitTable(widths, [header, ...cells], columns, SESSION_ROW_PLAN, { width: options.width, gap: ' ' });
-  return { header: fit(widths, head!, options.width), lines: lines.map((line) => fit(widths, line, options.width)) };
+  const laid = fitRows(widths, [header, ...cells], columns, SESSION_ROW_PLAN, { width: options.width, gap: ' ' });
+  const [head, ...lines] = laid.lines.map((text, i): ListLine => {
+    // A control character (a branch's) shows as a space, as `fit` shows it: the rare line that holds one is measured again.
+    const line = hasControls(text) ? widths.cutToColumns(text, options.width) : { text, width: laid.used[i]! };
+    const trimmed = line.text.trimEnd();
+    return trimmed.length === line.text.length ? line : { text: trimmed, width: line.width - widths.displayWidth(line.text.slice(trimmed.length)) };
+  });
+  return { header: head!, lines };
 }
+
+/** `line` padded to `width` columns (at least its own). */
+export function padded(line: ListLine, width: number): string {
+  return line.text + ' '.repeat(Math.max(0, width - line.width));
+}
+
 /** `text` cut (or padded) to exactly `width` columns. */
 export function fit(widths: Widths, text: string, width: number): string {
   const { text: cut, width: used } = widths.cutToColumns(text, width);

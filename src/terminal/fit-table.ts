@@ -39,16 +39,32 @@ export function fitTable(
   plan: readonly FitStep[],
   options: { width?: number; gap?: string } = {},
 ): string[] {
-  const { displayWidth, truncate } = w;
+  return fitRows(w, rows, columns, plan, options).lines;
+}
+
+/**
+ * `fitTable`, with the columns each line takes. Each cell is measured once and a line's width is
+ * the sum of its cells' (a gap or a pad of spaces ends every grapheme): the session browser lays
+ * out a page of rows on every repaint, and measured every cell three times and every line twice.
+ */
+export function fitRows(
+  w: Widths,
+  rows: readonly (readonly string[])[],
+  columns: readonly FitColumn[],
+  plan: readonly FitStep[],
+  options: { width?: number; gap?: string } = {},
+): { lines: string[]; used: number[] } {
+  const { displayWidth, truncate, cutToColumns } = w;
   const gap = options.gap ?? '  ';
   const width = options.width;
   const full = rows.map((row, r) => columns.map((column, i) => {
     const cell = (row[i] ?? '') + (column.tail?.[r] ?? '');
     return width === undefined && column.pipedMax !== undefined ? truncate(cell, column.pipedMax) : cell;
   }));
-  const widest = (texts: readonly string[]): number => texts.reduce((max, text) => Math.max(max, displayWidth(text)), 0);
-  const natural = columns.map((_, i) => widest(full.map((row) => row[i]!)));
-  const short = columns.map((column, i) => (column.short ? widest(column.short) : natural[i]!));
+  const measured = full.map((row) => row.map((cell) => displayWidth(cell)));
+  const shortMeasured = columns.map((column) => column.short?.map((cell) => displayWidth(cell)));
+  const natural = columns.map((_, i) => measured.reduce((max, row) => Math.max(max, row[i]!), 0));
+  const short = columns.map((_, i) => shortMeasured[i]?.reduce((max, cell) => Math.max(max, cell), 0) ?? natural[i]!);
   // A column no row has anything in (no branch known, no fork listed) takes no room.
   const present = columns.map((_, i) => full.some((row) => row[i] !== ''));
 
@@ -76,27 +92,45 @@ export function fitTable(
   let chosen = attempt(0);
   for (let steps = 1; width !== undefined && chosen.total > width && steps <= plan.length; steps++) chosen = attempt(steps);
 
-  const cells = full.map((row, r) => row.map((cell, i) => {
-    const text = chosen.shortened.has(i) ? columns[i]!.short?.[r] ?? cell : cell;
+  const cells = full.map((row, r) => row.map((cell, i): { text: string; width: number } => {
+    const shortCell = chosen.shortened.has(i) ? columns[i]!.short?.[r] : undefined;
+    const text = shortCell ?? cell;
+    const used = shortCell !== undefined ? shortMeasured[i]![r]! : measured[r]![i]!;
     const room = chosen.widths[i];
-    if (room === undefined || displayWidth(text) <= room) return text;
+    if (room === undefined || used <= room) return { text, width: used };
     const tail = columns[i]!.tail?.[r] ?? '';
-    const kept = room - displayWidth(tail);
-    return tail !== '' && kept >= 2 ? truncate(text.slice(0, text.length - tail.length), kept) + tail : truncate(text, room);
+    const tailWidth = tail === '' ? 0 : displayWidth(tail);
+    const kept = room - tailWidth;
+    if (tail === '' || kept < 2) return cutToColumns(text, room);
+    const cut = cutToColumns(text.slice(0, text.length - tail.length), kept);
+    return { text: cut.text + tail, width: cut.width + tailWidth };
   }));
   const kept = columns.map((_, i) => i).filter((i) => chosen.widths[i] !== undefined);
-  const pads = kept.map((i) => widest(cells.map((row) => row[i]!)));
-  const lines = cells.map((row) =>
-    kept
-      .map((i, k) => {
-        const cell = row[i]!;
-        if (k === kept.length - 1) return cell;
-        const pad = ' '.repeat(Math.max(0, pads[k]! - displayWidth(cell)));
-        return columns[i]!.align === 'right' ? pad + cell : cell + pad;
-      })
-      .join(gap)
-      .trimEnd(),
-  );
-  // The plan's last resort: a terminal narrower than its most important columns still gets one line per row.
-  return width === undefined ? lines : lines.map((line) => (displayWidth(line) > width ? truncate(line, width) : line));
+  const pads = kept.map((i) => cells.reduce((max, row) => Math.max(max, row[i]!.width), 0));
+  const lines: string[] = [];
+  const used: number[] = [];
+  for (const row of cells) {
+    let line = '';
+    let taken = 0;
+    kept.forEach((i, k) => {
+      const cell = row[i]!;
+      if (k > 0) line += gap;
+      if (k === kept.length - 1) {
+        line += cell.text;
+        taken += cell.width;
+        return;
+      }
+      const pad = ' '.repeat(Math.max(0, pads[k]! - cell.width));
+      line += columns[i]!.align === 'right' ? pad + cell.text : cell.text + pad;
+      taken += Math.max(pads[k]!, cell.width);
+    });
+    taken += gap.length * Math.max(0, kept.length - 1);
+    const trimmed = line.trimEnd();
+    if (trimmed.length < line.length) taken -= displayWidth(line.slice(trimmed.length));
+    // The plan's last resort: a terminal narrower than its most important columns still gets one line per row.
+    const last = width !== undefined && taken > width ? cutToColumns(trimmed, width) : { text: trimmed, width: taken };
+    lines.push(last.text);
+    used.push(last.width);
+  }
+  return { lines, used };
 }
