@@ -43,6 +43,7 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const PLAIN = /^[\x20-\x7e]*$/;
+const printable = (code: number): boolean => code >= 0x20 && code <= 0x7e;
 
 /** True when `text` holds a character that `cutToColumns` shows as a space. */
 export const hasControls = (text: string): boolean => CONTROL.test(text);
@@ -72,10 +73,24 @@ function widthsWith(stringWidth: StringWidth): Widths {
     return width;
   }
 
-  /** Printable ASCII is one column: string-width is not asked. */
+  /**
+   * Printable ASCII is one column: string-width is not asked. A printable ASCII character before
+   * another (or at the end) is a grapheme of its own, so only the rest is segmented: a frame's
+   * heading, rules and paths are mostly ASCII, and segmenting all of a line cost six times as much.
+   */
   function* graphemeWidths(text: string): Generator<[string, number]> {
-    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-    for (const { segment } of segmenter.segment(text)) yield [segment, segment.length === 1 && PLAIN.test(segment) ? 1 : displayWidth(segment)];
+    let segments: Intl.Segments | undefined;
+    for (let i = 0; i < text.length; ) {
+      if (printable(text.charCodeAt(i)) && (i + 1 === text.length || printable(text.charCodeAt(i + 1)))) {
+        yield [text[i]!, 1];
+        i++;
+        continue;
+      }
+      segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+      const { segment, index } = (segments ??= segmenter.segment(text)).containing(i)!;
+      yield [segment, segment.length === 1 && PLAIN.test(segment) ? 1 : displayWidth(segment)];
+      i = index + segment.length;
+    }
   }
 
   /**

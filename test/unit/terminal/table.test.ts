@@ -56,3 +56,19 @@ describe('fitTable', () => {
     expect(fitTable(widths, [['x', '', 'abcdefghij']], [{}, {}, {}], [])).toEqual(['x  abcdefghij']);
   });
 });
+
+describe('graphemeWidths', () => {
+  it('gives the graphemes Intl.Segmenter gives, where ASCII stands before a mark, a joiner or a flag too', () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    for (const text of ['plain ascii', 'cafe\u0301 au lait', 'a👍🏽b', 'x👩‍💻y', 'go 🇫🇷!', 'a\u200db', '日本 ok', 'end e\u0301', '\u0301start', 'k\r\nl', '']) {
+      const got = [...widths.graphemeWidths(text)];
+      expect(got.map(([segment]) => segment), text).toEqual([...segmenter.segment(text)].map((s) => s.segment));
+      expect(got.reduce((sum, [, w]) => sum + w, 0), text).toBe(displayWidth(text));
+    }
+  });
+
+  it('cuts mostly-ASCII text without splitting what follows the ASCII', () => {
+    expect(truncate('path/to/cafe\u0301/x', 13)).toBe('path/to/cafe\u0301…');
+    expect(truncate('flags 🇫🇷🇩🇪 here', 9)).toBe('flags 🇫🇷…');
+  });
+});
