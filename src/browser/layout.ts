@@ -61,7 +61,17 @@ function chrome(widths: Widths, columns: number, said: number): number {
   return 4 + keyLines(widths, columns).length + said;
 }
 
+/** The key lines of the last width asked: every frame asks three times (its height, the view's, its footer). */
+let keysAt: { widths: Widths; columns: number; lines: string[] } | undefined;
+
 function keyLines(widths: Widths, columns: number): string[] {
+  if (keysAt?.widths === widths && keysAt.columns === columns) return keysAt.lines;
+  const lines = keyLinesAt(widths, columns);
+  keysAt = { widths, columns, lines };
+  return lines;
+}
+
+function keyLinesAt(widths: Widths, columns: number): string[] {
   const width = usable(columns);
   return (columns >= WIDE ? [KEYS.join(' · ')] : KEYS).flatMap((line) => {
     const out: string[] = [];
