@@ -32,20 +32,14 @@ export type FitStep =
  * room still missing once its drops and short forms have been counted, so that a column dropped
  * late gives its room back to a column cut early.
  */
-export function fitTable(
-  w: Widths,
-  rows: readonly (readonly string[])[],
-  columns: readonly FitColumn[],
-  plan: readonly FitStep[],
-  options: { width?: number; gap?: string } = {},
-): string[] {
-  return fitRows(w, rows, columns, plan, options).lines;
+export function fitTable(...args: Parameters<typeof fitRows>): string[] {
+  return fitRows(...args).lines;
 }
 
 /**
- * `fitTable`, with the columns each line takes. Each cell is measured once and a line's width is
- * the sum of its cells' (a gap or a pad of spaces ends every grapheme): the session browser lays
- * out a page of rows on every repaint, and measured every cell three times and every line twice.
+ * `fitTable`, with the columns each line takes. Each cell is measured once, and a line's width is
+ * the sum of its cells', pads and gaps (display widths add up across spaces): the session browser
+ * lays out a page of rows on every repaint, and measured every cell three times and every line twice.
  */
 export function fitRows(
   w: Widths,
