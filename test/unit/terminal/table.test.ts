@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWidths, type Widths } from '../../../src/terminal/table.js';
-import { fitTable } from '../../../src/terminal/fit-table.js';
+import { fitRows, fitTable } from '../../../src/terminal/fit-table.js';
 
 let widths: Widths;
 beforeAll(async () => {
@@ -54,6 +54,23 @@ describe('fitTable', () => {
   it('leaves out a column no row has anything in, and caps a column without a width only where asked', () => {
     expect(fitTable(widths, [['x', '', 'abcdefghij']], [{}, {}, { pipedMax: 5 }], [])).toEqual(['x  abcd…']);
     expect(fitTable(widths, [['x', '', 'abcdefghij']], [{}, {}, {}], [])).toEqual(['x  abcdefghij']);
+  });
+});
+
+describe('fitRows', () => {
+  it('gives each line with the columns it takes, as measured whole: wide, cut, kept tails and the last resort', () => {
+    const rows = [
+      ['日本語', '1', 'a title 👍🏽 that goes on and on', ''],
+      ['ab', '22', 'café au lait, and a long way after it', 'x'],
+      ['e\u0301', '', '数据 сессия ✅', ''],
+    ];
+    const columns = [{}, { align: 'right' as const }, { tail: ['', '  +2 forks', ''] }, {}];
+    for (const width of [undefined, 60, 40, 24, 12, 5]) {
+      const { lines, used } = fitRows(widths, rows, columns, [{ cut: 2, to: 6 }], { width });
+      expect(lines).toEqual(fitTable(widths, rows, columns, [{ cut: 2, to: 6 }], { width }));
+      expect(used, String(width)).toEqual(lines.map((line) => displayWidth(line)));
+      if (width !== undefined) for (const n of used) expect(n).toBeLessThanOrEqual(width);
+    }
   });
 });
 
