@@ -7,28 +7,25 @@
  * Counted as the times the server function's kept plan reads `events` (auto_explain), as a superuser
  * (no row security: a member reads it only where it has no page, search-pending.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProjectInfo } from '../../src/session/api/data.js';
-import { interpreter } from '../../src/session/runtime/interpreter.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { MATCHED_SQL } from '../../src/store/postgres/search-match.js';
-import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { AT, messageEvent, savedSession } from './contract-kit.js';
 import { calledRowsRead } from '../helpers/plan-rows.js';
-import { createDatabase, runSql } from '../helpers/postgres.js';
+import { runSql } from '../helpers/postgres.js';
+import { storeEachTest } from '../helpers/store-each-test.js';
 
 /** The sessions of the project searched. */
 const MINE = 10;
 
 describe('a search of sessions with events past their search rows', () => {
+  const each = storeEachTest('search-pending');
+
   it('finds them whether the events table is read whole, read short of whole, or not read', async () => {
-    const url = await createDatabase(inject('postgresAdminUrl'));
-    const cwd = await mkdtemp(join(tmpdir(), 'chatkeep-search-pending-'));
-    const store = await openPostgresStore(url, { interpreter, cwd });
+    const { url } = each;
+    const store = await each.open();
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
@@ -78,8 +75,6 @@ describe('a search of sessions with events past their search rows', () => {
       await lock.release();
     } finally {
       await admin.end();
-      await store.close();
-      await rm(cwd, { recursive: true, force: true });
     }
   });
 });
