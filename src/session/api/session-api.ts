@@ -2,7 +2,8 @@
  * The live session (docs/design.md §2): a `Session` held open by this process, and what its
  * calls resolve to. Terminal-free: the REPL and other embedders build on it.
  */
-import type { LockOwner, SessionDeletedError, ShareRevokedError } from './errors.js';
+import type { LockOwner } from './errors.js';
+import type { LostForGood } from './lost-for-good.js';
 import type {
   ArchivedSegment, ConfigSource, ConfigValue, GitContext, Message, NewMessage, ProjectInfo, ProviderRecord, SaveTrigger, StoredTrigger,
   SessionSnapshot, SessionStats, SessionWhere, SystemPromptRef, TitleSource, ToolCall, Usage, NewToolCall,
@@ -90,7 +91,7 @@ export type RetakeResult =
        * The session is no longer this role's to write: its owner stopped sharing it for writing, or
        * it was deleted from the store. No process holds it, and there is nothing to take back.
        */
-      revoked?: ShareRevokedError | SessionDeletedError;
+      revoked?: LostForGood;
     };
 
 /** A session held open by this process (it holds the cross-process lock). */

@@ -5,7 +5,8 @@
  */
 import type { ConfigSource, ConfigValue, Message, NewMessage, SessionSnapshot, StoredTrigger, SystemPromptRef, Usage } from '../api/data.js';
 import type { ReplyWriter, RetakeResult, SaveResult, Session, SessionStatusReport } from '../api/session-api.js';
-import { AddedSinceCompactionError, BadOptionError, NothingToUncompactError, SessionDeletedError, ShareRevokedError } from '../api/errors.js';
+import { AddedSinceCompactionError, BadOptionError, NothingToUncompactError } from '../api/errors.js';
+import { lostForGood } from '../api/lost-for-good.js';
 import { statsOf } from '../model/stats.js';
 import { keptLive, lastCompaction } from '../model/uncompact.js';
 import type { Compaction, EventChange } from '../model/events.js';
@@ -29,7 +30,8 @@ export class SessionImpl extends SessionCore implements Session {
     return this.runExclusive(async () => {
       if (!this.lost) return { retaken: true };
       if (this.closed) return { retaken: false };
-      if (this.lost instanceof ShareRevokedError || this.lost instanceof SessionDeletedError) return { retaken: false, revoked: this.lost };
+      const revoked = lostForGood(this.lost);
+      if (revoked) return { retaken: false, revoked };
       const back = await retakeLock(this.store, {
         id: this.id,
         projectPath: this.project.path,

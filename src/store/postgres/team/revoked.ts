@@ -6,6 +6,7 @@
  */
 import type { ClientBase } from 'pg';
 import { LockSupersededError, SessionDeletedError, ShareRevokedError } from '../../../session/api/errors.js';
+import { lostForGood } from '../../../session/api/lost-for-good.js';
 // row-security.ts imports nothing: sharing.ts would pull reading.ts into lock.ts's imports, a cycle.
 import { OWNER_SQL } from './row-security.js';
 
@@ -15,7 +16,7 @@ import { OWNER_SQL } from './row-security.js';
  * row is never hidden from it), has no row any more; else `err` itself.
  */
 export async function revokedOrSuperseded(client: ClientBase, err: LockSupersededError, mine: boolean): Promise<LockSupersededError> {
-  if (err instanceof ShareRevokedError || err instanceof SessionDeletedError) return err;
+  if (lostForGood(err)) return err;
   try {
     const { rows } = await client.query<{ owner: string; writable: boolean }>(OWNER_SQL, [err.id]);
     const row = rows[0];
