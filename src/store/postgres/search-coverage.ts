@@ -25,7 +25,7 @@
 import { LAST_EVENT_SEQ } from './event-log.js';
 import { SEARCHER } from './search-owner.js';
 import { EVERY_SESSION, SEERS, VIS_COLUMNS, type EverySession, type Seer } from './search-every-session.js';
-import { COUNTED } from './search-path.js';
+import { COUNTED, type MessagesFrom } from './search-path.js';
 import { PENDING, TAILS } from './search-pending.js';
 
 /** A session (`s`) whose search rows are of its current snapshot and title. */
@@ -132,17 +132,22 @@ const tailsVis = (seer: (typeof SEERS)[Seer]): string => `${seer.with}vis AS MAT
 /** Rows not covered, as the facts read say (`s`, a row of `vis`): no facts, or facts of another snapshot or title. */
 const UNCOVERED = '(NOT s.covered AND (s.d_id IS NULL OR s.d_version IS DISTINCT FROM s.snapshot_version OR s.d_title IS DISTINCT FROM s.title))';
 
+/** Flagged's events past a session's rows: its last event, read in `vis`, beside its rows' last. */
+const FLAGGED_PAST = { past: 's.last_seq > s.d_seq', pending: 'coalesce(s.last_seq > s.d_seq, false)', from: `(SELECT s.*, ${FOLDED_TITLE} AS ft FROM vis s) s` };
+
+/** Tails' events past a session's rows: PENDING's answer, once per session (search-pending.ts). */
+const TAILS_PAST = { past: 's.ahead', pending: 's.ahead', from: `(SELECT s.*, ${FOLDED_TITLE} AS ft, ${PENDING} AS ahead FROM vis s OFFSET 0) s` };
+
 /**
  * The final SELECT's coverage columns and filter over `vis` (`s`, with its folded title `ft`,
  * FOLDED_TITLE) and the hits (`h`), as the joined match gave them: `hitsIn` counts a word in a column.
- * `past` is whether the session has events past its rows (`s`), as `pending` is said, and `from`
- * gives `s`: flagged's compares its last event, read in `vis`; tails' reads PENDING's answer.
+ * `past` is whether the session has events past its rows (`s`), `pending` the same as a column,
+ * and `from` gives `s`: flagged's compares its last event, read in `vis`; tails' reads PENDING's
+ * answer (TAILS_PAST).
  */
 const flaggedFinal = (
   hitsIn: (column: string) => string,
-  past = 's.last_seq > s.d_seq',
-  pending = `coalesce(${past}, false)`,
-  from = `(SELECT s.*, ${FOLDED_TITLE} AS ft FROM vis s) s`,
+  { past, pending, from }: { past: string; pending: string; from: string } = FLAGGED_PAST,
 ): { columns: string; from: string; where: string } => ({
   columns: `CASE WHEN $2 = '' OR s.ft IS NULL THEN 0 ELSE ${hitsIn('s.ft')} END AS title_hits,
     NOT s.covered AND s.d_title IS DISTINCT FROM s.title AS title_stale,
@@ -172,8 +177,8 @@ interface CoverageSql {
   columns: string;
   from: string;
   where: string;
-  /** `vis` is followed by COUNTED (search-path.ts), from which the hits' path takes the searcher's messages. */
-  counted?: boolean;
+  /** Where the hits' path takes the searcher's messages (search-path.ts): `counted` where `vis` is followed by COUNTED. */
+  messages?: MessagesFrom;
 }
 
 /** COVERAGE's variants, `hitsIn` counting the query in a column (search-match.ts, HITS_IN). */
@@ -205,7 +210,7 @@ export const coverageSql = (hitsIn: (column: string) => string): Record<Coverage
   flagged: { vis: (_, seer) => flaggedVis(SEERS[seer]), ...flaggedFinal(hitsIn) },
   tails: {
     vis: (_, seer) => tailsVis(SEERS[seer]),
-    ...flaggedFinal(hitsIn, 's.ahead', 's.ahead', `(SELECT s.*, ${FOLDED_TITLE} AS ft, ${PENDING} AS ahead FROM vis s OFFSET 0) s`),
-    counted: true,
+    ...flaggedFinal(hitsIn, TAILS_PAST),
+    messages: 'counted',
   },
 });

@@ -97,7 +97,7 @@ export const matchSql = (
   sampled: SampledFrom = 'blocks',
   coverage: Coverage = 'tails',
   seer: Seer = 'given',
-): string => `WITH ${COVERAGE[coverage].vis(everySession, seer)}by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled, COVERAGE[coverage].counted ? 'counted' : 'vis')}),
+): string => `WITH ${COVERAGE[coverage].vis(everySession, seer)}by_session AS MATERIALIZED (${bySessionSql(narrowing !== undefined, sampled, COVERAGE[coverage].messages)}),
   hits AS MATERIALIZED (
     SELECT x.session_id, sum(x.hits)::int AS hits, max(x.hits::bigint * ${PACK} + x.n) AS best
     FROM (SELECT m.session_id, m.n, ${HITS_IN('m.folded')} AS hits FROM chatkeep.search_messages m

@@ -48,6 +48,7 @@ export const COUNTED = `counted AS MATERIALIZED (SELECT count(*) AS n, coalesce(
   `;
 
 /** Where bySessionSql takes the searcher's messages from: a pass of its own over `vis`, or COUNTED's. */
+export type MessagesFrom = keyof typeof MESSAGES;
 const MESSAGES = {
   vis: '(SELECT coalesce(sum(d_messages), 0)::float8 AS messages FROM vis) z',
   counted: '(SELECT c.messages FROM counted c) z',
@@ -62,7 +63,7 @@ const MESSAGES = {
  * the sample can tell"); the server's messages as the statistics count them (`reltuples`, which
  * any role may read: a count, not a row). The sample is read only past `upTo`.
  */
-export const bySessionSql = (narrows: boolean, sampled: SampledFrom = 'messages', messages: keyof typeof MESSAGES = 'vis'): string => {
+export const bySessionSql = (narrows: boolean, sampled: SampledFrom = 'messages', messages: MessagesFrom = 'vis'): string => {
   if (!narrows) return 'SELECT true AS yes';
   const { upTo, sample } = SESSION_BY_SESSION;
   return `SELECT z.messages <= ${upTo} OR (
