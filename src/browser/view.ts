@@ -74,15 +74,14 @@ function makePrompt(core: Core) {
     const more = text !== '' && known !== undefined && found?.more === true;
     // The rows by ID, made once a query needs them (a map of every row is 20–40 ms at 100,000
     // sessions, on the way to the first full paint that shows none of it).
-    const byId = useRef<{ rows: SessionSummary[]; ids: Map<string, SessionSummary> } | undefined>(undefined);
-    const rowsById = (): Map<string, SessionSummary> => {
-      if (byId.current?.rows !== rows) byId.current = { rows, ids: new Map(rows.map((row) => [row.id, row])) };
-      return byId.current.ids;
-    };
+    const rowsById = useMemo(() => {
+      let ids: Map<string, SessionSummary> | undefined;
+      return (): Map<string, SessionSummary> => (ids ??= new Map(rows.map((row) => [row.id, row])));
+    }, [rows]);
     const { matched, shown } = useMemo(() => {
       const ordered = matches === null ? rows : matches.map((id) => rowsById().get(id)).filter((row) => row !== undefined);
       return { matched: ordered.length, shown: filters === NO_FILTERS ? ordered : ordered.filter((row) => passes(row, filters, now)) };
-    }, [rows, matches, filters]);
+    }, [rows, matches, filters, rowsById]);
     // Folded only while nothing narrows the list: what a query or a filter finds is never hidden.
     const unfiltered = filters.branch === null && filters.status === null && filters.days === null;
     const fold = text === '' && unfiltered;
