@@ -40,16 +40,14 @@ export function loadedWidths(): Widths | undefined {
 
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** CONTROLS without its global flag: `test` keeps no position between calls. */
+const CONTROL = new RegExp(CONTROLS.source);
 const PLAIN = /^[\x20-\x7e]*$/;
 const printable = (code: number): boolean => code >= 0x20 && code <= 0x7e;
 
 /** True when `text` holds a character that `cutToColumns` shows as a space. */
 export const hasControls = (text: string): boolean => CONTROL.test(text);
 
-/** True when `text` is printable ASCII alone: one column a character. */
-export const isPlain = (text: string): boolean => PLAIN.test(text);
 /** Enough for a few screens of cells; a long transcript's lines are measured once and forgotten. */
 const WIDTHS_KEPT = 4_096;
 
