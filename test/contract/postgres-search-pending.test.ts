@@ -13,7 +13,7 @@ import type { ProjectInfo } from '../../src/session/api/data.js';
 import { keyOf } from '../../src/store/postgres/project-key.js';
 import { MATCHED_SQL } from '../../src/store/postgres/search-match.js';
 import { AT, messageEvent, savedSession } from './contract-kit.js';
-import { calledRowsRead } from '../helpers/plan-rows.js';
+import { calledRowsRead, scansOf } from '../helpers/plan-rows.js';
 import { runSql } from '../helpers/postgres.js';
 import { storeEachTest } from '../helpers/store-each-test.js';
 
@@ -42,8 +42,7 @@ describe('a search of sessions with events past their search rows', () => {
       const found = async (): Promise<{ ids: string[]; pending: string[]; reads: number }> => {
         const ids = (await store.searchSessions('osprey', [project], {})).results.map((r) => r.session.id);
         const { rows, plans } = await calledRowsRead<{ id: string; pending: boolean }>(admin, role, MATCHED_SQL, [[key], 'osprey', '%osprey%', 'trgm'], new Set());
-        const reads = plans.reduce((n, p) => n + [...p.matchAll(/"Relation Name":"events"[^{}]*?"Actual Loops":(\d+)/g)].reduce((k, m) => k + Number(m[1]), 0), 0);
-        return { ids, pending: rows.filter((r) => r.pending).map((r) => r.id), reads };
+        return { ids, pending: rows.filter((r) => r.pending).map((r) => r.id), reads: scansOf(plans, 'events') };
       };
 
       // One row, ten sessions, not counted yet: the table read once, the live session's last event looked up.

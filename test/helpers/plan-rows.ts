@@ -33,6 +33,15 @@ export function indexEntries(plan: { Plan: object }, index: string): number {
   return walk(plan.Plan as PlanNode);
 }
 
+/**
+ * How many times `plans` (calledRowsRead's, as text) scanned `table`: each scan node's loops, so that
+ * a lookup by key per row counts once a row.
+ */
+export function scansOf(plans: readonly string[], table: string): number {
+  const node = new RegExp(`"Relation Name":"${table}"[^{}]*?"Actual Loops":(\\d+)`, 'g');
+  return plans.reduce((n, p) => n + [...p.matchAll(node)].reduce((k, m) => k + Number(m[1]), 0), 0);
+}
+
 /** Runs `sql` under EXPLAIN ANALYZE on `client` (as its role) and counts the rows it read of `tables`. */
 export async function explainRowsRead(client: pg.Client, sql: string, params: unknown[], tables: ReadonlySet<string>): Promise<number> {
   const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);

@@ -12,7 +12,7 @@ import { withPool } from '../../src/store/postgres/pool-scope.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { setupTeam } from '../../src/store/postgres/team-setup.js';
 import { MATCHED_SQL, matchSql, type MatchRow } from '../../src/store/postgres/search-match.js';
-import { calledRowsRead } from './plan-rows.js';
+import { calledRowsRead, scansOf } from './plan-rows.js';
 import { runSql } from './postgres.js';
 import { databaseBefore, schemaVersion, SESSIONS_DIGEST_SQL, TEAM_DIGEST_SQL } from './schema-at.js';
 import { serverKeptPlan } from './server-function.js';
@@ -121,8 +121,7 @@ export async function membersBesideAdmin(
  */
 export async function adminScans(url: string, table: string): Promise<number> {
   const { plans } = await adminSearchRead(url, new Set([table]));
-  const node = new RegExp(`"Relation Name":"${table}"[^{}]*?"Actual Loops":(\\d+)`, 'g');
-  return plans.reduce((n, p) => n + [...p.matchAll(node)].reduce((k, m) => k + Number(m[1]), 0), 0);
+  return scansOf(plans, table);
 }
 
 /**
